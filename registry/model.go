@@ -77,9 +77,9 @@ type EnumValue struct {
 type CommandLevel int
 
 const (
-	LevelGlobal CommandLevel = iota // vkCreateInstance, vkEnumerateInstance*, vkGetInstanceProcAddr(NULL,...)
-	LevelInstance                   // first param VkInstance / VkPhysicalDevice (or none of the device handles)
-	LevelDevice                     // first param VkDevice, VkQueue, VkCommandBuffer, VkExternalComputeQueueNV, ...
+	LevelGlobal   CommandLevel = iota // vkCreateInstance, vkEnumerateInstance*, vkGetInstanceProcAddr(NULL,...)
+	LevelInstance                     // first param VkInstance / VkPhysicalDevice (or none of the device handles)
+	LevelDevice                       // first param VkDevice, VkQueue, VkCommandBuffer, VkExternalComputeQueueNV, ...
 )
 
 type Param struct {
