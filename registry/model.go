@@ -19,10 +19,21 @@ type Registry struct {
 	Commands   []*Command // registry order, aliases resolved into Command.Aliases
 	Features   []*Feature // VK_VERSION_* in order; internal VK_*_VERSION_* merged in
 	Extensions []*Extension
+	// FuncPointers are the PFN_* typedefs, both registry syntaxes normalised.
+	FuncPointers []*FuncPointer
 
 	// Warnings are unknown elements/attributes and tolerated oddities,
 	// each with file:line:column. They never make Load fail.
 	Warnings []Diagnostic
+
+	// Lookup indexes, built once by the parser (see lookup.go).
+	handleByName  map[string]*Handle
+	enumByName    map[string]*Enum
+	valueByName   map[string]*EnumValue
+	valueEnum     map[string]*Enum
+	commandByName map[string]*Command
+	featureByName map[string]*Feature
+	extByName     map[string]*Extension
 }
 
 // Diagnostic is a message tied to a position in the input.
@@ -31,8 +42,6 @@ type Diagnostic struct {
 	Line, Column int
 	Msg          string
 }
-
-// String formats "file:line:col: msg" (see diag.go).
 
 type Platform struct{ Name, Protect, Comment string }
 
@@ -59,7 +68,10 @@ type Enum struct {
 	Kind     EnumKind
 	BitWidth int // 32, or 64 for 64-bit flags
 	Values   []*EnumValue
-	// ValueByName indexes Values and aliases.
+	// ValueByName indexes Values (alias enumerants are Values too).
+	ValueByName map[string]*EnumValue
+	// Aliases are type aliases of the enum (VkPointClippingBehaviorKHR).
+	Aliases []string
 }
 
 type EnumValue struct {
@@ -77,9 +89,11 @@ type EnumValue struct {
 type CommandLevel int
 
 const (
-	LevelGlobal   CommandLevel = iota // vkCreateInstance, vkEnumerateInstance*, vkGetInstanceProcAddr(NULL,...)
-	LevelInstance                     // first param VkInstance / VkPhysicalDevice (or none of the device handles)
-	LevelDevice                       // first param VkDevice, VkQueue, VkCommandBuffer, VkExternalComputeQueueNV, ...
+	LevelGlobal CommandLevel = iota // vkCreateInstance, vkEnumerateInstanceVersion/ExtensionProperties/LayerProperties
+	// LevelInstance also covers vkGetInstanceProcAddr: the loader answers a
+	// NULL instance itself, and layers dispatch it through the instance chain.
+	LevelInstance // first param VkInstance / VkPhysicalDevice (or none of the device handles)
+	LevelDevice   // first param VkDevice, VkQueue, VkCommandBuffer, VkExternalComputeQueueNV, ...
 )
 
 type Param struct {
@@ -88,7 +102,8 @@ type Param struct {
 	Decl     string // full C declaration, e.g. "const VkAllocationCallbacks* pAllocator"
 	Optional string
 	Len      string
-	// ExternSync string etc may be added.
+	// ExternSync is the externsync attribute ("true", or the members named).
+	ExternSync string
 }
 
 type Command struct {
@@ -97,8 +112,22 @@ type Command struct {
 	Params     []Param
 	Aliases    []string
 	Level      CommandLevel
-	RequiredBy []string // VK_VERSION_1_0, VK_EXT_debug_utils, ...
+	RequiredBy []string // VK_VERSION_1_0, VK_EXT_debug_utils, ... (requiring this name)
 	Protect    string   // platform guard when only required by platform extensions
+	// AliasRequiredBy lists, per alias name, who requires it under that name
+	// (vkCmdDrawIndirectCountKHR -> VK_KHR_draw_indirect_count). Aliases no
+	// selected feature or extension requires are absent.
+	AliasRequiredBy map[string][]string
+}
+
+// FuncPointer is a PFN_* typedef.
+type FuncPointer struct {
+	Name   string  // PFN_vkAllocationFunction
+	Return string  // void*
+	Params []Param // Optional/Len are not given for funcpointer params
+	// Decl is the whole C typedef on one line:
+	// "typedef void* (VKAPI_PTR *PFN_vkAllocationFunction)(void* pUserData, size_t size, ...);"
+	Decl string
 }
 
 type Feature struct {
@@ -109,6 +138,9 @@ type Feature struct {
 	Commands []string
 	Types    []string
 	Enums    []string
+	// Merged names the internal features (VK_BASE_VERSION_1_0, ...) whose
+	// requirements were folded into this one.
+	Merged []string
 }
 
 type Extension struct {
