@@ -27,6 +27,9 @@ func (b *builder) types(sec *etree.Element) error {
 		if name == "" {
 			name = childText(el, "name")
 		}
+		if proto := el.SelectElement("proto"); name == "" && proto != nil {
+			name = childText(proto, "name") // funcpointers since 1.4.339
+		}
 		if alias := attr(el, "alias"); alias != "" {
 			b.typeAlias[name] = alias
 			continue
