@@ -1,0 +1,258 @@
+package objectnames
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/vkgen/vkgen/generated"
+)
+
+// Record is one name as it leaves the store.
+type Record struct {
+	Device uint64               // VkDevice the object was named through
+	Type   generated.ObjectType // modern object type, never UNKNOWN
+	Handle uint64
+	Name   string // the stored copy; emitters may retain it. Empty when Removed.
+	// Removed reports that the name was removed (null or empty name given).
+	// Live emission only; EmitAll never emits removals.
+	Removed bool
+}
+
+// Emitter receives names leaving the store. It is called with a shard lock
+// held and concurrently from several goroutines; it must be safe for
+// concurrent use and must never call back into the store.
+type Emitter interface {
+	EmitName(Record)
+}
+
+// EmitterFunc adapts a function to Emitter.
+type EmitterFunc func(Record)
+
+// EmitName calls f(r).
+func (f EmitterFunc) EmitName(r Record) { f(r) }
+
+// Emitters emits every record to each of its emitters in order, for a store
+// shared by several layers.
+type Emitters []Emitter
+
+// EmitName forwards r to every emitter.
+func (es Emitters) EmitName(r Record) {
+	for _, e := range es {
+		e.EmitName(r)
+	}
+}
+
+// Errors returned for names that cannot be stored; wrapped with details.
+var (
+	ErrUnknownObjectType  = errors.New("objectnames: VK_OBJECT_TYPE_UNKNOWN objects cannot be named")
+	ErrNullHandle         = errors.New("objectnames: VK_NULL_HANDLE cannot be named")
+	ErrUnmappedLegacyType = errors.New("objectnames: legacy debug-report object type has no VkObjectType")
+	ErrUnknownCommand     = errors.New("objectnames: not a destroy or free command")
+)
+
+const (
+	shardBits = 6
+	numShards = 1 << shardBits
+	// shrinkMin is the peak size below which a shard map is never rebuilt.
+	shrinkMin = 64
+)
+
+// key identifies one named object. dev is 0 for process-wide handles.
+type key struct {
+	handle uint64
+	dev    uint64
+	typ    generated.ObjectType
+}
+
+type entry struct {
+	dev  uint64
+	name string
+}
+
+type shard struct {
+	mu   sync.Mutex
+	m    map[key]entry
+	peak int      // largest len(m) since the map was last rebuilt
+	_    [32]byte // keep neighbouring shard locks off one cache line
+}
+
+// Store is a thread-safe object-name store. Create it with New; the zero
+// value is not usable.
+type Store struct {
+	live   Emitter
+	shards [numShards]shard
+}
+
+// New returns an empty store publishing every stored change to live (nil:
+// store only, for tools and tests).
+func New(live Emitter) *Store {
+	s := &Store{live: live}
+	for i := range s.shards {
+		s.shards[i].m = make(map[key]entry)
+	}
+	return s
+}
+
+func makeKey(dev uint64, t generated.ObjectType, handle uint64) key {
+	if flagsOf(t)&processWide != 0 {
+		dev = 0
+	}
+	return key{handle: handle, dev: dev, typ: t}
+}
+
+func (s *Store) shardOf(k key) *shard {
+	h := k.handle ^ k.dev*0x9e3779b97f4a7c15 ^ uint64(uint32(k.typ))<<32
+	h *= 0xbf58476d1ce4e5b9
+	return &s.shards[h>>(64-shardBits)]
+}
+
+// SetName stores name for the object (type t, handle) named through device
+// and emits the change to the live emitter. An empty name removes the name.
+// An unchanged name emits nothing. name is borrowed: it may be a view of
+// memory the caller reuses after the call, because the store keeps a copy.
+func (s *Store) SetName(device uint64, t generated.ObjectType, handle uint64, name string) error {
+	if t == generated.ObjectTypeUnknown {
+		return ErrUnknownObjectType
+	}
+	if handle == 0 {
+		return fmt.Errorf("%w (%v)", ErrNullHandle, t)
+	}
+	k := makeKey(device, t, handle)
+	sh := s.shardOf(k)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	old, ok := sh.m[k]
+	if name == "" {
+		if ok {
+			sh.delete(k)
+			s.emit(Record{Device: old.dev, Type: t, Handle: handle, Removed: true})
+		}
+		return nil
+	}
+	if ok && old.dev == device && old.name == name {
+		return nil
+	}
+	if !ok || old.name != name {
+		name = strings.Clone(name)
+	} else {
+		name = old.name // only the device changed: keep the stored copy
+	}
+	sh.m[k] = entry{dev: device, name: name}
+	sh.peak = max(sh.peak, len(sh.m))
+	s.emit(Record{Device: device, Type: t, Handle: handle, Name: name})
+	return nil
+}
+
+func (s *Store) emit(r Record) {
+	if s.live != nil {
+		s.live.EmitName(r)
+	}
+}
+
+// delete removes k and rebuilds the map once it has shrunk to a quarter of
+// its peak, since Go maps keep their buckets after deletes. The rebuild copies
+// at most a third of the entries deleted since the last one, so it is
+// amortised O(1) per delete.
+func (sh *shard) delete(k key) {
+	delete(sh.m, k)
+	if sh.peak >= shrinkMin && len(sh.m) <= sh.peak/4 {
+		m := make(map[key]entry, len(sh.m))
+		for k, e := range sh.m {
+			m[k] = e
+		}
+		sh.m = m
+		sh.peak = len(m)
+	}
+}
+
+// Get returns the current name of the object and whether it has one.
+func (s *Store) Get(device uint64, t generated.ObjectType, handle uint64) (string, bool) {
+	k := makeKey(device, t, handle)
+	sh := s.shardOf(k)
+	sh.mu.Lock()
+	e, ok := sh.m[k]
+	sh.mu.Unlock()
+	return e.name, ok
+}
+
+// Len returns the number of stored names. Shards are counted one after the
+// other, so under concurrent changes the result is approximate.
+func (s *Store) Len() int {
+	n := 0
+	for i := range s.shards {
+		sh := &s.shards[i]
+		sh.mu.Lock()
+		n += len(sh.m)
+		sh.mu.Unlock()
+	}
+	return n
+}
+
+// Reset forgets every name without emitting anything. Meant for tests.
+func (s *Store) Reset() {
+	for i := range s.shards {
+		sh := &s.shards[i]
+		sh.mu.Lock()
+		sh.m = make(map[key]entry)
+		sh.peak = 0
+		sh.mu.Unlock()
+	}
+}
+
+// ObjectDestroyed forgets the name of a destroyed object without emitting
+// anything (a trace keeps the name for the object's earlier events). A
+// destroyed VkDevice forgets everything it owned, as DeviceDestroyed does.
+func (s *Store) ObjectDestroyed(device uint64, t generated.ObjectType, handle uint64) {
+	if t == generated.ObjectTypeDevice {
+		s.DeviceDestroyed(handle)
+		return
+	}
+	k := makeKey(device, t, handle)
+	sh := s.shardOf(k)
+	sh.mu.Lock()
+	if _, ok := sh.m[k]; ok {
+		sh.delete(k)
+	}
+	sh.mu.Unlock()
+}
+
+// CommandDestroyed forgets the names of handles ended by a destroy or free
+// command ("vkDestroyBuffer", "vkFreeCommandBuffers", "vkDestroyDevice", ...),
+// looked up in the generated destroyer table. Null handles are skipped, as
+// the commands accept them. It returns ErrUnknownCommand for any other name.
+func (s *Store) CommandDestroyed(command string, device uint64, handles ...uint64) error {
+	d, ok := generated.DestroyerByCommand(command)
+	if !ok {
+		return fmt.Errorf("%w: %q", ErrUnknownCommand, command)
+	}
+	for _, h := range handles {
+		if h != 0 {
+			s.ObjectDestroyed(device, d.ObjectType, h)
+		}
+	}
+	return nil
+}
+
+// DeviceDestroyed forgets the device's own name and every name of an object
+// that belongs to it (device-level types named through it), without emitting
+// anything. Instance-level objects named through the device keep their names.
+// It scans the whole store: devices are destroyed rarely, and an index per
+// device would cost memory on every name.
+func (s *Store) DeviceDestroyed(device uint64) {
+	if device == 0 {
+		return
+	}
+	for i := range s.shards {
+		sh := &s.shards[i]
+		sh.mu.Lock()
+		for k, e := range sh.m {
+			if (k.typ == generated.ObjectTypeDevice && k.handle == device) ||
+				(e.dev == device && flagsOf(k.typ)&deviceOwned != 0) {
+				sh.delete(k)
+			}
+		}
+		sh.mu.Unlock()
+	}
+}
