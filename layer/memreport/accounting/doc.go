@@ -1,0 +1,73 @@
+// Package accounting is the pure-Go memory accounting engine of the
+// DeviceMemoryReport layer: it attributes device memory to buffers and images
+// by usage cluster and reports counter totals and VulkanMemoryAllocation
+// events through a Sink. It owns only this bookkeeping; it must not import
+// cgo, Vulkan headers, tracing or layer code. Handles are plain uint64 values
+// and flags use the Vulkan bit values (constants in cluster.go); the layer
+// maps intercepts one-to-one onto the Engine's methods and adapts the Sink to
+// Perfetto.
+//
+// # Reference rules implemented (reference-behaviour.md section 5)
+//
+//   - Clusters and precedence of 4.7 (ClassifyBuffer, ClassifyImage); tracks
+//     "vulkan.mem.{app|driver}.usage.<cluster>" (TrackName).
+//   - Callback keys (5.2), driver vs app prefix (5.3), ALLOCATE/IMPORT and
+//     FREE/UNIMPORT (5.4), fallback vs callback devices (5.5): on a callback
+//     device vkAllocateMemory only supplies the memory type's flags.
+//   - Bind, rebind replaces, destroy removes the binding (5.6); every bound
+//     resource counts its full size in its cluster.
+//   - Unbound bytes = total minus the union of bound intervals, merging
+//     overlapping and adjacent ranges, interval ends saturating (5.7).
+//   - Frees (5.8) report one DESTROY per sub-allocation, then the allocation
+//     DESTROY with the tracked size; driver allocations made for a buffer or
+//     image before it was created move to its cluster on creation (5.9).
+//
+// # Fixes of the reference's weak points (7.2, 7.3)
+//
+//   - Device scope: allocations and resources live per device key; the same
+//     handle value on two devices never collides. DeviceDestroyed releases
+//     the device's allocations with their DESTROY events, so its counters
+//     return to 0 even when the driver never sent FREE callbacks. The device
+//     key is any stable uint64 the layer picks (the VkDevice, or a token
+//     passed as the callback's pUserData so callbacks fired inside
+//     vkCreateDevice land on the same device); events for an unseen key
+//     create its state, DeviceCreated keeps it.
+//   - Key spaces: VkDeviceMemory handles and callback memoryObjectIds are
+//     separate key spaces (KeySpace) and are never merged.
+//   - Resource kind: every resource call names its kind, and resources are
+//     keyed by (kind, handle), so an image first seen through its memory
+//     requirements stays an image (cluster and BIND source IMAGE).
+//   - Disjoint multi-planar images: each plane has its own size
+//     (PlaneRequirementsKnown) and bind (PlaneBound); the image's bytes are
+//     the sum of its planes, and NeedsPlaneSize lets the layer query a
+//     missing plane size at bind time instead of dropping the bind.
+//   - Binds to memory VK_NULL_HANDLE (swapchain binds) are ignored and
+//     counted (Stats.NullMemoryBinds); ALLOCATION_FAILED is ignored and
+//     counted (Stats.AllocationFailures, FailedBytes); frees of unknown
+//     memory are ignored and counted (Stats.UnknownFrees). No input panics.
+//   - Binds before the memory is known create a placeholder (no CREATE, app,
+//     size 0) whose BINDs count and are replayed by Snapshot as they were
+//     reported live. A placeholder is removed, with DESTROYs for its
+//     sub-allocations, by vkFreeMemory of its handle even on a callback
+//     device, so a callback that never reports the memory leaves nothing
+//     behind; a later ALLOCATE/IMPORT for the handle adopts its bindings.
+//   - Memory flags learned after a bind (vkAllocateMemory returning after
+//     the binds of another thread, a handle's flags changing) re-classify
+//     the bound sub-allocations too, reported as DESTROY + BIND.
+//   - A resource whose requirement size changes while bound is rebound in
+//     place with the new size; a handle reused without a seen destroy/free
+//     retires the stale record first.
+//   - Counters are int64 and return to exactly 0 when everything is freed;
+//     sizes are uint64; additions saturate at math.MaxInt64, subtractions
+//     clamp at 0. Snapshot order is deterministic (sorted devices and keys,
+//     sub-allocations in offset order), not hash-map order.
+//
+// # Concurrency
+//
+// One mutex guards all state (calls come from application threads and from
+// driver callback threads). The Sink is called with the lock held, so the
+// order of events and counter values equals the order of state changes, as
+// in the name store; the Sink must therefore be quick and must not call the
+// Engine. Hot paths use small integer track ids and no per-event
+// allocations besides the resource record and the sub-allocation slot.
+package accounting

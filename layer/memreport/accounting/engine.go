@@ -1,0 +1,739 @@
+package accounting
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"sync"
+)
+
+// maxPlanes is the number of bind slots per resource: slot 0 for a whole
+// buffer or non-disjoint image, slots 0..3 for the planes of a disjoint image.
+const maxPlanes = 4
+
+// KeySpace tells which namespace an allocation key lives in.
+type KeySpace uint8
+
+const (
+	// KeyMemoryHandle: VkDeviceMemory handles (fallback allocations,
+	// application DEVICE_MEMORY callbacks, bind targets).
+	KeyMemoryHandle KeySpace = iota
+	// KeyMemoryObjectID: callback memoryObjectIds (driver-internal
+	// allocations, application allocations reported for another object).
+	KeyMemoryObjectID
+)
+
+type allocKey struct {
+	space KeySpace
+	id    uint64
+}
+
+type resKey struct {
+	kind   ResourceKind
+	handle uint64
+}
+
+type device struct {
+	key         uint64
+	typeFlags   []uint32
+	hasCallback bool
+	resources   map[resKey]*resource
+	allocs      map[allocKey]*allocation
+	// byObject indexes driver allocations by the buffer/image they were
+	// reported for (5.3, 5.9), so resource creation needs no scan.
+	byObject map[resKey][]*allocation
+}
+
+type resource struct {
+	key      resKey
+	usage    uint64 // buffer usage, or image usage widened
+	disjoint bool
+	slots    [maxPlanes]slot
+}
+
+type slot struct {
+	size   uint64 // memory requirement of the resource or plane
+	mem    *allocation
+	offset uint64
+	track  track // where the bound bytes were added
+}
+
+func (r *resource) cluster(memFlags uint32) Cluster {
+	if r.key.kind == KindImage {
+		return ClassifyImage(uint32(r.usage), memFlags)
+	}
+	return ClassifyBuffer(r.usage, memFlags)
+}
+
+// sub is one bound slot of a resource inside an allocation; subs are kept
+// sorted by (off, end) so the bound union is one linear pass.
+type sub struct {
+	off, end uint64
+	res      *resource
+	plane    uint8
+}
+
+type allocation struct {
+	dev *device
+	key allocKey
+	// created: a CREATE was emitted (callback or fallback allocation). A
+	// record that is not created is a placeholder known only from binds or
+	// from memory flags; it is removed when its VkDeviceMemory is freed.
+	created      bool
+	driver       bool
+	total        uint64
+	flags        uint32
+	objectType   int32
+	objectHandle uint64
+	subs         []sub
+	unboundTrack track
+	unbound      uint64 // bytes applied to unboundTrack
+}
+
+// Engine is the accounting state of every device of the process.
+// All methods are safe for concurrent use.
+type Engine struct {
+	mu      sync.Mutex
+	sink    Sink
+	devices map[uint64]*device
+	totals  [numTracks]int64
+	stats   Stats
+}
+
+// New returns an empty engine reporting to sink; a nil sink discards events
+// (the state is still kept so a later Snapshot is complete).
+func New(sink Sink) *Engine {
+	return &Engine{sink: sink, devices: make(map[uint64]*device)}
+}
+
+// dev returns the state of a device, creating it for a device the engine has
+// not seen yet (treated as a device without callback until DeviceCreated).
+func (e *Engine) dev(key uint64) *device {
+	d := e.devices[key]
+	if d == nil {
+		d = &device{
+			key:       key,
+			resources: make(map[resKey]*resource),
+			allocs:    make(map[allocKey]*allocation),
+			byObject:  make(map[resKey][]*allocation),
+		}
+		e.devices[key] = d
+	}
+	return d
+}
+
+// DeviceCreated records a successful vkCreateDevice: the memory type flags of
+// its physical device and whether the layer's device-memory-report callback
+// was installed. State created by earlier events for the same key (callbacks
+// fired during device creation) is kept.
+func (e *Engine) DeviceCreated(dev uint64, props MemoryProperties, hasCallback bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	d := e.dev(dev)
+	d.typeFlags = slices.Clone(props.TypeFlags)
+	d.hasCallback = hasCallback
+}
+
+// DeviceDestroyed releases everything of the device: each allocation gets its
+// sub-allocation and allocation DESTROY events and its bytes leave the
+// counters; resources are forgotten.
+func (e *Engine) DeviceDestroyed(dev uint64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	d := e.devices[dev]
+	if d == nil {
+		return
+	}
+	for _, a := range sortedAllocs(d) {
+		e.removeAllocation(a)
+	}
+	delete(e.devices, dev)
+}
+
+// BufferCreated records a successful vkCreateBuffer with the create-info usage
+// and size (the size is replaced by RequirementsKnown).
+func (e *Engine) BufferCreated(dev, buffer, usage, size uint64) {
+	e.resourceCreated(dev, resKey{KindBuffer, buffer}, usage, false, size)
+}
+
+// ImageCreated records a successful vkCreateImage with its usage and create
+// flags (ImageCreateDisjoint selects per-plane sizes and binds).
+func (e *Engine) ImageCreated(dev, image uint64, usage, createFlags uint32) {
+	e.resourceCreated(dev, resKey{KindImage, image}, uint64(usage), createFlags&ImageCreateDisjoint != 0, 0)
+}
+
+func (e *Engine) resourceCreated(dev uint64, k resKey, usage uint64, disjoint bool, size uint64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if k.handle == 0 {
+		e.stats.InvalidCalls++
+		return
+	}
+	d := e.dev(dev)
+	if old := d.resources[k]; old != nil {
+		// A handle reused without a destroy we saw: drop the stale record.
+		e.unbindAll(old)
+	}
+	r := &resource{key: k, usage: usage, disjoint: disjoint}
+	r.slots[0].size = size
+	d.resources[k] = r
+	// 5.9: driver allocations reported before the resource existed move
+	// from driver unbound_memory to the resource's cluster.
+	for _, a := range d.byObject[k] {
+		e.recomputeUnbound(a)
+	}
+}
+
+// ResourceDestroyed records vkDestroyBuffer/vkDestroyImage (call it before
+// calling down): the resource's bindings are removed and its record dropped.
+func (e *Engine) ResourceDestroyed(dev uint64, kind ResourceKind, handle uint64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	d := e.devices[dev]
+	if d == nil {
+		return
+	}
+	k := resKey{kind, handle}
+	r := d.resources[k]
+	if r == nil {
+		return
+	}
+	e.unbindAll(r)
+	delete(d.resources, k)
+}
+
+// RequirementsKnown records the memory requirement size of a buffer or a
+// non-disjoint image (vkGet*MemoryRequirements, *2, *2KHR). A resource not
+// seen before gets a record of the given kind with no usage.
+func (e *Engine) RequirementsKnown(dev uint64, kind ResourceKind, handle, size uint64) {
+	e.setSize(dev, kind, handle, -1, size)
+}
+
+// PlaneRequirementsKnown records the requirement size of one plane of a
+// disjoint image (VkImagePlaneMemoryRequirementsInfo.planeAspect: PLANE_i or
+// MEMORY_PLANE_i aspect bit).
+func (e *Engine) PlaneRequirementsKnown(dev, image uint64, aspect uint32, size uint64) {
+	p, ok := planeIndex(aspect)
+	if !ok {
+		e.mu.Lock()
+		e.stats.InvalidCalls++
+		e.mu.Unlock()
+		return
+	}
+	e.setSize(dev, KindImage, image, p, size)
+}
+
+// setSize records a size for slot plane (-1: whole resource).
+func (e *Engine) setSize(dev uint64, kind ResourceKind, handle uint64, plane int, size uint64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !validKind(kind) || handle == 0 {
+		e.stats.InvalidCalls++
+		return
+	}
+	d := e.dev(dev)
+	k := resKey{kind, handle}
+	r := d.resources[k]
+	if r == nil {
+		r = &resource{key: k, disjoint: plane >= 0}
+		d.resources[k] = r
+		for _, a := range d.byObject[k] {
+			e.recomputeUnbound(a)
+		}
+	}
+	idx, ok := slotIndex(r, plane)
+	if !ok {
+		e.stats.InvalidCalls++
+		return
+	}
+	s := &r.slots[idx]
+	if s.size == size {
+		return
+	}
+	s.size = size
+	if a := s.mem; a != nil {
+		// Bound with another size: rebind in place so counters, unbound
+		// bytes and events follow the new size.
+		off := s.offset
+		e.unbind(r, idx)
+		if size > 0 {
+			e.bind(r, idx, a, off)
+		}
+	}
+}
+
+// NeedsSize reports whether a buffer or non-disjoint image is known and has
+// no recorded size, i.e. whether a bind-time requirements query is useful
+// (already recorded sizes are never re-queried).
+func (e *Engine) NeedsSize(dev uint64, kind ResourceKind, handle uint64) bool {
+	return e.needsSize(dev, kind, handle, -1)
+}
+
+// NeedsPlaneSize is NeedsSize for one plane of a disjoint image.
+func (e *Engine) NeedsPlaneSize(dev, image uint64, aspect uint32) bool {
+	p, ok := planeIndex(aspect)
+	return ok && e.needsSize(dev, KindImage, image, p)
+}
+
+func (e *Engine) needsSize(dev uint64, kind ResourceKind, handle uint64, plane int) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	d := e.devices[dev]
+	if d == nil {
+		return false
+	}
+	r := d.resources[resKey{kind, handle}]
+	if r == nil {
+		return false
+	}
+	idx, ok := slotIndex(r, plane)
+	return ok && r.slots[idx].size == 0
+}
+
+// Bound records a successful vkBindBufferMemory/vkBindImageMemory (or one
+// VkBind*MemoryInfo of the *2 variants) of a whole buffer or non-disjoint
+// image. memory == 0 (swapchain binds) is ignored.
+func (e *Engine) Bound(dev uint64, kind ResourceKind, handle, memory, offset uint64) {
+	e.boundSlot(dev, kind, handle, -1, memory, offset)
+}
+
+// PlaneBound records the bind of one plane of a disjoint image
+// (VkBindImagePlaneMemoryInfo.planeAspect).
+func (e *Engine) PlaneBound(dev, image uint64, aspect uint32, memory, offset uint64) {
+	p, ok := planeIndex(aspect)
+	if !ok {
+		e.mu.Lock()
+		e.stats.InvalidCalls++
+		e.mu.Unlock()
+		return
+	}
+	e.boundSlot(dev, KindImage, image, p, memory, offset)
+}
+
+func (e *Engine) boundSlot(dev uint64, kind ResourceKind, handle uint64, plane int, memory, offset uint64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if memory == 0 {
+		e.stats.NullMemoryBinds++
+		return
+	}
+	d := e.devices[dev]
+	var r *resource
+	if d != nil {
+		r = d.resources[resKey{kind, handle}]
+	}
+	if r == nil {
+		e.stats.DroppedBinds++
+		return
+	}
+	idx, ok := slotIndex(r, plane)
+	if !ok {
+		e.stats.InvalidCalls++
+		return
+	}
+	if r.slots[idx].size == 0 {
+		e.stats.DroppedBinds++
+		return
+	}
+	e.unbind(r, idx) // rebind replaces
+	e.bind(r, idx, e.findOrPlaceholder(d, memory), offset)
+}
+
+// MemoryAllocated records a successful vkAllocateMemory. On a device with the
+// callback it only stores the memory type's flags (the ALLOCATE callback did
+// the accounting); otherwise it is the allocation (fallback path).
+func (e *Engine) MemoryAllocated(dev, memory, size uint64, typeIndex uint32) {
+	if memory == 0 {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	d := e.dev(dev)
+	var flags uint32
+	if int(typeIndex) < len(d.typeFlags) {
+		flags = d.typeFlags[typeIndex]
+	}
+	k := allocKey{KeyMemoryHandle, memory}
+	a := d.allocs[k]
+	if d.hasCallback {
+		if a == nil {
+			a = e.newAllocation(d, k, false)
+		}
+		e.setFlags(a, flags)
+		return
+	}
+	if a != nil && a.created {
+		// Handle reused without a free we saw: retire the old allocation.
+		e.removeAllocation(a)
+		a = nil
+	}
+	if a == nil {
+		a = e.newAllocation(d, k, false)
+	}
+	a.created, a.total = true, size
+	a.objectType, a.objectHandle = ObjectTypeDeviceMemory, memory
+	e.setFlags(a, flags)
+	e.recomputeUnbound(a)
+	e.emitAllocation(a, OpCreate)
+}
+
+// MemoryFreed records vkFreeMemory; call it before calling down. On a
+// fallback device it removes the allocation. On a callback device a
+// callback-created allocation is left to the FREE callback, but a
+// placeholder (memory the callback never reported) is removed.
+func (e *Engine) MemoryFreed(dev, memory uint64) {
+	if memory == 0 {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	d := e.devices[dev]
+	var a *allocation
+	if d != nil {
+		a = d.allocs[allocKey{KeyMemoryHandle, memory}]
+	}
+	switch {
+	case a == nil:
+		if d == nil || !d.hasCallback {
+			e.stats.UnknownFrees++
+		}
+	case a.created && d.hasCallback:
+	default:
+		e.removeAllocation(a)
+	}
+}
+
+// Callback records one VK_EXT_device_memory_report callback of the device.
+func (e *Engine) Callback(dev uint64, ev CallbackEvent) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	// Application memory reported for its VkDeviceMemory is keyed by the
+	// handle so binds and vkFreeMemory find it; everything else by
+	// memoryObjectId, in its own key space.
+	k := allocKey{KeyMemoryObjectID, ev.MemoryObjectID}
+	if !ev.Internal && ev.ObjectType == ObjectTypeDeviceMemory && ev.ObjectHandle != 0 {
+		k = allocKey{KeyMemoryHandle, ev.ObjectHandle}
+	}
+	switch ev.Type {
+	case CallbackAllocate, CallbackImport:
+		d := e.dev(dev)
+		a := d.allocs[k]
+		if a == nil {
+			a = e.newAllocation(d, k, ev.Internal)
+		}
+		e.unindex(a)
+		a.created, a.total = true, ev.Size
+		a.objectType, a.objectHandle = ev.ObjectType, ev.ObjectHandle
+		// Only the unbound track depends on this: binds target the handle
+		// space, which holds application memory only.
+		a.driver = ev.Internal
+		if rk, ok := kindOfObjectType(a.objectType); ok && a.driver && a.objectHandle != 0 {
+			ik := resKey{rk, a.objectHandle}
+			d.byObject[ik] = append(d.byObject[ik], a)
+		}
+		e.recomputeUnbound(a)
+		e.emitAllocation(a, OpCreate)
+	case CallbackFree, CallbackUnimport:
+		d := e.devices[dev]
+		var a *allocation
+		if d != nil {
+			a = d.allocs[k]
+		}
+		if a == nil {
+			e.stats.UnknownFrees++
+			return
+		}
+		e.removeAllocation(a)
+	case CallbackAllocationFailed:
+		e.stats.AllocationFailures++
+		e.stats.FailedBytes = addSat(e.stats.FailedBytes, ev.Size)
+	default:
+		e.stats.InvalidCalls++
+	}
+}
+
+func (e *Engine) newAllocation(d *device, k allocKey, driver bool) *allocation {
+	a := &allocation{dev: d, key: k, driver: driver, unboundTrack: trackOf(driver, ClusterUnbound)}
+	d.allocs[k] = a
+	return a
+}
+
+func (e *Engine) findOrPlaceholder(d *device, memory uint64) *allocation {
+	k := allocKey{KeyMemoryHandle, memory}
+	if a := d.allocs[k]; a != nil {
+		return a
+	}
+	return e.newAllocation(d, k, false)
+}
+
+// bind attaches slot idx of r to a at off; the slot must be unbound.
+func (e *Engine) bind(r *resource, idx int, a *allocation, off uint64) {
+	s := &r.slots[idx]
+	s.mem, s.offset = a, off
+	s.track = trackOf(a.driver, r.cluster(a.flags))
+	n := sub{off: off, end: addSat(off, s.size), res: r, plane: uint8(idx)}
+	i, _ := slices.BinarySearchFunc(a.subs, n, cmpSub)
+	a.subs = slices.Insert(a.subs, i, n)
+	e.add(s.track, s.size)
+	e.recomputeUnbound(a)
+	e.emitBinding(r, idx, OpBind)
+}
+
+// unbind detaches slot idx of r if bound.
+func (e *Engine) unbind(r *resource, idx int) {
+	s := &r.slots[idx]
+	a := s.mem
+	if a == nil {
+		return
+	}
+	e.detach(r, idx)
+	if i := findSub(a.subs, r, idx, s.offset); i >= 0 {
+		a.subs = slices.Delete(a.subs, i, i+1)
+	}
+	s.mem = nil
+	e.recomputeUnbound(a)
+}
+
+// detach removes a bound slot's bytes from its track and reports it, leaving
+// the allocation's sub list to the caller.
+func (e *Engine) detach(r *resource, idx int) {
+	s := &r.slots[idx]
+	e.sub(s.track, s.size)
+	e.emitBinding(r, idx, OpDestroy)
+}
+
+func (e *Engine) unbindAll(r *resource) {
+	for i := range r.slots {
+		e.unbind(r, i)
+	}
+}
+
+// removeAllocation reports and drops an allocation with its sub-allocations
+// (5.8); the resources stay, unbound.
+func (e *Engine) removeAllocation(a *allocation) {
+	for _, s := range a.subs {
+		e.detach(s.res, int(s.plane))
+		s.res.slots[s.plane].mem = nil
+	}
+	a.subs = nil
+	e.sub(a.unboundTrack, a.unbound)
+	a.unbound = 0
+	e.unindex(a)
+	delete(a.dev.allocs, a.key)
+	if a.created {
+		e.emitAllocation(a, OpDestroy)
+	}
+}
+
+// unindex drops a from the byObject index of the object it was reported for.
+func (e *Engine) unindex(a *allocation) {
+	rk, ok := kindOfObjectType(a.objectType)
+	if !ok {
+		return
+	}
+	k := resKey{rk, a.objectHandle}
+	list := a.dev.byObject[k]
+	if i := slices.Index(list, a); i >= 0 {
+		list = slices.Delete(list, i, i+1)
+		if len(list) == 0 {
+			delete(a.dev.byObject, k)
+		} else {
+			a.dev.byObject[k] = list
+		}
+	}
+}
+
+// setFlags stores memory property flags; changed flags re-classify bound
+// sub-allocations as well as unbound bytes (fix of 7.2.4).
+func (e *Engine) setFlags(a *allocation, flags uint32) {
+	if a.flags == flags {
+		return
+	}
+	a.flags = flags
+	e.reclassify(a)
+	e.recomputeUnbound(a)
+}
+
+// reclassify moves every bound slot of a whose track changed with the
+// memory flags to its new track, reported as DESTROY + BIND.
+func (e *Engine) reclassify(a *allocation) {
+	for _, sb := range a.subs {
+		r, idx := sb.res, int(sb.plane)
+		s := &r.slots[idx]
+		t := trackOf(a.driver, r.cluster(a.flags))
+		if t == s.track {
+			continue
+		}
+		e.detach(r, idx)
+		s.track = t
+		e.add(t, s.size)
+		e.emitBinding(r, idx, OpBind)
+	}
+}
+
+// recomputeUnbound applies total minus the union of bound intervals (5.7) to
+// the allocation's unbound track, moving bytes only when track or amount
+// changed.
+func (e *Engine) recomputeUnbound(a *allocation) {
+	var bound uint64
+	var curS, curE uint64
+	open := false
+	for _, s := range a.subs {
+		if s.end == s.off {
+			continue
+		}
+		if open && s.off <= curE { // overlapping or adjacent
+			curE = max(curE, s.end)
+			continue
+		}
+		if open {
+			bound += curE - curS
+		}
+		curS, curE, open = s.off, s.end, true
+	}
+	if open {
+		bound += curE - curS
+	}
+	var n uint64
+	if a.total > bound {
+		n = a.total - bound
+	}
+	t := trackOf(a.driver, e.unboundCluster(a))
+	switch {
+	case t != a.unboundTrack:
+		e.sub(a.unboundTrack, a.unbound)
+		e.add(t, n)
+	case n > a.unbound: // same track: one counter update
+		e.add(t, n-a.unbound)
+	default:
+		e.sub(t, a.unbound-n)
+	}
+	a.unboundTrack, a.unbound = t, n
+}
+
+// unboundCluster: a driver allocation reported for a known buffer or image
+// counts its unbound bytes under that resource's cluster (5.3).
+func (e *Engine) unboundCluster(a *allocation) Cluster {
+	if a.driver {
+		if k, ok := kindOfObjectType(a.objectType); ok {
+			if r := a.dev.resources[resKey{k, a.objectHandle}]; r != nil {
+				return r.cluster(a.flags)
+			}
+		}
+	}
+	return ClusterUnbound
+}
+
+func (e *Engine) add(t track, bytes uint64) {
+	if bytes == 0 {
+		return
+	}
+	old := e.totals[t]
+	n := int64(math.MaxInt64)
+	if bytes < uint64(math.MaxInt64-old) {
+		n = old + int64(bytes)
+	}
+	e.setTotal(t, n)
+}
+
+func (e *Engine) sub(t track, bytes uint64) {
+	if bytes == 0 {
+		return
+	}
+	old := e.totals[t]
+	var n int64
+	if bytes < uint64(old) {
+		n = old - int64(bytes)
+	}
+	e.setTotal(t, n)
+}
+
+func (e *Engine) setTotal(t track, n int64) {
+	if e.totals[t] == n {
+		return
+	}
+	e.totals[t] = n
+	if e.sink != nil {
+		e.sink.Counter(trackNames[t], n)
+	}
+}
+
+func (e *Engine) emitAllocation(a *allocation, op Operation) {
+	if e.sink != nil {
+		e.sink.Allocation(allocationEvent(a, op))
+	}
+}
+
+func (e *Engine) emitBinding(r *resource, idx int, op Operation) {
+	if e.sink != nil {
+		e.sink.Allocation(bindingEvent(r, idx, op))
+	}
+}
+
+func allocationEvent(a *allocation, op Operation) AllocationEvent {
+	src := SourceDeviceMemory
+	if a.driver {
+		src = SourceDriver
+	}
+	return AllocationEvent{
+		Operation: op, Source: src, Device: a.dev.key, MemoryObjectID: a.key.id,
+		Size: a.total, ObjectHandle: a.objectHandle, MemoryType: a.unboundTrack.cluster().String(),
+	}
+}
+
+func bindingEvent(r *resource, idx int, op Operation) AllocationEvent {
+	s := &r.slots[idx]
+	return AllocationEvent{
+		Operation: op, Source: r.key.kind.source(), Device: s.mem.dev.key, MemoryObjectID: s.mem.key.id,
+		Size: s.size, Offset: s.offset, ObjectHandle: r.key.handle, MemoryType: s.track.cluster().String(),
+	}
+}
+
+func cmpSub(x, y sub) int {
+	return cmp.Or(cmp.Compare(x.off, y.off), cmp.Compare(x.end, y.end))
+}
+
+// findSub returns the index of r's slot idx in subs (sorted, bound at off).
+func findSub(subs []sub, r *resource, idx int, off uint64) int {
+	i, _ := slices.BinarySearchFunc(subs, off, func(s sub, o uint64) int { return cmp.Compare(s.off, o) })
+	for ; i < len(subs) && subs[i].off == off; i++ {
+		if subs[i].res == r && int(subs[i].plane) == idx {
+			return i
+		}
+	}
+	return -1
+}
+
+func addSat(x, y uint64) uint64 {
+	if x > math.MaxUint64-y {
+		return math.MaxUint64
+	}
+	return x + y
+}
+
+func validKind(k ResourceKind) bool { return k == KindBuffer || k == KindImage }
+
+// slotIndex maps a plane request to a slot: -1 (whole resource) is slot 0 of
+// a buffer or non-disjoint image; planes are valid only on disjoint images.
+func slotIndex(r *resource, plane int) (int, bool) {
+	if plane < 0 {
+		return 0, !r.disjoint
+	}
+	return plane, r.disjoint
+}
+
+// planeIndex maps VK_IMAGE_ASPECT_PLANE_{0,1,2}_BIT and
+// VK_IMAGE_ASPECT_MEMORY_PLANE_{0..3}_BIT_EXT to a plane slot.
+func planeIndex(aspect uint32) (int, bool) {
+	switch aspect {
+	case 0x10, 0x80:
+		return 0, true
+	case 0x20, 0x100:
+		return 1, true
+	case 0x40, 0x200:
+		return 2, true
+	case 0x400:
+		return 3, true
+	}
+	return 0, false
+}

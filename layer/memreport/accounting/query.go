@@ -1,0 +1,187 @@
+package accounting
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Snapshot replays the current state into sink for a new tracing session:
+// first every non-zero counter (in TrackNames order), then for each device
+// (ascending key) and each allocation (handle key space first, ascending
+// key) a CREATE followed by a BIND per sub-allocation in offset order.
+// Placeholders (memory known only from binds) replay their BINDs without a
+// CREATE, exactly as they were reported live. Names are the caller's to
+// replay afterwards.
+func (e *Engine) Snapshot(sink Sink) {
+	if sink == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for t, v := range e.totals {
+		if v != 0 {
+			sink.Counter(trackNames[t], v)
+		}
+	}
+	for _, d := range sortedDevices(e.devices) {
+		for _, a := range sortedAllocs(d) {
+			if a.created {
+				sink.Allocation(allocationEvent(a, OpCreate))
+			}
+			for _, s := range a.subs {
+				sink.Allocation(bindingEvent(s.res, int(s.plane), OpBind))
+			}
+		}
+	}
+}
+
+// Total returns the current value of a counter track by name (0 for unknown
+// names).
+func (e *Engine) Total(trackName string) int64 {
+	i := slices.Index(trackNames[:], trackName)
+	if i < 0 {
+		return 0
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.totals[i]
+}
+
+// Totals returns every non-zero counter track.
+func (e *Engine) Totals() map[string]int64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	m := make(map[string]int64)
+	for t, v := range e.totals {
+		if v != 0 {
+			m[trackNames[t]] = v
+		}
+	}
+	return m
+}
+
+// Stats returns the counts of ignored inputs.
+func (e *Engine) Stats() Stats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.stats
+}
+
+// AllocationInfo describes one tracked allocation (or placeholder).
+type AllocationInfo struct {
+	Device       uint64
+	Space        KeySpace
+	ID           uint64 // key within Space
+	Placeholder  bool   // known only from binds or memory flags; no CREATE reported
+	Driver       bool
+	Size         uint64
+	MemoryFlags  uint32
+	ObjectType   int32
+	ObjectHandle uint64
+	Unbound      uint64 // bytes applied to UnboundTrack
+	UnboundTrack string
+	Bindings     []BindingInfo // in offset order
+}
+
+// BindingInfo describes one sub-allocation.
+type BindingInfo struct {
+	Kind     ResourceKind
+	Resource uint64
+	Plane    int // 0 unless the image is disjoint
+	Offset   uint64
+	Size     uint64
+	Track    string
+}
+
+// Allocations returns every tracked allocation in Snapshot order.
+func (e *Engine) Allocations() []AllocationInfo {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []AllocationInfo
+	for _, d := range sortedDevices(e.devices) {
+		for _, a := range sortedAllocs(d) {
+			info := AllocationInfo{
+				Device: d.key, Space: a.key.space, ID: a.key.id, Placeholder: !a.created,
+				Driver: a.driver, Size: a.total, MemoryFlags: a.flags,
+				ObjectType: a.objectType, ObjectHandle: a.objectHandle,
+				Unbound: a.unbound, UnboundTrack: trackNames[a.unboundTrack],
+			}
+			for _, s := range a.subs {
+				sl := &s.res.slots[s.plane]
+				info.Bindings = append(info.Bindings, BindingInfo{
+					Kind: s.res.key.kind, Resource: s.res.key.handle, Plane: int(s.plane),
+					Offset: sl.offset, Size: sl.size, Track: trackNames[sl.track],
+				})
+			}
+			out = append(out, info)
+		}
+	}
+	return out
+}
+
+// ResourceInfo describes one known buffer or image.
+type ResourceInfo struct {
+	Usage    uint64
+	Disjoint bool
+	// Size is the recorded requirement size; for a disjoint image the sum
+	// of its plane sizes (saturating).
+	Size       uint64
+	PlaneSizes [maxPlanes]uint64 // per plane of a disjoint image
+	BoundSlots int               // bound planes (or 1 when a whole resource is bound)
+}
+
+// Resource returns what the engine knows about a buffer or image.
+func (e *Engine) Resource(dev uint64, kind ResourceKind, handle uint64) (ResourceInfo, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	d := e.devices[dev]
+	if d == nil {
+		return ResourceInfo{}, false
+	}
+	r := d.resources[resKey{kind, handle}]
+	if r == nil {
+		return ResourceInfo{}, false
+	}
+	info := ResourceInfo{Usage: r.usage, Disjoint: r.disjoint}
+	for i, s := range r.slots {
+		if r.disjoint {
+			info.PlaneSizes[i] = s.size
+		}
+		info.Size = addSat(info.Size, s.size)
+		if s.mem != nil {
+			info.BoundSlots++
+		}
+	}
+	return info, true
+}
+
+// Devices returns the keys of the devices with state, ascending.
+func (e *Engine) Devices() []uint64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []uint64
+	for _, d := range sortedDevices(e.devices) {
+		out = append(out, d.key)
+	}
+	return out
+}
+
+func sortedDevices(m map[uint64]*device) []*device {
+	out := make([]*device, 0, len(m))
+	for _, d := range m {
+		out = append(out, d)
+	}
+	slices.SortFunc(out, func(x, y *device) int { return cmp.Compare(x.key, y.key) })
+	return out
+}
+
+func sortedAllocs(d *device) []*allocation {
+	out := make([]*allocation, 0, len(d.allocs))
+	for _, a := range d.allocs {
+		out = append(out, a)
+	}
+	slices.SortFunc(out, func(x, y *allocation) int {
+		return cmp.Or(cmp.Compare(x.key.space, y.key.space), cmp.Compare(x.key.id, y.key.id))
+	})
+	return out
+}
