@@ -32,6 +32,7 @@ type ObjectType struct {
 	Handle       string   // VkBuffer; "" when no handle names this type (UNKNOWN)
 	Dispatchable bool
 	Parent       string // object type of the first parent handle, "" when none
+	Protect      string // platform guard macro of the handle, "" for none
 }
 
 // DebugReportType is one non-alias VkDebugReportObjectTypeEXT value.
@@ -201,7 +202,7 @@ func Derive(r *registry.Registry) (*Tables, error) {
 	handles := map[string]*registry.Handle{} // by name and alias
 	byObjType := map[string]*registry.Handle{}
 	for _, h := range r.Handles {
-		if h == nil {
+		if !required(h) {
 			continue
 		}
 		handles[h.Name] = h
@@ -221,7 +222,7 @@ func Derive(r *registry.Registry) (*Tables, error) {
 		}
 		ot := ObjectType{Name: o.name, Value: o.value, Aliases: o.aliases}
 		if h := byObjType[o.name]; h != nil {
-			ot.Handle, ot.Dispatchable = h.Name, h.Dispatchable
+			ot.Handle, ot.Dispatchable, ot.Protect = h.Name, h.Dispatchable, h.Protect
 			if len(h.Parents) > 0 {
 				if p := handles[strings.TrimSpace(h.Parents[0])]; p != nil {
 					ot.Parent = p.ObjectType
@@ -232,7 +233,7 @@ func Derive(r *registry.Registry) (*Tables, error) {
 	}
 	if len(objs) > 0 {
 		for _, h := range r.Handles {
-			if h != nil && primary[h.ObjectType] == "" {
+			if required(h) && primary[h.ObjectType] == "" {
 				t.Warnings = append(t.Warnings, fmt.Sprintf("handle %s: object type %q is not a value of %s", h.Name, h.ObjectType, ObjectTypeEnum))
 			}
 		}
@@ -259,6 +260,11 @@ func Derive(r *registry.Registry) (*Tables, error) {
 	return t, nil
 }
 
+// required reports whether h belongs to the selected API: the registry
+// keeps handles no feature or extension of that API requires (Vulkan SC's
+// VkSemaphoreSciSyncPoolNV) with an empty RequiredBy.
+func required(h *registry.Handle) bool { return h != nil && len(h.RequiredBy) > 0 }
+
 // MapName applies the naming rule: a VkDebugReportObjectTypeEXT enumerant
 // minus its prefix and final _EXT names the VkObjectType. ok is false when
 // name does not have the debug-report shape.
@@ -284,8 +290,8 @@ func MapName(name string) (objectType string, ok bool) {
 func destroyers(r *registry.Registry, handles map[string]*registry.Handle, primary map[string]string, warns []string) ([]Destroyer, []string) {
 	var out []Destroyer
 	for _, c := range r.Commands {
-		if c == nil {
-			continue
+		if c == nil || len(c.RequiredBy) == 0 {
+			continue // not part of the selected API (e.g. Vulkan SC only)
 		}
 		var verb, obj string
 		for _, v := range []string{"vkDestroy", "vkFree", "vkRelease"} {

@@ -1,0 +1,100 @@
+// Command vkgen reads the Khronos Vulkan registry (vk.xml) and generates code
+// and tables from it. This package holds only flag handling: each
+// subcommand's file registers itself on rootCmd in its init, and the logic
+// lives in registry/, gen/ and audit/.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+	"github.com/vkgen/vkgen/registry"
+)
+
+// version is set with -ldflags "-X main.version=..."; otherwise the module
+// version from the build info is used.
+var version = ""
+
+var rootCmd = &cobra.Command{
+	Use:   "vkgen",
+	Short: "Generate code and tables from the Khronos Vulkan registry (vk.xml)",
+	Long: `vkgen reads the Khronos Vulkan API registry (vk.xml) and generates Go and C
+code for Vulkan layer authors: object-type tables, the legacy debug-report
+mapping, destroyer commands and dispatch tables. It also prints and audits
+hand-written debug-report -> object-type tables.
+
+The registry is found in this order: --registry, $VK_REGISTRY,
+$VULKAN_SDK/share/vulkan/registry/vk.xml, /usr/share/vulkan/registry/vk.xml,
+/usr/local/share/vulkan/registry/vk.xml.`,
+	Version:       buildVersion(),
+	SilenceUsage:  true,
+	SilenceErrors: true,
+}
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
+// exitError carries a specific exit status (audit: 1 findings, 2 usage).
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+// usageErr wraps an error as a usage/input error (exit status 2).
+func usageErr(err error) error { return &exitError{code: 2, err: err} }
+
+// registryFlag adds the shared --registry flag to cmd.
+func registryFlag(cmd *cobra.Command, p *string) {
+	cmd.Flags().StringVar(p, "registry", "", "path to vk.xml (default: $VK_REGISTRY, then the SDK and system locations)")
+	_ = cmd.MarkFlagFilename("registry", "xml")
+}
+
+// loadRegistry finds and loads the registry, printing its warnings on stderr.
+func loadRegistry(cmd *cobra.Command, explicit string) (*registry.Registry, error) {
+	path, _, err := registry.Find(explicit)
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	r, err := registry.Load(path)
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
+	}
+	return r, nil
+}
+
+func main() {
+	err := rootCmd.Execute()
+	if err == nil {
+		return
+	}
+	code := 2 // cobra's own errors are flag/argument errors
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+		if ee.err == nil {
+			os.Exit(code)
+		}
+	}
+	fmt.Fprintln(os.Stderr, "vkgen:", err)
+	os.Exit(code)
+}
