@@ -1,0 +1,546 @@
+// Package decode reads Perfetto trace files (a stream of Trace.packet
+// fields) back into Go values, resolving interned names per sequence the way
+// trace_processor does. It understands the subset that package perfetto
+// writes (track events, track and counter descriptors, interned data, packet
+// defaults, VulkanApiEvent.VkDebugUtilsObjectName) plus anything it can skip,
+// so it also reads traces recorded by the official SDK. It is strict about
+// interning: an iid used before it was defined on its sequence, or used on a
+// packet without SEQ_NEEDS_INCREMENTAL_STATE, is an error. It owns no writing
+// and imports nothing Vulkan- or layer-specific.
+package decode
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// Sequence flags (TracePacket.SequenceFlags).
+const (
+	SeqIncrementalStateCleared = 1
+	SeqNeedsIncrementalState   = 2
+)
+
+// Track event types (TrackEvent.Type).
+const (
+	TypeInstant = 3
+	TypeCounter = 4
+)
+
+// Packet is one decoded TracePacket; at most one of Event, Track and
+// ObjectName is set (they are members of TracePacket's data oneof).
+type Packet struct {
+	Index           int // position in the file
+	Timestamp       uint64
+	HasTimestamp    bool
+	ClockID         uint32
+	HasClockID      bool
+	SeqID           uint32
+	SeqFlags        uint32
+	FirstOnSequence bool
+	PreviousDropped bool
+	// DefaultTrackUUID is trace_packet_defaults.track_event_defaults.track_uuid
+	// when this packet sets it.
+	DefaultTrackUUID uint64
+
+	Event      *Event
+	Track      *Track
+	ObjectName *VkObjectName
+}
+
+// Event is a TrackEvent with interned names resolved.
+type Event struct {
+	Type         int32
+	Categories   []string
+	Name         string
+	TrackUUID    uint64 // explicit, else the sequence default
+	Annotations  []Annotation
+	CounterValue int64
+	HasCounter   bool
+}
+
+// Arg returns the annotation called name.
+func (e *Event) Arg(name string) (Annotation, bool) {
+	for _, a := range e.Annotations {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Annotation{}, false
+}
+
+// Kind is the value type of a debug annotation.
+type Kind int
+
+const (
+	KindUnknown Kind = iota
+	KindInt
+	KindUint
+	KindString
+	KindBool
+)
+
+func (k Kind) String() string {
+	return [...]string{"unknown", "int", "uint", "string", "bool"}[k]
+}
+
+// Annotation is one debug annotation.
+type Annotation struct {
+	Name string
+	Kind Kind
+	Int  int64
+	Uint uint64
+	Str  string
+	Bool bool
+}
+
+// Value renders the value as text.
+func (a Annotation) Value() string {
+	switch a.Kind {
+	case KindInt:
+		return fmt.Sprint(a.Int)
+	case KindUint:
+		return fmt.Sprint(a.Uint)
+	case KindString:
+		return a.Str
+	case KindBool:
+		return fmt.Sprint(a.Bool)
+	}
+	return "?"
+}
+
+// Track is a TrackDescriptor.
+type Track struct {
+	UUID, ParentUUID uint64
+	Name             string // name or static_name
+	Process          *Process
+	Thread           *Thread
+	Counter          *Counter
+}
+
+type Process struct {
+	Pid     int32
+	Name    string
+	Cmdline []string
+}
+
+type Thread struct {
+	Pid  int32
+	Tid  int64
+	Name string
+}
+
+// Counter is a CounterDescriptor.
+type Counter struct{ Unit int32 }
+
+// VkObjectName is VulkanApiEvent.VkDebugUtilsObjectName.
+type VkObjectName struct {
+	Pid        uint32
+	Device     uint64
+	ObjectType int32
+	Object     uint64
+	Name       string
+}
+
+// Trace is a decoded trace file.
+type Trace struct {
+	Packets []Packet
+	Tracks  map[uint64]*Track // every TrackDescriptor by uuid (the last one wins)
+}
+
+// CounterSample is one value on a counter track.
+type CounterSample struct {
+	Timestamp uint64
+	Value     int64
+}
+
+// CounterSeries is a counter track with its values in timestamp order.
+type CounterSeries struct {
+	Track   *Track
+	Samples []CounterSample
+}
+
+// Counters returns every counter track that has a descriptor, by name.
+func (t *Trace) Counters() map[string]*CounterSeries {
+	out := map[string]*CounterSeries{}
+	byUUID := map[uint64]*CounterSeries{}
+	for _, tr := range t.Tracks {
+		if tr.Counter != nil {
+			cs := &CounterSeries{Track: tr}
+			out[tr.Name] = cs
+			byUUID[tr.UUID] = cs
+		}
+	}
+	for _, p := range t.Packets {
+		if p.Event != nil && p.Event.Type == TypeCounter {
+			if cs := byUUID[p.Event.TrackUUID]; cs != nil {
+				cs.Samples = append(cs.Samples, CounterSample{p.Timestamp, p.Event.CounterValue})
+			}
+		}
+	}
+	for _, cs := range out {
+		sort.SliceStable(cs.Samples, func(i, j int) bool { return cs.Samples[i].Timestamp < cs.Samples[j].Timestamp })
+	}
+	return out
+}
+
+// Instants returns the packets holding TYPE_INSTANT events, in file order.
+func (t *Trace) Instants() []Packet {
+	var out []Packet
+	for _, p := range t.Packets {
+		if p.Event != nil && p.Event.Type == TypeInstant {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ObjectNames returns the VkDebugUtilsObjectName packets, in file order.
+func (t *Trace) ObjectNames() []Packet {
+	var out []Packet
+	for _, p := range t.Packets {
+		if p.ObjectName != nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ReadFile decodes the trace file at path.
+func ReadFile(path string) (*Trace, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(b)
+}
+
+type seqState struct {
+	cats, names, annots map[uint64]string
+	defaultTrack        uint64
+}
+
+// Decode decodes a whole trace. On error the packets decoded so far are
+// returned with it.
+func Decode(data []byte) (*Trace, error) {
+	t := &Trace{Tracks: map[uint64]*Track{}}
+	seqs := map[uint32]*seqState{}
+	for len(data) > 0 {
+		num, typ, n := protowire.ConsumeTag(data)
+		if n < 0 {
+			return t, fmt.Errorf("packet %d: %w", len(t.Packets), protowire.ParseError(n))
+		}
+		data = data[n:]
+		if num != 1 || typ != protowire.BytesType {
+			n = protowire.ConsumeFieldValue(num, typ, data)
+			if n < 0 {
+				return t, fmt.Errorf("after packet %d: %w", len(t.Packets), protowire.ParseError(n))
+			}
+			data = data[n:]
+			continue
+		}
+		body, n := protowire.ConsumeBytes(data)
+		if n < 0 {
+			return t, fmt.Errorf("packet %d truncated: %w", len(t.Packets), protowire.ParseError(n))
+		}
+		data = data[n:]
+		p, err := decodePacket(body, seqs, t)
+		if err != nil {
+			return t, fmt.Errorf("packet %d: %w", len(t.Packets), err)
+		}
+		p.Index = len(t.Packets)
+		t.Packets = append(t.Packets, p)
+	}
+	return t, nil
+}
+
+// fields walks the fields of one message.
+func fields(b []byte, f func(num protowire.Number, typ protowire.Type, v uint64, raw []byte) error) error {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		var v uint64
+		var raw []byte
+		switch typ {
+		case protowire.VarintType:
+			v, n = protowire.ConsumeVarint(b)
+		case protowire.BytesType:
+			raw, n = protowire.ConsumeBytes(b)
+		default:
+			n = protowire.ConsumeFieldValue(num, typ, b)
+		}
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		if err := f(num, typ, v, raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func decodePacket(b []byte, seqs map[uint32]*seqState, t *Trace) (Packet, error) {
+	var p Packet
+	var te, td, interned, vk, defaults []byte
+	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, raw []byte) error {
+		switch num {
+		case 8:
+			p.Timestamp, p.HasTimestamp = v, true
+		case 58:
+			p.ClockID, p.HasClockID = uint32(v), true
+		case 10:
+			p.SeqID = uint32(v)
+		case 13:
+			p.SeqFlags = uint32(v)
+		case 87:
+			p.FirstOnSequence = v != 0
+		case 42:
+			p.PreviousDropped = v != 0
+		case 11:
+			te = raw
+		case 60:
+			td = raw
+		case 12:
+			interned = raw
+		case 65:
+			vk = raw
+		case 59:
+			defaults = raw
+		}
+		return nil
+	})
+	if err != nil {
+		return p, err
+	}
+	st := seqs[p.SeqID]
+	if st == nil || p.SeqFlags&SeqIncrementalStateCleared != 0 {
+		st = &seqState{cats: map[uint64]string{}, names: map[uint64]string{}, annots: map[uint64]string{}}
+		seqs[p.SeqID] = st
+	}
+	if defaults != nil {
+		if err := decodeDefaults(defaults, &p); err != nil {
+			return p, fmt.Errorf("trace_packet_defaults: %w", err)
+		}
+		st.defaultTrack = p.DefaultTrackUUID
+	}
+	if interned != nil {
+		if err := decodeInterned(interned, st); err != nil {
+			return p, fmt.Errorf("interned_data: %w", err)
+		}
+	}
+	if te != nil {
+		ev, err := decodeEvent(te, st, p.SeqFlags&SeqNeedsIncrementalState != 0)
+		if err != nil {
+			return p, fmt.Errorf("track_event: %w", err)
+		}
+		p.Event = ev
+	}
+	if td != nil {
+		tr, err := decodeTrack(td)
+		if err != nil {
+			return p, fmt.Errorf("track_descriptor: %w", err)
+		}
+		p.Track = tr
+		t.Tracks[tr.UUID] = tr
+	}
+	if vk != nil {
+		err := fields(vk, func(num protowire.Number, _ protowire.Type, _ uint64, raw []byte) error {
+			if num != 1 {
+				return nil
+			}
+			o := &VkObjectName{}
+			p.ObjectName = o
+			return fields(raw, func(num protowire.Number, _ protowire.Type, v uint64, raw []byte) error {
+				switch num {
+				case 1:
+					o.Pid = uint32(v)
+				case 2:
+					o.Device = v
+				case 3:
+					o.ObjectType = int32(v)
+				case 4:
+					o.Object = v
+				case 5:
+					o.Name = string(raw)
+				}
+				return nil
+			})
+		})
+		if err != nil {
+			return p, fmt.Errorf("vulkan_api_event: %w", err)
+		}
+	}
+	return p, nil
+}
+
+func decodeDefaults(b []byte, p *Packet) error {
+	return fields(b, func(num protowire.Number, _ protowire.Type, _ uint64, raw []byte) error {
+		if num != 11 {
+			return nil
+		}
+		return fields(raw, func(num protowire.Number, _ protowire.Type, v uint64, _ []byte) error {
+			if num == 11 {
+				p.DefaultTrackUUID = v
+			}
+			return nil
+		})
+	})
+}
+
+func decodeInterned(b []byte, st *seqState) error {
+	return fields(b, func(num protowire.Number, _ protowire.Type, _ uint64, raw []byte) error {
+		var m map[uint64]string
+		switch num {
+		case 1:
+			m = st.cats
+		case 2:
+			m = st.names
+		case 3:
+			m = st.annots
+		default:
+			return nil
+		}
+		var iid uint64
+		var name string
+		if err := fields(raw, func(num protowire.Number, _ protowire.Type, v uint64, raw []byte) error {
+			switch num {
+			case 1:
+				iid = v
+			case 2:
+				name = string(raw)
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		m[iid] = name
+		return nil
+	})
+}
+
+var errNoFlag = errors.New("interned iid used on a packet without SEQ_NEEDS_INCREMENTAL_STATE")
+
+func resolve(m map[uint64]string, iid uint64, what string, flagged bool) (string, error) {
+	if !flagged {
+		return "", errNoFlag
+	}
+	s, ok := m[iid]
+	if !ok {
+		return "", fmt.Errorf("%s iid %d not interned on this sequence", what, iid)
+	}
+	return s, nil
+}
+
+func decodeEvent(b []byte, st *seqState, flagged bool) (*Event, error) {
+	ev := &Event{TrackUUID: st.defaultTrack}
+	err := fields(b, func(num protowire.Number, _ protowire.Type, v uint64, raw []byte) error {
+		var err error
+		switch num {
+		case 3:
+			var c string
+			c, err = resolve(st.cats, v, "category", flagged)
+			ev.Categories = append(ev.Categories, c)
+		case 22:
+			ev.Categories = append(ev.Categories, string(raw))
+		case 10:
+			ev.Name, err = resolve(st.names, v, "event name", flagged)
+		case 23:
+			ev.Name = string(raw)
+		case 9:
+			ev.Type = int32(v)
+		case 11:
+			ev.TrackUUID = v
+		case 30:
+			ev.CounterValue, ev.HasCounter = int64(v), true
+		case 4:
+			var a Annotation
+			a, err = decodeAnnotation(raw, st, flagged)
+			ev.Annotations = append(ev.Annotations, a)
+		}
+		return err
+	})
+	return ev, err
+}
+
+func decodeAnnotation(b []byte, st *seqState, flagged bool) (Annotation, error) {
+	var a Annotation
+	err := fields(b, func(num protowire.Number, _ protowire.Type, v uint64, raw []byte) error {
+		var err error
+		switch num {
+		case 1:
+			a.Name, err = resolve(st.annots, v, "debug annotation name", flagged)
+		case 10:
+			a.Name = string(raw)
+		case 2:
+			a.Kind, a.Bool = KindBool, v != 0
+		case 3:
+			a.Kind, a.Uint = KindUint, v
+		case 4:
+			a.Kind, a.Int = KindInt, int64(v)
+		case 6:
+			a.Kind, a.Str = KindString, string(raw)
+		}
+		return err
+	})
+	return a, err
+}
+
+func decodeTrack(b []byte) (*Track, error) {
+	tr := &Track{}
+	err := fields(b, func(num protowire.Number, _ protowire.Type, v uint64, raw []byte) error {
+		switch num {
+		case 1:
+			tr.UUID = v
+		case 5:
+			tr.ParentUUID = v
+		case 2, 10:
+			tr.Name = string(raw)
+		case 3:
+			pr := &Process{}
+			tr.Process = pr
+			return fields(raw, func(num protowire.Number, _ protowire.Type, v uint64, raw []byte) error {
+				switch num {
+				case 1:
+					pr.Pid = int32(v)
+				case 2:
+					pr.Cmdline = append(pr.Cmdline, string(raw))
+				case 6:
+					pr.Name = string(raw)
+				}
+				return nil
+			})
+		case 4:
+			th := &Thread{}
+			tr.Thread = th
+			return fields(raw, func(num protowire.Number, _ protowire.Type, v uint64, raw []byte) error {
+				switch num {
+				case 1:
+					th.Pid = int32(v)
+				case 2:
+					th.Tid = int64(v)
+				case 5:
+					th.Name = string(raw)
+				}
+				return nil
+			})
+		case 8:
+			c := &Counter{}
+			tr.Counter = c
+			return fields(raw, func(num protowire.Number, _ protowire.Type, v uint64, _ []byte) error {
+				if num == 3 {
+					c.Unit = int32(v)
+				}
+				return nil
+			})
+		}
+		return nil
+	})
+	return tr, err
+}

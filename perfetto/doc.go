@@ -1,0 +1,91 @@
+// Package perfetto is a small, pure-Go Perfetto trace writer for the vkgen
+// layers: TrackEvent instant events with typed debug annotations, counter
+// tracks, raw VulkanApiEvent.VkDebugUtilsObjectName packets, and tracing
+// sessions that replay layer state when they start.
+//
+// It owns the wire encoding, sessions and their outputs, and file-session
+// configuration. It must not import Vulkan, cgo or layer code: layers pass
+// handles and object types as plain integers. Package perfetto/decode reads
+// the traces back.
+//
+// # Encoding
+//
+// Packets are encoded with google.golang.org/protobuf/encoding/protowire,
+// appended straight into reusable per-sequence byte buffers: no generated
+// message types (we may not commit Perfetto's .proto files, and generated
+// code would allocate a message per event), no reflection, no allocation on
+// the hot path. Field numbers come from perfetto_trace.proto. A trace file is
+// a plain concatenation of Trace.packet fields.
+//
+// Every packet carries an absolute CLOCK_BOOTTIME timestamp with an explicit
+// timestamp_clock_id = 6, never relying on sequence defaults, so raw packets
+// and track events can share a sequence safely (reference-behaviour 7.3.6).
+// The first packet of each sequence sets SEQ_INCREMENTAL_STATE_CLEARED and
+// first_packet_on_sequence, describes the process track and makes it the
+// default track (trace_packet_defaults.track_event_defaults.track_uuid), so
+// process-track events need no track_uuid. Events using interned categories,
+// event names and annotation names set SEQ_NEEDS_INCREMENTAL_STATE and carry
+// the InternedData entries their sequence has not seen yet. Names are
+// registered once (NewCategory, NewEventName, NewAnnotationName,
+// NewCounterTrack); the handle is the iid, so interning costs a slice index.
+// Counter tracks are process-scoped, static-named, with the uuid the SDK
+// derives for CounterTrack(name). Strings are sanitised: invalid UTF-8 becomes
+// U+FFFD and anything longer than MaxStringLen bytes is cut and ends with
+// TruncationMarker.
+//
+// # Sessions and replay
+//
+// A Session is one packet stream with its own interning state and its own
+// Output (a file here; the Output interface leaves room for a system-service
+// backend). Sessions start and stop at any time from any goroutine, any
+// number of them, in sequence or overlapping. Instant, InstantOn, Counter and
+// VkObjectName fan out to every running session; with none running they cost
+// one atomic load (Enabled reports the same). Each session has several
+// sequences, each a mutex-protected buffer; an emitter takes a random
+// uncontended one, so many application threads rarely contend.
+//
+// Layers register replay hooks with RegisterReplay. A starting session joins
+// the live fan-out first, holding live events back, runs every hook into its
+// own replay sequence, writes the replay, then releases live events: the
+// output has the complete replay before any live event, and an update racing
+// with the start is never lost (at worst it appears both in the replay and as
+// a live event after it). Hooks registered while sessions run are replayed
+// into them immediately.
+//
+// # Flush and loss guarantees
+//
+// Emitted events go to memory and reach the Output (write(2) for a file):
+//   - at most FlushInterval (default 100 ms) later, from a background flusher
+//     per session, or sooner when a buffer is a quarter full;
+//   - on Session.Flush / FlushAll (layers: vkDestroyInstance when the trace
+//     goes on) and Session.Stop / StopAll (process exit, or vkDestroyInstance
+//     when the trace ends there).
+//
+// So a process killed by SIGKILL, or by SIGTERM/SIGINT with their default
+// action, loses at most the events of the last flush interval; a write that
+// completed is in the file even if the process dies (it is not fsync'ed:
+// power loss is not covered). The package installs no signal handlers: in a
+// c-shared layer, os/signal would take SIGTERM/SIGINT away from the host's own
+// handler, and re-raising it to chain would run the host's handler on a
+// goroutine stack or race with the re-registration, so the bounded flush
+// interval is the guarantee instead.
+//
+// Each sequence buffer holds at most Options.BufferBytes (default 1 MiB).
+// When the output cannot keep up and a buffer is full, new events are dropped
+// and counted, never blocked on. At the next flush the session writes the
+// running total of dropped events on the counter track DroppedEventsName
+// (UNIT_COUNT), on a packet with previous_packet_dropped set, which
+// trace_processor shows as an ordinary counter track. A write error (disk
+// full) stops only that session: it leaves the fan-out, its file is truncated
+// back to the last complete packet, the error is logged and Stop returns it.
+//
+// # File sessions from configuration
+//
+// StartFromEnv starts a file session the way Vulkan layers are configured:
+// $VK_VKGEN_TRACE_FILE, else the key vkgen.trace_file in vk_layer_settings.txt
+// ($VK_LAYER_SETTINGS_PATH, a file or its directory, else the current
+// directory). %p in the path expands to the process id. An existing file is
+// refused (never overwritten or appended to), as is an unwritable path: the
+// error is logged to stderr as "vkgen: perfetto: ..." and returned, and
+// tracing stays off.
+package perfetto

@@ -1,0 +1,145 @@
+package perfetto
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Configuration names, following the Vulkan layer-settings convention.
+const (
+	EnvTraceFile     = "VK_VKGEN_TRACE_FILE"
+	SettingTraceFile = "vkgen.trace_file"
+	EnvSettingsPath  = "VK_LAYER_SETTINGS_PATH"
+	settingsFileName = "vk_layer_settings.txt"
+	logPrefix        = "vkgen: perfetto: "
+)
+
+var (
+	logMu  sync.Mutex
+	logOut io.Writer = os.Stderr
+)
+
+// SetLogOutput redirects the package's log lines (default os.Stderr; each
+// line starts with "vkgen: perfetto: "). It returns the previous writer.
+func SetLogOutput(w io.Writer) io.Writer {
+	logMu.Lock()
+	defer logMu.Unlock()
+	old := logOut
+	logOut = w
+	return old
+}
+
+func logf(format string, args ...any) {
+	logMu.Lock()
+	defer logMu.Unlock()
+	fmt.Fprintf(logOut, logPrefix+format+"\n", args...)
+}
+
+// TraceFileSetting returns the configured trace path and where it came from:
+// $VK_VKGEN_TRACE_FILE, else the vkgen.trace_file key of vk_layer_settings.txt
+// ($VK_LAYER_SETTINGS_PATH, a file or the directory holding it; else the
+// current directory). %p in the path becomes the process id, %% a percent
+// sign. path is "" when tracing is not configured.
+func TraceFileSetting() (path, source string) {
+	if v := os.Getenv(EnvTraceFile); v != "" {
+		return expandPath(v), EnvTraceFile
+	}
+	file := settingsFileName
+	if p := os.Getenv(EnvSettingsPath); p != "" {
+		file = p
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			file = filepath.Join(p, settingsFileName)
+		}
+	}
+	if v := readSetting(file, SettingTraceFile); v != "" {
+		return expandPath(v), file
+	}
+	return "", ""
+}
+
+// readSetting returns the value of key in a vk_layer_settings.txt-style file
+// ("key = value" lines, '#' comments); "" when absent or unreadable.
+func readSetting(file, key string) string {
+	f, err := os.Open(file)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	val := ""
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line, _, _ := strings.Cut(sc.Text(), "#")
+		k, v, ok := strings.Cut(line, "=")
+		if ok && strings.TrimSpace(k) == key {
+			val = strings.TrimSpace(v) // the last assignment wins
+		}
+	}
+	return val
+}
+
+func expandPath(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		if p[i] == '%' && i+1 < len(p) {
+			switch p[i+1] {
+			case 'p':
+				b.WriteString(strconv.Itoa(os.Getpid()))
+				i++
+				continue
+			case '%':
+				b.WriteByte('%')
+				i++
+				continue
+			}
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String()
+}
+
+var (
+	envMu      sync.Mutex
+	envSession *Session
+)
+
+// StartFromEnv starts the configured file session (see TraceFileSetting) if
+// there is one and it is not already running; layers call it when they load
+// or at vkCreateInstance. It returns nil, nil when tracing is not configured.
+// A failure (existing file, unwritable path) is logged with the "vkgen:"
+// prefix and returned; tracing then stays off and nothing else changes.
+func StartFromEnv() (*Session, error) {
+	path, source := TraceFileSetting()
+	if path == "" {
+		return nil, nil
+	}
+	envMu.Lock()
+	defer envMu.Unlock()
+	if envSession != nil && !envSession.stopped() {
+		return envSession, nil
+	}
+	s, err := StartFileSession(path, Options{})
+	if err != nil {
+		err = fmt.Errorf("trace file from %s: %w", source, err)
+		logf("%v; tracing stays off", err)
+		return nil, err
+	}
+	envSession = s
+	return s, nil
+}
+
+func (s *Session) stopped() bool {
+	select {
+	case <-s.stopCh:
+		return true
+	default:
+	}
+	s.ioMu.Lock()
+	defer s.ioMu.Unlock()
+	return s.closed
+}

@@ -1,0 +1,197 @@
+package perfetto
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Category, EventName and AnnotationName are process-wide handles for the
+// strings that sequences intern (InternedData event_categories, event_names,
+// debug_annotation_names). Registering them once, at package init of the
+// layer, turns interning on the hot path into a slice index instead of a
+// string-keyed map lookup. The handle value is also the iid written to every
+// sequence, so iids are stable across sessions. The zero handle is invalid
+// and makes an emit a no-op.
+type (
+	Category       uint32
+	EventName      uint32
+	AnnotationName uint32
+)
+
+// nameTable is an append-only, deduplicated string table readable without a
+// lock (copy-on-write snapshot).
+type nameTable struct {
+	mu    sync.Mutex
+	index map[string]uint32
+	names atomic.Pointer[[]string] // names[0] is unused
+}
+
+func (t *nameTable) register(s string) uint32 {
+	s = Sanitize(s)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if id, ok := t.index[s]; ok {
+		return id
+	}
+	var old []string
+	if p := t.names.Load(); p != nil {
+		old = *p
+	} else {
+		old = []string{""}
+		t.index = map[string]uint32{}
+	}
+	next := make([]string, len(old), len(old)+1)
+	copy(next, old)
+	next = append(next, s)
+	id := uint32(len(old))
+	t.index[s] = id
+	t.names.Store(&next)
+	return id
+}
+
+// lookup returns the name of id, ok false for an unregistered id.
+func (t *nameTable) lookup(id uint32) (string, bool) {
+	p := t.names.Load()
+	if p == nil || id == 0 || int(id) >= len(*p) {
+		return "", false
+	}
+	return (*p)[id], true
+}
+
+var categories, eventNames, annotationNames nameTable
+
+// NewCategory registers a track-event category (deduplicated; safe for
+// concurrent use).
+func NewCategory(name string) Category { return Category(categories.register(name)) }
+
+// NewEventName registers an event name.
+func NewEventName(name string) EventName { return EventName(eventNames.register(name)) }
+
+// NewAnnotationName registers a debug-annotation name.
+func NewAnnotationName(name string) AnnotationName {
+	return AnnotationName(annotationNames.register(name))
+}
+
+func (c Category) String() string       { s, _ := categories.lookup(uint32(c)); return s }
+func (n EventName) String() string      { s, _ := eventNames.lookup(uint32(n)); return s }
+func (n AnnotationName) String() string { s, _ := annotationNames.lookup(uint32(n)); return s }
+
+type argKind uint8
+
+const (
+	argInt argKind = iota + 1
+	argUint
+	argString
+	argBool
+)
+
+// Arg is one typed debug annotation of an event. Build it with Int, Uint,
+// String or Bool; it is a small value, passed without allocating.
+type Arg struct {
+	name AnnotationName
+	kind argKind
+	num  uint64
+	str  string
+}
+
+// Int is a debug annotation written as int_value.
+func Int(name AnnotationName, v int64) Arg { return Arg{name: name, kind: argInt, num: uint64(v)} }
+
+// Uint is a debug annotation written as uint_value.
+func Uint(name AnnotationName, v uint64) Arg { return Arg{name: name, kind: argUint, num: v} }
+
+// String is a debug annotation written as string_value (sanitised, see
+// MaxStringLen).
+func String(name AnnotationName, v string) Arg {
+	return Arg{name: name, kind: argString, str: v}
+}
+
+// Bool is a debug annotation written as bool_value.
+func Bool(name AnnotationName, v bool) Arg {
+	a := Arg{name: name, kind: argBool}
+	if v {
+		a.num = 1
+	}
+	return a
+}
+
+// Unit is CounterDescriptor.Unit.
+type Unit int32
+
+const (
+	UnitUnspecified Unit = 0
+	UnitTimeNs      Unit = 1
+	UnitCount       Unit = 2
+	UnitSizeBytes   Unit = 3
+)
+
+// CounterTrack is a process-scoped counter track: a TrackDescriptor with a
+// CounterDescriptor, parented to the process track, with a static name. Its
+// uuid is the one the Perfetto SDK derives for CounterTrack(name) under the
+// process track, so traces from both agree. Register once, emit values with
+// Counter. The zero value is invalid and makes an emit a no-op.
+type CounterTrack uint32
+
+type counterDef struct {
+	name string
+	unit Unit
+	uuid uint64
+}
+
+var counters struct {
+	mu    sync.Mutex
+	index map[string]uint32
+	defs  atomic.Pointer[[]counterDef] // defs[0] unused
+}
+
+// kCounterMagic from the SDK's track_event/track.h.
+const counterMagic = 0xb1a4a67d7970839e
+
+// NewCounterTrack registers a counter track by name (deduplicated by name;
+// the unit of the first registration wins).
+func NewCounterTrack(name string, unit Unit) CounterTrack {
+	name = Sanitize(name)
+	counters.mu.Lock()
+	defer counters.mu.Unlock()
+	if id, ok := counters.index[name]; ok {
+		return CounterTrack(id)
+	}
+	var old []counterDef
+	if p := counters.defs.Load(); p != nil {
+		old = *p
+	} else {
+		old = []counterDef{{}}
+		counters.index = map[string]uint32{}
+	}
+	next := make([]counterDef, len(old), len(old)+1)
+	copy(next, old)
+	next = append(next, counterDef{name: name, unit: unit, uuid: fnv1a(name) ^ counterMagic ^ processUUID})
+	id := uint32(len(old))
+	counters.index[name] = id
+	counters.defs.Store(&next)
+	return CounterTrack(id)
+}
+
+func (c CounterTrack) def() (counterDef, bool) {
+	p := counters.defs.Load()
+	if p == nil || c == 0 || int(c) >= len(*p) {
+		return counterDef{}, false
+	}
+	return (*p)[c], true
+}
+
+// Name returns the track name ("" for an invalid handle).
+func (c CounterTrack) Name() string { d, _ := c.def(); return d.name }
+
+// UUID returns the track uuid (0 for an invalid handle).
+func (c CounterTrack) UUID() uint64 { d, _ := c.def(); return d.uuid }
+
+// fnv1a is 64-bit FNV-1a, as the SDK's internal::Fnv1a.
+func fnv1a(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}

@@ -1,0 +1,287 @@
+package perfetto
+
+import (
+	"sync"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// sequence is one packet sequence (trusted_packet_sequence_id) of a session:
+// its own buffer and interning state behind one mutex. A session has several
+// so that concurrent emitters rarely share a lock; which one an event lands
+// on does not matter because the trace is sorted by timestamp on import.
+// Methods ending in Locked require mu.
+type sequence struct {
+	mu      sync.Mutex
+	s       *Session
+	id      uint32
+	buf     []byte // packets not yet handed to the output
+	spare   []byte // the buffer being written; owned by the flush path (Session.ioMu)
+	limit   int    // drop events once buf holds this many bytes; 0: never (replay)
+	wakeAt  int    // wake the flusher when buf grows past this
+	started bool   // header packet written
+	closed  bool   // session over: emits are no-ops
+	dropped uint64 // events dropped since the last loss report
+
+	cats, names, annots, counters []bool // interned / described per handle
+	threads                       map[int32]struct{}
+}
+
+// readyLocked reports whether an event may be appended, counting a drop when
+// the buffer is full, and writes the sequence header on first use.
+func (q *sequence) readyLocked() bool {
+	if q.closed {
+		return false
+	}
+	if q.limit > 0 && len(q.buf) >= q.limit {
+		q.dropped++
+		q.s.wake()
+		return false
+	}
+	if !q.started {
+		q.started = true
+		q.buf = q.appendHeader(q.buf, Now())
+	}
+	return true
+}
+
+func (q *sequence) doneLocked(before int) {
+	if before < q.wakeAt && len(q.buf) >= q.wakeAt {
+		q.s.wake()
+	}
+}
+
+// appendHeader writes the first packet of the sequence: it clears incremental
+// state, sets the default track (the process track) and describes the process.
+func (q *sequence) appendHeader(b []byte, ts uint64) []byte {
+	b, pkt := appendPacketHeader(b, ts, q.id)
+	b = appendVarintField(b, fSequenceFlags, seqIncrementalStateCleared)
+	b = appendVarintField(b, fFirstPacketOnSequence, 1)
+	b, def := beginMsg(b, fTracePacketDefaults)
+	b, ted := beginMsg(b, fDefTrackEventDefaults)
+	b = appendVarintField(b, fTEDTrackUUID, processUUID)
+	b = endMsg(b, ted)
+	b = endMsg(b, def)
+	b, td := beginMsg(b, fTrackDescriptor)
+	b = appendVarintField(b, fTDUUID, processUUID)
+	b, pd := beginMsg(b, fTDProcess)
+	b = appendVarintField(b, fPDPid, uint64(pid))
+	for _, a := range cmdline {
+		b = appendString(b, fPDCmdline, a)
+	}
+	b = appendString(b, fPDName, processName)
+	b = endMsg(b, pd)
+	b = endMsg(b, td)
+	return endMsg(b, pkt)
+}
+
+func known(marks []bool, id uint32) bool { return int(id) < len(marks) && marks[id] }
+
+func mark(marks []bool, id uint32) []bool {
+	for int(id) >= len(marks) {
+		marks = append(marks, false)
+	}
+	marks[id] = true
+	return marks
+}
+
+func appendInterned(b []byte, num protowire.Number, iid uint32, name string) []byte {
+	b, e := beginMsg(b, num)
+	b = appendVarintField(b, 1, uint64(iid))
+	b = appendString(b, 2, name)
+	return endMsg(b, e)
+}
+
+// internLocked writes the InternedData entries this event needs and is not yet
+// on the sequence. ok is false when cat or name is not a registered handle.
+func (q *sequence) internLocked(b []byte, cat Category, name EventName, args []Arg) (_ []byte, ok bool) {
+	if known(q.cats, uint32(cat)) && known(q.names, uint32(name)) {
+		all := true
+		for i := range args {
+			if !known(q.annots, uint32(args[i].name)) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return b, true
+		}
+	}
+	catName, okc := categories.lookup(uint32(cat))
+	evName, okn := eventNames.lookup(uint32(name))
+	if !okc || !okn {
+		return b, false
+	}
+	b, id := beginMsg(b, fInternedData)
+	if !known(q.cats, uint32(cat)) {
+		b = appendInterned(b, fIDCategories, uint32(cat), catName)
+		q.cats = mark(q.cats, uint32(cat))
+	}
+	if !known(q.names, uint32(name)) {
+		b = appendInterned(b, fIDEventNames, uint32(name), evName)
+		q.names = mark(q.names, uint32(name))
+	}
+	for i := range args {
+		n := uint32(args[i].name)
+		if known(q.annots, n) {
+			continue
+		}
+		// Unregistered annotation names stay unmarked; the event skips them.
+		if s, ok := annotationNames.lookup(n); ok {
+			b = appendInterned(b, fIDAnnotNames, n, s)
+			q.annots = mark(q.annots, n)
+		}
+	}
+	return endMsg(b, id), true
+}
+
+// describeThreadLocked writes the thread's TrackDescriptor once per sequence.
+func (q *sequence) describeThreadLocked(b []byte, ts uint64, tid int32) []byte {
+	if _, ok := q.threads[tid]; ok {
+		return b
+	}
+	if q.threads == nil {
+		q.threads = map[int32]struct{}{}
+	}
+	q.threads[tid] = struct{}{}
+	b, pkt := appendPacketHeader(b, ts, q.id)
+	b, td := beginMsg(b, fTrackDescriptor)
+	b = appendVarintField(b, fTDUUID, ThreadTrack(tid).uuid())
+	b = appendVarintField(b, fTDParentUUID, processUUID)
+	b, th := beginMsg(b, fTDThread)
+	b = appendVarintField(b, fThPid, uint64(pid))
+	b = appendVarintField(b, fThTid, uint64(tid))
+	if n := threadName(tid); n != "" {
+		b = appendString(b, fThName, n)
+	}
+	b = endMsg(b, th)
+	b = endMsg(b, td)
+	return endMsg(b, pkt)
+}
+
+func (q *sequence) instantLocked(t Track, cat Category, name EventName, args []Arg) {
+	if !q.readyLocked() {
+		return
+	}
+	before := len(q.buf)
+	ts := Now()
+	b := q.buf
+	if t.tid != 0 {
+		b = q.describeThreadLocked(b, ts, t.tid)
+	}
+	b, pkt := appendPacketHeader(b, ts, q.id)
+	b = appendVarintField(b, fSequenceFlags, seqNeedsIncrementalState)
+	b, ok := q.internLocked(b, cat, name, args)
+	if !ok {
+		q.buf = b[:before] // invalid handle: a no-op, as documented
+		return
+	}
+	b, te := beginMsg(b, fTrackEvent)
+	b = appendVarintField(b, fTECategoryIIDs, uint64(cat))
+	b = appendVarintField(b, fTEType, typeInstant)
+	b = appendVarintField(b, fTENameIID, uint64(name))
+	if t.tid != 0 {
+		b = appendVarintField(b, fTETrackUUID, t.uuid())
+	}
+	for i := range args {
+		a := &args[i]
+		if !known(q.annots, uint32(a.name)) {
+			continue
+		}
+		b, da := beginMsg(b, fTEDebugAnnots)
+		b = appendVarintField(b, fDANameIID, uint64(a.name))
+		switch a.kind {
+		case argInt:
+			b = appendVarintField(b, fDAInt, a.num)
+		case argUint:
+			b = appendVarintField(b, fDAUint, a.num)
+		case argBool:
+			b = appendVarintField(b, fDABool, a.num)
+		default:
+			b = appendString(b, fDAString, a.str)
+		}
+		b = endMsg(b, da)
+	}
+	b = endMsg(b, te)
+	q.buf = endMsg(b, pkt)
+	q.doneLocked(before)
+}
+
+func (q *sequence) counterLocked(c CounterTrack, v int64) {
+	if !q.readyLocked() {
+		return
+	}
+	before := len(q.buf)
+	q.buf = q.appendCounter(q.buf, c, v, false)
+	q.doneLocked(before)
+}
+
+// appendCounter writes the counter's descriptor (once per sequence) and a
+// TYPE_COUNTER event; dropped sets previous_packet_dropped on the value
+// packet. An invalid handle writes nothing.
+func (q *sequence) appendCounter(b []byte, c CounterTrack, v int64, dropped bool) []byte {
+	d, ok := c.def()
+	if !ok {
+		return b
+	}
+	ts := Now()
+	if !known(q.counters, uint32(c)) {
+		q.counters = mark(q.counters, uint32(c))
+		var pkt, td, cd int
+		b, pkt = appendPacketHeader(b, ts, q.id)
+		b, td = beginMsg(b, fTrackDescriptor)
+		b = appendVarintField(b, fTDUUID, d.uuid)
+		b = appendVarintField(b, fTDParentUUID, processUUID)
+		b = appendString(b, fTDStaticName, d.name)
+		b, cd = beginMsg(b, fTDCounter)
+		b = appendVarintField(b, fCDUnit, uint64(d.unit))
+		b = endMsg(b, cd)
+		b = endMsg(b, td)
+		b = endMsg(b, pkt)
+	}
+	b, pkt := appendPacketHeader(b, ts, q.id)
+	if dropped {
+		b = appendVarintField(b, fPreviousPacketDropped, 1)
+	}
+	b, te := beginMsg(b, fTrackEvent)
+	b = appendVarintField(b, fTEType, typeCounter)
+	b = appendVarintField(b, fTETrackUUID, d.uuid)
+	b = appendVarintField(b, fTECounterValue, uint64(v))
+	b = endMsg(b, te)
+	return endMsg(b, pkt)
+}
+
+func (q *sequence) objectNameLocked(device uint64, objectType int32, object uint64, name string) {
+	if !q.readyLocked() {
+		return
+	}
+	before := len(q.buf)
+	b, pkt := appendPacketHeader(q.buf, Now(), q.id)
+	b, ev := beginMsg(b, fVulkanAPIEvent)
+	b, on := beginMsg(b, fVkDebugUtilsObjectName)
+	b = appendVarintField(b, fVkONPid, uint64(uint32(pid)))
+	b = appendVarintField(b, fVkONDevice, device)
+	b = appendVarintField(b, fVkONObjectType, uint64(int64(objectType)))
+	b = appendVarintField(b, fVkONObject, object)
+	b = appendString(b, fVkONObjectName, name)
+	b = endMsg(b, on)
+	b = endMsg(b, ev)
+	q.buf = endMsg(b, pkt)
+	q.doneLocked(before)
+}
+
+// reportDropsLocked makes losses visible: the session-wide running total of
+// dropped events goes onto the DroppedEventsTrack counter, on a packet with
+// previous_packet_dropped set. It bypasses the buffer limit (one small packet).
+func (q *sequence) reportDropsLocked() {
+	if q.dropped == 0 || q.closed {
+		return
+	}
+	total := q.s.dropped.Add(q.dropped)
+	q.dropped = 0
+	if !q.started {
+		q.started = true
+		q.buf = q.appendHeader(q.buf, Now())
+	}
+	q.buf = q.appendCounter(q.buf, droppedTrack, int64(total), true)
+}

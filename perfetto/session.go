@@ -1,0 +1,517 @@
+package perfetto
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Output receives the encoded packets of one session. Write gets whole,
+// framed TracePackets (each `0x0a len packet`, i.e. a valid Trace fragment)
+// of one sequence, in that sequence's order; calls are serialised by the
+// session. A file output appends them; a system-service output would copy
+// them into its shared-memory chunks per sequence.
+type Output interface {
+	Write(seqID uint32, packets []byte) error
+	Close() error
+}
+
+// Options tune a session; the zero value gives the defaults.
+type Options struct {
+	// FlushInterval bounds how long an emitted event stays in memory before it
+	// is handed to the output (default DefaultFlushInterval).
+	FlushInterval time.Duration
+	// BufferBytes is the per-sequence buffer above which events are dropped
+	// and counted (default DefaultBufferBytes).
+	BufferBytes int
+	// Sequences is the number of live sequences (default GOMAXPROCS clamped
+	// to 4..16).
+	Sequences int
+}
+
+const (
+	DefaultFlushInterval = 100 * time.Millisecond
+	DefaultBufferBytes   = 1 << 20
+	replayChunk          = 256 << 10 // replay writes through once it has this much
+)
+
+// DroppedEventsName is the counter track (UNIT_COUNT) on which a session
+// reports the running total of events it dropped because an output could not
+// keep up; each such value packet also has previous_packet_dropped set.
+const DroppedEventsName = "vkgen.perfetto.dropped_events"
+
+var droppedTrack = NewCounterTrack(DroppedEventsName, UnitCount)
+
+// Session is one stream of packets with its own interning state and output.
+type Session struct {
+	name    string
+	out     Output
+	opts    Options
+	replay  *sequence
+	seqs    []*sequence
+	dropped atomic.Uint64
+
+	ioMu   sync.Mutex // serialises flushes and Output calls
+	closed bool       // under ioMu
+	err    error      // under ioMu: first output error
+
+	ready    chan struct{} // closed when the replay is done
+	wakeCh   chan struct{}
+	stopCh   chan struct{}
+	flushed  chan struct{} // closed when the flusher goroutine has exited
+	stopOnce sync.Once
+}
+
+var (
+	startMu sync.Mutex // serialises session starts and hook registration; held through replays
+	hooks   []*hook
+
+	listMu sync.Mutex
+	active atomic.Pointer[[]*Session] // nil when no session runs
+)
+
+type hook struct{ fn func(*Emitter) }
+
+// Enabled reports whether any session is running: one atomic load, for
+// layers to skip building event arguments when nobody listens.
+func Enabled() bool { return active.Load() != nil }
+
+// Sessions returns the running sessions.
+func Sessions() []*Session {
+	if p := active.Load(); p != nil {
+		return append([]*Session(nil), (*p)...)
+	}
+	return nil
+}
+
+func setActive(f func([]*Session) []*Session) {
+	listMu.Lock()
+	defer listMu.Unlock()
+	var cur []*Session
+	if p := active.Load(); p != nil {
+		cur = *p
+	}
+	next := f(append([]*Session(nil), cur...))
+	if len(next) == 0 {
+		active.Store(nil)
+		return
+	}
+	active.Store(&next)
+}
+
+// RegisterReplay adds a session-start hook. Every session that starts later
+// runs all hooks, in registration order, before it delivers any live event;
+// the hook writes the current state through the Emitter. Sessions already
+// running get the new hook's replay at once (a layer that loads after
+// tracing began still publishes its state). The returned function removes
+// the hook. Hooks must not start or stop sessions.
+func RegisterReplay(fn func(*Emitter)) (unregister func()) {
+	if fn == nil {
+		return func() {}
+	}
+	h := &hook{fn: fn}
+	startMu.Lock()
+	defer startMu.Unlock()
+	hooks = append(hooks, h)
+	for _, s := range Sessions() {
+		s.runReplay([]*hook{h})
+	}
+	return func() {
+		startMu.Lock()
+		defer startMu.Unlock()
+		for i, x := range hooks {
+			if x == h {
+				hooks = append(hooks[:i:i], hooks[i+1:]...)
+				return
+			}
+		}
+	}
+}
+
+// StartSession starts a session writing to out: it becomes visible to live
+// emitters first (their events are held back), then runs every replay hook,
+// writes the replay, and only then lets the held-back live events through.
+// So the output holds the complete replay before any live event, and no event
+// racing with the start is lost: one that changed state after its hook's
+// snapshot appears live after the replay, one that raced with the snapshot
+// may appear in both (the later packet carries the current value).
+func StartSession(name string, out Output, opts Options) (*Session, error) {
+	if out == nil {
+		return nil, errors.New("perfetto: nil output")
+	}
+	if opts.FlushInterval <= 0 {
+		opts.FlushInterval = DefaultFlushInterval
+	}
+	if opts.BufferBytes <= 0 {
+		opts.BufferBytes = DefaultBufferBytes
+	}
+	if opts.Sequences <= 0 {
+		opts.Sequences = min(max(runtime.GOMAXPROCS(0), 4), 16)
+	}
+	s := &Session{
+		name:    name,
+		out:     out,
+		opts:    opts,
+		ready:   make(chan struct{}),
+		wakeCh:  make(chan struct{}, 1),
+		stopCh:  make(chan struct{}),
+		flushed: make(chan struct{}),
+	}
+	s.replay = &sequence{s: s, id: 1}
+	for i := range opts.Sequences {
+		s.seqs = append(s.seqs, &sequence{s: s, id: uint32(i + 2), limit: opts.BufferBytes, wakeAt: opts.BufferBytes / 4})
+	}
+
+	startMu.Lock()
+	setActive(func(l []*Session) []*Session { return append(l, s) })
+	s.runReplay(hooks)
+	startMu.Unlock()
+	close(s.ready)
+	go s.flusher()
+	s.ioMu.Lock()
+	err := s.err
+	s.ioMu.Unlock()
+	if err != nil {
+		s.Stop()
+		return nil, err
+	}
+	return s, nil
+}
+
+// runReplay runs hooks against the session's replay sequence and writes
+// everything they emitted. A panicking hook is logged and skipped.
+func (s *Session) runReplay(hs []*hook) {
+	e := &Emitter{s: s}
+	for _, h := range hs {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					logf("session %s: replay hook panicked: %v", s.name, r)
+				}
+			}()
+			h.fn(e)
+		}()
+	}
+	s.ioMu.Lock()
+	s.writeReplayLocked()
+	s.ioMu.Unlock()
+}
+
+func (s *Session) writeReplayLocked() {
+	q := s.replay
+	q.mu.Lock()
+	b := q.buf
+	q.buf = q.spare[:0]
+	q.spare = b
+	q.mu.Unlock()
+	s.writeLocked(q.id, b)
+}
+
+// writeLocked hands packets to the output; the first error ends the session.
+func (s *Session) writeLocked(seqID uint32, b []byte) {
+	if len(b) == 0 || s.closed {
+		return
+	}
+	if err := s.out.Write(seqID, b); err != nil {
+		s.failLocked(err)
+	}
+}
+
+// failLocked stops the session after an output error: it leaves the active
+// list, drops its buffers and closes the output; the error is logged and
+// returned by Stop.
+func (s *Session) failLocked(err error) {
+	s.err = err
+	logf("session %s: %v; this trace session is stopped", s.name, err)
+	setActive(func(l []*Session) []*Session { return remove(l, s) })
+	s.closeLocked()
+}
+
+func (s *Session) closeLocked() {
+	s.closed = true
+	for _, q := range s.all() {
+		q.mu.Lock()
+		q.closed = true
+		q.buf, q.spare = nil, nil
+		q.mu.Unlock()
+	}
+	if err := s.out.Close(); err != nil && s.err == nil {
+		s.err = err
+		logf("session %s: %v", s.name, err)
+	}
+}
+
+func (s *Session) all() []*sequence {
+	return append([]*sequence{s.replay}, s.seqs...)
+}
+
+func remove(l []*Session, s *Session) []*Session {
+	for i, x := range l {
+		if x == s {
+			return append(l[:i], l[i+1:]...)
+		}
+	}
+	return l
+}
+
+func (s *Session) wake() {
+	select {
+	case s.wakeCh <- struct{}{}:
+	default:
+	}
+}
+
+func (s *Session) flusher() {
+	defer close(s.flushed)
+	t := time.NewTicker(s.opts.FlushInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stopCh:
+			return
+		case <-t.C:
+			calibrateClock()
+		case <-s.wakeCh:
+		}
+		if s.Flush() != nil {
+			return
+		}
+	}
+}
+
+// Flush hands every buffered live event to the output now. It returns the
+// output error that stopped the session, if any.
+func (s *Session) Flush() error {
+	<-s.ready
+	s.ioMu.Lock()
+	defer s.ioMu.Unlock()
+	s.flushLocked(false)
+	return s.err
+}
+
+func (s *Session) flushLocked(final bool) {
+	for _, q := range s.seqs {
+		if s.closed {
+			return
+		}
+		q.mu.Lock()
+		q.reportDropsLocked()
+		b := q.buf
+		q.buf = q.spare[:0]
+		q.spare = b
+		if final {
+			q.closed = true
+		}
+		q.mu.Unlock()
+		s.writeLocked(q.id, b)
+	}
+}
+
+// Stop ends the session: it stops receiving events, writes everything
+// buffered and closes the output. It returns the first output error. Safe to
+// call more than once and from any goroutine (not from a replay hook).
+func (s *Session) Stop() error {
+	s.stopOnce.Do(func() {
+		<-s.ready
+		setActive(func(l []*Session) []*Session { return remove(l, s) })
+		close(s.stopCh)
+		<-s.flushed
+		s.ioMu.Lock()
+		defer s.ioMu.Unlock()
+		if s.closed {
+			return
+		}
+		s.flushLocked(true)
+		if !s.closed {
+			s.closeLocked()
+		}
+	})
+	s.ioMu.Lock()
+	defer s.ioMu.Unlock()
+	return s.err
+}
+
+// Name is the name the session was started with (a file session: its path).
+func (s *Session) Name() string { return s.name }
+
+// Dropped is the number of events this session dropped so far and reported
+// in the trace (drops are reported at each flush).
+func (s *Session) Dropped() uint64 { return s.dropped.Load() }
+
+// FlushAll flushes every running session (layers call it at
+// vkDestroyInstance when the trace should continue with a later instance).
+func FlushAll() error {
+	var errs []error
+	for _, s := range Sessions() {
+		errs = append(errs, s.Flush())
+	}
+	return errors.Join(errs...)
+}
+
+// StopAll stops every running session (process exit, or vkDestroyInstance
+// when the trace should end there).
+func StopAll() error {
+	var errs []error
+	for _, s := range Sessions() {
+		errs = append(errs, s.Stop())
+	}
+	return errors.Join(errs...)
+}
+
+// pick returns a locked live sequence, preferring an uncontended one.
+func (s *Session) pick() *sequence {
+	n := uint32(len(s.seqs))
+	i := rand.Uint32N(n)
+	for k := uint32(0); k < n; k++ {
+		if q := s.seqs[(i+k)%n]; q.mu.TryLock() {
+			return q
+		}
+	}
+	q := s.seqs[i]
+	q.mu.Lock()
+	return q
+}
+
+// Instant emits a TYPE_INSTANT track event on the process track to every
+// running session. With no session it costs one atomic load.
+func Instant(cat Category, name EventName, args ...Arg) {
+	p := active.Load()
+	if p == nil {
+		return
+	}
+	for _, s := range *p {
+		q := s.pick()
+		q.instantLocked(Track{}, cat, name, args)
+		q.mu.Unlock()
+	}
+}
+
+// InstantOn is Instant on a given track (ThreadTrack for a thread).
+func InstantOn(t Track, cat Category, name EventName, args ...Arg) {
+	p := active.Load()
+	if p == nil {
+		return
+	}
+	for _, s := range *p {
+		q := s.pick()
+		q.instantLocked(t, cat, name, args)
+		q.mu.Unlock()
+	}
+}
+
+// Counter emits a counter value (TYPE_COUNTER) to every running session; the
+// track's descriptor precedes its first value on each sequence.
+func Counter(c CounterTrack, v int64) {
+	p := active.Load()
+	if p == nil {
+		return
+	}
+	for _, s := range *p {
+		q := s.pick()
+		q.counterLocked(c, v)
+		q.mu.Unlock()
+	}
+}
+
+// VkObjectName emits a raw VulkanApiEvent.VkDebugUtilsObjectName packet
+// (TracePacket field 65) to every running session, with an absolute
+// CLOCK_BOOTTIME timestamp and explicit clock id.
+func VkObjectName(device uint64, objectType int32, object uint64, name string) {
+	p := active.Load()
+	if p == nil {
+		return
+	}
+	for _, s := range *p {
+		q := s.pick()
+		q.objectNameLocked(device, objectType, object, name)
+		q.mu.Unlock()
+	}
+}
+
+// Emitter writes a replay into one session. It is valid only during the hook
+// call that received it, and only that goroutine may use it.
+type Emitter struct{ s *Session }
+
+func (e *Emitter) locked(f func(q *sequence)) {
+	q := e.s.replay
+	q.mu.Lock()
+	f(q)
+	full := len(q.buf) >= replayChunk
+	q.mu.Unlock()
+	if full {
+		e.s.ioMu.Lock()
+		e.s.writeReplayLocked()
+		e.s.ioMu.Unlock()
+	}
+}
+
+// Instant is the replay form of the package-level Instant.
+func (e *Emitter) Instant(cat Category, name EventName, args ...Arg) {
+	e.locked(func(q *sequence) { q.instantLocked(Track{}, cat, name, args) })
+}
+
+// InstantOn is the replay form of the package-level InstantOn.
+func (e *Emitter) InstantOn(t Track, cat Category, name EventName, args ...Arg) {
+	e.locked(func(q *sequence) { q.instantLocked(t, cat, name, args) })
+}
+
+// Counter is the replay form of the package-level Counter.
+func (e *Emitter) Counter(c CounterTrack, v int64) {
+	e.locked(func(q *sequence) { q.counterLocked(c, v) })
+}
+
+// VkObjectName is the replay form of the package-level VkObjectName.
+func (e *Emitter) VkObjectName(device uint64, objectType int32, object uint64, name string) {
+	e.locked(func(q *sequence) { q.objectNameLocked(device, objectType, object, name) })
+}
+
+// fileOutput appends packets to a file. After a failed write it truncates the
+// file back to the last complete packet so the trace still decodes.
+type fileOutput struct {
+	f    *os.File
+	good int64
+}
+
+func (o *fileOutput) Write(_ uint32, b []byte) error {
+	n, err := o.f.Write(b)
+	if err != nil {
+		_ = o.f.Truncate(o.good)
+		return fmt.Errorf("write %s: %w", o.f.Name(), err)
+	}
+	o.good += int64(n)
+	return nil
+}
+
+func (o *fileOutput) Close() error {
+	if err := o.f.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", o.f.Name(), err)
+	}
+	return nil
+}
+
+// StartFileSession starts a session writing a new trace file at path. An
+// existing file is never overwritten or appended to: that is an error.
+func StartFileSession(path string, opts Options) (*Session, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return nil, fmt.Errorf("trace file %s already exists; not overwriting it (remove it or put %%p in the name)", path)
+		}
+		return nil, fmt.Errorf("cannot create trace file: %w", err)
+	}
+	return StartSession(path, &fileOutput{f: f}, opts)
+}
+
+// WriterOutput adapts an io.Writer (not closed by the session) to Output.
+func WriterOutput(w io.Writer) Output { return writerOutput{w} }
+
+type writerOutput struct{ w io.Writer }
+
+func (o writerOutput) Write(_ uint32, b []byte) error { _, err := o.w.Write(b); return err }
+func (o writerOutput) Close() error                   { return nil }
