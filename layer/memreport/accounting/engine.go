@@ -3,6 +3,7 @@ package accounting
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 	"sync"
 )
@@ -96,8 +97,22 @@ type Engine struct {
 	mu      sync.Mutex
 	sink    Sink
 	devices map[uint64]*device
-	totals  [numTracks]int64
-	stats   Stats
+	// totals are exact 128-bit sums, so saturation never causes drift;
+	// reported holds the int64 values last reported (saturated).
+	totals   [numTracks]total
+	reported [numTracks]int64
+	stats    Stats
+}
+
+// total is an unsigned 128-bit byte count.
+type total struct{ hi, lo uint64 }
+
+// value is the total as a counter value, saturating at math.MaxInt64.
+func (c total) value() int64 {
+	if c.hi != 0 || c.lo > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(c.lo)
 }
 
 // New returns an empty engine reporting to sink; a nil sink discards events
@@ -250,15 +265,17 @@ func (e *Engine) setSize(dev uint64, kind ResourceKind, handle uint64, plane int
 	if s.size == size {
 		return
 	}
+	a, off := s.mem, s.offset
+	if a == nil {
+		s.size = size
+		return
+	}
+	// Bound with another size: rebind in place so counters, unbound bytes
+	// and events follow the new size.
+	e.unbind(r, idx)
 	s.size = size
-	if a := s.mem; a != nil {
-		// Bound with another size: rebind in place so counters, unbound
-		// bytes and events follow the new size.
-		off := s.offset
-		e.unbind(r, idx)
-		if size > 0 {
-			e.bind(r, idx, a, off)
-		}
+	if size > 0 {
+		e.bind(r, idx, a, off)
 	}
 }
 
@@ -625,36 +642,34 @@ func (e *Engine) unboundCluster(a *allocation) Cluster {
 }
 
 func (e *Engine) add(t track, bytes uint64) {
-	if bytes == 0 {
-		return
-	}
-	old := e.totals[t]
-	n := int64(math.MaxInt64)
-	if bytes < uint64(math.MaxInt64-old) {
-		n = old + int64(bytes)
-	}
-	e.setTotal(t, n)
+	c := &e.totals[t]
+	var carry uint64
+	c.lo, carry = bits.Add64(c.lo, bytes, 0)
+	c.hi += carry
+	e.report(t)
 }
 
 func (e *Engine) sub(t track, bytes uint64) {
-	if bytes == 0 {
-		return
+	c := &e.totals[t]
+	if c.hi == 0 && c.lo < bytes {
+		*c = total{} // clamp: never underflow
+	} else {
+		var borrow uint64
+		c.lo, borrow = bits.Sub64(c.lo, bytes, 0)
+		c.hi -= borrow
 	}
-	old := e.totals[t]
-	var n int64
-	if bytes < uint64(old) {
-		n = old - int64(bytes)
-	}
-	e.setTotal(t, n)
+	e.report(t)
 }
 
-func (e *Engine) setTotal(t track, n int64) {
-	if e.totals[t] == n {
+// report emits a track's value when it differs from the last one reported.
+func (e *Engine) report(t track) {
+	v := e.totals[t].value()
+	if v == e.reported[t] {
 		return
 	}
-	e.totals[t] = n
+	e.reported[t] = v
 	if e.sink != nil {
-		e.sink.Counter(trackNames[t], n)
+		e.sink.Counter(trackNames[t], v)
 	}
 }
 

@@ -18,7 +18,7 @@ func (e *Engine) Snapshot(sink Sink) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	for t, v := range e.totals {
+	for t, v := range e.reported {
 		if v != 0 {
 			sink.Counter(trackNames[t], v)
 		}
@@ -44,7 +44,7 @@ func (e *Engine) Total(trackName string) int64 {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.totals[i]
+	return e.reported[i]
 }
 
 // Totals returns every non-zero counter track.
@@ -52,7 +52,7 @@ func (e *Engine) Totals() map[string]int64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	m := make(map[string]int64)
-	for t, v := range e.totals {
+	for t, v := range e.reported {
 		if v != 0 {
 			m[trackNames[t]] = v
 		}
