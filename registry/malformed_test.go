@@ -1,0 +1,156 @@
+package registry
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+func TestMalformed(t *testing.T) {
+	cases := []struct {
+		name, src, want string
+	}{
+		{"truncated", "<registry>\n  <types>\n    <type name=\"x\"", "bad.xml:3:"},
+		{"unclosed", "<registry>\n  <types>\n", "bad.xml:3:1: malformed XML"},
+		{"mismatched", "<registry>\n  <types></enums>\n</registry>", "bad.xml:2:"},
+		{"empty", "", "bad.xml: no root element"},
+		{"wrong root", "<?xml version=\"1.0\"?>\n\n  <notregistry/>", "bad.xml:3:3: root element is <notregistry>, want <registry>"},
+		{"non-numeric value", "<registry>\n<enums name=\"VkE\" type=\"enum\">\n  <enum value=\"abc\" name=\"VK_E_X\"/>\n</enums>\n</registry>",
+			`bad.xml:3:3: enum VK_E_X: value "abc" is not a number`},
+		{"bad bitpos", "<registry>\n<enums name=\"VkE\" type=\"bitmask\">\n <enum bitpos=\"64\" name=\"VK_E_X\"/>\n</enums>\n</registry>",
+			`bad.xml:3:2: enum VK_E_X: bitpos "64" is not a number in 0..63`},
+		{"offset without extension number", "<registry>\n<enums name=\"VkE\" type=\"enum\"/>\n<feature api=\"vulkan\" name=\"VK_VERSION_1_0\" number=\"1.0\">\n <require>\n  <enum extends=\"VkE\" offset=\"1\" name=\"VK_E_Y\"/>\n </require>\n</feature>\n</registry>",
+			"bad.xml:5:3: enum VK_E_Y: offset without an extension number"},
+		{"bad extension number", "<registry><extensions>\n<extension name=\"VK_X\" number=\"x\" supported=\"vulkan\"/></extensions></registry>",
+			`bad.xml:2:1: extension VK_X: number "x" is not a positive number`},
+		{"command without proto", "<registry><commands>\n <command/></commands></registry>", "bad.xml:2:2: <command> without <proto>"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			reg, err := Parse(strings.NewReader(c.src), "bad.xml")
+			if err == nil {
+				t.Fatalf("no error; model %+v", reg)
+			}
+			if !strings.HasPrefix(err.Error(), c.want) && !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %q, want it to contain %q", err, c.want)
+			}
+			var perr *Error
+			if !errors.As(err, &perr) {
+				t.Errorf("error %T is not *registry.Error", err)
+			}
+		})
+	}
+}
+
+func TestUnknownIsWarning(t *testing.T) {
+	src := `<registry>
+  <frobs/>
+  <types comment="x" colour="red">
+    <type category="handle" wibble="1"><type>VK_DEFINE_HANDLE</type>(<name>VkInstance</name>)</type>
+    <gadget/>
+  </types>
+  <commands>
+    <command>
+      <proto><type>void</type> <name>vkX</name></proto>
+      <param><type>VkInstance</type> <name>instance</name></param>
+      <sparkle/>
+    </command>
+  </commands>
+  <feature api="vulkan" name="VK_VERSION_1_0" number="1.0">
+    <require><command name="vkX"/><widget/></require>
+  </feature>
+</registry>`
+	reg, err := Parse(strings.NewReader(src), "warn.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"warn.xml:2:3: unknown element <frobs> in <registry>",
+		`warn.xml:3:3: unknown attribute "colour" on <types>`,
+		`warn.xml:4:5: unknown attribute "wibble" on <type>`,
+		"warn.xml:5:5: unknown element <gadget> in <types>",
+		"warn.xml:11:7: unknown element <sparkle> in <command>",
+		"warn.xml:15:35: unknown element <widget> in <require>",
+	}
+	var got []string
+	for _, w := range reg.Warnings {
+		got = append(got, w.String())
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if c := reg.Command("vkX"); c == nil || c.Level != LevelInstance {
+		t.Errorf("vkX = %+v", c)
+	}
+}
+
+func TestFind(t *testing.T) {
+	dir := t.TempDir()
+	xml := filepath.Join(dir, "vk.xml")
+	if err := os.WriteFile(xml, []byte("<registry/>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("VK_REGISTRY", "")
+	t.Setenv("VULKAN_SDK", "")
+	if p, _, err := Find(xml); err != nil || p != xml {
+		t.Errorf("explicit: %q %v", p, err)
+	}
+	if _, _, err := Find(filepath.Join(dir, "missing.xml")); err == nil || !strings.Contains(err.Error(), "missing.xml") {
+		t.Errorf("missing explicit path: %v", err)
+	}
+	t.Setenv("VK_REGISTRY", xml)
+	if p, s, err := Find(""); err != nil || p != xml || len(s) != 1 {
+		t.Errorf("$VK_REGISTRY: %q %v %v", p, s, err)
+	}
+	t.Setenv("VK_REGISTRY", "")
+	sdk := filepath.Join(dir, "sdk")
+	t.Setenv("VULKAN_SDK", sdk)
+	p, searched, err := Find("")
+	if len(searched) < 2 || searched[0] != filepath.Join(sdk, "share", "vulkan", "registry", "vk.xml") {
+		t.Errorf("searched %v", searched)
+	}
+	if err != nil {
+		for _, s := range searched {
+			if !strings.Contains(err.Error(), s) {
+				t.Errorf("error %q does not name %s", err, s)
+			}
+		}
+		if !strings.Contains(err.Error(), "libvulkan-dev") || !strings.Contains(err.Error(), "LunarG Vulkan SDK") {
+			t.Errorf("error %q lacks the install hint", err)
+		}
+	} else if p != "/usr/share/vulkan/registry/vk.xml" && p != "/usr/local/share/vulkan/registry/vk.xml" {
+		t.Errorf("found %q", p)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join(fixtureDir, "*.txtar"))
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, af := range ar.Files {
+			if af.Name == "vk.xml" {
+				f.Add(af.Data)
+			}
+		}
+	}
+	f.Add([]byte("<registry><enums name=\"E\" type=\"enum\"><enum value=\"0x\" name=\"V\"/></enums></registry>"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		reg, err := Parse(bytes.NewReader(src), "fuzz.xml", WithAPI("vulkan"))
+		if (reg == nil) == (err == nil) {
+			t.Fatalf("Parse returned reg=%v err=%v", reg != nil, err)
+		}
+		if reg != nil {
+			for _, w := range reg.Warnings {
+				_ = w.String()
+			}
+		}
+	})
+}
