@@ -93,7 +93,8 @@ func ThreadTrack(tid int32) Track { return Track{tid: tid} }
 // layer that knows the calling thread's id should pass it to ThreadTrack.
 func CurrentThreadTrack() Track { return Track{tid: int32(syscall.Gettid())} }
 
-func (t Track) uuid() uint64 {
+// UUID is the track uuid written to the trace.
+func (t Track) UUID() uint64 {
 	if t.tid == 0 {
 		return processUUID
 	}

@@ -146,7 +146,7 @@ func (q *sequence) describeThreadLocked(b []byte, ts uint64, tid int32) []byte {
 	q.threads[tid] = struct{}{}
 	b, pkt := appendPacketHeader(b, ts, q.id)
 	b, td := beginMsg(b, fTrackDescriptor)
-	b = appendVarintField(b, fTDUUID, ThreadTrack(tid).uuid())
+	b = appendVarintField(b, fTDUUID, ThreadTrack(tid).UUID())
 	b = appendVarintField(b, fTDParentUUID, processUUID)
 	b, th := beginMsg(b, fTDThread)
 	b = appendVarintField(b, fThPid, uint64(pid))
@@ -181,14 +181,15 @@ func (q *sequence) instantLocked(t Track, cat Category, name EventName, args []A
 	b = appendVarintField(b, fTEType, typeInstant)
 	b = appendVarintField(b, fTENameIID, uint64(name))
 	if t.tid != 0 {
-		b = appendVarintField(b, fTETrackUUID, t.uuid())
+		b = appendVarintField(b, fTETrackUUID, t.UUID())
 	}
 	for i := range args {
 		a := &args[i]
 		if !known(q.annots, uint32(a.name)) {
 			continue
 		}
-		b, da := beginMsg(b, fTEDebugAnnots)
+		var da int
+		b, da = beginMsg(b, fTEDebugAnnots)
 		b = appendVarintField(b, fDANameIID, uint64(a.name))
 		switch a.kind {
 		case argInt:

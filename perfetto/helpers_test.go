@@ -1,0 +1,124 @@
+package perfetto_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vkgen/vkgen/internal/testenv"
+	"github.com/vkgen/vkgen/perfetto"
+	"github.com/vkgen/vkgen/perfetto/decode"
+)
+
+// decodeBoth decodes a trace file with the Go decoder and, where ../shared and
+// protoc exist, with protoc against the upstream schema, and checks the
+// invariants every trace of this package must hold in both views.
+func decodeBoth(t *testing.T, path string) *decode.Trace {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := decode.Decode(data)
+	if err != nil {
+		t.Fatalf("go decoder: %v", err)
+	}
+	started := map[uint32]bool{}
+	for _, p := range tr.Packets {
+		if p.HasTimestamp && (!p.HasClockID || p.ClockID != perfetto.ClockBoottime) {
+			t.Errorf("packet %d: timestamp without explicit BOOTTIME clock id (has=%v id=%d)", p.Index, p.HasClockID, p.ClockID)
+		}
+		if !p.HasTimestamp {
+			t.Errorf("packet %d has no timestamp", p.Index)
+		}
+		if !started[p.SeqID] {
+			started[p.SeqID] = true
+			if p.SeqFlags&decode.SeqIncrementalStateCleared == 0 || !p.FirstOnSequence {
+				t.Errorf("packet %d: first on sequence %d without INCREMENTAL_STATE_CLEARED/first_packet_on_sequence", p.Index, p.SeqID)
+			}
+		}
+	}
+	text := protocDecode(t, data)
+	if text == "" {
+		return tr
+	}
+	blocks := splitPackets(text)
+	if len(blocks) != len(tr.Packets) {
+		t.Fatalf("protoc sees %d packets, go decoder %d", len(blocks), len(tr.Packets))
+	}
+	for i, b := range blocks {
+		p := tr.Packets[i]
+		if strings.Contains(b, "\n  timestamp: ") != p.HasTimestamp || strings.Contains(b, "\n  timestamp_clock_id: 6\n") != p.HasClockID {
+			t.Errorf("packet %d: protoc timestamp/clock view differs from go decoder:\n%s", i, b)
+		}
+		if (p.Event != nil) != strings.Contains(b, "\n  track_event {") ||
+			(p.ObjectName != nil) != strings.Contains(b, "vk_debug_utils_object_name {") ||
+			(p.Track != nil) != strings.Contains(b, "\n  track_descriptor {") {
+			t.Errorf("packet %d: protoc payload differs from go decoder:\n%s", i, b)
+		}
+		if strings.Contains(b, "_iid: ") && !strings.Contains(b, "sequence_flags: 2") {
+			t.Errorf("packet %d uses interning without SEQ_NEEDS_INCREMENTAL_STATE:\n%s", i, b)
+		}
+	}
+	return tr
+}
+
+// protocDecode returns protoc's text of a trace, or "" (logged) when protoc
+// or the shared schema is unavailable.
+func protocDecode(t *testing.T, data []byte) string {
+	t.Helper()
+	dir, ok := testenv.SharedDir()
+	schema := filepath.Join(dir, "perfetto", "perfetto_trace.proto")
+	if _, err := os.Stat(schema); !ok || err != nil {
+		t.Logf("protoc cross-check skipped: %s not found (set VKGEN_SHARED)", schema)
+		return ""
+	}
+	protoc, err := exec.LookPath("protoc")
+	if err != nil {
+		t.Logf("protoc cross-check skipped: protoc not installed (Debian package protobuf-compiler)")
+		return ""
+	}
+	cmd := exec.Command(protoc, "--decode=perfetto.protos.Trace", "-I", filepath.Dir(schema), schema)
+	cmd.Stdin = bytes.NewReader(data)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("protoc --decode failed: %v: %s", err, stderr.String())
+	}
+	return string(out)
+}
+
+// splitPackets cuts protoc's text into its top-level packet blocks.
+func splitPackets(text string) []string {
+	var out []string
+	for _, part := range strings.Split(text, "packet {\n")[1:] {
+		out = append(out, "packet {\n"+part)
+	}
+	return out
+}
+
+// startFile starts a file session in t's temp dir and returns it and the path.
+func startFile(t *testing.T, name string, opts perfetto.Options) (*perfetto.Session, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	s, err := perfetto.StartFileSession(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Stop() })
+	return s, path
+}
+func osPid() int { return os.Getpid() }
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
