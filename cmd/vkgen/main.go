@@ -7,6 +7,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 
@@ -82,19 +83,25 @@ func loadRegistry(cmd *cobra.Command, explicit string) (*registry.Registry, erro
 	return r, nil
 }
 
-func main() {
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run executes vkgen with args and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	rootCmd.SetArgs(args)
+	rootCmd.SetOut(stdout)
+	rootCmd.SetErr(stderr)
 	err := rootCmd.Execute()
 	if err == nil {
-		return
+		return 0
 	}
 	code := 2 // cobra's own errors are flag/argument errors
 	var ee *exitError
 	if errors.As(err, &ee) {
 		code = ee.code
 		if ee.err == nil {
-			os.Exit(code)
+			return code
 		}
 	}
-	fmt.Fprintln(os.Stderr, "vkgen:", err)
-	os.Exit(code)
+	fmt.Fprintln(stderr, "vkgen:", err)
+	return code
 }

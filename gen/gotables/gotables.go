@@ -7,7 +7,6 @@ package gotables
 import (
 	"bytes"
 	"fmt"
-	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/vkgen/vkgen/gen/objtypes"
@@ -86,19 +85,16 @@ func newNamer(t *objtypes.Tables) (*namer, error) {
 		g.names[enumerant] = goName
 		return nil
 	}
+	var all []string
 	for _, o := range t.ObjectTypes {
-		for _, n := range append([]string{o.Name}, o.Aliases...) {
-			if err := add(n, "ObjectType"+t.GoName(strings.TrimPrefix(n, objtypes.ObjectTypePrefix))); err != nil {
-				return nil, err
-			}
-		}
+		all = append(append(all, o.Name), o.Aliases...)
 	}
 	for _, d := range t.DebugReport {
-		for _, n := range append([]string{d.Name}, d.Aliases...) {
-			part := strings.TrimSuffix(strings.TrimPrefix(n, objtypes.DebugReportPrefix), "_EXT")
-			if err := add(n, "DebugReportObjectType"+t.GoName(part)); err != nil {
-				return nil, err
-			}
+		all = append(append(all, d.Name), d.Aliases...)
+	}
+	for _, n := range all {
+		if err := add(n, t.GoConst(n)); err != nil {
+			return nil, err
 		}
 	}
 	return g, nil

@@ -362,6 +362,21 @@ func vendorTags(r *registry.Registry) map[string]bool {
 	return tags
 }
 
+// GoConst returns the Go constant that generated/ declares for a
+// VkObjectType or VkDebugReportObjectTypeEXT enumerant (aliases included):
+// VK_OBJECT_TYPE_SURFACE_KHR -> ObjectTypeSurfaceKHR,
+// VK_DEBUG_REPORT_OBJECT_TYPE_BUFFER_EXT -> DebugReportObjectTypeBuffer.
+// It returns "" for other names.
+func (t *Tables) GoConst(enumerant string) string {
+	if mid, ok := strings.CutPrefix(enumerant, DebugReportPrefix); ok {
+		return "DebugReportObjectType" + t.GoName(strings.TrimSuffix(mid, debugReportSuffix))
+	}
+	if mid, ok := strings.CutPrefix(enumerant, ObjectTypePrefix); ok {
+		return "ObjectType" + t.GoName(mid)
+	}
+	return ""
+}
+
 // GoName turns the part of an enumerant after its prefix into a Go
 // identifier fragment: DEBUG_REPORT_CALLBACK_EXT -> DebugReportCallbackEXT.
 // Vendor tags stay upper case; other words are capitalised.

@@ -68,6 +68,7 @@ func Write(w io.Writer, t *objtypes.Tables, format string) error {
 	case "json":
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		return enc.Encode(struct {
 			HeaderVersion int   `json:"registry_header_version"`
 			Rows          []Row `json:"rows"`

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vkgen/vkgen/internal/testenv"
+)
+
+// vkgen runs the CLI in-process. Every call passes the flags it relies on,
+// because cobra keeps flag values between Execute calls.
+func vkgen(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return o.String(), e.String(), code
+}
+
+func TestGenerateMatchesCommitted(t *testing.T) {
+	reg := testenv.Registry(t, "1.4.359")
+	dir := t.TempDir()
+	out, errOut, code := vkgen(t, "generate", "--registry", reg, "--out", dir, "--quiet=false")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Contains(errOut, "warning") {
+		t.Errorf("unexpected warnings on the pinned registry:\n%s", errOut)
+	}
+	files := strings.Fields(out)
+	if len(files) == 0 {
+		t.Fatal("no files listed")
+	}
+	for _, f := range files {
+		got, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join(testenv.Root(), "generated", filepath.Base(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from generated/", filepath.Base(f))
+		}
+	}
+	// A second run leaves the files as they are.
+	if _, errOut, code := vkgen(t, "generate", "--registry", reg, "--out", dir, "--quiet"); code != 0 {
+		t.Fatalf("second run: exit %d: %s", code, errOut)
+	}
+}
+
+func TestGenerateOldRegistryFails(t *testing.T) {
+	_, errOut, code := vkgen(t, "generate", "--registry", testenv.Registry(t, "1.0.3"), "--out", t.TempDir(), "--quiet")
+	if code == 0 || !strings.Contains(errOut, "VkObjectType") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+func TestTablesJSON(t *testing.T) {
+	out, errOut, code := vkgen(t, "tables", "--registry", testenv.Registry(t, "1.4.359"), "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		HeaderVersion int `json:"registry_header_version"`
+		Rows          []struct {
+			DebugReport     string `json:"debug_report"`
+			ObjectTypeValue int64  `json:"object_type_value"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.HeaderVersion != 359 || len(doc.Rows) != 41 {
+		t.Errorf("header %d, %d rows", doc.HeaderVersion, len(doc.Rows))
+	}
+	if _, _, code := vkgen(t, "tables", "--registry", testenv.Registry(t, "1.4.359"), "--format", "yaml"); code != 2 {
+		t.Errorf("bad format: exit %d", code)
+	}
+}
+
+func TestAuditExitStatus(t *testing.T) {
+	reg := testenv.Registry(t, "1.4.359")
+	fixture := func(name string) string { return filepath.Join(testenv.Root(), "audit", "testdata", name) }
+	out, _, code := vkgen(t, "audit", "--registry", reg, "--format", "text", fixture("reference39.c"))
+	if code != 1 || strings.Count(out, ": missing: ") != 2 || !strings.Contains(out, "CUDA_MODULE_NV") {
+		t.Errorf("reference39: exit %d\n%s", code, out)
+	}
+	if out, _, code := vkgen(t, "audit", "--registry", reg, "--format", "text", fixture("complete_map.cpp")); code != 0 {
+		t.Errorf("complete: exit %d\n%s", code, out)
+	}
+	out, _, code = vkgen(t, "audit", "--registry", reg, "--format", "json", fixture("designated.c"))
+	var rep struct{ Findings []struct{ Kind string } }
+	if err := json.Unmarshal([]byte(out), &rep); code != 1 || err != nil || len(rep.Findings) != 5 {
+		t.Errorf("json: exit %d, %v, %s", code, err, out)
+	}
+	for _, args := range [][]string{
+		{"audit", "--registry", reg, "--format", "text"},
+		{"audit", "--registry", reg, "--format", "text", fixture("missing.c")},
+		{"audit", "--registry", reg, "--format", "xml", fixture("reference39.c")},
+		{"audit", "--registry", filepath.Join(t.TempDir(), "none.xml"), "--format", "text", fixture("reference39.c")},
+	} {
+		if _, _, code := vkgen(t, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	out, _, code := vkgen(t, "--version")
+	if code != 0 || !strings.HasPrefix(out, "vkgen version ") {
+		t.Errorf("--version: %d %q", code, out)
+	}
+	out, _, code = vkgen(t, "--help")
+	for _, sub := range []string{"generate", "tables", "audit", "completion"} {
+		if code != 0 || !strings.Contains(out, sub) {
+			t.Errorf("help lacks %s", sub)
+		}
+	}
+}
