@@ -19,11 +19,11 @@ func compareKeys(a, b key) int {
 // sortedKeys snapshots every key, locking one shard at a time, in replay
 // order: type ascending (as int32), then handle, then owning device.
 func (s *Store) sortedKeys() []key {
-	var keys []key
+	// Size the slice first so a large store is copied once, not regrown.
+	keys := make([]key, 0, s.Len()+numShards)
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		keys = slices.Grow(keys, len(sh.m))
 		for k := range sh.m {
 			keys = append(keys, k)
 		}
@@ -63,7 +63,7 @@ func (sh *shard) emitCurrent(k key, e Emitter) bool {
 	defer sh.mu.Unlock()
 	en, ok := sh.m[k]
 	if ok {
-		e.EmitName(Record{Device: en.dev, Type: k.typ, Handle: k.handle, Name: en.name})
+		e.EmitName(Record{Device: en.dev, Type: k.objectType(), Handle: k.handle, Name: en.name})
 	}
 	return ok
 }
@@ -88,7 +88,7 @@ func (s *Store) All() iter.Seq[Record] {
 		}
 		slices.SortFunc(items, func(a, b item) int { return compareKeys(a.k, b.k) })
 		for _, it := range items {
-			if !yield(Record{Device: it.e.dev, Type: it.k.typ, Handle: it.k.handle, Name: it.e.name}) {
+			if !yield(Record{Device: it.e.dev, Type: it.k.objectType(), Handle: it.k.handle, Name: it.e.name}) {
 				return
 			}
 		}

@@ -63,8 +63,13 @@ const (
 type key struct {
 	handle uint64
 	dev    uint64
-	typ    generated.ObjectType
+	// typ is a generated.ObjectType widened so that the key has no padding:
+	// the map then hashes and compares it as plain memory, about twice as
+	// fast as field by field.
+	typ int64
 }
+
+func (k key) objectType() generated.ObjectType { return generated.ObjectType(k.typ) }
 
 type entry struct {
 	dev  uint64
@@ -99,11 +104,11 @@ func makeKey(dev uint64, t generated.ObjectType, handle uint64) key {
 	if flagsOf(t)&processWide != 0 {
 		dev = 0
 	}
-	return key{handle: handle, dev: dev, typ: t}
+	return key{handle: handle, dev: dev, typ: int64(t)}
 }
 
 func (s *Store) shardOf(k key) *shard {
-	h := k.handle ^ k.dev*0x9e3779b97f4a7c15 ^ uint64(uint32(k.typ))<<32
+	h := k.handle ^ k.dev*0x9e3779b97f4a7c15 ^ uint64(k.typ)<<32
 	h *= 0xbf58476d1ce4e5b9
 	return &s.shards[h>>(64-shardBits)]
 }
@@ -248,8 +253,8 @@ func (s *Store) DeviceDestroyed(device uint64) {
 		sh := &s.shards[i]
 		sh.mu.Lock()
 		for k, e := range sh.m {
-			if (k.typ == generated.ObjectTypeDevice && k.handle == device) ||
-				(e.dev == device && flagsOf(k.typ)&deviceOwned != 0) {
+			if (k.objectType() == generated.ObjectTypeDevice && k.handle == device) ||
+				(e.dev == device && flagsOf(k.objectType())&deviceOwned != 0) {
 				sh.delete(k)
 			}
 		}
