@@ -51,16 +51,42 @@
 //     sub-allocations, by vkFreeMemory of its handle even on a callback
 //     device, so a callback that never reports the memory leaves nothing
 //     behind; a later ALLOCATE/IMPORT for the handle adopts its bindings.
-//   - Memory flags learned after a bind (vkAllocateMemory returning after
-//     the binds of another thread, a handle's flags changing) re-classify
-//     the bound sub-allocations too, reported as DESTROY + BIND.
+//   - Memory flags learned after a bind re-classify the bound
+//     sub-allocations too (reported as DESTROY + BIND on the new cluster),
+//     not only the unbound bytes: on a callback device the flags arrive with
+//     vkAllocateMemory's return, after the ALLOCATE callback, and binds that
+//     raced ahead to a placeholder are corrected.
 //   - A resource whose requirement size changes while bound is rebound in
 //     place with the new size; a handle reused without a seen destroy/free
 //     retires the stale record first.
-//   - Counters are int64 and return to exactly 0 when everything is freed;
-//     sizes are uint64; additions saturate at math.MaxInt64, subtractions
-//     clamp at 0. Snapshot order is deterministic (sorted devices and keys,
-//     sub-allocations in offset order), not hash-map order.
+//   - Counters: totals are exact unsigned 128-bit sums of uint64 sizes and
+//     are reported as int64 saturating at math.MaxInt64, so huge sizes never
+//     make a counter drift; subtraction clamps at 0. Every counter returns
+//     to exactly 0 when the application frees everything. Snapshot order is
+//     deterministic (sorted devices and keys, sub-allocations in offset
+//     order), not hash-map order.
+//
+// Kept from the reference on purpose: an ALLOCATE/IMPORT for a key that is
+// already live updates it and reports CREATE again; a driver allocation keeps
+// its resource cluster when the resource is destroyed (the driver frees it
+// in the same vkDestroy* call).
+//
+// # Wiring (one method per intercept)
+//
+//	vkCreateDevice ok          DeviceCreated (after the call; callbacks fired
+//	                           during it use the same device key)
+//	vkDestroyDevice            DeviceDestroyed
+//	vkCreateBuffer/Image ok    BufferCreated / ImageCreated
+//	vkDestroyBuffer/Image      ResourceDestroyed, before calling down
+//	vkGet*MemoryRequirements*  RequirementsKnown, or PlaneRequirementsKnown
+//	                           with VkImagePlaneMemoryRequirementsInfo
+//	vkBind*Memory* ok          Bound, or PlaneBound with
+//	                           VkBindImagePlaneMemoryInfo; query requirements
+//	                           first when NeedsSize/NeedsPlaneSize says so
+//	vkAllocateMemory ok        MemoryAllocated
+//	vkFreeMemory               MemoryFreed, before calling down
+//	memory report callback     Callback
+//	tracing session start      Snapshot, then the name store's replay
 //
 // # Concurrency
 //
@@ -68,6 +94,6 @@
 // driver callback threads). The Sink is called with the lock held, so the
 // order of events and counter values equals the order of state changes, as
 // in the name store; the Sink must therefore be quick and must not call the
-// Engine. Hot paths use small integer track ids and no per-event
-// allocations besides the resource record and the sub-allocation slot.
+// Engine. Hot paths use small integer track ids instead of strings; a
+// create+bind+destroy allocates only the resource record.
 package accounting

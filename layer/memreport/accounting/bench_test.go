@@ -1,0 +1,55 @@
+package accounting
+
+import (
+	"fmt"
+	"testing"
+)
+
+type discard struct{}
+
+func (discard) Counter(string, int64)      {}
+func (discard) Allocation(AllocationEvent) {}
+
+// BenchmarkCreateBindDestroyBuffer measures the engine work behind
+// vkCreateBuffer (+ requirements) + vkBindBufferMemory + vkDestroyBuffer,
+// with tracing off (nil sink) and on (a sink that drops events), into an
+// allocation that already holds `live` other buffers.
+func BenchmarkCreateBindDestroyBuffer(b *testing.B) {
+	for _, sink := range []struct {
+		name string
+		s    Sink
+	}{{"tracing-off", nil}, {"tracing-on", discard{}}} {
+		for _, live := range []int{0, 1000} {
+			b.Run(fmt.Sprintf("%s/live=%d", sink.name, live), func(b *testing.B) {
+				e := New(sink.s)
+				e.DeviceCreated(1, testProps, false)
+				e.MemoryAllocated(1, 0x40, 1<<30, 1)
+				for i := range live {
+					h := uint64(1<<40 + i)
+					e.BufferCreated(1, h, BufferUsageStorage, 256)
+					e.Bound(1, KindBuffer, h, 0x40, uint64(i)*256)
+				}
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					h := uint64(0x1000 + i)
+					e.BufferCreated(1, h, BufferUsageVertex, 256)
+					e.RequirementsKnown(1, KindBuffer, h, 256)
+					e.Bound(1, KindBuffer, h, 0x40, uint64(i%1024)*256)
+					e.ResourceDestroyed(1, KindBuffer, h)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkCallbackAllocateFree measures a driver allocation and free
+// through the device-memory-report callback, tracing on.
+func BenchmarkCallbackAllocateFree(b *testing.B) {
+	e := New(discard{})
+	e.DeviceCreated(1, testProps, true)
+	b.ReportAllocs()
+	for i := uint64(0); b.Loop(); i++ {
+		e.Callback(1, CallbackEvent{Type: CallbackAllocate, MemoryObjectID: i, Size: 4096, Internal: true})
+		e.Callback(1, CallbackEvent{Type: CallbackFree, MemoryObjectID: i, Internal: true})
+	}
+}
