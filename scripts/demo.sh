@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The main job end to end on this machine: set up, build vkgen, generate every
+# output from the system registry (libvulkan-dev's vk.xml), and print the
+# debug-report -> object-type tables. Outputs go to build/demo/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+export PATH="$PATH:/usr/local/go/bin:$HOME/.local/go/bin"
+
+registry=${VK_REGISTRY:-/usr/share/vulkan/registry/vk.xml}
+mkdir -p build/demo
+go build -o build/vkgen ./cmd/vkgen
+
+echo "== vkgen generate --registry $registry --out build/demo/generated"
+build/vkgen generate --registry "$registry" --out build/demo/generated
+
+echo "== vkgen tables --registry $registry"
+build/vkgen tables --registry "$registry"

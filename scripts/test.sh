@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs every test of the project: set-up, formatting and vet, the unit and
+# integration tests (with the race detector), then the parser fuzz target for
+# FUZZTIME (default 60s). Tests that need ../shared skip when it is absent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+export PATH="$PATH:/usr/local/go/bin:$HOME/.local/go/bin"
+
+echo "== gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go'))
+if [ -n "$unformatted" ]; then
+	echo "not gofmt'd:" >&2
+	echo "$unformatted" >&2
+	exit 1
+fi
+
+echo "== go vet"
+go vet ./...
+
+echo "== go test -race"
+go test -race -count=1 ./...
+
+echo "== fuzz registry.FuzzParse for ${FUZZTIME:-60s}"
+go test ./registry -run '^$' -fuzz '^FuzzParse$' -fuzztime "${FUZZTIME:-60s}"
+
+echo "== fuzz audit.FuzzParseRows for ${AUDIT_FUZZTIME:-15s}"
+go test ./audit -run '^$' -fuzz '^FuzzParseRows$' -fuzztime "${AUDIT_FUZZTIME:-15s}"
+
+echo "== all tests passed"
