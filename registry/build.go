@@ -211,9 +211,7 @@ func (b *builder) build() (*Registry, error) {
 			}
 		}
 	}
-	if err := b.resolveCommandAliases(); err != nil {
-		return nil, err
-	}
+	b.resolveCommandAliases()
 	for _, el := range features {
 		if err := b.feature(el); err != nil {
 			return nil, err

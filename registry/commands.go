@@ -53,7 +53,7 @@ func (b *builder) command(el *etree.Element) error {
 	return nil
 }
 
-func (b *builder) resolveCommandAliases() error {
+func (b *builder) resolveCommandAliases() {
 	for _, alias := range sortedKeys(b.cmdAlias) {
 		target := alias
 		for range 16 {
@@ -74,17 +74,4 @@ func (b *builder) resolveCommandAliases() error {
 	for _, c := range b.reg.Commands {
 		slices.Sort(c.Aliases)
 	}
-	return nil
-}
-
-// commandName maps an alias to the command it names.
-func (b *builder) commandName(name string) string {
-	for range 16 {
-		next, ok := b.cmdAlias[name]
-		if !ok {
-			break
-		}
-		name = next
-	}
-	return name
 }
