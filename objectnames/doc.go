@@ -32,9 +32,13 @@
 // record's shard lock, so for any one object the emission order (live and
 // replay together) equals the store order: a replay running concurrently with
 // renames can never deliver an older name after a newer one. A slow emitter
-// therefore delays only the naming threads whose objects hash to the same
-// shard, for at most one emission each, instead of every naming thread in the
-// process as the reference's single mutex did. The price: emitters run
+// therefore delays only the naming threads whose objects share its shard (one
+// in 64), instead of every naming thread in the process as the reference's
+// single mutex did, and a replay holds one shard for one emission at a time,
+// so it delays a naming thread by one record, not by the whole replay.
+// Emitting outside the locks with sequence numbers would shorten the hold
+// further but push reordering onto every emitter (a trace writer cannot take
+// back a packet), so the lock is kept across emission. The price: emitters run
 // concurrently on different shards and must be safe for concurrent use, and
 // EmitAll is not an atomic snapshot of the whole store. It walks a sorted
 // snapshot of the keys and emits each object's name as current at the moment
@@ -47,6 +51,17 @@
 // that lands on the same shard deadlocks and one that lands on another merely
 // appears to work. This is not detected at run time, because Go offers no
 // cheap goroutine identity to compare against the lock holder.
+//
+// # Use by a layer
+//
+// A layer creates one Store with its live emitter (which writes to every
+// active trace session), names through SetDebugUtilsObjectName,
+// SetDebugMarkerObjectName or SetNameBytes, reports destruction through
+// CommandDestroyed, and on a session start first makes the session receive
+// the live stream and then calls EmitAll with an emitter writing to that
+// session only. In that order a session misses no change: an object renamed
+// after its replay record is delivered live, one named after the key snapshot
+// likewise. Several layers may share one store through Emitters.
 //
 // # Deviations from the C++ reference (layersvt::VulkanObjectNames)
 //
