@@ -3,6 +3,7 @@ package accounting
 import (
 	"math"
 	"slices"
+	"sync"
 	"testing"
 )
 
@@ -353,5 +354,45 @@ func TestBadInputIsANoOp(t *testing.T) {
 	wantTotals(t, e, r, nil)
 	if got := (Operation(0)).String() + Source(9).String() + ResourceKind(3).String(); got != "Operation(0)Source(9)ResourceKind(3)" {
 		t.Fatalf("fallback names = %q", got)
+	}
+}
+
+// TestConcurrentUse drives the engine from application and callback threads
+// at once (run with -race); each device's work balances out.
+func TestConcurrentUse(t *testing.T) {
+	e, _ := newTestEngine()
+	var wg sync.WaitGroup
+	for g := range uint64(4) {
+		dev := g + 1
+		wg.Go(func() {
+			e.DeviceCreated(dev, testProps, dev%2 == 0)
+			for i := range uint64(200) {
+				mem, buf := 0x1000+i, 0x2000+i
+				if dev%2 == 0 {
+					e.Callback(dev, appAlloc(CallbackAllocate, mem, 4096))
+				}
+				e.MemoryAllocated(dev, mem, 4096, uint32(i%3))
+				e.BufferCreated(dev, buf, BufferUsageStorage, 1024)
+				e.Bound(dev, KindBuffer, buf, mem, i%4*1024)
+				e.Callback(dev, CallbackEvent{Type: CallbackAllocate, MemoryObjectID: i, Size: 64, Internal: true})
+				e.ResourceDestroyed(dev, KindBuffer, buf)
+				e.MemoryFreed(dev, mem)
+				if dev%2 == 0 {
+					e.Callback(dev, appAlloc(CallbackFree, mem, 4096))
+				}
+				e.Callback(dev, CallbackEvent{Type: CallbackFree, MemoryObjectID: i, Internal: true})
+			}
+		})
+	}
+	wg.Go(func() {
+		for range 50 {
+			e.Snapshot(discard{})
+			_ = e.Allocations()
+		}
+	})
+	wg.Wait()
+	wantTotals(t, e, nil, nil)
+	if a := e.Allocations(); len(a) != 0 {
+		t.Fatalf("allocations left: %+v", a)
 	}
 }
