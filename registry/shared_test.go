@@ -321,3 +321,30 @@ func TestFuncPointerSyntaxes(t *testing.T) {
 		}
 	}
 }
+
+func TestVulkanSC(t *testing.T) {
+	reg, err := Load(testenv.Registry(t, "1.4.359"), WithAPI("vulkansc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The registry aliases VK_EXT_robustness2's (vulkansc) enumerants to
+	// VK_KHR_robustness2's, which is vulkan-only: a tolerated oddity.
+	for _, w := range reg.Warnings {
+		if !strings.Contains(w.Msg, "ROBUSTNESS_2") {
+			t.Errorf("unexpected warning: %s", w)
+		}
+	}
+	if reg.Feature("VKSC_VERSION_1_0") == nil || reg.Command("vkCmdDraw") == nil {
+		t.Error("vulkansc model lacks VKSC_VERSION_1_0 or vkCmdDraw")
+	}
+	// Removed by VKSC_VERSION_1_0; only in vulkan.
+	if c := reg.Command("vkCreateShaderModule"); c != nil {
+		t.Errorf("vkCreateShaderModule present in vulkansc: %+v", c)
+	}
+	if reg.Extension("VK_KHR_surface") == nil || reg.Extension("VK_KHR_acceleration_structure") != nil {
+		t.Error("vulkansc extension filtering wrong")
+	}
+	if x := reg.Extension("VK_KHR_surface"); x != nil && !slices.Contains(x.Supported, "vulkansc") {
+		t.Errorf("VK_KHR_surface supported = %v", x.Supported)
+	}
+}
