@@ -1,0 +1,125 @@
+// Package cdispatch generates the C dispatch table of the layer framework
+// (layer/vkgen_dispatch.[ch]) from the registry model: one untyped slot per
+// instance- or device-level entry point (aliases included) and a sorted name
+// table for name -> slot lookup. It owns only this model -> C step; the
+// templates live in package templates and the runtime using the table in
+// package layer. It must not read XML.
+package cdispatch
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"text/template"
+
+	"github.com/vkgen/vkgen/registry"
+	"github.com/vkgen/vkgen/templates"
+)
+
+// File is one generated output.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// Name is one entry point of the API.
+type Name struct {
+	Name    string
+	Command *registry.Command // the canonical command (Name may be one of its aliases)
+	Level   string           // GLOBAL, INSTANCE or DEVICE
+	Slot    int              // index into the instance or device slots (0 for GLOBAL)
+}
+
+// Table is the entry-point inventory the C dispatch is generated from.
+type Table struct {
+	HeaderVersion int
+	Names         []Name   // sorted by name
+	Instance      []string // instance-level slot order
+	Device        []string // device-level slot order
+}
+
+// Lookup returns the entry point called name.
+func (t *Table) Lookup(name string) (Name, bool) {
+	i := sort.Search(len(t.Names), func(i int) bool { return t.Names[i].Name >= name })
+	if i < len(t.Names) && t.Names[i].Name == name {
+		return t.Names[i], true
+	}
+	return Name{}, false
+}
+
+var levelName = map[registry.CommandLevel]string{
+	registry.LevelGlobal:   "GLOBAL",
+	registry.LevelInstance: "INSTANCE",
+	registry.LevelDevice:   "DEVICE",
+}
+
+// Build lists every entry point required by a feature or extension of r:
+// each command under its own name and under every alias something requires.
+func Build(r *registry.Registry) (*Table, error) {
+	if r == nil {
+		return nil, fmt.Errorf("cdispatch: nil registry")
+	}
+	t := &Table{HeaderVersion: r.HeaderVersion}
+	seen := map[string]bool{}
+	for _, c := range r.Commands {
+		if c == nil || len(c.RequiredBy) == 0 {
+			continue
+		}
+		lvl, ok := levelName[c.Level]
+		if !ok {
+			return nil, fmt.Errorf("cdispatch: %s: unknown command level %d", c.Name, c.Level)
+		}
+		names := []string{c.Name}
+		for _, a := range c.Aliases {
+			if len(c.AliasRequiredBy[a]) > 0 {
+				names = append(names, a)
+			}
+		}
+		for _, n := range names {
+			if seen[n] {
+				return nil, fmt.Errorf("cdispatch: entry point %s defined twice", n)
+			}
+			seen[n] = true
+			t.Names = append(t.Names, Name{Name: n, Command: c, Level: lvl})
+		}
+	}
+	sort.Slice(t.Names, func(i, j int) bool { return t.Names[i].Name < t.Names[j].Name })
+	for i := range t.Names {
+		switch n := &t.Names[i]; n.Level {
+		case "INSTANCE":
+			n.Slot = len(t.Instance)
+			t.Instance = append(t.Instance, n.Name)
+		case "DEVICE":
+			n.Slot = len(t.Device)
+			t.Device = append(t.Device, n.Name)
+		}
+	}
+	if len(t.Names) > 65535 {
+		return nil, fmt.Errorf("cdispatch: %d entry points exceed the 16-bit slot index", len(t.Names))
+	}
+	return t, nil
+}
+
+// Generate renders vkgen_dispatch.h and vkgen_dispatch.c for r.
+func Generate(r *registry.Registry) ([]File, error) {
+	t, err := Build(r)
+	if err != nil {
+		return nil, err
+	}
+	var files []File
+	for _, f := range []struct{ out, tmpl string }{
+		{"vkgen_dispatch.h", "dispatch.h.tmpl"},
+		{"vkgen_dispatch.c", "dispatch.c.tmpl"},
+	} {
+		tp, err := template.ParseFS(templates.FS, f.tmpl)
+		if err != nil {
+			return nil, err
+		}
+		var b bytes.Buffer
+		if err := tp.Execute(&b, t); err != nil {
+			return nil, fmt.Errorf("cdispatch: %s: %w", f.tmpl, err)
+		}
+		files = append(files, File{Name: f.out, Data: b.Bytes()})
+	}
+	return files, nil
+}

@@ -1,0 +1,14 @@
+// Package layer is the vkgen layer framework: the C runtime every generated
+// layer links against (chain walking, dispatch state keyed by the loader's
+// dispatch key, GetInstanceProcAddr/GetDeviceProcAddr/Negotiate logic,
+// enumeration, the object-name dedupe cache and the SIGURG multiplexer) and the
+// small Go side that generated hook glue calls (panic recovery and logging).
+//
+// It owns the committed, generated C dispatch table (vkgen_dispatch.[ch],
+// written by `vkgen layer dispatch` from the pinned registry) but no layer:
+// product layers live in sub-packages (layer/<name>) and are hosted by the
+// single c-shared library built from layer/vklayers. It must not import any
+// product layer, tracing, or the name store.
+package layer
+
+//go:generate go run ../cmd/vkgen layer dispatch -out .

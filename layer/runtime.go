@@ -1,0 +1,48 @@
+package layer
+
+/*
+#cgo CFLAGS: -O2 -fvisibility=hidden
+#include "vkgen_runtime.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"os"
+	"runtime/debug"
+	"sync/atomic"
+)
+
+// panics counts hook panics recovered since the process started.
+var panics atomic.Int64
+
+// Panics reports how many hook panics were recovered.
+func Panics() int64 { return panics.Load() }
+
+// Recover is deferred by every generated //export function (and should be by
+// every goroutine a layer starts): it turns a panic in layer code into a
+// "vkgen:" line on stderr so the call still reaches the driver. It must be
+// deferred directly (`defer layer.Recover(...)`) for recover to see the panic.
+func Recover(layerName, where string) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	panics.Add(1)
+	fmt.Fprintf(os.Stderr, "vkgen: %s: recovered panic in %s: %v\n%s", layerName, where, r, debug.Stack())
+}
+
+// Go is `go f()` with the framework's panic recovery.
+func Go(layerName, where string, f func()) {
+	go func() {
+		defer Recover(layerName, where)
+		f()
+	}()
+}
+
+//export vkgenGoStart
+func vkgenGoStart() {
+	// Called once from the C runtime at the first layer negotiation. Entering
+	// Go here makes the runtime finish initialising (and install its SIGURG
+	// handler) before the C side chains that handler.
+}

@@ -1,0 +1,416 @@
+/* vkgen layer runtime; see vkgen_runtime.h. */
+#include "vkgen_runtime.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "_cgo_export.h"
+
+/* ---- dispatch-key maps ---- */
+
+struct vkgen_map_tab {
+	uint32_t cap;
+	uint32_t used; /* high-water mark: readers scan [0, used) */
+	struct {
+		uintptr_t key; /* 0 = free */
+		void *val;
+	} e[];
+};
+
+static struct vkgen_map_tab *map_tab_new(uint32_t cap) {
+	struct vkgen_map_tab *t = calloc(1, sizeof(*t) + cap * sizeof(t->e[0]));
+	if (t) t->cap = cap;
+	return t;
+}
+
+void *vkgen_map_get(struct vkgen_map *m, uintptr_t key) {
+	struct vkgen_map_tab *t = __atomic_load_n(&m->tab, __ATOMIC_ACQUIRE);
+	if (!t || !key) return NULL;
+	uint32_t n = __atomic_load_n(&t->used, __ATOMIC_ACQUIRE);
+	for (uint32_t i = 0; i < n; i++) {
+		if (__atomic_load_n(&t->e[i].key, __ATOMIC_ACQUIRE) == key) return t->e[i].val;
+	}
+	return NULL;
+}
+
+int vkgen_map_put(struct vkgen_map *m, uintptr_t key, void *val) {
+	if (!key) return -1;
+	pthread_mutex_lock(&m->mu);
+	struct vkgen_map_tab *t = m->tab;
+	uint32_t slot = UINT32_MAX;
+	if (t) {
+		for (uint32_t i = 0; i < t->used; i++) {
+			if (t->e[i].key == key) { /* a reused handle whose destroy we never saw */
+				t->e[i].val = val;
+				pthread_mutex_unlock(&m->mu);
+				return 0;
+			}
+			if (!t->e[i].key && slot == UINT32_MAX) slot = i;
+		}
+		if (slot == UINT32_MAX && t->used < t->cap) slot = t->used;
+	}
+	if (slot == UINT32_MAX) {
+		uint32_t cap = t ? t->cap * 2 : 8;
+		struct vkgen_map_tab *nt = map_tab_new(cap);
+		if (!nt) {
+			pthread_mutex_unlock(&m->mu);
+			return -1;
+		}
+		if (t) {
+			memcpy(nt->e, t->e, t->used * sizeof(t->e[0]));
+			nt->used = t->used;
+		}
+		slot = nt->used;
+		/* The old table stays allocated: lock-free readers may still scan it. */
+		__atomic_store_n(&m->tab, nt, __ATOMIC_RELEASE);
+		t = nt;
+	}
+	t->e[slot].val = val;
+	__atomic_store_n(&t->e[slot].key, key, __ATOMIC_RELEASE);
+	if (slot == t->used) __atomic_store_n(&t->used, slot + 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&m->mu);
+	return 0;
+}
+
+void *vkgen_map_del(struct vkgen_map *m, uintptr_t key) {
+	void *val = NULL;
+	pthread_mutex_lock(&m->mu);
+	struct vkgen_map_tab *t = m->tab;
+	for (uint32_t i = 0; t && i < t->used; i++) {
+		if (t->e[i].key == key) {
+			val = t->e[i].val;
+			__atomic_store_n(&t->e[i].key, 0, __ATOMIC_RELEASE);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&m->mu);
+	return val;
+}
+
+/* ---- name cache ---- */
+
+static inline struct vkgen_namecache_entry *nc_entry(struct vkgen_namecache *c, uint64_t handle) {
+	uint64_t h = handle * 0x9E3779B97F4A7C15ull;
+	return &c->e[(h >> 32) % VKGEN_NAMECACHE_ENTRIES];
+}
+
+int vkgen_namecache_hit(struct vkgen_namecache *c, uint64_t dev, int32_t type, uint64_t handle, const char *name) {
+	if (!c || !name) return 0;
+	struct vkgen_namecache_entry *e = nc_entry(c, handle);
+	uint32_t s1 = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
+	if (s1 & 1) return 0;
+	int match = e->handle == handle && e->dev == dev && e->type == type && e->len < VKGEN_NAMECACHE_NAME &&
+	            memcmp(e->name, name, e->len) == 0 && name[e->len] == 0;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return match && __atomic_load_n(&e->seq, __ATOMIC_RELAXED) == s1;
+}
+
+/* Takes the entry's write side, or returns 0 when another writer holds it
+ * (skipping a store only costs a later miss). */
+static int nc_begin(struct vkgen_namecache_entry *e, uint32_t *s) {
+	*s = __atomic_load_n(&e->seq, __ATOMIC_RELAXED);
+	if (*s & 1) return 0;
+	if (!__atomic_compare_exchange_n(&e->seq, s, *s + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return 0;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	return 1;
+}
+
+void vkgen_namecache_store(struct vkgen_namecache *c, uint64_t dev, int32_t type, uint64_t handle, const char *name) {
+	if (!c) return;
+	struct vkgen_namecache_entry *e = nc_entry(c, handle);
+	uint32_t s;
+	if (!nc_begin(e, &s)) return;
+	size_t n = name ? strlen(name) : VKGEN_NAMECACHE_NAME;
+	e->dev = dev;
+	e->type = type;
+	e->handle = handle;
+	/* Names that do not fit are never cached: len >= capacity never hits. */
+	e->len = n < VKGEN_NAMECACHE_NAME ? (uint32_t)n : VKGEN_NAMECACHE_NAME;
+	if (n < VKGEN_NAMECACHE_NAME) memcpy(e->name, name, n);
+	__atomic_store_n(&e->seq, s + 2, __ATOMIC_RELEASE);
+}
+
+void vkgen_namecache_forget(struct vkgen_namecache *c, uint64_t handle) {
+	if (!c) return;
+	struct vkgen_namecache_entry *e = nc_entry(c, handle);
+	uint32_t s;
+	if (__atomic_load_n(&e->handle, __ATOMIC_RELAXED) != handle) return;
+	while (!nc_begin(e, &s)) {
+	}
+	if (e->handle == handle) e->len = VKGEN_NAMECACHE_NAME;
+	__atomic_store_n(&e->seq, s + 2, __ATOMIC_RELEASE);
+}
+
+void vkgen_namecache_clear(struct vkgen_namecache *c) {
+	if (!c) return;
+	for (int i = 0; i < VKGEN_NAMECACHE_ENTRIES; i++) {
+		struct vkgen_namecache_entry *e = &c->e[i];
+		uint32_t s;
+		while (!nc_begin(e, &s)) {
+		}
+		e->len = VKGEN_NAMECACHE_NAME;
+		__atomic_store_n(&e->seq, s + 2, __ATOMIC_RELEASE);
+	}
+}
+
+/* ---- SIGURG multiplexer ----
+ * The Go runtime takes SIGURG (async preemption) and does not forward it, so
+ * a Go host application or another Go runtime loaded earlier would lose its
+ * preemption signals. Capture the disposition from before Go initialised
+ * (priority 101 runs before Go's own initialiser) and, once Go has installed
+ * its handler, put a handler in front that calls Go's and then the old one. */
+
+static struct sigaction urg_before_go, urg_go;
+static int urg_before_go_ok;
+
+__attribute__((constructor(101))) static void urg_capture(void) {
+	urg_before_go_ok = sigaction(SIGURG, NULL, &urg_before_go) == 0;
+}
+
+static int urg_is_handler(const struct sigaction *a) {
+	if (a->sa_flags & SA_SIGINFO) return a->sa_sigaction != NULL;
+	return a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN;
+}
+
+static void urg_call(const struct sigaction *a, int sig, siginfo_t *info, void *ctx) {
+	if (!urg_is_handler(a)) return;
+	if (a->sa_flags & SA_SIGINFO)
+		a->sa_sigaction(sig, info, ctx);
+	else
+		a->sa_handler(sig);
+}
+
+static void urg_mux(int sig, siginfo_t *info, void *ctx) {
+	urg_call(&urg_go, sig, info, ctx);
+	urg_call(&urg_before_go, sig, info, ctx);
+}
+
+static void urg_install(void) {
+	struct sigaction cur;
+	if (!urg_before_go_ok || !urg_is_handler(&urg_before_go)) return; /* nobody to chain to */
+	if (sigaction(SIGURG, NULL, &cur) != 0) return;
+	if ((cur.sa_flags & SA_SIGINFO) == (urg_before_go.sa_flags & SA_SIGINFO) &&
+	    cur.sa_sigaction == urg_before_go.sa_sigaction)
+		return; /* Go did not take SIGURG */
+	urg_go = cur;
+	struct sigaction mux;
+	memset(&mux, 0, sizeof(mux));
+	mux.sa_sigaction = urg_mux;
+	mux.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+	mux.sa_mask = cur.sa_mask;
+	sigaction(SIGURG, &mux, NULL);
+}
+
+static pthread_once_t start_once = PTHREAD_ONCE_INIT;
+
+static void runtime_start(void) {
+	vkgenGoStart(); /* the first Go call waits until the Go runtime is up */
+	urg_install();
+}
+
+/* ---- chain walking ---- */
+
+static VkLayerInstanceCreateInfo *instance_chain(const VkInstanceCreateInfo *ci, VkLayerFunction fn) {
+	for (const VkBaseInStructure *p = ci ? ci->pNext : NULL; p; p = p->pNext) {
+		if (p->sType == VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO &&
+		    ((const VkLayerInstanceCreateInfo *)p)->function == fn)
+			return (VkLayerInstanceCreateInfo *)p; /* the loader expects the link to be advanced in place */
+	}
+	return NULL;
+}
+
+static VkLayerDeviceCreateInfo *device_chain(const VkDeviceCreateInfo *ci, VkLayerFunction fn) {
+	for (const VkBaseInStructure *p = ci ? ci->pNext : NULL; p; p = p->pNext) {
+		if (p->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO &&
+		    ((const VkLayerDeviceCreateInfo *)p)->function == fn)
+			return (VkLayerDeviceCreateInfo *)p;
+	}
+	return NULL;
+}
+
+VkResult vkgen_create_instance(struct vkgen_layer *L, const VkInstanceCreateInfo *ci,
+                               const VkAllocationCallbacks *alloc, VkInstance *out) {
+	VkLayerInstanceCreateInfo *link = instance_chain(ci, VK_LAYER_LINK_INFO);
+	if (!link || !link->u.pLayerInfo) return VK_ERROR_INITIALIZATION_FAILED;
+	PFN_vkGetInstanceProcAddr gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+	PFN_vkCreateInstance create = (PFN_vkCreateInstance)gipa(NULL, "vkCreateInstance");
+	if (!create) return VK_ERROR_INITIALIZATION_FAILED;
+	link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+
+	struct vkgen_instance *inst = calloc(1, sizeof(*inst));
+	if (!inst) return VK_ERROR_OUT_OF_HOST_MEMORY;
+	VkResult res = create(ci, alloc, out);
+	if (res != VK_SUCCESS) {
+		free(inst);
+		return res;
+	}
+	inst->layer = L;
+	inst->handle = *out;
+	inst->next_gipa = gipa;
+	VkLayerInstanceCreateInfo *cb = instance_chain(ci, VK_LOADER_DATA_CALLBACK);
+	if (cb) inst->set_loader_data = cb->u.pfnSetInstanceLoaderData;
+	for (int i = 0; i < VKGEN_INSTANCE_SLOTS; i++) inst->tab[i] = gipa(*out, vkgen_instance_slot_names[i]);
+	if (vkgen_map_put(&L->instances, vkgen_key(*out), inst) != 0) {
+		PFN_vkDestroyInstance destroy = (PFN_vkDestroyInstance)inst->tab[VKGEN_I_vkDestroyInstance];
+		if (destroy) destroy(*out, alloc);
+		free(inst);
+		*out = VK_NULL_HANDLE;
+		return VK_ERROR_OUT_OF_HOST_MEMORY;
+	}
+	return VK_SUCCESS;
+}
+
+void vkgen_destroy_instance(struct vkgen_layer *L, VkInstance instance, const VkAllocationCallbacks *alloc) {
+	if (!instance) return;
+	struct vkgen_instance *inst = vkgen_map_del(&L->instances, vkgen_key(instance));
+	if (!inst) return;
+	PFN_vkDestroyInstance destroy = (PFN_vkDestroyInstance)inst->tab[VKGEN_I_vkDestroyInstance];
+	if (destroy) destroy(instance, alloc);
+	if (L->names) vkgen_namecache_clear(L->names);
+	free(inst);
+}
+
+VkResult vkgen_create_device(struct vkgen_layer *L, VkPhysicalDevice phys, const VkDeviceCreateInfo *ci,
+                             const VkAllocationCallbacks *alloc, VkDevice *out) {
+	VkLayerDeviceCreateInfo *link = device_chain(ci, VK_LAYER_LINK_INFO);
+	if (!link || !link->u.pLayerInfo) return VK_ERROR_INITIALIZATION_FAILED;
+	struct vkgen_instance *inst = vkgen_instance_of(L, phys); /* physical devices share the instance's key */
+	if (!inst) return VK_ERROR_INITIALIZATION_FAILED;
+	PFN_vkGetInstanceProcAddr gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+	PFN_vkGetDeviceProcAddr gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
+	PFN_vkCreateDevice create = (PFN_vkCreateDevice)gipa(inst->handle, "vkCreateDevice");
+	if (!create) return VK_ERROR_INITIALIZATION_FAILED;
+	link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+
+	struct vkgen_device *dev = calloc(1, sizeof(*dev));
+	if (!dev) return VK_ERROR_OUT_OF_HOST_MEMORY;
+	VkResult res = create(phys, ci, alloc, out);
+	if (res != VK_SUCCESS) {
+		free(dev);
+		return res;
+	}
+	dev->layer = L;
+	dev->handle = *out;
+	dev->physical = phys;
+	dev->instance = inst;
+	dev->next_gdpa = gdpa;
+	VkLayerDeviceCreateInfo *cb = device_chain(ci, VK_LOADER_DATA_CALLBACK);
+	if (cb) dev->set_loader_data = cb->u.pfnSetDeviceLoaderData;
+	for (int i = 0; i < VKGEN_DEVICE_SLOTS; i++) dev->tab[i] = gdpa(*out, vkgen_device_slot_names[i]);
+	if (vkgen_map_put(&L->devices, vkgen_key(*out), dev) != 0) {
+		PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)dev->tab[VKGEN_D_vkDestroyDevice];
+		if (destroy) destroy(*out, alloc);
+		free(dev);
+		*out = VK_NULL_HANDLE;
+		return VK_ERROR_OUT_OF_HOST_MEMORY;
+	}
+	return VK_SUCCESS;
+}
+
+void vkgen_destroy_device(struct vkgen_layer *L, VkDevice device, const VkAllocationCallbacks *alloc) {
+	if (!device) return;
+	struct vkgen_device *dev = vkgen_map_del(&L->devices, vkgen_key(device));
+	if (!dev) return;
+	PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)dev->tab[VKGEN_D_vkDestroyDevice];
+	if (destroy) destroy(device, alloc);
+	if (L->names) vkgen_namecache_clear(L->names);
+	free(dev);
+}
+
+/* ---- proc addr ---- */
+
+PFN_vkVoidFunction vkgen_gipa(struct vkgen_layer *L, VkInstance instance, const char *name) {
+	if (!name) return NULL;
+	int i = vkgen_lookup(name);
+	const struct vkgen_intercept *ic = i >= 0 ? &L->intercepts[i] : NULL;
+	/* Global commands and vkGetInstanceProcAddr itself are answered for any
+	 * instance, including NULL (loader interface rules). */
+	if (ic && ic->fn && (vkgen_names[i].level == VKGEN_LEVEL_GLOBAL || i == VKGEN_N_vkGetInstanceProcAddr))
+		return ic->fn;
+	if (!instance) return NULL;
+	struct vkgen_instance *inst = vkgen_instance_of(L, instance);
+	if (!inst) return NULL;
+	if (ic && ic->fn && ic->claimed) return ic->fn;
+	PFN_vkVoidFunction down = inst->next_gipa(instance, name);
+	/* Never hand out an interceptor for a command nothing below implements. */
+	if (ic && ic->fn) return down ? ic->fn : NULL;
+	return down;
+}
+
+PFN_vkVoidFunction vkgen_gdpa(struct vkgen_layer *L, VkDevice device, const char *name) {
+	if (!device || !name) return NULL;
+	struct vkgen_device *dev = vkgen_device_of(L, device);
+	if (!dev) return NULL;
+	int i = vkgen_lookup(name);
+	const struct vkgen_intercept *ic = i >= 0 ? &L->intercepts[i] : NULL;
+	if (ic && ic->fn && vkgen_names[i].level == VKGEN_LEVEL_DEVICE) {
+		if (ic->claimed) return ic->fn;
+		return dev->next_gdpa(device, name) ? ic->fn : NULL;
+	}
+	return dev->next_gdpa(device, name);
+}
+
+VkResult vkgen_negotiate(struct vkgen_layer *L, VkNegotiateLayerInterface *v) {
+	if (!v || v->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT || v->loaderLayerInterfaceVersion < 2)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	pthread_once(&start_once, runtime_start);
+	v->loaderLayerInterfaceVersion = 2;
+	v->pfnGetInstanceProcAddr = L->gipa;
+	v->pfnGetDeviceProcAddr = L->gdpa;
+	v->pfnGetPhysicalDeviceProcAddr = NULL;
+	return VK_SUCCESS;
+}
+
+/* ---- enumeration ---- */
+
+VkResult vkgen_fill(const void *items, uint32_t n, size_t sz, uint32_t *count, void *out) {
+	if (!count) return VK_ERROR_INITIALIZATION_FAILED;
+	if (!out) {
+		*count = n;
+		return VK_SUCCESS;
+	}
+	uint32_t k = *count < n ? *count : n;
+	if (k) memcpy(out, items, k * sz);
+	*count = k;
+	return k < n ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
+static void layer_props(const struct vkgen_layer *L, VkLayerProperties *p) {
+	memset(p, 0, sizeof(*p));
+	snprintf(p->layerName, sizeof(p->layerName), "%s", L->name);
+	snprintf(p->description, sizeof(p->description), "%s", L->description);
+	p->specVersion = L->spec_version;
+	p->implementationVersion = L->implementation_version;
+}
+
+VkResult vkgen_enumerate_instance_layers(struct vkgen_layer *L, uint32_t *count, VkLayerProperties *props) {
+	VkLayerProperties p;
+	layer_props(L, &p);
+	return vkgen_fill(&p, 1, sizeof(p), count, props);
+}
+
+VkResult vkgen_enumerate_instance_extensions(struct vkgen_layer *L, const char *layer, uint32_t *count,
+                                             VkExtensionProperties *props) {
+	/* Global commands have no chain below a layer: only our own list exists. */
+	if (!layer || strcmp(layer, L->name) != 0) return VK_ERROR_LAYER_NOT_PRESENT;
+	return vkgen_fill(L->instance_extensions, L->instance_extension_count, sizeof(*props), count, props);
+}
+
+VkResult vkgen_enumerate_device_layers(struct vkgen_layer *L, VkPhysicalDevice phys, uint32_t *count,
+                                       VkLayerProperties *props) {
+	(void)phys;
+	return vkgen_enumerate_instance_layers(L, count, props);
+}
+
+VkResult vkgen_enumerate_device_extensions(struct vkgen_layer *L, VkPhysicalDevice phys, const char *layer,
+                                           uint32_t *count, VkExtensionProperties *props) {
+	if (layer && strcmp(layer, L->name) == 0)
+		return vkgen_fill(L->device_extensions, L->device_extension_count, sizeof(*props), count, props);
+	struct vkgen_instance *inst = vkgen_instance_of(L, phys);
+	PFN_vkEnumerateDeviceExtensionProperties next =
+	    inst ? VKGEN_NEXT_INSTANCE(inst, vkEnumerateDeviceExtensionProperties) : NULL;
+	if (!next) return VK_ERROR_INITIALIZATION_FAILED;
+	return next(phys, layer, count, props);
+}

@@ -1,0 +1,156 @@
+/*
+ * vkgen layer runtime: the C half of every vkgen layer. It owns chain walking
+ * (VK_LAYER_LINK_INFO), per-layer dispatch state keyed by the loader dispatch
+ * key, the generic GetInstanceProcAddr/GetDeviceProcAddr/Negotiate logic, the
+ * enumerate functions, the object-name dedupe cache and the SIGURG multiplexer.
+ * Generated per-layer code (gen/layerstubs) includes this header; it compiles
+ * against the system Vulkan headers, so nothing here may need newer types.
+ */
+#ifndef VKGEN_RUNTIME_H
+#define VKGEN_RUNTIME_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <vulkan/vulkan.h>
+#include <vulkan/vk_layer.h>
+
+#include "vkgen_dispatch.h"
+
+#define VKGEN_EXPORT __attribute__((visibility("default")))
+
+/* Loader dispatch key: the first pointer-sized word of a dispatchable handle. */
+static inline uintptr_t vkgen_key(const void *dispatchable) {
+	return dispatchable ? *(const uintptr_t *)dispatchable : 0;
+}
+
+/* A map from dispatch key to state: lock-free lookup, mutex-protected
+ * insert/remove. Entries are never moved, so a reader scanning the table sees
+ * each live key exactly once; a grown table replaces the old one, which is
+ * kept (growth is rare and bounded) because readers may still scan it. */
+struct vkgen_map_tab;
+struct vkgen_map {
+	pthread_mutex_t mu;
+	struct vkgen_map_tab *tab; /* atomic */
+};
+#define VKGEN_MAP_INIT {PTHREAD_MUTEX_INITIALIZER, 0}
+
+void *vkgen_map_get(struct vkgen_map *m, uintptr_t key);
+int vkgen_map_put(struct vkgen_map *m, uintptr_t key, void *val);
+void *vkgen_map_del(struct vkgen_map *m, uintptr_t key);
+
+/* Object-name dedupe cache: remembers, per (handle), the last name a layer's
+ * Go hook saw, so re-applying an unchanged name skips the C->Go crossing. A
+ * miss only costs one extra Go call, so eviction and clearing are always
+ * safe. Per-entry seqlock: hits are lock-free. */
+#define VKGEN_NAMECACHE_ENTRIES 1024
+#define VKGEN_NAMECACHE_NAME 96
+struct vkgen_namecache_entry {
+	uint32_t seq; /* odd while written */
+	int32_t type;
+	uint64_t dev;
+	uint64_t handle;
+	uint32_t len;
+	char name[VKGEN_NAMECACHE_NAME];
+};
+struct vkgen_namecache {
+	struct vkgen_namecache_entry e[VKGEN_NAMECACHE_ENTRIES];
+};
+int vkgen_namecache_hit(struct vkgen_namecache *c, uint64_t dev, int32_t type, uint64_t handle, const char *name);
+void vkgen_namecache_store(struct vkgen_namecache *c, uint64_t dev, int32_t type, uint64_t handle, const char *name);
+void vkgen_namecache_forget(struct vkgen_namecache *c, uint64_t handle);
+void vkgen_namecache_clear(struct vkgen_namecache *c);
+
+struct vkgen_layer;
+
+/* Per-instance state of one layer. tab holds the next layer's pointers for
+ * every instance-level command (NULL where the chain below lacks it). */
+struct vkgen_instance {
+	const struct vkgen_layer *layer;
+	VkInstance handle;
+	PFN_vkGetInstanceProcAddr next_gipa;
+	PFN_vkSetInstanceLoaderData set_loader_data;
+	void *user; /* for layer-owned C code */
+	PFN_vkVoidFunction tab[VKGEN_INSTANCE_SLOTS];
+};
+
+/* Per-device state of one layer. */
+struct vkgen_device {
+	const struct vkgen_layer *layer;
+	VkDevice handle;
+	VkPhysicalDevice physical;
+	struct vkgen_instance *instance;
+	PFN_vkGetDeviceProcAddr next_gdpa;
+	PFN_vkSetDeviceLoaderData set_loader_data; /* for layers that create dispatchable objects */
+	void *user;
+	PFN_vkVoidFunction tab[VKGEN_DEVICE_SLOTS];
+};
+
+/* What a layer answers for one command name (indexed by vkgen_names order). */
+struct vkgen_intercept {
+	PFN_vkVoidFunction fn; /* own trampoline, NULL when not intercepted */
+	uint8_t claimed;       /* of an extension this layer implements: hand out even when the chain below lacks it */
+};
+
+struct vkgen_layer {
+	const char *name;
+	const char *description;
+	uint32_t spec_version;
+	uint32_t implementation_version;
+	const VkExtensionProperties *instance_extensions;
+	uint32_t instance_extension_count;
+	const VkExtensionProperties *device_extensions;
+	uint32_t device_extension_count;
+	const struct vkgen_intercept *intercepts; /* VKGEN_NAMES entries */
+	PFN_vkGetInstanceProcAddr gipa;
+	PFN_vkGetDeviceProcAddr gdpa;
+	struct vkgen_namecache *names; /* NULL unless the layer dedupes names */
+	struct vkgen_map instances;
+	struct vkgen_map devices;
+};
+
+/* Passed to C hooks; user is per call, shared by the pre and post hook. */
+struct vkgen_call {
+	struct vkgen_layer *layer;
+	void *user;
+};
+
+static inline struct vkgen_instance *vkgen_instance_of(struct vkgen_layer *L, const void *dispatchable) {
+	return (struct vkgen_instance *)vkgen_map_get(&L->instances, vkgen_key(dispatchable));
+}
+static inline struct vkgen_device *vkgen_device_of(struct vkgen_layer *L, const void *dispatchable) {
+	return (struct vkgen_device *)vkgen_map_get(&L->devices, vkgen_key(dispatchable));
+}
+
+/* Typed access to the next layer's function, for layer-owned C code:
+ * VKGEN_NEXT_DEVICE(dev, vkCreateBuffer)(dev->handle, ...). NULL when absent. */
+#define VKGEN_NEXT_INSTANCE(inst, cmd) ((PFN_##cmd)(inst)->tab[VKGEN_I_##cmd])
+#define VKGEN_NEXT_DEVICE(dev, cmd) ((PFN_##cmd)(dev)->tab[VKGEN_D_##cmd])
+
+/* Chain walking and lifetime; the generated trampolines of vkCreateInstance,
+ * vkDestroyInstance, vkCreateDevice and vkDestroyDevice call these between the
+ * layer's hooks. */
+VkResult vkgen_create_instance(struct vkgen_layer *L, const VkInstanceCreateInfo *ci,
+                               const VkAllocationCallbacks *alloc, VkInstance *out);
+void vkgen_destroy_instance(struct vkgen_layer *L, VkInstance instance, const VkAllocationCallbacks *alloc);
+VkResult vkgen_create_device(struct vkgen_layer *L, VkPhysicalDevice phys, const VkDeviceCreateInfo *ci,
+                             const VkAllocationCallbacks *alloc, VkDevice *out);
+void vkgen_destroy_device(struct vkgen_layer *L, VkDevice device, const VkAllocationCallbacks *alloc);
+
+/* Loader entry points, wrapped by each layer's exported symbols. */
+PFN_vkVoidFunction vkgen_gipa(struct vkgen_layer *L, VkInstance instance, const char *name);
+PFN_vkVoidFunction vkgen_gdpa(struct vkgen_layer *L, VkDevice device, const char *name);
+VkResult vkgen_negotiate(struct vkgen_layer *L, VkNegotiateLayerInterface *v);
+
+/* Enumerate functions with the two-call idiom. */
+VkResult vkgen_enumerate_instance_layers(struct vkgen_layer *L, uint32_t *count, VkLayerProperties *props);
+VkResult vkgen_enumerate_instance_extensions(struct vkgen_layer *L, const char *layer, uint32_t *count,
+                                             VkExtensionProperties *props);
+VkResult vkgen_enumerate_device_layers(struct vkgen_layer *L, VkPhysicalDevice phys, uint32_t *count,
+                                       VkLayerProperties *props);
+VkResult vkgen_enumerate_device_extensions(struct vkgen_layer *L, VkPhysicalDevice phys, const char *layer,
+                                           uint32_t *count, VkExtensionProperties *props);
+
+/* Copies n items of size sz into out following the two-call idiom. */
+VkResult vkgen_fill(const void *items, uint32_t n, size_t sz, uint32_t *count, void *out);
+
+#endif

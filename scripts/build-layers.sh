@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds libVkLayer_vkgen.so (every project layer, one Go runtime) and copies
+# one manifest per layer next to it. Usage: scripts/build-layers.sh [OUTDIR]
+# (default build/layers). Enable with VK_ADD_LAYER_PATH=OUTDIR and
+# VK_INSTANCE_LAYERS=VK_LAYER_VKGEN_example (see docs/layers.md).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:-$root/build/layers}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+cd "$root"
+go build -buildmode=c-shared -trimpath \
+	-ldflags="-extldflags=-Wl,--version-script=$root/layer/vklayers/exports.map" \
+	-o "$out/libVkLayer_vkgen.so" ./layer/vklayers
+rm -f "$out/libVkLayer_vkgen.h" # cgo's export header: no public Go API
+# Every layer package the library blank-imports contributes its manifest.
+for pkg in $(go list -f '{{join .Imports "\n"}}' ./layer/vklayers); do
+	dir="$(go list -f '{{.Dir}}' "$pkg")"
+	for m in "$dir"/VkLayer_vkgen_*.json; do
+		[ -e "$m" ] && cp "$m" "$out/"
+	done
+done
+echo "built $out/libVkLayer_vkgen.so and manifests:" $(cd "$out" && ls VkLayer_vkgen_*.json)
