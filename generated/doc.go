@@ -8,4 +8,4 @@
 //	VK_REGISTRY=../shared/vkregistry/1.4.359/vk.xml go generate ./generated
 package generated
 
-//go:generate go run ../cmd/vkgen generate --quiet --out .
+//go:generate go run ../cmd/vkgen -C .. generate --quiet --out generated

@@ -33,6 +33,26 @@ $VULKAN_SDK/share/vulkan/registry/vk.xml, /usr/share/vulkan/registry/vk.xml,
 	Version:       buildVersion(),
 	SilenceUsage:  true,
 	SilenceErrors: true,
+	// Subcommands must not set their own PersistentPreRunE (cobra would run
+	// only theirs, skipping -C).
+	PersistentPreRunE: func(*cobra.Command, []string) error {
+		if chdir == "" {
+			return nil
+		}
+		if err := os.Chdir(chdir); err != nil {
+			return usageErr(err)
+		}
+		return nil
+	},
+}
+
+// chdir is -C: go:generate runs in generated/, and relative paths such as
+// VK_REGISTRY=../shared/... are meant from the repository root.
+var chdir string
+
+func init() {
+	rootCmd.PersistentFlags().StringVarP(&chdir, "chdir", "C", "", "change to `DIR` before doing anything (paths and $VK_REGISTRY are then relative to DIR)")
+	_ = rootCmd.MarkPersistentFlagDirname("chdir")
 }
 
 func buildVersion() string {
