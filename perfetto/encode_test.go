@@ -117,7 +117,7 @@ func TestEncodeDecode(t *testing.T) {
 func TestSanitizedStrings(t *testing.T) {
 	bad := "ok\xff\xfe-end"
 	long := strings.Repeat("é", 1<<20) // 2 MiB of valid UTF-8
-	s, path := startFile(t, "san.pftrace", perfetto.Options{})
+	s, path := startFile(t, "san.pftrace", perfetto.Options{Sequences: 1}) // one sequence: file order is emit order
 	perfetto.Instant(catTest, evName, perfetto.String(anName, bad))
 	perfetto.Instant(catTest, evName, perfetto.String(anName, long))
 	perfetto.VkObjectName(1, 9, 2, long+"\xff")
@@ -138,7 +138,7 @@ func TestSanitizedStrings(t *testing.T) {
 	for _, got := range []string{b.Str, o} {
 		if len(got) > perfetto.MaxStringLen || !strings.HasSuffix(got, perfetto.TruncationMarker) || !utf8.ValidString(got) ||
 			!strings.HasPrefix(long, strings.TrimSuffix(got, perfetto.TruncationMarker)) || len(got) < perfetto.MaxStringLen-4 {
-			t.Errorf("truncated string: len %d, suffix %q", len(got), got[len(got)-20:])
+			t.Errorf("truncated string: len %d, suffix %q", len(got), got[max(0, len(got)-20):])
 		}
 	}
 	if got := perfetto.Sanitize(strings.Repeat("a", perfetto.MaxStringLen)); len(got) != perfetto.MaxStringLen || strings.HasSuffix(got, perfetto.TruncationMarker) {

@@ -139,7 +139,5 @@ func (s *Session) stopped() bool {
 		return true
 	default:
 	}
-	s.ioMu.Lock()
-	defer s.ioMu.Unlock()
-	return s.closed
+	return s.closed.Load()
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -122,3 +123,5 @@ func mustRead(t *testing.T, path string) []byte {
 	}
 	return b
 }
+
+func runtimeProcs() int { return runtime.GOMAXPROCS(0) }

@@ -12,11 +12,12 @@ import (
 // on does not matter because the trace is sorted by timestamp on import.
 // Methods ending in Locked require mu.
 type sequence struct {
+	wmu     sync.Mutex // held while this sequence's packets are being written
 	mu      sync.Mutex
 	s       *Session
 	id      uint32
 	buf     []byte // packets not yet handed to the output
-	spare   []byte // the buffer being written; owned by the flush path (Session.ioMu)
+	spare   []byte // the buffer being written; under wmu
 	limit   int    // drop events once buf holds this many bytes; 0: never (replay)
 	wakeAt  int    // wake the flusher when buf grows past this
 	started bool   // header packet written
@@ -27,28 +28,42 @@ type sequence struct {
 	threads                       map[int32]struct{}
 }
 
-// readyLocked reports whether an event may be appended, counting a drop when
-// the buffer is full, and writes the sequence header on first use.
-func (q *sequence) readyLocked() bool {
-	if q.closed {
-		return false
+// readyLocked reports whether an event may be appended and writes the
+// sequence header on first use. When the buffer is full the emitter writes it
+// out itself if no other write is in progress; otherwise the event is dropped
+// and counted, and yield asks the caller to let the woken flusher run.
+func (q *sequence) readyLocked() (ok, yield bool) {
+	if q.closed || q.s.closed.Load() {
+		return false, false
 	}
-	if q.limit > 0 && len(q.buf) >= q.limit {
+	if q.limit > 0 && len(q.buf) >= q.limit && !q.s.helpFlushLocked(q) {
 		q.dropped++
-		q.s.wake()
-		return false
+		return false, q.s.wake()
 	}
 	if !q.started {
 		q.started = true
 		q.buf = q.appendHeader(q.buf, Now())
 	}
-	return true
+	return true, false
 }
 
-func (q *sequence) doneLocked(before int) {
-	if before < q.wakeAt && len(q.buf) >= q.wakeAt {
-		q.s.wake()
-	}
+// swapLocked returns the buffered packets (with a loss report first added)
+// and gives the sequence the spare buffer; the caller holds mu and wmu and
+// must write the result before releasing wmu.
+func (q *sequence) swapLocked() []byte {
+	q.reportDropsLocked()
+	b := q.buf
+	q.buf = q.spare[:0]
+	q.spare = b
+	return b
+}
+
+// doneLocked wakes the flusher when buf crossed the wake mark and reports
+// whether the caller should yield once it has unlocked: a woken flusher
+// otherwise waits in the emitter's run queue until the emitter is preempted
+// (up to 10 ms) when every P is busy, and the buffer overflows meanwhile.
+func (q *sequence) doneLocked(before int) (yield bool) {
+	return before < q.wakeAt && len(q.buf) >= q.wakeAt && q.s.wake()
 }
 
 // appendHeader writes the first packet of the sequence: it clears incremental
@@ -159,9 +174,9 @@ func (q *sequence) describeThreadLocked(b []byte, ts uint64, tid int32) []byte {
 	return endMsg(b, pkt)
 }
 
-func (q *sequence) instantLocked(t Track, cat Category, name EventName, args []Arg) {
-	if !q.readyLocked() {
-		return
+func (q *sequence) instantLocked(t Track, cat Category, name EventName, args []Arg) (yield bool) {
+	if ok, yield := q.readyLocked(); !ok {
+		return yield
 	}
 	before := len(q.buf)
 	ts := Now()
@@ -174,7 +189,7 @@ func (q *sequence) instantLocked(t Track, cat Category, name EventName, args []A
 	b, ok := q.internLocked(b, cat, name, args)
 	if !ok {
 		q.buf = b[:before] // invalid handle: a no-op, as documented
-		return
+		return false
 	}
 	b, te := beginMsg(b, fTrackEvent)
 	b = appendVarintField(b, fTECategoryIIDs, uint64(cat))
@@ -205,16 +220,16 @@ func (q *sequence) instantLocked(t Track, cat Category, name EventName, args []A
 	}
 	b = endMsg(b, te)
 	q.buf = endMsg(b, pkt)
-	q.doneLocked(before)
+	return q.doneLocked(before)
 }
 
-func (q *sequence) counterLocked(c CounterTrack, v int64) {
-	if !q.readyLocked() {
-		return
+func (q *sequence) counterLocked(c CounterTrack, v int64) (yield bool) {
+	if ok, yield := q.readyLocked(); !ok {
+		return yield
 	}
 	before := len(q.buf)
 	q.buf = q.appendCounter(q.buf, c, v, false)
-	q.doneLocked(before)
+	return q.doneLocked(before)
 }
 
 // appendCounter writes the counter's descriptor (once per sequence) and a
@@ -252,9 +267,9 @@ func (q *sequence) appendCounter(b []byte, c CounterTrack, v int64, dropped bool
 	return endMsg(b, pkt)
 }
 
-func (q *sequence) objectNameLocked(device uint64, objectType int32, object uint64, name string) {
-	if !q.readyLocked() {
-		return
+func (q *sequence) objectNameLocked(device uint64, objectType int32, object uint64, name string) (yield bool) {
+	if ok, yield := q.readyLocked(); !ok {
+		return yield
 	}
 	before := len(q.buf)
 	b, pkt := appendPacketHeader(q.buf, Now(), q.id)
@@ -268,7 +283,7 @@ func (q *sequence) objectNameLocked(device uint64, objectType int32, object uint
 	b = endMsg(b, on)
 	b = endMsg(b, ev)
 	q.buf = endMsg(b, pkt)
-	q.doneLocked(before)
+	return q.doneLocked(before)
 }
 
 // reportDropsLocked makes losses visible: the session-wide running total of

@@ -49,6 +49,11 @@ const DroppedEventsName = "vkgen.perfetto.dropped_events"
 var droppedTrack = NewCounterTrack(DroppedEventsName, UnitCount)
 
 // Session is one stream of packets with its own interning state and output.
+//
+// Locks, in acquisition order: sequence.wmu (one writer of a sequence's
+// packets at a time, so they reach the output in order), sequence.mu (its
+// buffer), outMu (Output calls; a leaf). An emitter holding sequence.mu only
+// ever TryLocks wmu.
 type Session struct {
 	name    string
 	out     Output
@@ -56,10 +61,11 @@ type Session struct {
 	replay  *sequence
 	seqs    []*sequence
 	dropped atomic.Uint64
+	live    atomic.Bool // replay done: live sequences may be written
+	closed  atomic.Bool // output closed (stopped or failed)
 
-	ioMu   sync.Mutex // serialises flushes and Output calls
-	closed bool       // under ioMu
-	err    error      // under ioMu: first output error
+	outMu sync.Mutex
+	err   error // under outMu: first output error
 
 	ready    chan struct{} // closed when the replay is done
 	wakeCh   chan struct{}
@@ -172,12 +178,10 @@ func StartSession(name string, out Output, opts Options) (*Session, error) {
 	setActive(func(l []*Session) []*Session { return append(l, s) })
 	s.runReplay(hooks)
 	startMu.Unlock()
+	s.live.Store(true)
 	close(s.ready)
 	go s.flusher()
-	s.ioMu.Lock()
-	err := s.err
-	s.ioMu.Unlock()
-	if err != nil {
+	if err := s.Err(); err != nil {
 		s.Stop()
 		return nil, err
 	}
@@ -198,53 +202,59 @@ func (s *Session) runReplay(hs []*hook) {
 			h.fn(e)
 		}()
 	}
-	s.ioMu.Lock()
-	s.writeReplayLocked()
-	s.ioMu.Unlock()
+	s.flushSeq(s.replay, false)
 }
 
-func (s *Session) writeReplayLocked() {
-	q := s.replay
+// flushSeq hands q's buffered packets to the output; final also closes q.
+func (s *Session) flushSeq(q *sequence, final bool) {
+	q.wmu.Lock()
+	defer q.wmu.Unlock()
 	q.mu.Lock()
-	b := q.buf
-	q.buf = q.spare[:0]
-	q.spare = b
+	b := q.swapLocked()
+	if final {
+		q.closed = true
+	}
 	q.mu.Unlock()
-	s.writeLocked(q.id, b)
+	s.write(q.id, b)
 }
 
-// writeLocked hands packets to the output; the first error ends the session.
-func (s *Session) writeLocked(seqID uint32, b []byte) {
-	if len(b) == 0 || s.closed {
+// write hands packets to the output. The first error ends the session: it
+// leaves the fan-out, the output is closed, and the error is logged and
+// returned by Err and Stop. Emitters notice through s.closed.
+func (s *Session) write(seqID uint32, b []byte) {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	if len(b) == 0 || s.closed.Load() {
 		return
 	}
 	if err := s.out.Write(seqID, b); err != nil {
-		s.failLocked(err)
+		s.err = err
+		logf("session %s: %v; this trace session is stopped", s.name, err)
+		setActive(func(l []*Session) []*Session { return remove(l, s) })
+		s.closeOutputLocked()
 	}
 }
 
-// failLocked stops the session after an output error: it leaves the active
-// list, drops its buffers and closes the output; the error is logged and
-// returned by Stop.
-func (s *Session) failLocked(err error) {
-	s.err = err
-	logf("session %s: %v; this trace session is stopped", s.name, err)
-	setActive(func(l []*Session) []*Session { return remove(l, s) })
-	s.closeLocked()
-}
-
-func (s *Session) closeLocked() {
-	s.closed = true
-	for _, q := range s.all() {
-		q.mu.Lock()
-		q.closed = true
-		q.buf, q.spare = nil, nil
-		q.mu.Unlock()
+func (s *Session) closeOutputLocked() {
+	if s.closed.Swap(true) {
+		return
 	}
 	if err := s.out.Close(); err != nil && s.err == nil {
 		s.err = err
 		logf("session %s: %v", s.name, err)
 	}
+}
+
+// helpFlushLocked writes q's full buffer from the emitting goroutine when no
+// other write of q is in progress, so a flusher that is slow to get a CPU
+// does not turn into drops. It reports whether q has room now.
+func (s *Session) helpFlushLocked(q *sequence) bool {
+	if !s.live.Load() || !q.wmu.TryLock() {
+		return false
+	}
+	defer q.wmu.Unlock()
+	s.write(q.id, q.swapLocked())
+	return !s.closed.Load()
 }
 
 func (s *Session) all() []*sequence {
@@ -260,10 +270,12 @@ func remove(l []*Session, s *Session) []*Session {
 	return l
 }
 
-func (s *Session) wake() {
+func (s *Session) wake() bool {
 	select {
 	case s.wakeCh <- struct{}{}:
+		return true
 	default:
+		return false
 	}
 }
 
@@ -289,28 +301,17 @@ func (s *Session) flusher() {
 // output error that stopped the session, if any.
 func (s *Session) Flush() error {
 	<-s.ready
-	s.ioMu.Lock()
-	defer s.ioMu.Unlock()
-	s.flushLocked(false)
-	return s.err
+	for _, q := range s.seqs {
+		s.flushSeq(q, false)
+	}
+	return s.Err()
 }
 
-func (s *Session) flushLocked(final bool) {
-	for _, q := range s.seqs {
-		if s.closed {
-			return
-		}
-		q.mu.Lock()
-		q.reportDropsLocked()
-		b := q.buf
-		q.buf = q.spare[:0]
-		q.spare = b
-		if final {
-			q.closed = true
-		}
-		q.mu.Unlock()
-		s.writeLocked(q.id, b)
-	}
+// Err returns the output error that stopped the session, if any.
+func (s *Session) Err() error {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	return s.err
 }
 
 // Stop ends the session: it stops receiving events, writes everything
@@ -322,19 +323,14 @@ func (s *Session) Stop() error {
 		setActive(func(l []*Session) []*Session { return remove(l, s) })
 		close(s.stopCh)
 		<-s.flushed
-		s.ioMu.Lock()
-		defer s.ioMu.Unlock()
-		if s.closed {
-			return
+		for _, q := range s.all() {
+			s.flushSeq(q, true)
 		}
-		s.flushLocked(true)
-		if !s.closed {
-			s.closeLocked()
-		}
+		s.outMu.Lock()
+		s.closeOutputLocked()
+		s.outMu.Unlock()
 	})
-	s.ioMu.Lock()
-	defer s.ioMu.Unlock()
-	return s.err
+	return s.Err()
 }
 
 // Name is the name the session was started with (a file session: its path).
@@ -387,8 +383,11 @@ func Instant(cat Category, name EventName, args ...Arg) {
 	}
 	for _, s := range *p {
 		q := s.pick()
-		q.instantLocked(Track{}, cat, name, args)
+		yield := q.instantLocked(Track{}, cat, name, args)
 		q.mu.Unlock()
+		if yield {
+			runtime.Gosched()
+		}
 	}
 }
 
@@ -400,8 +399,11 @@ func InstantOn(t Track, cat Category, name EventName, args ...Arg) {
 	}
 	for _, s := range *p {
 		q := s.pick()
-		q.instantLocked(t, cat, name, args)
+		yield := q.instantLocked(t, cat, name, args)
 		q.mu.Unlock()
+		if yield {
+			runtime.Gosched()
+		}
 	}
 }
 
@@ -414,8 +416,11 @@ func Counter(c CounterTrack, v int64) {
 	}
 	for _, s := range *p {
 		q := s.pick()
-		q.counterLocked(c, v)
+		yield := q.counterLocked(c, v)
 		q.mu.Unlock()
+		if yield {
+			runtime.Gosched()
+		}
 	}
 }
 
@@ -429,8 +434,11 @@ func VkObjectName(device uint64, objectType int32, object uint64, name string) {
 	}
 	for _, s := range *p {
 		q := s.pick()
-		q.objectNameLocked(device, objectType, object, name)
+		yield := q.objectNameLocked(device, objectType, object, name)
 		q.mu.Unlock()
+		if yield {
+			runtime.Gosched()
+		}
 	}
 }
 
@@ -445,9 +453,7 @@ func (e *Emitter) locked(f func(q *sequence)) {
 	full := len(q.buf) >= replayChunk
 	q.mu.Unlock()
 	if full {
-		e.s.ioMu.Lock()
-		e.s.writeReplayLocked()
-		e.s.ioMu.Unlock()
+		e.s.flushSeq(q, false)
 	}
 }
 

@@ -1,0 +1,102 @@
+package perfetto_test
+
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/vkgen/vkgen/perfetto"
+)
+
+// countOutput discards packets and counts their bytes.
+type countOutput struct{ n atomic.Int64 }
+
+func (o *countOutput) Write(_ uint32, b []byte) error { o.n.Add(int64(len(b))); return nil }
+func (o *countOutput) Close() error                   { return nil }
+
+func benchSession(b *testing.B) (*perfetto.Session, *countOutput) {
+	out := &countOutput{}
+	s, err := perfetto.StartSession("bench", out, perfetto.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s, out
+}
+
+func report(b *testing.B, s *perfetto.Session, out *countOutput) {
+	b.StopTimer()
+	if err := s.Stop(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(out.n.Load())/float64(b.N), "B/event")
+	b.ReportMetric(float64(s.Dropped()), "dropped")
+}
+
+func emit3(i uint64) {
+	perfetto.Instant(catTest, evCreate, perfetto.Uint(anHandle, 0x7f00_1234_0000+i), perfetto.Int(anSize, 65536), perfetto.Bool(anHostVis, true))
+}
+
+// BenchmarkInstant3Args: one goroutine, instant event with uint, int and bool
+// annotations (the SDK reference event plus one annotation).
+func BenchmarkInstant3Args(b *testing.B) {
+	s, out := benchSession(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		emit3(uint64(i))
+	}
+	report(b, s, out)
+}
+
+// BenchmarkInstant3ArgsParallel: the same from 4 goroutines.
+func BenchmarkInstant3ArgsParallel(b *testing.B) {
+	s, out := benchSession(b)
+	b.ReportAllocs()
+	b.SetParallelism(max(1, 4/runtimeProcs()))
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		var i uint64
+		for pb.Next() {
+			i++
+			emit3(i)
+		}
+	})
+	report(b, s, out)
+}
+
+// BenchmarkInstantString3Args: uint, int and a 12-byte string annotation.
+func BenchmarkInstantString3Args(b *testing.B) {
+	s, out := benchSession(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		perfetto.Instant(catTest, evCreate, perfetto.Uint(anHandle, uint64(i)), perfetto.Int(anSize, 65536), perfetto.String(anName, "vertexBuffer"))
+	}
+	report(b, s, out)
+}
+
+func BenchmarkCounter(b *testing.B) {
+	s, out := benchSession(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		perfetto.Counter(ctrAppMem, int64(i)*4096)
+	}
+	report(b, s, out)
+}
+
+func BenchmarkVkObjectName(b *testing.B) {
+	s, out := benchSession(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		perfetto.VkObjectName(0x5555_0000, 9, uint64(i), "vertexBuffer")
+	}
+	report(b, s, out)
+}
+
+func BenchmarkInstantNoSession(b *testing.B) {
+	b.ReportAllocs()
+	for i := range b.N {
+		emit3(uint64(i))
+	}
+}
