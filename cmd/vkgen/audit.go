@@ -36,8 +36,8 @@ Exit status: 0 when every table is complete, 1 when there are findings,
 			if err != nil {
 				return usageErr(err)
 			}
-			if len(t.DebugReport) == 0 {
-				return usageErr(fmt.Errorf("%s has no %s to audit against", r.Path, objtypes.DebugReportEnum))
+			if err := checkMappable(r.Path, t); err != nil {
+				return err
 			}
 			rep, err := audit.AuditFiles(t, files)
 			if err != nil {

@@ -81,6 +81,9 @@ func TestTablesJSON(t *testing.T) {
 	if _, _, code := vkgen(t, "tables", "--registry", testenv.Registry(t, "1.4.359"), "--format", "yaml"); code != 2 {
 		t.Errorf("bad format: exit %d", code)
 	}
+	if _, errOut, code := vkgen(t, "tables", "--registry", testenv.Registry(t, "1.0.3"), "--format", "text"); code != 2 || !strings.Contains(errOut, "no VkObjectType") {
+		t.Errorf("1.0.3: exit %d: %s", code, errOut)
+	}
 }
 
 func TestAuditExitStatus(t *testing.T) {

@@ -32,8 +32,8 @@ unmapped and warned about on stderr.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			if len(t.DebugReport) == 0 {
-				return usageErr(fmt.Errorf("%s has no %s (VK_EXT_debug_report)", r.Path, objtypes.DebugReportEnum))
+			if err := checkMappable(r.Path, t); err != nil {
+				return err
 			}
 			for _, u := range t.Unmapped() {
 				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s = %d names no VkObjectType\n", u.Name, u.Value)
@@ -55,4 +55,15 @@ func checkFormat(format string, allowed []string) error {
 		}
 	}
 	return usageErr(fmt.Errorf("unknown --format %q (want one of %s)", format, strings.Join(allowed, ", ")))
+}
+
+// checkMappable rejects registries without both enums of the mapping.
+func checkMappable(path string, t *objtypes.Tables) error {
+	switch {
+	case len(t.DebugReport) == 0:
+		return usageErr(fmt.Errorf("%s has no %s (VK_EXT_debug_report)", path, objtypes.DebugReportEnum))
+	case !t.HasObjectType():
+		return usageErr(fmt.Errorf("%s has no %s (it appeared in Vulkan 1.1); nothing to map to", path, objtypes.ObjectTypeEnum))
+	}
+	return nil
 }

@@ -245,11 +245,15 @@ func Derive(r *registry.Registry) (*Tables, error) {
 	}
 	for _, d := range drs {
 		dt := DebugReportType{Name: d.name, Value: d.value, Aliases: d.aliases}
-		if target, ok := MapName(d.name); ok && primary[target] != "" {
+		target, ok := MapName(d.name)
+		switch {
+		case !ok:
+			t.Warnings = append(t.Warnings, fmt.Sprintf("%s = %d: not of the form %s*%s, left unmapped", d.name, d.value, DebugReportPrefix, debugReportSuffix))
+		case primary[target] == "":
+			t.Warnings = append(t.Warnings, fmt.Sprintf("%s = %d: no %s named %s, left unmapped", d.name, d.value, ObjectTypeEnum, target))
+		default:
 			dt.ObjectType = primary[target]
 			dt.ObjectTypeValue = values[dt.ObjectType]
-		} else {
-			t.Warnings = append(t.Warnings, fmt.Sprintf("%s = %d: no %s named %s, left unmapped", d.name, d.value, ObjectTypeEnum, target))
 		}
 		t.DebugReport = append(t.DebugReport, dt)
 	}

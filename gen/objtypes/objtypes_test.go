@@ -43,7 +43,7 @@ func miniRegistry() *registry.Registry {
 			{Name: DebugReportEnum, Values: []*registry.EnumValue{
 				v("VK_DEBUG_REPORT_OBJECT_TYPE_UNKNOWN_EXT", 0), v("VK_DEBUG_REPORT_OBJECT_TYPE_INSTANCE_EXT", 1),
 				v("VK_DEBUG_REPORT_OBJECT_TYPE_SURFACE_KHR_EXT", 26), v("VK_DEBUG_REPORT_OBJECT_TYPE_GONE_NVX_EXT", 31),
-				v("VK_DEBUG_REPORT_OBJECT_TYPE_TEMPLATE_KHR_EXT", 1000085000),
+				v("VK_DEBUG_REPORT_OBJECT_TYPE_TEMPLATE_KHR_EXT", 1000085000), v("VK_DEBUG_REPORT_ODD", 40),
 				{Name: "VK_DEBUG_REPORT_OBJECT_TYPE_INSTANCE_OLD_EXT", Alias: "VK_DEBUG_REPORT_OBJECT_TYPE_INSTANCE_EXT", Value: 1},
 			}},
 		},
@@ -73,7 +73,7 @@ func TestDerive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tb.HeaderVersion != 7 || len(tb.ObjectTypes) != 8 || len(tb.DebugReport) != 5 {
+	if tb.HeaderVersion != 7 || len(tb.ObjectTypes) != 8 || len(tb.DebugReport) != 6 {
 		t.Fatalf("counts: header %d objects %d debug %d", tb.HeaderVersion, len(tb.ObjectTypes), len(tb.DebugReport))
 	}
 	o, ok := tb.ObjectTypeByName("VK_OBJECT_TYPE_TEMPLATE_KHR")
@@ -102,14 +102,14 @@ func TestDerive(t *testing.T) {
 	if d, ok := tb.DebugReportByName("VK_DEBUG_REPORT_OBJECT_TYPE_INSTANCE_OLD_EXT"); !ok || d.Name != "VK_DEBUG_REPORT_OBJECT_TYPE_INSTANCE_EXT" {
 		t.Errorf("alias lookup: %+v", d)
 	}
-	if u := tb.Unmapped(); len(u) != 1 || u[0].Value != 31 {
+	if u := tb.Unmapped(); len(u) != 2 || u[0].Value != 31 || u[1].Value != 40 {
 		t.Errorf("Unmapped = %+v", u)
 	}
 	warns := strings.Join(tb.Warnings, "\n")
 	if strings.Contains(warns, "ScOnly") {
 		t.Errorf("warned about a handle outside the API:\n%s", warns)
 	}
-	for _, w := range []string{"GONE_NVX_EXT = 31", "vkDestroyNothing"} {
+	for _, w := range []string{"GONE_NVX_EXT = 31", "VK_DEBUG_REPORT_ODD = 40: not of the form", "vkDestroyNothing"} {
 		if !strings.Contains(warns, w) {
 			t.Errorf("warnings lack %q:\n%s", w, warns)
 		}
