@@ -26,8 +26,8 @@ type File struct {
 type Name struct {
 	Name    string
 	Command *registry.Command // the canonical command (Name may be one of its aliases)
-	Level   string           // GLOBAL, INSTANCE or DEVICE
-	Slot    int              // index into the instance or device slots (0 for GLOBAL)
+	Level   string            // GLOBAL, INSTANCE or DEVICE
+	Slot    int               // index into the instance or device slots (0 for GLOBAL)
 }
 
 // Table is the entry-point inventory the C dispatch is generated from.

@@ -1,0 +1,224 @@
+/* vkprog: the layer framework's Vulkan test program (C, real loader).
+ *
+ *   vkprog [--cycles N] [--messenger] [--misuse] [--procaddr] [--bench N]
+ *
+ * Each cycle creates an instance (VK_EXT_debug_utils) and a device, creates
+ * two buffers and an image, names them (re-applying one name unchanged and
+ * renaming one), submits an empty batch, and destroys everything.
+ * --messenger registers a debug-utils messenger and prints
+ * "validation_messages=N" (validation messages and errors) at exit.
+ * --misuse adds one invalid call (a zero-sized buffer), a negative control
+ * proving that validation is active.
+ * --procaddr prints, for a few commands, where vkGetDeviceProcAddr's pointer
+ * lives: "procaddr NAME LIBRARY OFFSET" (or "procaddr NAME NULL").
+ * --bench N times N calls per case with CLOCK_THREAD_CPUTIME_ID and prints
+ * "bench CASE NS_PER_CALL" (best of 5). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <vulkan/vulkan.h>
+
+static int messages;
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
+                                                 VkDebugUtilsMessageTypeFlagsEXT type,
+                                                 const VkDebugUtilsMessengerCallbackDataEXT *data, void *user) {
+	(void)user;
+	/* The loader reports its own notes (e.g. about VK_INSTANCE_LAYERS) as
+	 * general warnings; count what validation or any error says. */
+	if ((type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) || sev >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
+		messages++;
+	fprintf(stderr, "vkprog: message (severity %#x): %s\n", (unsigned)sev, data && data->pMessage ? data->pMessage : "");
+	return VK_FALSE;
+}
+
+#define CHECK(expr)                                                                   \
+	do {                                                                              \
+		VkResult r_ = (expr);                                                         \
+		if (r_ != VK_SUCCESS) {                                                       \
+			fprintf(stderr, "vkprog: %s failed: %d (line %d)\n", #expr, r_, __LINE__); \
+			exit(1);                                                                  \
+		}                                                                             \
+	} while (0)
+
+static double now_ns(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void where(VkDevice dev, const char *name) {
+	PFN_vkVoidFunction f = vkGetDeviceProcAddr(dev, name);
+	Dl_info info;
+	if (!f) {
+		printf("procaddr %s NULL\n", name);
+	} else if (dladdr((void *)f, &info) && info.dli_fname) {
+		const char *base = strrchr(info.dli_fname, '/');
+		printf("procaddr %s %s %#lx\n", name, base ? base + 1 : info.dli_fname,
+		       (unsigned long)((char *)f - (char *)info.dli_fbase));
+	} else {
+		printf("procaddr %s unknown %p\n", name, (void *)f);
+	}
+}
+
+static PFN_vkSetDebugUtilsObjectNameEXT set_name;
+
+static void name(VkDevice dev, VkObjectType type, uint64_t handle, const char *n) {
+	VkDebugUtilsObjectNameInfoEXT info = {VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT, NULL, type, handle, n};
+	CHECK(set_name(dev, &info));
+}
+
+static void bench(VkDevice dev, VkBuffer buf, VkImage img, long n) {
+	PFN_vkGetImageMemoryRequirements image_reqs =
+	    (PFN_vkGetImageMemoryRequirements)vkGetDeviceProcAddr(dev, "vkGetImageMemoryRequirements");
+	PFN_vkGetBufferMemoryRequirements buffer_reqs =
+	    (PFN_vkGetBufferMemoryRequirements)vkGetDeviceProcAddr(dev, "vkGetBufferMemoryRequirements");
+	const char *cases[] = {"non_intercepted", "c_forward", "name_unchanged", "name_changed", "gdpa_lookup"};
+	for (int c = 0; c < 5; c++) {
+		double best = 1e30;
+		for (int rep = 0; rep < 5; rep++) {
+			VkMemoryRequirements req;
+			long iters = c == 4 ? n / 10 : n;
+			double t0 = now_ns();
+			for (long i = 0; i < iters; i++) {
+				switch (c) {
+				case 0: image_reqs(dev, img, &req); break;
+				case 1: buffer_reqs(dev, buf, &req); break;
+				case 2: name(dev, VK_OBJECT_TYPE_BUFFER, (uint64_t)buf, "bench-name"); break;
+				case 3: name(dev, VK_OBJECT_TYPE_BUFFER, (uint64_t)buf, (i & 1) ? "bench-a" : "bench-b"); break;
+				case 4:
+					if (!vkGetDeviceProcAddr(dev, "vkCreateBuffer")) exit(1);
+					break;
+				}
+			}
+			double per = (now_ns() - t0) / iters;
+			if (per < best) best = per;
+		}
+		printf("bench %s %.2f\n", cases[c], best);
+	}
+}
+
+int main(int argc, char **argv) {
+	int cycles = 1, use_messenger = 0, procaddr = 0, misuse = 0;
+	long bench_n = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--cycles") && i + 1 < argc)
+			cycles = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--messenger"))
+			use_messenger = 1;
+		else if (!strcmp(argv[i], "--misuse"))
+			misuse = 1;
+		else if (!strcmp(argv[i], "--procaddr"))
+			procaddr = 1;
+		else if (!strcmp(argv[i], "--bench") && i + 1 < argc)
+			bench_n = atol(argv[++i]);
+		else {
+			fprintf(stderr, "usage: vkprog [--cycles N] [--messenger] [--misuse] [--procaddr] [--bench N]\n");
+			return 2;
+		}
+	}
+	for (int cycle = 0; cycle < cycles; cycle++) {
+		VkDebugUtilsMessengerCreateInfoEXT mci = {VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+		mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+		mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+		                  VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+		mci.pfnUserCallback = on_message;
+		const char *exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+		VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "vkprog", 1, "vkgen", 1, VK_API_VERSION_1_1};
+		VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+		ici.pNext = use_messenger ? &mci : NULL;
+		ici.pApplicationInfo = &app;
+		ici.enabledExtensionCount = 1;
+		ici.ppEnabledExtensionNames = exts;
+		VkInstance inst;
+		CHECK(vkCreateInstance(&ici, NULL, &inst));
+		VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+		if (use_messenger) {
+			PFN_vkCreateDebugUtilsMessengerEXT create =
+			    (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkCreateDebugUtilsMessengerEXT");
+			CHECK(create(inst, &mci, NULL, &messenger));
+		}
+		uint32_t n = 1;
+		VkPhysicalDevice phys;
+		VkResult r = vkEnumeratePhysicalDevices(inst, &n, &phys);
+		if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
+			fprintf(stderr, "vkprog: no physical device\n");
+			return 1;
+		}
+		float prio = 1.0f;
+		VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
+		VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+		dci.queueCreateInfoCount = 1;
+		dci.pQueueCreateInfos = &qci;
+		VkDevice dev;
+		CHECK(vkCreateDevice(phys, &dci, NULL, &dev));
+		VkQueue queue;
+		vkGetDeviceQueue(dev, 0, 0, &queue);
+		set_name = (PFN_vkSetDebugUtilsObjectNameEXT)vkGetDeviceProcAddr(dev, "vkSetDebugUtilsObjectNameEXT");
+		if (!set_name) {
+			fprintf(stderr, "vkprog: vkSetDebugUtilsObjectNameEXT unavailable\n");
+			return 1;
+		}
+
+		VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+		bci.size = 1024;
+		bci.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+		VkBuffer a, b;
+		CHECK(vkCreateBuffer(dev, &bci, NULL, &a));
+		CHECK(vkCreateBuffer(dev, &bci, NULL, &b));
+		if (misuse) {
+			VkBufferCreateInfo bad = bci;
+			VkBuffer z = VK_NULL_HANDLE;
+			bad.size = 0; /* VUID-VkBufferCreateInfo-size-00912 */
+			if (vkCreateBuffer(dev, &bad, NULL, &z) == VK_SUCCESS && z) vkDestroyBuffer(dev, z, NULL);
+		}
+		VkImageCreateInfo imci = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+		imci.imageType = VK_IMAGE_TYPE_2D;
+		imci.format = VK_FORMAT_R8G8B8A8_UNORM;
+		imci.extent = (VkExtent3D){16, 16, 1};
+		imci.mipLevels = 1;
+		imci.arrayLayers = 1;
+		imci.samples = VK_SAMPLE_COUNT_1_BIT;
+		imci.tiling = VK_IMAGE_TILING_OPTIMAL;
+		imci.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+		imci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+		VkImage img;
+		CHECK(vkCreateImage(dev, &imci, NULL, &img));
+
+		name(dev, VK_OBJECT_TYPE_BUFFER, (uint64_t)a, "buf-A");
+		name(dev, VK_OBJECT_TYPE_BUFFER, (uint64_t)a, "buf-A"); /* unchanged: filtered in C */
+		name(dev, VK_OBJECT_TYPE_BUFFER, (uint64_t)b, "buf-B");
+		name(dev, VK_OBJECT_TYPE_IMAGE, (uint64_t)img, "img");
+		name(dev, VK_OBJECT_TYPE_BUFFER, (uint64_t)a, "buf-A2");
+
+		VkMemoryRequirements req;
+		vkGetBufferMemoryRequirements(dev, a, &req);
+		CHECK(vkQueueSubmit(queue, 0, NULL, VK_NULL_HANDLE));
+		CHECK(vkQueueWaitIdle(queue));
+
+		if (procaddr && cycle == 0) {
+			where(dev, "vkGetImageMemoryRequirements");
+			where(dev, "vkCreateBuffer");
+			where(dev, "vkDebugMarkerSetObjectNameEXT");
+			where(dev, "vkSetDebugUtilsObjectNameEXT");
+		}
+		if (bench_n > 0 && cycle == 0) bench(dev, a, img, bench_n);
+
+		vkDestroyImage(dev, img, NULL);
+		vkDestroyBuffer(dev, b, NULL);
+		vkDestroyBuffer(dev, a, NULL);
+		vkDestroyDevice(dev, NULL);
+		if (messenger) {
+			PFN_vkDestroyDebugUtilsMessengerEXT destroy =
+			    (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkDestroyDebugUtilsMessengerEXT");
+			destroy(inst, messenger, NULL);
+		}
+		vkDestroyInstance(inst, NULL);
+		printf("cycle %d ok\n", cycle);
+	}
+	if (use_messenger) printf("validation_messages=%d\n", messages);
+	return 0;
+}
