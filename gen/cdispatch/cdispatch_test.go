@@ -1,0 +1,79 @@
+package cdispatch
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vkgen/vkgen/internal/testenv"
+	"github.com/vkgen/vkgen/registry"
+)
+
+func load(t *testing.T) *registry.Registry {
+	t.Helper()
+	r, err := registry.Load(testenv.Registry(t, "1.4.359"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestCommittedUpToDate fails when layer/vkgen_dispatch.[ch] are stale:
+// run `go generate ./layer`.
+func TestCommittedUpToDate(t *testing.T) {
+	files, err := Generate(load(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		got, err := os.ReadFile(filepath.Join(testenv.Root(), "layer", f.Name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, f.Data) {
+			t.Errorf("layer/%s is stale; run go generate ./layer", f.Name)
+		}
+	}
+}
+
+func TestBuild(t *testing.T) {
+	tab, err := Build(load(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, level := range map[string]string{
+		"vkCreateInstance":                  "GLOBAL",
+		"vkCreateDevice":                    "INSTANCE",
+		"vkGetPhysicalDeviceProperties2KHR": "INSTANCE", // alias gets its own slot
+		"vkCreateBuffer":                    "DEVICE",
+		"vkSetDebugUtilsObjectNameEXT":      "DEVICE",
+		"vkCmdPushDescriptorSetKHR":         "DEVICE",
+	} {
+		n, ok := tab.Lookup(name)
+		if !ok || n.Level != level {
+			t.Errorf("%s: %+v %v, want level %s", name, n, ok, level)
+		}
+	}
+	if _, ok := tab.Lookup("vkNotACommand"); ok {
+		t.Error("unknown name found")
+	}
+	for i := 1; i < len(tab.Names); i++ {
+		if strings.Compare(tab.Names[i-1].Name, tab.Names[i].Name) >= 0 {
+			t.Fatalf("names not strictly sorted at %d: %s, %s", i, tab.Names[i-1].Name, tab.Names[i].Name)
+		}
+	}
+	for _, n := range tab.Names {
+		list := map[string][]string{"INSTANCE": tab.Instance, "DEVICE": tab.Device}[n.Level]
+		if list != nil && list[n.Slot] != n.Name {
+			t.Errorf("%s: slot %d holds %s", n.Name, n.Slot, list[n.Slot])
+		}
+	}
+}
+
+func TestNilRegistry(t *testing.T) {
+	if _, err := Build(nil); err == nil {
+		t.Error("Build(nil) succeeded")
+	}
+}

@@ -1,0 +1,147 @@
+package layerstubs
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vkgen/vkgen/internal/testenv"
+	"github.com/vkgen/vkgen/registry"
+)
+
+func load(t *testing.T) *registry.Registry {
+	t.Helper()
+	r, err := registry.Load(testenv.Registry(t, "1.4.359"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestCommittedUpToDate regenerates every layer package under layer/ and
+// fails when a committed stub or manifest differs: run go generate there.
+func TestCommittedUpToDate(t *testing.T) {
+	r := load(t)
+	specs, _ := filepath.Glob(filepath.Join(testenv.Root(), "layer", "*", SpecFile))
+	if len(specs) == 0 {
+		t.Fatal("no layer specs found under layer/")
+	}
+	for _, sp := range specs {
+		dir := filepath.Dir(sp)
+		spec, err := LoadSpec(sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, err := Generate(r, spec, PackageName(dir))
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		for _, f := range files {
+			got, err := os.ReadFile(filepath.Join(dir, f.Name))
+			if err != nil {
+				t.Errorf("%s: %v (run go generate in %s)", f.Name, err, dir)
+				continue
+			}
+			if !bytes.Equal(got, f.Data) {
+				t.Errorf("%s/%s is stale; run go generate in %s", filepath.Base(dir), f.Name, dir)
+			}
+		}
+	}
+}
+
+func gen(t *testing.T, r *registry.Registry, spec string) (map[string]string, error) {
+	t.Helper()
+	s, err := ParseSpec([]byte(spec))
+	if err != nil {
+		return nil, err
+	}
+	files, err := Generate(r, s, "x")
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]string{}
+	for _, f := range files {
+		m[f.Name] = string(f.Data)
+	}
+	return m, nil
+}
+
+func TestGenerate(t *testing.T) {
+	r := load(t)
+	out, err := gen(t, r, `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d",
+		"instance_extensions": [{"name": "VK_EXT_debug_utils", "spec_version": 2}],
+		"commands": [
+			{"name": "vkCreateDevice", "c_pre": true, "c_post": true},
+			{"name": "vkCreateDebugUtilsMessengerEXT", "fallback": true},
+			{"name": "vkCmdSetBlendConstants", "go_pre": true},
+			{"name": "vkMapMemory", "go_post": true},
+			{"name": "vkGetPhysicalDeviceProperties2"}
+		]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, h, g := out["vkgen_t.c"], out["vkgen_t.h"], out["vkgen_t_glue.go"]
+	for _, want := range []string{
+		// claimed extension command: handed out even when the driver lacks it
+		"[VKGEN_N_vkCreateDebugUtilsMessengerEXT] = {(PFN_vkVoidFunction)tramp_CreateDebugUtilsMessengerEXT, 1}",
+		"else result = t_fallback_CreateDebugUtilsMessengerEXT(&call, instance, pCreateInfo, pAllocator, pMessenger);",
+		// unclaimed: guarded by the chain below
+		"[VKGEN_N_vkGetPhysicalDeviceProperties2] = {(PFN_vkVoidFunction)tramp_GetPhysicalDeviceProperties2, 0}",
+		// the alias gets its own trampoline calling down through its own slot
+		"d->tab[VKGEN_I_vkGetPhysicalDeviceProperties2KHR]",
+		// C pre hook may replace parameters before the runtime walks the chain
+		"VkResult pre = t_pre_CreateDevice(&call, &physicalDevice, &pCreateInfo, &pAllocator, &pDevice);",
+		"result = vkgen_create_device(LAYER, physicalDevice, pCreateInfo, pAllocator, pDevice);",
+		// array parameter reaches Go as a pointer
+		"vkgen_t_go_pre_CmdSetBlendConstants((GoUintptr)(uintptr_t)commandBuffer, (float*)blendConstants);",
+	} {
+		if !strings.Contains(c, want) {
+			t.Errorf("vkgen_t.c lacks %q", want)
+		}
+	}
+	for _, want := range []string{
+		"VkResult t_pre_CreateDevice(struct vkgen_call *call, VkPhysicalDevice *physicalDevice, const VkDeviceCreateInfo* *pCreateInfo,",
+		"void t_post_CreateDevice(struct vkgen_call *call, VkPhysicalDevice physicalDevice,",
+		"#if !(defined(VK_EXT_debug_utils))",
+	} {
+		if !strings.Contains(h, want) {
+			t.Errorf("vkgen_t.h lacks %q", want)
+		}
+	}
+	for _, want := range []string{
+		"func vkgen_t_go_post_MapMemory(device uintptr, memory uint64, offset C.VkDeviceSize, size C.VkDeviceSize, flags C.VkMemoryMapFlags, ppData *unsafe.Pointer, result C.VkResult)",
+		"postMapMemory(device, memory, offset, size, flags, ppData, result)",
+	} {
+		if !strings.Contains(g, want) {
+			t.Errorf("glue lacks %q", want)
+		}
+	}
+	if !strings.Contains(out["VkLayer_vkgen_t.json"], `"vkGetInstanceProcAddr": "vkgen_t_GetInstanceProcAddr"`) {
+		t.Errorf("manifest lacks the functions remap:\n%s", out["VkLayer_vkgen_t.json"])
+	}
+}
+
+func TestBadSpecs(t *testing.T) {
+	r := load(t)
+	for name, spec := range map[string]string{
+		"unknown field":   `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d", "comands": []}`,
+		"bad name":        `{"name": "layer", "symbol": "t", "description": "d"}`,
+		"bad symbol":      `{"name": "VK_LAYER_T_t", "symbol": "T-1", "description": "d"}`,
+		"unknown command": `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d", "commands": [{"name": "vkNope"}]}`,
+		"alias":           `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d", "commands": [{"name": "vkGetPhysicalDeviceProperties2KHR"}]}`,
+		"hook gipa":       `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d", "commands": [{"name": "vkGetDeviceProcAddr", "go_pre": true}]}`,
+		"global":          `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d", "commands": [{"name": "vkEnumerateInstanceVersion"}]}`,
+		"name cache":      `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d", "commands": [{"name": "vkCreateBuffer", "go_pre": true, "name_cache": true}]}`,
+		"cache no hook":   `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d", "commands": [{"name": "vkSetDebugUtilsObjectNameEXT", "name_cache": true}]}`,
+		"ext type":        `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d", "device_extensions": [{"name": "VK_EXT_debug_utils", "spec_version": 2}]}`,
+		"ext version":     `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d", "device_extensions": [{"name": "VK_EXT_debug_marker"}]}`,
+		"twice":           `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d", "commands": [{"name": "vkCreateBuffer"}, {"name": "vkCreateBuffer"}]}`,
+		"not json":        `{`,
+	} {
+		if _, err := gen(t, r, spec); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
