@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime/debug"
 	"sync/atomic"
+	"unsafe"
 )
 
 // panics counts hook panics recovered since the process started.
@@ -45,4 +46,19 @@ func vkgenGoStart() {
 	// Called once from the C runtime at the first layer negotiation. Entering
 	// Go here makes the runtime finish initialising (and install its SIGURG
 	// handler) before the C side chains that handler.
+}
+
+// CStringView returns the NUL-terminated C string at p as a Go string
+// without copying (nil gives ""). The view is only valid while the C memory
+// is, i.e. during the hook call: compare with it, and strings.Clone it before
+// keeping it. It scans in Go, avoiding a Go->C call for strlen.
+func CStringView(p unsafe.Pointer) string {
+	if p == nil {
+		return ""
+	}
+	n := 0
+	for *(*byte)(unsafe.Add(p, n)) != 0 {
+		n++
+	}
+	return unsafe.String((*byte)(p), n)
 }

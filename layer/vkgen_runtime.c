@@ -91,22 +91,6 @@ void *vkgen_map_del(struct vkgen_map *m, uintptr_t key) {
 
 /* ---- name cache ---- */
 
-static inline struct vkgen_namecache_entry *nc_entry(struct vkgen_namecache *c, uint64_t handle) {
-	uint64_t h = handle * 0x9E3779B97F4A7C15ull;
-	return &c->e[(h >> 32) % VKGEN_NAMECACHE_ENTRIES];
-}
-
-int vkgen_namecache_hit(struct vkgen_namecache *c, uint64_t dev, int32_t type, uint64_t handle, const char *name) {
-	if (!c || !name) return 0;
-	struct vkgen_namecache_entry *e = nc_entry(c, handle);
-	uint32_t s1 = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
-	if (s1 & 1) return 0;
-	int match = e->handle == handle && e->dev == dev && e->type == type && e->len < VKGEN_NAMECACHE_NAME &&
-	            memcmp(e->name, name, e->len) == 0 && name[e->len] == 0;
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return match && __atomic_load_n(&e->seq, __ATOMIC_RELAXED) == s1;
-}
-
 /* Takes the entry's write side, or returns 0 when another writer holds it
  * (skipping a store only costs a later miss). */
 static int nc_begin(struct vkgen_namecache_entry *e, uint32_t *s) {
@@ -119,7 +103,7 @@ static int nc_begin(struct vkgen_namecache_entry *e, uint32_t *s) {
 
 void vkgen_namecache_store(struct vkgen_namecache *c, uint64_t dev, int32_t type, uint64_t handle, const char *name) {
 	if (!c) return;
-	struct vkgen_namecache_entry *e = nc_entry(c, handle);
+	struct vkgen_namecache_entry *e = vkgen_namecache_entry(c, handle);
 	uint32_t s;
 	if (!nc_begin(e, &s)) return;
 	size_t n = name ? strlen(name) : VKGEN_NAMECACHE_NAME;
@@ -134,7 +118,7 @@ void vkgen_namecache_store(struct vkgen_namecache *c, uint64_t dev, int32_t type
 
 void vkgen_namecache_forget(struct vkgen_namecache *c, uint64_t handle) {
 	if (!c) return;
-	struct vkgen_namecache_entry *e = nc_entry(c, handle);
+	struct vkgen_namecache_entry *e = vkgen_namecache_entry(c, handle);
 	uint32_t s;
 	if (__atomic_load_n(&e->handle, __ATOMIC_RELAXED) != handle) return;
 	while (!nc_begin(e, &s)) {

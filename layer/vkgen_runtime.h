@@ -11,6 +11,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <string.h>
 #include <vulkan/vulkan.h>
 #include <vulkan/vk_layer.h>
 
@@ -55,7 +56,25 @@ struct vkgen_namecache_entry {
 struct vkgen_namecache {
 	struct vkgen_namecache_entry e[VKGEN_NAMECACHE_ENTRIES];
 };
-int vkgen_namecache_hit(struct vkgen_namecache *c, uint64_t dev, int32_t type, uint64_t handle, const char *name);
+static inline struct vkgen_namecache_entry *vkgen_namecache_entry(struct vkgen_namecache *c, uint64_t handle) {
+	uint64_t h = handle * 0x9E3779B97F4A7C15ull;
+	return &c->e[(h >> 32) % VKGEN_NAMECACHE_ENTRIES];
+}
+
+/* Reports whether name is what the entry for (dev, type, handle) holds.
+ * Inline: this is the hot path of re-applied names (lock-free seqlock read). */
+static inline int vkgen_namecache_hit(struct vkgen_namecache *c, uint64_t dev, int32_t type, uint64_t handle,
+                                      const char *name) {
+	if (!c || !name) return 0;
+	struct vkgen_namecache_entry *e = vkgen_namecache_entry(c, handle);
+	uint32_t s1 = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
+	if (s1 & 1) return 0;
+	uint32_t len = e->len;
+	int match = e->handle == handle && e->dev == dev && e->type == type && len < VKGEN_NAMECACHE_NAME &&
+	            memcmp(e->name, name, len) == 0 && name[len] == 0;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return match && __atomic_load_n(&e->seq, __ATOMIC_RELAXED) == s1;
+}
 void vkgen_namecache_store(struct vkgen_namecache *c, uint64_t dev, int32_t type, uint64_t handle, const char *name);
 void vkgen_namecache_forget(struct vkgen_namecache *c, uint64_t handle);
 void vkgen_namecache_clear(struct vkgen_namecache *c);

@@ -20,7 +20,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/vkgen/vkgen/layer"
 )
@@ -103,15 +105,20 @@ func preQueueSubmit(_ uintptr, _ C.uint32_t, _ *C.VkSubmitInfo, _ uint64) {
 // preSetDebugUtilsObjectNameEXT runs only when the name changed: the C name
 // cache filters re-applied names (name_cache in vkgen-layer.json).
 func preSetDebugUtilsObjectNameEXT(device uintptr, info *C.VkDebugUtilsObjectNameInfoEXT) {
-	count("vkSetDebugUtilsObjectNameEXT")
+	const cmd = "vkSetDebugUtilsObjectNameEXT"
 	k := nameKey{device, int32(info.objectType), uint64(info.objectHandle)}
+	name := layer.CStringView(unsafe.Pointer(info.pObjectName))
 	mu.Lock()
-	defer mu.Unlock()
+	calls[cmd]++
 	if info.pObjectName == nil {
 		delete(names, k)
-		return
+	} else if old, ok := names[k]; !ok || old != name {
+		names[k] = strings.Clone(name) // the C string dies with the call
 	}
-	names[k] = C.GoString(info.pObjectName) // copied: the C string dies with the call
+	mu.Unlock()
+	if panicOn == cmd {
+		panic("deliberate panic requested by VKGEN_EXAMPLE_PANIC=" + cmd)
+	}
 }
 
 // preDebugMarkerSetObjectNameEXT is never reached on drivers without
