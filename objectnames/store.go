@@ -34,13 +34,15 @@ type EmitterFunc func(Record)
 func (f EmitterFunc) EmitName(r Record) { f(r) }
 
 // Emitters emits every record to each of its emitters in order, for a store
-// shared by several layers.
+// shared by several layers. Nil entries are skipped.
 type Emitters []Emitter
 
-// EmitName forwards r to every emitter.
+// EmitName forwards r to every non-nil emitter.
 func (es Emitters) EmitName(r Record) {
 	for _, e := range es {
-		e.EmitName(r)
+		if e != nil {
+			e.EmitName(r)
+		}
 	}
 }
 

@@ -357,7 +357,7 @@ func TestAllSnapshotAllowsStoreUseAndEarlyStop(t *testing.T) {
 func TestEmittersFanOut(t *testing.T) {
 	a, b := &recorder{}, &recorder{}
 	var calls int
-	s := New(Emitters{a, b, EmitterFunc(func(Record) { calls++ })})
+	s := New(Emitters{a, nil, b, EmitterFunc(func(Record) { calls++ })})
 	mustSet(t, s, 1, gen.ObjectTypeEvent, 3, "e")
 	want := Record{Device: 1, Type: gen.ObjectTypeEvent, Handle: 3, Name: "e"}
 	wantRecords(t, a.take(), want)
