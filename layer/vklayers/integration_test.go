@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/vkgen/vkgen/internal/testenv"
 	"github.com/vkgen/vkgen/layer/example"
@@ -285,5 +287,30 @@ func TestVkcube(t *testing.T) {
 	r := run(t, vkEnv(t, built.layers...), "xvfb-run", "-a", "vkcube", "--c", "50")
 	if len(r.reports) != 1 || r.reports[0].Calls["vkCreateDevice"] != 1 {
 		t.Errorf("example layer reports %+v, want one instance with one device", r.reports)
+	}
+}
+
+// TestGoApplicationKeepsPreemption runs a Go Vulkan application through the
+// layers: the layer library's Go runtime takes SIGURG, and without the C
+// multiplexer the application's own runtime never sees its preemption
+// signals again, so its GC hangs behind a spinning goroutine.
+func TestGoApplicationKeepsPreemption(t *testing.T) {
+	setup(t)
+	app := filepath.Join(t.TempDir(), "vkgoapp")
+	build := exec.Command("go", "build", "-o", app, "./testdata/vkgoapp")
+	build.Dir = testenv.Root()
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build vkgoapp: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, app)
+	cmd.Env = vkEnv(t, built.layers...)
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("Go application hung (lost async preemption):\n%s", out)
+	}
+	if err != nil || !strings.Contains(string(out), "gc_ms=") {
+		t.Fatalf("vkgoapp: %v\n%s", err, out)
 	}
 }
