@@ -11,4 +11,4 @@
 // product layer, tracing, or the name store.
 package layer
 
-//go:generate go run ../cmd/vkgen layer dispatch -out .
+//go:generate go run ../cmd/vkgen layer dispatch --registry ../../shared/vkregistry/1.4.359/vk.xml --out .
