@@ -106,7 +106,8 @@ type command struct {
 	Protect             string
 	RequiredBy          string // for the #error message
 	NameCache           *nameCache
-	Forget              string // C statements invalidating the name cache
+	Forget              string // C statements invalidating the name cache and calling the forget hook
+	ForgetHook          bool   // Forget calls <symbol>_forget (needs a struct vkgen_call)
 }
 
 type extension struct {
@@ -316,8 +317,8 @@ func build(r *registry.Registry, tab *cdispatch.Table, spec *Spec, pkg string) (
 			}
 		}
 	}
-	if d.NameCache {
-		if err := addDestroyers(r, byName, add); err != nil {
+	if d.NameCache || spec.ForgetHook {
+		if err := addDestroyers(r, byName, add, d.NameCache, spec.ForgetHook, spec.Symbol); err != nil {
 			return nil, err
 		}
 	}
@@ -463,23 +464,27 @@ func newCommand(r *registry.Registry, tab *cdispatch.Table, c *registry.Command,
 }
 
 // addDestroyers intercepts (C only) every command that ends an object's life,
-// so the name cache forgets the object before its handle can be reused.
-// Destroying a parent of implicitly freed children (pools) clears the cache.
-func addDestroyers(r *registry.Registry, byName map[string]*command, add func(CommandSpec, bool) error) error {
+// so the name cache forgets the object before its handle can be reused and
+// the layer's forget hook (Spec.ForgetHook) sees it. Destroying a parent of
+// implicitly freed children (pools) clears the cache.
+func addDestroyers(r *registry.Registry, byName map[string]*command, add func(CommandSpec, bool) error, cache, hook bool, sym string) error {
 	t, err := objtypes.Derive(r)
 	if err != nil {
 		return err
 	}
 	parents := map[string]bool{}
+	values := map[string]int64{}
 	for _, o := range t.ObjectTypes {
 		if o.Parent != "" {
 			parents[o.Parent] = true
 		}
+		values[o.Name] = o.Value
 	}
 	type forget struct {
 		d       objtypes.Destroyer
 		clear   bool
 		handled bool // vkDestroyDevice/vkDestroyInstance: the runtime clears
+		reset   bool // vkResetDescriptorPool: frees children, not the pool
 	}
 	var list []forget
 	for _, d := range t.Destroyers {
@@ -493,7 +498,9 @@ func addDestroyers(r *registry.Registry, byName map[string]*command, add func(Co
 		}
 		list = append(list, f)
 	}
-	list = append(list, forget{d: objtypes.Destroyer{Command: "vkResetDescriptorPool", Param: 1, Count: -1}, clear: true})
+	if cache {
+		list = append(list, forget{d: objtypes.Destroyer{Command: "vkResetDescriptorPool", Param: 1, Count: -1}, clear: true, reset: true})
+	}
 	for _, f := range list {
 		c := byName[f.d.Command]
 		if c == nil {
@@ -505,22 +512,42 @@ func addDestroyers(r *registry.Registry, byName map[string]*command, add func(Co
 		if f.handled {
 			continue
 		}
-		if f.clear {
-			c.Forget = "vkgen_namecache_clear(LAYER->names);"
-			continue
-		}
 		p := c.Params[f.d.Param]
 		h := r.Handle(r.Command(f.d.Command).Params[f.d.Param].Type)
 		conv := "(uint64_t)"
 		if h != nil && h.Dispatchable {
 			conv = "(uint64_t)(uintptr_t)"
 		}
-		if f.d.Count < 0 {
-			c.Forget = fmt.Sprintf("vkgen_namecache_forget(LAYER->names, %s%s);", conv, p.Name)
-		} else {
-			c.Forget = fmt.Sprintf("if (%[1]s) for (uint32_t i = 0; i < %[2]s; i++) vkgen_namecache_forget(LAYER->names, %[3]s%[1]s[i]);",
-				p.Name, c.Params[f.d.Count].Name, conv)
+		var stmts []string
+		if cache && f.clear {
+			stmts = append(stmts, "vkgen_namecache_clear(LAYER->names);")
 		}
+		each := func(x string) string {
+			var s []string
+			if cache && !f.clear {
+				s = append(s, fmt.Sprintf("vkgen_namecache_forget(LAYER->names, %s%s);", conv, x))
+			}
+			if hook && !f.reset {
+				dev := "0"
+				if c.Level == "DEVICE" && r.Command(f.d.Command).Params[0].Type == "VkDevice" {
+					dev = "(uint64_t)(uintptr_t)" + c.Params[0].Name
+				}
+				s = append(s, fmt.Sprintf("if (%[3]s%[4]s) %[1]s_forget(&call, %[2]s, %[5]d, %[3]s%[4]s);", sym, dev, conv, x, values[f.d.ObjectType]))
+			}
+			return strings.Join(s, " ")
+		}
+		if f.d.Count < 0 {
+			if s := each(p.Name); s != "" {
+				stmts = append(stmts, s)
+			}
+		} else if s := each(p.Name + "[i]"); s != "" {
+			if strings.Count(s, ";") > 1 {
+				s = "{ " + s + " }"
+			}
+			stmts = append(stmts, fmt.Sprintf("if (%s) for (uint32_t i = 0; i < %s; i++) %s", p.Name, c.Params[f.d.Count].Name, s))
+		}
+		c.Forget = strings.Join(stmts, "\n\t")
+		c.ForgetHook = hook && !f.reset
 	}
 	return nil
 }

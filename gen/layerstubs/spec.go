@@ -36,6 +36,16 @@ type Spec struct {
 	InstanceExtensions []ExtensionSpec `json:"instance_extensions"`
 	DeviceExtensions   []ExtensionSpec `json:"device_extensions"`
 	Commands           []CommandSpec   `json:"commands"`
+	// ForgetHook intercepts every command that ends an object's life (the
+	// generated destroyer table; vkDestroyInstance and vkDestroyDevice are
+	// the layer's own hooks) and, before the call down, calls the layer's
+	//
+	//	void <symbol>_forget(struct vkgen_call *, uint64_t device, int32_t objectType, uint64_t handle)
+	//
+	// once per ended non-null handle (device: the VkDevice of device-level
+	// commands, 0 otherwise), so per-object state dies before the handle can
+	// be reused. The hook is C, so a layer can filter before entering Go.
+	ForgetHook bool `json:"forget_hook"`
 }
 
 // ExtensionSpec is one claimed extension.

@@ -8,7 +8,9 @@
 package main
 
 import (
+	_ "github.com/vkgen/vkgen/layer/debugmarker"
 	_ "github.com/vkgen/vkgen/layer/example"
+	_ "github.com/vkgen/vkgen/layer/memreport"
 )
 
 func main() {}

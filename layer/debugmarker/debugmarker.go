@@ -1,0 +1,131 @@
+// Package debugmarker is VK_LAYER_VKGEN_DebugMarker: it implements
+// VK_EXT_debug_utils (instance) and VK_EXT_debug_marker (device) on top of
+// whatever the driver provides, records every object name the application
+// sets in an objectnames.Store, and publishes the names to Perfetto traces
+// as VulkanApiEvent.VkDebugUtilsObjectName packets, live and as a replay at
+// the start of every session. See docs/debugmarker.md.
+//
+// It owns its hooks (this file and debugmarker.c) and its spec; the
+// trampolines, Go glue and manifest are generated (vkgen layer generate).
+// Forwarding, the passthroughs of tags, labels, markers and messengers, and
+// the fallbacks for a driver without the extensions are C; Go sees only name
+// changes (the C name cache drops re-applied names), destroys of possibly
+// named objects, and instance/device lifetime. It must not import other
+// layers.
+package debugmarker
+
+/*
+#include <stdint.h>
+#include <vulkan/vulkan.h>
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/vkgen/vkgen/generated"
+	"github.com/vkgen/vkgen/layer"
+	"github.com/vkgen/vkgen/objectnames"
+	"github.com/vkgen/vkgen/perfetto"
+)
+
+// LayerName is the name the loader knows the layer by.
+const LayerName = "VK_LAYER_VKGEN_DebugMarker"
+
+// names holds the layer's object names; every change is written to all
+// running trace sessions.
+var names = objectnames.New(objectnames.EmitterFunc(emitLive))
+
+func init() {
+	// Sessions started later, and any already running (a layer loaded after
+	// tracing began), receive every current name before live events.
+	perfetto.RegisterReplay(replayInto(names))
+}
+
+// emitLive writes one name change as a raw VkDebugUtilsObjectName packet.
+// A removal (null or empty name) is a packet with an empty object_name.
+func emitLive(r objectnames.Record) {
+	perfetto.VkObjectName(r.Device, int32(r.Type), r.Handle, r.Name)
+}
+
+// replayInto returns the session-start hook replaying s into one session.
+func replayInto(s *objectnames.Store) func(*perfetto.Emitter) {
+	return func(e *perfetto.Emitter) {
+		s.EmitAll(objectnames.EmitterFunc(func(r objectnames.Record) {
+			e.VkObjectName(r.Device, int32(r.Type), r.Handle, r.Name)
+		}))
+	}
+}
+
+// cString views a NUL-terminated C string without copying; the store copies
+// only when the name changed. nil gives "" (a removal).
+func cString(p *C.char) string {
+	if p == nil {
+		return ""
+	}
+	n := 0
+	for *(*byte)(unsafe.Add(unsafe.Pointer(p), n)) != 0 {
+		n++
+	}
+	return unsafe.String((*byte)(unsafe.Pointer(p)), n)
+}
+
+// preSetDebugUtilsObjectNameEXT records before the call down and whatever
+// its result (the reference's choice): the name is what the application
+// meant, and a driver without the extension has no result to wait for.
+// Names the store refuses (VK_OBJECT_TYPE_UNKNOWN, VK_NULL_HANDLE) are
+// invalid usage that the call down or the validation layer reports.
+func preSetDebugUtilsObjectNameEXT(device uintptr, info *C.VkDebugUtilsObjectNameInfoEXT) {
+	if info == nil {
+		return
+	}
+	_ = names.SetDebugUtilsObjectName(uint64(device), &objectnames.DebugUtilsObjectNameInfo{
+		ObjectType:   generated.ObjectType(info.objectType),
+		ObjectHandle: uint64(info.objectHandle),
+		ObjectName:   cString(info.pObjectName),
+	})
+}
+
+// preDebugMarkerSetObjectNameEXT maps the legacy object type to VkObjectType
+// through the generated table; an unmapped type is not stored.
+func preDebugMarkerSetObjectNameEXT(device uintptr, info *C.VkDebugMarkerObjectNameInfoEXT) {
+	if info == nil {
+		return
+	}
+	_ = names.SetDebugMarkerObjectName(uint64(device), &objectnames.DebugMarkerObjectNameInfo{
+		ObjectType: generated.DebugReportObjectType(info.objectType),
+		Object:     uint64(info.object),
+		ObjectName: cString(info.pObjectName),
+	})
+}
+
+//export debugmarkerForget
+func debugmarkerForget(device uint64, objectType int32, handle uint64) {
+	defer layer.Recover(LayerName, "forget")
+	names.ObjectDestroyed(device, generated.ObjectType(objectType), handle)
+}
+
+// preDestroyDevice forgets the device's name and those of its objects
+// before the handle can be reused.
+func preDestroyDevice(device uintptr, _ *C.VkAllocationCallbacks) {
+	if device != 0 {
+		names.DeviceDestroyed(uint64(device))
+	}
+}
+
+// postCreateInstance starts the configured trace session
+// ($VK_VKGEN_TRACE_FILE or vkgen.trace_file in vk_layer_settings.txt) unless
+// it is already running. The settings file is read again at every instance,
+// so a session can be started mid-run by configuring it before the next
+// vkCreateInstance; it begins with the replay of every live name.
+func postCreateInstance(_ *C.VkInstanceCreateInfo, _ *C.VkAllocationCallbacks, _ *uintptr, result C.VkResult) {
+	if result == C.VK_SUCCESS {
+		_, _ = perfetto.StartFromEnv() // failures are logged by perfetto; tracing stays off
+	}
+}
+
+// postDestroyInstance makes everything emitted so far reach the trace files
+// (sessions keep running for later instances).
+func postDestroyInstance(_ uintptr, _ *C.VkAllocationCallbacks) {
+	_ = perfetto.FlushAll()
+}
