@@ -1,0 +1,3 @@
+package fakeservice
+
+const sysMemfdCreate = 319 // linux/amd64

@@ -1,0 +1,5 @@
+package fakeservice
+
+import "syscall"
+
+const sysMemfdCreate = syscall.SYS_MEMFD_CREATE

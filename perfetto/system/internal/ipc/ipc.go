@@ -1,0 +1,318 @@
+// Package ipc is Perfetto's UNIX-socket IPC framing, shared by the producer
+// in perfetto/system and the fake service its tests run: each frame is a
+// 4-byte little-endian length followed by one IPCFrame message
+// (protos/perfetto/ipc/wire_protocol.proto), and file descriptors travel as
+// SCM_RIGHTS ancillary data on the bytes of a frame. It owns framing and fd
+// passing only, not the ProducerPort messages inside the frames.
+package ipc
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"syscall"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// MaxFrameSize bounds a frame's length; anything larger is a protocol error
+// (traced's own receive buffer is 128 KiB, so this is generous).
+const MaxFrameSize = 1 << 20
+
+// Kind is the member of IPCFrame's msg oneof a frame carries.
+type Kind int
+
+const (
+	KindUnknown           Kind = 0
+	KindBindService       Kind = 3
+	KindBindServiceReply  Kind = 4
+	KindInvokeMethod      Kind = 5
+	KindInvokeMethodReply Kind = 6
+	KindRequestError      Kind = 7
+)
+
+// Frame is a decoded IPCFrame; only the fields of its Kind are meaningful.
+type Frame struct {
+	RequestID uint64
+	Kind      Kind
+
+	ServiceName string            // BindService
+	Success     bool              // BindServiceReply, InvokeMethodReply
+	ServiceID   uint32            // BindServiceReply, InvokeMethod
+	Methods     map[string]uint32 // BindServiceReply: name -> id
+	MethodID    uint32            // InvokeMethod
+	Args        []byte            // InvokeMethod.args_proto / InvokeMethodReply.reply_proto
+	DropReply   bool              // InvokeMethod
+	HasMore     bool              // InvokeMethodReply
+	Error       string            // RequestError
+}
+
+// Append encodes f, length prefix included, onto b.
+func Append(b []byte, f *Frame) []byte {
+	start := len(b)
+	b = append(b, 0, 0, 0, 0)
+	b = protowire.AppendTag(b, 2, protowire.VarintType)
+	b = protowire.AppendVarint(b, f.RequestID)
+	var m []byte
+	switch f.Kind {
+	case KindBindService:
+		m = appendString(m, 1, f.ServiceName)
+	case KindBindServiceReply:
+		m = appendBool(m, 1, f.Success)
+		m = appendVarint(m, 2, uint64(f.ServiceID))
+		for name, id := range f.Methods {
+			var mi []byte
+			mi = appendVarint(mi, 1, uint64(id))
+			mi = appendString(mi, 2, name)
+			m = appendBytes(m, 3, mi)
+		}
+	case KindInvokeMethod:
+		m = appendVarint(m, 1, uint64(f.ServiceID))
+		m = appendVarint(m, 2, uint64(f.MethodID))
+		m = appendBytes(m, 3, f.Args)
+		if f.DropReply {
+			m = appendBool(m, 4, true)
+		}
+	case KindInvokeMethodReply:
+		m = appendBool(m, 1, f.Success)
+		if f.HasMore {
+			m = appendBool(m, 2, true)
+		}
+		m = appendBytes(m, 3, f.Args)
+	case KindRequestError:
+		m = appendString(m, 1, f.Error)
+	}
+	if f.Kind != KindUnknown {
+		b = appendBytes(b, protowire.Number(f.Kind), m)
+	}
+	binary.LittleEndian.PutUint32(b[start:], uint32(len(b)-start-4))
+	return b
+}
+
+// Decode parses one IPCFrame body (without its length prefix).
+func Decode(body []byte) (*Frame, error) {
+	f := &Frame{}
+	err := Walk(body, func(num protowire.Number, v uint64, data []byte) error {
+		switch num {
+		case 2:
+			f.RequestID = v
+		case 3, 4, 5, 6, 7:
+			f.Kind = Kind(num)
+			return f.decodeMsg(data)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("ipc: malformed frame: %w", err)
+	}
+	return f, nil
+}
+
+func (f *Frame) decodeMsg(m []byte) error {
+	return Walk(m, func(num protowire.Number, v uint64, data []byte) error {
+		switch f.Kind {
+		case KindBindService:
+			if num == 1 {
+				f.ServiceName = string(data)
+			}
+		case KindBindServiceReply:
+			switch num {
+			case 1:
+				f.Success = v != 0
+			case 2:
+				f.ServiceID = uint32(v)
+			case 3:
+				var id uint32
+				var name string
+				if err := Walk(data, func(n protowire.Number, v uint64, d []byte) error {
+					if n == 1 {
+						id = uint32(v)
+					} else if n == 2 {
+						name = string(d)
+					}
+					return nil
+				}); err != nil {
+					return err
+				}
+				if f.Methods == nil {
+					f.Methods = map[string]uint32{}
+				}
+				f.Methods[name] = id
+			}
+		case KindInvokeMethod:
+			switch num {
+			case 1:
+				f.ServiceID = uint32(v)
+			case 2:
+				f.MethodID = uint32(v)
+			case 3:
+				f.Args = data
+			case 4:
+				f.DropReply = v != 0
+			}
+		case KindInvokeMethodReply:
+			switch num {
+			case 1:
+				f.Success = v != 0
+			case 2:
+				f.HasMore = v != 0
+			case 3:
+				f.Args = data
+			}
+		case KindRequestError:
+			if num == 1 {
+				f.Error = string(data)
+			}
+		}
+		return nil
+	})
+}
+
+// Walk calls fn for every field of a protobuf message: v holds varint and
+// fixed values, data the bytes of length-delimited fields. Groups are
+// rejected; malformed input is an error, never a panic.
+func Walk(b []byte, fn func(num protowire.Number, v uint64, data []byte) error) error {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		var v uint64
+		var data []byte
+		switch typ {
+		case protowire.VarintType:
+			v, n = protowire.ConsumeVarint(b)
+		case protowire.Fixed32Type:
+			var x uint32
+			x, n = protowire.ConsumeFixed32(b)
+			v = uint64(x)
+		case protowire.Fixed64Type:
+			v, n = protowire.ConsumeFixed64(b)
+		case protowire.BytesType:
+			data, n = protowire.ConsumeBytes(b)
+		default:
+			return fmt.Errorf("unsupported wire type %d for field %d", typ, num)
+		}
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		if err := fn(num, v, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func appendVarint(b []byte, num protowire.Number, v uint64) []byte {
+	b = protowire.AppendTag(b, num, protowire.VarintType)
+	return protowire.AppendVarint(b, v)
+}
+
+func appendBool(b []byte, num protowire.Number, v bool) []byte {
+	return appendVarint(b, num, protowire.EncodeBool(v))
+}
+
+func appendBytes(b []byte, num protowire.Number, v []byte) []byte {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendBytes(b, v)
+}
+
+func appendString(b []byte, num protowire.Number, v string) []byte {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendString(b, v)
+}
+
+// ErrFrameTooLarge reports a length prefix beyond MaxFrameSize.
+var ErrFrameTooLarge = errors.New("ipc: frame larger than the limit")
+
+// Reader splits a socket's byte stream into frames and collects the file
+// descriptors that arrive with them. Not safe for concurrent use.
+type Reader struct {
+	c   *net.UnixConn
+	buf []byte
+	oob []byte
+	fds []int
+}
+
+func NewReader(c *net.UnixConn) *Reader {
+	return &Reader{c: c, oob: make([]byte, syscall.CmsgSpace(4*8))}
+}
+
+// Next returns the next frame body. Received descriptors accumulate and are
+// handed out by TakeFD; the caller must close those it does not keep.
+func (r *Reader) Next() ([]byte, error) {
+	for {
+		if len(r.buf) >= 4 {
+			n := binary.LittleEndian.Uint32(r.buf)
+			if n > MaxFrameSize {
+				return nil, fmt.Errorf("%w: %d bytes", ErrFrameTooLarge, n)
+			}
+			if len(r.buf) >= 4+int(n) {
+				body := append([]byte(nil), r.buf[4:4+n]...)
+				r.buf = r.buf[:copy(r.buf, r.buf[4+n:])]
+				return body, nil
+			}
+		}
+		var tmp [32 << 10]byte
+		n, oobn, _, _, err := r.c.ReadMsgUnix(tmp[:], r.oob)
+		if oobn > 0 {
+			r.parseRights(r.oob[:oobn])
+		}
+		r.buf = append(r.buf, tmp[:n]...)
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, errors.New("ipc: connection closed")
+		}
+	}
+}
+
+func (r *Reader) parseRights(oob []byte) {
+	msgs, err := syscall.ParseSocketControlMessage(oob)
+	if err != nil {
+		return
+	}
+	for i := range msgs {
+		if fds, err := syscall.ParseUnixRights(&msgs[i]); err == nil {
+			r.fds = append(r.fds, fds...)
+		}
+	}
+}
+
+// TakeFD returns the oldest received descriptor not yet taken, or -1.
+func (r *Reader) TakeFD() int {
+	if len(r.fds) == 0 {
+		return -1
+	}
+	fd := r.fds[0]
+	r.fds = r.fds[1:]
+	return fd
+}
+
+// Close closes every descriptor received and not taken.
+func (r *Reader) Close() {
+	for _, fd := range r.fds {
+		syscall.Close(fd)
+	}
+	r.fds = nil
+}
+
+// Write sends encoded frames, with fd (if >= 0) attached as SCM_RIGHTS.
+func Write(c *net.UnixConn, b []byte, fd int) error {
+	var oob []byte
+	if fd >= 0 {
+		oob = syscall.UnixRights(fd)
+	}
+	for len(b) > 0 {
+		n, _, err := c.WriteMsgUnix(b, oob, nil)
+		if err != nil {
+			return err
+		}
+		b, oob = b[n:], nil
+	}
+	return nil
+}

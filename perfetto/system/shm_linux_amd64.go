@@ -1,0 +1,3 @@
+package system
+
+const sysMemfdCreate = 319 // memfd_create on linux/amd64 (absent from package syscall)

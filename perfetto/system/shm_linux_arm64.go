@@ -1,0 +1,5 @@
+package system
+
+import "syscall"
+
+const sysMemfdCreate = syscall.SYS_MEMFD_CREATE
