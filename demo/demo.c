@@ -1,0 +1,331 @@
+/* demo: the vkgen demo Vulkan program (C, real loader). It allocates device
+ * memory, creates buffers and images of several usages, binds them (plain
+ * and *2 binds, sub-allocated and dedicated), names them with
+ * vkSetDebugUtilsObjectNameEXT, then destroys and frees everything, printing
+ * what it did so a trace of the DeviceMemoryReport layer can be checked:
+ *
+ *   memory NAME handle=0xH size=N type=I flags=0xF
+ *   buffer NAME handle=0xH usage=0xU size=N memory=MEMNAME offset=N
+ *   image NAME handle=0xH usage=0xU size=N memory=MEMNAME offset=N
+ *   phase bound | phase freed
+ *   failed_allocation result=R          (--fail-alloc)
+ *   validation_messages=N               (at exit)
+ *
+ * Sizes are those vkGet*MemoryRequirements(2) returned.
+ *   demo [--fail-alloc] [--bench N]
+ * --fail-alloc adds an allocation the driver must refuse (larger than any
+ * heap): the layer must record nothing for it (validation flags it, so the
+ * validation run leaves it out).
+ * --bench N times N iterations of vkCreateBuffer + vkBindBufferMemory +
+ * vkDestroyBuffer with CLOCK_THREAD_CPUTIME_ID and prints
+ * "bench create_bind_destroy_buffer NS_PER_ITERATION" (best of 5). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <vulkan/vulkan.h>
+
+static int messages;
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
+                                                 VkDebugUtilsMessageTypeFlagsEXT type,
+                                                 const VkDebugUtilsMessengerCallbackDataEXT *data, void *user) {
+	(void)user;
+	/* The loader's own notes arrive as general warnings; count validation
+	 * messages and every error. */
+	if ((type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) || sev >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
+		messages++;
+	fprintf(stderr, "demo: message (severity %#x): %s\n", (unsigned)sev, data && data->pMessage ? data->pMessage : "");
+	return VK_FALSE;
+}
+
+#define CHECK(expr)                                                                 \
+	do {                                                                            \
+		VkResult r_ = (expr);                                                       \
+		if (r_ != VK_SUCCESS) {                                                     \
+			fprintf(stderr, "demo: %s failed: %d (line %d)\n", #expr, r_, __LINE__); \
+			exit(1);                                                                \
+		}                                                                           \
+	} while (0)
+
+static VkDevice dev;
+static VkPhysicalDeviceMemoryProperties memprops;
+static PFN_vkSetDebugUtilsObjectNameEXT set_name;
+
+static void name(VkObjectType type, uint64_t handle, const char *n) {
+	if (!set_name) return;
+	VkDebugUtilsObjectNameInfoEXT info = {VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT, NULL, type, handle, n};
+	CHECK(set_name(dev, &info));
+}
+
+/* The first memory type allowed by bits with all of want. */
+static uint32_t pick_type(uint32_t bits, VkMemoryPropertyFlags want) {
+	for (uint32_t i = 0; i < memprops.memoryTypeCount; i++)
+		if ((bits & (1u << i)) && (memprops.memoryTypes[i].propertyFlags & want) == want) return i;
+	fprintf(stderr, "demo: no memory type with flags %#x in %#x\n", (unsigned)want, bits);
+	exit(1);
+}
+
+struct memory {
+	const char *name;
+	VkDeviceMemory handle;
+	VkDeviceSize size;
+	uint32_t type;
+};
+
+static void allocate(struct memory *m) {
+	VkMemoryAllocateInfo ai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, m->size, m->type};
+	CHECK(vkAllocateMemory(dev, &ai, NULL, &m->handle));
+	name(VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)m->handle, m->name);
+	printf("memory %s handle=%#" PRIx64 " size=%" PRIu64 " type=%u flags=%#x\n", m->name, (uint64_t)m->handle,
+	       (uint64_t)m->size, m->type, (unsigned)memprops.memoryTypes[m->type].propertyFlags);
+}
+
+struct buffer {
+	const char *name;
+	VkBufferUsageFlags usage;
+	VkDeviceSize create_size;
+	int host; /* staging: lives in host-visible memory */
+	VkBuffer handle;
+	VkMemoryRequirements req;
+	VkDeviceSize offset;
+};
+
+struct image {
+	const char *name;
+	VkImageUsageFlags usage;
+	VkFormat format;
+	uint32_t extent;
+	int dedicated; /* own allocation, bound with vkBindImageMemory2 */
+	VkImage handle;
+	VkMemoryRequirements req;
+	VkDeviceSize offset;
+	struct memory mem;
+};
+
+static VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return a ? (v + a - 1) / a * a : v; }
+
+static double now_ns(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void bench(long n) {
+	VkBufferCreateInfo bi = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+	bi.size = 4096;
+	bi.usage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT;
+	bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+	VkBuffer probe;
+	CHECK(vkCreateBuffer(dev, &bi, NULL, &probe));
+	VkMemoryRequirements req;
+	vkGetBufferMemoryRequirements(dev, probe, &req);
+	vkDestroyBuffer(dev, probe, NULL);
+	struct memory m = {"bench", VK_NULL_HANDLE, req.size, pick_type(req.memoryTypeBits, 0)};
+	VkMemoryAllocateInfo ai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, m.size, m.type};
+	CHECK(vkAllocateMemory(dev, &ai, NULL, &m.handle));
+	double best = 0;
+	for (int rep = 0; rep < 5; rep++) {
+		double t0 = now_ns();
+		for (long i = 0; i < n; i++) {
+			VkBuffer b;
+			CHECK(vkCreateBuffer(dev, &bi, NULL, &b));
+			CHECK(vkBindBufferMemory(dev, b, m.handle, 0));
+			vkDestroyBuffer(dev, b, NULL);
+		}
+		double per = (now_ns() - t0) / (double)n;
+		if (rep == 0 || per < best) best = per;
+	}
+	vkFreeMemory(dev, m.handle, NULL);
+	printf("bench create_bind_destroy_buffer %.1f\n", best);
+}
+
+int main(int argc, char **argv) {
+	int fail_alloc = 0;
+	long bench_n = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--fail-alloc")) fail_alloc = 1;
+		else if (!strcmp(argv[i], "--bench") && i + 1 < argc) bench_n = atol(argv[++i]);
+		else {
+			fprintf(stderr, "usage: demo [--fail-alloc] [--bench N]\n");
+			return 2;
+		}
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	/* Instance with VK_EXT_debug_utils when available (names, messenger). */
+	uint32_t n = 0;
+	CHECK(vkEnumerateInstanceExtensionProperties(NULL, &n, NULL));
+	VkExtensionProperties *iexts = calloc(n ? n : 1, sizeof(*iexts));
+	CHECK(vkEnumerateInstanceExtensionProperties(NULL, &n, iexts));
+	int debug_utils = 0;
+	for (uint32_t i = 0; i < n; i++) debug_utils |= !strcmp(iexts[i].extensionName, VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+	free(iexts);
+	const char *ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+	VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "vkgen-demo", 1, "vkgen", 1, VK_API_VERSION_1_1};
+	VkDebugUtilsMessengerCreateInfoEXT mi = {VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+	mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+	mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+	mi.pfnUserCallback = on_message;
+	VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, debug_utils ? &mi : NULL, 0, &app, 0, NULL,
+	                            debug_utils ? 1u : 0u, debug_utils ? &ext : NULL};
+	VkInstance inst;
+	CHECK(vkCreateInstance(&ici, NULL, &inst));
+	VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+	PFN_vkCreateDebugUtilsMessengerEXT create_messenger =
+	    (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkCreateDebugUtilsMessengerEXT");
+	if (debug_utils && create_messenger) CHECK(create_messenger(inst, &mi, NULL, &messenger));
+
+	n = 1;
+	VkPhysicalDevice phys;
+	VkResult r = vkEnumeratePhysicalDevices(inst, &n, &phys);
+	if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
+		fprintf(stderr, "demo: no Vulkan physical device\n");
+		return 1;
+	}
+	VkPhysicalDeviceProperties pp;
+	vkGetPhysicalDeviceProperties(phys, &pp);
+	vkGetPhysicalDeviceMemoryProperties(phys, &memprops);
+	printf("device %s api=%u.%u.%u\n", pp.deviceName, VK_API_VERSION_MAJOR(pp.apiVersion),
+	       VK_API_VERSION_MINOR(pp.apiVersion), VK_API_VERSION_PATCH(pp.apiVersion));
+	float prio = 1;
+	VkDeviceQueueCreateInfo qi = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
+	VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, NULL, 0, 1, &qi};
+	CHECK(vkCreateDevice(phys, &dci, NULL, &dev));
+	set_name = (PFN_vkSetDebugUtilsObjectNameEXT)vkGetDeviceProcAddr(dev, "vkSetDebugUtilsObjectNameEXT");
+	if (!set_name) printf("names unsupported\n");
+
+	if (bench_n > 0) {
+		bench(bench_n);
+	} else {
+		struct buffer bufs[] = {
+		    {"vertices", VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, 65536},
+		    {"indices", VK_BUFFER_USAGE_INDEX_BUFFER_BIT, 16384},
+		    {"camera", VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, 256},
+		    {"particles", VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 131072},
+		    {"draws", VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, 4096},
+		    {"upload", VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 262144, 1},
+		};
+		struct image imgs[] = {
+		    {"gbuffer.albedo", VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT, VK_FORMAT_R8G8B8A8_UNORM, 256},
+		    {"depth", VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_FORMAT_D32_SFLOAT, 256},
+		    {"lightmap", VK_IMAGE_USAGE_STORAGE_BIT, VK_FORMAT_R8G8B8A8_UNORM, 128},
+		    {"albedo.texture", VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_FORMAT_R8G8B8A8_UNORM, 512, 1},
+		};
+		const int nb = sizeof(bufs) / sizeof(bufs[0]), ni = sizeof(imgs) / sizeof(imgs[0]);
+
+		/* Create and query requirements (plain and *2 variants). */
+		VkDeviceSize dev_size = 0, host_size = 0;
+		uint32_t dev_bits = ~0u, host_bits = ~0u;
+		for (int i = 0; i < nb; i++) {
+			struct buffer *b = &bufs[i];
+			VkBufferCreateInfo bi = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, NULL, 0, b->create_size, b->usage,
+			                         VK_SHARING_MODE_EXCLUSIVE};
+			CHECK(vkCreateBuffer(dev, &bi, NULL, &b->handle));
+			if (i % 2) {
+				VkBufferMemoryRequirementsInfo2 ri = {VK_STRUCTURE_TYPE_BUFFER_MEMORY_REQUIREMENTS_INFO_2, NULL, b->handle};
+				VkMemoryRequirements2 r2 = {VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
+				vkGetBufferMemoryRequirements2(dev, &ri, &r2);
+				b->req = r2.memoryRequirements;
+			} else {
+				vkGetBufferMemoryRequirements(dev, b->handle, &b->req);
+			}
+			VkDeviceSize *sz = b->host ? &host_size : &dev_size;
+			b->offset = align_up(*sz, b->req.alignment);
+			*sz = b->offset + b->req.size;
+			*(b->host ? &host_bits : &dev_bits) &= b->req.memoryTypeBits;
+			name(VK_OBJECT_TYPE_BUFFER, (uint64_t)b->handle, b->name);
+		}
+		for (int i = 0; i < ni; i++) {
+			struct image *im = &imgs[i];
+			VkImageCreateInfo ci = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+			ci.imageType = VK_IMAGE_TYPE_2D;
+			ci.format = im->format;
+			ci.extent = (VkExtent3D){im->extent, im->extent, 1};
+			ci.mipLevels = 1;
+			ci.arrayLayers = 1;
+			ci.samples = VK_SAMPLE_COUNT_1_BIT;
+			ci.tiling = VK_IMAGE_TILING_OPTIMAL;
+			ci.usage = im->usage;
+			ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+			ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+			CHECK(vkCreateImage(dev, &ci, NULL, &im->handle));
+			if (im->dedicated) {
+				VkImageMemoryRequirementsInfo2 ri = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_REQUIREMENTS_INFO_2, NULL, im->handle};
+				VkMemoryRequirements2 r2 = {VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
+				vkGetImageMemoryRequirements2(dev, &ri, &r2);
+				im->req = r2.memoryRequirements;
+			} else {
+				vkGetImageMemoryRequirements(dev, im->handle, &im->req);
+				im->offset = align_up(dev_size, im->req.alignment);
+				dev_size = im->offset + im->req.size;
+				dev_bits &= im->req.memoryTypeBits;
+			}
+			name(VK_OBJECT_TYPE_IMAGE, (uint64_t)im->handle, im->name);
+		}
+
+		/* One device-local block sub-allocated by everything but the staging
+		 * buffer (host-visible block) and the dedicated texture, with 64 KiB
+		 * left unbound at its end. */
+		struct memory local = {"block.device_local", VK_NULL_HANDLE, dev_size + 65536,
+		                       pick_type(dev_bits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)};
+		struct memory host = {"block.host_visible", VK_NULL_HANDLE, host_size,
+		                      pick_type(host_bits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)};
+		allocate(&local);
+		allocate(&host);
+		if (fail_alloc) {
+			VkMemoryAllocateInfo ai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, (VkDeviceSize)1 << 62, local.type};
+			VkDeviceMemory m = VK_NULL_HANDLE;
+			VkResult fr = vkAllocateMemory(dev, &ai, NULL, &m);
+			printf("failed_allocation result=%d\n", fr);
+			if (fr == VK_SUCCESS) vkFreeMemory(dev, m, NULL);
+		}
+		for (int i = 0; i < nb; i++) {
+			struct buffer *b = &bufs[i];
+			struct memory *m = b->host ? &host : &local;
+			if (i % 2) {
+				VkBindBufferMemoryInfo bi = {VK_STRUCTURE_TYPE_BIND_BUFFER_MEMORY_INFO, NULL, b->handle, m->handle, b->offset};
+				CHECK(vkBindBufferMemory2(dev, 1, &bi));
+			} else {
+				CHECK(vkBindBufferMemory(dev, b->handle, m->handle, b->offset));
+			}
+			printf("buffer %s handle=%#" PRIx64 " usage=%#x size=%" PRIu64 " memory=%s offset=%" PRIu64 "\n", b->name,
+			       (uint64_t)b->handle, (unsigned)b->usage, (uint64_t)b->req.size, m->name, (uint64_t)b->offset);
+		}
+		for (int i = 0; i < ni; i++) {
+			struct image *im = &imgs[i];
+			struct memory *m = &local;
+			if (im->dedicated) {
+				im->mem = (struct memory){im->name, VK_NULL_HANDLE, im->req.size,
+				                          pick_type(im->req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)};
+				allocate(&im->mem);
+				m = &im->mem;
+				VkBindImageMemoryInfo bi = {VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_INFO, NULL, im->handle, m->handle, 0};
+				CHECK(vkBindImageMemory2(dev, 1, &bi));
+			} else {
+				CHECK(vkBindImageMemory(dev, im->handle, m->handle, im->offset));
+			}
+			printf("image %s handle=%#" PRIx64 " usage=%#x size=%" PRIu64 " memory=%s offset=%" PRIu64 "\n", im->name,
+			       (uint64_t)im->handle, (unsigned)im->usage, (uint64_t)im->req.size, m->name, (uint64_t)im->offset);
+		}
+		printf("phase bound\n");
+
+		for (int i = 0; i < nb; i++) vkDestroyBuffer(dev, bufs[i].handle, NULL);
+		for (int i = 0; i < ni; i++) {
+			vkDestroyImage(dev, imgs[i].handle, NULL);
+			if (imgs[i].dedicated) vkFreeMemory(dev, imgs[i].mem.handle, NULL);
+		}
+		vkFreeMemory(dev, local.handle, NULL);
+		vkFreeMemory(dev, host.handle, NULL);
+		printf("phase freed\n");
+	}
+
+	vkDestroyDevice(dev, NULL);
+	PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger =
+	    (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkDestroyDebugUtilsMessengerEXT");
+	if (messenger && destroy_messenger) destroy_messenger(inst, messenger, NULL);
+	vkDestroyInstance(inst, NULL);
+	printf("validation_messages=%d\n", messages);
+	return 0;
+}

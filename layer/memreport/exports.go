@@ -1,0 +1,48 @@
+package memreport
+
+/*
+#include "vkgen_memreport.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/vkgen/vkgen/layer"
+	"github.com/vkgen/vkgen/layer/memreport/accounting"
+)
+
+// memreportCallback receives one VK_EXT_device_memory_report event from the
+// C callback, on whatever thread the driver reports from.
+//
+//export memreportCallback
+func memreportCallback(token uint64, typ uint32, memoryObjectID, size uint64, objectType int32, objectHandle uint64, heapIndex, flags uint32) {
+	defer layer.Recover(layerName, "device memory report callback")
+	st.callback(token, accounting.CallbackEvent{
+		Type: accounting.CallbackType(typ), MemoryObjectID: memoryObjectID, Size: size,
+		ObjectType: objectType, ObjectHandle: objectHandle, HeapIndex: heapIndex,
+		Internal: flags&1 != 0, // VK_DEVICE_MEMORY_REPORT_FLAGS internal-object bit, as the reference reads it
+	})
+}
+
+// memreportDeviceCreated is called by the C post hook of a successful
+// vkCreateDevice with the memory type flags of its physical device.
+//
+//export memreportDeviceCreated
+func memreportDeviceCreated(device uintptr, token uint64, hasCallback C.int, flags *C.uint32_t, n C.uint32_t) {
+	defer layer.Recover(layerName, "postCreateDevice")
+	var typeFlags []uint32
+	if flags != nil && n > 0 {
+		typeFlags = unsafe.Slice((*uint32)(unsafe.Pointer(flags)), int(n))
+	}
+	st.deviceCreated(device, token, hasCallback != 0, typeFlags) // the engine copies typeFlags
+}
+
+// memreportDeviceFailed is called when vkCreateDevice failed after the
+// layer handed out a callback token.
+//
+//export memreportDeviceFailed
+func memreportDeviceFailed(token uint64) {
+	defer layer.Recover(layerName, "postCreateDevice")
+	st.deviceFailed(token)
+}

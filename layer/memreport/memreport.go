@@ -1,0 +1,42 @@
+// Package memreport is VK_LAYER_VKGEN_DeviceMemoryReport: it attributes
+// device memory to buffers and images by usage cluster and writes it to
+// Perfetto as counter tracks vulkan.mem.{app|driver}.usage.<cluster>,
+// VulkanMemoryAllocation and VulkanObjectName instant events (category
+// VulkanDeviceMemoryReport), replaying the live state at every session start.
+//
+// It owns the layer's hooks (C in memreport.c, Go here), the device-key
+// mapping and the trace output; the bookkeeping is package accounting's,
+// names live in an objectnames store, trace encoding is package perfetto's.
+// Trampolines, glue and manifest are generated from vkgen-layer.json. It
+// must not import other layers.
+//
+// Memory sources: when the driver offers VK_EXT_device_memory_report (and
+// its deviceMemoryReport feature), vkCreateDevice passes down a copy of the
+// application's create info with the extension, the feature and the layer's
+// callback chained in (memreport.c); the callback reports driver-internal
+// and application allocations. Otherwise vkAllocateMemory/vkFreeMemory are
+// the source. Buffers and images come from their create, requirements, bind
+// and destroy calls. The layer claims no extension: it sees object naming
+// only when something below implements it.
+//
+// Tracing starts at vkCreateInstance from $VK_VKGEN_TRACE_FILE or
+// vk_layer_settings.txt (perfetto.StartFromEnv) and is flushed at
+// vkDestroyInstance. See docs/memreport.md.
+package memreport
+
+//go:generate go run ../../cmd/vkgen layer generate --registry ../../../shared/vkregistry/1.4.359/vk.xml
+
+import (
+	"github.com/vkgen/vkgen/perfetto"
+)
+
+// layerName prefixes the layer's log lines.
+const layerName = "VK_LAYER_VKGEN_DeviceMemoryReport"
+
+// st is the process-wide layer state: the library is never unloaded and
+// devices are keyed individually, so one state serves every instance.
+var st = newState(traceSink{}, nameSink{})
+
+func init() {
+	perfetto.RegisterReplay(st.replay)
+}

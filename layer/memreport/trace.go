@@ -1,0 +1,104 @@
+package memreport
+
+import (
+	"github.com/vkgen/vkgen/layer/memreport/accounting"
+	"github.com/vkgen/vkgen/objectnames"
+	"github.com/vkgen/vkgen/perfetto"
+)
+
+// Trace vocabulary (reference-behaviour.md 4.3-4.5).
+const (
+	Category            = "VulkanDeviceMemoryReport"
+	AllocationEventName = "VulkanMemoryAllocation"
+	ObjectNameEventName = "VulkanObjectName"
+)
+
+var (
+	category   = perfetto.NewCategory(Category)
+	allocEvent = perfetto.NewEventName(AllocationEventName)
+	nameEvent  = perfetto.NewEventName(ObjectNameEventName)
+
+	argOperation    = perfetto.NewAnnotationName("operation")
+	argSource       = perfetto.NewAnnotationName("source")
+	argMemoryObject = perfetto.NewAnnotationName("memory_object_id")
+	argSize         = perfetto.NewAnnotationName("size")
+	argOffset       = perfetto.NewAnnotationName("offset")
+	argObjectHandle = perfetto.NewAnnotationName("object_handle")
+	argMemoryType   = perfetto.NewAnnotationName("memory_type")
+	argObjectType   = perfetto.NewAnnotationName("object_type")
+	argObjectName   = perfetto.NewAnnotationName("object_name")
+
+	// counterTracks holds every vulkan.mem.{app|driver}.usage.<cluster>
+	// track, registered once (unit bytes, process-scoped).
+	counterTracks = func() map[string]perfetto.CounterTrack {
+		m := map[string]perfetto.CounterTrack{}
+		for _, n := range accounting.TrackNames() {
+			m[n] = perfetto.NewCounterTrack(n, perfetto.UnitSizeBytes)
+		}
+		return m
+	}()
+)
+
+// traceSink writes the engine's output to every running session (em == nil)
+// or, during a session-start replay, to that session only.
+type traceSink struct{ em *perfetto.Emitter }
+
+func (s traceSink) Counter(name string, bytes int64) {
+	t, ok := counterTracks[name]
+	if !ok {
+		return
+	}
+	if s.em != nil {
+		s.em.Counter(t, bytes)
+		return
+	}
+	perfetto.Counter(t, bytes)
+}
+
+func (s traceSink) Allocation(ev accounting.AllocationEvent) {
+	if s.em == nil && !perfetto.Enabled() {
+		return // do not build the annotations for nobody
+	}
+	args := [...]perfetto.Arg{
+		perfetto.String(argOperation, ev.Operation.String()),
+		perfetto.String(argSource, ev.Source.String()),
+		perfetto.Uint(argMemoryObject, ev.MemoryObjectID),
+		perfetto.Uint(argSize, ev.Size),
+		perfetto.Uint(argOffset, ev.Offset),
+		perfetto.Uint(argObjectHandle, ev.ObjectHandle),
+		perfetto.String(argMemoryType, ev.MemoryType),
+	}
+	if s.em != nil {
+		s.em.Instant(category, allocEvent, args[:]...)
+		return
+	}
+	perfetto.Instant(category, allocEvent, args[:]...)
+}
+
+// nameSink writes VulkanObjectName events like traceSink. A removed name is
+// published once with an empty object_name, so a consumer sees the clear.
+type nameSink struct{ em *perfetto.Emitter }
+
+func (s nameSink) EmitName(r objectnames.Record) {
+	if s.em == nil && !perfetto.Enabled() {
+		return
+	}
+	args := [...]perfetto.Arg{
+		perfetto.Int(argObjectType, int64(r.Type)),
+		perfetto.Uint(argObjectHandle, r.Handle),
+		perfetto.String(argObjectName, r.Name),
+	}
+	if s.em != nil {
+		s.em.Instant(category, nameEvent, args[:]...)
+		return
+	}
+	perfetto.Instant(category, nameEvent, args[:]...)
+}
+
+// replay is the session-start hook: the non-zero counters, then the live
+// allocations and binds, then the names (a name is only useful once the
+// memory it attaches to is in the trace).
+func (s *state) replay(em *perfetto.Emitter) {
+	s.engine.Snapshot(traceSink{em})
+	s.names.EmitAll(nameSink{em})
+}

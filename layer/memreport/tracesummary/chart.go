@@ -1,0 +1,86 @@
+package tracesummary
+
+import (
+	"fmt"
+	"html"
+	"strings"
+)
+
+// palette cycles through distinguishable colours for the tracks.
+var palette = []string{"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"}
+
+// SVG draws every counter track as a step line over time (x: ms since the
+// first sample, y: bytes) with a legend.
+func (s *Summary) SVG() string {
+	const w, h, left, right, top, bottom = 900, 420, 80, 20, 20, 40
+	var tmax uint64
+	var vmax int64
+	for _, sr := range s.Series {
+		for _, p := range sr.Samples {
+			tmax, vmax = max(tmax, p.Timestamp), max(vmax, p.Value)
+		}
+	}
+	tmax, vmax = max(tmax, 1), max(vmax, 1)
+	legendH := 16 * len(s.Series)
+	x := func(t uint64) float64 { return left + float64(t)/float64(tmax)*(w-left-right) }
+	y := func(v int64) float64 { return top + (1-float64(v)/float64(vmax))*(h-top-bottom) }
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n", w, h+legendH)
+	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
+	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>`+"\n", left, h-bottom, w-right, h-bottom)
+	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>`+"\n", left, top, left, h-bottom)
+	for i := 0; i <= 4; i++ {
+		v := vmax * int64(i) / 4
+		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n", left-4, y(v)+4, humanBytes(v))
+		t := tmax * uint64(i) / 4
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%.1f ms</text>`+"\n", x(t), h-bottom+16, float64(t)/1e6)
+	}
+	for i, sr := range s.Series {
+		c := palette[i%len(palette)]
+		var pts []string
+		prev := int64(0)
+		for j, p := range sr.Samples {
+			if j > 0 {
+				pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(p.Timestamp), y(prev)))
+			}
+			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(p.Timestamp), y(p.Value)))
+			prev = p.Value
+		}
+		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"><title>%s</title></polyline>`+"\n", c, strings.Join(pts, " "), html.EscapeString(sr.Track))
+		ly := h + 16*i + 4
+		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text x="%d" y="%d">%s</text>`+"\n", left, ly, c, left+16, ly+9, html.EscapeString(sr.Track))
+	}
+	b.WriteString("</svg>\n")
+	return b.String()
+}
+
+// HTML is a self-contained page with the chart and both tables.
+func (s *Summary) HTML(title string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title>\n", html.EscapeString(title))
+	b.WriteString("<style>body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body>\n")
+	fmt.Fprintf(&b, "<h1>%s</h1>\n<h2>Counters over time</h2>\n%s", html.EscapeString(title), s.SVG())
+	b.WriteString("<h2>Memory per object</h2>\n<table><tr><th>name</th><th>type</th><th>handle</th><th>peak bytes</th><th>final bytes</th><th>cluster</th></tr>\n")
+	for _, o := range s.Objects {
+		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%#x</td><td>%d</td><td>%d</td><td>%s</td></tr>\n",
+			html.EscapeString(o.Name), o.Type, o.Handle, o.Bytes, o.Final, html.EscapeString(o.Cluster))
+	}
+	b.WriteString("</table>\n<h2>Memory per cluster</h2>\n<table><tr><th>track</th><th>peak bytes</th><th>final bytes</th></tr>\n")
+	for _, c := range s.Clusters {
+		fmt.Fprintf(&b, "<tr><td>%s</td><td>%d</td><td>%d</td></tr>\n", html.EscapeString(c.Track), c.Peak, c.Final)
+	}
+	b.WriteString("</table>\n</body></html>\n")
+	return b.String()
+}
+
+func humanBytes(v int64) string {
+	switch {
+	case v >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(v)/(1<<30))
+	case v >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(v)/(1<<20))
+	case v >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(v)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", v)
+}
