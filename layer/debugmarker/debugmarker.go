@@ -21,6 +21,9 @@ package debugmarker
 import "C"
 
 import (
+	"fmt"
+	"os"
+	"sync"
 	"unsafe"
 
 	"github.com/vkgen/vkgen/generated"
@@ -113,14 +116,46 @@ func preDestroyDevice(device uintptr, _ *C.VkAllocationCallbacks) {
 	}
 }
 
-// postCreateInstance starts the configured trace session
-// ($VK_VKGEN_TRACE_FILE or vkgen.trace_file in vk_layer_settings.txt) unless
-// it is already running. The settings file is read again at every instance,
-// so a session can be started mid-run by configuring it before the next
-// vkCreateInstance; it begins with the replay of every live name.
+// postCreateInstance starts the configured trace session.
 func postCreateInstance(_ *C.VkInstanceCreateInfo, _ *C.VkAllocationCallbacks, _ *uintptr, result C.VkResult) {
 	if result == C.VK_SUCCESS {
-		_, _ = perfetto.StartFromEnv() // failures are logged by perfetto; tracing stays off
+		startConfiguredSession()
+	}
+}
+
+var (
+	sessionMu sync.Mutex
+	refused   = map[string]bool{} // paths that failed, logged once
+)
+
+// startConfiguredSession starts the trace file configured by
+// $VK_VKGEN_TRACE_FILE or vkgen.trace_file in vk_layer_settings.txt, unless a
+// session writes that file already. The settings file is read again at every
+// vkCreateInstance, so pointing it at a new file before an instance is
+// created starts a second session mid-run, which begins with the replay of
+// every live name; the first session keeps running. perfetto.StartFromEnv
+// runs first so that other layers calling it share the same first session.
+func startConfiguredSession() {
+	if _, err := perfetto.StartFromEnv(); err != nil {
+		return // logged by perfetto; tracing stays off
+	}
+	path, source := perfetto.TraceFileSetting()
+	if path == "" {
+		return
+	}
+	sessionMu.Lock()
+	defer sessionMu.Unlock()
+	for _, s := range perfetto.Sessions() {
+		if s.Name() == path {
+			return
+		}
+	}
+	if refused[path] {
+		return
+	}
+	if _, err := perfetto.StartFileSession(path, perfetto.Options{}); err != nil {
+		refused[path] = true
+		fmt.Fprintf(os.Stderr, "vkgen: %s: trace file from %s: %v; not tracing to it\n", LayerName, source, err)
 	}
 }
 
