@@ -48,7 +48,10 @@ type output struct {
 	filter  *catFilter
 	writers map[uint32]*seqWriter
 	clear   atomic.Uint32 // bumped by ClearIncrementalState
-	dropped atomic.Uint64
+	dropped atomic.Uint64 // packets lost because the SMB was full
+	// unreported is set while drops are not yet in the trace; the next
+	// writer that gets a chunk reports the running total.
+	unreported bool
 	scratch []byte
 	extra   []byte
 	pending []chunkRef
@@ -65,8 +68,6 @@ type seqWriter struct {
 	flags     uint8
 	clearGen  uint32
 	needClear bool
-	dropped   uint64 // not yet reported
-	total     uint64 // reported so far + pending
 	lossDesc  bool
 	interned  [4]map[uint64]string // InternedData fields 1..3 by iid
 	defaults  []byte
@@ -89,6 +90,7 @@ func (o *output) Write(seqID uint32, packets []byte) error {
 		id, ok := c.allocWriter(o.target)
 		if !ok {
 			o.dropped.Add(uint64(countPackets(packets)))
+			o.unreported = true
 			return nil
 		}
 		w = &seqWriter{id: id, clearGen: o.clear.Load(), descs: map[uint64][]byte{}}
@@ -108,6 +110,9 @@ func (o *output) Write(seqID uint32, packets []byte) error {
 		}
 		packets = packets[n+m:]
 		o.emit(w, p)
+	}
+	if o.unreported && o.writePacket(w, o.lossReport(w)) {
+		o.unreported = false
 	}
 	o.release(w)
 	if len(o.pending) > 0 {
@@ -154,22 +159,25 @@ func (o *output) emit(w *seqWriter, p []byte) {
 		}
 	}
 	w.needClear = false
-	if w.dropped > 0 {
+	if o.unreported {
 		if !o.writePacket(w, o.lossReport(w)) {
 			o.drop(w)
 			return
 		}
-		w.dropped = 0
+		o.unreported = false
 	}
 	if !o.writePacket(w, r) {
 		o.drop(w)
 	}
 }
 
+// drop counts a lost packet. It may have defined interned names or tracks
+// later packets use, so the writer re-emits its incremental state (as after
+// ClearIncrementalState) before its next packet.
 func (o *output) drop(w *seqWriter) {
-	w.dropped++
-	w.total++
 	o.dropped.Add(1)
+	o.unreported = true
+	w.needClear = true
 }
 
 // rewrite copies p without trusted_packet_sequence_id (the service sets it
@@ -339,7 +347,7 @@ func (o *output) writeClear(w *seqWriter) bool {
 	return true
 }
 
-// lossReport is the packet that makes drops visible: the writer's running
+// lossReport is the packet that makes drops visible: the instance's running
 // total on the SMBDroppedName counter, with previous_packet_dropped set,
 // preceded once per writer by the counter's descriptor.
 func (o *output) lossReport(w *seqWriter) []byte {
@@ -364,7 +372,7 @@ func (o *output) lossReport(w *seqWriter) []byte {
 	var te []byte
 	te = appendVarint(te, fTEType, typeCounter)
 	te = appendVarint(te, fTETrackUUID, smbDroppedTrack.UUID())
-	te = appendVarint(te, fTECounterValue, w.total)
+	te = appendVarint(te, fTECounterValue, o.dropped.Load())
 	b = appendBytes(b, fTrackEvent, te)
 	o.extra = b
 	return b

@@ -258,6 +258,7 @@ func (r *Reader) Next() ([]byte, error) {
 		}
 		var tmp [32 << 10]byte
 		n, oobn, _, _, err := r.c.ReadMsgUnix(tmp[:], r.oob)
+		n, oobn = max(n, 0), max(oobn, 0)
 		if oobn > 0 {
 			r.parseRights(r.oob[:oobn])
 		}
