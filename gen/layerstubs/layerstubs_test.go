@@ -145,3 +145,35 @@ func TestBadSpecs(t *testing.T) {
 		}
 	}
 }
+
+// forget_hook: every destroyer calls <symbol>_forget per ended handle with
+// the device (0 for instance-level commands), arrays per element, pools for
+// the pool itself; without name_cache nothing touches the cache.
+func TestForgetHook(t *testing.T) {
+	r := load(t)
+	out, err := gen(t, r, `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d", "forget_hook": true,
+		"commands": [{"name": "vkDestroyBuffer", "go_pre": true}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, h := out["vkgen_t.c"], out["vkgen_t.h"]
+	for _, want := range []string{
+		"if ((uint64_t)buffer) t_forget(&call, (uint64_t)(uintptr_t)device, 9, (uint64_t)buffer);",
+		"if (pCommandBuffers) for (uint32_t i = 0; i < commandBufferCount; i++) if ((uint64_t)(uintptr_t)pCommandBuffers[i]) t_forget(&call, (uint64_t)(uintptr_t)device, 6, (uint64_t)(uintptr_t)pCommandBuffers[i]);",
+		"if ((uint64_t)commandPool) t_forget(&call, (uint64_t)(uintptr_t)device, 25, (uint64_t)commandPool);",
+		"if ((uint64_t)surface) t_forget(&call, 0, 1000000000, (uint64_t)surface);",
+	} {
+		if !strings.Contains(c, want) {
+			t.Errorf("vkgen_t.c lacks %q", want)
+		}
+	}
+	if strings.Contains(c, "vkgen_namecache") || strings.Contains(c, "tramp_ResetDescriptorPool") {
+		t.Error("forget_hook without name_cache must not use the name cache")
+	}
+	if strings.Contains(c, "t_forget(&call, (uint64_t)(uintptr_t)device, 3,") {
+		t.Error("vkDestroyDevice is the layer's own hook, not a forget call")
+	}
+	if !strings.Contains(h, "void t_forget(struct vkgen_call *call, uint64_t device, int32_t object_type, uint64_t handle);") {
+		t.Error("vkgen_t.h does not declare t_forget")
+	}
+}
