@@ -89,7 +89,9 @@ func (o *output) Write(seqID uint32, packets []byte) error {
 	if w == nil {
 		id, ok := c.allocWriter(o.target)
 		if !ok {
-			o.dropped.Add(uint64(countPackets(packets)))
+			n := uint64(countPackets(packets))
+			o.dropped.Add(n)
+			c.p.smbDropped.Add(n)
 			o.unreported = true
 			return nil
 		}
@@ -176,6 +178,7 @@ func (o *output) emit(w *seqWriter, p []byte) {
 // ClearIncrementalState) before its next packet.
 func (o *output) drop(w *seqWriter) {
 	o.dropped.Add(1)
+	o.c.p.smbDropped.Add(1)
 	o.unreported = true
 	w.needClear = true
 }

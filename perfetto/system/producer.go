@@ -96,8 +96,9 @@ type Producer struct {
 	mu   sync.Mutex
 	conn *conn
 
-	connects  atomic.Uint64
-	instances atomic.Int64
+	connects   atomic.Uint64
+	instances  atomic.Int64
+	smbDropped atomic.Uint64
 }
 
 // Start starts a producer. It never blocks on the service: connecting,
@@ -165,6 +166,11 @@ func (p *Producer) Connected() bool {
 
 // Connects counts successful handshakes (reconnections included).
 func (p *Producer) Connects() uint64 { return p.connects.Load() }
+
+// SMBDropped counts packets lost because the shared memory buffer was full,
+// over every instance so far (each trace reports its own on the
+// SMBDroppedName counter).
+func (p *Producer) SMBDropped() uint64 { return p.smbDropped.Load() }
 
 // Instances is the number of data-source instances running now.
 func (p *Producer) Instances() int { return int(p.instances.Load()) }

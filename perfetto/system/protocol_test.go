@@ -1,7 +1,10 @@
 package system
 
 import (
+	"os"
+
 	"bytes"
+	"google.golang.org/protobuf/encoding/protowire"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -70,10 +73,10 @@ func TestCommandsFromProtos(t *testing.T) {
 		`start_data_source { new_instance_id: 3 config { name: "track_event" target_buffer: 1 tracing_session_id: 8 track_event_config { disabled_categories: "*" enabled_categories: "VulkanDebugMarker" } } }`: {
 			kind: cmdStartDataSource, id: 3, config: dsConfig{name: "track_event", targetBuffer: 1, sessionID: 8,
 				trackEvent: trackEventConfig{disabledCats: []string{"*"}, enabledCats: []string{"VulkanDebugMarker"}}}},
-		`setup_data_source { new_instance_id: 4 config { name: "other" } }`: {kind: cmdSetupDataSource, id: 4, config: dsConfig{name: "other"}},
-		`stop_data_source { instance_id: 3 }`:                               {kind: cmdStopDataSource, id: 3},
+		`setup_data_source { new_instance_id: 4 config { name: "other" } }`:       {kind: cmdSetupDataSource, id: 4, config: dsConfig{name: "other"}},
+		`stop_data_source { instance_id: 3 }`:                                     {kind: cmdStopDataSource, id: 3},
 		`flush { data_source_ids: 3 data_source_ids: 5 request_id: 77 flags: 1 }`: {kind: cmdFlush, ids: []uint64{3, 5}, requestID: 77},
-		`clear_incremental_state { data_source_ids: 3 }`:                           {kind: cmdClearIncrementalState, ids: []uint64{3}},
+		`clear_incremental_state { data_source_ids: 3 }`:                          {kind: cmdClearIncrementalState, ids: []uint64{3}},
 	} {
 		b := protoc(t, "encode", "GetAsyncCommandResponse", pp, []byte(text))
 		got, err := decodeCommand(b)
@@ -111,11 +114,59 @@ func TestCategoryFilter(t *testing.T) {
 		{[]string{"Vulkan*"}, []string{"*"}, "VulkanDebugMarker", true},
 		{[]string{"VulkanDebugMarker"}, []string{"*"}, "VulkanDeviceMemoryReport", false},
 		{[]string{"*"}, []string{"VulkanDebugMarker"}, "VulkanDebugMarker", false}, // exact beats pattern
-		{[]string{"["}, nil, "VulkanDebugMarker", true},                         // a bad glob matches nothing
+		{[]string{"["}, nil, "VulkanDebugMarker", true},                            // a bad glob matches nothing
 	} {
 		f := newCatFilter(trackEventConfig{enabledCats: tc.enabled, disabledCats: tc.disabled})
 		if got := f.allows(tc.cat); got != tc.want {
 			t.Errorf("enabled %q disabled %q: %s allowed=%v", tc.enabled, tc.disabled, tc.cat, got)
 		}
+	}
+}
+
+// The shipped trace config parses as a TraceConfig, and its track_event
+// data source selects exactly the layers' categories.
+func TestShippedConfig(t *testing.T) {
+	proto := testenv.Shared(t, "perfetto/perfetto_config.proto")
+	if _, err := exec.LookPath("protoc"); err != nil {
+		t.Skip("protoc not installed")
+	}
+	text, err := os.ReadFile(filepath.Join(testenv.Root(), "configs", "vkgen.pbtxt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("protoc", "--encode=perfetto.protos.TraceConfig", "-I", filepath.Dir(proto), proto)
+	cmd.Stdin = bytes.NewReader(text)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	enc, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("configs/vkgen.pbtxt: %v\n%s", err, stderr.String())
+	}
+	var ds []dsConfig
+	// TraceConfig.data_sources = 2 { config = 1 }.
+	err = ipc.Walk(enc, func(num protowire.Number, _ uint64, d []byte) error {
+		if num != 2 {
+			return nil
+		}
+		return ipc.Walk(d, func(n protowire.Number, _ uint64, c []byte) error {
+			if n == 1 {
+				cfg, err := decodeDataSourceConfig(c)
+				ds = append(ds, cfg)
+				return err
+			}
+			return nil
+		})
+	})
+	if err != nil || len(ds) != 1 || ds[0].name != DataSourceName {
+		t.Fatalf("data sources %+v %v", ds, err)
+	}
+	f := newCatFilter(ds[0].trackEvent)
+	for _, c := range DefaultCategories {
+		if !f.allows(c.Name) {
+			t.Errorf("config does not record %s", c.Name)
+		}
+	}
+	if f.allows("other") {
+		t.Error("config records unrelated categories")
 	}
 }

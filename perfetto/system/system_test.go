@@ -28,7 +28,7 @@ var (
 )
 
 // sockPath is short: t.TempDir paths can pass the 108-byte sun_path limit.
-func sockPath(t *testing.T) string {
+func sockPath(t testing.TB) string {
 	dir, err := os.MkdirTemp("", "vkps")
 	if err != nil {
 		t.Fatal(err)

@@ -35,6 +35,7 @@ type Options struct {
 	PageSize          int  // default 4096
 	SMBSize           int  // default 64 KiB
 	AcceptProducerSMB bool // use a producer-provided buffer when offered
+	CountOnly         bool // move chunks but keep none (benchmarks)
 }
 
 // Service listens on a socket and accepts producers.
@@ -78,6 +79,9 @@ func (s *Service) accept() {
 		}()
 	}
 }
+
+// Addr is the socket path.
+func (s *Service) Addr() string { return s.ln.Addr().String() }
 
 // Close stops listening (connections stay until closed).
 func (s *Service) Close() error { return s.ln.Close() }
@@ -425,8 +429,10 @@ func (c *Conn) moveLocked(page, chunk int) {
 	if _, dup := c.chunks[key]; dup {
 		c.errs = append(c.errs, fmt.Errorf("writer %d committed chunk id %d twice", h.WriterID, h.ChunkID))
 	}
-	hdr := []byte{byte(h.Count), byte(h.Count >> 8), h.Flags}
-	c.chunks[key] = append(hdr, c.buf.Payload(ch)...)
+	if !c.s.opts.CountOnly {
+		hdr := []byte{byte(h.Count), byte(h.Count >> 8), h.Flags}
+		c.chunks[key] = append(hdr, c.buf.Payload(ch)...)
+	}
 	c.moved++
 	if !c.buf.ReleaseFree(ch) {
 		c.errs = append(c.errs, fmt.Errorf("chunk %d/%d changed while being read", page, chunk))
