@@ -137,6 +137,12 @@ func (s *state) planeRequirements(device uintptr, image uint64, aspect uint32, s
 // re-queried.
 func (s *state) bound(device uintptr, kind accounting.ResourceKind, handle, memory, offset uint64, aspect uint32, query func() uint64) {
 	key := s.key(device)
+	if memory == 0 {
+		// A swapchain bind: no memory of the application's to attribute and
+		// no requirements to ask for; the engine counts it.
+		s.engine.Bound(key, kind, handle, 0, offset)
+		return
+	}
 	if aspect != planeAspectNone {
 		if s.engine.NeedsPlaneSize(key, handle, aspect) {
 			if size := query(); size != 0 {

@@ -1,0 +1,314 @@
+package memreport
+
+import (
+	"bytes"
+	"cmp"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/vkgen/vkgen/generated"
+	"github.com/vkgen/vkgen/layer/memreport/accounting"
+	"github.com/vkgen/vkgen/objectnames"
+	"github.com/vkgen/vkgen/perfetto"
+	"github.com/vkgen/vkgen/perfetto/decode"
+)
+
+// recorder is a Sink and name Emitter keeping everything it is given.
+type recorder struct {
+	mu       sync.Mutex
+	counters map[string]int64
+	events   []accounting.AllocationEvent
+	names    []objectnames.Record
+}
+
+func newRecorder() *recorder { return &recorder{counters: map[string]int64{}} }
+
+func (r *recorder) Counter(track string, v int64) {
+	r.mu.Lock()
+	r.counters[track] = v
+	r.mu.Unlock()
+}
+
+func (r *recorder) Allocation(ev accounting.AllocationEvent) {
+	r.mu.Lock()
+	r.events = append(r.events, ev)
+	r.mu.Unlock()
+}
+
+func (r *recorder) EmitName(rec objectnames.Record) {
+	r.mu.Lock()
+	r.names = append(r.names, rec)
+	r.mu.Unlock()
+}
+
+func (r *recorder) nonZero() map[string]int64 {
+	out := map[string]int64{}
+	for k, v := range r.counters {
+		if v != 0 {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func newTestState() (*state, *recorder) {
+	r := newRecorder()
+	return newState(r, r), r
+}
+
+const (
+	dev     = uintptr(0xd000)
+	hostVis = accounting.MemoryPropertyHostVisible
+)
+
+var (
+	app    = func(c accounting.Cluster) string { return accounting.TrackName(false, c) }
+	driver = func(c accounting.Cluster) string { return accounting.TrackName(true, c) }
+)
+
+func noQuery(t *testing.T) func() uint64 {
+	return func() uint64 { t.Helper(); t.Error("requirements queried although the size was known"); return 0 }
+}
+
+func wantCounters(t *testing.T, r *recorder, want map[string]int64) {
+	t.Helper()
+	got := r.nonZero()
+	if len(got) != len(want) {
+		t.Errorf("non-zero counters %v, want %v", got, want)
+		return
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("non-zero counters %v, want %v", got, want)
+			return
+		}
+	}
+}
+
+// Callbacks fired inside vkCreateDevice carry the token before the VkDevice
+// exists; later intercepts through the VkDevice must land on the same device
+// and vkDestroyDevice must release everything.
+func TestCallbackTokenBeforeDevice(t *testing.T) {
+	s, r := newTestState()
+	const token = 7
+	s.callback(token, accounting.CallbackEvent{Type: accounting.CallbackAllocate, MemoryObjectID: 1, Size: 8192,
+		ObjectType: int32(generated.ObjectTypeDevice), ObjectHandle: 0x1, Internal: true})
+	s.deviceCreated(dev, token, true, []uint32{hostVis})
+	// Application memory: the ALLOCATE callback fires inside vkAllocateMemory,
+	// then the intercept supplies the memory type's flags.
+	s.callback(token, accounting.CallbackEvent{Type: accounting.CallbackAllocate, MemoryObjectID: 2, Size: 4096,
+		ObjectType: accounting.ObjectTypeDeviceMemory, ObjectHandle: 0x100})
+	s.memoryAllocated(dev, 0x100, 4096, 0)
+	s.bufferCreated(dev, 0xb1, accounting.BufferUsageVertex, 1000)
+	s.requirements(dev, accounting.KindBuffer, 0xb1, 1024)
+	s.bound(dev, accounting.KindBuffer, 0xb1, 0x100, 0, planeAspectNone, noQuery(t))
+	wantCounters(t, r, map[string]int64{
+		driver(accounting.ClusterUnbound):   8192,
+		app(accounting.ClusterGeometryMesh): 1024,
+		app(accounting.ClusterUnbound):      3072,
+	})
+	// vkFreeMemory on a callback device leaves the work to the FREE callback.
+	s.memoryFreed(dev, 0x100)
+	if got := r.counters[app(accounting.ClusterGeometryMesh)]; got != 1024 {
+		t.Errorf("vkFreeMemory on a callback device changed counters: geometry_mesh = %d", got)
+	}
+	// The driver never sends the FREEs: device destroy releases all of it.
+	s.deviceDestroyed(dev)
+	wantCounters(t, r, map[string]int64{})
+	if k := s.key(dev); k == token {
+		t.Errorf("device key %d still mapped after vkDestroyDevice", k)
+	}
+}
+
+// A failed vkCreateDevice drops what callbacks reported under its token.
+func TestFailedDeviceCreation(t *testing.T) {
+	s, r := newTestState()
+	s.callback(9, accounting.CallbackEvent{Type: accounting.CallbackAllocate, MemoryObjectID: 1, Size: 512, Internal: true})
+	s.deviceFailed(9)
+	wantCounters(t, r, map[string]int64{})
+	if devs := s.engine.Devices(); len(devs) != 0 {
+		t.Errorf("devices %v left after a failed creation", devs)
+	}
+}
+
+// Fallback path: a failed allocation never reaches state (the hook checks
+// VkResult); a freed allocation returns the counters to zero. Two devices
+// with equal handle values stay apart.
+func TestFallbackTwoDevices(t *testing.T) {
+	s, r := newTestState()
+	dev2 := dev + 0x100
+	s.deviceCreated(dev, 1, false, []uint32{0})
+	s.deviceCreated(dev2, 2, false, []uint32{hostVis})
+	for _, d := range []uintptr{dev, dev2} {
+		s.memoryAllocated(d, 0x100, 65536, 0)
+		s.bufferCreated(d, 0xb1, accounting.BufferUsageTransferSrc, 4096)
+		s.bound(d, accounting.KindBuffer, 0xb1, 0x100, 0, planeAspectNone, noQuery(t))
+	}
+	wantCounters(t, r, map[string]int64{
+		app(accounting.ClusterGeneralBuffer):   4096, // TRANSFER_SRC in device-local memory
+		app(accounting.ClusterStagingTransfer): 4096, // the same on host-visible memory
+		app(accounting.ClusterUnbound):         2 * (65536 - 4096),
+	})
+	s.resourceDestroyed(dev, accounting.KindBuffer, 0xb1)
+	s.memoryFreed(dev, 0x100)
+	wantCounters(t, r, map[string]int64{
+		app(accounting.ClusterStagingTransfer): 4096,
+		app(accounting.ClusterUnbound):         65536 - 4096,
+	})
+	s.resourceDestroyed(dev2, accounting.KindBuffer, 0xb1)
+	s.memoryFreed(dev2, 0x100)
+	wantCounters(t, r, map[string]int64{})
+}
+
+// Bind-time queries: an image never asked for its requirements is queried
+// once; a rebind does not query again; a disjoint image is queried per plane;
+// a swapchain bind (memory VK_NULL_HANDLE) queries nothing and records
+// nothing.
+func TestBindTimeQueries(t *testing.T) {
+	s, r := newTestState()
+	s.deviceCreated(dev, 1, false, []uint32{0})
+	s.memoryAllocated(dev, 0x100, 1<<20, 0)
+	s.imageCreated(dev, 0x1a, accounting.ImageUsageColorAttachment|accounting.ImageUsageSampled, 0)
+	queries := 0
+	q := func(size uint64) func() uint64 { return func() uint64 { queries++; return size } }
+	s.bound(dev, accounting.KindImage, 0x1a, 0x100, 0, planeAspectNone, q(65536))
+	s.bound(dev, accounting.KindImage, 0x1a, 0x100, 65536, planeAspectNone, q(1))
+	if queries != 1 {
+		t.Errorf("%d requirement queries, want 1", queries)
+	}
+	const plane0, plane1 = 0x10, 0x20 // VK_IMAGE_ASPECT_PLANE_0/1_BIT
+	s.imageCreated(dev, 0x2a, accounting.ImageUsageSampled, accounting.ImageCreateDisjoint)
+	s.bound(dev, accounting.KindImage, 0x2a, 0x100, 131072, plane0, q(8192))
+	s.planeRequirements(dev, 0x2a, plane1, 4096)
+	s.bound(dev, accounting.KindImage, 0x2a, 0x100, 139264, plane1, noQuery(t))
+	if queries != 2 {
+		t.Errorf("%d requirement queries, want 2", queries)
+	}
+	s.imageCreated(dev, 0x3a, accounting.ImageUsageColorAttachment, 0)
+	s.bound(dev, accounting.KindImage, 0x3a, 0, 0, planeAspectNone, noQuery(t))
+	wantCounters(t, r, map[string]int64{
+		app(accounting.ClusterColorRenderTarget): 65536,
+		app(accounting.ClusterStaticTexture):     8192 + 4096,
+		app(accounting.ClusterUnbound):           1<<20 - 65536 - 8192 - 4096,
+	})
+	if st := s.engine.Stats(); st.NullMemoryBinds != 1 {
+		t.Errorf("NullMemoryBinds = %d, want 1", st.NullMemoryBinds)
+	}
+	// An image first seen through its requirements stays an image.
+	s.requirements(dev, accounting.KindImage, 0x4a, 2048)
+	s.bound(dev, accounting.KindImage, 0x4a, 0x100, 1<<19, planeAspectNone, noQuery(t))
+	if ev := r.events[len(r.events)-1]; ev.Source != accounting.SourceImage {
+		t.Errorf("bind of an image known only from its requirements reported as %v", ev.Source)
+	}
+	s.deviceDestroyed(dev)
+	wantCounters(t, r, map[string]int64{})
+}
+
+// Names: both naming commands land in the store and are emitted once;
+// re-applying a name emits nothing; destroying the object forgets it.
+func TestNames(t *testing.T) {
+	s, r := newTestState()
+	s.debugUtilsName(dev, int32(generated.ObjectTypeBuffer), 0xb1, "vertices")
+	s.debugUtilsName(dev, int32(generated.ObjectTypeBuffer), 0xb1, "vertices")
+	s.debugMarkerName(dev, int32(generated.DebugReportObjectTypeImage), 0x1a, "albedo")
+	s.debugMarkerName(dev, 0x7fff0000, 0x1b, "unmapped legacy type: ignored")
+	s.debugUtilsName(dev, int32(generated.ObjectTypeBuffer), 0, "null handle: ignored")
+	want := []objectnames.Record{
+		{Device: uint64(dev), Type: generated.ObjectTypeBuffer, Handle: 0xb1, Name: "vertices"},
+		{Device: uint64(dev), Type: generated.ObjectTypeImage, Handle: 0x1a, Name: "albedo"},
+	}
+	if !slices.Equal(r.names, want) {
+		t.Errorf("names emitted %+v, want %+v", r.names, want)
+	}
+	s.resourceDestroyed(dev, accounting.KindBuffer, 0xb1)
+	if _, ok := s.names.Get(uint64(dev), generated.ObjectTypeBuffer, 0xb1); ok {
+		t.Error("buffer name kept after vkDestroyBuffer")
+	}
+	s.deviceDestroyed(dev)
+	if n := s.names.Len(); n != 0 {
+		t.Errorf("%d names left after vkDestroyDevice", n)
+	}
+}
+
+// The trace: live events go to a running session; a session started later
+// receives the replay in the documented order (non-zero counters, then
+// allocations with their binds, then names).
+func TestTraceLiveAndReplay(t *testing.T) {
+	s := newState(traceSink{}, nameSink{})
+	unregister := perfetto.RegisterReplay(s.replay)
+	defer unregister()
+
+	var live bytes.Buffer
+	ls, err := perfetto.StartSession("live", perfetto.WriterOutput(&live), perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.deviceCreated(dev, 1, false, []uint32{0})
+	s.memoryAllocated(dev, 0x100, 65536, 0)
+	s.bufferCreated(dev, 0xb1, accounting.BufferUsageUniform, 256)
+	s.bound(dev, accounting.KindBuffer, 0xb1, 0x100, 0, planeAspectNone, noQuery(t))
+	s.debugUtilsName(dev, int32(generated.ObjectTypeBuffer), 0xb1, "camera")
+
+	var late bytes.Buffer
+	rs, err := perfetto.StartSession("late", perfetto.WriterOutput(&late), perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	s.deviceDestroyed(dev)
+	if err := ls.Stop(); err != nil {
+		t.Fatal(err)
+	}
+
+	type ev struct{ kind, what string }
+	read := func(b []byte) []ev {
+		tr, err := decode.Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Emitters write to several sequences: time order, not file order.
+		pkts := slices.Clone(tr.Packets)
+		slices.SortStableFunc(pkts, func(a, b decode.Packet) int { return cmp.Compare(a.Timestamp, b.Timestamp) })
+		var out []ev
+		for _, p := range pkts {
+			switch {
+			case p.Event == nil:
+			case p.Event.Type == decode.TypeCounter:
+				out = append(out, ev{"counter", tr.Tracks[p.Event.TrackUUID].Name})
+			case slices.Contains(p.Event.Categories, Category):
+				a, _ := p.Event.Arg("operation")
+				if p.Event.Name == ObjectNameEventName {
+					a, _ = p.Event.Arg("object_name")
+				}
+				out = append(out, ev{p.Event.Name, a.Str})
+			}
+		}
+		return out
+	}
+	replay := read(late.Bytes())
+	want := []ev{
+		{"counter", app(accounting.ClusterUniformConstants)},
+		{"counter", app(accounting.ClusterUnbound)},
+		{AllocationEventName, "CREATE"},
+		{AllocationEventName, "BIND"},
+		{ObjectNameEventName, "camera"},
+	}
+	if !slices.Equal(replay, want) {
+		t.Errorf("replay %v, want %v", replay, want)
+	}
+	got := read(live.Bytes())
+	var ops []string
+	for _, e := range got {
+		if e.kind != "counter" {
+			ops = append(ops, e.what)
+		}
+	}
+	// Live: CREATE, BIND, name, then at device destroy the bind's and the
+	// allocation's DESTROY.
+	if wantOps := []string{"CREATE", "BIND", "camera", "DESTROY", "DESTROY"}; !slices.Equal(ops, wantOps) {
+		t.Errorf("live events %v, want %v", ops, wantOps)
+	}
+}
