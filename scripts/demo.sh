@@ -16,3 +16,11 @@ build/vkgen generate --registry "$registry" --out build/demo/generated
 
 echo "== vkgen tables --registry $registry"
 build/vkgen tables --registry "$registry"
+
+# The DeviceMemoryReport path end to end: build the layer library and the demo
+# program, run the demo on lavapipe with DebugMarker + DeviceMemoryReport and
+# a trace, and print the memory summary (demo/run.sh; see docs/memreport.md).
+echo "== scripts/build-layers.sh build/layers"
+scripts/build-layers.sh build/layers
+demo/build.sh build/demo/demo
+demo/run.sh build/demo/memreport

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs the demo program with the vkgen layers enabled and a trace recorded,
+# then prints `vkgen trace summary`. Builds nothing, so prebuilt binaries can
+# be run on another machine or driver.
+#
+# Usage: demo/run.sh [OUTDIR]   (default build/demo/memreport)
+#   LAYER_DIR    libVkLayer_vkgen.so and manifests (default build/layers)
+#   DEMO         the demo binary (default build/demo/demo)
+#   VKGEN        the vkgen binary (default build/vkgen)
+#   DEMO_LAYERS  layers to enable (default DebugMarker, when built, and
+#                DeviceMemoryReport)
+#   VK_DRIVER_FILES / VK_ICD_FILENAMES  the driver; lavapipe when neither
+#                is set, e.g. VK_DRIVER_FILES=/usr/share/vulkan/icd.d/nvidia_icd.json
+# Writes OUTDIR/demo.pftrace (replaced if present), demo.out (the program's
+# stdout and stderr), summary.txt, summary.json and memory.html.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:-$root/build/demo/memreport}"
+layers="${LAYER_DIR:-$root/build/layers}"
+demo="${DEMO:-$root/build/demo/demo}"
+vkgen="${VKGEN:-$root/build/vkgen}"
+for f in "$layers/libVkLayer_vkgen.so" "$layers/VkLayer_vkgen_memreport.json" "$demo" "$vkgen"; do
+	[ -e "$f" ] || { echo "demo/run.sh: $f missing (scripts/demo.sh builds it)" >&2; exit 2; }
+done
+if [ -z "${DEMO_LAYERS:-}" ]; then
+	DEMO_LAYERS=VK_LAYER_VKGEN_DeviceMemoryReport
+	[ -e "$layers/VkLayer_vkgen_debugmarker.json" ] && DEMO_LAYERS="VK_LAYER_VKGEN_DebugMarker:$DEMO_LAYERS"
+fi
+if [ -z "${VK_DRIVER_FILES:-}${VK_ICD_FILENAMES:-}" ]; then
+	export VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
+	export NODEVICE_SELECT=1 # keep Mesa's device-select layer out of the lavapipe run
+fi
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+rm -f "$out/demo.pftrace" # the layer never overwrites a trace
+echo "== demo ($DEMO_LAYERS; driver ${VK_DRIVER_FILES:-$VK_ICD_FILENAMES})"
+VK_ADD_LAYER_PATH="$layers" VK_INSTANCE_LAYERS="$DEMO_LAYERS" VK_VKGEN_TRACE_FILE="$out/demo.pftrace" \
+	XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}" "$demo" >"$out/demo.out" 2>&1 || {
+	cat "$out/demo.out" >&2
+	exit 1
+}
+grep -E '^(device|phase|validation_messages)' "$out/demo.out"
+echo "== vkgen trace summary $out/demo.pftrace"
+"$vkgen" trace summary --format json "$out/demo.pftrace" >"$out/summary.json"
+"$vkgen" trace summary --html "$out/memory.html" "$out/demo.pftrace" | tee "$out/summary.txt"
+echo "wrote $out/{demo.pftrace,demo.out,summary.txt,summary.json,memory.html}"
