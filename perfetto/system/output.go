@@ -52,10 +52,10 @@ type output struct {
 	// unreported is set while drops are not yet in the trace; the next
 	// writer that gets a chunk reports the running total.
 	unreported bool
-	scratch []byte
-	extra   []byte
-	pending []chunkRef
-	reserve []shmabi.Chunk
+	scratch    []byte
+	extra      []byte
+	pending    []chunkRef
+	reserve    []shmabi.Chunk
 }
 
 // seqWriter is one SMB writer (writer id) and the incremental state its
@@ -242,29 +242,30 @@ func (o *output) rewrite(w *seqWriter, p []byte) (r []byte, cleared, keep bool) 
 
 func (o *output) eventAllowed(te []byte) bool {
 	allowed, any := false, false
+	check := func(id uint64) {
+		any = true
+		ok, known := o.filter.cache[id]
+		if !known {
+			ok = o.filter.allows(perfetto.Category(id).String())
+			o.filter.cache[id] = ok
+		}
+		allowed = allowed || ok
+	}
 	_ = ipc.Walk(te, func(num protowire.Number, v uint64, data []byte) error {
 		if num != fTECategoryIIDs {
 			return nil
 		}
-		ids := []uint64{v}
-		if data != nil {
-			ids = ids[:0]
-			for len(data) > 0 {
-				x, k := protowire.ConsumeVarint(data)
-				if k < 0 {
-					break
-				}
-				ids, data = append(ids, x), data[k:]
-			}
+		if data == nil {
+			check(v)
+			return nil
 		}
-		for _, id := range ids {
-			any = true
-			ok, known := o.filter.cache[id]
-			if !known {
-				ok = o.filter.allows(perfetto.Category(id).String())
-				o.filter.cache[id] = ok
+		for len(data) > 0 { // packed
+			x, k := protowire.ConsumeVarint(data)
+			if k < 0 {
+				break
 			}
-			allowed = allowed || ok
+			check(x)
+			data = data[k:]
 		}
 		return nil
 	})

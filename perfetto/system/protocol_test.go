@@ -1,10 +1,8 @@
 package system
 
 import (
-	"os"
-
 	"bytes"
-	"google.golang.org/protobuf/encoding/protowire"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -13,13 +11,14 @@ import (
 
 	"github.com/vkgen/vkgen/internal/testenv"
 	"github.com/vkgen/vkgen/perfetto/system/internal/ipc"
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // protoc runs protoc --decode/--encode of msg from the shared IPC protos.
 func protoc(t *testing.T, mode, msg, file string, in []byte) []byte {
 	t.Helper()
-	root := filepath.Dir(filepath.Dir(filepath.Dir(testenv.Shared(t, "perfetto/protos/perfetto/ipc/producer_port.proto"))))
-	root = filepath.Dir(root)
+	testenv.Shared(t, "perfetto/protos/perfetto/ipc/producer_port.proto")
+	root := testenv.Shared(t, "perfetto")
 	if _, err := exec.LookPath("protoc"); err != nil {
 		t.Skip("protoc not installed")
 	}

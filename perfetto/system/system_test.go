@@ -153,7 +153,7 @@ func TestEndToEnd(t *testing.T) {
 	for i := range 300 {
 		perfetto.Instant(catMemory, evAlloc, perfetto.Uint(anHandle, uint64(i)))
 		perfetto.Instant(catMarker, evName, perfetto.Uint(anHandle, uint64(i))) // filtered out
-		perfetto.VkObjectName(1, 9, uint64(0x5000+i), "live")                  // raw: never filtered
+		perfetto.VkObjectName(1, 9, uint64(0x5000+i), "live")                   // raw: never filtered
 		perfetto.Counter(ctrUsage, int64(i))
 	}
 	if err := c.Flush([]uint64{1}, wait); err != nil {

@@ -1,0 +1,86 @@
+// Package system is the Perfetto system-tracing backend of the vkgen layers,
+// in pure Go: it makes the process a producer of the system tracing service
+// (traced, or tracebox), so `perfetto` sessions started before, during or
+// after the application record the layers' events, mixed with any other
+// data sources, as the reference layers do through the Perfetto SDK's
+// system backend. A traced data-source instance is one more perfetto
+// Session (package perfetto) with the same state replay at its start.
+//
+// It owns the producer side of Perfetto's stable producer ABI: the socket,
+// IPC frames and ProducerPort RPCs (messages encoded by hand with protowire:
+// no generated code, no committed .proto files), the shared memory buffer
+// (subpackage shmabi), the track_event data source and its TrackEventConfig
+// category filter. It must not import Vulkan or layer code, and it never
+// touches file sessions: those belong to package perfetto.
+//
+// # Protocol
+//
+// The socket is $PERFETTO_PRODUCER_SOCK_NAME (the first of a comma list),
+// else /run/perfetto/traced-producer.sock when /run/perfetto/ exists, else
+// /tmp/perfetto-producer, as the SDK chooses on Linux. Each frame is a 4-byte
+// little-endian length and an IPCFrame. The producer binds "ProducerPort",
+// calls InitializeConnection (optionally offering its own sealed memfd
+// buffer over SCM_RIGHTS; otherwise the service's buffer arrives, also over
+// SCM_RIGHTS, with the SetupTracing command), registers the "track_event"
+// data source with a TrackEventDescriptor of the layers' categories and
+// will_notify_on_start/stop and handles_incremental_state_clear set, and
+// keeps a GetAsyncCommand stream open. Commands:
+//   - SetupDataSource / StartDataSource: a perfetto session starts with an
+//     output into the buffer; its replay is written and committed before
+//     NotifyDataSourceStarted, so the service counts the instance as started
+//     only once the current state is in its buffer.
+//   - StopDataSource: the session stops (final flush), then
+//     NotifyDataSourceStopped.
+//   - Flush: the sessions flush, then CommitData carries flush_request_id.
+//   - ClearIncrementalState: the next packet of every writer of the instance
+//     is preceded by a SEQ_INCREMENTAL_STATE_CLEARED packet re-emitting the
+//     packet defaults, every interned name the sequence uses and its track
+//     descriptors, so the trace decodes even after the ring buffer dropped
+//     the originals.
+//
+// Several instances (several tracing sessions, or several data sources of
+// one) run at once, each with its own session, category filter, writers and
+// target buffer.
+//
+// # Shared memory
+//
+// Each session sequence gets its own SMB writer id (registered with
+// RegisterTraceWriter, so traced gives it its own trusted sequence). Packets
+// are copied into chunks of pages partitioned in four, each packet behind a
+// 4-byte size; a packet larger than the room left is fragmented across
+// chunks with the first/last-fragment flags. The chunks a packet needs are
+// all acquired before it is written, so a full buffer drops whole packets.
+// Chunk state changes are compare-and-swaps on the page header: nothing is
+// ever locked across processes. Chunks are completed and committed
+// (CommitData chunks_to_move) at the end of every batch the session hands
+// over (at most its flush interval, 100 ms, after an event). Patches
+// (chunks_to_patch) are never needed: package perfetto encodes each packet
+// completely before it reaches the buffer, so no size is ever unknown when
+// a chunk is released. trusted_packet_sequence_id is removed from every
+// packet (only the service may set it; traced discards packets carrying it).
+//
+// When the buffer is full the packet is dropped, never waited for. The
+// instance's running total of lost packets is then written on the counter
+// track SMBDroppedName on a packet with previous_packet_dropped set, and the
+// writer re-emits its incremental state, since a lost packet may have
+// defined names later packets use.
+//
+// # Failure handling
+//
+// Everything that touches the socket runs on background goroutines; the
+// application's threads only copy into shared memory and append to a
+// bounded queue. Socket writes and the handshake have timeouts; a service
+// that stops reading (4096 queued frames), sends a malformed or oversized
+// frame, floods commands, passes an unsealed memfd (whose shrinking would
+// fault the application) or disconnects ends the connection: its instances'
+// sessions stop, the buffer is unmapped, and the producer reconnects with
+// jittered exponential backoff (250 ms to 8 s), which also covers a service
+// started after the application. File sessions are separate sessions and
+// are never affected.
+//
+// # Configuration
+//
+// StartFromEnv starts the process-wide producer; it is on by default and
+// costs nothing on the application's threads while no tracing session runs.
+// VK_VKGEN_PERFETTO_SYSTEM=0 (or false/off/no) turns it off.
+package system
