@@ -100,3 +100,31 @@ func BenchmarkInstantNoSession(b *testing.B) {
 		emit3(uint64(i))
 	}
 }
+
+// TestHotPathDoesNotAllocate checks 0 allocations per emit once buffers
+// have grown, with and without a running session.
+func TestHotPathDoesNotAllocate(t *testing.T) {
+	if a := testing.AllocsPerRun(1000, func() { emit3(1) }); a != 0 {
+		t.Errorf("no session: %v allocs per event", a)
+	}
+	out := &countOutput{}
+	s, err := perfetto.StartSession("allocs", out, perfetto.Options{Sequences: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	for i := range 100000 { // grow both buffers of the sequence to their limit
+		emit3(uint64(i))
+	}
+	s.Flush()
+	for name, f := range map[string]func(){
+		"instant":    func() { emit3(7) },
+		"string arg": func() { perfetto.Instant(catTest, evName, perfetto.String(anName, "vertexBuffer")) },
+		"counter":    func() { perfetto.Counter(ctrAppMem, 42) },
+		"objectname": func() { perfetto.VkObjectName(1, 9, 2, "vertexBuffer") },
+	} {
+		if a := testing.AllocsPerRun(10000, f); a != 0 {
+			t.Errorf("%s: %v allocs per event", name, a)
+		}
+	}
+}

@@ -92,8 +92,26 @@ const MaxStringLen = 4096
 // TruncationMarker ends every string that was cut to MaxStringLen.
 const TruncationMarker = "...[truncated]"
 
+// appendVarintField writes a varint field. Tags of fields 1..15 are one byte
+// and small values one or two, the bulk of every event, so those are
+// appended directly (this is most of the encoder's time); the rest goes
+// through protowire.
 func appendVarintField(b []byte, num protowire.Number, v uint64) []byte {
-	b = protowire.AppendTag(b, num, protowire.VarintType)
+	if num < 16 {
+		b = append(b, byte(num)<<3)
+	} else {
+		b = protowire.AppendTag(b, num, protowire.VarintType)
+	}
+	return appendVarint(b, v)
+}
+
+func appendVarint(b []byte, v uint64) []byte {
+	switch {
+	case v < 1<<7:
+		return append(b, byte(v))
+	case v < 1<<14:
+		return append(b, byte(v)|0x80, byte(v>>7))
+	}
 	return protowire.AppendVarint(b, v)
 }
 
@@ -101,8 +119,12 @@ func appendVarintField(b []byte, num protowire.Number, v uint64) []byte {
 // endMsg patches it. Nearly every message here is under 128 bytes, so this
 // avoids a sizing pass; larger ones are shifted once.
 func beginMsg(b []byte, num protowire.Number) ([]byte, int) {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	b = append(b, 0)
+	if num < 16 {
+		b = append(b, byte(num)<<3|byte(protowire.BytesType), 0)
+	} else {
+		b = protowire.AppendTag(b, num, protowire.BytesType)
+		b = append(b, 0)
+	}
 	return b, len(b)
 }
 
@@ -125,10 +147,11 @@ func endMsg(b []byte, start int) []byte {
 // and the sequence id.
 func appendPacketHeader(b []byte, ts uint64, seqID uint32) ([]byte, int) {
 	b, start := beginMsg(b, fTracePacket)
-	b = appendVarintField(b, fTimestamp, ts)
-	b = appendVarintField(b, fTimestampClockID, ClockBoottime)
-	b = appendVarintField(b, fSeqID, uint64(seqID))
-	return b, start
+	b = append(b, fTimestamp<<3)
+	b = protowire.AppendVarint(b, ts)
+	// timestamp_clock_id (58, two-byte tag) = 6, then the sequence id's tag.
+	b = append(b, fTimestampClockID<<3&0x7f|0x80, fTimestampClockID>>4, ClockBoottime, fSeqID<<3)
+	return appendVarint(b, uint64(seqID)), start
 }
 
 // appendString writes a string field, replacing invalid UTF-8 with U+FFFD and
