@@ -319,7 +319,7 @@ func newConn(p *Producer, uc *net.UnixConn) *conn {
 	return &conn{
 		p: p, uc: uc, rd: ipc.NewReader(uc),
 		qsig: make(chan struct{}, 1), dead: make(chan struct{}),
-		cmds: make(chan command, 64), instances: map[uint64]*instance{}, setups: map[uint64]dsConfig{},
+		cmds: make(chan command, 1024), instances: map[uint64]*instance{}, setups: map[uint64]dsConfig{},
 	}
 }
 

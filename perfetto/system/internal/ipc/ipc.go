@@ -233,12 +233,13 @@ var ErrFrameTooLarge = errors.New("ipc: frame larger than the limit")
 type Reader struct {
 	c   *net.UnixConn
 	buf []byte
+	tmp []byte
 	oob []byte
 	fds []int
 }
 
 func NewReader(c *net.UnixConn) *Reader {
-	return &Reader{c: c, oob: make([]byte, syscall.CmsgSpace(4*8))}
+	return &Reader{c: c, tmp: make([]byte, 32<<10), oob: make([]byte, syscall.CmsgSpace(4*8))}
 }
 
 // Next returns the next frame body. Received descriptors accumulate and are
@@ -256,13 +257,12 @@ func (r *Reader) Next() ([]byte, error) {
 				return body, nil
 			}
 		}
-		var tmp [32 << 10]byte
-		n, oobn, _, _, err := r.c.ReadMsgUnix(tmp[:], r.oob)
+		n, oobn, _, _, err := r.c.ReadMsgUnix(r.tmp, r.oob)
 		n, oobn = max(n, 0), max(oobn, 0)
 		if oobn > 0 {
 			r.parseRights(r.oob[:oobn])
 		}
-		r.buf = append(r.buf, tmp[:n]...)
+		r.buf = append(r.buf, r.tmp[:n]...)
 		if err != nil {
 			return nil, err
 		}
