@@ -26,6 +26,8 @@ type sequence struct {
 
 	cats, names, annots, counters []bool // interned / described per handle
 	threads                       map[int32]struct{}
+
+	_ [64]byte // keep neighbouring sequences' hot fields off this cache line
 }
 
 // readyLocked reports whether an event may be appended and writes the

@@ -30,8 +30,8 @@ type Options struct {
 	// BufferBytes is the per-sequence buffer above which events are dropped
 	// and counted (default DefaultBufferBytes).
 	BufferBytes int
-	// Sequences is the number of live sequences (default GOMAXPROCS clamped
-	// to 4..16).
+	// Sequences is the number of live sequences (default 2*GOMAXPROCS
+	// clamped to 4..32, so concurrent emitters seldom pick the same one).
 	Sequences int
 }
 
@@ -158,7 +158,7 @@ func StartSession(name string, out Output, opts Options) (*Session, error) {
 		opts.BufferBytes = DefaultBufferBytes
 	}
 	if opts.Sequences <= 0 {
-		opts.Sequences = min(max(runtime.GOMAXPROCS(0), 4), 16)
+		opts.Sequences = min(max(2*runtime.GOMAXPROCS(0), 4), 32)
 	}
 	s := &Session{
 		name:    name,
