@@ -1,0 +1,142 @@
+package tracesummary
+
+import (
+	"bytes"
+	"encoding/xml"
+	"strings"
+	"testing"
+
+	"github.com/vkgen/vkgen/perfetto"
+	"github.com/vkgen/vkgen/perfetto/decode"
+)
+
+var (
+	cat      = perfetto.NewCategory(category)
+	otherCat = perfetto.NewCategory("SomethingElse")
+	allocEv  = perfetto.NewEventName(allocationEvent)
+	nameEv   = perfetto.NewEventName(objectNameEvent)
+	aOp      = perfetto.NewAnnotationName("operation")
+	aSrc     = perfetto.NewAnnotationName("source")
+	aMem     = perfetto.NewAnnotationName("memory_object_id")
+	aSize    = perfetto.NewAnnotationName("size")
+	aOff     = perfetto.NewAnnotationName("offset")
+	aHandle  = perfetto.NewAnnotationName("object_handle")
+	aType    = perfetto.NewAnnotationName("memory_type")
+	aObjType = perfetto.NewAnnotationName("object_type")
+	aName    = perfetto.NewAnnotationName("object_name")
+	geometry = perfetto.NewCounterTrack("vulkan.mem.app.usage.geometry_mesh", perfetto.UnitSizeBytes)
+	unbound  = perfetto.NewCounterTrack("vulkan.mem.app.usage.unbound_memory", perfetto.UnitSizeBytes)
+)
+
+func alloc(c perfetto.Category, op, src string, mem, size, off, handle uint64, typ string) {
+	perfetto.Instant(c, allocEv, perfetto.String(aOp, op), perfetto.String(aSrc, src), perfetto.Uint(aMem, mem),
+		perfetto.Uint(aSize, size), perfetto.Uint(aOff, off), perfetto.Uint(aHandle, handle), perfetto.String(aType, typ))
+}
+
+func name(objType int64, handle uint64, n string) {
+	perfetto.Instant(cat, nameEv, perfetto.Int(aObjType, objType), perfetto.Uint(aHandle, handle), perfetto.String(aName, n))
+}
+
+// writeTrace records what the layer would for: a 64 KiB allocation "block",
+// a named 4 KiB vertex buffer bound twice (a replayed BIND repeats the
+// first), a buffer named only by DebugMarker's raw packet, an event of
+// another category, then destroy and free.
+func writeTrace(t *testing.T) *decode.Trace {
+	t.Helper()
+	var buf bytes.Buffer
+	s, err := perfetto.StartSession("test", perfetto.WriterOutput(&buf), perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alloc(cat, "CREATE", "DEVICE_MEMORY", 0x100, 65536, 0, 0x100, "unbound_memory")
+	perfetto.Counter(unbound, 65536)
+	name(8, 0x100, "block")
+	alloc(cat, "BIND", "BUFFER", 0x100, 4096, 0, 0xb1, "geometry_mesh")
+	alloc(cat, "BIND", "BUFFER", 0x100, 4096, 0, 0xb1, "geometry_mesh")
+	perfetto.Counter(geometry, 4096)
+	perfetto.Counter(unbound, 61440)
+	name(9, 0xb1, "vertices")
+	alloc(cat, "BIND", "BUFFER", 0x100, 8192, 8192, 0xb2, "geometry_mesh")
+	perfetto.Counter(geometry, 12288)
+	perfetto.Counter(unbound, 53248)
+	perfetto.VkObjectName(0xd, 9, 0xb2, "indices")
+	alloc(otherCat, "BIND", "BUFFER", 0x100, 1<<40, 0, 0xb3, "geometry_mesh")
+	alloc(cat, "DESTROY", "BUFFER", 0x100, 4096, 0, 0xb1, "geometry_mesh")
+	perfetto.Counter(geometry, 8192)
+	perfetto.Counter(unbound, 57344)
+	alloc(cat, "DESTROY", "BUFFER", 0x100, 8192, 8192, 0xb2, "geometry_mesh")
+	alloc(cat, "DESTROY", "DEVICE_MEMORY", 0x100, 65536, 0, 0x100, "unbound_memory")
+	perfetto.Counter(geometry, 0)
+	perfetto.Counter(unbound, 0)
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := decode.Decode(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+func TestSummarize(t *testing.T) {
+	s := Summarize(writeTrace(t))
+	want := []Object{
+		{Name: "block", Type: "DEVICE_MEMORY", Handle: 0x100, Bytes: 65536, Final: 0, Cluster: "unbound_memory"},
+		{Name: "indices", Type: "BUFFER", Handle: 0xb2, Bytes: 8192, Final: 0, Cluster: "geometry_mesh"},
+		{Name: "vertices", Type: "BUFFER", Handle: 0xb1, Bytes: 4096, Final: 0, Cluster: "geometry_mesh"},
+	}
+	if len(s.Objects) != len(want) {
+		t.Fatalf("objects %+v, want %+v", s.Objects, want)
+	}
+	for i := range want {
+		if s.Objects[i] != want[i] {
+			t.Errorf("object %d = %+v, want %+v", i, s.Objects[i], want[i])
+		}
+	}
+	wantC := []Cluster{
+		{Track: "vulkan.mem.app.usage.geometry_mesh", Peak: 12288, Final: 0},
+		{Track: "vulkan.mem.app.usage.unbound_memory", Peak: 65536, Final: 0},
+	}
+	if len(s.Clusters) != 2 || s.Clusters[0] != wantC[0] || s.Clusters[1] != wantC[1] {
+		t.Errorf("clusters %+v, want %+v", s.Clusters, wantC)
+	}
+	if len(s.Series) != 2 || len(s.Series[0].Samples) != 4 || s.Series[1].Samples[0].Timestamp != 0 {
+		t.Errorf("series %+v", s.Series)
+	}
+	text := s.Text()
+	for _, w := range []string{"vertices", "indices", "block", "vulkan.mem.app.usage.geometry_mesh"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("text output lacks %q:\n%s", w, text)
+		}
+	}
+}
+
+// The SVG and HTML outputs are well-formed XML with one line per track.
+func TestCharts(t *testing.T) {
+	s := Summarize(writeTrace(t))
+	for what, doc := range map[string]string{"svg": s.SVG(), "html": s.HTML(`a <b> & "c"`)} {
+		d := xml.NewDecoder(strings.NewReader(strings.TrimPrefix(doc, "<!DOCTYPE html>\n")))
+		d.Strict = what == "svg"
+		lines := 0
+		for {
+			tok, err := d.Token()
+			if err != nil {
+				if err.Error() != "EOF" {
+					t.Errorf("%s: %v\n%s", what, err, doc)
+				}
+				break
+			}
+			if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "polyline" {
+				lines++
+			}
+		}
+		if lines != 2 {
+			t.Errorf("%s: %d polylines, want 2", what, lines)
+		}
+	}
+	// An empty trace gives empty tables and an empty chart, not a panic.
+	empty := Summarize(&decode.Trace{})
+	if len(empty.Objects)+len(empty.Clusters) != 0 || !strings.Contains(empty.SVG(), "</svg>") {
+		t.Errorf("empty trace: %+v", empty)
+	}
+}
