@@ -71,12 +71,13 @@
 // interval is the guarantee instead.
 //
 // Each sequence buffer holds at most Options.BufferBytes (default 1 MiB).
-// When the output cannot keep up and a buffer is full, new events are dropped
-// and counted, never blocked on. At the next flush the session writes the
-// running total of dropped events on the counter track DroppedEventsName
-// (UNIT_COUNT), on a packet with previous_packet_dropped set, which
-// trace_processor shows as an ordinary counter track. A write error (disk
-// full) stops only that session: it leaves the fan-out, its file is truncated
+// An emitter that finds its buffer full writes it out itself unless that
+// sequence is already being written; only then is the event dropped and
+// counted, so an application thread never waits for a busy sequence. At the
+// next flush the session writes the running total of dropped events on the
+// counter track DroppedEventsName (UNIT_COUNT), on a packet with
+// previous_packet_dropped set, which trace_processor shows as an ordinary
+// counter track. A write error (disk full) stops only that session: it leaves the fan-out, its file is truncated
 // back to the last complete packet, the error is logged and Stop returns it.
 //
 // # File sessions from configuration

@@ -116,7 +116,7 @@ func TestEncodeDecode(t *testing.T) {
 
 func TestSanitizedStrings(t *testing.T) {
 	bad := "ok\xff\xfe-end"
-	long := strings.Repeat("é", 1<<20) // 2 MiB of valid UTF-8
+	long := strings.Repeat("é", 1<<20)                                     // 2 MiB of valid UTF-8
 	s, path := startFile(t, "san.pftrace", perfetto.Options{Sequences: 1}) // one sequence: file order is emit order
 	perfetto.Instant(catTest, evName, perfetto.String(anName, bad))
 	perfetto.Instant(catTest, evName, perfetto.String(anName, long))
