@@ -1,7 +1,8 @@
 /* demo: the vkgen demo Vulkan program (C, real loader). It allocates device
  * memory, creates buffers and images of several usages, binds them (plain
  * and *2 binds, sub-allocated and dedicated), names them with
- * vkSetDebugUtilsObjectNameEXT, then destroys and frees everything, printing
+ * vkSetDebugUtilsObjectNameEXT (one through vkDebugMarkerSetObjectNameEXT when
+ * VK_EXT_debug_marker is offered), then destroys and frees everything, printing
  * what it did so a trace of the DeviceMemoryReport layer can be checked:
  *
  *   memory NAME handle=0xH size=N type=I flags=0xF
@@ -52,8 +53,18 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
 static VkDevice dev;
 static VkPhysicalDeviceMemoryProperties memprops;
 static PFN_vkSetDebugUtilsObjectNameEXT set_name;
+static PFN_vkDebugMarkerSetObjectNameEXT marker_name;
 
 static void name(VkObjectType type, uint64_t handle, const char *n) {
+	/* The host-visible block is named through VK_EXT_debug_marker when
+	 * available, to exercise that path too. */
+	if (marker_name && type == VK_OBJECT_TYPE_DEVICE_MEMORY && !strcmp(n, "block.host_visible")) {
+		VkDebugMarkerObjectNameInfoEXT info = {VK_STRUCTURE_TYPE_DEBUG_MARKER_OBJECT_NAME_INFO_EXT, NULL,
+		                                       VK_DEBUG_REPORT_OBJECT_TYPE_DEVICE_MEMORY_EXT, handle, n};
+		CHECK(marker_name(dev, &info));
+		printf("marker_name %s\n", n);
+		return;
+	}
 	if (!set_name) return;
 	VkDebugUtilsObjectNameInfoEXT info = {VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT, NULL, type, handle, n};
 	CHECK(set_name(dev, &info));
@@ -159,17 +170,23 @@ int main(int argc, char **argv) {
 	CHECK(vkEnumerateInstanceExtensionProperties(NULL, &n, NULL));
 	VkExtensionProperties *iexts = calloc(n ? n : 1, sizeof(*iexts));
 	CHECK(vkEnumerateInstanceExtensionProperties(NULL, &n, iexts));
-	int debug_utils = 0;
-	for (uint32_t i = 0; i < n; i++) debug_utils |= !strcmp(iexts[i].extensionName, VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+	int debug_utils = 0, debug_report = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		debug_utils |= !strcmp(iexts[i].extensionName, VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+		debug_report |= !strcmp(iexts[i].extensionName, VK_EXT_DEBUG_REPORT_EXTENSION_NAME);
+	}
 	free(iexts);
-	const char *ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+	const char *inst_exts[2];
+	uint32_t n_inst_exts = 0;
+	if (debug_utils) inst_exts[n_inst_exts++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+	if (debug_report) inst_exts[n_inst_exts++] = VK_EXT_DEBUG_REPORT_EXTENSION_NAME; /* VK_EXT_debug_marker needs it */
 	VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "vkgen-demo", 1, "vkgen", 1, VK_API_VERSION_1_1};
 	VkDebugUtilsMessengerCreateInfoEXT mi = {VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
 	mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
 	mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
 	mi.pfnUserCallback = on_message;
 	VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, debug_utils ? &mi : NULL, 0, &app, 0, NULL,
-	                            debug_utils ? 1u : 0u, debug_utils ? &ext : NULL};
+	                            n_inst_exts, n_inst_exts ? inst_exts : NULL};
 	VkInstance inst;
 	CHECK(vkCreateInstance(&ici, NULL, &inst));
 	VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
@@ -191,10 +208,30 @@ int main(int argc, char **argv) {
 	       VK_API_VERSION_MINOR(pp.apiVersion), VK_API_VERSION_PATCH(pp.apiVersion));
 	float prio = 1;
 	VkDeviceQueueCreateInfo qi = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
+	/* VK_EXT_debug_marker when offered: one object is named through it. */
+	int debug_marker = 0;
+	uint32_t nl = 0;
+	CHECK(vkEnumerateDeviceLayerProperties(phys, &nl, NULL));
+	VkLayerProperties *lp = calloc(nl + 1, sizeof(*lp));
+	CHECK(vkEnumerateDeviceLayerProperties(phys, &nl, lp));
+	for (uint32_t l = 0; l <= nl; l++) { /* the driver's list, then each enabled layer's */
+		const char *layer = l < nl ? lp[l].layerName : NULL;
+		CHECK(vkEnumerateDeviceExtensionProperties(phys, layer, &n, NULL));
+		VkExtensionProperties *dexts = calloc(n ? n : 1, sizeof(*dexts));
+		CHECK(vkEnumerateDeviceExtensionProperties(phys, layer, &n, dexts));
+		for (uint32_t i = 0; i < n; i++)
+			debug_marker |= debug_report && !strcmp(dexts[i].extensionName, VK_EXT_DEBUG_MARKER_EXTENSION_NAME);
+		free(dexts);
+	}
+	free(lp);
+	const char *marker_ext = VK_EXT_DEBUG_MARKER_EXTENSION_NAME;
 	VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, NULL, 0, 1, &qi};
+	dci.enabledExtensionCount = debug_marker ? 1 : 0;
+	dci.ppEnabledExtensionNames = debug_marker ? &marker_ext : NULL;
 	CHECK(vkCreateDevice(phys, &dci, NULL, &dev));
 	set_name = (PFN_vkSetDebugUtilsObjectNameEXT)vkGetDeviceProcAddr(dev, "vkSetDebugUtilsObjectNameEXT");
 	if (!set_name) printf("names unsupported\n");
+	if (debug_marker) marker_name = (PFN_vkDebugMarkerSetObjectNameEXT)vkGetDeviceProcAddr(dev, "vkDebugMarkerSetObjectNameEXT");
 
 	if (bench_n > 0) {
 		bench(bench_n);

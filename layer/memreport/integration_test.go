@@ -172,6 +172,17 @@ func layerEvents(tr *decode.Trace) []event {
 	return out
 }
 
+// rawName is the name a VkDebugUtilsObjectName packet (DebugMarker layer)
+// gave the object, if any.
+func rawName(tr *decode.Trace, objectType int32, handle uint64) string {
+	for _, p := range tr.ObjectNames() {
+		if p.ObjectName.ObjectType == objectType && p.ObjectName.Object == handle {
+			return p.ObjectName.Name
+		}
+	}
+	return ""
+}
+
 func u(v uint64) string { return strconv.FormatUint(v, 10) }
 
 // checkRun verifies events and counters against the demo's own account.
@@ -202,6 +213,18 @@ func checkRun(t *testing.T, r *demoRun) {
 	var total uint64
 	for name, m := range r.memories {
 		total += m.size
+		// Names of memory objects; one may have been given through
+		// vkDebugMarkerSetObjectNameEXT, which this layer sees only when
+		// something below it implements the command (the DebugMarker layer
+		// or the driver), else the DebugMarker layer's own packet carries it.
+		n, _ := count(memreport.ObjectNameEventName, map[string]string{"object_type": "8", "object_handle": u(m.handle), "object_name": name})
+		switch {
+		case n == 1:
+		case n == 0 && strings.Contains(r.stdout, "marker_name "+name+"\n") && rawName(r.trace, 8, m.handle) == name:
+			t.Logf("memory %s named through debug marker above this layer: name only in DebugMarker's packet", name)
+		default:
+			t.Errorf("memory %s: %d VulkanObjectName events, want 1", name, n)
+		}
 		for _, op := range []string{"CREATE", "DESTROY"} {
 			if n, _ := count(memreport.AllocationEventName, map[string]string{"operation": op, "source": "DEVICE_MEMORY",
 				"memory_object_id": u(m.handle), "object_handle": u(m.handle), "size": u(m.size), "offset": "0", "memory_type": "unbound_memory"}); n != 1 {
@@ -288,7 +311,11 @@ func TestDemoWithDebugMarkerAndValidation(t *testing.T) {
 	} else {
 		t.Log("DebugMarker layer not built; running DeviceMemoryReport with validation only")
 	}
-	for _, order := range [][]string{layers, slices.Concat([]string{validation}, layers[:len(layers)-1])} {
+	orders := [][]string{layers, slices.Concat([]string{validation}, layers[:len(layers)-1])}
+	if len(layers) == 3 { // and the two vkgen layers the other way round
+		orders = append(orders, []string{dmrLayer, dmLayer, validation})
+	}
+	for _, order := range orders {
 		t.Run(strings.Join(order, ","), func(t *testing.T) {
 			r := runDemo(t, order)
 			if !strings.Contains(r.stdout, "validation_messages=0\n") {
