@@ -105,7 +105,13 @@ func runDemo(t *testing.T, layers []string, args ...string) *demoRun {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("demo %v: %v\n%s\n%s", args, err, so.String(), se.String())
 	}
-	r := &demoRun{stdout: so.String(), stderr: se.String(), memories: map[string]demoMemory{}}
+	return parseDemo(t, so.String(), se.String(), tracePath)
+}
+
+// parseDemo reads what the demo printed and decodes its trace.
+func parseDemo(t *testing.T, stdout, stderr, tracePath string) *demoRun {
+	t.Helper()
+	r := &demoRun{stdout: stdout, stderr: stderr, memories: map[string]demoMemory{}}
 	sc := bufio.NewScanner(strings.NewReader(r.stdout))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
@@ -324,4 +330,19 @@ func TestDemoWithDebugMarkerAndValidation(t *testing.T) {
 			checkRun(t, r)
 		})
 	}
+}
+
+// TestRecordedRun applies the same checks to a run recorded elsewhere by
+// demo/run.sh (e.g. on another GPU): VKGEN_MEMREPORT_RUN=DIR holding
+// demo.out and demo.pftrace.
+func TestRecordedRun(t *testing.T) {
+	dir := os.Getenv("VKGEN_MEMREPORT_RUN")
+	if dir == "" {
+		t.Skip("VKGEN_MEMREPORT_RUN not set")
+	}
+	out, err := os.ReadFile(filepath.Join(dir, "demo.out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRun(t, parseDemo(t, string(out), "", filepath.Join(dir, "demo.pftrace")))
 }
