@@ -54,14 +54,18 @@
 //
 // # Use by a layer
 //
-// A layer creates one Store with its live emitter (which writes to every
-// active trace session), names through SetDebugUtilsObjectName,
+// The layers of a process share one store, Shared, so they agree on what
+// each object is called whichever of them saw the naming call (the reference
+// compiled a private copy into each layer module). While a layer is enabled
+// it attaches its live emitter, which writes to every active trace session in
+// that layer's own event format, to SharedHub. It names through
+// SetDebugUtilsObjectName,
 // SetDebugMarkerObjectName or SetNameBytes, reports destruction through
 // CommandDestroyed, and on a session start first makes the session receive
 // the live stream and then calls EmitAll with an emitter writing to that
 // session only. In that order a session misses no change: an object renamed
 // after its replay record is delivered live, one named after the key snapshot
-// likewise. Several layers may share one store through Emitters.
+// likewise. A store of one's own (New) serves tools and tests.
 //
 // # Deviations from the C++ reference (layersvt::VulkanObjectNames)
 //
