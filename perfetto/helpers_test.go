@@ -42,6 +42,7 @@ func decodeBoth(t *testing.T, path string) *decode.Trace {
 			}
 		}
 	}
+	checkStateValid(t, tr)
 	text := protocDecode(t, data)
 	if text == "" {
 		return tr
@@ -125,3 +126,23 @@ func mustRead(t *testing.T, path string) []byte {
 }
 
 func runtimeProcs() int { return runtime.GOMAXPROCS(0) }
+
+// checkStateValid applies trace_processor's rule: previous_packet_dropped on
+// a packet without SEQ_INCREMENTAL_STATE_CLEARED invalidates the sequence's
+// incremental state, and packets needing it are skipped until the next
+// cleared packet. No packet of ours may be skipped that way.
+func checkStateValid(t *testing.T, tr *decode.Trace) {
+	t.Helper()
+	invalid := map[uint32]bool{}
+	for _, p := range tr.Packets {
+		switch {
+		case p.SeqFlags&decode.SeqIncrementalStateCleared != 0:
+			invalid[p.SeqID] = false
+		case p.PreviousDropped:
+			invalid[p.SeqID] = true
+		}
+		if p.SeqFlags&decode.SeqNeedsIncrementalState != 0 && invalid[p.SeqID] {
+			t.Errorf("packet %d needs incremental state that trace_processor considers lost", p.Index)
+		}
+	}
+}

@@ -60,9 +60,56 @@ func (t *nameTable) lookup(id uint32) (string, bool) {
 
 var categories, eventNames, annotationNames nameTable
 
+var catDescs struct {
+	mu sync.Mutex
+	m  map[Category]string
+}
+
 // NewCategory registers a track-event category (deduplicated; safe for
-// concurrent use).
-func NewCategory(name string) Category { return Category(categories.register(name)) }
+// concurrent use). An optional description (the first non-empty one given
+// for the name wins) is what Categories reports, e.g. for the system
+// backend's data-source descriptor.
+func NewCategory(name string, description ...string) Category {
+	c := Category(categories.register(name))
+	for _, d := range description {
+		if d == "" {
+			continue
+		}
+		catDescs.mu.Lock()
+		if _, ok := catDescs.m[c]; !ok {
+			if catDescs.m == nil {
+				catDescs.m = map[Category]string{}
+			}
+			catDescs.m[c] = Sanitize(d)
+		}
+		catDescs.mu.Unlock()
+		break
+	}
+	return c
+}
+
+// CategoryInfo describes a registered category.
+type CategoryInfo struct {
+	ID          Category
+	Name        string
+	Description string // "" when none was given
+}
+
+// Categories returns every registered category, in registration order.
+func Categories() []CategoryInfo {
+	p := categories.names.Load()
+	if p == nil {
+		return nil
+	}
+	catDescs.mu.Lock()
+	defer catDescs.mu.Unlock()
+	out := make([]CategoryInfo, 0, len(*p)-1)
+	for i, n := range (*p)[1:] {
+		c := Category(i + 1)
+		out = append(out, CategoryInfo{ID: c, Name: n, Description: catDescs.m[c]})
+	}
+	return out
+}
 
 // NewEventName registers an event name.
 func NewEventName(name string) EventName { return EventName(eventNames.register(name)) }
@@ -136,6 +183,7 @@ type counterDef struct {
 	name string
 	unit Unit
 	uuid uint64
+	cat  Category // 0: recorded whatever a session's CategoryFilter says
 }
 
 var counters struct {
@@ -148,8 +196,17 @@ var counters struct {
 const counterMagic = 0xb1a4a67d7970839e
 
 // NewCounterTrack registers a counter track by name (deduplicated by name;
-// the unit of the first registration wins).
+// the unit of the first registration wins). It belongs to no category: every
+// session records it.
 func NewCounterTrack(name string, unit Unit) CounterTrack {
+	return NewCounterTrackIn(0, name, unit)
+}
+
+// NewCounterTrackIn registers a counter track in category cat: a session
+// whose CategoryFilter disables cat records neither its descriptor nor its
+// values (as the SDK's TRACE_COUNTER(cat, ...)). Deduplicated by name; the
+// unit and category of the first registration win.
+func NewCounterTrackIn(cat Category, name string, unit Unit) CounterTrack {
 	name = Sanitize(name)
 	counters.mu.Lock()
 	defer counters.mu.Unlock()
@@ -165,7 +222,7 @@ func NewCounterTrack(name string, unit Unit) CounterTrack {
 	}
 	next := make([]counterDef, len(old), len(old)+1)
 	copy(next, old)
-	next = append(next, counterDef{name: name, unit: unit, uuid: fnv1a(name) ^ counterMagic ^ processUUID})
+	next = append(next, counterDef{name: name, unit: unit, uuid: fnv1a(name) ^ counterMagic ^ processUUID, cat: cat})
 	id := uint32(len(old))
 	counters.index[name] = id
 	counters.defs.Store(&next)
@@ -182,6 +239,9 @@ func (c CounterTrack) def() (counterDef, bool) {
 
 // Name returns the track name ("" for an invalid handle).
 func (c CounterTrack) Name() string { d, _ := c.def(); return d.name }
+
+// Category returns the track's category (0: none, or an invalid handle).
+func (c CounterTrack) Category() Category { d, _ := c.def(); return d.cat }
 
 // UUID returns the track uuid (0 for an invalid handle).
 func (c CounterTrack) UUID() uint64 { d, _ := c.def(); return d.uuid }

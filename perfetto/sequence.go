@@ -15,7 +15,8 @@ type sequence struct {
 	wmu     sync.Mutex // held while this sequence's packets are being written
 	mu      sync.Mutex
 	s       *Session
-	id      uint32
+	id      uint32 // the Output's sequence number
+	pktSeq  uint32 // trusted_packet_sequence_id written: id, or 0 with OmitSequenceID
 	buf     []byte // packets not yet handed to the output
 	spare   []byte // the buffer being written; under wmu
 	limit   int    // drop events once buf holds this many bytes; 0: never (replay)
@@ -23,6 +24,11 @@ type sequence struct {
 	started bool   // header packet written
 	closed  bool   // session over: emits are no-ops
 	dropped uint64 // events dropped since the last loss report
+
+	// Under wmu: packets the output lost (LostPackets) and the session's
+	// clear generation this sequence last re-emitted its state for.
+	lost     uint64
+	clearGen uint32
 
 	cats, names, annots, counters []bool // interned / described per handle
 	threads                       map[int32]struct{}
@@ -44,19 +50,71 @@ func (q *sequence) readyLocked() (ok, yield bool) {
 	}
 	if !q.started {
 		q.started = true
-		q.buf = q.appendHeader(q.buf, Now())
+		q.buf = q.appendHeader(q.buf, Now(), true)
 	}
 	return true, false
 }
 
-// swapLocked returns the buffered packets (with a loss report first added)
-// and gives the sequence the spare buffer; the caller holds mu and wmu and
-// must write the result before releasing wmu.
+// swapLocked returns the buffered packets and gives the sequence the spare
+// buffer; the caller holds mu and wmu and must write the result before
+// releasing wmu. After drops (the sequence's own or the output's) or a
+// ClearIncrementalState, the batch is prefixed with a resync (see
+// appendResync), built in the spare buffer so nothing is allocated.
 func (q *sequence) swapLocked() []byte {
-	q.reportDropsLocked()
+	q.dropped += q.lost
+	q.lost = 0
+	g := q.s.clearGen.Load()
+	if !q.closed && (q.dropped > 0 || g != q.clearGen && len(q.buf) > 0) {
+		q.clearGen = g
+		b := append(q.appendResync(q.spare[:0]), q.buf...)
+		q.buf, q.spare = q.buf[:0], b
+		return b
+	}
 	b := q.buf
 	q.buf = q.spare[:0]
 	q.spare = b
+	return b
+}
+
+// appendResync writes the loss report and the sequence's whole incremental
+// state. Losses are made visible: the session-wide running total of dropped
+// events goes onto the DroppedEventsName counter, on a packet with
+// previous_packet_dropped set. Since trace_processor then treats the
+// sequence's incremental state as lost (and a lost packet may indeed have
+// defined names or tracks later packets use), a SEQ_INCREMENTAL_STATE_CLEARED
+// packet follows that re-emits the defaults, every name the sequence
+// interned and every track it described, so all that follows decodes on its
+// own even when the ring buffer dropped the originals.
+func (q *sequence) appendResync(b []byte) []byte {
+	ts := Now()
+	if !q.started {
+		q.started = true
+		b = q.appendHeader(b, ts, true)
+	} else if q.dropped == 0 {
+		b = q.appendState(b, ts)
+	}
+	if q.dropped > 0 {
+		total := q.s.dropped.Add(q.dropped)
+		q.dropped = 0
+		b = q.appendCounter(b, droppedTrack, int64(total), true)
+		b = q.appendState(b, ts)
+	}
+	return b
+}
+
+// appendState re-emits everything later packets may refer to: a cleared
+// header carrying every interned name, then every counter and thread track
+// descriptor of the sequence.
+func (q *sequence) appendState(b []byte, ts uint64) []byte {
+	b = q.appendHeader(b, ts, false)
+	for id, ok := range q.counters {
+		if d, valid := CounterTrack(id).def(); ok && valid {
+			b = q.appendCounterDesc(b, ts, d)
+		}
+	}
+	for tid := range q.threads {
+		b = q.appendThreadDesc(b, ts, tid)
+	}
 	return b
 }
 
@@ -68,12 +126,18 @@ func (q *sequence) doneLocked(before int) (yield bool) {
 	return before < q.wakeAt && len(q.buf) >= q.wakeAt && q.s.wake()
 }
 
-// appendHeader writes the first packet of the sequence: it clears incremental
-// state, sets the default track (the process track) and describes the process.
-func (q *sequence) appendHeader(b []byte, ts uint64) []byte {
-	b, pkt := appendPacketHeader(b, ts, q.id)
+// appendHeader writes the packet that (re)starts the sequence's incremental
+// state: it clears it, sets the default track (the process track), describes
+// the process and, on a restart (first false), interns again every name the
+// sequence had interned.
+func (q *sequence) appendHeader(b []byte, ts uint64, first bool) []byte {
+	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
 	b = appendVarintField(b, fSequenceFlags, seqIncrementalStateCleared)
-	b = appendVarintField(b, fFirstPacketOnSequence, 1)
+	if first {
+		b = appendVarintField(b, fFirstPacketOnSequence, 1)
+	} else {
+		b = q.appendAllInterned(b)
+	}
 	b, def := beginMsg(b, fTracePacketDefaults)
 	b, ted := beginMsg(b, fDefTrackEventDefaults)
 	b = appendVarintField(b, fTEDTrackUUID, processUUID)
@@ -90,6 +154,22 @@ func (q *sequence) appendHeader(b []byte, ts uint64) []byte {
 	b = endMsg(b, pd)
 	b = endMsg(b, td)
 	return endMsg(b, pkt)
+}
+
+func (q *sequence) appendAllInterned(b []byte) []byte {
+	b, id := beginMsg(b, fInternedData)
+	for _, t := range []struct {
+		marks []bool
+		table *nameTable
+		field protowire.Number
+	}{{q.cats, &categories, fIDCategories}, {q.names, &eventNames, fIDEventNames}, {q.annots, &annotationNames, fIDAnnotNames}} {
+		for iid, ok := range t.marks {
+			if name, valid := t.table.lookup(uint32(iid)); ok && valid {
+				b = appendInterned(b, t.field, uint32(iid), name)
+			}
+		}
+	}
+	return endMsg(b, id)
 }
 
 func known(marks []bool, id uint32) bool { return int(id) < len(marks) && marks[id] }
@@ -161,7 +241,11 @@ func (q *sequence) describeThreadLocked(b []byte, ts uint64, tid int32) []byte {
 		q.threads = map[int32]struct{}{}
 	}
 	q.threads[tid] = struct{}{}
-	b, pkt := appendPacketHeader(b, ts, q.id)
+	return q.appendThreadDesc(b, ts, tid)
+}
+
+func (q *sequence) appendThreadDesc(b []byte, ts uint64, tid int32) []byte {
+	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
 	b, td := beginMsg(b, fTrackDescriptor)
 	b = appendVarintField(b, fTDUUID, ThreadTrack(tid).UUID())
 	b = appendVarintField(b, fTDParentUUID, processUUID)
@@ -186,7 +270,7 @@ func (q *sequence) instantLocked(t Track, cat Category, name EventName, args []A
 	if t.tid != 0 {
 		b = q.describeThreadLocked(b, ts, t.tid)
 	}
-	b, pkt := appendPacketHeader(b, ts, q.id)
+	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
 	b = appendVarintField(b, fSequenceFlags, seqNeedsIncrementalState)
 	b, ok := q.internLocked(b, cat, name, args)
 	if !ok {
@@ -245,19 +329,9 @@ func (q *sequence) appendCounter(b []byte, c CounterTrack, v int64, dropped bool
 	ts := Now()
 	if !known(q.counters, uint32(c)) {
 		q.counters = mark(q.counters, uint32(c))
-		var pkt, td, cd int
-		b, pkt = appendPacketHeader(b, ts, q.id)
-		b, td = beginMsg(b, fTrackDescriptor)
-		b = appendVarintField(b, fTDUUID, d.uuid)
-		b = appendVarintField(b, fTDParentUUID, processUUID)
-		b = appendString(b, fTDStaticName, d.name)
-		b, cd = beginMsg(b, fTDCounter)
-		b = appendVarintField(b, fCDUnit, uint64(d.unit))
-		b = endMsg(b, cd)
-		b = endMsg(b, td)
-		b = endMsg(b, pkt)
+		b = q.appendCounterDesc(b, ts, d)
 	}
-	b, pkt := appendPacketHeader(b, ts, q.id)
+	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
 	if dropped {
 		b = appendVarintField(b, fPreviousPacketDropped, 1)
 	}
@@ -269,12 +343,25 @@ func (q *sequence) appendCounter(b []byte, c CounterTrack, v int64, dropped bool
 	return endMsg(b, pkt)
 }
 
+func (q *sequence) appendCounterDesc(b []byte, ts uint64, d counterDef) []byte {
+	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
+	b, td := beginMsg(b, fTrackDescriptor)
+	b = appendVarintField(b, fTDUUID, d.uuid)
+	b = appendVarintField(b, fTDParentUUID, processUUID)
+	b = appendString(b, fTDStaticName, d.name)
+	b, cd := beginMsg(b, fTDCounter)
+	b = appendVarintField(b, fCDUnit, uint64(d.unit))
+	b = endMsg(b, cd)
+	b = endMsg(b, td)
+	return endMsg(b, pkt)
+}
+
 func (q *sequence) objectNameLocked(device uint64, objectType int32, object uint64, name string) (yield bool) {
 	if ok, yield := q.readyLocked(); !ok {
 		return yield
 	}
 	before := len(q.buf)
-	b, pkt := appendPacketHeader(q.buf, Now(), q.id)
+	b, pkt := appendPacketHeader(q.buf, Now(), q.pktSeq)
 	b, ev := beginMsg(b, fVulkanAPIEvent)
 	b, on := beginMsg(b, fVkDebugUtilsObjectName)
 	b = appendVarintField(b, fVkONPid, uint64(uint32(pid)))
@@ -286,20 +373,4 @@ func (q *sequence) objectNameLocked(device uint64, objectType int32, object uint
 	b = endMsg(b, ev)
 	q.buf = endMsg(b, pkt)
 	return q.doneLocked(before)
-}
-
-// reportDropsLocked makes losses visible: the session-wide running total of
-// dropped events goes onto the DroppedEventsTrack counter, on a packet with
-// previous_packet_dropped set. It bypasses the buffer limit (one small packet).
-func (q *sequence) reportDropsLocked() {
-	if q.dropped == 0 || q.closed {
-		return
-	}
-	total := q.s.dropped.Add(q.dropped)
-	q.dropped = 0
-	if !q.started {
-		q.started = true
-		q.buf = q.appendHeader(q.buf, Now())
-	}
-	q.buf = q.appendCounter(q.buf, droppedTrack, int64(total), true)
 }

@@ -15,12 +15,24 @@ import (
 // Output receives the encoded packets of one session. Write gets whole,
 // framed TracePackets (each `0x0a len packet`, i.e. a valid Trace fragment)
 // of one sequence, in that sequence's order; calls are serialised by the
-// session. A file output appends them; a system-service output would copy
-// them into its shared-memory chunks per sequence.
+// session. A file output appends them; the system backend copies them into
+// its shared-memory chunks per sequence. An error ends the session, except
+// LostPackets.
 type Output interface {
 	Write(seqID uint32, packets []byte) error
 	Close() error
 }
+
+// LostPackets is the error an Output's Write returns when it had to drop N
+// packets of the batch (a full shared memory buffer) yet can go on. An
+// output that drops a packet must drop the rest of that batch too: later
+// packets may refer to names or tracks the lost one defined. The session
+// keeps running, adds N to its dropped count, and starts that sequence's
+// next batch with the loss report and its whole incremental state, so what
+// follows decodes again.
+type LostPackets struct{ N uint64 }
+
+func (e LostPackets) Error() string { return fmt.Sprintf("%d packets lost", e.N) }
 
 // Options tune a session; the zero value gives the defaults.
 type Options struct {
@@ -33,6 +45,18 @@ type Options struct {
 	// Sequences is the number of live sequences (default 2*GOMAXPROCS
 	// clamped to 4..32, so concurrent emitters seldom pick the same one).
 	Sequences int
+	// CategoryFilter, when set, says which categories the session records:
+	// instant events, and counters of tracks registered with
+	// NewCounterTrackIn, of a category it rejects are never encoded for this
+	// session. It is called once per category per session (the answer is
+	// cached), possibly from an emitting goroutine, so it must be quick and
+	// must not emit. Raw packets (VkObjectName) and category-less counters
+	// are always recorded.
+	CategoryFilter func(Category) bool
+	// OmitSequenceID writes packets without trusted_packet_sequence_id, for
+	// outputs whose transport assigns it (traced rejects producer-set ids);
+	// the Output still gets the sequence number with each Write.
+	OmitSequenceID bool
 }
 
 const (
@@ -63,6 +87,10 @@ type Session struct {
 	dropped atomic.Uint64
 	live    atomic.Bool // replay done: live sequences may be written
 	closed  atomic.Bool // output closed (stopped or failed)
+
+	clearGen atomic.Uint32 // bumped by ClearIncrementalState
+	catMu    sync.Mutex
+	catOK    atomic.Pointer[[]bool] // CategoryFilter answers by Category; grows under catMu
 
 	outMu sync.Mutex
 	err   error // under outMu: first output error
@@ -169,9 +197,9 @@ func StartSession(name string, out Output, opts Options) (*Session, error) {
 		stopCh:  make(chan struct{}),
 		flushed: make(chan struct{}),
 	}
-	s.replay = &sequence{s: s, id: 1}
+	s.replay = s.newSequence(1, 0)
 	for i := range opts.Sequences {
-		s.seqs = append(s.seqs, &sequence{s: s, id: uint32(i + 2), limit: opts.BufferBytes, wakeAt: opts.BufferBytes / 4})
+		s.seqs = append(s.seqs, s.newSequence(uint32(i+2), opts.BufferBytes))
 	}
 
 	startMu.Lock()
@@ -187,6 +215,69 @@ func StartSession(name string, out Output, opts Options) (*Session, error) {
 	}
 	return s, nil
 }
+
+func (s *Session) newSequence(id uint32, limit int) *sequence {
+	q := &sequence{s: s, id: id, pktSeq: id, limit: limit, wakeAt: limit / 4}
+	if s.opts.OmitSequenceID {
+		q.pktSeq = 0
+	}
+	return q
+}
+
+// allows reports whether the session records category c: one nil check
+// without a CategoryFilter, else an atomic load and an index once c was
+// decided.
+func (s *Session) allows(c Category) bool {
+	if s.opts.CategoryFilter == nil {
+		return true
+	}
+	if p := s.catOK.Load(); p != nil && int(c) < len(*p) {
+		return (*p)[c]
+	}
+	return s.decideCategories(c)
+}
+
+// decideCategories asks the filter about every category registered since the
+// last call. An unregistered c is allowed: the emit is a no-op anyway.
+func (s *Session) decideCategories(c Category) bool {
+	s.catMu.Lock()
+	defer s.catMu.Unlock()
+	var old []bool
+	if p := s.catOK.Load(); p != nil {
+		old = *p
+	}
+	if int(c) < len(old) {
+		return old[c]
+	}
+	n := len(old)
+	if p := categories.names.Load(); p != nil {
+		n = max(n, len(*p))
+	}
+	next := make([]bool, n)
+	copy(next, old)
+	for id := max(1, len(old)); id < n; id++ {
+		next[id] = s.opts.CategoryFilter(Category(id))
+	}
+	s.catOK.Store(&next)
+	return int(c) >= n || next[c]
+}
+
+// allowsCounter applies the filter to counter tracks with a category.
+func (s *Session) allowsCounter(c CounterTrack) bool {
+	if s.opts.CategoryFilter == nil {
+		return true
+	}
+	cat := c.Category()
+	return cat == 0 || s.allows(cat)
+}
+
+// ClearIncrementalState makes every sequence of the session start its next
+// batch with a SEQ_INCREMENTAL_STATE_CLEARED packet that re-emits the packet
+// defaults, every name the sequence interned and every track it described
+// (the system backend's answer to the service's ClearIncrementalState, so a
+// ring buffer that overwrote the originals still decodes). It never blocks:
+// it may be called from anywhere, an Output's Write included.
+func (s *Session) ClearIncrementalState() { s.clearGen.Add(1) }
 
 // runReplay runs hooks against the session's replay sequence and writes
 // everything they emitted. A panicking hook is logged and skipped.
@@ -215,19 +306,25 @@ func (s *Session) flushSeq(q *sequence, final bool) {
 		q.closed = true
 	}
 	q.mu.Unlock()
-	s.write(q.id, b)
+	s.write(q, b)
 }
 
-// write hands packets to the output. The first error ends the session: it
-// leaves the fan-out, the output is closed, and the error is logged and
-// returned by Err and Stop. Emitters notice through s.closed.
-func (s *Session) write(seqID uint32, b []byte) {
+// write hands q's packets to the output; the caller holds q.wmu. LostPackets
+// is counted on q, reported with its next batch. Any other error ends the
+// session: it leaves the fan-out, the output is closed, and the error is
+// logged and returned by Err and Stop. Emitters notice through s.closed.
+func (s *Session) write(q *sequence, b []byte) {
 	s.outMu.Lock()
 	defer s.outMu.Unlock()
 	if len(b) == 0 || s.closed.Load() {
 		return
 	}
-	if err := s.out.Write(seqID, b); err != nil {
+	if err := s.out.Write(q.id, b); err != nil {
+		var lost LostPackets
+		if errors.As(err, &lost) {
+			q.lost += max(lost.N, 1)
+			return
+		}
 		s.err = err
 		logf("session %s: %v; this trace session is stopped", s.name, err)
 		setActive(func(l []*Session) []*Session { return remove(l, s) })
@@ -253,7 +350,7 @@ func (s *Session) helpFlushLocked(q *sequence) bool {
 		return false
 	}
 	defer q.wmu.Unlock()
-	s.write(q.id, q.swapLocked())
+	s.write(q, q.swapLocked())
 	return !s.closed.Load()
 }
 
@@ -382,6 +479,9 @@ func Instant(cat Category, name EventName, args ...Arg) {
 		return
 	}
 	for _, s := range *p {
+		if !s.allows(cat) {
+			continue
+		}
 		q := s.pick()
 		yield := q.instantLocked(Track{}, cat, name, args)
 		q.mu.Unlock()
@@ -398,6 +498,9 @@ func InstantOn(t Track, cat Category, name EventName, args ...Arg) {
 		return
 	}
 	for _, s := range *p {
+		if !s.allows(cat) {
+			continue
+		}
 		q := s.pick()
 		yield := q.instantLocked(t, cat, name, args)
 		q.mu.Unlock()
@@ -415,6 +518,9 @@ func Counter(c CounterTrack, v int64) {
 		return
 	}
 	for _, s := range *p {
+		if !s.allowsCounter(c) {
+			continue
+		}
 		q := s.pick()
 		yield := q.counterLocked(c, v)
 		q.mu.Unlock()
@@ -459,17 +565,23 @@ func (e *Emitter) locked(f func(q *sequence)) {
 
 // Instant is the replay form of the package-level Instant.
 func (e *Emitter) Instant(cat Category, name EventName, args ...Arg) {
-	e.locked(func(q *sequence) { q.instantLocked(Track{}, cat, name, args) })
+	if e.s.allows(cat) {
+		e.locked(func(q *sequence) { q.instantLocked(Track{}, cat, name, args) })
+	}
 }
 
 // InstantOn is the replay form of the package-level InstantOn.
 func (e *Emitter) InstantOn(t Track, cat Category, name EventName, args ...Arg) {
-	e.locked(func(q *sequence) { q.instantLocked(t, cat, name, args) })
+	if e.s.allows(cat) {
+		e.locked(func(q *sequence) { q.instantLocked(t, cat, name, args) })
+	}
 }
 
 // Counter is the replay form of the package-level Counter.
 func (e *Emitter) Counter(c CounterTrack, v int64) {
-	e.locked(func(q *sequence) { q.counterLocked(c, v) })
+	if e.s.allowsCounter(c) {
+		e.locked(func(q *sequence) { q.counterLocked(c, v) })
+	}
 }
 
 // VkObjectName is the replay form of the package-level VkObjectName.

@@ -144,14 +144,17 @@ func endMsg(b []byte, start int) []byte {
 // appendPacketHeader opens a Trace.packet and writes the fields every packet
 // of this package carries: an absolute CLOCK_BOOTTIME timestamp with its
 // explicit clock id (never a sequence default, see reference-behaviour 7.3.6)
-// and the sequence id.
+// and the sequence id, unless seqID is 0 (Options.OmitSequenceID).
 func appendPacketHeader(b []byte, ts uint64, seqID uint32) ([]byte, int) {
 	b, start := beginMsg(b, fTracePacket)
 	b = append(b, fTimestamp<<3)
 	b = protowire.AppendVarint(b, ts)
-	// timestamp_clock_id (58, two-byte tag) = 6, then the sequence id's tag.
-	b = append(b, fTimestampClockID<<3&0x7f|0x80, fTimestampClockID>>4, ClockBoottime, fSeqID<<3)
-	return appendVarint(b, uint64(seqID)), start
+	// timestamp_clock_id (58, two-byte tag) = 6.
+	b = append(b, fTimestampClockID<<3&0x7f|0x80, fTimestampClockID>>4, ClockBoottime)
+	if seqID != 0 {
+		b = appendVarint(append(b, fSeqID<<3), uint64(seqID))
+	}
+	return b, start
 }
 
 // appendString writes a string field, replacing invalid UTF-8 with U+FFFD and
