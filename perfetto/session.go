@@ -309,8 +309,9 @@ func (s *Session) flushSeq(q *sequence, final bool) {
 	s.write(q, b)
 }
 
-// write hands q's packets to the output; the caller holds q.wmu. LostPackets
-// is counted on q, reported with its next batch. Any other error ends the
+// write hands q's packets to the output; the caller holds q.wmu (which every
+// write of q.closed holds too). LostPackets is counted on q and reported with
+// its next batch. Any other error ends the
 // session: it leaves the fan-out, the output is closed, and the error is
 // logged and returned by Err and Stop. Emitters notice through s.closed.
 func (s *Session) write(q *sequence, b []byte) {
@@ -322,7 +323,11 @@ func (s *Session) write(q *sequence, b []byte) {
 	if err := s.out.Write(q.id, b); err != nil {
 		var lost LostPackets
 		if errors.As(err, &lost) {
-			q.lost += max(lost.N, 1)
+			if q.closed { // the final batch: nothing follows to report it in
+				s.dropped.Add(max(lost.N, 1))
+			} else {
+				q.lost += max(lost.N, 1)
+			}
 			return
 		}
 		s.err = err

@@ -1,6 +1,10 @@
 package system
 
-import "path"
+import (
+	"path"
+
+	"github.com/vkgen/vkgen/perfetto"
+)
 
 // catFilter decides which track-event categories a data-source instance
 // records, with the C++ SDK's rules for TrackEventConfig: exact matches in
@@ -10,14 +14,19 @@ import "path"
 // match them.
 type catFilter struct {
 	enabled, disabled []string
-	all               bool // no category filter: skip parsing events
-	cache             map[uint64]bool
 }
 
 func newCatFilter(c trackEventConfig) *catFilter {
-	f := &catFilter{enabled: c.enabledCats, disabled: c.disabledCats, cache: map[uint64]bool{}}
-	f.all = len(c.disabledCats) == 0
-	return f
+	return &catFilter{enabled: c.enabledCats, disabled: c.disabledCats}
+}
+
+// sessionFilter is the instance's perfetto.Options.CategoryFilter; nil when
+// nothing is disabled, so the session skips filtering altogether.
+func (f *catFilter) sessionFilter() func(perfetto.Category) bool {
+	if len(f.disabled) == 0 {
+		return nil
+	}
+	return func(c perfetto.Category) bool { return f.allows(c.String()) }
 }
 
 func (f *catFilter) allows(name string) bool {

@@ -3,6 +3,7 @@ package system
 import (
 	"fmt"
 
+	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/system/internal/ipc"
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -34,10 +35,31 @@ const DataSourceName = "track_event"
 // Category is a track-event category advertised in the TrackEventDescriptor.
 type Category struct{ Name, Description string }
 
-// DefaultCategories are the layers' categories.
+// DefaultCategories are the layers' categories, advertised even before the
+// layers register them.
 var DefaultCategories = []Category{
 	{"VulkanDebugMarker", "Vulkan Debug Markers and Labels"},
 	{"VulkanDeviceMemoryReport", "Vulkan Device Memory Report Counters"},
+}
+
+// AllCategories is what the data-source descriptor advertises by default:
+// DefaultCategories, then every other category registered with package
+// perfetto so far (with its NewCategory description). A category registered
+// after the connection is recorded all the same; it is only missing from
+// the list the service shows until the next connection.
+func AllCategories() []Category {
+	out := append([]Category(nil), DefaultCategories...)
+	seen := map[string]bool{}
+	for _, c := range out {
+		seen[c.Name] = true
+	}
+	for _, c := range perfetto.Categories() {
+		if !seen[c.Name] {
+			seen[c.Name] = true
+			out = append(out, Category{c.Name, c.Description})
+		}
+	}
+	return out
 }
 
 func appendVarint(b []byte, num protowire.Number, v uint64) []byte {

@@ -41,9 +41,11 @@ func SocketPath() string {
 
 // Config tunes a Producer; the zero value gives the defaults.
 type Config struct {
-	Socket       string     // default SocketPath()
-	ProducerName string     // default "vkgen:<process name>"
-	Categories   []Category // default DefaultCategories
+	Socket       string // default SocketPath()
+	ProducerName string // default "vkgen:<process name>"
+	// Categories are advertised in the data-source descriptor; default
+	// AllCategories() at each connection.
+	Categories []Category
 	// PageSizeHint and SMBSizeHint are what InitializeConnection asks for;
 	// the service decides (defaults 32 KiB pages, 4 MiB buffer).
 	PageSizeHint, SMBSizeHint uint32
@@ -64,9 +66,6 @@ func (c *Config) defaults() {
 	}
 	if c.ProducerName == "" {
 		c.ProducerName = "vkgen:" + filepath.Base(os.Args[0])
-	}
-	if c.Categories == nil {
-		c.Categories = DefaultCategories
 	}
 	if c.PageSizeHint == 0 {
 		c.PageSizeHint = 32 << 10
@@ -168,8 +167,8 @@ func (p *Producer) Connected() bool {
 func (p *Producer) Connects() uint64 { return p.connects.Load() }
 
 // SMBDropped counts packets lost because the shared memory buffer was full,
-// over every instance so far (each trace reports its own on the
-// SMBDroppedName counter).
+// over every instance so far (each trace reports its own, with any other
+// loss, on the perfetto.DroppedEventsName counter).
 func (p *Producer) SMBDropped() uint64 { return p.smbDropped.Load() }
 
 // Instances is the number of data-source instances running now.
@@ -309,7 +308,6 @@ type outFrame struct {
 
 type instance struct {
 	id   uint64
-	out  *output
 	sess *perfetto.Session
 }
 
@@ -471,7 +469,11 @@ func (c *conn) handshake() error {
 	} else {
 		unmap(mem)
 	}
-	reply, err = c.invoke(mRegisterDataSource, encodeRegisterDataSource(cfg.Categories), -1)
+	cats := cfg.Categories
+	if cats == nil {
+		cats = AllCategories()
+	}
+	reply, err = c.invoke(mRegisterDataSource, encodeRegisterDataSource(cats), -1)
 	if err != nil {
 		return err
 	}
@@ -615,7 +617,7 @@ func (c *conn) handle(cmd command) {
 	case cmdClearIncrementalState:
 		for _, id := range cmd.ids {
 			if in := c.instances[id]; in != nil {
-				in.out.clear.Add(1)
+				in.sess.ClearIncrementalState()
 			}
 		}
 	}
@@ -633,13 +635,15 @@ func (c *conn) start(cmd command) {
 		c.fail(errors.New("StartDataSource before the shared memory buffer was set up"))
 		return
 	}
-	out := newOutput(c, cfg)
-	s, err := perfetto.StartSession(fmt.Sprintf("traced:%d/%d", cfg.sessionID, cmd.id), out, c.p.cfg.Session)
+	opts := c.p.cfg.Session
+	opts.OmitSequenceID = true // traced sets it per writer and rejects ours
+	opts.CategoryFilter = newCatFilter(cfg.trackEvent).sessionFilter()
+	s, err := perfetto.StartSession(fmt.Sprintf("traced:%d/%d", cfg.sessionID, cmd.id), newOutput(c, cfg), opts)
 	if err != nil {
 		logf("data source %d: %v", cmd.id, err)
 		return
 	}
-	c.instances[cmd.id] = &instance{id: cmd.id, out: out, sess: s}
+	c.instances[cmd.id] = &instance{id: cmd.id, sess: s}
 	c.p.instances.Add(1)
 	// The replay is in the buffer and committed: now the service may count
 	// the instance as started.

@@ -25,6 +25,8 @@ var (
 	anHandle  = perfetto.NewAnnotationName("object_handle")
 	anName    = perfetto.NewAnnotationName("object_name")
 	ctrUsage  = perfetto.NewCounterTrack("vulkan.mem.app.usage.test", perfetto.UnitSizeBytes)
+	ctrMarked = perfetto.NewCounterTrackIn(catMarker, "vulkan.marker.test.count", perfetto.UnitCount)
+	catExtra  = perfetto.NewCategory("system.test.extra", "registered by a layer, not in DefaultCategories")
 )
 
 // sockPath is short: t.TempDir paths can pass the 108-byte sun_path limit.
@@ -140,7 +142,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 	d := c.Descriptor()
 	if d.Name != "track_event" || !d.NotifyOnStart || !d.NotifyOnStop || !d.HandlesClear ||
-		strings.Join(d.Categories, ",") != "VulkanDebugMarker,VulkanDeviceMemoryReport" {
+		strings.Join(d.Categories, ",") != "VulkanDebugMarker,VulkanDeviceMemoryReport,system.test.extra" {
 		t.Errorf("descriptor = %+v", d)
 	}
 	cfg := fakeservice.Config{TargetBuffer: 3, SessionID: 42, Disabled: []string{"*"}, Enabled: []string{"VulkanDevice*"}}
@@ -155,6 +157,8 @@ func TestEndToEnd(t *testing.T) {
 		perfetto.Instant(catMarker, evName, perfetto.Uint(anHandle, uint64(i))) // filtered out
 		perfetto.VkObjectName(1, 9, uint64(0x5000+i), "live")                   // raw: never filtered
 		perfetto.Counter(ctrUsage, int64(i))
+		perfetto.Counter(ctrMarked, int64(i)) // filtered out with its category
+		perfetto.Instant(catExtra, evName)    // not enabled: filtered out
 	}
 	if err := c.Flush([]uint64{1}, wait); err != nil {
 		t.Fatal(err)
@@ -184,6 +188,9 @@ func TestEndToEnd(t *testing.T) {
 	}
 	if s := tr.Counters()["vulkan.mem.app.usage.test"]; s == nil || len(s.Samples) != 300 || s.Track.ParentUUID != perfetto.ProcessTrackUUID() {
 		t.Errorf("counter track: %+v", s)
+	}
+	if s := tr.Counters()[ctrMarked.Name()]; s != nil {
+		t.Errorf("counter track of a disabled category recorded: %+v", s)
 	}
 	// The replay comes before any live event.
 	seenLive := false
@@ -371,7 +378,7 @@ func TestFullBufferDrops(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := decodeTrace(t, raw)
-	s := tr.Counters()[SMBDroppedName]
+	s := tr.Counters()[perfetto.DroppedEventsName]
 	if s == nil || len(s.Samples) == 0 || s.Samples[len(s.Samples)-1].Value == 0 {
 		t.Fatalf("no loss report in the trace: %+v", s)
 	}
