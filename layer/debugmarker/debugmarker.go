@@ -28,6 +28,7 @@ import (
 
 	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/layer"
+	"github.com/vkgen/vkgen/layer/tracing"
 	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
 )
@@ -133,10 +134,11 @@ var (
 // session writes that file already. The settings file is read again at every
 // vkCreateInstance, so pointing it at a new file before an instance is
 // created starts a second session mid-run, which begins with the replay of
-// every live name; the first session keeps running. perfetto.StartFromEnv
-// runs first so that other layers calling it share the same first session.
+// every live name; the first session keeps running. tracing.Start runs
+// first so that other layers calling it share the same first session (and
+// the system-service producer).
 func startConfiguredSession() {
-	if _, err := perfetto.StartFromEnv(); err != nil {
+	if err := tracing.Start(); err != nil {
 		return // logged by perfetto; tracing stays off
 	}
 	path, source := perfetto.TraceFileSetting()
