@@ -29,7 +29,9 @@
 // registered once (NewCategory, NewEventName, NewAnnotationName,
 // NewCounterTrack); the handle is the iid, so interning costs a slice index.
 // Counter tracks are process-scoped, static-named, with the uuid the SDK
-// derives for CounterTrack(name). Strings are sanitised: invalid UTF-8 becomes
+// derives for CounterTrack(name); NewCounterTrackIn puts one in a category.
+// Categories lists every registered category with the description given to
+// NewCategory (the system backend advertises them). Strings are sanitised: invalid UTF-8 becomes
 // U+FFFD and anything longer than MaxStringLen bytes is cut and ends with
 // TruncationMarker.
 //
@@ -43,6 +45,16 @@
 // one atomic load (Enabled reports the same). Each session has several
 // sequences, each a mutex-protected buffer; an emitter takes a random
 // uncontended one, so many application threads rarely contend.
+//
+// Per-session Options: CategoryFilter decides, once per category, which
+// categories the session records; instant events and categorised counters
+// of the others are never encoded for it (VkObjectName packets and counters
+// without a category always are). OmitSequenceID leaves
+// trusted_packet_sequence_id out of every packet, for outputs whose
+// transport assigns it. Session.ClearIncrementalState makes each sequence's
+// next batch start with a SEQ_INCREMENTAL_STATE_CLEARED packet re-emitting
+// the defaults, every name the sequence interned and every track it
+// described.
 //
 // Layers register replay hooks with RegisterReplay. A starting session joins
 // the live fan-out first, holding live events back, runs every hook into its
@@ -77,7 +89,11 @@
 // next flush the session writes the running total of dropped events on the
 // counter track DroppedEventsName (UNIT_COUNT), on a packet with
 // previous_packet_dropped set, which trace_processor shows as an ordinary
-// counter track. A write error (disk full) stops only that session: it leaves the fan-out, its file is truncated
+// counter track. Because trace_processor then treats the sequence's
+// incremental state as lost and would skip the events after it, the report
+// is followed by the same state re-emission as ClearIncrementalState. An
+// Output that loses packets (the system backend's full shared memory)
+// returns LostPackets: they are counted and reported the same way. A write error (disk full) stops only that session: it leaves the fan-out, its file is truncated
 // back to the last complete packet, the error is logged and Stop returns it.
 //
 // # File sessions from configuration

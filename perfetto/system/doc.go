@@ -22,21 +22,25 @@
 // calls InitializeConnection (optionally offering its own sealed memfd
 // buffer over SCM_RIGHTS; otherwise the service's buffer arrives, also over
 // SCM_RIGHTS, with the SetupTracing command), registers the "track_event"
-// data source with a TrackEventDescriptor of the layers' categories and
-// will_notify_on_start/stop and handles_incremental_state_clear set, and
+// data source with a TrackEventDescriptor of the layers' categories
+// (AllCategories: DefaultCategories plus every category registered with
+// package perfetto) and will_notify_on_start/stop and handles_incremental_state_clear set, and
 // keeps a GetAsyncCommand stream open. Commands:
 //   - SetupDataSource / StartDataSource: a perfetto session starts with an
-//     output into the buffer; its replay is written and committed before
+//     output into the buffer, OmitSequenceID set, and the TrackEventConfig
+//     as its CategoryFilter (so events and category counters of disabled
+//     categories are never encoded for it; raw VkDebugUtilsObjectName
+//     packets always pass); its replay is written and committed before
 //     NotifyDataSourceStarted, so the service counts the instance as started
 //     only once the current state is in its buffer.
 //   - StopDataSource: the session stops (final flush), then
 //     NotifyDataSourceStopped.
 //   - Flush: the sessions flush, then CommitData carries flush_request_id.
-//   - ClearIncrementalState: the next packet of every writer of the instance
-//     is preceded by a SEQ_INCREMENTAL_STATE_CLEARED packet re-emitting the
-//     packet defaults, every interned name the sequence uses and its track
-//     descriptors, so the trace decodes even after the ring buffer dropped
-//     the originals.
+//   - ClearIncrementalState: Session.ClearIncrementalState: the next batch
+//     of every sequence of the instance starts with a
+//     SEQ_INCREMENTAL_STATE_CLEARED packet re-emitting the packet defaults,
+//     every interned name the sequence uses and its track descriptors, so
+//     the trace decodes even after the ring buffer dropped the originals.
 //
 // Several instances (several tracing sessions, or several data sources of
 // one) run at once, each with its own session, category filter, writers and
@@ -56,14 +60,17 @@
 // over (at most its flush interval, 100 ms, after an event). Patches
 // (chunks_to_patch) are never needed: package perfetto encodes each packet
 // completely before it reaches the buffer, so no size is ever unknown when
-// a chunk is released. trusted_packet_sequence_id is removed from every
-// packet (only the service may set it; traced discards packets carrying it).
+// a chunk is released. Packets are copied as they are: the session encodes
+// them without trusted_packet_sequence_id (only the service may set it;
+// traced discards packets carrying it), and nothing is parsed beyond the
+// Trace.packet framing.
 //
-// When the buffer is full the packet is dropped, never waited for. The
-// instance's running total of lost packets is then written on the counter
-// track SMBDroppedName on a packet with previous_packet_dropped set, and the
-// writer re-emits its incremental state, since a lost packet may have
-// defined names later packets use.
+// When the buffer is full the packet is dropped, never waited for, with the
+// rest of its batch (later packets may use names it defined), and Write
+// returns perfetto.LostPackets: the session adds them to its running total
+// of lost events, written on perfetto.DroppedEventsName with
+// previous_packet_dropped set at the start of that sequence's next batch,
+// followed by the re-emission of its incremental state.
 //
 // # Failure handling
 //
