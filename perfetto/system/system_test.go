@@ -413,6 +413,11 @@ func TestMalformedFrameReconnects(t *testing.T) {
 	if _, err := e.svc.Next(wait); err != nil {
 		t.Fatal(err)
 	}
+	// The service has its side of the handshake before the producer counts
+	// it: wait for the count (no timing assumption beyond the test's bound).
+	for deadline := time.Now().Add(wait); e.prod.Connects() < 3 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
 	if n := e.prod.Connects(); n < 3 {
 		t.Errorf("%d handshakes, want 3", n)
 	}
