@@ -1,7 +1,7 @@
 // Package debugmarker is VK_LAYER_VKGEN_DebugMarker: it implements
 // VK_EXT_debug_utils (instance) and VK_EXT_debug_marker (device) on top of
 // whatever the driver provides, records every object name the application
-// sets in an objectnames.Store, and publishes the names to Perfetto traces
+// sets in the objectnames store shared by the project's layers, and publishes the names to Perfetto traces
 // as VulkanApiEvent.VkDebugUtilsObjectName packets, live and as a replay at
 // the start of every session. See docs/debugmarker.md.
 //
@@ -21,9 +21,6 @@ package debugmarker
 import "C"
 
 import (
-	"fmt"
-	"os"
-	"sync"
 	"unsafe"
 
 	"github.com/vkgen/vkgen/generated"
@@ -36,15 +33,18 @@ import (
 // LayerName is the name the loader knows the layer by.
 const LayerName = "VK_LAYER_VKGEN_DebugMarker"
 
-// names holds the layer's object names; every change is written to all
-// running trace sessions.
-var names = objectnames.New(objectnames.EmitterFunc(emitLive))
-
-func init() {
-	// Sessions started later, and any already running (a layer loaded after
-	// tracing began), receive every current name before live events.
-	perfetto.RegisterReplay(replayInto(names))
-}
+// names is the process-wide store every project layer records into; while
+// this layer has a live instance, presence publishes its changes to all
+// running trace sessions as raw packets and replays every current name to
+// each session that starts (or was already running when the layer was put
+// in an instance chain).
+var (
+	names    = objectnames.Shared()
+	presence = tracing.Presence{
+		Names:  objectnames.EmitterFunc(emitLive),
+		Replay: replayInto(names),
+	}
+)
 
 // emitLive writes one name change as a raw VkDebugUtilsObjectName packet.
 // A removal (null or empty name) is a packet with an empty object_name.
@@ -117,52 +117,17 @@ func preDestroyDevice(device uintptr, _ *C.VkAllocationCallbacks) {
 	}
 }
 
-// postCreateInstance starts the configured trace session.
+// postCreateInstance publishes the layer (and starts the configured trace
+// sessions) once the loader has put it in an instance chain.
 func postCreateInstance(_ *C.VkInstanceCreateInfo, _ *C.VkAllocationCallbacks, _ *uintptr, result C.VkResult) {
 	if result == C.VK_SUCCESS {
-		startConfiguredSession()
-	}
-}
-
-var (
-	sessionMu sync.Mutex
-	refused   = map[string]bool{} // paths that failed, logged once
-)
-
-// startConfiguredSession starts the trace file configured by
-// $VK_VKGEN_TRACE_FILE or vkgen.trace_file in vk_layer_settings.txt, unless a
-// session writes that file already. The settings file is read again at every
-// vkCreateInstance, so pointing it at a new file before an instance is
-// created starts a second session mid-run, which begins with the replay of
-// every live name; the first session keeps running. tracing.Start runs
-// first so that other layers calling it share the same first session (and
-// the system-service producer).
-func startConfiguredSession() {
-	if err := tracing.Start(); err != nil {
-		return // logged by perfetto; tracing stays off
-	}
-	path, source := perfetto.TraceFileSetting()
-	if path == "" {
-		return
-	}
-	sessionMu.Lock()
-	defer sessionMu.Unlock()
-	for _, s := range perfetto.Sessions() {
-		if s.Name() == path {
-			return
-		}
-	}
-	if refused[path] {
-		return
-	}
-	if _, err := perfetto.StartFileSession(path, perfetto.Options{}); err != nil {
-		refused[path] = true
-		fmt.Fprintf(os.Stderr, "vkgen: %s: trace file from %s: %v; not tracing to it\n", LayerName, source, err)
+		presence.InstanceCreated()
 	}
 }
 
 // postDestroyInstance makes everything emitted so far reach the trace files
-// (sessions keep running for later instances).
+// (sessions keep running for later instances); after the last instance the
+// layer stops publishing.
 func postDestroyInstance(_ uintptr, _ *C.VkAllocationCallbacks) {
-	_ = perfetto.FlushAll()
+	presence.InstanceDestroyed()
 }

@@ -14,7 +14,6 @@ import (
 	"unsafe"
 
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
-	"github.com/vkgen/vkgen/perfetto"
 )
 
 // The Go hooks named in vkgen-layer.json. They run after a successful call
@@ -24,12 +23,12 @@ import (
 
 func postCreateInstance(_ *C.VkInstanceCreateInfo, _ *C.VkAllocationCallbacks, _ *uintptr, result C.VkResult) {
 	if result == C.VK_SUCCESS {
-		perfetto.StartFromEnv() // idempotent; failures are logged by perfetto
+		presence.InstanceCreated()
 	}
 }
 
 func postDestroyInstance(_ uintptr, _ *C.VkAllocationCallbacks) {
-	perfetto.FlushAll() // a failed session logged its error already
+	presence.InstanceDestroyed()
 }
 
 func postDestroyDevice(device uintptr, _ *C.VkAllocationCallbacks) {

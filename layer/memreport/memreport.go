@@ -6,7 +6,8 @@
 //
 // It owns the layer's hooks (C in memreport.c, Go here), the device-key
 // mapping and the trace output; the bookkeeping is package accounting's,
-// names live in an objectnames store, trace encoding is package perfetto's.
+// names live in the objectnames store shared by the project's layers, trace
+// encoding is package perfetto's.
 // Trampolines, glue and manifest are generated from vkgen-layer.json. It
 // must not import other layers.
 //
@@ -20,14 +21,15 @@
 // only when something below implements it.
 //
 // Tracing starts at vkCreateInstance from $VK_VKGEN_TRACE_FILE or
-// vk_layer_settings.txt (perfetto.StartFromEnv) and is flushed at
+// vk_layer_settings.txt (package layer/tracing) and is flushed at
 // vkDestroyInstance. See docs/memreport.md.
 package memreport
 
 //go:generate go run ../../cmd/vkgen layer generate --registry ../../../shared/vkregistry/1.4.359/vk.xml
 
 import (
-	"github.com/vkgen/vkgen/perfetto"
+	"github.com/vkgen/vkgen/layer/tracing"
+	"github.com/vkgen/vkgen/objectnames"
 )
 
 // layerName prefixes the layer's log lines.
@@ -35,8 +37,11 @@ const layerName = "VK_LAYER_VKGEN_DeviceMemoryReport"
 
 // st is the process-wide layer state: the library is never unloaded and
 // devices are keyed individually, so one state serves every instance.
-var st = newState(traceSink{}, nameSink{})
-
-func init() {
-	perfetto.RegisterReplay(st.replay)
-}
+// Names go to the process-wide store shared with the other project layers,
+// so a name set through any of them reaches this layer's VulkanObjectName
+// events; presence publishes names and replays state only while the layer
+// has a live instance.
+var (
+	st       = newState(traceSink{}, objectnames.Shared())
+	presence = tracing.Presence{Names: nameSink{}, Replay: st.replay}
+)

@@ -23,8 +23,8 @@ type state struct {
 	keysMu sync.Mutex
 }
 
-func newState(sink accounting.Sink, names objectnames.Emitter) *state {
-	s := &state{engine: accounting.New(sink), names: objectnames.New(names)}
+func newState(sink accounting.Sink, names *objectnames.Store) *state {
+	s := &state{engine: accounting.New(sink), names: names}
 	s.keys.Store(&map[uintptr]uint64{})
 	return s
 }

@@ -54,7 +54,7 @@ func (r *recorder) nonZero() map[string]int64 {
 
 func newTestState() (*state, *recorder) {
 	r := newRecorder()
-	return newState(r, r), r
+	return newState(r, objectnames.New(r)), r
 }
 
 const (
@@ -235,7 +235,7 @@ func TestNames(t *testing.T) {
 // receives the replay in the documented order (non-zero counters, then
 // allocations with their binds, then names).
 func TestTraceLiveAndReplay(t *testing.T) {
-	s := newState(traceSink{}, nameSink{})
+	s := newState(traceSink{}, objectnames.New(nameSink{}))
 	unregister := perfetto.RegisterReplay(s.replay)
 	defer unregister()
 

@@ -1,6 +1,7 @@
 package memreport
 
 import (
+	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
 	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
@@ -14,7 +15,7 @@ const (
 )
 
 var (
-	category   = perfetto.NewCategory(Category)
+	category   = perfetto.NewCategory(Category, "Vulkan Device Memory Report Counters")
 	allocEvent = perfetto.NewEventName(AllocationEventName)
 	nameEvent  = perfetto.NewEventName(ObjectNameEventName)
 
@@ -33,7 +34,7 @@ var (
 	counterTracks = func() map[string]perfetto.CounterTrack {
 		m := map[string]perfetto.CounterTrack{}
 		for _, n := range accounting.TrackNames() {
-			m[n] = perfetto.NewCounterTrack(n, perfetto.UnitSizeBytes)
+			m[n] = perfetto.NewCounterTrackIn(category, n, perfetto.UnitSizeBytes)
 		}
 		return m
 	}()
@@ -75,11 +76,19 @@ func (s traceSink) Allocation(ev accounting.AllocationEvent) {
 	perfetto.Instant(category, allocEvent, args[:]...)
 }
 
-// nameSink writes VulkanObjectName events like traceSink. A removed name is
-// published once with an empty object_name, so a consumer sees the clear.
+// nameSink writes VulkanObjectName events like traceSink, for the object
+// types memory is attributed to: the shared store also holds the names of
+// pipelines, queues and the like, trace volume nothing here reads. A removed
+// name is published once with an empty object_name, so a consumer sees the
+// clear.
 type nameSink struct{ em *perfetto.Emitter }
 
 func (s nameSink) EmitName(r objectnames.Record) {
+	switch r.Type {
+	case generated.ObjectTypeBuffer, generated.ObjectTypeImage, generated.ObjectTypeDeviceMemory:
+	default:
+		return
+	}
 	if s.em == nil && !perfetto.Enabled() {
 		return
 	}

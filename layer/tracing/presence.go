@@ -1,0 +1,105 @@
+package tracing
+
+import (
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/vkgen/vkgen/objectnames"
+	"github.com/vkgen/vkgen/perfetto"
+)
+
+// Presence publishes one layer while it has live instances: its live name
+// emitter is attached to the shared name store (objectnames.SharedHub) and
+// its session-start replay is registered with perfetto. Every layer of the
+// project lives in the one library, which is loaded whenever any of them is
+// enabled, so a layer must publish nothing until the loader has actually
+// put it in an instance chain.
+type Presence struct {
+	Names  objectnames.Emitter     // live emitter in the layer's own event format
+	Replay func(*perfetto.Emitter) // session-start replay of the layer's state
+
+	mu   sync.Mutex
+	live int      // instances created through the layer and not yet destroyed
+	undo []func() // detach and unregister, while live > 0
+}
+
+// InstanceCreated counts a successful vkCreateInstance through the layer.
+// The first one starts tracing (Start), attaches the name emitter, and then
+// registers the replay, which replays into sessions already running: in that
+// order a session misses no name.
+func (p *Presence) InstanceCreated() {
+	startConfigured()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.live++
+	if p.live > 1 {
+		return
+	}
+	if p.Names != nil {
+		p.undo = append(p.undo, objectnames.SharedHub().Attach(p.Names))
+	}
+	if p.Replay != nil {
+		p.undo = append(p.undo, perfetto.RegisterReplay(p.Replay))
+	}
+}
+
+// InstanceDestroyed counts a vkDestroyInstance through the layer and flushes
+// every session. After the last one the layer publishes nothing; the shared
+// store keeps its names for layers still enabled and for a later instance.
+func (p *Presence) InstanceDestroyed() {
+	p.mu.Lock()
+	if p.live > 0 {
+		p.live--
+		if p.live == 0 {
+			for _, f := range p.undo {
+				f()
+			}
+			p.undo = nil
+		}
+	}
+	p.mu.Unlock()
+	_ = Flush() // a failed session logged its error already
+}
+
+// Live reports whether the layer has a live instance.
+func (p *Presence) Live() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.live > 0
+}
+
+var (
+	configuredMu sync.Mutex
+	refused      = map[string]bool{} // trace paths that failed, logged once
+)
+
+// startConfigured runs Start, then starts the trace file configured by
+// $VK_VKGEN_TRACE_FILE or vkgen.trace_file in vk_layer_settings.txt unless a
+// session writes that file already. The settings file is read again at every
+// vkCreateInstance, so pointing it at a new file before an instance is
+// created starts a second session mid-run, which begins with the replay of
+// every layer's state; the first session keeps running.
+func startConfigured() {
+	if err := Start(); err != nil {
+		return // logged by perfetto; tracing to the file stays off
+	}
+	path, source := perfetto.TraceFileSetting()
+	if path == "" {
+		return
+	}
+	configuredMu.Lock()
+	defer configuredMu.Unlock()
+	for _, s := range perfetto.Sessions() {
+		if s.Name() == path {
+			return
+		}
+	}
+	if refused[path] {
+		return
+	}
+	if _, err := perfetto.StartFileSession(path, perfetto.Options{}); err != nil {
+		refused[path] = true
+		fmt.Fprintf(os.Stderr, "vkgen: trace file from %s: %v; not tracing to it\n", source, err)
+	}
+}
