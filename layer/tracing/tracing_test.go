@@ -3,8 +3,12 @@ package tracing
 import (
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 
+	"github.com/vkgen/vkgen/generated"
+	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
 	"github.com/vkgen/vkgen/perfetto/system"
@@ -54,5 +58,77 @@ func TestStartWithoutService(t *testing.T) {
 	}
 	if n := len(tr.Instants()); n != 1 || tr.Instants()[0].Event.Name != "started" {
 		t.Errorf("trace holds %d instants, want the one emitted", n)
+	}
+}
+
+// Runs after TestStartWithoutService: Start is once per process.
+type nopOutput struct{}
+
+func (nopOutput) Write(uint32, []byte) error { return nil }
+func (nopOutput) Close() error               { return nil }
+
+// A layer publishes names and replays state only between its first
+// instance's creation and its last instance's destruction.
+func TestPresenceFollowsInstances(t *testing.T) {
+	t.Setenv("VK_VKGEN_PERFETTO_SYSTEM", "0")
+	var mu sync.Mutex
+	var seen []string
+	var replays atomic.Int32
+	p := &Presence{
+		Names: objectnames.EmitterFunc(func(r objectnames.Record) {
+			mu.Lock()
+			seen = append(seen, r.Name)
+			mu.Unlock()
+		}),
+		Replay: func(*perfetto.Emitter) { replays.Add(1) },
+	}
+	store := objectnames.Shared()
+	t.Cleanup(store.Reset)
+	name := func(n string) { store.SetName(1, generated.ObjectTypeBuffer, 0xB, n) }
+
+	name("before") // not live: published by nobody
+	s1, err := perfetto.StartSession("before", nopOutput{}, perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s1.Stop()
+	if replays.Load() != 0 || p.Live() {
+		t.Fatal("replayed before any instance")
+	}
+
+	p.InstanceCreated() // replays into the session already running
+	p.InstanceCreated()
+	if got := replays.Load(); got != 1 {
+		t.Fatalf("%d replays after the first instance, want 1 (into the running session)", got)
+	}
+	name("two instances")
+	p.InstanceDestroyed()
+	name("one instance")
+	s2, err := perfetto.StartSession("later", nopOutput{}, perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Stop()
+	if got := replays.Load(); got != 2 {
+		t.Fatalf("%d replays after a second session started, want 2", got)
+	}
+	p.InstanceDestroyed()
+	name("gone")
+	p.InstanceDestroyed() // unbalanced: harmless
+	if p.Live() || objectnames.SharedHub().Len() != 0 {
+		t.Fatal("still attached after the last instance")
+	}
+	s3, err := perfetto.StartSession("after", nopOutput{}, perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s3.Stop()
+	if got := replays.Load(); got != 2 {
+		t.Fatalf("replayed into a session started after the last instance (%d replays)", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"two instances", "one instance"}; len(seen) != 2 || seen[0] != want[0] || seen[1] != want[1] {
+		t.Fatalf("published %q, want %q", seen, want)
 	}
 }
