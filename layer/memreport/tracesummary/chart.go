@@ -9,7 +9,7 @@ import (
 // palette cycles through distinguishable colours for the tracks.
 var palette = []string{"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"}
 
-// SVG draws every counter track as a step line over time (x: ms since the
+// SVG draws every counter track as a step line over time (x: time since the
 // first sample, y: bytes) with a legend.
 func (s *Summary) SVG() string {
 	const w, h, left, right, top, bottom = 900, 420, 80, 20, 20, 40
@@ -22,6 +22,7 @@ func (s *Summary) SVG() string {
 	}
 	tmax, vmax = max(tmax, 1), max(vmax, 1)
 	legendH := 16 * len(s.Series)
+	div, unit := timeUnit(tmax)
 	x := func(t uint64) float64 { return left + float64(t)/float64(tmax)*(w-left-right) }
 	y := func(v int64) float64 { return top + (1-float64(v)/float64(vmax))*(h-top-bottom) }
 	var b strings.Builder
@@ -33,7 +34,7 @@ func (s *Summary) SVG() string {
 		v := vmax * int64(i) / 4
 		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n", left-4, y(v)+4, humanBytes(v))
 		t := tmax * uint64(i) / 4
-		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%.1f ms</text>`+"\n", x(t), h-bottom+16, float64(t)/1e6)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%.4g %s</text>`+"\n", x(t), h-bottom+16, float64(t)/div, unit)
 	}
 	for i, sr := range s.Series {
 		c := palette[i%len(palette)]
@@ -71,6 +72,20 @@ func (s *Summary) HTML(title string) string {
 	}
 	b.WriteString("</table>\n</body></html>\n")
 	return b.String()
+}
+
+// timeUnit picks the unit in which the longest time on the axis reads 1 to
+// 1000, so that every tick label has the same unit and distinct values.
+func timeUnit(maxNs uint64) (div float64, unit string) {
+	switch {
+	case maxNs >= 1e9:
+		return 1e9, "s"
+	case maxNs >= 1e6:
+		return 1e6, "ms"
+	case maxNs >= 1e3:
+		return 1e3, "µs"
+	}
+	return 1, "ns"
 }
 
 func humanBytes(v int64) string {
