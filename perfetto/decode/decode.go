@@ -15,6 +15,7 @@ import (
 	"os"
 	"sort"
 
+	"github.com/vkgen/vkgen/perfetto/internal/pb"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -257,39 +258,10 @@ func Decode(data []byte) (*Trace, error) {
 	return t, nil
 }
 
-// fields walks the fields of one message.
-func fields(b []byte, f func(num protowire.Number, typ protowire.Type, v uint64, raw []byte) error) error {
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		b = b[n:]
-		var v uint64
-		var raw []byte
-		switch typ {
-		case protowire.VarintType:
-			v, n = protowire.ConsumeVarint(b)
-		case protowire.BytesType:
-			raw, n = protowire.ConsumeBytes(b)
-		default:
-			n = protowire.ConsumeFieldValue(num, typ, b)
-		}
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		b = b[n:]
-		if err := f(num, typ, v, raw); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func decodePacket(b []byte, seqs map[uint32]*seqState, t *Trace) (Packet, error) {
 	var p Packet
 	var te, td, interned, vk, defaults []byte
-	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, raw []byte) error {
+	err := pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
 		switch num {
 		case 8:
 			p.Timestamp, p.HasTimestamp = v, true
@@ -351,13 +323,13 @@ func decodePacket(b []byte, seqs map[uint32]*seqState, t *Trace) (Packet, error)
 		t.Tracks[tr.UUID] = tr
 	}
 	if vk != nil {
-		err := fields(vk, func(num protowire.Number, _ protowire.Type, _ uint64, raw []byte) error {
+		err := pb.Walk(vk, func(num protowire.Number, _ uint64, raw []byte) error {
 			if num != 1 {
 				return nil
 			}
 			o := &VkObjectName{}
 			p.ObjectName = o
-			return fields(raw, func(num protowire.Number, _ protowire.Type, v uint64, raw []byte) error {
+			return pb.Walk(raw, func(num protowire.Number, v uint64, raw []byte) error {
 				switch num {
 				case 1:
 					o.Pid = uint32(v)
@@ -381,11 +353,11 @@ func decodePacket(b []byte, seqs map[uint32]*seqState, t *Trace) (Packet, error)
 }
 
 func decodeDefaults(b []byte, p *Packet) error {
-	return fields(b, func(num protowire.Number, _ protowire.Type, _ uint64, raw []byte) error {
+	return pb.Walk(b, func(num protowire.Number, _ uint64, raw []byte) error {
 		if num != 11 {
 			return nil
 		}
-		return fields(raw, func(num protowire.Number, _ protowire.Type, v uint64, _ []byte) error {
+		return pb.Walk(raw, func(num protowire.Number, v uint64, _ []byte) error {
 			if num == 11 {
 				p.DefaultTrackUUID = v
 			}
@@ -395,7 +367,7 @@ func decodeDefaults(b []byte, p *Packet) error {
 }
 
 func decodeInterned(b []byte, st *seqState) error {
-	return fields(b, func(num protowire.Number, _ protowire.Type, _ uint64, raw []byte) error {
+	return pb.Walk(b, func(num protowire.Number, _ uint64, raw []byte) error {
 		var m map[uint64]string
 		switch num {
 		case 1:
@@ -409,7 +381,7 @@ func decodeInterned(b []byte, st *seqState) error {
 		}
 		var iid uint64
 		var name string
-		if err := fields(raw, func(num protowire.Number, _ protowire.Type, v uint64, raw []byte) error {
+		if err := pb.Walk(raw, func(num protowire.Number, v uint64, raw []byte) error {
 			switch num {
 			case 1:
 				iid = v
@@ -440,7 +412,7 @@ func resolve(m map[uint64]string, iid uint64, what string, flagged bool) (string
 
 func decodeEvent(b []byte, st *seqState, flagged bool) (*Event, error) {
 	ev := &Event{TrackUUID: st.defaultTrack}
-	err := fields(b, func(num protowire.Number, _ protowire.Type, v uint64, raw []byte) error {
+	err := pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
 		var err error
 		switch num {
 		case 3:
@@ -471,7 +443,7 @@ func decodeEvent(b []byte, st *seqState, flagged bool) (*Event, error) {
 
 func decodeAnnotation(b []byte, st *seqState, flagged bool) (Annotation, error) {
 	var a Annotation
-	err := fields(b, func(num protowire.Number, _ protowire.Type, v uint64, raw []byte) error {
+	err := pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
 		var err error
 		switch num {
 		case 1:
@@ -494,7 +466,7 @@ func decodeAnnotation(b []byte, st *seqState, flagged bool) (Annotation, error) 
 
 func decodeTrack(b []byte) (*Track, error) {
 	tr := &Track{}
-	err := fields(b, func(num protowire.Number, _ protowire.Type, v uint64, raw []byte) error {
+	err := pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
 		switch num {
 		case 1:
 			tr.UUID = v
@@ -505,7 +477,7 @@ func decodeTrack(b []byte) (*Track, error) {
 		case 3:
 			pr := &Process{}
 			tr.Process = pr
-			return fields(raw, func(num protowire.Number, _ protowire.Type, v uint64, raw []byte) error {
+			return pb.Walk(raw, func(num protowire.Number, v uint64, raw []byte) error {
 				switch num {
 				case 1:
 					pr.Pid = int32(v)
@@ -519,7 +491,7 @@ func decodeTrack(b []byte) (*Track, error) {
 		case 4:
 			th := &Thread{}
 			tr.Thread = th
-			return fields(raw, func(num protowire.Number, _ protowire.Type, v uint64, raw []byte) error {
+			return pb.Walk(raw, func(num protowire.Number, v uint64, raw []byte) error {
 				switch num {
 				case 1:
 					th.Pid = int32(v)
@@ -533,7 +505,7 @@ func decodeTrack(b []byte) (*Track, error) {
 		case 8:
 			c := &Counter{}
 			tr.Counter = c
-			return fields(raw, func(num protowire.Number, _ protowire.Type, v uint64, _ []byte) error {
+			return pb.Walk(raw, func(num protowire.Number, v uint64, _ []byte) error {
 				if num == 3 {
 					c.Unit = int32(v)
 				}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/vkgen/vkgen/perfetto"
-	"github.com/vkgen/vkgen/perfetto/system/internal/ipc"
+	"github.com/vkgen/vkgen/perfetto/internal/pb"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -62,37 +62,22 @@ func AllCategories() []Category {
 	return out
 }
 
-func appendVarint(b []byte, num protowire.Number, v uint64) []byte {
-	b = protowire.AppendTag(b, num, protowire.VarintType)
-	return protowire.AppendVarint(b, v)
-}
-
-func appendBytes(b []byte, num protowire.Number, v []byte) []byte {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	return protowire.AppendBytes(b, v)
-}
-
-func appendString(b []byte, num protowire.Number, v string) []byte {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	return protowire.AppendString(b, v)
-}
-
 // InitializeConnectionRequest.
 func encodeInitializeConnection(name string, pageHint, sizeHint uint32, producerSMB bool) []byte {
 	var b []byte
-	b = appendVarint(b, 1, uint64(pageHint))
-	b = appendVarint(b, 2, uint64(sizeHint))
-	b = appendString(b, 3, name)
+	b = pb.AppendVarint(b, 1, uint64(pageHint))
+	b = pb.AppendVarint(b, 2, uint64(sizeHint))
+	b = pb.AppendString(b, 3, name)
 	if producerSMB {
-		b = appendVarint(b, 6, 1)
+		b = pb.AppendVarint(b, 6, 1)
 	}
-	return appendString(b, 8, "vkgen-go")
+	return pb.AppendString(b, 8, "vkgen-go")
 }
 
 type initReply struct{ usingProducerSMB bool }
 
 func decodeInitReply(b []byte) (r initReply, err error) {
-	err = ipc.Walk(b, func(num protowire.Number, v uint64, _ []byte) error {
+	err = pb.Walk(b, func(num protowire.Number, v uint64, _ []byte) error {
 		if num == 1 {
 			r.usingProducerSMB = v != 0
 		}
@@ -106,25 +91,25 @@ func decodeInitReply(b []byte) (r initReply, err error) {
 // track_event_descriptor{available_categories}}}.
 func encodeRegisterDataSource(cats []Category) []byte {
 	var d []byte
-	d = appendString(d, 1, DataSourceName)
-	d = appendVarint(d, 2, 1)
-	d = appendVarint(d, 3, 1)
-	d = appendVarint(d, 4, 1)
+	d = pb.AppendString(d, 1, DataSourceName)
+	d = pb.AppendVarint(d, 2, 1)
+	d = pb.AppendVarint(d, 3, 1)
+	d = pb.AppendVarint(d, 4, 1)
 	var ted []byte
 	for _, c := range cats {
 		var cb []byte
-		cb = appendString(cb, 1, c.Name)
+		cb = pb.AppendString(cb, 1, c.Name)
 		if c.Description != "" {
-			cb = appendString(cb, 2, c.Description)
+			cb = pb.AppendString(cb, 2, c.Description)
 		}
-		ted = appendBytes(ted, 1, cb)
+		ted = pb.AppendBytes(ted, 1, cb)
 	}
-	d = appendBytes(d, 6, ted)
-	return appendBytes(nil, 1, d)
+	d = pb.AppendBytes(d, 6, ted)
+	return pb.AppendBytes(nil, 1, d)
 }
 
 func decodeRegisterReply(b []byte) (errMsg string, err error) {
-	err = ipc.Walk(b, func(num protowire.Number, _ uint64, data []byte) error {
+	err = pb.Walk(b, func(num protowire.Number, _ uint64, data []byte) error {
 		if num == 1 {
 			errMsg = string(data)
 		}
@@ -139,26 +124,26 @@ type chunkRef struct{ page, chunk, targetBuffer uint32 }
 func appendCommitData(b []byte, chunks []chunkRef, flushID uint64) []byte {
 	for _, c := range chunks {
 		var m []byte
-		m = appendVarint(m, 1, uint64(c.page))
-		m = appendVarint(m, 2, uint64(c.chunk))
-		m = appendVarint(m, 3, uint64(c.targetBuffer))
-		b = appendBytes(b, 1, m)
+		m = pb.AppendVarint(m, 1, uint64(c.page))
+		m = pb.AppendVarint(m, 2, uint64(c.chunk))
+		m = pb.AppendVarint(m, 3, uint64(c.targetBuffer))
+		b = pb.AppendBytes(b, 1, m)
 	}
 	if flushID != 0 {
-		b = appendVarint(b, 3, flushID)
+		b = pb.AppendVarint(b, 3, flushID)
 	}
 	return b
 }
 
 func encodeTraceWriter(id uint16, targetBuffer uint32, register bool) []byte {
-	b := appendVarint(nil, 1, uint64(id))
+	b := pb.AppendVarint(nil, 1, uint64(id))
 	if register {
-		b = appendVarint(b, 2, uint64(targetBuffer))
+		b = pb.AppendVarint(b, 2, uint64(targetBuffer))
 	}
 	return b
 }
 
-func encodeInstanceID(id uint64) []byte { return appendVarint(nil, 1, id) }
+func encodeInstanceID(id uint64) []byte { return pb.AppendVarint(nil, 1, id) }
 
 // Async commands (GetAsyncCommandResponse.cmd).
 type cmdKind int
@@ -194,11 +179,11 @@ type trackEventConfig struct {
 }
 
 func decodeCommand(b []byte) (c command, err error) {
-	err = ipc.Walk(b, func(num protowire.Number, _ uint64, data []byte) error {
+	err = pb.Walk(b, func(num protowire.Number, _ uint64, data []byte) error {
 		switch num {
 		case 3:
 			c.kind = cmdSetupTracing
-			return ipc.Walk(data, func(n protowire.Number, v uint64, _ []byte) error {
+			return pb.Walk(data, func(n protowire.Number, v uint64, _ []byte) error {
 				if n == 1 {
 					c.pageKB = uint32(v)
 				}
@@ -209,7 +194,7 @@ func decodeCommand(b []byte) (c command, err error) {
 			if num == 6 {
 				c.kind = cmdSetupDataSource
 			}
-			return ipc.Walk(data, func(n protowire.Number, v uint64, d []byte) error {
+			return pb.Walk(data, func(n protowire.Number, v uint64, d []byte) error {
 				switch n {
 				case 1:
 					c.id = v
@@ -222,7 +207,7 @@ func decodeCommand(b []byte) (c command, err error) {
 			})
 		case 2:
 			c.kind = cmdStopDataSource
-			return ipc.Walk(data, func(n protowire.Number, v uint64, _ []byte) error {
+			return pb.Walk(data, func(n protowire.Number, v uint64, _ []byte) error {
 				if n == 1 {
 					c.id = v
 				}
@@ -233,7 +218,7 @@ func decodeCommand(b []byte) (c command, err error) {
 			if num == 7 {
 				c.kind = cmdClearIncrementalState
 			}
-			return ipc.Walk(data, func(n protowire.Number, v uint64, d []byte) error {
+			return pb.Walk(data, func(n protowire.Number, v uint64, d []byte) error {
 				switch {
 				case n == 1 && d != nil: // packed
 					for len(d) > 0 {
@@ -261,7 +246,7 @@ func decodeCommand(b []byte) (c command, err error) {
 }
 
 func decodeDataSourceConfig(b []byte) (c dsConfig, err error) {
-	err = ipc.Walk(b, func(num protowire.Number, v uint64, data []byte) error {
+	err = pb.Walk(b, func(num protowire.Number, v uint64, data []byte) error {
 		switch num {
 		case 1:
 			c.name = string(data)
@@ -270,7 +255,7 @@ func decodeDataSourceConfig(b []byte) (c dsConfig, err error) {
 		case 4:
 			c.sessionID = v
 		case 113:
-			return ipc.Walk(data, func(n protowire.Number, _ uint64, d []byte) error {
+			return pb.Walk(data, func(n protowire.Number, _ uint64, d []byte) error {
 				s := string(d)
 				switch n {
 				case 1:

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/vkgen/vkgen/internal/testenv"
+	"github.com/vkgen/vkgen/perfetto/internal/pb"
 	"github.com/vkgen/vkgen/perfetto/system/internal/ipc"
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -143,11 +144,11 @@ func TestShippedConfig(t *testing.T) {
 	}
 	var ds []dsConfig
 	// TraceConfig.data_sources = 2 { config = 1 }.
-	err = ipc.Walk(enc, func(num protowire.Number, _ uint64, d []byte) error {
+	err = pb.Walk(enc, func(num protowire.Number, _ uint64, d []byte) error {
 		if num != 2 {
 			return nil
 		}
-		return ipc.Walk(d, func(n protowire.Number, _ uint64, c []byte) error {
+		return pb.Walk(d, func(n protowire.Number, _ uint64, c []byte) error {
 			if n == 1 {
 				cfg, err := decodeDataSourceConfig(c)
 				ds = append(ds, cfg)

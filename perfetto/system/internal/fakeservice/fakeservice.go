@@ -19,6 +19,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/vkgen/vkgen/perfetto/internal/pb"
 	"github.com/vkgen/vkgen/perfetto/system/internal/ipc"
 	"github.com/vkgen/vkgen/perfetto/system/shmabi"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -209,7 +210,7 @@ func (c *Conn) write(b []byte, fd int) error {
 }
 
 func walk(b []byte, fn func(num protowire.Number, v uint64, data []byte)) error {
-	return ipc.Walk(b, func(num protowire.Number, v uint64, data []byte) error { fn(num, v, data); return nil })
+	return pb.Walk(b, func(num protowire.Number, v uint64, data []byte) error { fn(num, v, data); return nil })
 }
 
 func (c *Conn) invoke(f *ipc.Frame, m string) {
@@ -446,14 +447,6 @@ func (c *Conn) command(cmd []byte, fd int) error {
 	return c.write(ipc.Append(nil, &ipc.Frame{RequestID: req, Kind: ipc.KindInvokeMethodReply, Success: true, HasMore: true, Args: cmd}), fd)
 }
 
-func msg(num protowire.Number, body []byte) []byte {
-	return protowire.AppendBytes(protowire.AppendTag(nil, num, protowire.BytesType), body)
-}
-
-func varint(num protowire.Number, v uint64) []byte {
-	return protowire.AppendVarint(protowire.AppendTag(nil, num, protowire.VarintType), v)
-}
-
 // Config is a DataSourceConfig for the track_event data source.
 type Config struct {
 	Name              string // default "track_event"
@@ -468,16 +461,16 @@ func (cfg Config) encode() []byte {
 		name = "track_event"
 	}
 	b := protowire.AppendString(protowire.AppendTag(nil, 1, protowire.BytesType), name)
-	b = append(b, varint(2, uint64(cfg.TargetBuffer))...)
-	b = append(b, varint(4, cfg.SessionID)...)
+	b = append(b, pb.AppendVarint(nil, 2, uint64(cfg.TargetBuffer))...)
+	b = append(b, pb.AppendVarint(nil, 4, cfg.SessionID)...)
 	var te []byte
 	for _, s := range cfg.Disabled {
-		te = append(te, msg(1, []byte(s))...)
+		te = append(te, pb.AppendBytes(nil, 1, []byte(s))...)
 	}
 	for _, s := range cfg.Enabled {
-		te = append(te, msg(2, []byte(s))...)
+		te = append(te, pb.AppendBytes(nil, 2, []byte(s))...)
 	}
-	return append(b, msg(113, te)...)
+	return append(b, pb.AppendBytes(nil, 113, te)...)
 }
 
 // ensureSMB sends SetupTracing with a sealed memfd when the producer has no
@@ -500,7 +493,7 @@ func (c *Conn) ensureSMB() error {
 	c.mu.Lock()
 	c.smbSent = true
 	c.mu.Unlock()
-	return c.command(msg(3, varint(1, uint64(c.s.opts.PageSize/1024))), fd)
+	return c.command(pb.AppendBytes(nil, 3, pb.AppendVarint(nil, 1, uint64(c.s.opts.PageSize/1024))), fd)
 }
 
 func wait(ch chan struct{}, timeout time.Duration, what string) error {
@@ -522,11 +515,11 @@ func (c *Conn) StartDataSource(id uint64, cfg Config, timeout time.Duration) err
 	c.mu.Lock()
 	c.started[id] = ch
 	c.mu.Unlock()
-	body := append(varint(1, id), msg(2, cfg.encode())...)
-	if err := c.command(msg(6, body), -1); err != nil {
+	body := append(pb.AppendVarint(nil, 1, id), pb.AppendBytes(nil, 2, cfg.encode())...)
+	if err := c.command(pb.AppendBytes(nil, 6, body), -1); err != nil {
 		return err
 	}
-	if err := c.command(msg(1, body), -1); err != nil {
+	if err := c.command(pb.AppendBytes(nil, 1, body), -1); err != nil {
 		return err
 	}
 	return wait(ch, timeout, "NotifyDataSourceStarted")
@@ -538,7 +531,7 @@ func (c *Conn) StopDataSource(id uint64, timeout time.Duration) error {
 	c.mu.Lock()
 	c.stopped[id] = ch
 	c.mu.Unlock()
-	if err := c.command(msg(2, varint(1, id)), -1); err != nil {
+	if err := c.command(pb.AppendBytes(nil, 2, pb.AppendVarint(nil, 1, id)), -1); err != nil {
 		return err
 	}
 	return wait(ch, timeout, "NotifyDataSourceStopped")
@@ -555,10 +548,10 @@ func (c *Conn) Flush(ids []uint64, timeout time.Duration) error {
 	c.mu.Unlock()
 	var body []byte
 	for _, id := range ids {
-		body = append(body, varint(1, id)...)
+		body = append(body, pb.AppendVarint(nil, 1, id)...)
 	}
-	body = append(body, varint(2, req)...)
-	if err := c.command(msg(5, body), -1); err != nil {
+	body = append(body, pb.AppendVarint(nil, 2, req)...)
+	if err := c.command(pb.AppendBytes(nil, 5, body), -1); err != nil {
 		return err
 	}
 	return wait(ch, timeout, "the flush acknowledgement")
@@ -568,9 +561,9 @@ func (c *Conn) Flush(ids []uint64, timeout time.Duration) error {
 func (c *Conn) ClearIncrementalState(ids []uint64) error {
 	var body []byte
 	for _, id := range ids {
-		body = append(body, varint(1, id)...)
+		body = append(body, pb.AppendVarint(nil, 1, id)...)
 	}
-	return c.command(msg(7, body), -1)
+	return c.command(pb.AppendBytes(nil, 7, body), -1)
 }
 
 // SendRaw writes raw bytes to the producer (for malformed-frame tests).
@@ -702,8 +695,8 @@ func (c *Conn) trace(want func(target uint32) bool) ([]byte, Stats, error) {
 			if bad {
 				return nil, st, fmt.Errorf("writer %d: a packet carries trusted_packet_sequence_id", k[0])
 			}
-			pkt := append(append([]byte(nil), partial...), varint(10, uint64(k[0]))...)
-			out = append(out, msg(1, pkt)...)
+			pkt := append(append([]byte(nil), partial...), pb.AppendVarint(nil, 10, uint64(k[0]))...)
+			out = append(out, pb.AppendBytes(nil, 1, pkt)...)
 		}
 		lastW, lastID = k[0], k[1]
 	}

@@ -14,6 +14,8 @@ import (
 	"syscall"
 
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/vkgen/vkgen/perfetto/internal/pb"
 )
 
 // MaxFrameSize bounds a frame's length; anything larger is a protocol error
@@ -57,34 +59,34 @@ func Append(b []byte, f *Frame) []byte {
 	var m []byte
 	switch f.Kind {
 	case KindBindService:
-		m = appendString(m, 1, f.ServiceName)
+		m = pb.AppendString(m, 1, f.ServiceName)
 	case KindBindServiceReply:
-		m = appendBool(m, 1, f.Success)
-		m = appendVarint(m, 2, uint64(f.ServiceID))
+		m = pb.AppendBool(m, 1, f.Success)
+		m = pb.AppendVarint(m, 2, uint64(f.ServiceID))
 		for name, id := range f.Methods {
 			var mi []byte
-			mi = appendVarint(mi, 1, uint64(id))
-			mi = appendString(mi, 2, name)
-			m = appendBytes(m, 3, mi)
+			mi = pb.AppendVarint(mi, 1, uint64(id))
+			mi = pb.AppendString(mi, 2, name)
+			m = pb.AppendBytes(m, 3, mi)
 		}
 	case KindInvokeMethod:
-		m = appendVarint(m, 1, uint64(f.ServiceID))
-		m = appendVarint(m, 2, uint64(f.MethodID))
-		m = appendBytes(m, 3, f.Args)
+		m = pb.AppendVarint(m, 1, uint64(f.ServiceID))
+		m = pb.AppendVarint(m, 2, uint64(f.MethodID))
+		m = pb.AppendBytes(m, 3, f.Args)
 		if f.DropReply {
-			m = appendBool(m, 4, true)
+			m = pb.AppendBool(m, 4, true)
 		}
 	case KindInvokeMethodReply:
-		m = appendBool(m, 1, f.Success)
+		m = pb.AppendBool(m, 1, f.Success)
 		if f.HasMore {
-			m = appendBool(m, 2, true)
+			m = pb.AppendBool(m, 2, true)
 		}
-		m = appendBytes(m, 3, f.Args)
+		m = pb.AppendBytes(m, 3, f.Args)
 	case KindRequestError:
-		m = appendString(m, 1, f.Error)
+		m = pb.AppendString(m, 1, f.Error)
 	}
 	if f.Kind != KindUnknown {
-		b = appendBytes(b, protowire.Number(f.Kind), m)
+		b = pb.AppendBytes(b, protowire.Number(f.Kind), m)
 	}
 	binary.LittleEndian.PutUint32(b[start:], uint32(len(b)-start-4))
 	return b
@@ -93,7 +95,7 @@ func Append(b []byte, f *Frame) []byte {
 // Decode parses one IPCFrame body (without its length prefix).
 func Decode(body []byte) (*Frame, error) {
 	f := &Frame{}
-	err := Walk(body, func(num protowire.Number, v uint64, data []byte) error {
+	err := pb.Walk(body, func(num protowire.Number, v uint64, data []byte) error {
 		switch num {
 		case 2:
 			f.RequestID = v
@@ -110,7 +112,7 @@ func Decode(body []byte) (*Frame, error) {
 }
 
 func (f *Frame) decodeMsg(m []byte) error {
-	return Walk(m, func(num protowire.Number, v uint64, data []byte) error {
+	return pb.Walk(m, func(num protowire.Number, v uint64, data []byte) error {
 		switch f.Kind {
 		case KindBindService:
 			if num == 1 {
@@ -125,7 +127,7 @@ func (f *Frame) decodeMsg(m []byte) error {
 			case 3:
 				var id uint32
 				var name string
-				if err := Walk(data, func(n protowire.Number, v uint64, d []byte) error {
+				if err := pb.Walk(data, func(n protowire.Number, v uint64, d []byte) error {
 					if n == 1 {
 						id = uint32(v)
 					} else if n == 2 {
@@ -167,62 +169,6 @@ func (f *Frame) decodeMsg(m []byte) error {
 		}
 		return nil
 	})
-}
-
-// Walk calls fn for every field of a protobuf message: v holds varint and
-// fixed values, data the bytes of length-delimited fields. Groups are
-// rejected; malformed input is an error, never a panic.
-func Walk(b []byte, fn func(num protowire.Number, v uint64, data []byte) error) error {
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		b = b[n:]
-		var v uint64
-		var data []byte
-		switch typ {
-		case protowire.VarintType:
-			v, n = protowire.ConsumeVarint(b)
-		case protowire.Fixed32Type:
-			var x uint32
-			x, n = protowire.ConsumeFixed32(b)
-			v = uint64(x)
-		case protowire.Fixed64Type:
-			v, n = protowire.ConsumeFixed64(b)
-		case protowire.BytesType:
-			data, n = protowire.ConsumeBytes(b)
-		default:
-			return fmt.Errorf("unsupported wire type %d for field %d", typ, num)
-		}
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		b = b[n:]
-		if err := fn(num, v, data); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func appendVarint(b []byte, num protowire.Number, v uint64) []byte {
-	b = protowire.AppendTag(b, num, protowire.VarintType)
-	return protowire.AppendVarint(b, v)
-}
-
-func appendBool(b []byte, num protowire.Number, v bool) []byte {
-	return appendVarint(b, num, protowire.EncodeBool(v))
-}
-
-func appendBytes(b []byte, num protowire.Number, v []byte) []byte {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	return protowire.AppendBytes(b, v)
-}
-
-func appendString(b []byte, num protowire.Number, v string) []byte {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	return protowire.AppendString(b, v)
 }
 
 // ErrFrameTooLarge reports a length prefix beyond MaxFrameSize.

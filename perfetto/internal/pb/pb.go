@@ -1,0 +1,73 @@
+// Package pb holds the few protobuf wire helpers that the trace decoder
+// (perfetto/decode), the producer (perfetto/system), its IPC framing and the
+// fake service of its tests all need: a field walker and plain field
+// appenders over google.golang.org/protobuf/encoding/protowire. It knows no
+// message schema. The trace writer's hot path (perfetto/wire.go) keeps its
+// own specialised encoders and must not be routed through here.
+package pb
+
+import "google.golang.org/protobuf/encoding/protowire"
+
+// Walk calls fn for every field of a protobuf message: v holds varint and
+// fixed values, data the bytes of length-delimited fields (a non-nil, possibly
+// empty slice). Groups are skipped. Malformed input is an error, never a
+// panic; an error from fn stops the walk and is returned.
+func Walk(b []byte, fn func(num protowire.Number, v uint64, data []byte) error) error {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		var v uint64
+		var data []byte
+		switch typ {
+		case protowire.VarintType:
+			v, n = protowire.ConsumeVarint(b)
+		case protowire.Fixed32Type:
+			var x uint32
+			x, n = protowire.ConsumeFixed32(b)
+			v = uint64(x)
+		case protowire.Fixed64Type:
+			v, n = protowire.ConsumeFixed64(b)
+		case protowire.BytesType:
+			data, n = protowire.ConsumeBytes(b)
+		default:
+			n = protowire.ConsumeFieldValue(num, typ, b)
+		}
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		if typ == protowire.StartGroupType {
+			continue
+		}
+		if err := fn(num, v, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendVarint appends a varint field.
+func AppendVarint(b []byte, num protowire.Number, v uint64) []byte {
+	b = protowire.AppendTag(b, num, protowire.VarintType)
+	return protowire.AppendVarint(b, v)
+}
+
+// AppendBool appends a bool field.
+func AppendBool(b []byte, num protowire.Number, v bool) []byte {
+	return AppendVarint(b, num, protowire.EncodeBool(v))
+}
+
+// AppendBytes appends a length-delimited field (bytes or an embedded message).
+func AppendBytes(b []byte, num protowire.Number, v []byte) []byte {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendBytes(b, v)
+}
+
+// AppendString appends a string field as is (no UTF-8 repair or truncation).
+func AppendString(b []byte, num protowire.Number, v string) []byte {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendString(b, v)
+}
