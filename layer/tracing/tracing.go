@@ -3,8 +3,10 @@
 // (package perfetto) and the system-service producer (package
 // perfetto/system, on by default, off with VK_VKGEN_PERFETTO_SYSTEM=0).
 // Layers call Start when they load or at vkCreateInstance and Flush at
-// vkDestroyInstance. It owns only that start-up policy; emitting events and
-// everything about sessions belong to the perfetto packages.
+// vkDestroyInstance; Start also makes exit(3) flush every session, so an
+// application that exits without destroying its instance loses nothing.
+// It owns only that start-up policy; emitting events and everything about
+// sessions belong to the perfetto packages.
 package tracing
 
 import (
@@ -34,6 +36,7 @@ func Start() error {
 				fmt.Fprintf(os.Stderr, "vkgen: %v\n", startErr)
 			}
 		}()
+		registerAtExit()
 		_, startErr = perfetto.StartFromEnv()
 		system.StartFromEnv()
 	})

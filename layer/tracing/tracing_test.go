@@ -2,6 +2,7 @@ package tracing
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -130,5 +131,36 @@ func TestPresenceFollowsInstances(t *testing.T) {
 	defer mu.Unlock()
 	if want := []string{"two instances", "one instance"}; len(seen) != 2 || seen[0] != want[0] || seen[1] != want[1] {
 		t.Fatalf("published %q, want %q", seen, want)
+	}
+}
+
+// An application that calls exit(3) right after emitting (no
+// vkDestroyInstance, well inside the 100 ms flush interval) still has the
+// event in its trace: Start registered an exit handler.
+func TestExitFlushes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program; skipped with -short")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "exitprog")
+	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/exitprog").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	trace := filepath.Join(dir, "exit.pftrace")
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), perfetto.EnvTraceFile+"="+trace, system.EnvSystem+"=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("exitprog: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := decode.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ins := tr.Instants(); len(ins) != 1 || ins[0].Event.Name != "before-exit" {
+		t.Fatalf("trace holds %d instants, want the one emitted before exit", len(ins))
 	}
 }
