@@ -35,17 +35,21 @@ func emit3(i uint64) {
 	perfetto.Instant(catTest, evCreate, perfetto.Uint(anHandle, 0x7f00_1234_0000+i), perfetto.Int(anSize, 65536), perfetto.Bool(anHostVis, true))
 }
 
-// BenchmarkInstant3Args: one goroutine, instant event with uint, int and bool
-// annotations (the SDK reference event plus one annotation).
-func BenchmarkInstant3Args(b *testing.B) {
+// benchSerial times emit, called b.N times from one goroutine into a
+// running session, and reports bytes per event and drops.
+func benchSerial(b *testing.B, emit func(i uint64)) {
 	s, out := benchSession(b)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
-		emit3(uint64(i))
+		emit(uint64(i))
 	}
 	report(b, s, out)
 }
+
+// BenchmarkInstant3Args: one goroutine, instant event with uint, int and bool
+// annotations (the SDK reference event plus one annotation).
+func BenchmarkInstant3Args(b *testing.B) { benchSerial(b, emit3) }
 
 // BenchmarkInstant3ArgsParallel: the same from 4 goroutines.
 func BenchmarkInstant3ArgsParallel(b *testing.B) {
@@ -65,33 +69,17 @@ func BenchmarkInstant3ArgsParallel(b *testing.B) {
 
 // BenchmarkInstantString3Args: uint, int and a 12-byte string annotation.
 func BenchmarkInstantString3Args(b *testing.B) {
-	s, out := benchSession(b)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := range b.N {
-		perfetto.Instant(catTest, evCreate, perfetto.Uint(anHandle, uint64(i)), perfetto.Int(anSize, 65536), perfetto.String(anName, "vertexBuffer"))
-	}
-	report(b, s, out)
+	benchSerial(b, func(i uint64) {
+		perfetto.Instant(catTest, evCreate, perfetto.Uint(anHandle, i), perfetto.Int(anSize, 65536), perfetto.String(anName, "vertexBuffer"))
+	})
 }
 
 func BenchmarkCounter(b *testing.B) {
-	s, out := benchSession(b)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := range b.N {
-		perfetto.Counter(ctrAppMem, int64(i)*4096)
-	}
-	report(b, s, out)
+	benchSerial(b, func(i uint64) { perfetto.Counter(ctrAppMem, int64(i)*4096) })
 }
 
 func BenchmarkVkObjectName(b *testing.B) {
-	s, out := benchSession(b)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := range b.N {
-		perfetto.VkObjectName(0x5555_0000, 9, uint64(i), "vertexBuffer")
-	}
-	report(b, s, out)
+	benchSerial(b, func(i uint64) { perfetto.VkObjectName(0x5555_0000, 9, i, "vertexBuffer") })
 }
 
 func BenchmarkInstantNoSession(b *testing.B) {

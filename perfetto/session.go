@@ -476,24 +476,19 @@ func (s *Session) pick() *sequence {
 	return q
 }
 
+// unlock releases a sequence picked for one event; yield (the event's
+// result) lets a flusher it woke run before this thread emits again.
+func (q *sequence) unlock(yield bool) {
+	q.mu.Unlock()
+	if yield {
+		runtime.Gosched()
+	}
+}
+
 // Instant emits a TYPE_INSTANT track event on the process track to every
 // running session. With no session it costs one atomic load.
 func Instant(cat Category, name EventName, args ...Arg) {
-	p := active.Load()
-	if p == nil {
-		return
-	}
-	for _, s := range *p {
-		if !s.allows(cat) {
-			continue
-		}
-		q := s.pick()
-		yield := q.instantLocked(Track{}, cat, name, args)
-		q.mu.Unlock()
-		if yield {
-			runtime.Gosched()
-		}
-	}
+	InstantOn(Track{}, cat, name, args...)
 }
 
 // InstantOn is Instant on a given track (ThreadTrack for a thread).
@@ -503,14 +498,9 @@ func InstantOn(t Track, cat Category, name EventName, args ...Arg) {
 		return
 	}
 	for _, s := range *p {
-		if !s.allows(cat) {
-			continue
-		}
-		q := s.pick()
-		yield := q.instantLocked(t, cat, name, args)
-		q.mu.Unlock()
-		if yield {
-			runtime.Gosched()
+		if s.allows(cat) {
+			q := s.pick()
+			q.unlock(q.instantLocked(t, cat, name, args))
 		}
 	}
 }
@@ -523,14 +513,9 @@ func Counter(c CounterTrack, v int64) {
 		return
 	}
 	for _, s := range *p {
-		if !s.allowsCounter(c) {
-			continue
-		}
-		q := s.pick()
-		yield := q.counterLocked(c, v)
-		q.mu.Unlock()
-		if yield {
-			runtime.Gosched()
+		if s.allowsCounter(c) {
+			q := s.pick()
+			q.unlock(q.counterLocked(c, v))
 		}
 	}
 }
@@ -545,11 +530,7 @@ func VkObjectName(device uint64, objectType int32, object uint64, name string) {
 	}
 	for _, s := range *p {
 		q := s.pick()
-		yield := q.objectNameLocked(device, objectType, object, name)
-		q.mu.Unlock()
-		if yield {
-			runtime.Gosched()
-		}
+		q.unlock(q.objectNameLocked(device, objectType, object, name))
 	}
 }
 

@@ -89,6 +89,20 @@ func decodeTrace(t *testing.T, raw []byte) *decode.Trace {
 	return tr
 }
 
+// stopAndTrace stops data source id and returns the trace the fake service
+// reassembled for every target buffer.
+func stopAndTrace(t *testing.T, c *fakeservice.Conn, id uint64) []byte {
+	t.Helper()
+	if err := c.StopDataSource(id, wait); err != nil {
+		t.Fatal(err)
+	}
+	raw, _, err := c.Trace()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
 // protocDecode checks the reassembled trace with protoc against the
 // official schema, independently of our decoder.
 func protocDecode(t *testing.T, raw []byte) string {
@@ -266,13 +280,7 @@ func TestClearIncrementalState(t *testing.T) {
 	}
 	perfetto.Instant(catMemory, evAlloc, perfetto.Uint(anHandle, 2))
 	perfetto.Counter(ctrUsage, 2)
-	if err := c.StopDataSource(1, wait); err != nil {
-		t.Fatal(err)
-	}
-	raw, _, err := c.Trace()
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := stopAndTrace(t, c, 1)
 	tr := decodeTrace(t, raw)
 	if n, _ := instants(tr, "VulkanMemoryAllocation"); n == 0 {
 		t.Error("no event after the clear")
@@ -340,13 +348,7 @@ func TestProducerProvidedSMB(t *testing.T) {
 		t.Fatal(err)
 	}
 	perfetto.Instant(catMemory, evAlloc, perfetto.Uint(anHandle, 7))
-	if err := c.StopDataSource(1, wait); err != nil {
-		t.Fatal(err)
-	}
-	raw, _, err := c.Trace()
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := stopAndTrace(t, c, 1)
 	if n, _ := instants(decodeTrace(t, raw), "VulkanMemoryAllocation"); n != 1 {
 		t.Errorf("%d events", n)
 	}
@@ -370,13 +372,7 @@ func TestFullBufferDrops(t *testing.T) {
 	}
 	c.Resume()
 	perfetto.Instant(catMemory, evAlloc, perfetto.Uint(anHandle, 1<<40))
-	if err := c.StopDataSource(1, wait); err != nil {
-		t.Fatal(err)
-	}
-	raw, _, err := c.Trace()
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := stopAndTrace(t, c, 1)
 	tr := decodeTrace(t, raw)
 	s := tr.Counters()[perfetto.DroppedEventsName]
 	if s == nil || len(s.Samples) == 0 || s.Samples[len(s.Samples)-1].Value == 0 {
@@ -449,13 +445,7 @@ func TestServiceDiesMidSession(t *testing.T) {
 	if err := c2.StartDataSource(1, fakeservice.Config{}, wait); err != nil {
 		t.Fatal(err)
 	}
-	if err := c2.StopDataSource(1, wait); err != nil {
-		t.Fatal(err)
-	}
-	raw, _, err := c2.Trace()
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := stopAndTrace(t, c2, 1)
 	if n := len(decodeTrace(t, raw).ObjectNames()); n != 5 {
 		t.Errorf("reconnected instance got %d replayed names, want 5", n)
 	}
