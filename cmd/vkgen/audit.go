@@ -1,13 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
 	"github.com/vkgen/vkgen/audit"
-	"github.com/vkgen/vkgen/gen/objtypes"
 )
+
+var auditFormats = []string{"text", "json"}
 
 func init() {
 	var reg, format string
@@ -25,18 +25,11 @@ Exit status: 0 when every table is complete, 1 when there are findings,
 2 on usage or input errors (unreadable file, no table in a file).`,
 		Args: cobra.MinimumNArgs(1),
 		PreRunE: func(*cobra.Command, []string) error {
-			return checkFormat(format, []string{"text", "json"})
+			return checkFormat(format, auditFormats)
 		},
 		RunE: func(cmd *cobra.Command, files []string) error {
-			r, err := loadRegistry(cmd, reg)
+			t, err := loadTables(cmd, reg)
 			if err != nil {
-				return err
-			}
-			t, err := objtypes.Derive(r)
-			if err != nil {
-				return usageErr(err)
-			}
-			if err := checkMappable(r.Path, t); err != nil {
 				return err
 			}
 			rep, err := audit.AuditFiles(t, files)
@@ -45,10 +38,7 @@ Exit status: 0 when every table is complete, 1 when there are findings,
 			}
 			out := cmd.OutOrStdout()
 			if format == "json" {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				if err := enc.Encode(rep); err != nil {
+				if err := writeJSON(out, rep); err != nil {
 					return err
 				}
 			} else {
@@ -65,7 +55,6 @@ Exit status: 0 when every table is complete, 1 when there are findings,
 		},
 	}
 	registryFlag(cmd, &reg)
-	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: text or json")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	formatFlag(cmd, &format, auditFormats)
 	rootCmd.AddCommand(cmd)
 }

@@ -5,13 +5,16 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/vkgen/vkgen/gen/objtypes"
 	"github.com/vkgen/vkgen/registry"
 )
 
@@ -101,6 +104,51 @@ func loadRegistry(cmd *cobra.Command, explicit string) (*registry.Registry, erro
 		fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
 	}
 	return r, nil
+}
+
+// loadTables loads the registry and derives the debug-report -> object-type
+// tables, rejecting registries that lack either enum (usage error).
+func loadTables(cmd *cobra.Command, explicit string) (*objtypes.Tables, error) {
+	r, err := loadRegistry(cmd, explicit)
+	if err != nil {
+		return nil, err
+	}
+	t, err := objtypes.Derive(r)
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	switch {
+	case len(t.DebugReport) == 0:
+		return nil, usageErr(fmt.Errorf("%s has no %s (VK_EXT_debug_report)", r.Path, objtypes.DebugReportEnum))
+	case !t.HasObjectType():
+		return nil, usageErr(fmt.Errorf("%s has no %s (it appeared in Vulkan 1.1); nothing to map to", r.Path, objtypes.ObjectTypeEnum))
+	}
+	return t, nil
+}
+
+// formatFlag adds --format/-f (default "text") with shell completion of formats.
+func formatFlag(cmd *cobra.Command, p *string, formats []string) {
+	cmd.Flags().StringVarP(p, "format", "f", "text", "output format: "+strings.Join(formats, ", "))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// checkFormat rejects a --format value outside allowed as a usage error.
+func checkFormat(format string, allowed []string) error {
+	for _, a := range allowed {
+		if format == a {
+			return nil
+		}
+	}
+	return usageErr(fmt.Errorf("unknown --format %q (want one of %s)", format, strings.Join(allowed, ", ")))
+}
+
+// writeJSON writes v as indented JSON, leaving <, > and & unescaped (the
+// output is for people and CI, not for embedding in HTML).
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }

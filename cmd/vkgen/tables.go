@@ -2,10 +2,8 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/vkgen/vkgen/gen/objtypes"
 	"github.com/vkgen/vkgen/gen/tablefmt"
 )
 
@@ -24,15 +22,8 @@ unmapped and warned about on stderr.`,
 			return checkFormat(format, tablefmt.Formats)
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			r, err := loadRegistry(cmd, reg)
+			t, err := loadTables(cmd, reg)
 			if err != nil {
-				return err
-			}
-			t, err := objtypes.Derive(r)
-			if err != nil {
-				return usageErr(err)
-			}
-			if err := checkMappable(r.Path, t); err != nil {
 				return err
 			}
 			for _, u := range t.Unmapped() {
@@ -42,28 +33,6 @@ unmapped and warned about on stderr.`,
 		},
 	}
 	registryFlag(cmd, &reg)
-	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: "+strings.Join(tablefmt.Formats, ", "))
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(tablefmt.Formats, cobra.ShellCompDirectiveNoFileComp))
+	formatFlag(cmd, &format, tablefmt.Formats)
 	rootCmd.AddCommand(cmd)
-}
-
-// checkFormat rejects a --format value outside allowed as a usage error.
-func checkFormat(format string, allowed []string) error {
-	for _, a := range allowed {
-		if format == a {
-			return nil
-		}
-	}
-	return usageErr(fmt.Errorf("unknown --format %q (want one of %s)", format, strings.Join(allowed, ", ")))
-}
-
-// checkMappable rejects registries without both enums of the mapping.
-func checkMappable(path string, t *objtypes.Tables) error {
-	switch {
-	case len(t.DebugReport) == 0:
-		return usageErr(fmt.Errorf("%s has no %s (VK_EXT_debug_report)", path, objtypes.DebugReportEnum))
-	case !t.HasObjectType():
-		return usageErr(fmt.Errorf("%s has no %s (it appeared in Vulkan 1.1); nothing to map to", path, objtypes.ObjectTypeEnum))
-	}
-	return nil
 }
