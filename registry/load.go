@@ -65,6 +65,11 @@ func parseBytes(src []byte, name string, opts []Option) (*Registry, error) {
 	return b.build()
 }
 
+// systemRegistries are the fixed locations Find tries last: Debian's
+// libvulkan-dev and a from-source install. A variable so tests can stand in
+// for a machine without either.
+var systemRegistries = []string{"/usr/share/vulkan/registry/vk.xml", "/usr/local/share/vulkan/registry/vk.xml"}
+
 // Find locates vk.xml. The search order is: explicit (when not empty),
 // $VK_REGISTRY, $VULKAN_SDK/share/vulkan/registry/vk.xml,
 // /usr/share/vulkan/registry/vk.xml, /usr/local/share/vulkan/registry/vk.xml.
@@ -103,7 +108,7 @@ func Find(explicit string) (path string, searched []string, err error) {
 	if sdk := os.Getenv("VULKAN_SDK"); sdk != "" {
 		candidates = append(candidates, filepath.Join(sdk, "share", "vulkan", "registry", "vk.xml"))
 	}
-	candidates = append(candidates, "/usr/share/vulkan/registry/vk.xml", "/usr/local/share/vulkan/registry/vk.xml")
+	candidates = append(candidates, systemRegistries...)
 	for _, c := range candidates {
 		if ok, _ := try(c, ""); ok {
 			return c, searched, nil

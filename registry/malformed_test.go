@@ -123,8 +123,32 @@ func TestFind(t *testing.T) {
 		if !strings.Contains(err.Error(), "libvulkan-dev") || !strings.Contains(err.Error(), "LunarG Vulkan SDK") {
 			t.Errorf("error %q lacks the install hint", err)
 		}
-	} else if p != "/usr/share/vulkan/registry/vk.xml" && p != "/usr/local/share/vulkan/registry/vk.xml" {
+	} else if p != systemRegistries[0] && p != systemRegistries[1] {
 		t.Errorf("found %q", p)
+	}
+}
+
+// TestFindNothing stands in for a machine with neither libvulkan-dev nor an
+// SDK: the error lists every place searched and how to get a registry.
+func TestFindNothing(t *testing.T) {
+	dir := t.TempDir()
+	old := systemRegistries
+	systemRegistries = []string{filepath.Join(dir, "usr", "vk.xml"), filepath.Join(dir, "local", "vk.xml")}
+	t.Cleanup(func() { systemRegistries = old })
+	t.Setenv("VK_REGISTRY", "")
+	t.Setenv("VULKAN_SDK", filepath.Join(dir, "sdk"))
+	p, searched, err := Find("")
+	if err == nil {
+		t.Fatalf("found %q", p)
+	}
+	want := []string{filepath.Join(dir, "sdk", "share", "vulkan", "registry", "vk.xml"), systemRegistries[0], systemRegistries[1]}
+	if strings.Join(searched, "|") != strings.Join(want, "|") {
+		t.Errorf("searched %v, want %v", searched, want)
+	}
+	for _, s := range append(want, "libvulkan-dev", "LunarG Vulkan SDK", "$VK_REGISTRY") {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error %q lacks %q", err, s)
+		}
 	}
 }
 

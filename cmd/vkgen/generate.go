@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,7 +13,9 @@ import (
 )
 
 // generator produces one family of outputs from a registry under outDir and
-// returns the files it wrote (changed or not) and its warnings.
+// returns the files it wrote (changed or not) and its warnings. Errors caused
+// by the registry are usageErr (exit 2); any other error is taken as a
+// failure to write the output (exit 1).
 // Other output families (gen/cdispatch, ...) register by appending to
 // generators from an init func in their own file of this package.
 type generator struct {
@@ -27,13 +30,13 @@ var generators = []generator{
 func genGoTables(r *registry.Registry, outDir string) ([]string, []string, error) {
 	files, warns, err := gotables.Generate(r)
 	if err != nil {
-		return nil, warns, err
+		return nil, warns, usageErr(err)
 	}
 	var written []string
 	for _, f := range files {
 		p := filepath.Join(outDir, f.Name)
 		if err := writeIfChanged(p, f.Data); err != nil {
-			return written, warns, err
+			return written, warns, fmt.Errorf("cannot write %s: %w", p, err)
 		}
 		written = append(written, p)
 	}
@@ -78,7 +81,11 @@ func init() {
 		Long: `generate writes every output vkgen knows (the Go package generated/, and the
 C outputs of the generators registered beside it) from one registry.
 Facts that do not resolve, such as a debug-report value naming no VkObjectType,
-are printed as warnings on stderr; they never stop generation.`,
+are printed as warnings on stderr; they never stop generation.
+
+Exit status: 0 on success, 1 when an output cannot be written, 2 on usage or
+input errors (no registry found, unreadable or malformed vk.xml, a registry
+too old for the tables).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			r, err := loadRegistry(cmd, reg)
@@ -91,7 +98,12 @@ are printed as warnings on stderr; they never stop generation.`,
 					fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s: %s\n", g.name, w)
 				}
 				if err != nil {
-					return fmt.Errorf("%s: %w", g.name, err)
+					err = fmt.Errorf("%s: %w", g.name, err)
+					var ee *exitError
+					if !errors.As(err, &ee) {
+						err = &exitError{code: 1, err: err}
+					}
+					return err
 				}
 				if !quiet {
 					for _, f := range files {

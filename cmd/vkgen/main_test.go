@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -122,6 +123,50 @@ func TestVersionAndHelp(t *testing.T) {
 	for _, sub := range []string{"generate", "tables", "audit", "completion"} {
 		if code != 0 || !strings.Contains(out, sub) {
 			t.Errorf("help lacks %s", sub)
+		}
+	}
+}
+
+// TestGenerateErrors: input errors exit 2, output errors 1, each with a
+// message naming the file at fault.
+func TestGenerateErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	truncated := write("truncated.xml", `<registry><types><type name="x"`)
+	wrongRoot := write("root.xml", "<foo/>")
+	notDir := write("file", "")
+	good := testenv.Registry(t, "1.3.239")
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"missing registry", []string{"--registry", filepath.Join(dir, "nope", "vk.xml")}, 2, []string{"nope/vk.xml", "does not exist"}},
+		{"registry is a directory", []string{"--registry", dir}, 2, []string{dir, "is a directory"}},
+		{"truncated XML", []string{"--registry", truncated}, 2, []string{truncated + ":1:", "malformed XML"}},
+		{"wrong root", []string{"--registry", wrongRoot}, 2, []string{wrongRoot + ":1:1", "want <registry>"}},
+		{"--out is a file", []string{"--registry", good, "--out", notDir}, 1, []string{"cannot write " + notDir, "not a directory"}},
+		{"--out below a file", []string{"--registry", good, "--out", filepath.Join(notDir, "sub")}, 1, []string{"cannot write " + notDir}},
+	} {
+		args := append([]string{"generate", "--quiet"}, c.args...)
+		if !slices.Contains(c.args, "--out") {
+			args = append(args, "--out", t.TempDir())
+		}
+		_, errOut, code := vkgen(t, args...)
+		if code != c.code {
+			t.Errorf("%s: exit %d, want %d (%s)", c.name, code, c.code, errOut)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("%s: stderr %q lacks %q", c.name, errOut, w)
+			}
 		}
 	}
 }
