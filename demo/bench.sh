@@ -6,14 +6,11 @@
 # interleaved, in one invocation. Uses prebuilt binaries like demo/run.sh.
 # Usage: demo/bench.sh [ITERATIONS] [RUNS]   (defaults 200000, 5)
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
 n="${1:-200000}"
 runs="${2:-5}"
-layers="${LAYER_DIR:-$root/build/layers}"
-demo="${DEMO:-$root/build/demo/demo}"
+. "$(dirname "$0")/env.sh"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-export VK_DRIVER_FILES="${VK_DRIVER_FILES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}" NODEVICE_SELECT=1 XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}"
 one() { # mode -> ns per iteration
 	case $1 in
 	none) "$demo" --bench "$n" ;;

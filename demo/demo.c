@@ -24,31 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <vulkan/vulkan.h>
 
-static int messages;
-
-static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
-                                                 VkDebugUtilsMessageTypeFlagsEXT type,
-                                                 const VkDebugUtilsMessengerCallbackDataEXT *data, void *user) {
-	(void)user;
-	/* The loader's own notes arrive as general warnings; count validation
-	 * messages and every error. */
-	if ((type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) || sev >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
-		messages++;
-	fprintf(stderr, "demo: message (severity %#x): %s\n", (unsigned)sev, data && data->pMessage ? data->pMessage : "");
-	return VK_FALSE;
-}
-
-#define CHECK(expr)                                                                 \
-	do {                                                                            \
-		VkResult r_ = (expr);                                                       \
-		if (r_ != VK_SUCCESS) {                                                     \
-			fprintf(stderr, "demo: %s failed: %d (line %d)\n", #expr, r_, __LINE__); \
-			exit(1);                                                                \
-		}                                                                           \
-	} while (0)
+#include "vkcommon.h"
 
 static VkDevice dev;
 static VkPhysicalDeviceMemoryProperties memprops;
@@ -117,12 +94,6 @@ struct image {
 
 static VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return a ? (v + a - 1) / a * a : v; }
 
-static double now_ns(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
 static void bench(long n) {
 	VkBufferCreateInfo bi = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
 	bi.size = 4096;
@@ -138,14 +109,14 @@ static void bench(long n) {
 	CHECK(vkAllocateMemory(dev, &ai, NULL, &m.handle));
 	double best = 0;
 	for (int rep = 0; rep < 5; rep++) {
-		double t0 = now_ns();
+		double t0 = vkc_now_ns();
 		for (long i = 0; i < n; i++) {
 			VkBuffer b;
 			CHECK(vkCreateBuffer(dev, &bi, NULL, &b));
 			CHECK(vkBindBufferMemory(dev, b, m.handle, 0));
 			vkDestroyBuffer(dev, b, NULL);
 		}
-		double per = (now_ns() - t0) / (double)n;
+		double per = (vkc_now_ns() - t0) / (double)n;
 		if (rep == 0 || per < best) best = per;
 	}
 	vkFreeMemory(dev, m.handle, NULL);
@@ -153,6 +124,7 @@ static void bench(long n) {
 }
 
 int main(int argc, char **argv) {
+	vkc_prog = "demo";
 	int fail_alloc = 0;
 	long bench_n = 0;
 	for (int i = 1; i < argc; i++) {
@@ -181,10 +153,8 @@ int main(int argc, char **argv) {
 	if (debug_utils) inst_exts[n_inst_exts++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
 	if (debug_report) inst_exts[n_inst_exts++] = VK_EXT_DEBUG_REPORT_EXTENSION_NAME; /* VK_EXT_debug_marker needs it */
 	VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "vkgen-demo", 1, "vkgen", 1, VK_API_VERSION_1_1};
-	VkDebugUtilsMessengerCreateInfoEXT mi = {VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-	mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-	mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
-	mi.pfnUserCallback = on_message;
+	VkDebugUtilsMessengerCreateInfoEXT mi =
+	    vkc_messenger_info(VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT);
 	VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, debug_utils ? &mi : NULL, 0, &app, 0, NULL,
 	                            n_inst_exts, n_inst_exts ? inst_exts : NULL};
 	VkInstance inst;
@@ -194,20 +164,12 @@ int main(int argc, char **argv) {
 	    (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkCreateDebugUtilsMessengerEXT");
 	if (debug_utils && create_messenger) CHECK(create_messenger(inst, &mi, NULL, &messenger));
 
-	n = 1;
-	VkPhysicalDevice phys;
-	VkResult r = vkEnumeratePhysicalDevices(inst, &n, &phys);
-	if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
-		fprintf(stderr, "demo: no Vulkan physical device\n");
-		return 1;
-	}
+	VkPhysicalDevice phys = vkc_physical_device(inst);
 	VkPhysicalDeviceProperties pp;
 	vkGetPhysicalDeviceProperties(phys, &pp);
 	vkGetPhysicalDeviceMemoryProperties(phys, &memprops);
 	printf("device %s api=%u.%u.%u\n", pp.deviceName, VK_API_VERSION_MAJOR(pp.apiVersion),
 	       VK_API_VERSION_MINOR(pp.apiVersion), VK_API_VERSION_PATCH(pp.apiVersion));
-	float prio = 1;
-	VkDeviceQueueCreateInfo qi = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
 	/* VK_EXT_debug_marker when offered: one object is named through it. */
 	int debug_marker = 0;
 	uint32_t nl = 0;
@@ -225,10 +187,7 @@ int main(int argc, char **argv) {
 	}
 	free(lp);
 	const char *marker_ext = VK_EXT_DEBUG_MARKER_EXTENSION_NAME;
-	VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, NULL, 0, 1, &qi};
-	dci.enabledExtensionCount = debug_marker ? 1 : 0;
-	dci.ppEnabledExtensionNames = debug_marker ? &marker_ext : NULL;
-	CHECK(vkCreateDevice(phys, &dci, NULL, &dev));
+	dev = vkc_create_device(phys, debug_marker ? 1 : 0, &marker_ext);
 	set_name = (PFN_vkSetDebugUtilsObjectNameEXT)vkGetDeviceProcAddr(dev, "vkSetDebugUtilsObjectNameEXT");
 	if (!set_name) printf("names unsupported\n");
 	if (debug_marker) marker_name = (PFN_vkDebugMarkerSetObjectNameEXT)vkGetDeviceProcAddr(dev, "vkDebugMarkerSetObjectNameEXT");
@@ -363,6 +322,6 @@ int main(int argc, char **argv) {
 	    (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkDestroyDebugUtilsMessengerEXT");
 	if (messenger && destroy_messenger) destroy_messenger(inst, messenger, NULL);
 	vkDestroyInstance(inst, NULL);
-	printf("validation_messages=%d\n", messages);
+	printf("validation_messages=%d\n", vkc_messages);
 	return 0;
 }

@@ -14,10 +14,8 @@
 # Writes OUTDIR/demo.pftrace (replaced if present), demo.out (the program's
 # stdout and stderr), summary.txt, summary.json and memory.html.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+. "$(dirname "$0")/env.sh"
 out="${1:-$root/build/demo/memreport}"
-layers="${LAYER_DIR:-$root/build/layers}"
-demo="${DEMO:-$root/build/demo/demo}"
 vkgen="${VKGEN:-$root/build/vkgen}"
 for f in "$layers/libVkLayer_vkgen.so" "$layers/VkLayer_vkgen_memreport.json" "$demo" "$vkgen"; do
 	[ -e "$f" ] || { echo "demo/run.sh: $f missing (scripts/demo.sh builds it)" >&2; exit 2; }
@@ -26,16 +24,12 @@ if [ -z "${DEMO_LAYERS:-}" ]; then
 	DEMO_LAYERS=VK_LAYER_VKGEN_DeviceMemoryReport
 	[ -e "$layers/VkLayer_vkgen_debugmarker.json" ] && DEMO_LAYERS="VK_LAYER_VKGEN_DebugMarker:$DEMO_LAYERS"
 fi
-if [ -z "${VK_DRIVER_FILES:-}${VK_ICD_FILENAMES:-}" ]; then
-	export VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
-	export NODEVICE_SELECT=1 # keep Mesa's device-select layer out of the lavapipe run
-fi
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 rm -f "$out/demo.pftrace" # the layer never overwrites a trace
 echo "== demo ($DEMO_LAYERS; driver ${VK_DRIVER_FILES:-$VK_ICD_FILENAMES})"
 VK_ADD_LAYER_PATH="$layers" VK_INSTANCE_LAYERS="$DEMO_LAYERS" VK_VKGEN_TRACE_FILE="$out/demo.pftrace" \
-	XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}" "$demo" >"$out/demo.out" 2>&1 || {
+	"$demo" >"$out/demo.out" 2>&1 || {
 	cat "$out/demo.out" >&2
 	exit 1
 }

@@ -7,29 +7,17 @@
 # tracing on, writes a packet).
 # Usage: layer/debugmarker/bench.sh [CALLS] [ROUNDS]   (default 200000 3)
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
 calls="${1:-200000}"
 rounds="${2:-3}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-"$root/scripts/build-layers.sh" "$work/layers" >/dev/null
-gcc -O2 -o "$work/vkprog" "$root/testdata/vkprog/vkprog.c" -lvulkan -ldl
-mkdir -p "$work/xdg"
-export VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json XDG_RUNTIME_DIR="$work/xdg" NODEVICE_SELECT=1
-export VK_ADD_LAYER_PATH="$work/layers"
+. "$(dirname "$0")/../../bench/layers/lib.sh"
 for ((i = 0; i < rounds; i++)); do
 	env -u VK_INSTANCE_LAYERS "$work/vkprog" --bench "$calls" | sed -n 's/^bench /none /p'
 	VK_INSTANCE_LAYERS=VK_LAYER_VKGEN_DebugMarker "$work/vkprog" --bench "$calls" 2>/dev/null | sed -n 's/^bench /off /p'
 	rm -f "$work/t.trace"
 	VK_VKGEN_TRACE_FILE="$work/t.trace" VK_INSTANCE_LAYERS=VK_LAYER_VKGEN_DebugMarker "$work/vkprog" --bench "$calls" 2>/dev/null | sed -n 's/^bench /on /p'
 done >"$work/raw"
-awk '
+awk "$awk_median"'
 { v[$1 " " $2] = v[$1 " " $2] " " $3 }
-function median(s,   a, n, i, j, t) {
-	n = split(s, a, " ")
-	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
 END {
 	printf "%-16s %9s %11s %11s %11s %11s\n", "case", "none ns", "off ns", "off added", "tracing ns", "trace added"
 	split("name_unchanged name_changed", order, " ")

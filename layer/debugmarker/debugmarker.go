@@ -61,19 +61,6 @@ func replayInto(s *objectnames.Store) func(*perfetto.Emitter) {
 	}
 }
 
-// cString views a NUL-terminated C string without copying; the store copies
-// only when the name changed. nil gives "" (a removal).
-func cString(p *C.char) string {
-	if p == nil {
-		return ""
-	}
-	n := 0
-	for *(*byte)(unsafe.Add(unsafe.Pointer(p), n)) != 0 {
-		n++
-	}
-	return unsafe.String((*byte)(unsafe.Pointer(p)), n)
-}
-
 // preSetDebugUtilsObjectNameEXT records before the call down and whatever
 // its result (the reference's choice): the name is what the application
 // meant, and a driver without the extension has no result to wait for.
@@ -86,7 +73,7 @@ func preSetDebugUtilsObjectNameEXT(device uintptr, info *C.VkDebugUtilsObjectNam
 	_ = names.SetDebugUtilsObjectName(uint64(device), &objectnames.DebugUtilsObjectNameInfo{
 		ObjectType:   generated.ObjectType(info.objectType),
 		ObjectHandle: uint64(info.objectHandle),
-		ObjectName:   cString(info.pObjectName),
+		ObjectName:   layer.CStringView(unsafe.Pointer(info.pObjectName)),
 	})
 }
 
@@ -99,7 +86,7 @@ func preDebugMarkerSetObjectNameEXT(device uintptr, info *C.VkDebugMarkerObjectN
 	_ = names.SetDebugMarkerObjectName(uint64(device), &objectnames.DebugMarkerObjectNameInfo{
 		ObjectType: generated.DebugReportObjectType(info.objectType),
 		Object:     uint64(info.object),
-		ObjectName: cString(info.pObjectName),
+		ObjectName: layer.CStringView(unsafe.Pointer(info.pObjectName)),
 	})
 }
 

@@ -13,77 +13,28 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/internal/testenv"
+	"github.com/vkgen/vkgen/internal/vktest"
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
 )
 
 const (
-	lvpICD     = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 	layerName  = "VK_LAYER_VKGEN_DebugMarker"
 	validation = "VK_LAYER_KHRONOS_validation"
 )
 
-var (
-	buildOnce sync.Once
-	built     struct{ libDir, prog, err string }
-)
+// dmprog is the built testdata/dmprog.c, set by setup.
+var dmprog string
 
+// setup builds the layer library and dmprog (internal/vktest), or skips.
 func setup(t *testing.T) {
 	t.Helper()
-	if _, err := os.Stat(lvpICD); err != nil {
-		t.Skipf("lavapipe (mesa-vulkan-drivers) not installed: %v", err)
-	}
-	if _, err := exec.LookPath("gcc"); err != nil {
-		t.Skip("gcc not found")
-	}
-	if _, err := os.Stat("/usr/include/vulkan/vulkan.h"); err != nil {
-		t.Skip("Vulkan headers (libvulkan-dev) not installed")
-	}
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "vkgen-debugmarker-")
-		if err != nil {
-			built.err = err.Error()
-			return
-		}
-		root := testenv.Root()
-		lib := filepath.Join(dir, "layers")
-		if out, err := exec.Command(filepath.Join(root, "scripts", "build-layers.sh"), lib).CombinedOutput(); err != nil {
-			built.err = "build-layers.sh: " + err.Error() + "\n" + string(out)
-			return
-		}
-		prog := filepath.Join(dir, "dmprog")
-		if out, err := exec.Command("gcc", "-O2", "-Wall", "-Werror", "-o", prog,
-			filepath.Join(root, "layer", "debugmarker", "testdata", "dmprog.c"), "-lvulkan", "-ldl").CombinedOutput(); err != nil {
-			built.err = "gcc dmprog: " + err.Error() + "\n" + string(out)
-			return
-		}
-		built.libDir, built.prog = lib, prog
-	})
-	if built.err != "" {
-		t.Fatal(built.err)
-	}
-}
-
-// env is the environment of a lavapipe run with the given layers enabled.
-func env(t *testing.T, layers ...string) []string {
-	e := []string{
-		"VK_ICD_FILENAMES=" + lvpICD,
-		"XDG_RUNTIME_DIR=" + t.TempDir(),
-		"NODEVICE_SELECT=1",
-		"VK_ADD_LAYER_PATH=" + built.libDir,
-		"VK_INSTANCE_LAYERS=" + strings.Join(layers, ":"),
-	}
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); k == "PATH" || k == "HOME" {
-			e = append(e, kv)
-		}
-	}
-	return e
+	vktest.Layers(t)
+	dmprog = vktest.Program(t, "layer/debugmarker/testdata/dmprog.c")
 }
 
 type progOut struct {
@@ -93,7 +44,7 @@ type progOut struct {
 
 func runProg(t *testing.T, env []string, args ...string) progOut {
 	t.Helper()
-	cmd := exec.Command(built.prog, args...)
+	cmd := exec.Command(dmprog, args...)
 	cmd.Env = env
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
@@ -189,7 +140,7 @@ func scenario(t *testing.T) (o progOut, early, late []name) {
 	if err := os.WriteFile(settings, []byte("vkgen.trace_file = "+a+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e := append(env(t, layerName), "VK_LAYER_SETTINGS_PATH="+settings)
+	e := append(vktest.Env(t, layerName), "VK_LAYER_SETTINGS_PATH="+settings)
 	o = runProg(t, e, "--settings", settings, "--late-trace", b)
 	return o, names(t, a), names(t, b)
 }
@@ -294,7 +245,7 @@ func TestStackedWithValidationIsClean(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			trace := filepath.Join(t.TempDir(), "v.trace")
-			o := runProg(t, append(env(t, layers...), "VK_VKGEN_TRACE_FILE="+trace), "--messenger")
+			o := runProg(t, append(vktest.Env(t, layers...), "VK_VKGEN_TRACE_FILE="+trace), "--messenger")
 			if !strings.Contains(o.stdout, "validation_messages=0\n") || strings.Contains(o.stderr, "VUID") {
 				t.Errorf("validation reported messages:\n%s\n%s", o.stdout, o.stderr)
 			}
@@ -307,8 +258,8 @@ func TestStackedWithValidationIsClean(t *testing.T) {
 
 func TestEnumerationTwoCallIdiomAndForwarding(t *testing.T) {
 	setup(t)
-	cmd := exec.Command(built.prog, "--enum", filepath.Join(built.libDir, "libVkLayer_vkgen.so"))
-	cmd.Env = env(t)
+	cmd := exec.Command(dmprog, "--enum", filepath.Join(vktest.Layers(t), "libVkLayer_vkgen.so"))
+	cmd.Env = vktest.Env(t)
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "enum ok") {
 		t.Fatalf("dmprog --enum: %v\n%s", err, out)

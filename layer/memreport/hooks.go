@@ -13,6 +13,7 @@ import "C"
 import (
 	"unsafe"
 
+	"github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
 )
 
@@ -152,13 +153,13 @@ func bindImage(device uintptr, image, memory, offset uint64, aspect uint32) {
 
 func postSetDebugUtilsObjectNameEXT(device uintptr, info *C.VkDebugUtilsObjectNameInfoEXT, result C.VkResult) {
 	if result == C.VK_SUCCESS && info != nil {
-		st.debugUtilsName(device, int32(info.objectType), uint64(info.objectHandle), cString(info.pObjectName))
+		st.debugUtilsName(device, int32(info.objectType), uint64(info.objectHandle), layer.CStringView(unsafe.Pointer(info.pObjectName)))
 	}
 }
 
 func postDebugMarkerSetObjectNameEXT(device uintptr, info *C.VkDebugMarkerObjectNameInfoEXT, result C.VkResult) {
 	if result == C.VK_SUCCESS && info != nil {
-		st.debugMarkerName(device, int32(info.objectType), uint64(info.object), cString(info.pObjectName))
+		st.debugMarkerName(device, int32(info.objectType), uint64(info.object), layer.CStringView(unsafe.Pointer(info.pObjectName)))
 	}
 }
 
@@ -174,17 +175,4 @@ func findInChain(pNext unsafe.Pointer, sType C.VkStructureType) unsafe.Pointer {
 		}
 	}
 	return nil
-}
-
-// cString views a NUL-terminated C string without copying (the store copies
-// what it keeps) and without a cgo call; NULL is "".
-func cString(p *C.char) string {
-	if p == nil {
-		return ""
-	}
-	n := 0
-	for *(*byte)(unsafe.Add(unsafe.Pointer(p), n)) != 0 {
-		n++
-	}
-	return unsafe.String((*byte)(unsafe.Pointer(p)), n)
 }

@@ -2,17 +2,15 @@ package memreport_test
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/vkgen/vkgen/internal/testenv"
+	"github.com/vkgen/vkgen/internal/vktest"
 	"github.com/vkgen/vkgen/layer/memreport"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
 	"github.com/vkgen/vkgen/perfetto/decode"
@@ -24,52 +22,23 @@ import (
 // against what the program printed.
 
 const (
-	lvpICD     = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 	validation = "VK_LAYER_KHRONOS_validation"
 	dmrLayer   = "VK_LAYER_VKGEN_DeviceMemoryReport"
 	dmLayer    = "VK_LAYER_VKGEN_DebugMarker"
 )
 
-var (
-	buildOnce sync.Once
-	built     struct{ libDir, demo, err string }
-)
-
+// setup builds the layer library and demo/demo.c (internal/vktest), or
+// skips; the library's directory and the demo's path are left in built.
 func setup(t *testing.T) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the layer library; skipped with -short")
 	}
-	for _, p := range []string{lvpICD, "/usr/include/vulkan/vulkan.h"} {
-		if _, err := os.Stat(p); err != nil {
-			t.Skipf("%s missing (scripts/setup.sh installs it)", p)
-		}
-	}
-	if _, err := exec.LookPath("gcc"); err != nil {
-		t.Skip("gcc not found")
-	}
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "vkgen-memreport-")
-		if err != nil {
-			built.err = err.Error()
-			return
-		}
-		root := testenv.Root()
-		built.libDir, built.demo = filepath.Join(dir, "layers"), filepath.Join(dir, "demo")
-		for _, c := range [][]string{
-			{filepath.Join(root, "scripts", "build-layers.sh"), built.libDir},
-			{filepath.Join(root, "demo", "build.sh"), built.demo},
-		} {
-			if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
-				built.err = fmt.Sprintf("%v: %v\n%s", c, err, out)
-				return
-			}
-		}
-	})
-	if built.err != "" {
-		t.Fatal(built.err)
-	}
+	built.libDir = vktest.Layers(t)
+	built.demo = vktest.Program(t, "demo/demo.c")
 }
+
+var built struct{ libDir, demo string }
 
 // demoRun is what the demo printed and the trace it produced.
 type demoRun struct {
@@ -95,11 +64,7 @@ func runDemo(t *testing.T, layers []string, args ...string) *demoRun {
 	t.Helper()
 	tracePath := filepath.Join(t.TempDir(), "demo.pftrace")
 	cmd := exec.Command(built.demo, args...)
-	cmd.Env = []string{
-		"VK_ICD_FILENAMES=" + lvpICD, "XDG_RUNTIME_DIR=" + t.TempDir(), "NODEVICE_SELECT=1",
-		"VK_ADD_LAYER_PATH=" + built.libDir, "VK_INSTANCE_LAYERS=" + strings.Join(layers, ":"),
-		"VK_VKGEN_TRACE_FILE=" + tracePath, "PATH=" + os.Getenv("PATH"),
-	}
+	cmd.Env = append(vktest.Env(t, layers...), "VK_VKGEN_TRACE_FILE="+tracePath)
 	var so, se strings.Builder
 	cmd.Stdout, cmd.Stderr = &so, &se
 	if err := cmd.Run(); err != nil {
@@ -177,7 +142,6 @@ func layerEvents(tr *decode.Trace) []event {
 	})
 	return out
 }
-
 
 func u(v uint64) string { return strconv.FormatUint(v, 10) }
 

@@ -16,10 +16,9 @@ import (
 	"time"
 
 	"github.com/vkgen/vkgen/internal/testenv"
+	"github.com/vkgen/vkgen/internal/vktest"
 	"github.com/vkgen/vkgen/layer/example"
 )
-
-const lvpICD = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 
 var (
 	buildOnce sync.Once
@@ -30,40 +29,14 @@ var (
 	}
 )
 
-// setup builds libVkLayer_vkgen.so with scripts/build-layers.sh and the C
-// test program, once per test binary, or skips when the Vulkan loader,
-// lavapipe or the headers are absent (scripts/setup.sh installs them).
+// setup builds the layer library and testdata/vkprog (internal/vktest) and
+// reads the names of every project layer from their manifests, or skips.
 func setup(t *testing.T) {
 	t.Helper()
-	if _, err := os.Stat(lvpICD); err != nil {
-		t.Skipf("lavapipe (mesa-vulkan-drivers) not installed: %v", err)
-	}
-	if _, err := exec.LookPath("gcc"); err != nil {
-		t.Skip("gcc not found")
-	}
-	if _, err := os.Stat("/usr/include/vulkan/vulkan.h"); err != nil {
-		t.Skip("Vulkan headers (libvulkan-dev) not installed")
-	}
+	built.libDir = vktest.Layers(t)
+	built.prog = vktest.Program(t, "testdata/vkprog/vkprog.c")
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "vkgen-layers-")
-		if err != nil {
-			built.err = err.Error()
-			return
-		}
-		root := testenv.Root()
-		lib := filepath.Join(dir, "layers")
-		if out, err := exec.Command(filepath.Join(root, "scripts", "build-layers.sh"), lib).CombinedOutput(); err != nil {
-			built.err = "build-layers.sh: " + err.Error() + "\n" + string(out)
-			return
-		}
-		built.libDir = lib
-		built.prog = filepath.Join(dir, "vkprog")
-		if out, err := exec.Command("gcc", "-O2", "-Wall", "-o", built.prog,
-			filepath.Join(root, "testdata", "vkprog", "vkprog.c"), "-lvulkan", "-ldl").CombinedOutput(); err != nil {
-			built.err = "gcc vkprog: " + err.Error() + "\n" + string(out)
-			return
-		}
-		ms, _ := filepath.Glob(filepath.Join(lib, "VkLayer_vkgen_*.json"))
+		ms, _ := filepath.Glob(filepath.Join(built.libDir, "VkLayer_vkgen_*.json"))
 		for _, m := range ms {
 			var man struct{ Layer struct{ Name string } }
 			b, err := os.ReadFile(m)
@@ -81,28 +54,6 @@ func setup(t *testing.T) {
 	if built.err != "" {
 		t.Fatal(built.err)
 	}
-}
-
-// vkEnv is the environment for a run on lavapipe with the given layers
-// enabled (none: the layers are found but not enabled).
-func vkEnv(t *testing.T, layers ...string) []string {
-	env := []string{
-		"VK_ICD_FILENAMES=" + lvpICD,
-		"XDG_RUNTIME_DIR=" + t.TempDir(),
-		"NODEVICE_SELECT=1",
-		"VK_ADD_LAYER_PATH=" + built.libDir,
-	}
-	if len(layers) > 0 {
-		env = append(env, "VK_INSTANCE_LAYERS="+strings.Join(layers, ":"))
-	}
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "PATH", "HOME", "LANG", "DISPLAY":
-			env = append(env, kv)
-		}
-	}
-	return env
 }
 
 type result struct {
@@ -167,7 +118,7 @@ func checkReports(t *testing.T, r result, cycles int) {
 
 func TestAllLayersSeeExpectedCalls(t *testing.T) {
 	setup(t)
-	r := run(t, vkEnv(t, built.layers...), built.prog, "--cycles", "3")
+	r := run(t, vktest.Env(t, built.layers...), built.prog, "--cycles", "3")
 	checkReports(t, r, 3)
 	if strings.Contains(r.stderr, "vkgen:") {
 		t.Errorf("unexpected vkgen diagnostics:\n%s", r.stderr)
@@ -186,7 +137,7 @@ func TestStackedWithValidation(t *testing.T) {
 	}
 	for name, layers := range orders {
 		t.Run(name, func(t *testing.T) {
-			r := run(t, vkEnv(t, layers...), built.prog, "--cycles", "2", "--messenger")
+			r := run(t, vktest.Env(t, layers...), built.prog, "--cycles", "2", "--messenger")
 			if !strings.Contains(r.stdout, "validation_messages=0\n") {
 				t.Errorf("validation reported messages:\n%s\n%s", r.stdout, r.stderr)
 			}
@@ -195,7 +146,7 @@ func TestStackedWithValidation(t *testing.T) {
 			}
 			checkReports(t, r, 2)
 			// Negative control: validation is really in the chain.
-			bad := run(t, vkEnv(t, layers...), built.prog, "--messenger", "--misuse")
+			bad := run(t, vktest.Env(t, layers...), built.prog, "--messenger", "--misuse")
 			if strings.Contains(bad.stdout, "validation_messages=0\n") || !strings.Contains(bad.stderr, "VUID-VkBufferCreateInfo-size-00912") {
 				t.Errorf("--misuse was not reported by validation:\n%s\n%s", bad.stdout, bad.stderr)
 			}
@@ -214,8 +165,8 @@ func TestProcAddrPassThrough(t *testing.T) {
 		}
 		return m
 	}
-	without := parse(run(t, vkEnv(t), built.prog, "--procaddr").stdout)
-	with := parse(run(t, vkEnv(t, "VK_LAYER_VKGEN_example"), built.prog, "--procaddr").stdout)
+	without := parse(run(t, vktest.Env(t), built.prog, "--procaddr").stdout)
+	with := parse(run(t, vktest.Env(t, "VK_LAYER_VKGEN_example"), built.prog, "--procaddr").stdout)
 	// Not intercepted: the driver's own function, same library and offset.
 	const plain = "vkGetImageMemoryRequirements"
 	if with[plain] == "" || with[plain] != without[plain] || !strings.HasPrefix(with[plain], "libvulkan_lvp") {
@@ -234,7 +185,7 @@ func TestProcAddrPassThrough(t *testing.T) {
 
 func TestPanicInHookIsRecovered(t *testing.T) {
 	setup(t)
-	env := append(vkEnv(t, "VK_LAYER_VKGEN_example"), "VKGEN_EXAMPLE_PANIC=vkCreateBuffer")
+	env := append(vktest.Env(t, "VK_LAYER_VKGEN_example"), "VKGEN_EXAMPLE_PANIC=vkCreateBuffer")
 	r := run(t, env, built.prog, "--cycles", "2")
 	if got := strings.Count(r.stderr, "vkgen: VK_LAYER_VKGEN_example: recovered panic in preCreateBuffer"); got != 4 {
 		t.Errorf("%d recovered-panic reports, want 4:\n%s", got, r.stderr)
@@ -264,8 +215,8 @@ func TestVulkaninfoUnchanged(t *testing.T) {
 	if _, err := exec.LookPath("vulkaninfo"); err != nil {
 		t.Skip("vulkaninfo (vulkan-tools) not installed")
 	}
-	without := run(t, vkEnv(t), "vulkaninfo")
-	with := run(t, vkEnv(t, built.layers...), "vulkaninfo")
+	without := run(t, vktest.Env(t), "vulkaninfo")
+	with := run(t, vktest.Env(t, built.layers...), "vulkaninfo")
 	a, b := filterInfo(without.stdout), filterInfo(with.stdout)
 	if !reflect.DeepEqual(a, b) {
 		for i := 0; i < len(a) && i < len(b); i++ {
@@ -284,7 +235,7 @@ func TestVkcube(t *testing.T) {
 			t.Skipf("%s not installed", tool)
 		}
 	}
-	r := run(t, vkEnv(t, built.layers...), "xvfb-run", "-a", "vkcube", "--c", "50")
+	r := run(t, vktest.Env(t, built.layers...), "xvfb-run", "-a", "vkcube", "--c", "50")
 	if len(r.reports) != 1 || r.reports[0].Calls["vkCreateDevice"] != 1 {
 		t.Errorf("example layer reports %+v, want one instance with one device", r.reports)
 	}
@@ -305,7 +256,7 @@ func TestGoApplicationKeepsPreemption(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, app)
-	cmd.Env = vkEnv(t, built.layers...)
+	cmd.Env = vktest.Env(t, built.layers...)
 	out, err := cmd.CombinedOutput()
 	if ctx.Err() != nil {
 		t.Fatalf("Go application hung (lost async preemption):\n%s", out)

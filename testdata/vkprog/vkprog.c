@@ -18,37 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <vulkan/vulkan.h>
 
-static int messages;
-
-static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
-                                                 VkDebugUtilsMessageTypeFlagsEXT type,
-                                                 const VkDebugUtilsMessengerCallbackDataEXT *data, void *user) {
-	(void)user;
-	/* The loader reports its own notes (e.g. about VK_INSTANCE_LAYERS) as
-	 * general warnings; count what validation or any error says. */
-	if ((type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) || sev >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
-		messages++;
-	fprintf(stderr, "vkprog: message (severity %#x): %s\n", (unsigned)sev, data && data->pMessage ? data->pMessage : "");
-	return VK_FALSE;
-}
-
-#define CHECK(expr)                                                                   \
-	do {                                                                              \
-		VkResult r_ = (expr);                                                         \
-		if (r_ != VK_SUCCESS) {                                                       \
-			fprintf(stderr, "vkprog: %s failed: %d (line %d)\n", #expr, r_, __LINE__); \
-			exit(1);                                                                  \
-		}                                                                             \
-	} while (0)
-
-static double now_ns(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
+#include "vkcommon.h"
 
 static void where(VkDevice dev, const char *name) {
 	PFN_vkVoidFunction f = vkGetDeviceProcAddr(dev, name);
@@ -82,7 +53,7 @@ static void bench(VkDevice dev, VkBuffer buf, VkImage img, long n) {
 		for (int rep = 0; rep < 5; rep++) {
 			VkMemoryRequirements req;
 			long iters = c == 4 ? n / 10 : n;
-			double t0 = now_ns();
+			double t0 = vkc_now_ns();
 			for (long i = 0; i < iters; i++) {
 				switch (c) {
 				case 0: image_reqs(dev, img, &req); break;
@@ -94,7 +65,7 @@ static void bench(VkDevice dev, VkBuffer buf, VkImage img, long n) {
 					break;
 				}
 			}
-			double per = (now_ns() - t0) / iters;
+			double per = (vkc_now_ns() - t0) / iters;
 			if (per < best) best = per;
 		}
 		printf("bench %s %.2f\n", cases[c], best);
@@ -102,6 +73,7 @@ static void bench(VkDevice dev, VkBuffer buf, VkImage img, long n) {
 }
 
 int main(int argc, char **argv) {
+	vkc_prog = "vkprog";
 	int cycles = 1, use_messenger = 0, procaddr = 0, misuse = 0;
 	long bench_n = 0;
 	for (int i = 1; i < argc; i++) {
@@ -121,11 +93,9 @@ int main(int argc, char **argv) {
 		}
 	}
 	for (int cycle = 0; cycle < cycles; cycle++) {
-		VkDebugUtilsMessengerCreateInfoEXT mci = {VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-		mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-		mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-		                  VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-		mci.pfnUserCallback = on_message;
+		VkDebugUtilsMessengerCreateInfoEXT mci =
+		    vkc_messenger_info(VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+		                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT);
 		const char *exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
 		VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "vkprog", 1, "vkgen", 1, VK_API_VERSION_1_1};
 		VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
@@ -141,20 +111,7 @@ int main(int argc, char **argv) {
 			    (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkCreateDebugUtilsMessengerEXT");
 			CHECK(create(inst, &mci, NULL, &messenger));
 		}
-		uint32_t n = 1;
-		VkPhysicalDevice phys;
-		VkResult r = vkEnumeratePhysicalDevices(inst, &n, &phys);
-		if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
-			fprintf(stderr, "vkprog: no physical device\n");
-			return 1;
-		}
-		float prio = 1.0f;
-		VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
-		VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-		dci.queueCreateInfoCount = 1;
-		dci.pQueueCreateInfos = &qci;
-		VkDevice dev;
-		CHECK(vkCreateDevice(phys, &dci, NULL, &dev));
+		VkDevice dev = vkc_create_device(vkc_physical_device(inst), 0, NULL);
 		VkQueue queue;
 		vkGetDeviceQueue(dev, 0, 0, &queue);
 		set_name = (PFN_vkSetDebugUtilsObjectNameEXT)vkGetDeviceProcAddr(dev, "vkSetDebugUtilsObjectNameEXT");
@@ -163,30 +120,14 @@ int main(int argc, char **argv) {
 			return 1;
 		}
 
-		VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-		bci.size = 1024;
-		bci.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
-		VkBuffer a, b;
-		CHECK(vkCreateBuffer(dev, &bci, NULL, &a));
-		CHECK(vkCreateBuffer(dev, &bci, NULL, &b));
+		VkBuffer a = vkc_create_buffer(dev), b = vkc_create_buffer(dev);
 		if (misuse) {
-			VkBufferCreateInfo bad = bci;
+			VkBufferCreateInfo bad = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+			bad.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT; /* size 0: VUID-VkBufferCreateInfo-size-00912 */
 			VkBuffer z = VK_NULL_HANDLE;
-			bad.size = 0; /* VUID-VkBufferCreateInfo-size-00912 */
 			if (vkCreateBuffer(dev, &bad, NULL, &z) == VK_SUCCESS && z) vkDestroyBuffer(dev, z, NULL);
 		}
-		VkImageCreateInfo imci = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-		imci.imageType = VK_IMAGE_TYPE_2D;
-		imci.format = VK_FORMAT_R8G8B8A8_UNORM;
-		imci.extent = (VkExtent3D){16, 16, 1};
-		imci.mipLevels = 1;
-		imci.arrayLayers = 1;
-		imci.samples = VK_SAMPLE_COUNT_1_BIT;
-		imci.tiling = VK_IMAGE_TILING_OPTIMAL;
-		imci.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-		imci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-		VkImage img;
-		CHECK(vkCreateImage(dev, &imci, NULL, &img));
+		VkImage img = vkc_create_image(dev);
 
 		name(dev, VK_OBJECT_TYPE_BUFFER, (uint64_t)a, "buf-A");
 		name(dev, VK_OBJECT_TYPE_BUFFER, (uint64_t)a, "buf-A"); /* unchanged: filtered in C */
@@ -219,6 +160,6 @@ int main(int argc, char **argv) {
 		vkDestroyInstance(inst, NULL);
 		printf("cycle %d ok\n", cycle);
 	}
-	if (use_messenger) printf("validation_messages=%d\n", messages);
+	if (use_messenger) printf("validation_messages=%d\n", vkc_messages);
 	return 0;
 }

@@ -23,30 +23,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <vulkan/vk_layer.h>
-#include <vulkan/vulkan.h>
+
+#include "vkcommon.h"
 
 #define LAYER "VK_LAYER_VKGEN_DebugMarker"
 
-static int messages, failures;
-
-static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
-                                                 VkDebugUtilsMessageTypeFlagsEXT type,
-                                                 const VkDebugUtilsMessengerCallbackDataEXT *data, void *user) {
-	(void)user;
-	if ((type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) || sev >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
-		messages++;
-	fprintf(stderr, "dmprog: message (severity %#x): %s\n", (unsigned)sev, data && data->pMessage ? data->pMessage : "");
-	return VK_FALSE;
-}
-
-#define CHECK(expr)                                                                   \
-	do {                                                                              \
-		VkResult r_ = (expr);                                                         \
-		if (r_ != VK_SUCCESS) {                                                       \
-			fprintf(stderr, "dmprog: %s failed: %d (line %d)\n", #expr, r_, __LINE__); \
-			exit(1);                                                                  \
-		}                                                                             \
-	} while (0)
+static int failures;
 
 #define EXPECT(cond)                                                          \
 	do {                                                                      \
@@ -96,23 +78,12 @@ static VkInstance create_instance(VkDebugUtilsMessengerCreateInfoEXT *mci) {
 	return inst;
 }
 
-static VkBuffer buffer(VkDevice dev) {
-	VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-	bci.size = 1024;
-	bci.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
-	VkBuffer b;
-	CHECK(vkCreateBuffer(dev, &bci, NULL, &b));
-	return b;
-}
-
 static void obj(const char *key, uint64_t handle) { printf("obj %s %#llx\n", key, (unsigned long long)handle); }
 
 static int scenario(const char *settings, const char *late, int use_messenger) {
-	VkDebugUtilsMessengerCreateInfoEXT mci = {VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-	mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-	mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-	                  VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-	mci.pfnUserCallback = on_message;
+	VkDebugUtilsMessengerCreateInfoEXT mci =
+	    vkc_messenger_info(VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+	                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT);
 	VkInstance inst = create_instance(use_messenger ? &mci : NULL);
 	PFN_vkCreateDebugUtilsMessengerEXT create_messenger =
 	    (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkCreateDebugUtilsMessengerEXT");
@@ -132,31 +103,17 @@ static int scenario(const char *settings, const char *late, int use_messenger) {
 	cbd.pMessage = "dmprog says hello";
 	submit_message(inst, VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, &cbd);
 
-	uint32_t n = 1;
-	VkPhysicalDevice phys;
-	VkResult r = vkEnumeratePhysicalDevices(inst, &n, &phys);
-	if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
-		fprintf(stderr, "dmprog: no physical device\n");
-		return 1;
-	}
+	VkPhysicalDevice phys = vkc_physical_device(inst);
 	/* The layer advertises VK_EXT_debug_marker for its own name. */
 	VkExtensionProperties lx[4];
-	n = 4;
+	uint32_t n = 4;
 	CHECK(vkEnumerateDeviceExtensionProperties(phys, LAYER, &n, lx));
 	if (n != 1 || strcmp(lx[0].extensionName, VK_EXT_DEBUG_MARKER_EXTENSION_NAME) || lx[0].specVersion != 4) {
 		fprintf(stderr, "dmprog: layer device extensions wrong (%u)\n", n);
 		return 1;
 	}
-	float prio = 1.0f;
 	const char *dexts[] = {VK_EXT_DEBUG_MARKER_EXTENSION_NAME};
-	VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
-	VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-	dci.queueCreateInfoCount = 1;
-	dci.pQueueCreateInfos = &qci;
-	dci.enabledExtensionCount = 1;
-	dci.ppEnabledExtensionNames = dexts;
-	VkDevice dev;
-	CHECK(vkCreateDevice(phys, &dci, NULL, &dev));
+	VkDevice dev = vkc_create_device(phys, 1, dexts);
 	VkQueue queue;
 	vkGetDeviceQueue(dev, 0, 0, &queue);
 	utils_name = (PFN_vkSetDebugUtilsObjectNameEXT)dproc(dev, "vkSetDebugUtilsObjectNameEXT");
@@ -173,19 +130,8 @@ static int scenario(const char *settings, const char *late, int use_messenger) {
 	PFN_vkCmdDebugMarkerEndEXT mend = (PFN_vkCmdDebugMarkerEndEXT)dproc(dev, "vkCmdDebugMarkerEndEXT");
 	PFN_vkCmdDebugMarkerInsertEXT minsert = (PFN_vkCmdDebugMarkerInsertEXT)dproc(dev, "vkCmdDebugMarkerInsertEXT");
 
-	VkBuffer b1 = buffer(dev), b2 = buffer(dev), b3 = buffer(dev);
-	VkImageCreateInfo imci = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-	imci.imageType = VK_IMAGE_TYPE_2D;
-	imci.format = VK_FORMAT_R8G8B8A8_UNORM;
-	imci.extent = (VkExtent3D){16, 16, 1};
-	imci.mipLevels = 1;
-	imci.arrayLayers = 1;
-	imci.samples = VK_SAMPLE_COUNT_1_BIT;
-	imci.tiling = VK_IMAGE_TILING_OPTIMAL;
-	imci.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-	imci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-	VkImage img;
-	CHECK(vkCreateImage(dev, &imci, NULL, &img));
+	VkBuffer b1 = vkc_create_buffer(dev), b2 = vkc_create_buffer(dev), b3 = vkc_create_buffer(dev);
+	VkImage img = vkc_create_image(dev);
 	VkCommandPoolCreateInfo pci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
 	VkCommandPool pool;
 	CHECK(vkCreateCommandPool(dev, &pci, NULL, &pool));
@@ -251,7 +197,7 @@ static int scenario(const char *settings, const char *late, int use_messenger) {
 	/* Destroy a named buffer; a new buffer may get its handle back and must
 	 * not inherit the old name. */
 	vkDestroyBuffer(dev, b1, NULL);
-	VkBuffer b4 = buffer(dev);
+	VkBuffer b4 = vkc_create_buffer(dev);
 	obj("b4", (uint64_t)b4);
 
 	if (settings && late) {
@@ -275,7 +221,7 @@ static int scenario(const char *settings, const char *late, int use_messenger) {
 	vkDestroyDevice(dev, NULL);
 	if (messenger) destroy_messenger(inst, messenger, NULL);
 	vkDestroyInstance(inst, NULL);
-	if (use_messenger) printf("validation_messages=%d\n", messages);
+	if (use_messenger) printf("validation_messages=%d\n", vkc_messages);
 	printf("scenario ok\n");
 	return 0;
 }
@@ -417,6 +363,7 @@ static int enumeration(const char *lib) {
 }
 
 int main(int argc, char **argv) {
+	vkc_prog = "dmprog";
 	const char *settings = NULL, *late = NULL, *lib = NULL;
 	int use_messenger = 0;
 	for (int i = 1; i < argc; i++) {

@@ -1,0 +1,149 @@
+// Package vktest is the harness of the integration tests that run Vulkan
+// programs through the real loader on lavapipe: it builds the one layer
+// library (scripts/build-layers.sh) and the project's C programs once per
+// test binary, gives the environment of a run, and skips with a message
+// when lavapipe, gcc or the Vulkan headers are missing (scripts/setup.sh
+// installs them). It knows no layer's behaviour; the tests own that.
+package vktest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/vkgen/vkgen/internal/testenv"
+)
+
+// LavapipeICD is the driver manifest every run uses.
+const LavapipeICD = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
+
+var (
+	mu     sync.Mutex
+	work   string
+	layers struct {
+		once      sync.Once
+		dir, fail string
+	}
+	programs = map[string]*program{}
+)
+
+type program struct {
+	once       sync.Once
+	path, fail string
+}
+
+// Require skips t unless lavapipe, gcc and the Vulkan headers are present.
+func Require(t testing.TB) {
+	t.Helper()
+	if _, err := os.Stat(LavapipeICD); err != nil {
+		t.Skipf("lavapipe (mesa-vulkan-drivers) not installed: %v (scripts/setup.sh installs it)", err)
+	}
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("gcc not found (scripts/setup.sh installs it)")
+	}
+	if _, err := os.Stat("/usr/include/vulkan/vulkan.h"); err != nil {
+		t.Skip("Vulkan headers (libvulkan-dev) not installed (scripts/setup.sh installs them)")
+	}
+}
+
+// workDir is one temporary directory per test binary for what is built.
+func workDir() (string, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	if work == "" {
+		d, err := os.MkdirTemp("", "vkgen-vktest-")
+		if err != nil {
+			return "", err
+		}
+		work = d
+	}
+	return work, nil
+}
+
+// Layers builds libVkLayer_vkgen.so and every manifest with
+// scripts/build-layers.sh, once per test binary, and returns their
+// directory. It calls Require first; a failed build fails every caller.
+func Layers(t testing.TB) string {
+	t.Helper()
+	Require(t)
+	layers.once.Do(func() {
+		w, err := workDir()
+		if err != nil {
+			layers.fail = err.Error()
+			return
+		}
+		dir := filepath.Join(w, "layers")
+		if out, err := exec.Command(filepath.Join(testenv.Root(), "scripts", "build-layers.sh"), dir).CombinedOutput(); err != nil {
+			layers.fail = "build-layers.sh: " + err.Error() + "\n" + string(out)
+			return
+		}
+		layers.dir = dir
+	})
+	if layers.fail != "" {
+		t.Fatal(layers.fail)
+	}
+	return layers.dir
+}
+
+// Program compiles the C program src (relative to the repository root) with
+// the shared testdata/vkcommon code, once per test binary, and returns the
+// executable's path. It calls Require first.
+func Program(t testing.TB, src string) string {
+	t.Helper()
+	Require(t)
+	mu.Lock()
+	p := programs[src]
+	if p == nil {
+		p = &program{}
+		programs[src] = p
+	}
+	mu.Unlock()
+	p.once.Do(func() {
+		w, err := workDir()
+		if err != nil {
+			p.fail = err.Error()
+			return
+		}
+		root := testenv.Root()
+		common := filepath.Join(root, "testdata", "vkcommon")
+		out := filepath.Join(w, strings.TrimSuffix(filepath.Base(src), ".c"))
+		cmd := exec.Command("gcc", "-O2", "-Wall", "-Werror", "-I", common, "-o", out,
+			filepath.Join(root, src), filepath.Join(common, "vkcommon.c"), "-lvulkan", "-ldl")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			p.fail = "gcc " + src + ": " + err.Error() + "\n" + string(b)
+			return
+		}
+		p.path = out
+	})
+	if p.fail != "" {
+		t.Fatal(p.fail)
+	}
+	return p.path
+}
+
+// Env is the environment of a run on lavapipe with the library of Layers
+// found and the given layers enabled (none: found but not enabled). Only
+// PATH, HOME, LANG and DISPLAY are inherited, so the caller's Vulkan
+// settings cannot leak in.
+func Env(t testing.TB, enabled ...string) []string {
+	t.Helper()
+	env := []string{
+		"VK_ICD_FILENAMES=" + LavapipeICD,
+		"XDG_RUNTIME_DIR=" + t.TempDir(),
+		"NODEVICE_SELECT=1", // keeps Mesa's device-select layer out
+		"VK_ADD_LAYER_PATH=" + Layers(t),
+	}
+	if len(enabled) > 0 {
+		env = append(env, "VK_INSTANCE_LAYERS="+strings.Join(enabled, ":"))
+	}
+	for _, kv := range os.Environ() {
+		switch k, _, _ := strings.Cut(kv, "="); k {
+		case "PATH", "HOME", "LANG", "DISPLAY":
+			env = append(env, kv)
+		}
+	}
+	return env
+}
