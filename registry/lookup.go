@@ -1,44 +1,33 @@
 package registry
 
-func (r *Registry) index() {
-	r.handleByName = make(map[string]*Handle, len(r.Handles))
-	for _, h := range r.Handles {
-		r.handleByName[h.Name] = h
-		for _, a := range h.Aliases {
-			r.handleByName[a] = h
+// byName maps each item's name and every other name it answers to (aliases,
+// merged feature names) to the item.
+func byName[T any](items []T, names func(T) (string, []string)) map[string]T {
+	m := make(map[string]T, len(items))
+	for _, it := range items {
+		name, others := names(it)
+		m[name] = it
+		for _, o := range others {
+			m[o] = it
 		}
 	}
-	r.enumByName = make(map[string]*Enum, len(r.Enums))
+	return m
+}
+
+func (r *Registry) index() {
+	r.handleByName = byName(r.Handles, func(h *Handle) (string, []string) { return h.Name, h.Aliases })
+	r.enumByName = byName(r.Enums, func(e *Enum) (string, []string) { return e.Name, e.Aliases })
 	r.valueByName = map[string]*EnumValue{}
 	r.valueEnum = map[string]*Enum{}
 	for _, e := range r.Enums {
-		r.enumByName[e.Name] = e
-		for _, a := range e.Aliases {
-			r.enumByName[a] = e
-		}
 		for _, v := range e.Values {
 			r.valueByName[v.Name] = v
 			r.valueEnum[v.Name] = e
 		}
 	}
-	r.commandByName = make(map[string]*Command, len(r.Commands))
-	for _, c := range r.Commands {
-		r.commandByName[c.Name] = c
-		for _, a := range c.Aliases {
-			r.commandByName[a] = c
-		}
-	}
-	r.featureByName = make(map[string]*Feature, len(r.Features))
-	for _, f := range r.Features {
-		r.featureByName[f.Name] = f
-		for _, m := range f.Merged {
-			r.featureByName[m] = f
-		}
-	}
-	r.extByName = make(map[string]*Extension, len(r.Extensions))
-	for _, x := range r.Extensions {
-		r.extByName[x.Name] = x
-	}
+	r.commandByName = byName(r.Commands, func(c *Command) (string, []string) { return c.Name, c.Aliases })
+	r.featureByName = byName(r.Features, func(f *Feature) (string, []string) { return f.Name, f.Merged })
+	r.extByName = byName(r.Extensions, func(x *Extension) (string, []string) { return x.Name, nil })
 }
 
 // Handle returns the handle named name or one of its aliases, nil if none.

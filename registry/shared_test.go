@@ -17,6 +17,17 @@ type loaded struct {
 	reg     *Registry
 }
 
+// mustLoad loads the shared registry of one version (skipping without
+// ../shared) and fails the test when it does not load.
+func mustLoad(t *testing.T, version string, opts ...Option) *Registry {
+	t.Helper()
+	r, err := Load(testenv.Registry(t, version), opts...)
+	if err != nil {
+		t.Fatalf("%s: %v", version, err)
+	}
+	return r
+}
+
 // loadAll loads every registry under shared/vkregistry, oldest first.
 func loadAll(t *testing.T) []loaded {
 	t.Helper()
@@ -24,11 +35,7 @@ func loadAll(t *testing.T) []loaded {
 	slices.SortFunc(versions, compareVersions)
 	var out []loaded
 	for _, v := range versions {
-		reg, err := Load(testenv.Registry(t, v))
-		if err != nil {
-			t.Fatalf("%s: %v", v, err)
-		}
-		out = append(out, loaded{v, reg})
+		out = append(out, loaded{v, mustLoad(t, v)})
 	}
 	return out
 }
@@ -166,14 +173,8 @@ func checkKnownEntries(t *testing.T, v string, r *Registry) {
 // into internal base/compute/graphics features, credits core commands the
 // same way 1.4.328 (before the split) does.
 func TestInternalFeaturesMerged(t *testing.T) {
-	old, err := Load(testenv.Registry(t, "1.4.328"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg, err := Load(testenv.Registry(t, "1.4.359"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	old := mustLoad(t, "1.4.328")
+	reg := mustLoad(t, "1.4.359")
 	var names []string
 	for _, f := range reg.Features {
 		names = append(names, f.Name)
@@ -292,14 +293,8 @@ func TestAgainstHeaders(t *testing.T) {
 // TestFuncPointerSyntaxes compares 1.4.328 (C text typedefs) with 1.4.359
 // (<proto>/<param> typedefs): the model must not see the difference.
 func TestFuncPointerSyntaxes(t *testing.T) {
-	old, err := Load(testenv.Registry(t, "1.4.328"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg, err := Load(testenv.Registry(t, "1.4.359"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	old := mustLoad(t, "1.4.328")
+	reg := mustLoad(t, "1.4.359")
 	byName := map[string]*FuncPointer{}
 	for _, fp := range reg.FuncPointers {
 		byName[fp.Name] = fp
@@ -323,10 +318,7 @@ func TestFuncPointerSyntaxes(t *testing.T) {
 }
 
 func TestVulkanSC(t *testing.T) {
-	reg, err := Load(testenv.Registry(t, "1.4.359"), WithAPI("vulkansc"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := mustLoad(t, "1.4.359", WithAPI("vulkansc"))
 	// The registry aliases VK_EXT_robustness2's (vulkansc) enumerants to
 	// VK_KHR_robustness2's, which is vulkan-only: a tolerated oddity.
 	for _, w := range reg.Warnings {
