@@ -265,3 +265,21 @@ func TestEnumerationTwoCallIdiomAndForwarding(t *testing.T) {
 		t.Fatalf("dmprog --enum: %v\n%s", err, out)
 	}
 }
+
+// TestNullInfosReachNoLayerCode calls the DebugMarker, DeviceMemoryReport and
+// example entry points over a fake chain with NULL create, name and bind infos
+// (invalid usage that the real loader's trampolines and lavapipe would
+// dereference first): the layers must forward them without crashing or
+// panicking in their own code.
+func TestNullInfosReachNoLayerCode(t *testing.T) {
+	setup(t)
+	cmd := exec.Command(dmprog, "--null", filepath.Join(vktest.Layers(t), "libVkLayer_vkgen.so"))
+	cmd.Env = vktest.Env(t)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "null ok") {
+		t.Fatalf("dmprog --null: %v\n%s", err, out)
+	}
+	if strings.Contains(string(out), "recovered panic") {
+		t.Errorf("a layer hook panicked on a NULL info:\n%s", out)
+	}
+}

@@ -75,7 +75,7 @@ func preCreateBuffer(_ uintptr, _ *C.VkBufferCreateInfo, _ *C.VkAllocationCallba
 }
 
 func postCreateBuffer(_ uintptr, _ *C.VkBufferCreateInfo, _ *C.VkAllocationCallbacks, pBuffer *uint64, result C.VkResult) {
-	if result == C.VK_SUCCESS && *pBuffer != 0 {
+	if result == C.VK_SUCCESS && pBuffer != nil && *pBuffer != 0 {
 		count("vkCreateBuffer:success")
 	}
 }
@@ -106,6 +106,9 @@ func preQueueSubmit(_ uintptr, _ C.uint32_t, _ *C.VkSubmitInfo, _ uint64) {
 // cache filters re-applied names (name_cache in vkgen-layer.json).
 func preSetDebugUtilsObjectNameEXT(device uintptr, info *C.VkDebugUtilsObjectNameInfoEXT) {
 	const cmd = "vkSetDebugUtilsObjectNameEXT"
+	if info == nil {
+		return // invalid usage: the call down reports it, if anything does
+	}
 	k := nameKey{device, int32(info.objectType), uint64(info.objectHandle)}
 	name := layer.CStringView(unsafe.Pointer(info.pObjectName))
 	mu.Lock()

@@ -2,6 +2,7 @@
  *
  *   dmprog [--settings FILE --late-trace PATH] [--messenger]   scenario
  *   dmprog --enum LIBRARY                                       enumeration
+ *   dmprog --null LIBRARY                                       NULL infos
  *
  * Scenario: creates an instance (VK_EXT_debug_utils) and a device
  * (VK_EXT_debug_marker, which lavapipe lacks: only the layer provides it),
@@ -16,7 +17,14 @@
  * --enum calls the layer's own entry points in LIBRARY through a fake chain
  * below it (no loader, no driver) and checks the enumerate functions: the
  * layer's own lists with the two-call idiom, and queries naming another
- * layer forwarded unchanged. It prints "enum ok" or the failures. */
+ * layer forwarded unchanged. It prints "enum ok" or the failures.
+ *
+ * --null calls the entry points of the DebugMarker, DeviceMemoryReport and
+ * example layers in LIBRARY over a fake chain with NULL create/name/bind infos, which
+ * is invalid usage that the layers must forward without crashing in their
+ * own code (the real loader's trampolines dereference such pointers before a
+ * layer is reached, and so does lavapipe). It prints "null ok" or the
+ * failures. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
@@ -33,7 +41,7 @@ static int failures;
 #define EXPECT(cond)                                                          \
 	do {                                                                      \
 		if (!(cond)) {                                                        \
-			printf("enum FAIL line %d: %s\n", __LINE__, #cond);               \
+			printf("FAIL line %d: %s\n", __LINE__, #cond);               \
 			failures++;                                                       \
 		}                                                                     \
 	} while (0)
@@ -78,6 +86,47 @@ static VkInstance create_instance(VkDebugUtilsMessengerCreateInfoEXT *mci) {
 	return inst;
 }
 
+/* The layer's lists as the real loader reports them (from the manifest and
+ * the layer), with the two-call idiom and undersized arrays. */
+static void loader_enumeration(VkPhysicalDevice phys) {
+	VkExtensionProperties ex[4];
+	memset(ex, 0xAB, sizeof(ex));
+	uint32_t n = 0;
+	EXPECT(vkEnumerateInstanceExtensionProperties(LAYER, &n, NULL) == VK_SUCCESS && n == 1);
+	n = 0;
+	EXPECT(vkEnumerateInstanceExtensionProperties(LAYER, &n, ex) == VK_INCOMPLETE && n == 0);
+	EXPECT((unsigned char)ex[0].extensionName[0] == 0xAB);
+	n = 4;
+	EXPECT(vkEnumerateInstanceExtensionProperties(LAYER, &n, ex) == VK_SUCCESS && n == 1 &&
+	       !strcmp(ex[0].extensionName, VK_EXT_DEBUG_UTILS_EXTENSION_NAME) && ex[0].specVersion == 2);
+	n = 0;
+	EXPECT(vkEnumerateDeviceExtensionProperties(phys, LAYER, &n, NULL) == VK_SUCCESS && n == 1);
+	memset(ex, 0xAB, sizeof(ex));
+	n = 0;
+	EXPECT(vkEnumerateDeviceExtensionProperties(phys, LAYER, &n, ex) == VK_INCOMPLETE && n == 0);
+	EXPECT((unsigned char)ex[0].extensionName[0] == 0xAB);
+	n = 4;
+	EXPECT(vkEnumerateDeviceExtensionProperties(phys, LAYER, &n, ex) == VK_SUCCESS && n == 1 &&
+	       !strcmp(ex[0].extensionName, VK_EXT_DEBUG_MARKER_EXTENSION_NAME) && ex[0].specVersion == 4);
+	/* The driver's list (no layer name) holds more than one entry on
+	 * lavapipe: an undersized array is truncated with VK_INCOMPLETE. */
+	uint32_t all = 0;
+	EXPECT(vkEnumerateDeviceExtensionProperties(phys, NULL, &all, NULL) == VK_SUCCESS && all > 1);
+	n = 1;
+	EXPECT(vkEnumerateDeviceExtensionProperties(phys, NULL, &n, ex) == VK_INCOMPLETE && n == 1);
+	VkLayerProperties lp[8];
+	n = 0;
+	EXPECT(vkEnumerateDeviceLayerProperties(phys, &n, NULL) == VK_SUCCESS && n >= 1);
+	uint32_t layers = n;
+	n = 0;
+	EXPECT(vkEnumerateDeviceLayerProperties(phys, &n, lp) == VK_INCOMPLETE && n == 0);
+	n = layers < 8 ? layers : 8;
+	VkResult r = vkEnumerateDeviceLayerProperties(phys, &n, lp);
+	int found = 0;
+	for (uint32_t i = 0; i < n; i++) found |= !strcmp(lp[i].layerName, LAYER);
+	EXPECT((r == VK_SUCCESS || r == VK_INCOMPLETE) && found);
+}
+
 static void obj(const char *key, uint64_t handle) { printf("obj %s %#llx\n", key, (unsigned long long)handle); }
 
 static int scenario(const char *settings, const char *late, int use_messenger) {
@@ -104,14 +153,8 @@ static int scenario(const char *settings, const char *late, int use_messenger) {
 	submit_message(inst, VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, &cbd);
 
 	VkPhysicalDevice phys = vkc_physical_device(inst);
-	/* The layer advertises VK_EXT_debug_marker for its own name. */
-	VkExtensionProperties lx[4];
-	uint32_t n = 4;
-	CHECK(vkEnumerateDeviceExtensionProperties(phys, LAYER, &n, lx));
-	if (n != 1 || strcmp(lx[0].extensionName, VK_EXT_DEBUG_MARKER_EXTENSION_NAME) || lx[0].specVersion != 4) {
-		fprintf(stderr, "dmprog: layer device extensions wrong (%u)\n", n);
-		return 1;
-	}
+	loader_enumeration(phys);
+	if (failures) return 1;
 	const char *dexts[] = {VK_EXT_DEBUG_MARKER_EXTENSION_NAME};
 	VkDevice dev = vkc_create_device(phys, 1, dexts);
 	VkQueue queue;
@@ -263,12 +306,139 @@ static VKAPI_ATTR VkResult VKAPI_CALL fake_enum_dev_exts(VkPhysicalDevice p, con
 	return k < 2 ? VK_INCOMPLETE : VK_SUCCESS;
 }
 
+static struct { void *key; } fake_dev = {fake_dispatch};
+static int fake_name_calls;
+
+static VKAPI_ATTR VkResult VKAPI_CALL fake_create_device(VkPhysicalDevice p, const VkDeviceCreateInfo *ci,
+                                                         const VkAllocationCallbacks *a, VkDevice *out) {
+	(void)p, (void)ci, (void)a;
+	*out = (VkDevice)&fake_dev;
+	return VK_SUCCESS;
+}
+static VKAPI_ATTR void VKAPI_CALL fake_destroy_device(VkDevice d, const VkAllocationCallbacks *a) { (void)d, (void)a; }
+/* The fake driver has VK_EXT_debug_utils naming but no VK_EXT_debug_marker,
+ * like lavapipe: both the forwarding and the layer-only paths run. */
+static VKAPI_ATTR VkResult VKAPI_CALL fake_set_name(VkDevice d, const VkDebugUtilsObjectNameInfoEXT *info) {
+	(void)d, (void)info;
+	fake_name_calls++;
+	return VK_ERROR_VALIDATION_FAILED_EXT;
+}
+static VKAPI_ATTR VkResult VKAPI_CALL fake_create_buffer(VkDevice d, const VkBufferCreateInfo *ci,
+                                                         const VkAllocationCallbacks *a, VkBuffer *out) {
+	(void)d, (void)ci, (void)a;
+	*out = (VkBuffer)(uintptr_t)0x1000;
+	return VK_SUCCESS;
+}
+static VKAPI_ATTR VkResult VKAPI_CALL fake_allocate_memory(VkDevice d, const VkMemoryAllocateInfo *ai,
+                                                           const VkAllocationCallbacks *a, VkDeviceMemory *out) {
+	(void)d, (void)ai, (void)a;
+	*out = (VkDeviceMemory)(uintptr_t)0x2000;
+	return VK_SUCCESS;
+}
+static VKAPI_ATTR VkResult VKAPI_CALL fake_bind_buffers(VkDevice d, uint32_t n, const VkBindBufferMemoryInfo *infos) {
+	(void)d, (void)n, (void)infos;
+	return VK_SUCCESS;
+}
+static VKAPI_ATTR void VKAPI_CALL fake_buffer_reqs2(VkDevice d, const VkBufferMemoryRequirementsInfo2 *info,
+                                                    VkMemoryRequirements2 *r) {
+	(void)d, (void)info, (void)r;
+}
+
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL fake_gdpa(VkDevice d, const char *name) {
+	(void)d;
+	if (!strcmp(name, "vkDestroyDevice")) return (PFN_vkVoidFunction)fake_destroy_device;
+	if (!strcmp(name, "vkSetDebugUtilsObjectNameEXT")) return (PFN_vkVoidFunction)fake_set_name;
+	if (!strcmp(name, "vkCreateBuffer")) return (PFN_vkVoidFunction)fake_create_buffer;
+	if (!strcmp(name, "vkAllocateMemory")) return (PFN_vkVoidFunction)fake_allocate_memory;
+	if (!strcmp(name, "vkBindBufferMemory2")) return (PFN_vkVoidFunction)fake_bind_buffers;
+	if (!strcmp(name, "vkGetBufferMemoryRequirements2")) return (PFN_vkVoidFunction)fake_buffer_reqs2;
+	return NULL;
+}
+
 static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL fake_gipa(VkInstance i, const char *name) {
 	(void)i;
 	if (!strcmp(name, "vkCreateInstance")) return (PFN_vkVoidFunction)fake_create_instance;
 	if (!strcmp(name, "vkDestroyInstance")) return (PFN_vkVoidFunction)fake_destroy_instance;
 	if (!strcmp(name, "vkEnumerateDeviceExtensionProperties")) return (PFN_vkVoidFunction)fake_enum_dev_exts;
+	if (!strcmp(name, "vkCreateDevice")) return (PFN_vkVoidFunction)fake_create_device;
 	return NULL;
+}
+
+/* The entry points of layer SYMBOL in h: its vkGetInstanceProcAddr. */
+static PFN_vkGetInstanceProcAddr layer_gipa(void *h, const char *symbol) {
+	char fn[128];
+	snprintf(fn, sizeof(fn), "vkgen_%s_NegotiateLoaderLayerInterfaceVersion", symbol);
+	PFN_vkNegotiateLoaderLayerInterfaceVersion negotiate = (PFN_vkNegotiateLoaderLayerInterfaceVersion)dlsym(h, fn);
+	if (!negotiate) {
+		fprintf(stderr, "dmprog: no %s entry points\n", symbol);
+		exit(1);
+	}
+	VkNegotiateLayerInterface nli = {LAYER_NEGOTIATE_INTERFACE_STRUCT, NULL, 2};
+	CHECK(negotiate(&nli));
+	return nli.pfnGetInstanceProcAddr;
+}
+
+static int null_infos(const char *lib) {
+	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		fprintf(stderr, "dmprog: %s\n", dlerror());
+		return 1;
+	}
+	const char *symbols[] = {"debugmarker", "memreport", "example"};
+	for (int s = 0; s < 3; s++) {
+		PFN_vkGetInstanceProcAddr gipa = layer_gipa(h, symbols[s]);
+		PFN_vkCreateInstance create = (PFN_vkCreateInstance)gipa(NULL, "vkCreateInstance");
+		VkInstance inst = VK_NULL_HANDLE;
+		/* No create info: no chain to call down, a clean error. */
+		EXPECT(create(NULL, NULL, &inst) == VK_ERROR_INITIALIZATION_FAILED);
+		VkLayerInstanceLink link = {NULL, fake_gipa, NULL};
+		VkLayerInstanceCreateInfo chain = {VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO, NULL, VK_LAYER_LINK_INFO};
+		chain.u.pLayerInfo = &link;
+		VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, &chain};
+		CHECK(create(&ici, NULL, &inst));
+		VkPhysicalDevice phys = (VkPhysicalDevice)&fake_phys;
+		PFN_vkCreateDevice create_device = (PFN_vkCreateDevice)gipa(inst, "vkCreateDevice");
+		VkDevice dev = VK_NULL_HANDLE;
+		EXPECT(create_device(phys, NULL, NULL, &dev) == VK_ERROR_INITIALIZATION_FAILED);
+		VkLayerDeviceLink dlink = {NULL, fake_gipa, fake_gdpa};
+		VkLayerDeviceCreateInfo dchain = {VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO, NULL, VK_LAYER_LINK_INFO};
+		dchain.u.pLayerInfo = &dlink;
+		VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &dchain};
+		CHECK(create_device(phys, &dci, NULL, &dev));
+		PFN_vkGetDeviceProcAddr gdpa = (PFN_vkGetDeviceProcAddr)gipa(inst, "vkGetDeviceProcAddr");
+
+		/* Naming: forwarded to the fake driver, whose result comes back. */
+		PFN_vkSetDebugUtilsObjectNameEXT set_name =
+		    (PFN_vkSetDebugUtilsObjectNameEXT)gdpa(dev, "vkSetDebugUtilsObjectNameEXT");
+		EXPECT(set_name != NULL);
+		fake_name_calls = 0;
+		if (set_name) EXPECT(set_name(dev, NULL) == VK_ERROR_VALIDATION_FAILED_EXT && fake_name_calls == 1);
+		/* VK_EXT_debug_marker: the DebugMarker layer provides it (nothing
+		 * below to call); the others claim nothing and hand out nothing. */
+		PFN_vkDebugMarkerSetObjectNameEXT marker_name =
+		    (PFN_vkDebugMarkerSetObjectNameEXT)gdpa(dev, "vkDebugMarkerSetObjectNameEXT");
+		EXPECT((marker_name != NULL) == (s == 0));
+		if (marker_name) EXPECT(marker_name(dev, NULL) == VK_SUCCESS);
+
+		PFN_vkCreateBuffer create_buffer = (PFN_vkCreateBuffer)gdpa(dev, "vkCreateBuffer");
+		VkBuffer buf = VK_NULL_HANDLE;
+		EXPECT(create_buffer && create_buffer(dev, NULL, NULL, &buf) == VK_SUCCESS);
+		PFN_vkAllocateMemory allocate = (PFN_vkAllocateMemory)gdpa(dev, "vkAllocateMemory");
+		VkDeviceMemory mem = VK_NULL_HANDLE;
+		EXPECT(allocate && allocate(dev, NULL, NULL, &mem) == VK_SUCCESS);
+		PFN_vkBindBufferMemory2 bind2 = (PFN_vkBindBufferMemory2)gdpa(dev, "vkBindBufferMemory2");
+		EXPECT(bind2 && bind2(dev, 2, NULL) == VK_SUCCESS);
+		PFN_vkGetBufferMemoryRequirements2 reqs2 =
+		    (PFN_vkGetBufferMemoryRequirements2)gdpa(dev, "vkGetBufferMemoryRequirements2");
+		if (reqs2) reqs2(dev, NULL, NULL);
+
+		PFN_vkDestroyDevice destroy_device = (PFN_vkDestroyDevice)gdpa(dev, "vkDestroyDevice");
+		destroy_device(dev, NULL);
+		PFN_vkDestroyInstance destroy = (PFN_vkDestroyInstance)gipa(inst, "vkDestroyInstance");
+		destroy(inst, NULL);
+	}
+	if (!failures) printf("null ok\n");
+	return failures != 0;
 }
 
 static int enumeration(const char *lib) {
@@ -277,15 +447,7 @@ static int enumeration(const char *lib) {
 		fprintf(stderr, "dmprog: %s\n", dlerror());
 		return 1;
 	}
-	PFN_vkNegotiateLoaderLayerInterfaceVersion negotiate =
-	    (PFN_vkNegotiateLoaderLayerInterfaceVersion)dlsym(h, "vkgen_debugmarker_NegotiateLoaderLayerInterfaceVersion");
-	if (!negotiate) {
-		fprintf(stderr, "dmprog: no debugmarker entry points in %s\n", lib);
-		return 1;
-	}
-	VkNegotiateLayerInterface nli = {LAYER_NEGOTIATE_INTERFACE_STRUCT, NULL, 2};
-	CHECK(negotiate(&nli));
-	PFN_vkGetInstanceProcAddr gipa = nli.pfnGetInstanceProcAddr;
+	PFN_vkGetInstanceProcAddr gipa = layer_gipa(h, "debugmarker");
 
 	/* Global: the layer's own lists, two-call idiom. */
 	PFN_vkEnumerateInstanceExtensionProperties iexts =
@@ -364,7 +526,7 @@ static int enumeration(const char *lib) {
 
 int main(int argc, char **argv) {
 	vkc_prog = "dmprog";
-	const char *settings = NULL, *late = NULL, *lib = NULL;
+	const char *settings = NULL, *late = NULL, *lib = NULL, *null_lib = NULL;
 	int use_messenger = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--settings") && i + 1 < argc)
@@ -375,10 +537,13 @@ int main(int argc, char **argv) {
 			use_messenger = 1;
 		else if (!strcmp(argv[i], "--enum") && i + 1 < argc)
 			lib = argv[++i];
+		else if (!strcmp(argv[i], "--null") && i + 1 < argc)
+			null_lib = argv[++i];
 		else {
-			fprintf(stderr, "usage: dmprog [--settings FILE --late-trace PATH] [--messenger] | --enum LIBRARY\n");
+			fprintf(stderr, "usage: dmprog [--settings FILE --late-trace PATH] [--messenger] | --enum LIBRARY | --null LIBRARY\n");
 			return 2;
 		}
 	}
+	if (null_lib) return null_infos(null_lib);
 	return lib ? enumeration(lib) : scenario(settings, late, use_messenger);
 }
