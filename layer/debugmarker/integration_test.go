@@ -282,4 +282,10 @@ func TestNullInfosReachNoLayerCode(t *testing.T) {
 	if strings.Contains(string(out), "recovered panic") {
 		t.Errorf("a layer hook panicked on a NULL info:\n%s", out)
 	}
+	// Through the real loader: vkGetDeviceProcAddr hands out the layer's
+	// own function, and lavapipe has no VK_EXT_debug_marker below it.
+	o := runProg(t, vktest.Env(t, layerName), "--null-info")
+	if !strings.Contains(o.stdout, "null_info_marker_result 0\n") || strings.Contains(o.stderr, "recovered panic") {
+		t.Errorf("vkDebugMarkerSetObjectNameEXT(dev, NULL) through the loader:\n%s\n%s", o.stdout, o.stderr)
+	}
 }

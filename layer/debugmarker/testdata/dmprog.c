@@ -1,6 +1,7 @@
 /* dmprog: VK_LAYER_VKGEN_DebugMarker's test program (C, real loader).
  *
- *   dmprog [--settings FILE --late-trace PATH] [--messenger]   scenario
+ *   dmprog [--settings FILE --late-trace PATH] [--messenger] [--null-info]
+ *                                                               scenario
  *   dmprog --enum LIBRARY                                       enumeration
  *   dmprog --null LIBRARY                                       NULL infos
  *
@@ -12,7 +13,10 @@
  * "vkgen.trace_file = PATH" into the layer settings FILE and creates a second
  * instance, which starts a second trace session mid-run, and names one more
  * object. It prints "obj KEY HANDLE" for every object the test looks up, and
- * with --messenger "validation_messages=N" at exit.
+ * with --messenger "validation_messages=N" at exit. --null-info also calls
+ * vkDebugMarkerSetObjectNameEXT with a NULL pNameInfo (invalid usage; only
+ * the layer implements it on lavapipe, so nothing below can crash on it) and
+ * prints "null_info_marker_result R".
  *
  * --enum calls the layer's own entry points in LIBRARY through a fake chain
  * below it (no loader, no driver) and checks the enumerate functions: the
@@ -129,7 +133,7 @@ static void loader_enumeration(VkPhysicalDevice phys) {
 
 static void obj(const char *key, uint64_t handle) { printf("obj %s %#llx\n", key, (unsigned long long)handle); }
 
-static int scenario(const char *settings, const char *late, int use_messenger) {
+static int scenario(const char *settings, const char *late, int use_messenger, int null_info) {
 	VkDebugUtilsMessengerCreateInfoEXT mci =
 	    vkc_messenger_info(VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
 	                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT);
@@ -161,6 +165,7 @@ static int scenario(const char *settings, const char *late, int use_messenger) {
 	vkGetDeviceQueue(dev, 0, 0, &queue);
 	utils_name = (PFN_vkSetDebugUtilsObjectNameEXT)dproc(dev, "vkSetDebugUtilsObjectNameEXT");
 	marker_name = (PFN_vkDebugMarkerSetObjectNameEXT)dproc(dev, "vkDebugMarkerSetObjectNameEXT");
+	if (null_info) printf("null_info_marker_result %d\n", marker_name(dev, NULL));
 	PFN_vkSetDebugUtilsObjectTagEXT utils_tag = (PFN_vkSetDebugUtilsObjectTagEXT)dproc(dev, "vkSetDebugUtilsObjectTagEXT");
 	PFN_vkDebugMarkerSetObjectTagEXT marker_tag = (PFN_vkDebugMarkerSetObjectTagEXT)dproc(dev, "vkDebugMarkerSetObjectTagEXT");
 	PFN_vkQueueBeginDebugUtilsLabelEXT qbegin = (PFN_vkQueueBeginDebugUtilsLabelEXT)dproc(dev, "vkQueueBeginDebugUtilsLabelEXT");
@@ -527,7 +532,7 @@ static int enumeration(const char *lib) {
 int main(int argc, char **argv) {
 	vkc_prog = "dmprog";
 	const char *settings = NULL, *late = NULL, *lib = NULL, *null_lib = NULL;
-	int use_messenger = 0;
+	int use_messenger = 0, null_info = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--settings") && i + 1 < argc)
 			settings = argv[++i];
@@ -535,15 +540,17 @@ int main(int argc, char **argv) {
 			late = argv[++i];
 		else if (!strcmp(argv[i], "--messenger"))
 			use_messenger = 1;
+		else if (!strcmp(argv[i], "--null-info"))
+			null_info = 1;
 		else if (!strcmp(argv[i], "--enum") && i + 1 < argc)
 			lib = argv[++i];
 		else if (!strcmp(argv[i], "--null") && i + 1 < argc)
 			null_lib = argv[++i];
 		else {
-			fprintf(stderr, "usage: dmprog [--settings FILE --late-trace PATH] [--messenger] | --enum LIBRARY | --null LIBRARY\n");
+			fprintf(stderr, "usage: dmprog [--settings FILE --late-trace PATH] [--messenger] [--null-info] | --enum LIBRARY | --null LIBRARY\n");
 			return 2;
 		}
 	}
 	if (null_lib) return null_infos(null_lib);
-	return lib ? enumeration(lib) : scenario(settings, late, use_messenger);
+	return lib ? enumeration(lib) : scenario(settings, late, use_messenger, null_info);
 }
