@@ -35,16 +35,55 @@ if ((${#missing[@]})); then
 	DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-# Go: Debian's golang is too old for go.mod; fetch the release it names.
+# Go: Debian 12's golang-go (1.19) is older than go.mod and predates
+# GOTOOLCHAIN. The release go.mod names is published on the Go module proxy as
+# the module golang.org/toolchain (what GOTOOLCHAIN switching downloads), so
+# fetch that with the go command, checksum-verified, and unpack it as GOROOT.
+# The bootstrap go is any go already on PATH, else Debian's golang package
+# unpacked into a temporary folder (not installed, so its /usr/bin/go never
+# shadows the real one). Nothing is fetched from anywhere but Debian and the
+# module proxy.
 want=$(sed -n 's/^go \([0-9.]*\)$/\1/p' go.mod)
 export PATH="$PATH:/usr/local/go/bin:$HOME/.local/go/bin"
-have=$(go env GOVERSION 2>/dev/null | sed 's/^go//' || true)
+have=$(GOTOOLCHAIN=local go env GOVERSION 2>/dev/null | sed 's/^go//' || true)
 if [ -z "$have" ] || [ "$(printf '%s\n%s\n' "$want" "$have" | sort -V | head -1)" != "$want" ]; then
 	arch=$(dpkg --print-architecture)
 	if [ -w /usr/local ]; then dest=/usr/local; else dest=$HOME/.local; fi
-	echo "setup: installing Go $want into $dest/go (found: ${have:-none})"
+	echo "setup: installing Go $want into $dest/go from the module proxy (found: ${have:-none})"
+	tmp=$(mktemp -d)
+	trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+	boot=$(command -v go || true)
+	if [ -z "$boot" ]; then
+		deb=$(apt-cache depends golang-go | sed -n 's/^ *Depends: \(golang-1\.[0-9]*-go\)$/\1/p' | head -1)
+		if [ -z "$deb" ]; then
+			echo "setup: no Go found and apt-cache knows no golang-go; run apt-get update, or install Go $want by hand" >&2
+			exit 1
+		fi
+		(cd "$tmp" && apt-get download -q "$deb" >/dev/null 2>&1) || {
+			echo "setup: cannot download Debian's $deb (run apt-get update?)" >&2
+			exit 1
+		}
+		dpkg-deb -x "$tmp"/"$deb"_*.deb "$tmp/boot"
+		boot=$(echo "$tmp"/boot/usr/lib/go-*/bin/go)
+	fi
+	mod=golang.org/toolchain@v0.0.1-go$want.linux-$arch
+	mkdir -p "$tmp/empty"
+	dir=$(cd "$tmp/empty" && env -u GOROOT GOFLAGS= GO111MODULE=on GOTOOLCHAIN=local \
+		GOMODCACHE="$tmp/mod" GOPATH="$tmp/gopath" GOCACHE="$tmp/cache" \
+		"$boot" mod download -json "$mod" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
+	if [ -z "$dir" ] || [ ! -f "$dir/bin/go" ]; then
+		echo "setup: the module proxy did not provide $mod (GOPROXY=$("$boot" env GOPROXY))" >&2
+		exit 1
+	fi
 	mkdir -p "$dest"
 	rm -rf "$dest/go"
-	curl -fsSL "https://go.dev/dl/go$want.linux-$arch.tar.gz" | tar -C "$dest" -xz
+	cp -r "$dir" "$dest/go"
+	# Module zips unpack read-only and without execute bits.
+	chmod -R u+w "$dest/go"
+	chmod +x "$dest/go/bin/"* "$dest/go/pkg/tool/"*/*
 fi
-echo "setup: ok ($(go version))"
+# Put the toolchain first so an older go elsewhere on PATH cannot win.
+for d in /usr/local/go/bin "$HOME/.local/go/bin"; do
+	if [ -x "$d/go" ]; then export PATH="$d:$PATH"; break; fi
+done
+echo "setup: ok ($(GOTOOLCHAIN=local go version))"

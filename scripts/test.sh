@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-export PATH="$PATH:/usr/local/go/bin:$HOME/.local/go/bin"
+export PATH="/usr/local/go/bin:$HOME/.local/go/bin:$PATH" # the Go setup.sh installed wins
 
 echo "== gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go'))
