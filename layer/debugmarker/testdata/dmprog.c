@@ -1,6 +1,7 @@
 /* dmprog: VK_LAYER_VKGEN_DebugMarker's test program (C, real loader).
  *
  *   dmprog [--settings FILE --late-trace PATH] [--messenger] [--null-info]
+ *          [--no-instance-name]
  *                                                               scenario
  *   dmprog --enum LIBRARY                                       enumeration
  *   dmprog --null LIBRARY                                       NULL infos
@@ -16,7 +17,9 @@
  * with --messenger "validation_messages=N" at exit. --null-info also calls
  * vkDebugMarkerSetObjectNameEXT with a NULL pNameInfo (invalid usage; only
  * the layer implements it on lavapipe, so nothing below can crash on it) and
- * prints "null_info_marker_result R".
+ * prints "null_info_marker_result R". --no-instance-name skips naming the
+ * VkInstance: NVIDIA's 580.159 driver crashes on that call with or without
+ * any layer (docs/debugmarker.md).
  *
  * --enum calls the layer's own entry points in LIBRARY through a fake chain
  * below it (no loader, no driver) and checks the enumerate functions: the
@@ -133,7 +136,7 @@ static void loader_enumeration(VkPhysicalDevice phys) {
 
 static void obj(const char *key, uint64_t handle) { printf("obj %s %#llx\n", key, (unsigned long long)handle); }
 
-static int scenario(const char *settings, const char *late, int use_messenger, int null_info) {
+static int scenario(const char *settings, const char *late, int use_messenger, int null_info, int instance_name) {
 	VkDebugUtilsMessengerCreateInfoEXT mci =
 	    vkc_messenger_info(VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
 	                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT);
@@ -196,8 +199,10 @@ static int scenario(const char *settings, const char *late, int use_messenger, i
 	obj("cb", (uint64_t)(uintptr_t)cb);
 
 	obj("instance", (uint64_t)(uintptr_t)inst);
-	uname(dev, VK_OBJECT_TYPE_INSTANCE, (uint64_t)(uintptr_t)inst, "inst");
-	uname(dev, VK_OBJECT_TYPE_INSTANCE, (uint64_t)(uintptr_t)inst, "inst-2");
+	if (instance_name) {
+		uname(dev, VK_OBJECT_TYPE_INSTANCE, (uint64_t)(uintptr_t)inst, "inst");
+		uname(dev, VK_OBJECT_TYPE_INSTANCE, (uint64_t)(uintptr_t)inst, "inst-2");
+	}
 	uname(dev, VK_OBJECT_TYPE_DEVICE, (uint64_t)(uintptr_t)dev, "dev");
 	uname(dev, VK_OBJECT_TYPE_BUFFER, (uint64_t)b1, "b1-utils");
 	uname(dev, VK_OBJECT_TYPE_BUFFER, (uint64_t)b1, "b1-utils"); /* unchanged: no packet */
@@ -532,7 +537,7 @@ static int enumeration(const char *lib) {
 int main(int argc, char **argv) {
 	vkc_prog = "dmprog";
 	const char *settings = NULL, *late = NULL, *lib = NULL, *null_lib = NULL;
-	int use_messenger = 0, null_info = 0;
+	int use_messenger = 0, null_info = 0, instance_name = 1;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--settings") && i + 1 < argc)
 			settings = argv[++i];
@@ -542,15 +547,17 @@ int main(int argc, char **argv) {
 			use_messenger = 1;
 		else if (!strcmp(argv[i], "--null-info"))
 			null_info = 1;
+		else if (!strcmp(argv[i], "--no-instance-name"))
+			instance_name = 0;
 		else if (!strcmp(argv[i], "--enum") && i + 1 < argc)
 			lib = argv[++i];
 		else if (!strcmp(argv[i], "--null") && i + 1 < argc)
 			null_lib = argv[++i];
 		else {
-			fprintf(stderr, "usage: dmprog [--settings FILE --late-trace PATH] [--messenger] [--null-info] | --enum LIBRARY | --null LIBRARY\n");
+			fprintf(stderr, "usage: dmprog [--settings FILE --late-trace PATH] [--messenger] [--null-info] [--no-instance-name] | --enum LIBRARY | --null LIBRARY\n");
 			return 2;
 		}
 	}
 	if (null_lib) return null_infos(null_lib);
-	return lib ? enumeration(lib) : scenario(settings, late, use_messenger, null_info);
+	return lib ? enumeration(lib) : scenario(settings, late, use_messenger, null_info, instance_name);
 }
