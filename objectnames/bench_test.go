@@ -2,6 +2,8 @@ package objectnames
 
 import (
 	"runtime"
+	"strings"
+	"sync"
 	"testing"
 
 	gen "github.com/vkgen/vkgen/generated"
@@ -15,35 +17,78 @@ func (discard) EmitName(Record) {}
 
 const batch = 1 << 16 // names per store refill in benchmarks that consume names
 
+// namer is what the naming benchmarks drive: the store, or the baseline.
+type namer interface {
+	SetName(dev uint64, t gen.ObjectType, h uint64, name string) error
+	Reset()
+}
+
+// referenceStore is the baseline measured in the same run: the C++
+// reference's design in Go (one mutex, one map keyed by type and handle,
+// every call stores a copy of the name and emits under the lock).
+type referenceStore struct {
+	mu   sync.Mutex
+	m    map[key]string
+	emit Emitter
+}
+
+func newReferenceStore() *referenceStore {
+	return &referenceStore{m: map[key]string{}, emit: discard{}}
+}
+
+func (r *referenceStore) SetName(dev uint64, t gen.ObjectType, h uint64, name string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := strings.Clone(name)
+	r.m[key{handle: h, typ: int64(t)}] = n
+	r.emit.EmitName(Record{Device: dev, Type: t, Handle: h, Name: n})
+	return nil
+}
+
+func (r *referenceStore) Reset() {
+	r.mu.Lock()
+	r.m = map[key]string{}
+	r.mu.Unlock()
+}
+
+// benchBoth runs body against the store and against the baseline.
+func benchBoth(b *testing.B, body func(b *testing.B, s namer)) {
+	b.Run("store", func(b *testing.B) { body(b, New(discard{})) })
+	b.Run("baseline", func(b *testing.B) { body(b, newReferenceStore()) })
+}
+
 func BenchmarkSetNameNew(b *testing.B) {
-	s := New(discard{})
-	h := uint64(0)
-	for b.Loop() {
-		if h++; h%batch == 0 {
-			b.StopTimer()
-			s.Reset()
-			b.StartTimer()
+	benchBoth(b, func(b *testing.B, s namer) {
+		h := uint64(0)
+		for b.Loop() {
+			if h++; h%batch == 0 {
+				b.StopTimer()
+				s.Reset()
+				b.StartTimer()
+			}
+			_ = s.SetName(1, gen.ObjectTypeBuffer, h, "vertex buffer")
 		}
-		_ = s.SetName(1, gen.ObjectTypeBuffer, h, "vertex buffer")
-	}
+	})
 }
 
 func BenchmarkSetNameChanged(b *testing.B) {
-	s := New(discard{})
-	names := [2]string{"frame 0 target", "frame 1 target"}
-	i := 0
-	for b.Loop() {
-		i++
-		_ = s.SetName(1, gen.ObjectTypeImage, 0x1000, names[i&1])
-	}
+	benchBoth(b, func(b *testing.B, s namer) {
+		names := [2]string{"frame 0 target", "frame 1 target"}
+		i := 0
+		for b.Loop() {
+			i++
+			_ = s.SetName(1, gen.ObjectTypeImage, 0x1000, names[i&1])
+		}
+	})
 }
 
 func BenchmarkSetNameUnchanged(b *testing.B) {
-	s := New(discard{})
-	_ = s.SetName(1, gen.ObjectTypeImage, 0x1000, "frame target")
-	for b.Loop() {
+	benchBoth(b, func(b *testing.B, s namer) {
 		_ = s.SetName(1, gen.ObjectTypeImage, 0x1000, "frame target")
-	}
+		for b.Loop() {
+			_ = s.SetName(1, gen.ObjectTypeImage, 0x1000, "frame target")
+		}
+	})
 }
 
 // The path a cgo layer takes: the name is a view of C memory.
