@@ -9,16 +9,11 @@ import (
 
 	"github.com/vkgen/vkgen/gen/objtypes"
 	"github.com/vkgen/vkgen/internal/testenv"
-	"github.com/vkgen/vkgen/registry"
 )
 
 func tables(t *testing.T, version string) *objtypes.Tables {
 	t.Helper()
-	r, err := registry.Load(testenv.Registry(t, version))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tb, err := objtypes.Derive(r)
+	tb, err := objtypes.Derive(testenv.LoadRegistry(t, version))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,19 +9,12 @@ import (
 
 	"github.com/vkgen/vkgen/gen/gotables"
 	"github.com/vkgen/vkgen/internal/testenv"
-	"github.com/vkgen/vkgen/registry"
 )
-
-// pinned is the registry the committed files come from (docs/generating.md).
-const pinned = "1.4.359"
 
 // TestUpToDate regenerates from the pinned registry and fails when the
 // committed files differ, or when a generated file is no longer produced.
 func TestUpToDate(t *testing.T) {
-	r, err := registry.Load(testenv.Registry(t, pinned))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := testenv.LoadRegistry(t, testenv.PinnedRegistry)
 	files, _, err := gotables.Generate(r)
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +28,7 @@ func TestUpToDate(t *testing.T) {
 			continue
 		}
 		if !bytes.Equal(got, f.Data) {
-			t.Errorf("%s is stale against registry %s: run VK_REGISTRY=../shared/vkregistry/%s/vk.xml go generate ./generated", f.Name, pinned, pinned)
+			t.Errorf("%s is stale against registry %s: run VK_REGISTRY=../shared/vkregistry/%s/vk.xml go generate ./generated", f.Name, testenv.PinnedRegistry, testenv.PinnedRegistry)
 		}
 	}
 	ents, err := filepath.Glob("*.go")

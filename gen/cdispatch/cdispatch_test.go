@@ -8,22 +8,12 @@ import (
 	"testing"
 
 	"github.com/vkgen/vkgen/internal/testenv"
-	"github.com/vkgen/vkgen/registry"
 )
-
-func load(t *testing.T) *registry.Registry {
-	t.Helper()
-	r, err := registry.Load(testenv.Registry(t, "1.4.359"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
 
 // TestCommittedUpToDate fails when layer/vkgen_dispatch.[ch] are stale:
 // run `go generate ./layer`.
 func TestCommittedUpToDate(t *testing.T) {
-	files, err := Generate(load(t))
+	files, err := Generate(testenv.LoadRegistry(t, testenv.PinnedRegistry))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +29,7 @@ func TestCommittedUpToDate(t *testing.T) {
 }
 
 func TestBuild(t *testing.T) {
-	tab, err := Build(load(t))
+	tab, err := Build(testenv.LoadRegistry(t, testenv.PinnedRegistry))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/vkgen/vkgen/gen/objtypes"
 	"github.com/vkgen/vkgen/internal/testenv"
-	"github.com/vkgen/vkgen/registry"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden from the shared registries")
@@ -21,10 +20,7 @@ var update = flag.Bool("update", false, "rewrite testdata/golden from the shared
 func TestGolden(t *testing.T) {
 	for _, v := range []string{"1.3.239", "1.4.359"} {
 		t.Run(v, func(t *testing.T) {
-			r, err := registry.Load(testenv.Registry(t, v))
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := testenv.LoadRegistry(t, v)
 			first, _, err := Generate(r)
 			if err != nil {
 				t.Fatal(err)
