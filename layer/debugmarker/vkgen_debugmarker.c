@@ -11,78 +11,66 @@ static struct vkgen_namecache names;
 #if defined(VK_EXT_debug_utils)
 typedef void (VKAPI_PTR *pfn_CmdBeginDebugUtilsLabelEXT)(VkCommandBuffer, const VkDebugUtilsLabelEXT*);
 static VKAPI_ATTR void VKAPI_CALL tramp_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo) {
-	int down = 1;
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, commandBuffer);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkCmdBeginDebugUtilsLabelEXT] : NULL;
 		if (next) ((pfn_CmdBeginDebugUtilsLabelEXT)next)(commandBuffer, pLabelInfo);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_EXT_debug_marker)
 typedef void (VKAPI_PTR *pfn_CmdDebugMarkerBeginEXT)(VkCommandBuffer, const VkDebugMarkerMarkerInfoEXT*);
 static VKAPI_ATTR void VKAPI_CALL tramp_CmdDebugMarkerBeginEXT(VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo) {
-	int down = 1;
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, commandBuffer);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkCmdDebugMarkerBeginEXT] : NULL;
 		if (next) ((pfn_CmdDebugMarkerBeginEXT)next)(commandBuffer, pMarkerInfo);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_EXT_debug_marker)
 typedef void (VKAPI_PTR *pfn_CmdDebugMarkerEndEXT)(VkCommandBuffer);
 static VKAPI_ATTR void VKAPI_CALL tramp_CmdDebugMarkerEndEXT(VkCommandBuffer commandBuffer) {
-	int down = 1;
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, commandBuffer);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkCmdDebugMarkerEndEXT] : NULL;
 		if (next) ((pfn_CmdDebugMarkerEndEXT)next)(commandBuffer);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_EXT_debug_marker)
 typedef void (VKAPI_PTR *pfn_CmdDebugMarkerInsertEXT)(VkCommandBuffer, const VkDebugMarkerMarkerInfoEXT*);
 static VKAPI_ATTR void VKAPI_CALL tramp_CmdDebugMarkerInsertEXT(VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo) {
-	int down = 1;
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, commandBuffer);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkCmdDebugMarkerInsertEXT] : NULL;
 		if (next) ((pfn_CmdDebugMarkerInsertEXT)next)(commandBuffer, pMarkerInfo);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_EXT_debug_utils)
 typedef void (VKAPI_PTR *pfn_CmdEndDebugUtilsLabelEXT)(VkCommandBuffer);
 static VKAPI_ATTR void VKAPI_CALL tramp_CmdEndDebugUtilsLabelEXT(VkCommandBuffer commandBuffer) {
-	int down = 1;
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, commandBuffer);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkCmdEndDebugUtilsLabelEXT] : NULL;
 		if (next) ((pfn_CmdEndDebugUtilsLabelEXT)next)(commandBuffer);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_EXT_debug_utils)
 typedef void (VKAPI_PTR *pfn_CmdInsertDebugUtilsLabelEXT)(VkCommandBuffer, const VkDebugUtilsLabelEXT*);
 static VKAPI_ATTR void VKAPI_CALL tramp_CmdInsertDebugUtilsLabelEXT(VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo) {
-	int down = 1;
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, commandBuffer);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkCmdInsertDebugUtilsLabelEXT] : NULL;
 		if (next) ((pfn_CmdInsertDebugUtilsLabelEXT)next)(commandBuffer, pLabelInfo);
 	}
-	(void)down;
 }
 #endif
 
@@ -91,8 +79,7 @@ typedef VkResult (VKAPI_PTR *pfn_CreateDebugUtilsMessengerEXT)(VkInstance, const
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateDebugUtilsMessengerEXT(VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDebugUtilsMessengerEXT* pMessenger) {
 	struct vkgen_call call = {LAYER, NULL};
 	VkResult result = (VkResult)0;
-	int down = 1;
-	if (down) {
+	{
 		struct vkgen_instance *d = vkgen_instance_of(LAYER, instance);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_I_vkCreateDebugUtilsMessengerEXT] : NULL;
 		if (next) result = ((pfn_CreateDebugUtilsMessengerEXT)next)(instance, pCreateInfo, pAllocator, pMessenger);
@@ -105,8 +92,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateDebugUtilsMessengerEXT(VkInsta
 #if defined(VK_VERSION_1_0)
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDevice* pDevice) {
 	VkResult result = (VkResult)0;
-	int down = 1;
-	if (down) {
+	{
 		result = vkgen_create_device(LAYER, physicalDevice, pCreateInfo, pAllocator, pDevice);
 	}
 	return result;
@@ -116,8 +102,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateDevice(VkPhysicalDevice physic
 #if defined(VK_VERSION_1_0)
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateInstance(const VkInstanceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkInstance* pInstance) {
 	VkResult result = (VkResult)0;
-	int down = 1;
-	if (down) {
+	{
 		result = vkgen_create_instance(LAYER, pCreateInfo, pAllocator, pInstance);
 	}
 	vkgen_debugmarker_go_post_CreateInstance((VkInstanceCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUintptr*)pInstance, result);
@@ -143,7 +128,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_DebugMarkerSetObjectNameEXT(VkDevice
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDebugMarkerSetObjectNameEXT] : NULL;
 		if (next) result = ((pfn_DebugMarkerSetObjectNameEXT)next)(device, pNameInfo);
 	}
-	if (!cached && down && pNameInfo) vkgen_namecache_store(LAYER->names, (uint64_t)vkgen_key(device), (int32_t)(0x40000000u | (uint32_t)pNameInfo->objectType), pNameInfo->object, pNameInfo->pObjectName);
+	if (!cached && down && pNameInfo && result == VK_SUCCESS) vkgen_namecache_store(LAYER->names, (uint64_t)vkgen_key(device), (int32_t)(0x40000000u | (uint32_t)pNameInfo->objectType), pNameInfo->object, pNameInfo->pObjectName);
 	return result;
 }
 #endif
@@ -152,8 +137,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_DebugMarkerSetObjectNameEXT(VkDevice
 typedef VkResult (VKAPI_PTR *pfn_DebugMarkerSetObjectTagEXT)(VkDevice, const VkDebugMarkerObjectTagInfoEXT*);
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_DebugMarkerSetObjectTagEXT(VkDevice device, const VkDebugMarkerObjectTagInfoEXT* pTagInfo) {
 	VkResult result = (VkResult)0;
-	int down = 1;
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDebugMarkerSetObjectTagEXT] : NULL;
 		if (next) result = ((pfn_DebugMarkerSetObjectTagEXT)next)(device, pTagInfo);
@@ -166,14 +150,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_DebugMarkerSetObjectTagEXT(VkDevice 
 typedef void (VKAPI_PTR *pfn_DestroyAccelerationStructureKHR)(VkDevice, VkAccelerationStructureKHR, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyAccelerationStructureKHR(VkDevice device, VkAccelerationStructureKHR accelerationStructure, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)accelerationStructure); if ((uint64_t)accelerationStructure) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000150000, (uint64_t)accelerationStructure);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyAccelerationStructureKHR] : NULL;
 		if (next) ((pfn_DestroyAccelerationStructureKHR)next)(device, accelerationStructure, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -181,14 +163,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyAccelerationStructureKHR(VkDevice
 typedef void (VKAPI_PTR *pfn_DestroyAccelerationStructureNV)(VkDevice, VkAccelerationStructureNV, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyAccelerationStructureNV(VkDevice device, VkAccelerationStructureNV accelerationStructure, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)accelerationStructure); if ((uint64_t)accelerationStructure) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000165000, (uint64_t)accelerationStructure);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyAccelerationStructureNV] : NULL;
 		if (next) ((pfn_DestroyAccelerationStructureNV)next)(device, accelerationStructure, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -196,14 +176,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyAccelerationStructureNV(VkDevice 
 typedef void (VKAPI_PTR *pfn_DestroyBuffer)(VkDevice, VkBuffer, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyBuffer(VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)buffer); if ((uint64_t)buffer) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 9, (uint64_t)buffer);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyBuffer] : NULL;
 		if (next) ((pfn_DestroyBuffer)next)(device, buffer, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -212,14 +190,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyBuffer(VkDevice device, VkBuffer 
 typedef void (VKAPI_PTR *pfn_DestroyBufferCollectionFUCHSIA)(VkDevice, VkBufferCollectionFUCHSIA, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyBufferCollectionFUCHSIA(VkDevice device, VkBufferCollectionFUCHSIA collection, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)collection); if ((uint64_t)collection) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000366000, (uint64_t)collection);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyBufferCollectionFUCHSIA] : NULL;
 		if (next) ((pfn_DestroyBufferCollectionFUCHSIA)next)(device, collection, pAllocator);
 	}
-	(void)down;
 }
 #endif
 #endif
@@ -228,14 +204,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyBufferCollectionFUCHSIA(VkDevice 
 typedef void (VKAPI_PTR *pfn_DestroyBufferView)(VkDevice, VkBufferView, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyBufferView(VkDevice device, VkBufferView bufferView, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)bufferView); if ((uint64_t)bufferView) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 13, (uint64_t)bufferView);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyBufferView] : NULL;
 		if (next) ((pfn_DestroyBufferView)next)(device, bufferView, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -243,15 +217,13 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyBufferView(VkDevice device, VkBuf
 typedef void (VKAPI_PTR *pfn_DestroyCommandPool)(VkDevice, VkCommandPool, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyCommandPool(VkDevice device, VkCommandPool commandPool, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_clear(LAYER->names);
 	if ((uint64_t)commandPool) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 25, (uint64_t)commandPool);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyCommandPool] : NULL;
 		if (next) ((pfn_DestroyCommandPool)next)(device, commandPool, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -259,14 +231,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyCommandPool(VkDevice device, VkCo
 typedef void (VKAPI_PTR *pfn_DestroyCuFunctionNVX)(VkDevice, VkCuFunctionNVX, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyCuFunctionNVX(VkDevice device, VkCuFunctionNVX function, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)function); if ((uint64_t)function) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000029001, (uint64_t)function);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyCuFunctionNVX] : NULL;
 		if (next) ((pfn_DestroyCuFunctionNVX)next)(device, function, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -274,14 +244,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyCuFunctionNVX(VkDevice device, Vk
 typedef void (VKAPI_PTR *pfn_DestroyCuModuleNVX)(VkDevice, VkCuModuleNVX, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyCuModuleNVX(VkDevice device, VkCuModuleNVX module, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)module); if ((uint64_t)module) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000029000, (uint64_t)module);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyCuModuleNVX] : NULL;
 		if (next) ((pfn_DestroyCuModuleNVX)next)(device, module, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -290,14 +258,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyCuModuleNVX(VkDevice device, VkCu
 typedef void (VKAPI_PTR *pfn_DestroyCudaFunctionNV)(VkDevice, VkCudaFunctionNV, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyCudaFunctionNV(VkDevice device, VkCudaFunctionNV function, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)function); if ((uint64_t)function) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000307001, (uint64_t)function);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyCudaFunctionNV] : NULL;
 		if (next) ((pfn_DestroyCudaFunctionNV)next)(device, function, pAllocator);
 	}
-	(void)down;
 }
 #endif
 #endif
@@ -307,14 +273,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyCudaFunctionNV(VkDevice device, V
 typedef void (VKAPI_PTR *pfn_DestroyCudaModuleNV)(VkDevice, VkCudaModuleNV, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyCudaModuleNV(VkDevice device, VkCudaModuleNV module, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)module); if ((uint64_t)module) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000307000, (uint64_t)module);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyCudaModuleNV] : NULL;
 		if (next) ((pfn_DestroyCudaModuleNV)next)(device, module, pAllocator);
 	}
-	(void)down;
 }
 #endif
 #endif
@@ -323,14 +287,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyCudaModuleNV(VkDevice device, VkC
 typedef void (VKAPI_PTR *pfn_DestroyDataGraphPipelineSessionARM)(VkDevice, VkDataGraphPipelineSessionARM, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDataGraphPipelineSessionARM(VkDevice device, VkDataGraphPipelineSessionARM session, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)session); if ((uint64_t)session) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000507000, (uint64_t)session);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyDataGraphPipelineSessionARM] : NULL;
 		if (next) ((pfn_DestroyDataGraphPipelineSessionARM)next)(device, session, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -338,14 +300,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDataGraphPipelineSessionARM(VkDev
 typedef void (VKAPI_PTR *pfn_DestroyDebugReportCallbackEXT)(VkInstance, VkDebugReportCallbackEXT, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDebugReportCallbackEXT(VkInstance instance, VkDebugReportCallbackEXT callback, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)callback); if ((uint64_t)callback) debugmarker_forget(&call, 0, 1000011000, (uint64_t)callback);
-	if (down) {
+	{
 		struct vkgen_instance *d = vkgen_instance_of(LAYER, instance);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_I_vkDestroyDebugReportCallbackEXT] : NULL;
 		if (next) ((pfn_DestroyDebugReportCallbackEXT)next)(instance, callback, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -365,7 +325,6 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDebugUtilsMessengerEXT(VkInstance
 		if (next) ((pfn_DestroyDebugUtilsMessengerEXT)next)(instance, messenger, pAllocator);
 	}
 	debugmarker_post_DestroyDebugUtilsMessengerEXT(&call, instance, messenger, pAllocator);
-	(void)down;
 }
 #endif
 
@@ -373,14 +332,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDebugUtilsMessengerEXT(VkInstance
 typedef void (VKAPI_PTR *pfn_DestroyDeferredOperationKHR)(VkDevice, VkDeferredOperationKHR, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDeferredOperationKHR(VkDevice device, VkDeferredOperationKHR operation, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)operation); if ((uint64_t)operation) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000268000, (uint64_t)operation);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyDeferredOperationKHR] : NULL;
 		if (next) ((pfn_DestroyDeferredOperationKHR)next)(device, operation, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -388,15 +345,13 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDeferredOperationKHR(VkDevice dev
 typedef void (VKAPI_PTR *pfn_DestroyDescriptorPool)(VkDevice, VkDescriptorPool, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDescriptorPool(VkDevice device, VkDescriptorPool descriptorPool, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_clear(LAYER->names);
 	if ((uint64_t)descriptorPool) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 22, (uint64_t)descriptorPool);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyDescriptorPool] : NULL;
 		if (next) ((pfn_DestroyDescriptorPool)next)(device, descriptorPool, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -404,14 +359,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDescriptorPool(VkDevice device, V
 typedef void (VKAPI_PTR *pfn_DestroyDescriptorSetLayout)(VkDevice, VkDescriptorSetLayout, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDescriptorSetLayout(VkDevice device, VkDescriptorSetLayout descriptorSetLayout, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)descriptorSetLayout); if ((uint64_t)descriptorSetLayout) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 20, (uint64_t)descriptorSetLayout);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyDescriptorSetLayout] : NULL;
 		if (next) ((pfn_DestroyDescriptorSetLayout)next)(device, descriptorSetLayout, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -419,38 +372,32 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDescriptorSetLayout(VkDevice devi
 typedef void (VKAPI_PTR *pfn_DestroyDescriptorUpdateTemplate)(VkDevice, VkDescriptorUpdateTemplate, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDescriptorUpdateTemplate(VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)descriptorUpdateTemplate); if ((uint64_t)descriptorUpdateTemplate) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000085000, (uint64_t)descriptorUpdateTemplate);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyDescriptorUpdateTemplate] : NULL;
 		if (next) ((pfn_DestroyDescriptorUpdateTemplate)next)(device, descriptorUpdateTemplate, pAllocator);
 	}
-	(void)down;
 }
 #if (defined(VK_KHR_descriptor_update_template)) && (defined(VK_VERSION_1_1))
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDescriptorUpdateTemplateKHR(VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)descriptorUpdateTemplate); if ((uint64_t)descriptorUpdateTemplate) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000085000, (uint64_t)descriptorUpdateTemplate);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyDescriptorUpdateTemplateKHR] : NULL;
 		if (next) ((pfn_DestroyDescriptorUpdateTemplate)next)(device, descriptorUpdateTemplate, pAllocator);
 	}
-	(void)down;
 }
 #endif
 #endif
 
 #if defined(VK_VERSION_1_0)
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDevice(VkDevice device, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
-	if (down) vkgen_debugmarker_go_pre_DestroyDevice((GoUintptr)(uintptr_t)device, (VkAllocationCallbacks*)pAllocator);
-	if (down) {
+	vkgen_debugmarker_go_pre_DestroyDevice((GoUintptr)(uintptr_t)device, (VkAllocationCallbacks*)pAllocator);
+	{
 		vkgen_destroy_device(LAYER, device, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -458,14 +405,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDevice(VkDevice device, const VkA
 typedef void (VKAPI_PTR *pfn_DestroyEvent)(VkDevice, VkEvent, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyEvent(VkDevice device, VkEvent event, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)event); if ((uint64_t)event) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 11, (uint64_t)event);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyEvent] : NULL;
 		if (next) ((pfn_DestroyEvent)next)(device, event, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -473,14 +418,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyEvent(VkDevice device, VkEvent ev
 typedef void (VKAPI_PTR *pfn_DestroyExternalComputeQueueNV)(VkDevice, VkExternalComputeQueueNV, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyExternalComputeQueueNV(VkDevice device, VkExternalComputeQueueNV externalQueue, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)(uintptr_t)externalQueue); if ((uint64_t)(uintptr_t)externalQueue) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000556000, (uint64_t)(uintptr_t)externalQueue);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyExternalComputeQueueNV] : NULL;
 		if (next) ((pfn_DestroyExternalComputeQueueNV)next)(device, externalQueue, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -488,14 +431,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyExternalComputeQueueNV(VkDevice d
 typedef void (VKAPI_PTR *pfn_DestroyFence)(VkDevice, VkFence, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyFence(VkDevice device, VkFence fence, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)fence); if ((uint64_t)fence) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 7, (uint64_t)fence);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyFence] : NULL;
 		if (next) ((pfn_DestroyFence)next)(device, fence, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -503,14 +444,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyFence(VkDevice device, VkFence fe
 typedef void (VKAPI_PTR *pfn_DestroyFramebuffer)(VkDevice, VkFramebuffer, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyFramebuffer(VkDevice device, VkFramebuffer framebuffer, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)framebuffer); if ((uint64_t)framebuffer) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 24, (uint64_t)framebuffer);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyFramebuffer] : NULL;
 		if (next) ((pfn_DestroyFramebuffer)next)(device, framebuffer, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -518,14 +457,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyFramebuffer(VkDevice device, VkFr
 typedef void (VKAPI_PTR *pfn_DestroyGpaSessionAMD)(VkDevice, VkGpaSessionAMD, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyGpaSessionAMD(VkDevice device, VkGpaSessionAMD gpaSession, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)gpaSession); if ((uint64_t)gpaSession) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000133000, (uint64_t)gpaSession);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyGpaSessionAMD] : NULL;
 		if (next) ((pfn_DestroyGpaSessionAMD)next)(device, gpaSession, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -533,14 +470,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyGpaSessionAMD(VkDevice device, Vk
 typedef void (VKAPI_PTR *pfn_DestroyImage)(VkDevice, VkImage, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyImage(VkDevice device, VkImage image, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)image); if ((uint64_t)image) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 10, (uint64_t)image);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyImage] : NULL;
 		if (next) ((pfn_DestroyImage)next)(device, image, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -548,14 +483,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyImage(VkDevice device, VkImage im
 typedef void (VKAPI_PTR *pfn_DestroyImageView)(VkDevice, VkImageView, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyImageView(VkDevice device, VkImageView imageView, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)imageView); if ((uint64_t)imageView) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 14, (uint64_t)imageView);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyImageView] : NULL;
 		if (next) ((pfn_DestroyImageView)next)(device, imageView, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -563,14 +496,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyImageView(VkDevice device, VkImag
 typedef void (VKAPI_PTR *pfn_DestroyIndirectCommandsLayoutEXT)(VkDevice, VkIndirectCommandsLayoutEXT, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyIndirectCommandsLayoutEXT(VkDevice device, VkIndirectCommandsLayoutEXT indirectCommandsLayout, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)indirectCommandsLayout); if ((uint64_t)indirectCommandsLayout) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000572000, (uint64_t)indirectCommandsLayout);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyIndirectCommandsLayoutEXT] : NULL;
 		if (next) ((pfn_DestroyIndirectCommandsLayoutEXT)next)(device, indirectCommandsLayout, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -578,14 +509,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyIndirectCommandsLayoutEXT(VkDevic
 typedef void (VKAPI_PTR *pfn_DestroyIndirectCommandsLayoutNV)(VkDevice, VkIndirectCommandsLayoutNV, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyIndirectCommandsLayoutNV(VkDevice device, VkIndirectCommandsLayoutNV indirectCommandsLayout, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)indirectCommandsLayout); if ((uint64_t)indirectCommandsLayout) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000277000, (uint64_t)indirectCommandsLayout);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyIndirectCommandsLayoutNV] : NULL;
 		if (next) ((pfn_DestroyIndirectCommandsLayoutNV)next)(device, indirectCommandsLayout, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -593,25 +522,21 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyIndirectCommandsLayoutNV(VkDevice
 typedef void (VKAPI_PTR *pfn_DestroyIndirectExecutionSetEXT)(VkDevice, VkIndirectExecutionSetEXT, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyIndirectExecutionSetEXT(VkDevice device, VkIndirectExecutionSetEXT indirectExecutionSet, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)indirectExecutionSet); if ((uint64_t)indirectExecutionSet) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000572001, (uint64_t)indirectExecutionSet);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyIndirectExecutionSetEXT] : NULL;
 		if (next) ((pfn_DestroyIndirectExecutionSetEXT)next)(device, indirectExecutionSet, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyInstance(VkInstance instance, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
-	if (down) {
+	{
 		vkgen_destroy_instance(LAYER, instance, pAllocator);
 	}
 	vkgen_debugmarker_go_post_DestroyInstance((GoUintptr)(uintptr_t)instance, (VkAllocationCallbacks*)pAllocator);
-	(void)down;
 }
 #endif
 
@@ -619,14 +544,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyInstance(VkInstance instance, con
 typedef void (VKAPI_PTR *pfn_DestroyMicromapEXT)(VkDevice, VkMicromapEXT, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyMicromapEXT(VkDevice device, VkMicromapEXT micromap, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)micromap); if ((uint64_t)micromap) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000396000, (uint64_t)micromap);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyMicromapEXT] : NULL;
 		if (next) ((pfn_DestroyMicromapEXT)next)(device, micromap, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -634,14 +557,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyMicromapEXT(VkDevice device, VkMi
 typedef void (VKAPI_PTR *pfn_DestroyOpticalFlowSessionNV)(VkDevice, VkOpticalFlowSessionNV, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyOpticalFlowSessionNV(VkDevice device, VkOpticalFlowSessionNV session, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)session); if ((uint64_t)session) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000464000, (uint64_t)session);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyOpticalFlowSessionNV] : NULL;
 		if (next) ((pfn_DestroyOpticalFlowSessionNV)next)(device, session, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -649,14 +570,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyOpticalFlowSessionNV(VkDevice dev
 typedef void (VKAPI_PTR *pfn_DestroyPipeline)(VkDevice, VkPipeline, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyPipeline(VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)pipeline); if ((uint64_t)pipeline) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 19, (uint64_t)pipeline);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyPipeline] : NULL;
 		if (next) ((pfn_DestroyPipeline)next)(device, pipeline, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -664,14 +583,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyPipeline(VkDevice device, VkPipel
 typedef void (VKAPI_PTR *pfn_DestroyPipelineBinaryKHR)(VkDevice, VkPipelineBinaryKHR, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyPipelineBinaryKHR(VkDevice device, VkPipelineBinaryKHR pipelineBinary, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)pipelineBinary); if ((uint64_t)pipelineBinary) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000483000, (uint64_t)pipelineBinary);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyPipelineBinaryKHR] : NULL;
 		if (next) ((pfn_DestroyPipelineBinaryKHR)next)(device, pipelineBinary, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -679,14 +596,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyPipelineBinaryKHR(VkDevice device
 typedef void (VKAPI_PTR *pfn_DestroyPipelineCache)(VkDevice, VkPipelineCache, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyPipelineCache(VkDevice device, VkPipelineCache pipelineCache, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)pipelineCache); if ((uint64_t)pipelineCache) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 16, (uint64_t)pipelineCache);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyPipelineCache] : NULL;
 		if (next) ((pfn_DestroyPipelineCache)next)(device, pipelineCache, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -694,14 +609,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyPipelineCache(VkDevice device, Vk
 typedef void (VKAPI_PTR *pfn_DestroyPipelineLayout)(VkDevice, VkPipelineLayout, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyPipelineLayout(VkDevice device, VkPipelineLayout pipelineLayout, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)pipelineLayout); if ((uint64_t)pipelineLayout) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 17, (uint64_t)pipelineLayout);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyPipelineLayout] : NULL;
 		if (next) ((pfn_DestroyPipelineLayout)next)(device, pipelineLayout, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -709,26 +622,22 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyPipelineLayout(VkDevice device, V
 typedef void (VKAPI_PTR *pfn_DestroyPrivateDataSlot)(VkDevice, VkPrivateDataSlot, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyPrivateDataSlot(VkDevice device, VkPrivateDataSlot privateDataSlot, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)privateDataSlot); if ((uint64_t)privateDataSlot) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000295000, (uint64_t)privateDataSlot);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyPrivateDataSlot] : NULL;
 		if (next) ((pfn_DestroyPrivateDataSlot)next)(device, privateDataSlot, pAllocator);
 	}
-	(void)down;
 }
 #if (defined(VK_EXT_private_data)) && (defined(VK_VERSION_1_3))
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyPrivateDataSlotEXT(VkDevice device, VkPrivateDataSlot privateDataSlot, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)privateDataSlot); if ((uint64_t)privateDataSlot) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000295000, (uint64_t)privateDataSlot);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyPrivateDataSlotEXT] : NULL;
 		if (next) ((pfn_DestroyPrivateDataSlot)next)(device, privateDataSlot, pAllocator);
 	}
-	(void)down;
 }
 #endif
 #endif
@@ -737,14 +646,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyPrivateDataSlotEXT(VkDevice devic
 typedef void (VKAPI_PTR *pfn_DestroyQueryPool)(VkDevice, VkQueryPool, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyQueryPool(VkDevice device, VkQueryPool queryPool, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)queryPool); if ((uint64_t)queryPool) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 12, (uint64_t)queryPool);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyQueryPool] : NULL;
 		if (next) ((pfn_DestroyQueryPool)next)(device, queryPool, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -752,14 +659,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyQueryPool(VkDevice device, VkQuer
 typedef void (VKAPI_PTR *pfn_DestroyRenderPass)(VkDevice, VkRenderPass, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyRenderPass(VkDevice device, VkRenderPass renderPass, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)renderPass); if ((uint64_t)renderPass) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 18, (uint64_t)renderPass);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyRenderPass] : NULL;
 		if (next) ((pfn_DestroyRenderPass)next)(device, renderPass, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -767,14 +672,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyRenderPass(VkDevice device, VkRen
 typedef void (VKAPI_PTR *pfn_DestroySampler)(VkDevice, VkSampler, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroySampler(VkDevice device, VkSampler sampler, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)sampler); if ((uint64_t)sampler) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 21, (uint64_t)sampler);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroySampler] : NULL;
 		if (next) ((pfn_DestroySampler)next)(device, sampler, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -782,26 +685,22 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroySampler(VkDevice device, VkSample
 typedef void (VKAPI_PTR *pfn_DestroySamplerYcbcrConversion)(VkDevice, VkSamplerYcbcrConversion, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroySamplerYcbcrConversion(VkDevice device, VkSamplerYcbcrConversion ycbcrConversion, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)ycbcrConversion); if ((uint64_t)ycbcrConversion) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000156000, (uint64_t)ycbcrConversion);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroySamplerYcbcrConversion] : NULL;
 		if (next) ((pfn_DestroySamplerYcbcrConversion)next)(device, ycbcrConversion, pAllocator);
 	}
-	(void)down;
 }
 #if (defined(VK_KHR_sampler_ycbcr_conversion)) && (defined(VK_VERSION_1_1))
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroySamplerYcbcrConversionKHR(VkDevice device, VkSamplerYcbcrConversion ycbcrConversion, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)ycbcrConversion); if ((uint64_t)ycbcrConversion) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000156000, (uint64_t)ycbcrConversion);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroySamplerYcbcrConversionKHR] : NULL;
 		if (next) ((pfn_DestroySamplerYcbcrConversion)next)(device, ycbcrConversion, pAllocator);
 	}
-	(void)down;
 }
 #endif
 #endif
@@ -810,14 +709,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroySamplerYcbcrConversionKHR(VkDevic
 typedef void (VKAPI_PTR *pfn_DestroySemaphore)(VkDevice, VkSemaphore, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroySemaphore(VkDevice device, VkSemaphore semaphore, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)semaphore); if ((uint64_t)semaphore) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 5, (uint64_t)semaphore);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroySemaphore] : NULL;
 		if (next) ((pfn_DestroySemaphore)next)(device, semaphore, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -825,14 +722,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroySemaphore(VkDevice device, VkSema
 typedef void (VKAPI_PTR *pfn_DestroyShaderEXT)(VkDevice, VkShaderEXT, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyShaderEXT(VkDevice device, VkShaderEXT shader, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)shader); if ((uint64_t)shader) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000482000, (uint64_t)shader);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyShaderEXT] : NULL;
 		if (next) ((pfn_DestroyShaderEXT)next)(device, shader, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -840,14 +735,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyShaderEXT(VkDevice device, VkShad
 typedef void (VKAPI_PTR *pfn_DestroyShaderInstrumentationARM)(VkDevice, VkShaderInstrumentationARM, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyShaderInstrumentationARM(VkDevice device, VkShaderInstrumentationARM instrumentation, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)instrumentation); if ((uint64_t)instrumentation) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000607000, (uint64_t)instrumentation);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyShaderInstrumentationARM] : NULL;
 		if (next) ((pfn_DestroyShaderInstrumentationARM)next)(device, instrumentation, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -855,14 +748,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyShaderInstrumentationARM(VkDevice
 typedef void (VKAPI_PTR *pfn_DestroyShaderModule)(VkDevice, VkShaderModule, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyShaderModule(VkDevice device, VkShaderModule shaderModule, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)shaderModule); if ((uint64_t)shaderModule) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 15, (uint64_t)shaderModule);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyShaderModule] : NULL;
 		if (next) ((pfn_DestroyShaderModule)next)(device, shaderModule, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -870,14 +761,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyShaderModule(VkDevice device, VkS
 typedef void (VKAPI_PTR *pfn_DestroySurfaceKHR)(VkInstance, VkSurfaceKHR, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroySurfaceKHR(VkInstance instance, VkSurfaceKHR surface, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)surface); if ((uint64_t)surface) debugmarker_forget(&call, 0, 1000000000, (uint64_t)surface);
-	if (down) {
+	{
 		struct vkgen_instance *d = vkgen_instance_of(LAYER, instance);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_I_vkDestroySurfaceKHR] : NULL;
 		if (next) ((pfn_DestroySurfaceKHR)next)(instance, surface, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -885,14 +774,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroySurfaceKHR(VkInstance instance, V
 typedef void (VKAPI_PTR *pfn_DestroySwapchainKHR)(VkDevice, VkSwapchainKHR, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroySwapchainKHR(VkDevice device, VkSwapchainKHR swapchain, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)swapchain); if ((uint64_t)swapchain) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000001000, (uint64_t)swapchain);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroySwapchainKHR] : NULL;
 		if (next) ((pfn_DestroySwapchainKHR)next)(device, swapchain, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -900,14 +787,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroySwapchainKHR(VkDevice device, VkS
 typedef void (VKAPI_PTR *pfn_DestroyTensorARM)(VkDevice, VkTensorARM, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyTensorARM(VkDevice device, VkTensorARM tensor, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)tensor); if ((uint64_t)tensor) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000460000, (uint64_t)tensor);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyTensorARM] : NULL;
 		if (next) ((pfn_DestroyTensorARM)next)(device, tensor, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -915,14 +800,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyTensorARM(VkDevice device, VkTens
 typedef void (VKAPI_PTR *pfn_DestroyTensorViewARM)(VkDevice, VkTensorViewARM, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyTensorViewARM(VkDevice device, VkTensorViewARM tensorView, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)tensorView); if ((uint64_t)tensorView) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000460001, (uint64_t)tensorView);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyTensorViewARM] : NULL;
 		if (next) ((pfn_DestroyTensorViewARM)next)(device, tensorView, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -930,14 +813,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyTensorViewARM(VkDevice device, Vk
 typedef void (VKAPI_PTR *pfn_DestroyValidationCacheEXT)(VkDevice, VkValidationCacheEXT, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyValidationCacheEXT(VkDevice device, VkValidationCacheEXT validationCache, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)validationCache); if ((uint64_t)validationCache) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000160000, (uint64_t)validationCache);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyValidationCacheEXT] : NULL;
 		if (next) ((pfn_DestroyValidationCacheEXT)next)(device, validationCache, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -945,14 +826,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyValidationCacheEXT(VkDevice devic
 typedef void (VKAPI_PTR *pfn_DestroyVideoSessionKHR)(VkDevice, VkVideoSessionKHR, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyVideoSessionKHR(VkDevice device, VkVideoSessionKHR videoSession, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)videoSession); if ((uint64_t)videoSession) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000023000, (uint64_t)videoSession);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyVideoSessionKHR] : NULL;
 		if (next) ((pfn_DestroyVideoSessionKHR)next)(device, videoSession, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -960,22 +839,19 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyVideoSessionKHR(VkDevice device, 
 typedef void (VKAPI_PTR *pfn_DestroyVideoSessionParametersKHR)(VkDevice, VkVideoSessionParametersKHR, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyVideoSessionParametersKHR(VkDevice device, VkVideoSessionParametersKHR videoSessionParameters, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)videoSessionParameters); if ((uint64_t)videoSessionParameters) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000023001, (uint64_t)videoSessionParameters);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyVideoSessionParametersKHR] : NULL;
 		if (next) ((pfn_DestroyVideoSessionParametersKHR)next)(device, videoSessionParameters, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_EnumerateDeviceExtensionProperties(VkPhysicalDevice physicalDevice, const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties) {
 	VkResult result = (VkResult)0;
-	int down = 1;
-	if (down) {
+	{
 		result = vkgen_enumerate_device_extensions(LAYER, physicalDevice, pLayerName, pPropertyCount, pProperties);
 	}
 	return result;
@@ -985,8 +861,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_EnumerateDeviceExtensionProperties(V
 #if defined(VK_VERSION_1_0)
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_EnumerateDeviceLayerProperties(VkPhysicalDevice physicalDevice, uint32_t* pPropertyCount, VkLayerProperties* pProperties) {
 	VkResult result = (VkResult)0;
-	int down = 1;
-	if (down) {
+	{
 		result = vkgen_enumerate_device_layers(LAYER, physicalDevice, pPropertyCount, pProperties);
 	}
 	return result;
@@ -996,8 +871,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_EnumerateDeviceLayerProperties(VkPhy
 #if defined(VK_VERSION_1_0)
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_EnumerateInstanceExtensionProperties(const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties) {
 	VkResult result = (VkResult)0;
-	int down = 1;
-	if (down) {
+	{
 		result = vkgen_enumerate_instance_extensions(LAYER, pLayerName, pPropertyCount, pProperties);
 	}
 	return result;
@@ -1007,8 +881,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_EnumerateInstanceExtensionProperties
 #if defined(VK_VERSION_1_0)
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_EnumerateInstanceLayerProperties(uint32_t* pPropertyCount, VkLayerProperties* pProperties) {
 	VkResult result = (VkResult)0;
-	int down = 1;
-	if (down) {
+	{
 		result = vkgen_enumerate_instance_layers(LAYER, pPropertyCount, pProperties);
 	}
 	return result;
@@ -1019,14 +892,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_EnumerateInstanceLayerProperties(uin
 typedef void (VKAPI_PTR *pfn_FreeCommandBuffers)(VkDevice, VkCommandPool, uint32_t, const VkCommandBuffer*);
 static VKAPI_ATTR void VKAPI_CALL tramp_FreeCommandBuffers(VkDevice device, VkCommandPool commandPool, uint32_t commandBufferCount, const VkCommandBuffer* pCommandBuffers) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	if (pCommandBuffers) for (uint32_t i = 0; i < commandBufferCount; i++) { vkgen_namecache_forget(LAYER->names, (uint64_t)(uintptr_t)pCommandBuffers[i]); if ((uint64_t)(uintptr_t)pCommandBuffers[i]) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 6, (uint64_t)(uintptr_t)pCommandBuffers[i]); }
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkFreeCommandBuffers] : NULL;
 		if (next) ((pfn_FreeCommandBuffers)next)(device, commandPool, commandBufferCount, pCommandBuffers);
 	}
-	(void)down;
 }
 #endif
 
@@ -1035,9 +906,8 @@ typedef VkResult (VKAPI_PTR *pfn_FreeDescriptorSets)(VkDevice, VkDescriptorPool,
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_FreeDescriptorSets(VkDevice device, VkDescriptorPool descriptorPool, uint32_t descriptorSetCount, const VkDescriptorSet* pDescriptorSets) {
 	struct vkgen_call call = {LAYER, NULL};
 	VkResult result = (VkResult)0;
-	int down = 1;
 	if (pDescriptorSets) for (uint32_t i = 0; i < descriptorSetCount; i++) { vkgen_namecache_forget(LAYER->names, (uint64_t)pDescriptorSets[i]); if ((uint64_t)pDescriptorSets[i]) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 23, (uint64_t)pDescriptorSets[i]); }
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkFreeDescriptorSets] : NULL;
 		if (next) result = ((pfn_FreeDescriptorSets)next)(device, descriptorPool, descriptorSetCount, pDescriptorSets);
@@ -1050,53 +920,45 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_FreeDescriptorSets(VkDevice device, 
 typedef void (VKAPI_PTR *pfn_FreeMemory)(VkDevice, VkDeviceMemory, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_FreeMemory(VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {LAYER, NULL};
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)memory); if ((uint64_t)memory) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 8, (uint64_t)memory);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkFreeMemory] : NULL;
 		if (next) ((pfn_FreeMemory)next)(device, memory, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_EXT_debug_utils)
 typedef void (VKAPI_PTR *pfn_QueueBeginDebugUtilsLabelEXT)(VkQueue, const VkDebugUtilsLabelEXT*);
 static VKAPI_ATTR void VKAPI_CALL tramp_QueueBeginDebugUtilsLabelEXT(VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo) {
-	int down = 1;
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, queue);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkQueueBeginDebugUtilsLabelEXT] : NULL;
 		if (next) ((pfn_QueueBeginDebugUtilsLabelEXT)next)(queue, pLabelInfo);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_EXT_debug_utils)
 typedef void (VKAPI_PTR *pfn_QueueEndDebugUtilsLabelEXT)(VkQueue);
 static VKAPI_ATTR void VKAPI_CALL tramp_QueueEndDebugUtilsLabelEXT(VkQueue queue) {
-	int down = 1;
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, queue);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkQueueEndDebugUtilsLabelEXT] : NULL;
 		if (next) ((pfn_QueueEndDebugUtilsLabelEXT)next)(queue);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_EXT_debug_utils)
 typedef void (VKAPI_PTR *pfn_QueueInsertDebugUtilsLabelEXT)(VkQueue, const VkDebugUtilsLabelEXT*);
 static VKAPI_ATTR void VKAPI_CALL tramp_QueueInsertDebugUtilsLabelEXT(VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo) {
-	int down = 1;
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, queue);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkQueueInsertDebugUtilsLabelEXT] : NULL;
 		if (next) ((pfn_QueueInsertDebugUtilsLabelEXT)next)(queue, pLabelInfo);
 	}
-	(void)down;
 }
 #endif
 
@@ -1105,9 +967,8 @@ typedef VkResult (VKAPI_PTR *pfn_ReleasePerformanceConfigurationINTEL)(VkDevice,
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_ReleasePerformanceConfigurationINTEL(VkDevice device, VkPerformanceConfigurationINTEL configuration) {
 	struct vkgen_call call = {LAYER, NULL};
 	VkResult result = (VkResult)0;
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)configuration); if ((uint64_t)configuration) debugmarker_forget(&call, (uint64_t)(uintptr_t)device, 1000210000, (uint64_t)configuration);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkReleasePerformanceConfigurationINTEL] : NULL;
 		if (next) result = ((pfn_ReleasePerformanceConfigurationINTEL)next)(device, configuration);
@@ -1120,9 +981,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_ReleasePerformanceConfigurationINTEL
 typedef VkResult (VKAPI_PTR *pfn_ResetDescriptorPool)(VkDevice, VkDescriptorPool, VkDescriptorPoolResetFlags);
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_ResetDescriptorPool(VkDevice device, VkDescriptorPool descriptorPool, VkDescriptorPoolResetFlags flags) {
 	VkResult result = (VkResult)0;
-	int down = 1;
 	vkgen_namecache_clear(LAYER->names);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkResetDescriptorPool] : NULL;
 		if (next) result = ((pfn_ResetDescriptorPool)next)(device, descriptorPool, flags);
@@ -1149,7 +1009,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_SetDebugUtilsObjectNameEXT(VkDevice 
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkSetDebugUtilsObjectNameEXT] : NULL;
 		if (next) result = ((pfn_SetDebugUtilsObjectNameEXT)next)(device, pNameInfo);
 	}
-	if (!cached && down && pNameInfo) vkgen_namecache_store(LAYER->names, (uint64_t)vkgen_key(device), (int32_t)pNameInfo->objectType, pNameInfo->objectHandle, pNameInfo->pObjectName);
+	if (!cached && down && pNameInfo && result == VK_SUCCESS) vkgen_namecache_store(LAYER->names, (uint64_t)vkgen_key(device), (int32_t)pNameInfo->objectType, pNameInfo->objectHandle, pNameInfo->pObjectName);
 	return result;
 }
 #endif
@@ -1158,8 +1018,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_SetDebugUtilsObjectNameEXT(VkDevice 
 typedef VkResult (VKAPI_PTR *pfn_SetDebugUtilsObjectTagEXT)(VkDevice, const VkDebugUtilsObjectTagInfoEXT*);
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_SetDebugUtilsObjectTagEXT(VkDevice device, const VkDebugUtilsObjectTagInfoEXT* pTagInfo) {
 	VkResult result = (VkResult)0;
-	int down = 1;
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkSetDebugUtilsObjectTagEXT] : NULL;
 		if (next) result = ((pfn_SetDebugUtilsObjectTagEXT)next)(device, pTagInfo);
@@ -1171,13 +1030,11 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_SetDebugUtilsObjectTagEXT(VkDevice d
 #if defined(VK_EXT_debug_utils)
 typedef void (VKAPI_PTR *pfn_SubmitDebugUtilsMessageEXT)(VkInstance, VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT, const VkDebugUtilsMessengerCallbackDataEXT*);
 static VKAPI_ATTR void VKAPI_CALL tramp_SubmitDebugUtilsMessageEXT(VkInstance instance, VkDebugUtilsMessageSeverityFlagBitsEXT messageSeverity, VkDebugUtilsMessageTypeFlagsEXT messageTypes, const VkDebugUtilsMessengerCallbackDataEXT* pCallbackData) {
-	int down = 1;
-	if (down) {
+	{
 		struct vkgen_instance *d = vkgen_instance_of(LAYER, instance);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_I_vkSubmitDebugUtilsMessageEXT] : NULL;
 		if (next) ((pfn_SubmitDebugUtilsMessageEXT)next)(instance, messageSeverity, messageTypes, pCallbackData);
 	}
-	(void)down;
 }
 #endif
 

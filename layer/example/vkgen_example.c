@@ -12,9 +12,8 @@ static struct vkgen_namecache names;
 typedef VkResult (VKAPI_PTR *pfn_CreateBuffer)(VkDevice, const VkBufferCreateInfo*, const VkAllocationCallbacks*, VkBuffer*);
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateBuffer(VkDevice device, const VkBufferCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkBuffer* pBuffer) {
 	VkResult result = (VkResult)0;
-	int down = 1;
-	if (down) vkgen_example_go_pre_CreateBuffer((GoUintptr)(uintptr_t)device, (VkBufferCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pBuffer);
-	if (down) {
+	vkgen_example_go_pre_CreateBuffer((GoUintptr)(uintptr_t)device, (VkBufferCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pBuffer);
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkCreateBuffer] : NULL;
 		if (next) result = ((pfn_CreateBuffer)next)(device, pCreateInfo, pAllocator, pBuffer);
@@ -27,8 +26,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateBuffer(VkDevice device, const 
 #if defined(VK_VERSION_1_0)
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDevice* pDevice) {
 	VkResult result = (VkResult)0;
-	int down = 1;
-	if (down) {
+	{
 		result = vkgen_create_device(LAYER, physicalDevice, pCreateInfo, pAllocator, pDevice);
 	}
 	vkgen_example_go_post_CreateDevice((GoUintptr)(uintptr_t)physicalDevice, (VkDeviceCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUintptr*)pDevice, result);
@@ -40,8 +38,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateDevice(VkPhysicalDevice physic
 typedef VkResult (VKAPI_PTR *pfn_CreateImage)(VkDevice, const VkImageCreateInfo*, const VkAllocationCallbacks*, VkImage*);
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateImage(VkDevice device, const VkImageCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkImage* pImage) {
 	VkResult result = (VkResult)0;
-	int down = 1;
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkCreateImage] : NULL;
 		if (next) result = ((pfn_CreateImage)next)(device, pCreateInfo, pAllocator, pImage);
@@ -54,8 +51,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateImage(VkDevice device, const V
 #if defined(VK_VERSION_1_0)
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateInstance(const VkInstanceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkInstance* pInstance) {
 	VkResult result = (VkResult)0;
-	int down = 1;
-	if (down) {
+	{
 		result = vkgen_create_instance(LAYER, pCreateInfo, pAllocator, pInstance);
 	}
 	vkgen_example_go_post_CreateInstance((VkInstanceCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUintptr*)pInstance, result);
@@ -67,9 +63,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateInstance(const VkInstanceCreat
 typedef VkResult (VKAPI_PTR *pfn_DebugMarkerSetObjectNameEXT)(VkDevice, const VkDebugMarkerObjectNameInfoEXT*);
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_DebugMarkerSetObjectNameEXT(VkDevice device, const VkDebugMarkerObjectNameInfoEXT* pNameInfo) {
 	VkResult result = (VkResult)0;
-	int down = 1;
-	if (down) vkgen_example_go_pre_DebugMarkerSetObjectNameEXT((GoUintptr)(uintptr_t)device, (VkDebugMarkerObjectNameInfoEXT*)pNameInfo);
-	if (down) {
+	vkgen_example_go_pre_DebugMarkerSetObjectNameEXT((GoUintptr)(uintptr_t)device, (VkDebugMarkerObjectNameInfoEXT*)pNameInfo);
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDebugMarkerSetObjectNameEXT] : NULL;
 		if (next) result = ((pfn_DebugMarkerSetObjectNameEXT)next)(device, pNameInfo);
@@ -81,43 +76,37 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_DebugMarkerSetObjectNameEXT(VkDevice
 #if defined(VK_KHR_acceleration_structure)
 typedef void (VKAPI_PTR *pfn_DestroyAccelerationStructureKHR)(VkDevice, VkAccelerationStructureKHR, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyAccelerationStructureKHR(VkDevice device, VkAccelerationStructureKHR accelerationStructure, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)accelerationStructure);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyAccelerationStructureKHR] : NULL;
 		if (next) ((pfn_DestroyAccelerationStructureKHR)next)(device, accelerationStructure, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_NV_ray_tracing)
 typedef void (VKAPI_PTR *pfn_DestroyAccelerationStructureNV)(VkDevice, VkAccelerationStructureNV, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyAccelerationStructureNV(VkDevice device, VkAccelerationStructureNV accelerationStructure, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)accelerationStructure);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyAccelerationStructureNV] : NULL;
 		if (next) ((pfn_DestroyAccelerationStructureNV)next)(device, accelerationStructure, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyBuffer)(VkDevice, VkBuffer, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyBuffer(VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
-	if (down) vkgen_example_go_pre_DestroyBuffer((GoUintptr)(uintptr_t)device, (GoUint64)buffer, (VkAllocationCallbacks*)pAllocator);
+	vkgen_example_go_pre_DestroyBuffer((GoUintptr)(uintptr_t)device, (GoUint64)buffer, (VkAllocationCallbacks*)pAllocator);
 	vkgen_namecache_forget(LAYER->names, (uint64_t)buffer);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyBuffer] : NULL;
 		if (next) ((pfn_DestroyBuffer)next)(device, buffer, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -125,14 +114,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyBuffer(VkDevice device, VkBuffer 
 #if defined(VK_FUCHSIA_buffer_collection)
 typedef void (VKAPI_PTR *pfn_DestroyBufferCollectionFUCHSIA)(VkDevice, VkBufferCollectionFUCHSIA, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyBufferCollectionFUCHSIA(VkDevice device, VkBufferCollectionFUCHSIA collection, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)collection);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyBufferCollectionFUCHSIA] : NULL;
 		if (next) ((pfn_DestroyBufferCollectionFUCHSIA)next)(device, collection, pAllocator);
 	}
-	(void)down;
 }
 #endif
 #endif
@@ -140,56 +127,48 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyBufferCollectionFUCHSIA(VkDevice 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyBufferView)(VkDevice, VkBufferView, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyBufferView(VkDevice device, VkBufferView bufferView, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)bufferView);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyBufferView] : NULL;
 		if (next) ((pfn_DestroyBufferView)next)(device, bufferView, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyCommandPool)(VkDevice, VkCommandPool, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyCommandPool(VkDevice device, VkCommandPool commandPool, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_clear(LAYER->names);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyCommandPool] : NULL;
 		if (next) ((pfn_DestroyCommandPool)next)(device, commandPool, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_NVX_binary_import)
 typedef void (VKAPI_PTR *pfn_DestroyCuFunctionNVX)(VkDevice, VkCuFunctionNVX, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyCuFunctionNVX(VkDevice device, VkCuFunctionNVX function, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)function);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyCuFunctionNVX] : NULL;
 		if (next) ((pfn_DestroyCuFunctionNVX)next)(device, function, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_NVX_binary_import)
 typedef void (VKAPI_PTR *pfn_DestroyCuModuleNVX)(VkDevice, VkCuModuleNVX, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyCuModuleNVX(VkDevice device, VkCuModuleNVX module, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)module);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyCuModuleNVX] : NULL;
 		if (next) ((pfn_DestroyCuModuleNVX)next)(device, module, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
@@ -197,14 +176,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyCuModuleNVX(VkDevice device, VkCu
 #if defined(VK_NV_cuda_kernel_launch)
 typedef void (VKAPI_PTR *pfn_DestroyCudaFunctionNV)(VkDevice, VkCudaFunctionNV, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyCudaFunctionNV(VkDevice device, VkCudaFunctionNV function, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)function);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyCudaFunctionNV] : NULL;
 		if (next) ((pfn_DestroyCudaFunctionNV)next)(device, function, pAllocator);
 	}
-	(void)down;
 }
 #endif
 #endif
@@ -213,14 +190,12 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyCudaFunctionNV(VkDevice device, V
 #if defined(VK_NV_cuda_kernel_launch)
 typedef void (VKAPI_PTR *pfn_DestroyCudaModuleNV)(VkDevice, VkCudaModuleNV, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyCudaModuleNV(VkDevice device, VkCudaModuleNV module, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)module);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyCudaModuleNV] : NULL;
 		if (next) ((pfn_DestroyCudaModuleNV)next)(device, module, pAllocator);
 	}
-	(void)down;
 }
 #endif
 #endif
@@ -228,381 +203,325 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyCudaModuleNV(VkDevice device, VkC
 #if defined(VK_ARM_data_graph)
 typedef void (VKAPI_PTR *pfn_DestroyDataGraphPipelineSessionARM)(VkDevice, VkDataGraphPipelineSessionARM, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDataGraphPipelineSessionARM(VkDevice device, VkDataGraphPipelineSessionARM session, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)session);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyDataGraphPipelineSessionARM] : NULL;
 		if (next) ((pfn_DestroyDataGraphPipelineSessionARM)next)(device, session, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_EXT_debug_report)
 typedef void (VKAPI_PTR *pfn_DestroyDebugReportCallbackEXT)(VkInstance, VkDebugReportCallbackEXT, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDebugReportCallbackEXT(VkInstance instance, VkDebugReportCallbackEXT callback, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)callback);
-	if (down) {
+	{
 		struct vkgen_instance *d = vkgen_instance_of(LAYER, instance);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_I_vkDestroyDebugReportCallbackEXT] : NULL;
 		if (next) ((pfn_DestroyDebugReportCallbackEXT)next)(instance, callback, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_EXT_debug_utils)
 typedef void (VKAPI_PTR *pfn_DestroyDebugUtilsMessengerEXT)(VkInstance, VkDebugUtilsMessengerEXT, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDebugUtilsMessengerEXT(VkInstance instance, VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)messenger);
-	if (down) {
+	{
 		struct vkgen_instance *d = vkgen_instance_of(LAYER, instance);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_I_vkDestroyDebugUtilsMessengerEXT] : NULL;
 		if (next) ((pfn_DestroyDebugUtilsMessengerEXT)next)(instance, messenger, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_KHR_deferred_host_operations)
 typedef void (VKAPI_PTR *pfn_DestroyDeferredOperationKHR)(VkDevice, VkDeferredOperationKHR, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDeferredOperationKHR(VkDevice device, VkDeferredOperationKHR operation, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)operation);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyDeferredOperationKHR] : NULL;
 		if (next) ((pfn_DestroyDeferredOperationKHR)next)(device, operation, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyDescriptorPool)(VkDevice, VkDescriptorPool, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDescriptorPool(VkDevice device, VkDescriptorPool descriptorPool, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_clear(LAYER->names);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyDescriptorPool] : NULL;
 		if (next) ((pfn_DestroyDescriptorPool)next)(device, descriptorPool, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyDescriptorSetLayout)(VkDevice, VkDescriptorSetLayout, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDescriptorSetLayout(VkDevice device, VkDescriptorSetLayout descriptorSetLayout, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)descriptorSetLayout);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyDescriptorSetLayout] : NULL;
 		if (next) ((pfn_DestroyDescriptorSetLayout)next)(device, descriptorSetLayout, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_1)
 typedef void (VKAPI_PTR *pfn_DestroyDescriptorUpdateTemplate)(VkDevice, VkDescriptorUpdateTemplate, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDescriptorUpdateTemplate(VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)descriptorUpdateTemplate);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyDescriptorUpdateTemplate] : NULL;
 		if (next) ((pfn_DestroyDescriptorUpdateTemplate)next)(device, descriptorUpdateTemplate, pAllocator);
 	}
-	(void)down;
 }
 #if (defined(VK_KHR_descriptor_update_template)) && (defined(VK_VERSION_1_1))
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDescriptorUpdateTemplateKHR(VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)descriptorUpdateTemplate);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyDescriptorUpdateTemplateKHR] : NULL;
 		if (next) ((pfn_DestroyDescriptorUpdateTemplate)next)(device, descriptorUpdateTemplate, pAllocator);
 	}
-	(void)down;
 }
 #endif
 #endif
 
 #if defined(VK_VERSION_1_0)
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDevice(VkDevice device, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
-	if (down) {
+	{
 		vkgen_destroy_device(LAYER, device, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyEvent)(VkDevice, VkEvent, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyEvent(VkDevice device, VkEvent event, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)event);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyEvent] : NULL;
 		if (next) ((pfn_DestroyEvent)next)(device, event, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_NV_external_compute_queue)
 typedef void (VKAPI_PTR *pfn_DestroyExternalComputeQueueNV)(VkDevice, VkExternalComputeQueueNV, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyExternalComputeQueueNV(VkDevice device, VkExternalComputeQueueNV externalQueue, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)(uintptr_t)externalQueue);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyExternalComputeQueueNV] : NULL;
 		if (next) ((pfn_DestroyExternalComputeQueueNV)next)(device, externalQueue, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyFence)(VkDevice, VkFence, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyFence(VkDevice device, VkFence fence, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)fence);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyFence] : NULL;
 		if (next) ((pfn_DestroyFence)next)(device, fence, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyFramebuffer)(VkDevice, VkFramebuffer, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyFramebuffer(VkDevice device, VkFramebuffer framebuffer, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)framebuffer);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyFramebuffer] : NULL;
 		if (next) ((pfn_DestroyFramebuffer)next)(device, framebuffer, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_AMD_gpa_interface)
 typedef void (VKAPI_PTR *pfn_DestroyGpaSessionAMD)(VkDevice, VkGpaSessionAMD, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyGpaSessionAMD(VkDevice device, VkGpaSessionAMD gpaSession, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)gpaSession);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyGpaSessionAMD] : NULL;
 		if (next) ((pfn_DestroyGpaSessionAMD)next)(device, gpaSession, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyImage)(VkDevice, VkImage, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyImage(VkDevice device, VkImage image, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
-	if (down) vkgen_example_go_pre_DestroyImage((GoUintptr)(uintptr_t)device, (GoUint64)image, (VkAllocationCallbacks*)pAllocator);
+	vkgen_example_go_pre_DestroyImage((GoUintptr)(uintptr_t)device, (GoUint64)image, (VkAllocationCallbacks*)pAllocator);
 	vkgen_namecache_forget(LAYER->names, (uint64_t)image);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyImage] : NULL;
 		if (next) ((pfn_DestroyImage)next)(device, image, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyImageView)(VkDevice, VkImageView, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyImageView(VkDevice device, VkImageView imageView, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)imageView);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyImageView] : NULL;
 		if (next) ((pfn_DestroyImageView)next)(device, imageView, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_EXT_device_generated_commands)
 typedef void (VKAPI_PTR *pfn_DestroyIndirectCommandsLayoutEXT)(VkDevice, VkIndirectCommandsLayoutEXT, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyIndirectCommandsLayoutEXT(VkDevice device, VkIndirectCommandsLayoutEXT indirectCommandsLayout, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)indirectCommandsLayout);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyIndirectCommandsLayoutEXT] : NULL;
 		if (next) ((pfn_DestroyIndirectCommandsLayoutEXT)next)(device, indirectCommandsLayout, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_NV_device_generated_commands)
 typedef void (VKAPI_PTR *pfn_DestroyIndirectCommandsLayoutNV)(VkDevice, VkIndirectCommandsLayoutNV, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyIndirectCommandsLayoutNV(VkDevice device, VkIndirectCommandsLayoutNV indirectCommandsLayout, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)indirectCommandsLayout);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyIndirectCommandsLayoutNV] : NULL;
 		if (next) ((pfn_DestroyIndirectCommandsLayoutNV)next)(device, indirectCommandsLayout, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_EXT_device_generated_commands)
 typedef void (VKAPI_PTR *pfn_DestroyIndirectExecutionSetEXT)(VkDevice, VkIndirectExecutionSetEXT, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyIndirectExecutionSetEXT(VkDevice device, VkIndirectExecutionSetEXT indirectExecutionSet, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)indirectExecutionSet);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyIndirectExecutionSetEXT] : NULL;
 		if (next) ((pfn_DestroyIndirectExecutionSetEXT)next)(device, indirectExecutionSet, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyInstance(VkInstance instance, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
-	if (down) {
+	{
 		vkgen_destroy_instance(LAYER, instance, pAllocator);
 	}
 	vkgen_example_go_post_DestroyInstance((GoUintptr)(uintptr_t)instance, (VkAllocationCallbacks*)pAllocator);
-	(void)down;
 }
 #endif
 
 #if defined(VK_EXT_opacity_micromap)
 typedef void (VKAPI_PTR *pfn_DestroyMicromapEXT)(VkDevice, VkMicromapEXT, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyMicromapEXT(VkDevice device, VkMicromapEXT micromap, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)micromap);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyMicromapEXT] : NULL;
 		if (next) ((pfn_DestroyMicromapEXT)next)(device, micromap, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_NV_optical_flow)
 typedef void (VKAPI_PTR *pfn_DestroyOpticalFlowSessionNV)(VkDevice, VkOpticalFlowSessionNV, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyOpticalFlowSessionNV(VkDevice device, VkOpticalFlowSessionNV session, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)session);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyOpticalFlowSessionNV] : NULL;
 		if (next) ((pfn_DestroyOpticalFlowSessionNV)next)(device, session, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyPipeline)(VkDevice, VkPipeline, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyPipeline(VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)pipeline);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyPipeline] : NULL;
 		if (next) ((pfn_DestroyPipeline)next)(device, pipeline, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_KHR_pipeline_binary)
 typedef void (VKAPI_PTR *pfn_DestroyPipelineBinaryKHR)(VkDevice, VkPipelineBinaryKHR, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyPipelineBinaryKHR(VkDevice device, VkPipelineBinaryKHR pipelineBinary, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)pipelineBinary);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyPipelineBinaryKHR] : NULL;
 		if (next) ((pfn_DestroyPipelineBinaryKHR)next)(device, pipelineBinary, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyPipelineCache)(VkDevice, VkPipelineCache, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyPipelineCache(VkDevice device, VkPipelineCache pipelineCache, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)pipelineCache);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyPipelineCache] : NULL;
 		if (next) ((pfn_DestroyPipelineCache)next)(device, pipelineCache, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyPipelineLayout)(VkDevice, VkPipelineLayout, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyPipelineLayout(VkDevice device, VkPipelineLayout pipelineLayout, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)pipelineLayout);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyPipelineLayout] : NULL;
 		if (next) ((pfn_DestroyPipelineLayout)next)(device, pipelineLayout, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_3)
 typedef void (VKAPI_PTR *pfn_DestroyPrivateDataSlot)(VkDevice, VkPrivateDataSlot, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyPrivateDataSlot(VkDevice device, VkPrivateDataSlot privateDataSlot, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)privateDataSlot);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyPrivateDataSlot] : NULL;
 		if (next) ((pfn_DestroyPrivateDataSlot)next)(device, privateDataSlot, pAllocator);
 	}
-	(void)down;
 }
 #if (defined(VK_EXT_private_data)) && (defined(VK_VERSION_1_3))
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyPrivateDataSlotEXT(VkDevice device, VkPrivateDataSlot privateDataSlot, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)privateDataSlot);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyPrivateDataSlotEXT] : NULL;
 		if (next) ((pfn_DestroyPrivateDataSlot)next)(device, privateDataSlot, pAllocator);
 	}
-	(void)down;
 }
 #endif
 #endif
@@ -610,67 +529,57 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyPrivateDataSlotEXT(VkDevice devic
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyQueryPool)(VkDevice, VkQueryPool, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyQueryPool(VkDevice device, VkQueryPool queryPool, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)queryPool);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyQueryPool] : NULL;
 		if (next) ((pfn_DestroyQueryPool)next)(device, queryPool, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyRenderPass)(VkDevice, VkRenderPass, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyRenderPass(VkDevice device, VkRenderPass renderPass, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)renderPass);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyRenderPass] : NULL;
 		if (next) ((pfn_DestroyRenderPass)next)(device, renderPass, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroySampler)(VkDevice, VkSampler, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroySampler(VkDevice device, VkSampler sampler, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)sampler);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroySampler] : NULL;
 		if (next) ((pfn_DestroySampler)next)(device, sampler, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_1)
 typedef void (VKAPI_PTR *pfn_DestroySamplerYcbcrConversion)(VkDevice, VkSamplerYcbcrConversion, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroySamplerYcbcrConversion(VkDevice device, VkSamplerYcbcrConversion ycbcrConversion, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)ycbcrConversion);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroySamplerYcbcrConversion] : NULL;
 		if (next) ((pfn_DestroySamplerYcbcrConversion)next)(device, ycbcrConversion, pAllocator);
 	}
-	(void)down;
 }
 #if (defined(VK_KHR_sampler_ycbcr_conversion)) && (defined(VK_VERSION_1_1))
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroySamplerYcbcrConversionKHR(VkDevice device, VkSamplerYcbcrConversion ycbcrConversion, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)ycbcrConversion);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroySamplerYcbcrConversionKHR] : NULL;
 		if (next) ((pfn_DestroySamplerYcbcrConversion)next)(device, ycbcrConversion, pAllocator);
 	}
-	(void)down;
 }
 #endif
 #endif
@@ -678,162 +587,139 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroySamplerYcbcrConversionKHR(VkDevic
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroySemaphore)(VkDevice, VkSemaphore, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroySemaphore(VkDevice device, VkSemaphore semaphore, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)semaphore);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroySemaphore] : NULL;
 		if (next) ((pfn_DestroySemaphore)next)(device, semaphore, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_EXT_shader_object)
 typedef void (VKAPI_PTR *pfn_DestroyShaderEXT)(VkDevice, VkShaderEXT, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyShaderEXT(VkDevice device, VkShaderEXT shader, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)shader);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyShaderEXT] : NULL;
 		if (next) ((pfn_DestroyShaderEXT)next)(device, shader, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_ARM_shader_instrumentation)
 typedef void (VKAPI_PTR *pfn_DestroyShaderInstrumentationARM)(VkDevice, VkShaderInstrumentationARM, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyShaderInstrumentationARM(VkDevice device, VkShaderInstrumentationARM instrumentation, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)instrumentation);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyShaderInstrumentationARM] : NULL;
 		if (next) ((pfn_DestroyShaderInstrumentationARM)next)(device, instrumentation, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyShaderModule)(VkDevice, VkShaderModule, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyShaderModule(VkDevice device, VkShaderModule shaderModule, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)shaderModule);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyShaderModule] : NULL;
 		if (next) ((pfn_DestroyShaderModule)next)(device, shaderModule, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_KHR_surface)
 typedef void (VKAPI_PTR *pfn_DestroySurfaceKHR)(VkInstance, VkSurfaceKHR, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroySurfaceKHR(VkInstance instance, VkSurfaceKHR surface, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)surface);
-	if (down) {
+	{
 		struct vkgen_instance *d = vkgen_instance_of(LAYER, instance);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_I_vkDestroySurfaceKHR] : NULL;
 		if (next) ((pfn_DestroySurfaceKHR)next)(instance, surface, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_KHR_swapchain)
 typedef void (VKAPI_PTR *pfn_DestroySwapchainKHR)(VkDevice, VkSwapchainKHR, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroySwapchainKHR(VkDevice device, VkSwapchainKHR swapchain, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)swapchain);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroySwapchainKHR] : NULL;
 		if (next) ((pfn_DestroySwapchainKHR)next)(device, swapchain, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_ARM_tensors)
 typedef void (VKAPI_PTR *pfn_DestroyTensorARM)(VkDevice, VkTensorARM, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyTensorARM(VkDevice device, VkTensorARM tensor, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)tensor);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyTensorARM] : NULL;
 		if (next) ((pfn_DestroyTensorARM)next)(device, tensor, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_ARM_tensors)
 typedef void (VKAPI_PTR *pfn_DestroyTensorViewARM)(VkDevice, VkTensorViewARM, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyTensorViewARM(VkDevice device, VkTensorViewARM tensorView, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)tensorView);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyTensorViewARM] : NULL;
 		if (next) ((pfn_DestroyTensorViewARM)next)(device, tensorView, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_EXT_validation_cache)
 typedef void (VKAPI_PTR *pfn_DestroyValidationCacheEXT)(VkDevice, VkValidationCacheEXT, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyValidationCacheEXT(VkDevice device, VkValidationCacheEXT validationCache, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)validationCache);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyValidationCacheEXT] : NULL;
 		if (next) ((pfn_DestroyValidationCacheEXT)next)(device, validationCache, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_KHR_video_queue)
 typedef void (VKAPI_PTR *pfn_DestroyVideoSessionKHR)(VkDevice, VkVideoSessionKHR, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyVideoSessionKHR(VkDevice device, VkVideoSessionKHR videoSession, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)videoSession);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyVideoSessionKHR] : NULL;
 		if (next) ((pfn_DestroyVideoSessionKHR)next)(device, videoSession, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_KHR_video_queue)
 typedef void (VKAPI_PTR *pfn_DestroyVideoSessionParametersKHR)(VkDevice, VkVideoSessionParametersKHR, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyVideoSessionParametersKHR(VkDevice device, VkVideoSessionParametersKHR videoSessionParameters, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)videoSessionParameters);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDestroyVideoSessionParametersKHR] : NULL;
 		if (next) ((pfn_DestroyVideoSessionParametersKHR)next)(device, videoSessionParameters, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_EnumerateDeviceExtensionProperties(VkPhysicalDevice physicalDevice, const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties) {
 	VkResult result = (VkResult)0;
-	int down = 1;
-	if (down) {
+	{
 		result = vkgen_enumerate_device_extensions(LAYER, physicalDevice, pLayerName, pPropertyCount, pProperties);
 	}
 	return result;
@@ -843,8 +729,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_EnumerateDeviceExtensionProperties(V
 #if defined(VK_VERSION_1_0)
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_EnumerateDeviceLayerProperties(VkPhysicalDevice physicalDevice, uint32_t* pPropertyCount, VkLayerProperties* pProperties) {
 	VkResult result = (VkResult)0;
-	int down = 1;
-	if (down) {
+	{
 		result = vkgen_enumerate_device_layers(LAYER, physicalDevice, pPropertyCount, pProperties);
 	}
 	return result;
@@ -854,8 +739,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_EnumerateDeviceLayerProperties(VkPhy
 #if defined(VK_VERSION_1_0)
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_EnumerateInstanceExtensionProperties(const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties) {
 	VkResult result = (VkResult)0;
-	int down = 1;
-	if (down) {
+	{
 		result = vkgen_enumerate_instance_extensions(LAYER, pLayerName, pPropertyCount, pProperties);
 	}
 	return result;
@@ -865,8 +749,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_EnumerateInstanceExtensionProperties
 #if defined(VK_VERSION_1_0)
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_EnumerateInstanceLayerProperties(uint32_t* pPropertyCount, VkLayerProperties* pProperties) {
 	VkResult result = (VkResult)0;
-	int down = 1;
-	if (down) {
+	{
 		result = vkgen_enumerate_instance_layers(LAYER, pPropertyCount, pProperties);
 	}
 	return result;
@@ -876,14 +759,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_EnumerateInstanceLayerProperties(uin
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_FreeCommandBuffers)(VkDevice, VkCommandPool, uint32_t, const VkCommandBuffer*);
 static VKAPI_ATTR void VKAPI_CALL tramp_FreeCommandBuffers(VkDevice device, VkCommandPool commandPool, uint32_t commandBufferCount, const VkCommandBuffer* pCommandBuffers) {
-	int down = 1;
 	if (pCommandBuffers) for (uint32_t i = 0; i < commandBufferCount; i++) vkgen_namecache_forget(LAYER->names, (uint64_t)(uintptr_t)pCommandBuffers[i]);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkFreeCommandBuffers] : NULL;
 		if (next) ((pfn_FreeCommandBuffers)next)(device, commandPool, commandBufferCount, pCommandBuffers);
 	}
-	(void)down;
 }
 #endif
 
@@ -891,9 +772,8 @@ static VKAPI_ATTR void VKAPI_CALL tramp_FreeCommandBuffers(VkDevice device, VkCo
 typedef VkResult (VKAPI_PTR *pfn_FreeDescriptorSets)(VkDevice, VkDescriptorPool, uint32_t, const VkDescriptorSet*);
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_FreeDescriptorSets(VkDevice device, VkDescriptorPool descriptorPool, uint32_t descriptorSetCount, const VkDescriptorSet* pDescriptorSets) {
 	VkResult result = (VkResult)0;
-	int down = 1;
 	if (pDescriptorSets) for (uint32_t i = 0; i < descriptorSetCount; i++) vkgen_namecache_forget(LAYER->names, (uint64_t)pDescriptorSets[i]);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkFreeDescriptorSets] : NULL;
 		if (next) result = ((pfn_FreeDescriptorSets)next)(device, descriptorPool, descriptorSetCount, pDescriptorSets);
@@ -905,27 +785,23 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_FreeDescriptorSets(VkDevice device, 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_FreeMemory)(VkDevice, VkDeviceMemory, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_FreeMemory(VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks* pAllocator) {
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)memory);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkFreeMemory] : NULL;
 		if (next) ((pfn_FreeMemory)next)(device, memory, pAllocator);
 	}
-	(void)down;
 }
 #endif
 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_GetBufferMemoryRequirements)(VkDevice, VkBuffer, VkMemoryRequirements*);
 static VKAPI_ATTR void VKAPI_CALL tramp_GetBufferMemoryRequirements(VkDevice device, VkBuffer buffer, VkMemoryRequirements* pMemoryRequirements) {
-	int down = 1;
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkGetBufferMemoryRequirements] : NULL;
 		if (next) ((pfn_GetBufferMemoryRequirements)next)(device, buffer, pMemoryRequirements);
 	}
-	(void)down;
 }
 #endif
 
@@ -933,9 +809,8 @@ static VKAPI_ATTR void VKAPI_CALL tramp_GetBufferMemoryRequirements(VkDevice dev
 typedef VkResult (VKAPI_PTR *pfn_QueueSubmit)(VkQueue, uint32_t, const VkSubmitInfo*, VkFence);
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_QueueSubmit(VkQueue queue, uint32_t submitCount, const VkSubmitInfo* pSubmits, VkFence fence) {
 	VkResult result = (VkResult)0;
-	int down = 1;
-	if (down) vkgen_example_go_pre_QueueSubmit((GoUintptr)(uintptr_t)queue, (uint32_t)submitCount, (VkSubmitInfo*)pSubmits, (GoUint64)fence);
-	if (down) {
+	vkgen_example_go_pre_QueueSubmit((GoUintptr)(uintptr_t)queue, (uint32_t)submitCount, (VkSubmitInfo*)pSubmits, (GoUint64)fence);
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, queue);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkQueueSubmit] : NULL;
 		if (next) result = ((pfn_QueueSubmit)next)(queue, submitCount, pSubmits, fence);
@@ -948,9 +823,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_QueueSubmit(VkQueue queue, uint32_t 
 typedef VkResult (VKAPI_PTR *pfn_ReleasePerformanceConfigurationINTEL)(VkDevice, VkPerformanceConfigurationINTEL);
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_ReleasePerformanceConfigurationINTEL(VkDevice device, VkPerformanceConfigurationINTEL configuration) {
 	VkResult result = (VkResult)0;
-	int down = 1;
 	vkgen_namecache_forget(LAYER->names, (uint64_t)configuration);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkReleasePerformanceConfigurationINTEL] : NULL;
 		if (next) result = ((pfn_ReleasePerformanceConfigurationINTEL)next)(device, configuration);
@@ -963,9 +837,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_ReleasePerformanceConfigurationINTEL
 typedef VkResult (VKAPI_PTR *pfn_ResetDescriptorPool)(VkDevice, VkDescriptorPool, VkDescriptorPoolResetFlags);
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_ResetDescriptorPool(VkDevice device, VkDescriptorPool descriptorPool, VkDescriptorPoolResetFlags flags) {
 	VkResult result = (VkResult)0;
-	int down = 1;
 	vkgen_namecache_clear(LAYER->names);
-	if (down) {
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkResetDescriptorPool] : NULL;
 		if (next) result = ((pfn_ResetDescriptorPool)next)(device, descriptorPool, flags);
@@ -978,15 +851,14 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_ResetDescriptorPool(VkDevice device,
 typedef VkResult (VKAPI_PTR *pfn_SetDebugUtilsObjectNameEXT)(VkDevice, const VkDebugUtilsObjectNameInfoEXT*);
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_SetDebugUtilsObjectNameEXT(VkDevice device, const VkDebugUtilsObjectNameInfoEXT* pNameInfo) {
 	VkResult result = (VkResult)0;
-	int down = 1;
 	int cached = pNameInfo && vkgen_namecache_hit(LAYER->names, (uint64_t)vkgen_key(device), (int32_t)pNameInfo->objectType, pNameInfo->objectHandle, pNameInfo->pObjectName);
-	if (down && !cached) vkgen_example_go_pre_SetDebugUtilsObjectNameEXT((GoUintptr)(uintptr_t)device, (VkDebugUtilsObjectNameInfoEXT*)pNameInfo);
-	if (down) {
+	if (!cached) vkgen_example_go_pre_SetDebugUtilsObjectNameEXT((GoUintptr)(uintptr_t)device, (VkDebugUtilsObjectNameInfoEXT*)pNameInfo);
+	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkSetDebugUtilsObjectNameEXT] : NULL;
 		if (next) result = ((pfn_SetDebugUtilsObjectNameEXT)next)(device, pNameInfo);
 	}
-	if (!cached && down && pNameInfo) vkgen_namecache_store(LAYER->names, (uint64_t)vkgen_key(device), (int32_t)pNameInfo->objectType, pNameInfo->objectHandle, pNameInfo->pObjectName);
+	if (!cached && pNameInfo && result == VK_SUCCESS) vkgen_namecache_store(LAYER->names, (uint64_t)vkgen_key(device), (int32_t)pNameInfo->objectType, pNameInfo->objectHandle, pNameInfo->pObjectName);
 	return result;
 }
 #endif
