@@ -8,12 +8,12 @@ import (
 	"testing"
 
 	"github.com/vkgen/vkgen/gen/objtypes"
-	"github.com/vkgen/vkgen/internal/testenv"
+	"github.com/vkgen/vkgen/internal/testreg"
 )
 
 func tables(t *testing.T, version string) *objtypes.Tables {
 	t.Helper()
-	tb, err := objtypes.Derive(testenv.LoadRegistry(t, version))
+	tb, err := objtypes.Derive(testreg.Load(t, version))
 	if err != nil {
 		t.Fatal(err)
 	}

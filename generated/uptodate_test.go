@@ -9,12 +9,13 @@ import (
 
 	"github.com/vkgen/vkgen/gen/gotables"
 	"github.com/vkgen/vkgen/internal/testenv"
+	"github.com/vkgen/vkgen/internal/testreg"
 )
 
 // TestUpToDate regenerates from the pinned registry and fails when the
 // committed files differ, or when a generated file is no longer produced.
 func TestUpToDate(t *testing.T) {
-	r := testenv.LoadRegistry(t, testenv.PinnedRegistry)
+	r := testreg.Load(t, testenv.PinnedRegistry)
 	files, _, err := gotables.Generate(r)
 	if err != nil {
 		t.Fatal(err)

@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/vkgen/vkgen/internal/testenv"
+	"github.com/vkgen/vkgen/internal/testreg"
 )
 
 // TestCommittedUpToDate fails when layer/vkgen_dispatch.[ch] are stale:
 // run `go generate ./layer`.
 func TestCommittedUpToDate(t *testing.T) {
-	files, err := Generate(testenv.LoadRegistry(t, testenv.PinnedRegistry))
+	files, err := Generate(testreg.Load(t, testenv.PinnedRegistry))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func TestCommittedUpToDate(t *testing.T) {
 }
 
 func TestBuild(t *testing.T) {
-	tab, err := Build(testenv.LoadRegistry(t, testenv.PinnedRegistry))
+	tab, err := Build(testreg.Load(t, testenv.PinnedRegistry))
 	if err != nil {
 		t.Fatal(err)
 	}

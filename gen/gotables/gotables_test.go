@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/vkgen/vkgen/gen/objtypes"
-	"github.com/vkgen/vkgen/internal/testenv"
+	"github.com/vkgen/vkgen/internal/testreg"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden from the shared registries")
@@ -20,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite testdata/golden from the shared
 func TestGolden(t *testing.T) {
 	for _, v := range []string{"1.3.239", "1.4.359"} {
 		t.Run(v, func(t *testing.T) {
-			r := testenv.LoadRegistry(t, v)
+			r := testreg.Load(t, v)
 			first, _, err := Generate(r)
 			if err != nil {
 				t.Fatal(err)

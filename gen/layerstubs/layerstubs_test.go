@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/vkgen/vkgen/internal/testenv"
+	"github.com/vkgen/vkgen/internal/testreg"
 	"github.com/vkgen/vkgen/registry"
 )
 
 // TestCommittedUpToDate regenerates every layer package under layer/ and
 // fails when a committed stub or manifest differs: run go generate there.
 func TestCommittedUpToDate(t *testing.T) {
-	r := testenv.LoadRegistry(t, testenv.PinnedRegistry)
+	r := testreg.Load(t, testenv.PinnedRegistry)
 	specs, _ := filepath.Glob(filepath.Join(testenv.Root(), "layer", "*", SpecFile))
 	if len(specs) == 0 {
 		t.Fatal("no layer specs found under layer/")
@@ -60,7 +61,7 @@ func gen(t *testing.T, r *registry.Registry, spec string) (map[string]string, er
 }
 
 func TestGenerate(t *testing.T) {
-	r := testenv.LoadRegistry(t, testenv.PinnedRegistry)
+	r := testreg.Load(t, testenv.PinnedRegistry)
 	out, err := gen(t, r, `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d",
 		"instance_extensions": [{"name": "VK_EXT_debug_utils", "spec_version": 2}],
 		"commands": [
@@ -115,7 +116,7 @@ func TestGenerate(t *testing.T) {
 }
 
 func TestBadSpecs(t *testing.T) {
-	r := testenv.LoadRegistry(t, testenv.PinnedRegistry)
+	r := testreg.Load(t, testenv.PinnedRegistry)
 	for name, spec := range map[string]string{
 		"unknown field":   `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d", "comands": []}`,
 		"bad name":        `{"name": "layer", "symbol": "t", "description": "d"}`,
@@ -141,7 +142,7 @@ func TestBadSpecs(t *testing.T) {
 // the device (0 for instance-level commands), arrays per element, pools for
 // the pool itself; without name_cache nothing touches the cache.
 func TestForgetHook(t *testing.T) {
-	r := testenv.LoadRegistry(t, testenv.PinnedRegistry)
+	r := testreg.Load(t, testenv.PinnedRegistry)
 	out, err := gen(t, r, `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d", "forget_hook": true,
 		"commands": [{"name": "vkDestroyBuffer", "go_pre": true}]}`)
 	if err != nil {

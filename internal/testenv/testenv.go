@@ -1,7 +1,6 @@
 // Package testenv locates test inputs that live outside the repository
-// (the read-only ../shared folder beside a checkout), loads the registries
-// there, and skips tests cleanly when they are absent, as on a user's fresh
-// clone. Package registry's own tests cannot use it (import cycle).
+// (the read-only ../shared folder beside a checkout) and skips tests cleanly
+// when they are absent, as on a user's fresh clone.
 package testenv
 
 import (
@@ -9,8 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
-
-	"github.com/vkgen/vkgen/registry"
 )
 
 // Root returns the repository root (the directory holding go.mod).
@@ -72,14 +69,3 @@ func RegistryVersions(t testing.TB) []string {
 // PinnedRegistry is the registry version the committed generated code comes
 // from (docs/generating.md).
 const PinnedRegistry = "1.4.359"
-
-// LoadRegistry parses shared/vkregistry/<version>/vk.xml, or skips t when
-// the shared data is absent.
-func LoadRegistry(t testing.TB, version string) *registry.Registry {
-	t.Helper()
-	r, err := registry.Load(Registry(t, version))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
