@@ -8,7 +8,7 @@ set -euo pipefail
 
 PACKAGES=(
 	libvulkan1 libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
-	xvfb xauth protobuf-compiler
+	xvfb xauth protobuf-compiler libprotobuf32 zlib1g xz-utils
 	gcc libc6-dev git ca-certificates curl python3 time
 )
 

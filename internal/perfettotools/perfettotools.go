@@ -1,0 +1,216 @@
+// Package perfettotools runs Perfetto's own tools in tests, as the oracle of
+// every trace the project writes: trace_processor_shell (the engine behind
+// ui.perfetto.dev) loads a trace and answers SQL, and tracebox runs a private
+// traced on sockets in a temporary folder. The tools come from the v58.2
+// tarball in ../shared/perfetto/tools, unpacked once into the user cache
+// folder; tests skip with a message when ../shared is absent. It knows no
+// layer and no trace content: the tests own their queries.
+package perfettotools
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/vkgen/vkgen/internal/testenv"
+)
+
+// Tarball is the tools' archive under the shared folder.
+const Tarball = "perfetto/tools/perfetto-v58.2-linux-amd64.tar.xz"
+
+var unpacked struct {
+	once     sync.Once
+	dir, err string
+}
+
+// BinDir returns the folder holding tracebox and trace_processor_shell,
+// unpacking the shared tarball on first use (into $VKGEN_CACHE or the user
+// cache folder, keyed by the tarball's checksum, under a file lock so test
+// binaries running in parallel unpack it once). It skips t when ../shared
+// or the tarball is absent and fails t when unpacking fails.
+func BinDir(t testing.TB) string {
+	t.Helper()
+	tarball := testenv.Shared(t, Tarball)
+	unpacked.once.Do(func() { unpacked.dir, unpacked.err = unpack(tarball) })
+	if unpacked.err != "" {
+		t.Fatalf("perfetto tools: %s", unpacked.err)
+	}
+	return unpacked.dir
+}
+
+func unpack(tarball string) (string, string) {
+	data, err := os.ReadFile(tarball)
+	if err != nil {
+		return "", err.Error()
+	}
+	sum := sha256.Sum256(data)
+	cache := os.Getenv("VKGEN_CACHE")
+	if cache == "" {
+		if cache, err = os.UserCacheDir(); err != nil {
+			cache = os.TempDir()
+		}
+		cache = filepath.Join(cache, "vkgen")
+	}
+	dest := filepath.Join(cache, "perfetto-"+hex.EncodeToString(sum[:8]))
+	bin := filepath.Join(dest, "perfetto-v58.2-linux-amd64", "bin")
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return "", err.Error()
+	}
+	lock, err := os.OpenFile(dest+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return "", err.Error()
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return "", err.Error()
+	}
+	if _, err := os.Stat(filepath.Join(bin, "trace_processor_shell")); err == nil {
+		return bin, ""
+	}
+	tmp, err := os.MkdirTemp(cache, "unpack-")
+	if err != nil {
+		return "", err.Error()
+	}
+	defer os.RemoveAll(tmp)
+	if out, err := exec.Command("tar", "-xJf", tarball, "-C", tmp).CombinedOutput(); err != nil {
+		return "", fmt.Sprintf("tar -xJf %s: %v\n%s", tarball, err, out)
+	}
+	if err := os.Rename(tmp, dest); err != nil {
+		return "", err.Error()
+	}
+	return bin, ""
+}
+
+// Result is the answer to one SQL statement: column names and rows, every
+// value as trace_processor prints it in CSV ("[NULL]" for SQL NULL).
+type Result struct {
+	Columns []string
+	Rows    [][]string
+}
+
+// Column returns the values of the named column, in row order.
+func (r Result) Column(name string) []string {
+	for i, c := range r.Columns {
+		if c == name {
+			out := make([]string, len(r.Rows))
+			for j, row := range r.Rows {
+				out[j] = row[i]
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// String prints the result as CSV lines, for failure messages.
+func (r Result) String() string {
+	var b strings.Builder
+	b.WriteString(strings.Join(r.Columns, ","))
+	for _, row := range r.Rows {
+		b.WriteString("\n" + strings.Join(row, ","))
+	}
+	return b.String()
+}
+
+// Query loads trace into trace_processor_shell and runs sql, which may hold
+// several statements (INCLUDE PERFETTO MODULE, CREATE ... first); the result
+// is the last statement's. extraArgs go to trace_processor_shell before the
+// trace (for example "--add-sql-package", dir). It fails t when the tool
+// fails.
+func Query(t testing.TB, trace, sql string, extraArgs ...string) Result {
+	t.Helper()
+	res, err := QueryErr(BinDir(t), trace, sql, extraArgs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// QueryErr is Query with the tools folder given and the error returned, for
+// benchmarks and programs.
+func QueryErr(binDir, trace, sql string, extraArgs ...string) (Result, error) {
+	qf, err := os.CreateTemp("", "vkgen-query-*.sql")
+	if err != nil {
+		return Result{}, err
+	}
+	defer os.Remove(qf.Name())
+	if _, err := qf.WriteString(sql); err != nil {
+		return Result{}, err
+	}
+	qf.Close()
+	args := append(append([]string{"-q", qf.Name()}, extraArgs...), trace)
+	cmd := exec.Command(filepath.Join(binDir, "trace_processor_shell"), args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return Result{}, fmt.Errorf("trace_processor_shell %s: %v\nSQL:\n%s\nstderr:\n%s", trace, err, sql, lastLines(stderr.String(), 20))
+	}
+	return parseCSV(stdout.String())
+}
+
+// parseCSV reads the last result block: trace_processor separates the
+// results of statements by an empty line.
+func parseCSV(out string) (Result, error) {
+	out = strings.TrimRight(out, "\n")
+	if i := strings.LastIndex(out, "\n\n"); i >= 0 {
+		out = out[i+2:]
+	}
+	if out == "" {
+		return Result{}, nil
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil && err != io.EOF {
+		return Result{}, fmt.Errorf("trace_processor_shell output: %v\n%s", err, out)
+	}
+	if len(recs) == 0 {
+		return Result{}, nil
+	}
+	return Result{Columns: recs[0], Rows: recs[1:]}, nil
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// StatsProblems returns the non-zero rows of the trace's stats table of
+// severity error or data_loss, as "name[idx]=value" strings, leaving out the
+// stats named in allowed (losses a test provokes on purpose).
+func StatsProblems(t testing.TB, trace string, allowed ...string) []string {
+	t.Helper()
+	res := Query(t, trace, `SELECT name, idx, severity, value FROM stats
+WHERE severity IN ('error', 'data_loss') AND value != 0 ORDER BY name, idx;`)
+	skip := map[string]bool{}
+	for _, a := range allowed {
+		skip[a] = true
+	}
+	var out []string
+	for _, row := range res.Rows {
+		if !skip[row[0]] {
+			out = append(out, fmt.Sprintf("%s[%s]=%s (%s)", row[0], row[1], row[3], row[2]))
+		}
+	}
+	return out
+}
+
+// CheckStats fails t when the trace's stats table has a non-zero error or
+// data_loss row other than those named in allowed.
+func CheckStats(t testing.TB, trace string, allowed ...string) {
+	t.Helper()
+	if p := StatsProblems(t, trace, allowed...); len(p) > 0 {
+		t.Errorf("trace_processor stats of %s report problems:\n%s", trace, strings.Join(p, "\n"))
+	}
+}
