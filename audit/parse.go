@@ -1,137 +1,336 @@
 package audit
 
-import "strings"
+import (
+	"sort"
+	"strconv"
+)
 
-type token struct {
-	text string
-	line int
-	kind byte // 'D', 'O' for table names, 0 otherwise
+// Shape names the construct a table was read from.
+type Shape string
+
+const (
+	ShapeSwitch     Shape = "switch"      // switch/case (C, C++, Go), match (Rust), switch arms (Zig)
+	ShapeIfChain    Shape = "if-chain"    // if / else if on either operand order
+	ShapePairs      Shape = "pairs"       // {D, O} / (D, O) / make_pair(D, O) in an initialiser list
+	ShapeMap        Shape = "map-literal" // Go map literal D: O
+	ShapeDesignated Shape = "designated"  // [D] = O in an initialiser
+	ShapeIndexed    Shape = "indexed"     // m[D] = O; statements
+	ShapeArray      Shape = "array"       // VkObjectType a[VK_DEBUG_REPORT_..._RANGE_SIZE_EXT] = {O0, O1, ...}
+)
+
+// ShapesRead lists the constructs read, for "vkgen audit --help" and the
+// no-table message.
+var ShapesRead = []string{
+	"switch/case and match arms (returns or assignments, fallthrough, default)",
+	"if/else-if chains (t == X or X == t)",
+	"{X, Y} and (X, Y) pairs in initialiser lists (arrays, std::map/unordered_map, make_pair, Rust tuples)",
+	"[X] = Y designated initialisers and m[X] = Y; assignments",
+	"arrays sized by the other enum (T a[VK_..._RANGE_SIZE_EXT] = {Y0, Y1, ...}, read by position)",
+	"Go map literals X: Y",
 }
 
-// tokenize splits C, C++ or Go source into identifiers and punctuation,
-// dropping comments, string and character literals and package or
-// namespace qualifiers (generated.ObjectTypeBuffer, ns::X).
-func tokenize(src string) []token {
-	var toks []token
-	line := 1
-	for i := 0; i < len(src); {
-		c := src[i]
+// Row is one mapping row read from a table.
+type Row struct {
+	File        string `json:"-"`
+	Line        int    `json:"line"`
+	DebugReport string `json:"debug_report"` // as written
+	ObjectType  string `json:"object_type"`  // as written
+}
+
+// Table is the rows of one construct, in one direction.
+type Table struct {
+	File    string `json:"-"`
+	Line    int    `json:"line"`     // where the construct starts
+	EndLine int    `json:"end_line"` // where it ends
+	Shape   Shape  `json:"shape"`
+	// Reverse is true for VkObjectType -> VkDebugReportObjectTypeEXT tables.
+	Reverse bool  `json:"reverse"`
+	Rows    []Row `json:"rows"`
+}
+
+// Direction is "debug-report -> object-type" or its reverse.
+func (t *Table) Direction() string {
+	if t.Reverse {
+		return "object-type -> debug-report"
+	}
+	return "debug-report -> object-type"
+}
+
+// parser finds tables in one file's tokens. match links each bracket to
+// its partner (-1 when unmatched); parent is the innermost open bracket
+// around each token (-1 at top level).
+type parser struct {
+	file   string
+	toks   []token
+	match  []int32
+	parent []int32
+	tables map[tableKey]*Table
+	// decl is the enum of each name declared so far as "name: Type"
+	// (Zig and Rust parameters), for switches over inferred literals.
+	decl map[string]byte
+}
+
+type tableKey struct {
+	at      int32 // the token that opens the construct
+	reverse bool
+}
+
+// Parse finds every mapping table of one file, in source order, and the
+// macros that may generate rows it cannot see.
+func Parse(file, src string) ([]*Table, []Macro) {
+	toks, macros := tokenize(src)
+	p := &parser{file: file, toks: toks, tables: map[tableKey]*Table{}, decl: map[string]byte{}}
+	p.link()
+	for i := range toks {
+		if i+2 < len(toks) && toks[i+1].text == ":" && isIdentStart(toks[i].text[0]) {
+			if k := enumType(toks[i+2].text); k != 0 {
+				p.decl[toks[i].text] = k
+			}
+		}
+		switch toks[i].text {
+		case "switch", "match":
+			p.switchAt(i)
+		case "if":
+			p.ifAt(i)
+		case "{":
+			p.braceAt(i)
+		case "(":
+			p.tupleAt(i)
+		case "[":
+			p.bracketAt(i)
+		}
+	}
+	out := make([]*Table, 0, len(p.tables))
+	for _, t := range p.tables {
+		sort.SliceStable(t.Rows, func(i, j int) bool { return t.Rows[i].Line < t.Rows[j].Line })
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Line != out[j].Line {
+			return out[i].Line < out[j].Line
+		}
+		return !out[i].Reverse
+	})
+	return out, macros
+}
+
+// link matches brackets with a stack; an unmatched closer is ignored and an
+// unclosed opener extends to the end.
+func (p *parser) link() {
+	n := len(p.toks)
+	p.match = make([]int32, n)
+	p.parent = make([]int32, n)
+	var stack []int32
+	for i := range p.toks {
+		p.match[i] = -1
+		p.parent[i] = -1
+		if len(stack) > 0 {
+			p.parent[i] = stack[len(stack)-1]
+		}
+		switch t := p.toks[i].text; t {
+		case "(", "[", "{":
+			stack = append(stack, int32(i))
+		case ")", "]", "}":
+			if len(stack) > 0 && p.toks[stack[len(stack)-1]].text == opener(t) {
+				o := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				p.match[o], p.match[i] = int32(i), o
+				p.parent[i] = p.parent[o]
+			}
+		}
+	}
+}
+
+func opener(closer string) string {
+	return map[string]string{")": "(", "]": "[", "}": "{"}[closer]
+}
+
+// end returns the index of the closer of the bracket at o, or len(toks).
+func (p *parser) end(o int) int {
+	if m := p.match[o]; m > int32(o) {
+		return int(m)
+	}
+	return len(p.toks)
+}
+
+// add records the row key -> value in the table opened at token at.
+func (p *parser) add(at int, shape Shape, key, value token) {
+	if !key.ref() || !value.ref() || key.kind == value.kind {
+		return
+	}
+	reverse := key.kind == 'O'
+	k := tableKey{int32(at), reverse}
+	t := p.tables[k]
+	if t == nil {
+		t = &Table{File: p.file, Line: int(p.toks[at].line), Shape: shape, Reverse: reverse}
+		t.EndLine = t.Line
+		// A table that is its own bracket ends at the closer; rows of an if
+		// chain or of assignments end at the last row, not at the function's end.
+		if e := p.end(at); e < len(p.toks) && shape != ShapeIfChain && shape != ShapeIndexed {
+			t.EndLine = int(p.toks[e].line)
+		}
+		p.tables[k] = t
+	}
+	r := Row{File: p.file, Line: int(key.line), DebugReport: key.text, ObjectType: value.text}
+	if reverse {
+		r.DebugReport, r.ObjectType = value.text, key.text
+	}
+	t.Rows = append(t.Rows, r)
+	t.EndLine = max(t.EndLine, int(value.line))
+}
+
+// next is the index of the token after toks[i] at the same depth: past
+// the whole group when toks[i] opens one (len(toks) when it is unclosed).
+func (p *parser) next(i int) int {
+	if i >= len(p.toks) {
+		return len(p.toks)
+	}
+	if m := p.match[i]; m > int32(i) {
+		return int(m) + 1
+	}
+	if t := p.toks[i].text; t == "(" || t == "[" || t == "{" {
+		return len(p.toks)
+	}
+	return i + 1
+}
+
+// elements splits the bracket group at o into its comma-separated
+// elements as [from, to) token ranges, stopping after limit elements.
+// It visits only the group's direct children, so every group of a file
+// together costs one pass.
+func (p *parser) elements(o, limit int) [][2]int {
+	var out [][2]int
+	from, e := o+1, p.end(o)
+	for i := from; i < e && len(out) < limit; i = p.next(i) {
+		if p.toks[i].text == "," {
+			out = append(out, [2]int{from, i})
+			from = i + 1
+		}
+	}
+	if from < e && len(out) < limit {
+		out = append(out, [2]int{from, e})
+	}
+	return out
+}
+
+// single returns the one reference of an element: "R", ".field = R" or
+// "field: R" (a struct field). ok is false for anything else.
+func (p *parser) single(el [2]int) (token, bool) {
+	t := p.toks[el[0]:el[1]]
+	switch {
+	case len(t) == 1:
+		return t[0], t[0].ref()
+	case len(t) == 3 && t[1].text == ":" && t[0].kind == 0:
+		return t[2], t[2].ref()
+	case len(t) == 4 && t[0].text == "." && t[2].text == "=":
+		return t[3], t[3].ref()
+	}
+	return token{}, false
+}
+
+// braceAt reads a brace group: a two-element pair {X, Y} (a row of the
+// enclosing list), or a list of "X: Y" / "[X] = Y" entries.
+func (p *parser) braceAt(o int) {
+	els := p.elements(o, 1<<30)
+	if len(els) == 2 {
+		a, okA := p.single(els[0])
+		b, okB := p.single(els[1])
+		if okA && okB {
+			p.add(p.container(o), ShapePairs, a, b)
+			return
+		}
+	}
+	if p.positional(o, els) {
+		return
+	}
+	for _, el := range els {
+		t := p.toks[el[0]:el[1]]
 		switch {
-		case c == '\n':
-			line++
-			i++
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			i++
-		case strings.HasPrefix(src[i:], "//"):
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-		case strings.HasPrefix(src[i:], "/*"):
-			end := strings.Index(src[i+2:], "*/")
-			if end < 0 {
-				end = len(src) - i - 2
-			}
-			line += strings.Count(src[i:i+2+end], "\n")
-			i += end + 4
-		case c == '"' || c == '\'' || c == '`':
-			j := i + 1
-			for j < len(src) && src[j] != c && (c == '`' || src[j] != '\n') {
-				if src[j] == '\\' && c != '`' {
-					j++
-				}
-				j++
-			}
-			if j > len(src) {
-				j = len(src)
-			}
-			line += strings.Count(src[i:j], "\n")
-			i = j + 1
-		case isIdentStart(c):
-			j := i
-			for j < len(src) && (isIdentStart(src[j]) || src[j] >= '0' && src[j] <= '9') {
-				j++
-			}
-			id := src[i:j]
-			// A qualifier keeps only the last name: drop "pkg." / "ns::".
-			if n := len(toks); n >= 2 && (toks[n-1].text == "." || toks[n-1].text == "::") && toks[n-2].kind == 0 && isIdentStart(toks[n-2].text[0]) {
-				toks = toks[:n-2]
-			}
-			toks = append(toks, token{text: id, line: line, kind: kindOf(id)})
-			i = j
-		case strings.HasPrefix(src[i:], "::"):
-			toks = append(toks, token{text: "::", line: line})
-			i += 2
-		default:
-			toks = append(toks, token{text: string(c), line: line})
-			i++
+		case len(t) == 3 && t[1].text == ":":
+			p.add(o, ShapeMap, t[0], t[2])
+		case len(t) == 5 && t[0].text == "[" && t[2].text == "]" && t[3].text == "=":
+			p.add(o, ShapeDesignated, t[1], t[4])
 		}
 	}
-	return toks
 }
 
-func isIdentStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-
-// ParseRows finds the mapping rows of one file (see the package comment).
-func ParseRows(file, src string) []Row {
-	toks := tokenize(src)
-	var rows []Row
-	for i := 0; i < len(toks); i++ {
-		if toks[i].text == "case" {
-			var n int
-			rows, n = caseRows(file, toks[i:], rows)
-			i += n - 1
-			continue
-		}
-		if toks[i].kind != 'D' {
-			continue
-		}
-		// Pair shapes: D , O   D : O   D ] = O
-		j := i + 1
-		for j < len(toks) && j <= i+3 && strings.Contains(",:]=", toks[j].text) && len(toks[j].text) == 1 {
-			j++
-		}
-		if j > i+1 && j < len(toks) && toks[j].kind == 'O' {
-			rows = append(rows, Row{File: file, Line: toks[i].line, DebugReport: toks[i].text, ObjectType: toks[j].text})
-			i = j
+// positional reads "T a[SIZE] = {V0, V1, ...}" where SIZE names a value of
+// the other enum (VK_DEBUG_REPORT_OBJECT_TYPE_RANGE_SIZE_EXT,
+// VK_OBJECT_TYPE_MAX_ENUM): element i is the row of value i. Every element
+// must be a reference of the same enum; otherwise it is no table.
+func (p *parser) positional(o int, els [][2]int) bool {
+	if o < 3 || p.toks[o-1].text != "=" || p.toks[o-2].text != "]" || p.match[o-2] < 0 {
+		return false
+	}
+	var keyKind byte
+	for i := int(p.match[o-2]) + 1; i < o-2; i++ {
+		if k := p.toks[i].kind; k != 0 {
+			keyKind = k
+			break
 		}
 	}
-	return rows
+	if keyKind == 0 {
+		return false
+	}
+	vals := make([]token, 0, len(els))
+	for _, el := range els {
+		v, ok := p.single(el)
+		if !ok || v.kind == keyKind {
+			return false
+		}
+		vals = append(vals, v)
+	}
+	for i, v := range vals {
+		p.add(o, ShapeArray, token{text: "[" + strconv.Itoa(i) + "]", line: v.line, kind: keyKind}, v)
+	}
+	return len(vals) > 0
 }
 
-// caseRows reads a group of case labels starting at toks[0] == "case" and
-// the object type its body yields. Labels whose body yields none (another
-// kind of switch) produce no rows. It returns the tokens consumed.
-func caseRows(file string, toks []token, rows []Row) ([]Row, int) {
-	var labels []token
-	statement := false // a statement since the last label: a following case starts a new group
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		switch {
-		case t.text == "case":
-			if statement {
-				return rows, i
-			}
-			for i+1 < len(toks) && toks[i+1].text != ":" {
-				i++
-				if toks[i].kind == 'D' {
-					labels = append(labels, toks[i])
-				}
-			}
-			i++ // the colon
-		case t.kind == 'O':
-			for _, l := range labels {
-				rows = append(rows, Row{File: file, Line: l.line, DebugReport: l.text, ObjectType: t.text})
-			}
-			return rows, i + 1
-		case t.text == "default" || t.text == "}" || t.text == "break":
-			return rows, i
-		case t.text == "fallthrough" || t.text == ";" || t.text == "[" || t.text == "]":
-		default:
-			statement = true
-		}
-		if len(labels) == 0 && i > 0 {
-			return rows, i + 1 // a switch over something else
+// pairFuncs construct a pair from two arguments.
+var pairFuncs = map[string]bool{"make_pair": true, "pair": true, "make_tuple": true, "tuple": true, ">": true}
+
+// tupleAt reads (X, Y) as a row when it is a tuple or a pair constructor,
+// never a call's arguments: setName(h, X, Y, name) is no row.
+func (p *parser) tupleAt(o int) {
+	if o > 0 {
+		prev := p.toks[o-1]
+		if (isIdentStart(prev.text[0]) || prev.text == ")" || prev.text == "]" || prev.text == ">") && !pairFuncs[prev.text] {
+			return
 		}
 	}
-	return rows, len(toks)
+	els := p.elements(o, 3)
+	if len(els) != 2 {
+		return
+	}
+	a, okA := p.single(els[0])
+	b, okB := p.single(els[1])
+	if !okA || !okB {
+		return
+	}
+	p.add(p.container(o), ShapePairs, a, b)
+}
+
+// container is the list or block a pair or statement belongs to: the
+// nearest enclosing brace or square bracket, so that pairs passed to
+// insert(...) calls in one function make one table; o itself at top level.
+func (p *parser) container(o int) int {
+	for par := p.parent[o]; par >= 0; par = p.parent[par] {
+		if p.toks[par].text != "(" {
+			return int(par)
+		}
+	}
+	return o
+}
+
+// bracketAt reads the statement m[X] = Y; (a map or array filled by
+// assignments) as a row of the enclosing block.
+func (p *parser) bracketAt(o int) {
+	e := p.end(o)
+	if o == 0 || e+2 >= len(p.toks) || e-o != 2 || p.toks[e+1].text != "=" {
+		return
+	}
+	if prev := p.toks[o-1].text; !isIdentStart(prev[0]) && prev != "]" && prev != ")" {
+		return
+	}
+	p.add(p.container(o), ShapeIndexed, p.toks[o+1], p.toks[e+2])
 }

@@ -48,11 +48,3 @@ static const std::unordered_map<VkDebugReportObjectTypeEXT, VkObjectType> kLegac
     {VK_DEBUG_REPORT_OBJECT_TYPE_DEBUG_REPORT_EXT, VK_OBJECT_TYPE_DEBUG_REPORT_CALLBACK_EXT},
     /* {VK_DEBUG_REPORT_OBJECT_TYPE_BUFFER_EXT, VK_OBJECT_TYPE_IMAGE}, commented out: ignored */
 };
-
-// A reverse table in the same file is not a legacy -> object-type row.
-VkDebugReportObjectTypeEXT to_legacy(VkObjectType t) {
-    switch (t) {
-        case VK_OBJECT_TYPE_BUFFER: return VK_DEBUG_REPORT_OBJECT_TYPE_BUFFER_EXT;
-        default: return VK_DEBUG_REPORT_OBJECT_TYPE_UNKNOWN_EXT;
-    }
-}

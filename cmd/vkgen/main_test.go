@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/vkgen/vkgen/internal/testenv"
@@ -89,27 +90,108 @@ func TestTablesJSON(t *testing.T) {
 
 func TestAuditExitStatus(t *testing.T) {
 	reg := testenv.Registry(t, "1.4.359")
-	fixture := func(name string) string { return filepath.Join(testenv.Root(), "audit", "testdata", name) }
-	out, _, code := vkgen(t, "audit", "--registry", reg, "--format", "text", fixture("reference39.c"))
-	if code != 1 || strings.Count(out, ": missing: ") != 2 || !strings.Contains(out, "CUDA_MODULE_NV") {
+	out, _, code := vkgen(t, "audit", "--registry", reg, "--format", "text", "--max-size", "8MiB", auditFixture("reference39.c"))
+	if code != 1 || strings.Count(out, ": missing: ") != 2 || !strings.Contains(out, "CUDA_MODULE_NV") || !strings.Contains(out, "added by VK_NV_cuda_kernel_launch") {
 		t.Errorf("reference39: exit %d\n%s", code, out)
 	}
-	if out, _, code := vkgen(t, "audit", "--registry", reg, "--format", "text", fixture("complete_map.cpp")); code != 0 {
+	if out, _, code := vkgen(t, "audit", "--registry", reg, "--format", "text", "--max-size", "8MiB", auditFixture("complete_map.cpp")); code != 0 {
 		t.Errorf("complete: exit %d\n%s", code, out)
-	}
-	out, _, code = vkgen(t, "audit", "--registry", reg, "--format", "json", fixture("designated.c"))
-	var rep struct{ Findings []struct{ Kind string } }
-	if err := json.Unmarshal([]byte(out), &rep); code != 1 || err != nil || len(rep.Findings) != 5 {
-		t.Errorf("json: exit %d, %v, %s", code, err, out)
 	}
 	for _, args := range [][]string{
 		{"audit", "--registry", reg, "--format", "text"},
-		{"audit", "--registry", reg, "--format", "text", fixture("missing.c")},
-		{"audit", "--registry", reg, "--format", "xml", fixture("reference39.c")},
-		{"audit", "--registry", filepath.Join(t.TempDir(), "none.xml"), "--format", "text", fixture("reference39.c")},
+		{"audit", "--registry", reg, "--format", "xml", auditFixture("reference39.c")},
+		{"audit", "--registry", reg, "--format", "text", "--max-size", "lots", auditFixture("reference39.c")},
+		{"audit", "--registry", filepath.Join(t.TempDir(), "none.xml"), "--format", "text", auditFixture("reference39.c")},
 	} {
 		if _, _, code := vkgen(t, args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+func auditFixture(name string) string {
+	return filepath.Join(testenv.Root(), "audit", "testdata", name)
+}
+
+// TestAuditSeveralFiles is issue 17's case: a file without a table, an
+// unreadable one and a binary one hide none of the other files' findings;
+// the status is the worst, and JSON has a result per file.
+func TestAuditSeveralFiles(t *testing.T) {
+	reg := testenv.Registry(t, "1.4.359")
+	bin := filepath.Join(t.TempDir(), "blob.bin")
+	if err := os.WriteFile(bin, []byte("VK_OBJECT_TYPE_BUFFER\x00\x01"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files := []string{auditFixture("call_args.cpp"), auditFixture("helper_if_chain.h"), bin, auditFixture("nope.c"), auditFixture("reference39.c")}
+	out, _, code := vkgen(t, append([]string{"audit", "--registry", reg, "--format", "text", "--max-size", "8MiB"}, files...)...)
+	for _, want := range []string{
+		"call_args.cpp: no debug-report <-> object-type table; shapes read are switch/case",
+		"helper_if_chain.h: if-chain debug-report -> object-type at line 9 (40 rows); if-chain object-type -> debug-report",
+		"error: " + bin + ": binary file",
+		"error: open " + auditFixture("nope.c") + ": no such file",
+		"18 finding(s) in 119 row(s) of 5 file(s) against VK_HEADER_VERSION 359",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if code != 2 || strings.Count(out, "helper_if_chain.h:") != 17 /* the summary and 16 findings */ {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	out, _, code = vkgen(t, append([]string{"audit", "--registry", reg, "--format", "json", "--max-size", "8MiB"}, files...)...)
+	var rep struct {
+		Status int
+		Files  []struct {
+			File     string
+			Error    string
+			NoTable  string `json:"no_table"`
+			Tables   []struct{ Shape string }
+			Findings []struct{ Kind, Message string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 2 || rep.Status != 2 || len(rep.Files) != 5 {
+		t.Fatalf("json: exit %d, %v\n%s", code, err, out)
+	}
+	f := rep.Files
+	if f[0].NoTable == "" || len(f[1].Tables) != 2 || len(f[1].Findings) != 16 || f[2].Error == "" || f[3].Error == "" || len(f[4].Findings) != 2 {
+		t.Errorf("per-file results: %+v", f)
+	}
+}
+
+// TestAuditInputLimits: the size limit names the file and the flag; a FIFO
+// and a device are refused without blocking; - reads standard input.
+func TestAuditInputLimits(t *testing.T) {
+	reg := testenv.Registry(t, "1.4.359")
+	ref := auditFixture("reference39.c")
+	out, _, code := vkgen(t, "audit", "--registry", reg, "--format", "text", "--max-size", "1KiB", ref)
+	if code != 2 || !strings.Contains(out, ref+": larger than the 1024-byte limit") || !strings.Contains(out, "--max-size") {
+		t.Errorf("limit: exit %d\n%s", code, out)
+	}
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	out, _, code = vkgen(t, "audit", "--registry", reg, "--format", "text", "--max-size", "8MiB", fifo, "/dev/zero")
+	if code != 2 || !strings.Contains(out, "named pipe") || !strings.Contains(out, "character device") {
+		t.Errorf("special files: exit %d\n%s", code, out)
+	}
+	src, err := os.ReadFile(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rootCmd.SetIn(bytes.NewReader(src))
+	defer rootCmd.SetIn(nil)
+	out, _, code = vkgen(t, "audit", "--registry", reg, "--format", "text", "--max-size", "8MiB", "-")
+	if code != 1 || !strings.Contains(out, "-:82: missing: ") {
+		t.Errorf("stdin: exit %d\n%s", code, out)
+	}
+}
+
+func TestAuditHelpNamesShapes(t *testing.T) {
+	out, _, code := vkgen(t, "audit", "--help")
+	for _, want := range []string{"if/else-if chains", "Go map literals", "match arms", "--max-size", "standard input", "Rust", "Zig"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("audit --help lacks %q", want)
 		}
 	}
 }

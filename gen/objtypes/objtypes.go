@@ -33,6 +33,7 @@ type ObjectType struct {
 	Dispatchable bool
 	Parent       string // object type of the first parent handle, "" when none
 	Protect      string // platform guard macro of the handle, "" for none
+	AddedBy      string // feature or extension that added the value: VK_VERSION_1_0, VK_KHR_surface
 }
 
 // DebugReportType is one non-alias VkDebugReportObjectTypeEXT value.
@@ -44,6 +45,7 @@ type DebugReportType struct {
 	// "" when the rule names no VkObjectType of the registry.
 	ObjectType      string
 	ObjectTypeValue int64
+	AddedBy         string // feature or extension that added the value: VK_EXT_debug_report, VK_NV_cuda_kernel_launch
 }
 
 // Destroyer is a command that ends the life of objects of one type.
@@ -129,15 +131,17 @@ type value struct {
 	name    string
 	value   int64
 	aliases []string
+	addedBy string
 }
 
 // values returns the non-alias values of e ascending, aliases attached.
 // Two non-alias names with one value are an error: the generated String
 // switch would not compile, and the registry should have declared an alias.
-func values(e *registry.Enum) ([]value, error) {
+func values(r *registry.Registry, e *registry.Enum) ([]value, error) {
 	if e == nil {
 		return nil, nil
 	}
+	base := typeOwner(r, e.Name)
 	var out []value
 	idx := map[string]int{}
 	byValue := map[int64]string{}
@@ -153,7 +157,11 @@ func values(e *registry.Enum) ([]value, error) {
 		}
 		byValue[v.Value] = v.Name
 		idx[v.Name] = len(out)
-		out = append(out, value{name: v.Name, value: v.Value})
+		added := v.RequiredBy
+		if added == "" {
+			added = base
+		}
+		out = append(out, value{name: v.Name, value: v.Value, addedBy: added})
 	}
 	for _, v := range e.Values {
 		if v == nil || v.Alias == "" {
@@ -183,6 +191,23 @@ func values(e *registry.Enum) ([]value, error) {
 	return out, nil
 }
 
+// typeOwner is the first feature, else the first extension, that requires
+// type name: the owner of the values of its base <enums> block, which
+// carry no RequiredBy of their own.
+func typeOwner(r *registry.Registry, name string) string {
+	for _, f := range r.Features {
+		if f != nil && contains(f.Types, name) {
+			return f.Name
+		}
+	}
+	for _, x := range r.Extensions {
+		if x != nil && contains(x.Types, name) {
+			return x.Name
+		}
+	}
+	return ""
+}
+
 // Derive computes the tables of r. It fails only on registries whose enums
 // contradict themselves; unresolved facts become Warnings.
 func Derive(r *registry.Registry) (*Tables, error) {
@@ -190,11 +215,11 @@ func Derive(r *registry.Registry) (*Tables, error) {
 		return nil, fmt.Errorf("objtypes: nil registry")
 	}
 	t := &Tables{HeaderVersion: r.HeaderVersion, VendorTags: vendorTags(r)}
-	objs, err := values(findEnum(r, ObjectTypeEnum))
+	objs, err := values(r, findEnum(r, ObjectTypeEnum))
 	if err != nil {
 		return nil, err
 	}
-	drs, err := values(findEnum(r, DebugReportEnum))
+	drs, err := values(r, findEnum(r, DebugReportEnum))
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +245,7 @@ func Derive(r *registry.Registry) (*Tables, error) {
 		for _, a := range o.aliases {
 			primary[a] = o.name
 		}
-		ot := ObjectType{Name: o.name, Value: o.value, Aliases: o.aliases}
+		ot := ObjectType{Name: o.name, Value: o.value, Aliases: o.aliases, AddedBy: o.addedBy}
 		if h := byObjType[o.name]; h != nil {
 			ot.Handle, ot.Dispatchable, ot.Protect = h.Name, h.Dispatchable, h.Protect
 			if len(h.Parents) > 0 {
@@ -244,7 +269,7 @@ func Derive(r *registry.Registry) (*Tables, error) {
 		values[o.name] = o.value
 	}
 	for _, d := range drs {
-		dt := DebugReportType{Name: d.name, Value: d.value, Aliases: d.aliases}
+		dt := DebugReportType{Name: d.name, Value: d.value, Aliases: d.aliases, AddedBy: d.addedBy}
 		target, ok := MapName(d.name)
 		switch {
 		case !ok:

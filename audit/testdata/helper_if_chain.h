@@ -1,0 +1,177 @@
+/* Audit fixture in the shape of the object-type helper that Khronos's
+ * older helper_file_generator.py emitted and engines vendored: two if/else-if
+ * chains of 40 rows, written against 1.1-era headers (NVX rows, no CUDA,
+ * CU or KHR acceleration-structure rows). The reverse chain puts the
+ * constant first. */
+#pragma once
+#include <vulkan/vulkan.h>
+
+static inline VkObjectType legacy_to_core(VkDebugReportObjectTypeEXT legacy) {
+    if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_UNKNOWN_EXT) {
+        return VK_OBJECT_TYPE_UNKNOWN;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_UNKNOWN_EXT) {
+        return VK_OBJECT_TYPE_UNKNOWN;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_INSTANCE_EXT) {
+        return VK_OBJECT_TYPE_INSTANCE;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_PHYSICAL_DEVICE_EXT) {
+        return VK_OBJECT_TYPE_PHYSICAL_DEVICE;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_DEVICE_EXT) {
+        return VK_OBJECT_TYPE_DEVICE;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_QUEUE_EXT) {
+        return VK_OBJECT_TYPE_QUEUE;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_SEMAPHORE_EXT) {
+        return VK_OBJECT_TYPE_SEMAPHORE;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_COMMAND_BUFFER_EXT) {
+        return VK_OBJECT_TYPE_COMMAND_BUFFER;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_FENCE_EXT) {
+        return VK_OBJECT_TYPE_FENCE;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_DEVICE_MEMORY_EXT) {
+        return VK_OBJECT_TYPE_DEVICE_MEMORY;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_BUFFER_EXT) {
+        return VK_OBJECT_TYPE_BUFFER;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_IMAGE_EXT) {
+        return VK_OBJECT_TYPE_IMAGE;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_EVENT_EXT) {
+        return VK_OBJECT_TYPE_EVENT;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_QUERY_POOL_EXT) {
+        return VK_OBJECT_TYPE_QUERY_POOL;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_BUFFER_VIEW_EXT) {
+        return VK_OBJECT_TYPE_BUFFER_VIEW;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_IMAGE_VIEW_EXT) {
+        return VK_OBJECT_TYPE_IMAGE_VIEW;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_SHADER_MODULE_EXT) {
+        return VK_OBJECT_TYPE_SHADER_MODULE;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_PIPELINE_CACHE_EXT) {
+        return VK_OBJECT_TYPE_PIPELINE_CACHE;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_PIPELINE_LAYOUT_EXT) {
+        return VK_OBJECT_TYPE_PIPELINE_LAYOUT;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_RENDER_PASS_EXT) {
+        return VK_OBJECT_TYPE_RENDER_PASS;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_PIPELINE_EXT) {
+        return VK_OBJECT_TYPE_PIPELINE;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT_EXT) {
+        return VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_SAMPLER_EXT) {
+        return VK_OBJECT_TYPE_SAMPLER;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_DESCRIPTOR_POOL_EXT) {
+        return VK_OBJECT_TYPE_DESCRIPTOR_POOL;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_DESCRIPTOR_SET_EXT) {
+        return VK_OBJECT_TYPE_DESCRIPTOR_SET;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_FRAMEBUFFER_EXT) {
+        return VK_OBJECT_TYPE_FRAMEBUFFER;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_COMMAND_POOL_EXT) {
+        return VK_OBJECT_TYPE_COMMAND_POOL;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_SAMPLER_YCBCR_CONVERSION_EXT) {
+        return VK_OBJECT_TYPE_SAMPLER_YCBCR_CONVERSION;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_EXT) {
+        return VK_OBJECT_TYPE_DESCRIPTOR_UPDATE_TEMPLATE;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_SURFACE_KHR_EXT) {
+        return VK_OBJECT_TYPE_SURFACE_KHR;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_SWAPCHAIN_KHR_EXT) {
+        return VK_OBJECT_TYPE_SWAPCHAIN_KHR;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_DISPLAY_KHR_EXT) {
+        return VK_OBJECT_TYPE_DISPLAY_KHR;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_DISPLAY_MODE_KHR_EXT) {
+        return VK_OBJECT_TYPE_DISPLAY_MODE_KHR;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_DEBUG_REPORT_CALLBACK_EXT_EXT) {
+        return VK_OBJECT_TYPE_DEBUG_REPORT_CALLBACK_EXT;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_KHR_EXT) {
+        return VK_OBJECT_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_KHR;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_OBJECT_TABLE_NVX_EXT) {
+        return VK_OBJECT_TYPE_OBJECT_TABLE_NVX;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_INDIRECT_COMMANDS_LAYOUT_NVX_EXT) {
+        return VK_OBJECT_TYPE_INDIRECT_COMMANDS_LAYOUT_NVX;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_SAMPLER_YCBCR_CONVERSION_KHR_EXT) {
+        return VK_OBJECT_TYPE_SAMPLER_YCBCR_CONVERSION_KHR;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_VALIDATION_CACHE_EXT_EXT) {
+        return VK_OBJECT_TYPE_VALIDATION_CACHE_EXT;
+    } else if (legacy == VK_DEBUG_REPORT_OBJECT_TYPE_ACCELERATION_STRUCTURE_NV_EXT) {
+        return VK_OBJECT_TYPE_ACCELERATION_STRUCTURE_NV;
+    }
+    return VK_OBJECT_TYPE_UNKNOWN;
+}
+
+static inline VkDebugReportObjectTypeEXT core_to_legacy(VkObjectType core) {
+    if (VK_OBJECT_TYPE_UNKNOWN == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_UNKNOWN_EXT;
+    } else if (VK_OBJECT_TYPE_UNKNOWN == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_UNKNOWN_EXT;
+    } else if (VK_OBJECT_TYPE_INSTANCE == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_INSTANCE_EXT;
+    } else if (VK_OBJECT_TYPE_PHYSICAL_DEVICE == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_PHYSICAL_DEVICE_EXT;
+    } else if (VK_OBJECT_TYPE_DEVICE == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_DEVICE_EXT;
+    } else if (VK_OBJECT_TYPE_QUEUE == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_QUEUE_EXT;
+    } else if (VK_OBJECT_TYPE_SEMAPHORE == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_SEMAPHORE_EXT;
+    } else if (VK_OBJECT_TYPE_COMMAND_BUFFER == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_COMMAND_BUFFER_EXT;
+    } else if (VK_OBJECT_TYPE_FENCE == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_FENCE_EXT;
+    } else if (VK_OBJECT_TYPE_DEVICE_MEMORY == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_DEVICE_MEMORY_EXT;
+    } else if (VK_OBJECT_TYPE_BUFFER == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_BUFFER_EXT;
+    } else if (VK_OBJECT_TYPE_IMAGE == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_IMAGE_EXT;
+    } else if (VK_OBJECT_TYPE_EVENT == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_EVENT_EXT;
+    } else if (VK_OBJECT_TYPE_QUERY_POOL == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_QUERY_POOL_EXT;
+    } else if (VK_OBJECT_TYPE_BUFFER_VIEW == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_BUFFER_VIEW_EXT;
+    } else if (VK_OBJECT_TYPE_IMAGE_VIEW == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_IMAGE_VIEW_EXT;
+    } else if (VK_OBJECT_TYPE_SHADER_MODULE == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_SHADER_MODULE_EXT;
+    } else if (VK_OBJECT_TYPE_PIPELINE_CACHE == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_PIPELINE_CACHE_EXT;
+    } else if (VK_OBJECT_TYPE_PIPELINE_LAYOUT == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_PIPELINE_LAYOUT_EXT;
+    } else if (VK_OBJECT_TYPE_RENDER_PASS == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_RENDER_PASS_EXT;
+    } else if (VK_OBJECT_TYPE_PIPELINE == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_PIPELINE_EXT;
+    } else if (VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT_EXT;
+    } else if (VK_OBJECT_TYPE_SAMPLER == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_SAMPLER_EXT;
+    } else if (VK_OBJECT_TYPE_DESCRIPTOR_POOL == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_DESCRIPTOR_POOL_EXT;
+    } else if (VK_OBJECT_TYPE_DESCRIPTOR_SET == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_DESCRIPTOR_SET_EXT;
+    } else if (VK_OBJECT_TYPE_FRAMEBUFFER == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_FRAMEBUFFER_EXT;
+    } else if (VK_OBJECT_TYPE_COMMAND_POOL == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_COMMAND_POOL_EXT;
+    } else if (VK_OBJECT_TYPE_SAMPLER_YCBCR_CONVERSION == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_SAMPLER_YCBCR_CONVERSION_EXT;
+    } else if (VK_OBJECT_TYPE_DESCRIPTOR_UPDATE_TEMPLATE == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_EXT;
+    } else if (VK_OBJECT_TYPE_SURFACE_KHR == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_SURFACE_KHR_EXT;
+    } else if (VK_OBJECT_TYPE_SWAPCHAIN_KHR == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_SWAPCHAIN_KHR_EXT;
+    } else if (VK_OBJECT_TYPE_DISPLAY_KHR == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_DISPLAY_KHR_EXT;
+    } else if (VK_OBJECT_TYPE_DISPLAY_MODE_KHR == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_DISPLAY_MODE_KHR_EXT;
+    } else if (VK_OBJECT_TYPE_DEBUG_REPORT_CALLBACK_EXT == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_DEBUG_REPORT_CALLBACK_EXT_EXT;
+    } else if (VK_OBJECT_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_KHR == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_KHR_EXT;
+    } else if (VK_OBJECT_TYPE_OBJECT_TABLE_NVX == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_OBJECT_TABLE_NVX_EXT;
+    } else if (VK_OBJECT_TYPE_INDIRECT_COMMANDS_LAYOUT_NVX == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_INDIRECT_COMMANDS_LAYOUT_NVX_EXT;
+    } else if (VK_OBJECT_TYPE_SAMPLER_YCBCR_CONVERSION_KHR == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_SAMPLER_YCBCR_CONVERSION_KHR_EXT;
+    } else if (VK_OBJECT_TYPE_VALIDATION_CACHE_EXT == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_VALIDATION_CACHE_EXT_EXT;
+    } else if (VK_OBJECT_TYPE_ACCELERATION_STRUCTURE_NV == core) {
+        return VK_DEBUG_REPORT_OBJECT_TYPE_ACCELERATION_STRUCTURE_NV_EXT;
+    }
+    return VK_DEBUG_REPORT_OBJECT_TYPE_UNKNOWN_EXT;
+}
