@@ -21,6 +21,13 @@ go vet ./...
 echo "== go test -race"
 go test -race -count=1 ./...
 
+echo "== Debian package: build, apt-get install, use, apt-get remove"
+if [ "$(id -u)" = 0 ]; then
+	VKGEN_DEB_TEST=1 go test -count=1 -run '^TestDebianPackage$' ./layer/install
+else
+	echo "skipped: needs root (it installs the package into the system)"
+fi
+
 echo "== fuzz registry.FuzzParse for ${FUZZTIME:-60s}"
 go test ./registry -run '^$' -fuzz '^FuzzParse$' -fuzztime "${FUZZTIME:-60s}" -fuzzminimizetime 5s
 

@@ -1,0 +1,384 @@
+// Package settings reads the layers' settings the way the Khronos layers do
+// (Vulkan-Utility-Libraries' layer settings): for layer VK_LAYER_VKGEN_Foo and
+// setting key, the sources in precedence order are
+//
+//  1. environment variables: VK_VKGEN_<KEY> (the compatibility namespace:
+//     the variables vkgen has always read), VK_VKGEN_FOO_<KEY>,
+//     VK_FOO_<KEY>, VK_<KEY> (the three names the library derives);
+//  2. the settings file: vkgen_foo.<key> = value (the layer name lower-cased
+//     without VK_LAYER_), or the older vkgen.<key>; the file is
+//     $XDG_DATA_HOME/vulkan/settings.d/vk_layer_settings.txt (the one
+//     Vulkan Configurator writes; $HOME/.local/share when XDG_DATA_HOME is
+//     unset) when it exists, else $VK_LAYER_SETTINGS_PATH (a file, or a
+//     folder holding vk_layer_settings.txt), else vk_layer_settings.txt in
+//     the current folder;
+//  3. VkLayerSettingsCreateInfoEXT structures chained by the application
+//     to VkInstanceCreateInfo (VK_EXT_layer_settings);
+//  4. the setting's default.
+//
+// A value that does not parse, a value of the wrong type and an unknown key
+// of one of our namespaces are reported once per process on stderr, naming
+// the key and the source (variable, file and line, create info), and the
+// setting takes its default. A missing or unreadable file is no error. The
+// package knows the settings' declarations (Def), never what they mean.
+package settings
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Type is a setting's type, named as in layer manifests.
+type Type string
+
+// The types the layers use; manifests declare them with these names.
+const (
+	Bool     Type = "BOOL"
+	Int      Type = "INT"
+	String   Type = "STRING"
+	SaveFile Type = "SAVE_FILE"
+)
+
+// Def declares one setting: what a manifest lists for Vulkan Configurator
+// and what Resolve reads.
+type Def struct {
+	Key         string // lower_snake_case, e.g. trace_file
+	Label       string
+	Description string
+	Type        Type
+	Default     any // bool, int64 or string, matching Type
+	Min, Max    int64
+}
+
+// Value is a resolved setting: V is a bool, int64 or string.
+type Value struct {
+	V      any
+	Source string // "default", "VK_VKGEN_TRACE_FILE", "/path/vk_layer_settings.txt:3", "VkLayerSettingsCreateInfoEXT"
+}
+
+// APISetting is one VkLayerSettingEXT, copied out of the application's
+// create info (see FromChain).
+type APISetting struct {
+	Layer, Key string
+	Type       int32 // VkLayerSettingTypeEXT
+	Values     []any // bool, int64, uint64, float64 or string by Type
+}
+
+// VkLayerSettingTypeEXT values.
+const (
+	apiBool32  = 0
+	apiInt32   = 1
+	apiInt64   = 2
+	apiUint32  = 3
+	apiUint64  = 4
+	apiFloat32 = 5
+	apiFloat64 = 6
+	apiString  = 7
+)
+
+// Env is the compatibility namespace: VK_VKGEN_<KEY> variables and
+// vkgen.<key> file lines, read for every vkgen layer.
+const compatNamespace = "vkgen"
+
+// Sources are where Resolve looks; the zero value reads the process's
+// environment and file. Tests replace them.
+type Sources struct {
+	Getenv  func(string) string
+	Environ func() []string
+	Cwd     string
+	API     []APISetting
+	Log     io.Writer
+}
+
+func (s Sources) withDefaults() Sources {
+	if s.Getenv == nil {
+		s.Getenv = os.Getenv
+	}
+	if s.Environ == nil {
+		s.Environ = os.Environ
+	}
+	if s.Cwd == "" {
+		s.Cwd, _ = os.Getwd()
+	}
+	if s.Log == nil {
+		s.Log = os.Stderr
+	}
+	return s
+}
+
+// Resolve returns every setting of defs for layer (VK_LAYER_VKGEN_...),
+// keyed by Def.Key.
+func Resolve(layer string, defs []Def, src Sources) map[string]Value {
+	src = src.withDefaults()
+	ns := Namespace(layer)
+	file, lines := readFile(FilePath(src.Getenv, src.Cwd))
+	byKey := map[string]Def{}
+	for _, d := range defs {
+		byKey[d.Key] = d
+	}
+	r := reporter{w: src.Log}
+	r.unknownKeys(layer, ns, byKey, src, file, lines)
+	out := map[string]Value{}
+	for _, d := range defs {
+		out[d.Key] = resolveOne(layer, ns, d, src, file, lines, &r)
+	}
+	return out
+}
+
+func resolveOne(layer, ns string, d Def, src Sources, file string, lines []fileLine, r *reporter) Value {
+	for _, name := range EnvNames(layer, d.Key) {
+		if v := src.Getenv(name); v != "" {
+			return r.parse(d, v, name)
+		}
+	}
+	for _, prefix := range []string{ns, compatNamespace} {
+		if l, ok := lastLine(lines, prefix+"."+d.Key); ok {
+			return r.parse(d, l.value, fmt.Sprintf("%s:%d", file, l.n))
+		}
+	}
+	for _, a := range src.API {
+		if a.Layer == layer && a.Key == d.Key {
+			return r.fromAPI(d, a)
+		}
+	}
+	return Value{V: d.Default, Source: "default"}
+}
+
+// Namespace is the settings-file prefix of a layer: its name lower-cased
+// without VK_LAYER_ (vkgen_devicememoryreport).
+func Namespace(layer string) string {
+	return strings.ToLower(strings.TrimPrefix(layer, "VK_LAYER_"))
+}
+
+// EnvNames are the variables read for a setting, first match wins.
+func EnvNames(layer, key string) []string {
+	name := strings.ToUpper(strings.TrimPrefix(layer, "VK_LAYER_"))
+	k := strings.ToUpper(key)
+	names := []string{"VK_" + strings.ToUpper(compatNamespace) + "_" + k, "VK_" + name + "_" + k}
+	if _, vendorless, ok := strings.Cut(name, "_"); ok {
+		names = append(names, "VK_"+vendorless+"_"+k)
+	}
+	return append(names, "VK_"+k)
+}
+
+// FilePath is the settings file the library would read (it may not exist).
+func FilePath(getenv func(string) string, cwd string) string {
+	data := getenv("XDG_DATA_HOME")
+	if data == "" && getenv("HOME") != "" {
+		data = getenv("HOME") + "/.local/share"
+	}
+	if data != "" {
+		p := data + "/vulkan/settings.d/vk_layer_settings.txt"
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p
+		}
+	}
+	if p := getenv("VK_LAYER_SETTINGS_PATH"); p != "" {
+		if st, err := os.Stat(p); err == nil {
+			if st.IsDir() {
+				return p + "/vk_layer_settings.txt"
+			}
+			return p
+		}
+	}
+	return cwd + "/vk_layer_settings.txt"
+}
+
+type fileLine struct {
+	n          int
+	key, value string
+}
+
+// maxFile bounds what is read of a settings file (a device or a huge file
+// must not stall vkCreateInstance).
+const maxFile = 1 << 20
+
+func readFile(path string) (string, []fileLine) {
+	f, err := os.Open(path)
+	if err != nil {
+		return path, nil
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return path, nil
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFile))
+	if err != nil {
+		return path, nil
+	}
+	var out []fileLine
+	for i, line := range strings.Split(string(data), "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		k, v, ok := strings.Cut(line, "=")
+		if ok {
+			out = append(out, fileLine{n: i + 1, key: strings.TrimSpace(k), value: strings.TrimSpace(v)})
+		}
+	}
+	return path, out
+}
+
+// lastLine returns the last assignment of key: the file's last line wins.
+func lastLine(lines []fileLine, key string) (fileLine, bool) {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if lines[i].key == key {
+			return lines[i], true
+		}
+	}
+	return fileLine{}, false
+}
+
+// reporter writes each problem once per process.
+type reporter struct{ w io.Writer }
+
+var reported sync.Map
+
+func (r reporter) report(format string, args ...any) {
+	msg := fmt.Sprintf("vkgen: settings: "+format, args...)
+	if _, dup := reported.LoadOrStore(msg, true); !dup {
+		fmt.Fprintln(r.w, msg)
+	}
+}
+
+func (r reporter) parse(d Def, s, source string) Value {
+	v, err := parseValue(d, s)
+	if err != nil {
+		r.report("%s from %s: %v; using the default %v", d.Key, source, err, d.Default)
+		return Value{V: d.Default, Source: "default"}
+	}
+	return Value{V: v, Source: source}
+}
+
+func parseValue(d Def, s string) (any, error) {
+	switch d.Type {
+	case Bool:
+		switch l := strings.ToLower(s); l {
+		case "true", "on":
+			return true, nil
+		case "false", "off":
+			return false, nil
+		default:
+			n, err := parseInt(l)
+			if err != nil {
+				return nil, fmt.Errorf("%q is not a boolean (true, false, on, off or a number)", s)
+			}
+			return n != 0, nil
+		}
+	case Int:
+		n, err := parseInt(s)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an integer", s)
+		}
+		return checkRange(d, n)
+	default:
+		return s, nil
+	}
+}
+
+func parseInt(s string) (int64, error) {
+	neg := strings.HasPrefix(s, "-")
+	body := strings.TrimPrefix(s, "-")
+	var n uint64
+	var err error
+	if h, ok := strings.CutPrefix(strings.ToLower(body), "0x"); ok {
+		n, err = strconv.ParseUint(h, 16, 63)
+	} else {
+		n, err = strconv.ParseUint(body, 10, 63)
+	}
+	if err != nil {
+		return 0, err
+	}
+	if neg {
+		return -int64(n), nil
+	}
+	return int64(n), nil
+}
+
+func checkRange(d Def, n int64) (any, error) {
+	if d.Min != 0 || d.Max != 0 {
+		if n < d.Min || n > d.Max {
+			return nil, fmt.Errorf("%d is outside %d..%d", n, d.Min, d.Max)
+		}
+	}
+	return n, nil
+}
+
+func (r reporter) fromAPI(d Def, a APISetting) Value {
+	const source = "VkLayerSettingsCreateInfoEXT"
+	bad := func(why string) Value {
+		r.report("%s from %s: %s; using the default %v", d.Key, source, why, d.Default)
+		return Value{V: d.Default, Source: "default"}
+	}
+	if len(a.Values) != 1 {
+		return bad(fmt.Sprintf("%d values, want 1", len(a.Values)))
+	}
+	v := a.Values[0]
+	switch d.Type {
+	case Bool:
+		if b, ok := v.(bool); ok && a.Type == apiBool32 {
+			return Value{V: b, Source: source}
+		}
+	case Int:
+		var n int64
+		switch x := v.(type) {
+		case int64:
+			n = x
+		case uint64:
+			if x > 1<<63-1 {
+				return bad(fmt.Sprintf("%d is too large", x))
+			}
+			n = int64(x)
+		default:
+			return bad(fmt.Sprintf("type %s, want an integer type", apiTypeName(a.Type)))
+		}
+		got, err := checkRange(d, n)
+		if err != nil {
+			return bad(err.Error())
+		}
+		return Value{V: got, Source: source}
+	default:
+		if s, ok := v.(string); ok {
+			return Value{V: s, Source: source}
+		}
+	}
+	return bad(fmt.Sprintf("type %s, want %s", apiTypeName(a.Type), d.Type))
+}
+
+func apiTypeName(t int32) string {
+	names := []string{"BOOL32", "INT32", "INT64", "UINT32", "UINT64", "FLOAT32", "FLOAT64", "STRING"}
+	if t >= 0 && int(t) < len(names) {
+		return "VK_LAYER_SETTING_TYPE_" + names[t] + "_EXT"
+	}
+	return fmt.Sprintf("VkLayerSettingTypeEXT(%d)", t)
+}
+
+// unknownKeys reports keys of our namespaces that no Def declares: file
+// lines, create-info entries for this layer, and VK_VKGEN_FOO_* variables.
+func (r reporter) unknownKeys(layer, ns string, byKey map[string]Def, src Sources, file string, lines []fileLine) {
+	for _, l := range lines {
+		for _, prefix := range []string{ns + ".", compatNamespace + "."} {
+			if k, ok := strings.CutPrefix(l.key, prefix); ok {
+				if _, known := byKey[k]; !known {
+					r.report("unknown setting %s in %s:%d", l.key, file, l.n)
+				}
+			}
+		}
+	}
+	for _, a := range src.API {
+		if _, known := byKey[a.Key]; a.Layer == layer && !known {
+			r.report("unknown setting %s of %s in VkLayerSettingsCreateInfoEXT", a.Key, layer)
+		}
+	}
+	envPrefix := "VK_" + strings.ToUpper(strings.TrimPrefix(layer, "VK_LAYER_")) + "_"
+	for _, kv := range src.Environ() {
+		name, val, _ := strings.Cut(kv, "=")
+		if k, ok := strings.CutPrefix(name, envPrefix); ok && val != "" {
+			if _, known := byKey[strings.ToLower(k)]; !known {
+				r.report("unknown setting variable %s", name)
+			}
+		}
+	}
+}
