@@ -277,6 +277,7 @@ type conn struct {
 	methods   map[string]uint32
 	reqID     atomic.Uint64
 	asyncReq  uint64
+	regReq    uint64 // RegisterDataSource, answered while commands may arrive
 	ready     atomic.Bool
 
 	qmu   sync.Mutex
@@ -469,19 +470,22 @@ func (c *conn) handshake() error {
 	} else {
 		unmap(mem)
 	}
+	// The command stream opens before the data source is registered: traced
+	// sets up and starts the instances of sessions already running as soon
+	// as the data source registers, and drops every command sent before the
+	// stream exists (ProducerIPCService needs async_producer_commands bound).
+	c.asyncReq = c.reqID.Add(1)
+	f := ipc.Frame{RequestID: c.asyncReq, Kind: ipc.KindInvokeMethod, ServiceID: c.serviceID, MethodID: c.methods[mGetAsyncCommand]}
+	if err := ipc.Write(c.uc, ipc.Append(nil, &f), -1); err != nil {
+		return err
+	}
 	cats := cfg.Categories
 	if cats == nil {
 		cats = AllCategories()
 	}
-	reply, err = c.invoke(mRegisterDataSource, encodeRegisterDataSource(cats), -1)
-	if err != nil {
-		return err
-	}
-	if msg, err := decodeRegisterReply(reply); err != nil || msg != "" {
-		return fmt.Errorf("RegisterDataSource: %q %v", msg, err)
-	}
-	c.asyncReq = c.reqID.Add(1)
-	f := ipc.Frame{RequestID: c.asyncReq, Kind: ipc.KindInvokeMethod, ServiceID: c.serviceID, MethodID: c.methods[mGetAsyncCommand]}
+	// The reply is read by serve, with the commands that may precede it.
+	c.regReq = c.reqID.Add(1)
+	f = ipc.Frame{RequestID: c.regReq, Kind: ipc.KindInvokeMethod, ServiceID: c.serviceID, MethodID: c.methods[mRegisterDataSource], Args: encodeRegisterDataSource(cats)}
 	return ipc.Write(c.uc, ipc.Append(nil, &f), -1)
 }
 
@@ -534,6 +538,10 @@ func (c *conn) read() (err error) {
 		case f.Kind == ipc.KindRequestError:
 			logf("service error for request %d: %s", f.RequestID, f.Error)
 		case f.Kind != ipc.KindInvokeMethodReply:
+		case f.RequestID == c.regReq:
+			if msg, err := decodeRegisterReply(f.Args); !f.Success || err != nil || msg != "" {
+				return fmt.Errorf("RegisterDataSource refused: %q %v", msg, err)
+			}
 		case f.RequestID == c.asyncReq:
 			if !f.Success {
 				return errors.New("the service closed the command stream")
