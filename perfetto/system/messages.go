@@ -21,6 +21,7 @@ const (
 	mUnregisterTraceWriter   = "UnregisterTraceWriter"
 	mNotifyDataSourceStarted = "NotifyDataSourceStarted"
 	mNotifyDataSourceStopped = "NotifyDataSourceStopped"
+	mSync                    = "Sync" // optional: AtExit's round trip
 )
 
 var requiredMethods = []string{
@@ -155,6 +156,7 @@ const (
 	cmdStopDataSource
 	cmdFlush
 	cmdClearIncrementalState
+	cmdSynced // not from the service: a Sync reply came
 )
 
 type command struct {
@@ -164,6 +166,7 @@ type command struct {
 	requestID uint64   // flush
 	pageKB    uint32   // setup tracing
 	config    dsConfig
+	done      chan struct{} // cmdSynced
 }
 
 // dsConfig is the part of DataSourceConfig the producer uses.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -66,6 +67,17 @@ func setup(t *testing.T, opts fakeservice.Options, cfg Config) *env {
 		t.Fatal(err)
 	}
 	return e
+}
+
+// waitFor polls a state condition of the code under test, up to wait.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(wait); !cond(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		runtime.Gosched()
+	}
 }
 
 // replayNames registers a replay hook publishing n object names.
@@ -406,15 +418,15 @@ func TestMalformedFrameReconnects(t *testing.T) {
 	if err := c2.SendRaw([]byte{3, 0, 0, 0, 0xff, 0xff, 0xff}); err != nil { // bad protobuf
 		t.Fatal(err)
 	}
-	if _, err := e.svc.Next(wait); err != nil {
+	c3, err := e.svc.Next(wait)
+	if err != nil {
 		t.Fatal(err)
 	}
-	// The service has its side of the handshake before the producer counts
-	// it: wait for the count (no timing assumption beyond the test's bound).
-	for deadline := time.Now().Add(wait); e.prod.Connects() < 3 && time.Now().Before(deadline); {
-		time.Sleep(time.Millisecond)
+	// A started instance proves the producer finished its third handshake.
+	if err := c3.StartDataSource(1, fakeservice.Config{}, wait); err != nil {
+		t.Fatal(err)
 	}
-	if n := e.prod.Connects(); n < 3 {
+	if n := e.prod.Connects(); n != 3 {
 		t.Errorf("%d handshakes, want 3", n)
 	}
 }
@@ -434,13 +446,29 @@ func TestServiceDiesMidSession(t *testing.T) {
 	}
 	perfetto.Instant(catMemory, evAlloc)
 	e.conn.Close()
-	for i := 0; i < 100 && e.prod.Instances() != 0; i++ {
-		perfetto.Instant(catMemory, evAlloc) // emitting while the backend tears down
-		time.Sleep(5 * time.Millisecond)
-	}
+	// Emit while the backend tears down and reconnects (the producer tears
+	// the old connection down before it dials again).
+	stop, emitted := make(chan struct{}), make(chan int)
+	go func() {
+		for n := 0; ; n++ {
+			select {
+			case <-stop:
+				emitted <- n
+				return
+			default:
+				perfetto.Instant(catMemory, evAlloc)
+				runtime.Gosched()
+			}
+		}
+	}()
 	c2, err := e.svc.Next(wait)
+	close(stop)
+	n := <-emitted
 	if err != nil {
 		t.Fatal(err)
+	}
+	if in := e.prod.Instances(); in != 0 {
+		t.Errorf("%d instances left from the dead connection", in)
 	}
 	if err := c2.StartDataSource(1, fakeservice.Config{}, wait); err != nil {
 		t.Fatal(err)
@@ -454,8 +482,8 @@ func TestServiceDiesMidSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := decodeTrace(t, file.Bytes())
-	if n, _ := instants(tr, "VulkanMemoryAllocation"); n < 3 {
-		t.Errorf("file session lost events: %d", n)
+	if got, _ := instants(tr, "VulkanMemoryAllocation"); got != n+2 {
+		t.Errorf("file session has %d events, want %d", got, n+2)
 	}
 }
 
@@ -464,9 +492,9 @@ func TestServiceAppearsLater(t *testing.T) {
 	var logs bytes.Buffer
 	old := SetLogOutput(&logs)
 	defer SetLogOutput(old)
-	p := Start(Config{Socket: path, MinBackoff: 5 * time.Millisecond, MaxBackoff: 20 * time.Millisecond})
+	p := Start(Config{Socket: path, MinBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond})
 	defer p.Close()
-	time.Sleep(50 * time.Millisecond) // several failed attempts
+	waitFor(t, "two failed connection attempts", func() bool { return p.failedDials.Load() >= 2 })
 	if p.Connected() {
 		t.Fatal("connected to nothing")
 	}
