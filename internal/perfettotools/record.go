@@ -68,6 +68,11 @@ func (r *Recording) Wait(t testing.TB) {
 	}
 }
 
+// Abandon waits for a client whose service was killed to end.
+func (r *Recording) Abandon() {
+	r.done <- <-r.done
+}
+
 func (r *Recording) kill() {
 	select {
 	case err := <-r.done:

@@ -450,7 +450,8 @@ func TestServiceDiesMidSession(t *testing.T) {
 	// the old connection down before it dials again).
 	stop, emitted := make(chan struct{}), make(chan int)
 	go func() {
-		for n := 0; ; n++ {
+		n := 0
+		for ; n < 10000; n++ { // bounded: the file is decoded below
 			select {
 			case <-stop:
 				emitted <- n
@@ -460,6 +461,8 @@ func TestServiceDiesMidSession(t *testing.T) {
 				runtime.Gosched()
 			}
 		}
+		<-stop
+		emitted <- n
 	}()
 	c2, err := e.svc.Next(wait)
 	close(stop)

@@ -1,0 +1,181 @@
+// Package acceptance runs the system backend end to end: the real traced
+// (tracebox v58.2 from ../shared, private sockets), the perfetto client,
+// Vulkan programs (testdata/vksys) through the real loader, lavapipe and the
+// layer library, and trace_processor reading every trace. One traced and
+// one build serve every subtest; the programs are driven step by step over
+// stdin and the tests wait on traced's state, never for a fixed time.
+package acceptance
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/vkgen/vkgen/internal/perfettotools"
+)
+
+// noStartup keeps startup tracing out where a test checks the replay.
+const noStartup = "VK_VKGEN_PERFETTO_STARTUP_MS=0"
+
+func TestSystemBackend(t *testing.T) {
+	svc := perfettotools.StartTraced(t)
+	dir := t.TempDir()
+	out := func(name string) string { return filepath.Join(dir, name+".pftrace") }
+	full := config(layerCategories, "")
+
+	// (a) The usual recipe: the session first, then a program that ends
+	// before the session does. Startup tracing and the exit handler bring
+	// its events in, including those before its producer connected.
+	t.Run("SessionBeforeProgram", func(t *testing.T) {
+		rec := svc.Record(t, full, out("before"))
+		p := startProg(t, svc)
+		p.do("make 20")
+		p.do("free")
+		p.do("make 10")
+		p.end("quit")
+		rec.Stop(t)
+		check(t, rec.Out, p, 30)
+	})
+
+	// A program shorter than a connection: it names objects and calls
+	// exit(3) at once.
+	t.Run("ShortProgram", func(t *testing.T) {
+		rec := svc.Record(t, full, out("short"))
+		p := startProg(t, svc)
+		p.do("make 5")
+		p.end("exit")
+		rec.Stop(t)
+		check(t, rec.Out, p, 5)
+	})
+
+	// (b) A session started while the program runs gets the replay of its
+	// names, counters and live allocations, then the live events.
+	t.Run("SessionDuringProgram", func(t *testing.T) {
+		p := startProg(t, svc, noStartup)
+		p.do("make 50")
+		p.do("make 5")
+		p.do("free") // destroyed before the session: not replayed
+		waitRegistered(t, svc, p)
+		rec := svc.Record(t, full, out("during"))
+		p.do("make 3")
+		rec.Stop(t)
+		p.end("quit")
+		s := check(t, rec.Out, p, 53)
+		if s.ops["CREATE"] < 2 || s.ops["BIND"] < 53 {
+			t.Errorf("memory events %v: want the replayed and live CREATE and BIND events", s.ops)
+		}
+	})
+
+	// (c) Two overlapping sessions, each complete.
+	t.Run("OverlappingSessions", func(t *testing.T) {
+		p := startProg(t, svc, noStartup)
+		p.do("make 10")
+		waitRegistered(t, svc, p)
+		r1 := svc.Record(t, full, out("overlap1"))
+		p.do("make 5")
+		r2 := svc.Record(t, full, out("overlap2"))
+		p.do("make 7")
+		r1.Stop(t)
+		p.do("make 2")
+		r2.Stop(t)
+		p.end("quit")
+		check(t, r1.Out, p, 22)
+		check(t, r2.Out, p, 24)
+	})
+
+	// (f) Category filters apply inside the program; DebugMarker's raw
+	// name packets are recorded whatever the filter.
+	t.Run("CategoryFilters", func(t *testing.T) {
+		p := startProg(t, svc, noStartup)
+		p.do("make 6")
+		waitRegistered(t, svc, p)
+		marker := svc.Record(t, config(`disabled_categories: "*" enabled_categories: "VulkanDebugMarker"`, ""), out("marker"))
+		memory := svc.Record(t, config(`disabled_categories: "VulkanDebugMarker"`, ""), out("memory"))
+		p.do("make 4")
+		marker.Stop(t)
+		memory.Stop(t)
+		p.end("quit")
+		check(t, memory.Out, p, 10)
+		perfettotools.CheckStats(t, marker.Out)
+		if s := summarize(t, marker.Out, p); s.names != 0 || len(s.ops) != 0 || s.counter != 0 || s.raw != 10 {
+			t.Errorf("VulkanDebugMarker only: %v; want the 10 raw names and no memory-report event", s)
+		}
+	})
+
+	// (g) Eight programs in one session, each event on its own process.
+	t.Run("EightProcesses", func(t *testing.T) {
+		var ps []*prog
+		for range 8 {
+			p := startProg(t, svc, noStartup)
+			p.do("make 3")
+			ps = append(ps, p)
+		}
+		waitRegistered(t, svc, ps...)
+		rec := svc.Record(t, full, out("eight"))
+		for _, p := range ps {
+			p.do("make 2")
+		}
+		rec.Stop(t)
+		for _, p := range ps {
+			p.end("quit")
+			check(t, rec.Out, p, 5)
+		}
+	})
+
+	// (h) A file session and a system session carry the same events.
+	t.Run("FileAndSystem", func(t *testing.T) {
+		file := out("file")
+		p := startProg(t, svc, noStartup, "VK_VKGEN_TRACE_FILE="+file)
+		p.do("make 2")
+		waitRegistered(t, svc, p)
+		rec := svc.Record(t, full, out("withfile"))
+		p.do("make 6")
+		p.do("free")
+		rec.Stop(t)
+		p.end("quit")
+		check(t, rec.Out, p, 8)
+		check(t, file, p, 8)
+		// The file goes on after the system session: the system trace's
+		// live events are the beginning of the file's.
+		a, b := liveEvents(t, rec.Out, p), liveEvents(t, file, p)
+		if len(a) < 12 || !slices.Equal(a, b[:min(len(a), len(b))]) {
+			t.Errorf("events while both sessions ran differ:\nsystem: %q\nfile:   %q", a, b)
+		}
+	})
+
+	// (e) traced killed mid-run: the program goes on, its producer
+	// reconnects to the restarted service, the next session is complete.
+	t.Run("ServiceRestart", func(t *testing.T) {
+		p := startProg(t, svc, noStartup)
+		p.do("make 10")
+		waitRegistered(t, svc, p)
+		rec := svc.Record(t, full, out("killed"))
+		svc.Stop()
+		rec.Abandon() // the client ends with its service, writing nothing
+		p.do("make 5")
+		svc.Start(t)
+		waitRegistered(t, svc, p)
+		rec = svc.Record(t, full, out("restarted"))
+		p.do("make 3")
+		rec.Stop(t)
+		p.end("quit")
+		check(t, rec.Out, p, 18)
+	})
+}
+
+// liveEvents lists the process's memory events from the one binding the
+// third buffer it named (the first live one of FileAndSystem) on, as
+// "operation,handle,size"; the sessions read the clock each for itself, so
+// timestamps are left out.
+func liveEvents(t *testing.T, trace string, p *prog) []string {
+	t.Helper()
+	res := perfettotools.Query(t, trace, fmt.Sprintf(`
+SELECT extract_arg(arg_set_id, 'debug.operation') || ',' || extract_arg(arg_set_id, 'debug.object_handle')
+       || ',' || extract_arg(arg_set_id, 'debug.size') AS e
+FROM slice WHERE name = 'VulkanMemoryAllocation' AND ts >= (
+  SELECT min(ts) FROM slice WHERE name = 'VulkanObjectName'
+  AND extract_arg(arg_set_id, 'debug.object_name') = 'sys.%d.2')
+ORDER BY ts;`, p.pid))
+	return res.Column("e")
+}
