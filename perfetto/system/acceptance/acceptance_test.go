@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/vkgen/vkgen/internal/perfettotools"
@@ -144,6 +145,44 @@ func TestSystemBackend(t *testing.T) {
 		}
 	})
 
+	// (d) A ring buffer overwrites the beginning of a long session; the
+	// periodic incremental-state clears re-emit the interned names, so the
+	// tail decodes. Clones of the running session show when a clear came
+	// after the overwrite.
+	t.Run("RingBuffer", func(t *testing.T) {
+		p := startProg(t, svc, noStartup)
+		waitRegistered(t, svc, p)
+		rec := svc.Record(t, `buffers { size_kb: 256 fill_policy: RING_BUFFER }
+data_sources { config { name: "track_event" track_event_config { `+layerCategories+` } } }
+incremental_state_config { clear_period_ms: 50 }`, out("ring"))
+		p.do("make 2000") // about 600 KiB of events
+		id := sessionID(svc.QueryRaw(t))
+		made := 2000
+		for i := 0; ; i++ {
+			if i == 20 {
+				t.Fatalf("no clone of the ring-buffer session decodes the last names")
+			}
+			p.do("make 100")
+			made += 100
+			clone := out(fmt.Sprint("ring-clone", i))
+			if b, err := svc.Perfetto("--clone", fmt.Sprint(id), "-o", clone).CombinedOutput(); err != nil {
+				t.Fatalf("perfetto --clone: %v\n%s", err, b)
+			}
+			if namesIn(t, clone, p, made-100, made-1) == 100 {
+				break
+			}
+		}
+		rec.Stop(t)
+		p.end("quit")
+		if n := namesIn(t, rec.Out, p, 0, 0); n != 0 {
+			t.Errorf("the first name survived the ring buffer: the test did not overwrite it")
+		}
+		if n := namesIn(t, rec.Out, p, made-100, made-1); n != 100 {
+			t.Errorf("%d of the last 100 names decode, want all", n)
+		}
+		perfettotools.CheckStats(t, rec.Out)
+	})
+
 	// (e) traced killed mid-run: the program goes on, its producer
 	// reconnects to the restarted service, the next session is complete.
 	t.Run("ServiceRestart", func(t *testing.T) {
@@ -178,4 +217,17 @@ FROM slice WHERE name = 'VulkanMemoryAllocation' AND ts >= (
   AND extract_arg(arg_set_id, 'debug.object_name') = 'sys.%d.2')
 ORDER BY ts;`, p.pid))
 	return res.Column("e")
+}
+
+// namesIn counts the distinct names sys.PID.K, from <= K <= to, of the
+// process's VulkanObjectName slices.
+func namesIn(t *testing.T, trace string, p *prog, from, to int) int {
+	t.Helper()
+	prefix := fmt.Sprintf("sys.%d.", p.pid)
+	res := perfettotools.Query(t, trace, fmt.Sprintf(`
+SELECT count(DISTINCT n) AS n FROM (SELECT extract_arg(arg_set_id, 'debug.object_name') AS n
+  FROM slice WHERE name = 'VulkanObjectName')
+WHERE n GLOB '%s*' AND CAST(substr(n, %d) AS INT) BETWEEN %d AND %d;`, prefix, len(prefix)+1, from, to))
+	n, _ := strconv.Atoi(res.Column("n")[0])
+	return n
 }

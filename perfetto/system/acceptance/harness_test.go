@@ -159,3 +159,20 @@ data_sources { config { name: "track_event" track_event_config { ` + trackEvent 
 }
 
 const layerCategories = `disabled_categories: "*" enabled_categories: "VulkanDebugMarker" enabled_categories: "VulkanDeviceMemoryReport"`
+
+// sessionID is the id of the one tracing session the service runs.
+func sessionID(state []byte) uint64 {
+	var id uint64
+	pb.Walk(state, func(num protowire.Number, _ uint64, d []byte) error {
+		if num == 6 { // TracingSession{id = 1}
+			pb.Walk(d, func(n protowire.Number, v uint64, _ []byte) error {
+				if n == 1 {
+					id = v
+				}
+				return nil
+			})
+		}
+		return nil
+	})
+	return id
+}
