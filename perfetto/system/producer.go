@@ -335,6 +335,7 @@ type conn struct {
 
 	smbMu    sync.RWMutex
 	buf      *shmabi.Buffer // nil once the connection is torn down
+	emulated bool           // shared-memory emulation: chunk data goes in CommitData
 	mem      []byte
 	page     atomic.Uint32
 	wmu      sync.Mutex
@@ -514,11 +515,23 @@ func (c *conn) handshake() error {
 		unmap(mem)
 		return fmt.Errorf("InitializeConnection reply: %w", err)
 	}
-	if ir.usingProducerSMB && mem != nil {
+	switch {
+	case ir.usingProducerSMB && mem != nil:
 		if err := c.setSMB(mem, int(cfg.PageSizeHint)); err != nil {
 			return err
 		}
-	} else {
+	case ir.shmemEmulation:
+		// No memory is shared (a producer behind traced_relay): chunks are
+		// written to private memory and travel inside CommitData.
+		unmap(mem)
+		if mem, err = privateSMB(int(cfg.SMBSizeHint)); err != nil {
+			return err
+		}
+		if err := c.setSMB(mem, int(cfg.PageSizeHint)); err != nil {
+			return err
+		}
+		c.emulated = true
+	default:
 		unmap(mem)
 	}
 	// The command stream opens before the data source is registered: traced

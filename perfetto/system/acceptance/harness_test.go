@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,27 +87,25 @@ func (p *prog) end(how string) {
 	p.done <- nil
 }
 
-// registered reports whether the service lists process pid's producer with
-// the track_event data source (TracingServiceState producers and
-// data_sources).
-func registered(state []byte, pid int) bool {
-	ids := map[uint64]bool{}
+// trackEventProducers returns the pids of the producers that registered
+// track_event (TracingServiceState producers and data_sources). A producer
+// behind traced_relay shows the relay's pid.
+func trackEventProducers(state []byte) []int {
+	pids := map[uint64]int{}
 	var regs []uint64
 	pb.Walk(state, func(num protowire.Number, _ uint64, d []byte) error {
 		switch num {
 		case 1: // Producer{id = 1, pid = 5}
-			var id, ppid uint64
+			var id, pid uint64
 			pb.Walk(d, func(n protowire.Number, v uint64, _ []byte) error {
 				if n == 1 {
 					id = v
 				} else if n == 5 {
-					ppid = v
+					pid = v
 				}
 				return nil
 			})
-			if int(ppid) == pid {
-				ids[id] = true
-			}
+			pids[id] = int(pid)
 		case 2: // DataSource{ds_descriptor{name = 1} = 1, producer_id = 2}
 			var name string
 			var prod uint64
@@ -129,20 +128,20 @@ func registered(state []byte, pid int) bool {
 		}
 		return nil
 	})
+	var out []int
 	for _, r := range regs {
-		if ids[r] {
-			return true
-		}
+		out = append(out, pids[r])
 	}
-	return false
+	return out
 }
 
 // waitRegistered waits until every program's producer registered.
 func waitRegistered(t *testing.T, svc *perfettotools.Service, ps ...*prog) {
 	t.Helper()
 	svc.WaitState(t, "the programs' producers", func(st []byte) bool {
+		pids := trackEventProducers(st)
 		for _, p := range ps {
-			if !registered(st, p.pid) {
+			if !slices.Contains(pids, p.pid) {
 				return false
 			}
 		}
