@@ -36,7 +36,7 @@ func TestSystemBackend(t *testing.T) {
 		p.do("make 10")
 		p.end("quit")
 		rec.Stop(t)
-		check(t, rec.Out, p, 30)
+		check(t, rec.Out, map[*prog]int{p: 30})
 	})
 
 	// A program shorter than a connection: it names objects and calls
@@ -47,7 +47,7 @@ func TestSystemBackend(t *testing.T) {
 		p.do("make 5")
 		p.end("exit")
 		rec.Stop(t)
-		check(t, rec.Out, p, 5)
+		check(t, rec.Out, map[*prog]int{p: 5})
 	})
 
 	// (b) A session started while the program runs gets the replay of its
@@ -62,7 +62,7 @@ func TestSystemBackend(t *testing.T) {
 		p.do("make 3")
 		rec.Stop(t)
 		p.end("quit")
-		s := check(t, rec.Out, p, 53)
+		s := check(t, rec.Out, map[*prog]int{p: 53})[p.pid]
 		if s.ops["CREATE"] < 2 || s.ops["BIND"] < 53 {
 			t.Errorf("memory events %v: want the replayed and live CREATE and BIND events", s.ops)
 		}
@@ -81,8 +81,8 @@ func TestSystemBackend(t *testing.T) {
 		p.do("make 2")
 		r2.Stop(t)
 		p.end("quit")
-		check(t, r1.Out, p, 22)
-		check(t, r2.Out, p, 24)
+		check(t, r1.Out, map[*prog]int{p: 22})
+		check(t, r2.Out, map[*prog]int{p: 24})
 	})
 
 	// (f) Category filters apply inside the program; DebugMarker's raw
@@ -97,10 +97,11 @@ func TestSystemBackend(t *testing.T) {
 		marker.Stop(t)
 		memory.Stop(t)
 		p.end("quit")
-		check(t, memory.Out, p, 10)
+		check(t, memory.Out, map[*prog]int{p: 10})
 		perfettotools.CheckStats(t, marker.Out)
-		if s := summarize(t, marker.Out, p); s.names != 0 || len(s.ops) != 0 || s.counter != 0 || s.raw != 10 {
-			t.Errorf("VulkanDebugMarker only: %v; want the 10 raw names and no memory-report event", s)
+		if byPID, _ := summarize(t, marker.Out); len(byPID) != 1 || byPID[p.pid] == nil ||
+			byPID[p.pid].String() != (summary{raw: 10}).String() {
+			t.Errorf("VulkanDebugMarker only: %v; want the 10 raw names and no memory-report event", byPID[p.pid])
 		}
 	})
 
@@ -118,10 +119,12 @@ func TestSystemBackend(t *testing.T) {
 			p.do("make 2")
 		}
 		rec.Stop(t)
+		want := map[*prog]int{}
 		for _, p := range ps {
 			p.end("quit")
-			check(t, rec.Out, p, 5)
+			want[p] = 5
 		}
+		check(t, rec.Out, want)
 	})
 
 	// (h) A file session and a system session carry the same events.
@@ -135,8 +138,8 @@ func TestSystemBackend(t *testing.T) {
 		p.do("free")
 		rec.Stop(t)
 		p.end("quit")
-		check(t, rec.Out, p, 8)
-		check(t, file, p, 8)
+		check(t, rec.Out, map[*prog]int{p: 8})
+		check(t, file, map[*prog]int{p: 8})
 		// The file goes on after the system session: the system trace's
 		// live events are the beginning of the file's.
 		a, b := liveEvents(t, rec.Out, p), liveEvents(t, file, p)
@@ -199,7 +202,7 @@ incremental_state_config { clear_period_ms: 50 }`, out("ring"))
 		p.do("make 3")
 		rec.Stop(t)
 		p.end("quit")
-		check(t, rec.Out, p, 18)
+		check(t, rec.Out, map[*prog]int{p: 18})
 	})
 }
 

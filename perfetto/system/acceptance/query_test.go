@@ -14,42 +14,56 @@ import (
 // reads it.
 type summary struct {
 	names   int            // distinct "sys.PID.*" names on its VulkanObjectName slices
-	stray   int            // its names on slices of any other track
 	ops     map[string]int // its VulkanMemoryAllocation slices by operation
 	counter int64          // the largest value of its vulkan.mem.* counters
 	raw     int            // distinct "sys.PID.*" raw VkDebugUtilsObjectName packets (perfetto/decode)
 }
 
 func (s summary) String() string {
-	return fmt.Sprintf("names=%d stray=%d ops=%v counter=%d raw=%d", s.names, s.stray, s.ops, s.counter, s.raw)
+	return fmt.Sprintf("names=%d ops=%v counter=%d raw=%d", s.names, s.ops, s.counter, s.raw)
 }
 
-func summarize(t *testing.T, trace string, p *prog) summary {
-	t.Helper()
-	own := fmt.Sprintf(`SELECT t.id FROM process_track t JOIN process p USING (upid) WHERE p.pid = %d`, p.pid)
-	glob := fmt.Sprintf(`extract_arg(s.arg_set_id, 'debug.object_name') GLOB 'sys.%d.*'`, p.pid)
-	sql := `SELECT 'names' AS k, count(DISTINCT extract_arg(s.arg_set_id, 'debug.object_name')) AS v
-  FROM slice s WHERE s.name = 'VulkanObjectName' AND ` + glob + ` AND s.track_id IN (` + own + `)
-UNION ALL SELECT 'stray', count(*)
-  FROM slice s WHERE s.name = 'VulkanObjectName' AND ` + glob + ` AND s.track_id NOT IN (` + own + `)
-UNION ALL SELECT 'op:' || extract_arg(s.arg_set_id, 'debug.operation'), count(*)
-  FROM slice s WHERE s.name = 'VulkanMemoryAllocation' AND s.track_id IN (` + own + `) GROUP BY 1
-UNION ALL SELECT 'counter', ifnull(max(c.value), 0)
+// summarySQL gives, per process (pid), its names, memory events by
+// operation and largest memory counter; pid 0 counts the names on a
+// process's slices that another process set (stray).
+const summarySQL = `
+CREATE PERFETTO TABLE own AS SELECT t.id AS track_id, p.pid FROM process_track t JOIN process p USING (upid);
+CREATE PERFETTO TABLE n AS SELECT s.track_id, extract_arg(s.arg_set_id, 'debug.object_name') AS name
+  FROM slice s WHERE s.name = 'VulkanObjectName' AND extract_arg(s.arg_set_id, 'debug.object_name') GLOB 'sys.*';
+SELECT 'names' AS k, o.pid AS pid, count(DISTINCT n.name) AS v FROM n JOIN own o USING (track_id)
+  WHERE n.name GLOB 'sys.' || o.pid || '.*' GROUP BY o.pid
+UNION ALL SELECT 'stray', 0, count(*) FROM n LEFT JOIN own o USING (track_id)
+  WHERE o.pid IS NULL OR NOT n.name GLOB 'sys.' || o.pid || '.*'
+UNION ALL SELECT 'op:' || extract_arg(s.arg_set_id, 'debug.operation'), o.pid, count(*)
+  FROM slice s JOIN own o USING (track_id) WHERE s.name = 'VulkanMemoryAllocation' GROUP BY 1, 2
+UNION ALL SELECT 'counter', p.pid, max(c.value)
   FROM counter c JOIN process_counter_track t ON c.track_id = t.id JOIN process p USING (upid)
-  WHERE p.pid = ` + strconv.Itoa(p.pid) + ` AND t.name GLOB 'vulkan.mem.*';`
-	res := perfettotools.Query(t, trace, sql)
-	s := summary{ops: map[string]int{}}
-	for _, row := range res.Rows {
-		v, _ := strconv.ParseFloat(row[1], 64)
+  WHERE t.name GLOB 'vulkan.mem.*' GROUP BY p.pid;`
+
+// summarize reads every vksys process of the trace at once, by pid; stray
+// is the number of names found on another process's (or no process's)
+// track.
+func summarize(t *testing.T, trace string) (byPID map[int]*summary, stray int) {
+	t.Helper()
+	byPID = map[int]*summary{}
+	get := func(pid int) *summary {
+		if byPID[pid] == nil {
+			byPID[pid] = &summary{ops: map[string]int{}}
+		}
+		return byPID[pid]
+	}
+	for _, row := range perfettotools.Query(t, trace, summarySQL).Rows {
+		pid, _ := strconv.Atoi(row[1])
+		v, _ := strconv.ParseFloat(row[2], 64)
 		switch k := row[0]; {
 		case k == "names":
-			s.names = int(v)
+			get(pid).names = int(v)
 		case k == "stray":
-			s.stray = int(v)
+			stray = int(v)
 		case k == "counter":
-			s.counter = int64(v)
+			get(pid).counter = int64(v)
 		case strings.HasPrefix(k, "op:"):
-			s.ops[k[3:]] = int(v)
+			get(pid).ops[k[3:]] = int(v)
 		}
 	}
 	tr, err := decode.ReadFile(trace)
@@ -57,26 +71,37 @@ UNION ALL SELECT 'counter', ifnull(max(c.value), 0)
 		t.Fatalf("perfetto/decode %s: %v", trace, err)
 	}
 	seen := map[string]bool{}
-	prefix := fmt.Sprintf("sys.%d.", p.pid)
 	for _, pk := range tr.ObjectNames() {
-		if strings.HasPrefix(pk.ObjectName.Name, prefix) {
-			seen[pk.ObjectName.Name] = true
+		var pid, k int
+		if n := pk.ObjectName.Name; !seen[n] {
+			if _, err := fmt.Sscanf(n, "sys.%d.%d", &pid, &k); err == nil {
+				seen[n] = true
+				get(pid).raw++
+			}
 		}
 	}
-	s.raw = len(seen)
-	return s
+	return byPID, stray
 }
 
-// check summarises the trace, fails t unless its stats are clean and the
-// process has exactly names names (slices and raw packets alike), none
-// misattributed, memory events and a non-zero counter; it returns the
-// summary for further checks.
-func check(t *testing.T, trace string, p *prog, names int) summary {
+// check fails t unless the trace's stats are clean and each process has
+// exactly the given number of names (slices and raw packets alike), none
+// misattributed, memory events and a non-zero counter. It returns the
+// summaries for further checks.
+func check(t *testing.T, trace string, names map[*prog]int) map[int]*summary {
 	t.Helper()
 	perfettotools.CheckStats(t, trace)
-	s := summarize(t, trace, p)
-	if s.names != names || s.raw != names || s.stray != 0 || len(s.ops) == 0 || s.counter <= 0 {
-		t.Errorf("%s, process %d: %v; want %d names as slices and raw packets, none stray, memory events and a counter", trace, p.pid, s, names)
+	byPID, stray := summarize(t, trace)
+	if stray != 0 {
+		t.Errorf("%s: %d names on another process's track", trace, stray)
 	}
-	return s
+	for p, n := range names {
+		s := byPID[p.pid]
+		if s == nil {
+			s = &summary{}
+		}
+		if s.names != n || s.raw != n || len(s.ops) == 0 || s.counter <= 0 {
+			t.Errorf("%s, process %d: %v; want %d names as slices and raw packets, memory events and a counter", trace, p.pid, s, n)
+		}
+	}
+	return byPID
 }

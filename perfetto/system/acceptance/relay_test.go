@@ -28,8 +28,7 @@ func TestRelay(t *testing.T) {
 	rec.Stop(t)
 	remote.end("quit")
 	local.end("quit")
-	check(t, rec.Out, remote, 6)
-	check(t, rec.Out, local, 4)
+	check(t, rec.Out, map[*prog]int{remote: 6, local: 4})
 	res := perfettotools.Query(t, rec.Out, fmt.Sprintf(`
 SELECT p.pid AS pid, ifnull(m.raw_id, 0) AS machine FROM process p LEFT JOIN machine m ON p.machine_id = m.id
 WHERE p.pid IN (%d, %d) ORDER BY p.pid = %d;`, remote.pid, local.pid, remote.pid))
