@@ -2,6 +2,7 @@ package system
 
 import (
 	"bytes"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -529,5 +530,59 @@ func TestConfiguration(t *testing.T) {
 	t.Setenv(EnvSystem, "0")
 	if StartFromEnv() != nil {
 		t.Error("StartFromEnv ran while disabled")
+	}
+}
+
+// A service that accepts the connection and never answers: the handshake
+// times out and is retried, the application's events and file sessions go
+// on, and the exit-time Sync gives up within its bound.
+func TestServiceNeverAnswers(t *testing.T) {
+	path := sockPath(t)
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 16)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				close(accepted)
+				return
+			}
+			accepted <- c // held open, never read or answered
+		}
+	}()
+	var logs bytes.Buffer
+	old := SetLogOutput(&logs)
+	defer SetLogOutput(old)
+	var file bytes.Buffer
+	fs, err := perfetto.StartSession("file", perfetto.WriterOutput(&file), perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Start(Config{Socket: path, Timeout: 20 * time.Millisecond, MinBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond})
+	<-accepted
+	<-accepted // a second attempt: the first one timed out
+	for range 100 {
+		perfetto.Instant(catMemory, evAlloc)
+	}
+	if p.Sync(50 * time.Millisecond) {
+		t.Error("Sync succeeded with a service that never answers")
+	}
+	p.Close()
+	if p.Connects() != 0 {
+		t.Errorf("%d handshakes with a silent service", p.Connects())
+	}
+	if err := fs.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := instants(decodeTrace(t, file.Bytes()), "VulkanMemoryAllocation"); n != 100 {
+		t.Errorf("file session has %d events, want 100", n)
+	}
+	ln.Close()
+	for c := range accepted {
+		c.Close()
 	}
 }
