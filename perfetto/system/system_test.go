@@ -452,7 +452,7 @@ func TestServiceDiesMidSession(t *testing.T) {
 	stop, emitted := make(chan struct{}), make(chan int)
 	go func() {
 		n := 0
-		for ; n < 10000; n++ { // bounded: the file is decoded below
+		for ; n < 2000; n++ { // bounded: the file is decoded below
 			select {
 			case <-stop:
 				emitted <- n
