@@ -8,10 +8,13 @@ import (
 	"os"
 
 	"github.com/vkgen/vkgen/perfetto"
+	"github.com/vkgen/vkgen/perfetto/system"
 )
 
-// registerAtExit makes exit(3) flush every session. Flush, not Stop: other
-// exit handlers of the application may still make Vulkan calls that trace.
+// registerAtExit makes exit(3) flush every session and hand the system
+// producer's data to the service (bounded by system.ExitTimeout). Flush, not
+// Stop: other exit handlers of the application may still make Vulkan calls
+// that trace.
 func registerAtExit() {
 	if C.vkgen_tracing_register_at_exit() != 0 {
 		fmt.Fprintln(os.Stderr, "vkgen: tracing: atexit registration failed; events of the last 100 ms before exit may be lost")
@@ -22,4 +25,5 @@ func registerAtExit() {
 func vkgenTracingAtExit() {
 	defer func() { _ = recover() }() // never turn the application's exit into a crash
 	_ = perfetto.FlushAll()
+	system.AtExit()
 }

@@ -21,11 +21,15 @@
 // little-endian length and an IPCFrame. The producer binds "ProducerPort",
 // calls InitializeConnection (optionally offering its own sealed memfd
 // buffer over SCM_RIGHTS; otherwise the service's buffer arrives, also over
-// SCM_RIGHTS, with the SetupTracing command), registers the "track_event"
-// data source with a TrackEventDescriptor of the layers' categories
+// SCM_RIGHTS, with the SetupTracing command), opens the GetAsyncCommand
+// stream, and only then registers the "track_event" data source (traced
+// sets up and starts the instances of sessions already running as soon as
+// the data source registers, and drops commands sent before the stream
+// exists) with a TrackEventDescriptor of the layers' categories
 // (AllCategories: DefaultCategories plus every category registered with
-// package perfetto) and will_notify_on_start/stop and handles_incremental_state_clear set, and
-// keeps a GetAsyncCommand stream open. Commands:
+// package perfetto) and will_notify_on_start/stop and
+// handles_incremental_state_clear set; its reply is read with the
+// commands. Commands:
 //   - SetupDataSource / StartDataSource: a perfetto session starts with an
 //     output into the buffer, OmitSequenceID set, and the TrackEventConfig
 //     as its CategoryFilter (so events and category counters of disabled
@@ -46,6 +50,23 @@
 // one) run at once, each with its own session, category filter, writers and
 // target buffer.
 //
+// Sync (the ProducerPort RPC) is a round trip: when its reply arrives,
+// every command the service sent before it has been queued, and the
+// instances are flushed after those ran. AtExit (the layers' exit(3)
+// handler) uses it, bounded by ExitTimeout, so a program ending before its
+// session loses nothing.
+//
+// # Startup tracing
+//
+// With Config.StartupWindow and StartupBytes (StartFromEnv: 10 s, or
+// $VK_VKGEN_PERFETTO_STARTUP_MS; 4 MiB) and a service socket present at
+// Start, a perfetto session records into memory until the first instance
+// starts or the window closes. Its packets are written into every instance
+// starting within the window, on writers of their own, after the
+// instance's session started (events of that instant may appear twice,
+// none is lost); an instance whose category filter rejects a registered
+// category gets none of them.
+//
 // # Shared memory
 //
 // Each session sequence gets its own SMB writer id (registered with
@@ -55,7 +76,10 @@
 // chunks with the first/last-fragment flags. The chunks a packet needs are
 // all acquired before it is written, so a full buffer drops whole packets.
 // Chunk state changes are compare-and-swaps on the page header: nothing is
-// ever locked across processes. Chunks are completed and committed
+// ever locked across processes. When InitializeConnection's reply asks for
+// shared-memory emulation (producers reaching traced through traced_relay
+// over TCP or vsock), the same chunks live in private memory and each
+// committed chunk travels, whole, inside CommitData. Chunks are completed and committed
 // (CommitData chunks_to_move) at the end of every batch the session hands
 // over (at most its flush interval, 100 ms, after an event). Patches
 // (chunks_to_patch) are never needed: package perfetto encodes each packet

@@ -52,3 +52,13 @@ func (f *catFilter) allows(name string) bool {
 	}
 	return true
 }
+
+// allowsAll reports whether every registered category is recorded.
+func (f *catFilter) allowsAll() bool {
+	for _, c := range perfetto.Categories() {
+		if !f.allows(c.Name) {
+			return false
+		}
+	}
+	return true
+}

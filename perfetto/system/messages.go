@@ -21,6 +21,7 @@ const (
 	mUnregisterTraceWriter   = "UnregisterTraceWriter"
 	mNotifyDataSourceStarted = "NotifyDataSourceStarted"
 	mNotifyDataSourceStopped = "NotifyDataSourceStopped"
+	mSync                    = "Sync" // optional: AtExit's round trip
 )
 
 var requiredMethods = []string{
@@ -74,12 +75,15 @@ func encodeInitializeConnection(name string, pageHint, sizeHint uint32, producer
 	return pb.AppendString(b, 8, "vkgen-go")
 }
 
-type initReply struct{ usingProducerSMB bool }
+type initReply struct{ usingProducerSMB, shmemEmulation bool }
 
 func decodeInitReply(b []byte) (r initReply, err error) {
 	err = pb.Walk(b, func(num protowire.Number, v uint64, _ []byte) error {
-		if num == 1 {
+		switch num {
+		case 1:
 			r.usingProducerSMB = v != 0
+		case 3:
+			r.shmemEmulation = v != 0
 		}
 		return nil
 	})
@@ -118,8 +122,12 @@ func decodeRegisterReply(b []byte) (errMsg string, err error) {
 	return errMsg, err
 }
 
-// chunkRef names a chunk to move: CommitDataRequest.ChunksToMove.
-type chunkRef struct{ page, chunk, targetBuffer uint32 }
+// chunkRef names a chunk to move: CommitDataRequest.ChunksToMove; data is
+// the whole chunk under shared-memory emulation.
+type chunkRef struct {
+	page, chunk, targetBuffer uint32
+	data                      []byte
+}
 
 func appendCommitData(b []byte, chunks []chunkRef, flushID uint64) []byte {
 	for _, c := range chunks {
@@ -127,6 +135,9 @@ func appendCommitData(b []byte, chunks []chunkRef, flushID uint64) []byte {
 		m = pb.AppendVarint(m, 1, uint64(c.page))
 		m = pb.AppendVarint(m, 2, uint64(c.chunk))
 		m = pb.AppendVarint(m, 3, uint64(c.targetBuffer))
+		if c.data != nil {
+			m = pb.AppendBytes(m, 4, c.data)
+		}
 		b = pb.AppendBytes(b, 1, m)
 	}
 	if flushID != 0 {
@@ -155,6 +166,7 @@ const (
 	cmdStopDataSource
 	cmdFlush
 	cmdClearIncrementalState
+	cmdSynced // not from the service: a Sync reply came
 )
 
 type command struct {
@@ -164,6 +176,7 @@ type command struct {
 	requestID uint64   // flush
 	pageKB    uint32   // setup tracing
 	config    dsConfig
+	done      chan struct{} // cmdSynced
 }
 
 // dsConfig is the part of DataSourceConfig the producer uses.

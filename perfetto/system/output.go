@@ -1,6 +1,8 @@
 package system
 
 import (
+	"bytes"
+
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/system/shmabi"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -181,8 +183,14 @@ func (o *output) release(w *seqWriter) {
 		c.buf.Unacquire(w.cur)
 	} else {
 		c.buf.SetHeader(w.cur, shmabi.Header{ChunkID: c.chunkID(w.id), WriterID: w.id, Count: w.count, Flags: w.flags})
-		if c.buf.ReleaseComplete(w.cur) {
-			o.pending = append(o.pending, chunkRef{uint32(w.cur.Page), uint32(w.cur.Index), o.target})
+		ref := chunkRef{page: uint32(w.cur.Page), chunk: uint32(w.cur.Index), targetBuffer: o.target}
+		if c.emulated {
+			// The copy travels in CommitData; the chunk is free at once.
+			ref.data = bytes.Clone(c.buf.Bytes(w.cur))
+			c.buf.Unacquire(w.cur)
+			o.pending = append(o.pending, ref)
+		} else if c.buf.ReleaseComplete(w.cur) {
+			o.pending = append(o.pending, ref)
 		}
 		c.bumpChunkID(w.id)
 	}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,8 +22,9 @@ import (
 
 // Configuration names.
 const (
-	EnvProducerSocket = "PERFETTO_PRODUCER_SOCK_NAME" // the SDK's own variable
-	EnvSystem         = "VK_VKGEN_PERFETTO_SYSTEM"    // "0", "false", "off" or "no" disables the backend
+	EnvProducerSocket = "PERFETTO_PRODUCER_SOCK_NAME"  // the SDK's own variable
+	EnvSystem         = "VK_VKGEN_PERFETTO_SYSTEM"     // "0", "false", "off" or "no" disables the backend
+	EnvStartup        = "VK_VKGEN_PERFETTO_STARTUP_MS" // startup-tracing window in ms; 0 turns it off
 )
 
 // SocketPath returns the producer socket the Perfetto SDK would use on
@@ -58,6 +60,13 @@ type Config struct {
 	Timeout time.Duration
 	// Session configures the perfetto session of each data-source instance.
 	Session perfetto.Options
+	// StartupWindow and StartupBytes bound startup tracing: when both are
+	// positive and the socket exists at Start, events are recorded into
+	// memory (at most StartupBytes of packets) until the first data-source
+	// instance starts, which gets them, or StartupWindow passes. Zero turns
+	// it off; StartFromEnv uses DefaultStartupWindow and DefaultStartupBytes.
+	StartupWindow time.Duration
+	StartupBytes  int
 }
 
 func (c *Config) defaults() {
@@ -88,23 +97,28 @@ func (c *Config) defaults() {
 // exponential backoff, and runs a perfetto session for every track_event
 // data-source instance the service starts.
 type Producer struct {
-	cfg  Config
-	stop chan struct{}
-	done chan struct{}
+	cfg    Config
+	stop   chan struct{}
+	done   chan struct{}
+	dialed chan struct{} // closed after the first connection attempt began
 
-	mu   sync.Mutex
-	conn *conn
+	mu      sync.Mutex
+	conn    *conn
+	startup *startup
 
-	connects   atomic.Uint64
-	instances  atomic.Int64
-	smbDropped atomic.Uint64
+	dialOnce    sync.Once
+	connects    atomic.Uint64
+	failedDials atomic.Uint64
+	instances   atomic.Int64
+	smbDropped  atomic.Uint64
 }
 
 // Start starts a producer. It never blocks on the service: connecting,
 // handshakes and all socket I/O happen on background goroutines.
 func Start(cfg Config) *Producer {
 	cfg.defaults()
-	p := &Producer{cfg: cfg, stop: make(chan struct{}), done: make(chan struct{})}
+	p := &Producer{cfg: cfg, stop: make(chan struct{}), done: make(chan struct{}), dialed: make(chan struct{})}
+	p.startup = startStartup(&p.cfg)
 	go p.loop()
 	return p
 }
@@ -134,9 +148,23 @@ func StartFromEnv() *Producer {
 	envMu.Lock()
 	defer envMu.Unlock()
 	if envProducer == nil {
-		envProducer = Start(Config{})
+		envProducer = Start(Config{StartupWindow: startupWindow(), StartupBytes: DefaultStartupBytes})
 	}
 	return envProducer
+}
+
+// startupWindow is $VK_VKGEN_PERFETTO_STARTUP_MS, else DefaultStartupWindow.
+func startupWindow() time.Duration {
+	v := strings.TrimSpace(os.Getenv(EnvStartup))
+	if v == "" {
+		return DefaultStartupWindow
+	}
+	ms, err := strconv.Atoi(v)
+	if err != nil || ms < 0 {
+		logf("%s=%q is not a number of milliseconds; using %v", EnvStartup, v, DefaultStartupWindow)
+		return DefaultStartupWindow
+	}
+	return time.Duration(ms) * time.Millisecond
 }
 
 // Close disconnects, stops every running instance's session and ends the
@@ -153,6 +181,9 @@ func (p *Producer) Close() error {
 	}
 	p.mu.Unlock()
 	<-p.done
+	if p.startup != nil {
+		p.startup.end()
+	}
 	return nil
 }
 
@@ -187,6 +218,7 @@ func (p *Producer) loop() {
 	defer close(p.done)
 	backoff := p.cfg.MinBackoff
 	wasUp := false
+	defer p.markDialed()
 	for !p.stopped() {
 		up, err := p.runConn()
 		if p.stopped() {
@@ -221,6 +253,8 @@ func (p *Producer) runConn() (up bool, err error) {
 	d := net.Dialer{Timeout: p.cfg.Timeout}
 	nc, err := d.Dial("unix", p.cfg.Socket)
 	if err != nil {
+		p.failedDials.Add(1)
+		p.markDialed()
 		return false, err
 	}
 	c := newConn(p, nc.(*net.UnixConn))
@@ -232,6 +266,7 @@ func (p *Producer) runConn() (up bool, err error) {
 	}
 	p.conn = c
 	p.mu.Unlock()
+	p.markDialed()
 	defer func() {
 		p.mu.Lock()
 		p.conn = nil
@@ -244,8 +279,13 @@ func (p *Producer) runConn() (up bool, err error) {
 	}
 	p.connects.Add(1)
 	c.ready.Store(true)
+	close(c.up)
 	err = c.serve()
 	return true, err
+}
+
+func (p *Producer) markDialed() {
+	p.dialOnce.Do(func() { close(p.dialed) })
 }
 
 var logOut atomic.Pointer[io.Writer]
@@ -277,7 +317,12 @@ type conn struct {
 	methods   map[string]uint32
 	reqID     atomic.Uint64
 	asyncReq  uint64
+	regReq    uint64 // RegisterDataSource, answered while commands may arrive
 	ready     atomic.Bool
+	up        chan struct{} // closed when ready
+
+	syncMu sync.Mutex
+	syncs  map[uint64]chan struct{} // Sync requests waiting for their reply
 
 	qmu   sync.Mutex
 	queue []outFrame
@@ -290,6 +335,7 @@ type conn struct {
 
 	smbMu    sync.RWMutex
 	buf      *shmabi.Buffer // nil once the connection is torn down
+	emulated bool           // shared-memory emulation: chunk data goes in CommitData
 	mem      []byte
 	page     atomic.Uint32
 	wmu      sync.Mutex
@@ -302,8 +348,9 @@ type conn struct {
 }
 
 type outFrame struct {
-	b  []byte
-	fd int
+	b    []byte
+	fd   int
+	done chan struct{} // a marker, closed when the writer reaches it
 }
 
 type instance struct {
@@ -316,7 +363,7 @@ const maxQueued = 4096 // frames waiting for the socket; more means a stuck serv
 func newConn(p *Producer, uc *net.UnixConn) *conn {
 	return &conn{
 		p: p, uc: uc, rd: ipc.NewReader(uc),
-		qsig: make(chan struct{}, 1), dead: make(chan struct{}),
+		qsig: make(chan struct{}, 1), dead: make(chan struct{}), up: make(chan struct{}), syncs: map[uint64]chan struct{}{},
 		cmds: make(chan command, 1024), instances: map[uint64]*instance{}, setups: map[uint64]dsConfig{},
 	}
 }
@@ -338,31 +385,33 @@ func (c *conn) failed() error {
 }
 
 // send queues an InvokeMethod for the writer goroutine; it never blocks.
-func (c *conn) send(method string, args []byte, dropReply bool) uint64 {
-	return c.sendFD(method, args, dropReply, -1)
+func (c *conn) send(method string, args []byte, dropReply bool) {
+	f := ipc.Frame{RequestID: c.reqID.Add(1), Kind: ipc.KindInvokeMethod, ServiceID: c.serviceID, MethodID: c.methods[method], Args: args, DropReply: dropReply}
+	c.queueFrame(outFrame{b: ipc.Append(nil, &f), fd: -1})
 }
 
-func (c *conn) sendFD(method string, args []byte, dropReply bool, fd int) uint64 {
-	id := c.reqID.Add(1)
-	f := ipc.Frame{RequestID: id, Kind: ipc.KindInvokeMethod, ServiceID: c.serviceID, MethodID: c.methods[method], Args: args, DropReply: dropReply}
-	b := ipc.Append(nil, &f)
+// queueFrame hands f to the writer goroutine; it never blocks.
+func (c *conn) queueFrame(f outFrame) {
 	c.qmu.Lock()
 	if c.err != nil {
 		c.qmu.Unlock()
-		return id
+		return
 	}
 	if len(c.queue) >= maxQueued {
 		c.qmu.Unlock()
 		c.fail(errors.New("the service is not reading its socket"))
-		return id
+		return
 	}
-	c.queue = append(c.queue, outFrame{b, fd})
+	c.queue = append(c.queue, f)
 	c.qmu.Unlock()
+	c.wakeWriter()
+}
+
+func (c *conn) wakeWriter() {
 	select {
 	case c.qsig <- struct{}{}:
 	default:
 	}
-	return id
 }
 
 func (c *conn) writer() {
@@ -377,6 +426,10 @@ func (c *conn) writer() {
 		c.queue = nil
 		c.qmu.Unlock()
 		for _, f := range q {
+			if f.done != nil {
+				close(f.done)
+				continue
+			}
 			c.uc.SetWriteDeadline(time.Now().Add(c.p.cfg.Timeout))
 			if err := ipc.Write(c.uc, f.b, f.fd); err != nil {
 				c.fail(fmt.Errorf("write: %w", err))
@@ -462,26 +515,41 @@ func (c *conn) handshake() error {
 		unmap(mem)
 		return fmt.Errorf("InitializeConnection reply: %w", err)
 	}
-	if ir.usingProducerSMB && mem != nil {
+	switch {
+	case ir.usingProducerSMB && mem != nil:
 		if err := c.setSMB(mem, int(cfg.PageSizeHint)); err != nil {
 			return err
 		}
-	} else {
+	case ir.shmemEmulation:
+		// No memory is shared (a producer behind traced_relay): chunks are
+		// written to private memory and travel inside CommitData.
 		unmap(mem)
+		if mem, err = privateSMB(int(cfg.SMBSizeHint)); err != nil {
+			return err
+		}
+		if err := c.setSMB(mem, int(cfg.PageSizeHint)); err != nil {
+			return err
+		}
+		c.emulated = true
+	default:
+		unmap(mem)
+	}
+	// The command stream opens before the data source is registered: traced
+	// sets up and starts the instances of sessions already running as soon
+	// as the data source registers, and drops every command sent before the
+	// stream exists (ProducerIPCService needs async_producer_commands bound).
+	c.asyncReq = c.reqID.Add(1)
+	f := ipc.Frame{RequestID: c.asyncReq, Kind: ipc.KindInvokeMethod, ServiceID: c.serviceID, MethodID: c.methods[mGetAsyncCommand]}
+	if err := ipc.Write(c.uc, ipc.Append(nil, &f), -1); err != nil {
+		return err
 	}
 	cats := cfg.Categories
 	if cats == nil {
 		cats = AllCategories()
 	}
-	reply, err = c.invoke(mRegisterDataSource, encodeRegisterDataSource(cats), -1)
-	if err != nil {
-		return err
-	}
-	if msg, err := decodeRegisterReply(reply); err != nil || msg != "" {
-		return fmt.Errorf("RegisterDataSource: %q %v", msg, err)
-	}
-	c.asyncReq = c.reqID.Add(1)
-	f := ipc.Frame{RequestID: c.asyncReq, Kind: ipc.KindInvokeMethod, ServiceID: c.serviceID, MethodID: c.methods[mGetAsyncCommand]}
+	// The reply is read by serve, with the commands that may precede it.
+	c.regReq = c.reqID.Add(1)
+	f = ipc.Frame{RequestID: c.regReq, Kind: ipc.KindInvokeMethod, ServiceID: c.serviceID, MethodID: c.methods[mRegisterDataSource], Args: encodeRegisterDataSource(cats)}
 	return ipc.Write(c.uc, ipc.Append(nil, &f), -1)
 }
 
@@ -534,6 +602,10 @@ func (c *conn) read() (err error) {
 		case f.Kind == ipc.KindRequestError:
 			logf("service error for request %d: %s", f.RequestID, f.Error)
 		case f.Kind != ipc.KindInvokeMethodReply:
+		case f.RequestID == c.regReq:
+			if msg, err := decodeRegisterReply(f.Args); !f.Success || err != nil || msg != "" {
+				return fmt.Errorf("RegisterDataSource refused: %q %v", msg, err)
+			}
 		case f.RequestID == c.asyncReq:
 			if !f.Success {
 				return errors.New("the service closed the command stream")
@@ -553,8 +625,18 @@ func (c *conn) read() (err error) {
 				}
 				return errors.New("the service sends commands faster than they can run")
 			}
-		case !f.Success:
-			logf("the service failed request %d", f.RequestID)
+		default:
+			// A Sync reply: every command the service sent before it is
+			// queued, so the synced command runs after them.
+			if done := c.takeSync(f.RequestID); done != nil {
+				select {
+				case c.cmds <- command{kind: cmdSynced, done: done}:
+				default:
+					return errors.New("the service sends commands faster than they can run")
+				}
+			} else if !f.Success {
+				logf("the service failed request %d", f.RequestID)
+			}
 		}
 	}
 }
@@ -614,6 +696,11 @@ func (c *conn) handle(cmd command) {
 			}
 		}
 		c.send(mCommitData, appendCommitData(nil, nil, cmd.requestID), true)
+	case cmdSynced:
+		for _, in := range c.instances {
+			in.sess.Flush()
+		}
+		c.queueFrame(outFrame{done: cmd.done})
 	case cmdClearIncrementalState:
 		for _, id := range cmd.ids {
 			if in := c.instances[id]; in != nil {
@@ -645,6 +732,7 @@ func (c *conn) start(cmd command) {
 	}
 	c.instances[cmd.id] = &instance{id: cmd.id, sess: s}
 	c.p.instances.Add(1)
+	c.p.startup.handTo(c, cfg)
 	// The replay is in the buffer and committed: now the service may count
 	// the instance as started.
 	c.send(mNotifyDataSourceStarted, encodeInstanceID(cmd.id), true)

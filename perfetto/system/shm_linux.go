@@ -74,6 +74,15 @@ func mapServiceSMB(fd int) ([]byte, error) {
 	return syscall.Mmap(fd, 0, int(st.Size), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
 }
 
+// privateSMB is the buffer of shared-memory emulation: the same ABI in
+// memory nobody else maps.
+func privateSMB(size int) ([]byte, error) {
+	if size <= 0 || size > maxSMB {
+		return nil, fmt.Errorf("invalid buffer size %d", size)
+	}
+	return syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+}
+
 func unmap(mem []byte) {
 	if mem != nil {
 		syscall.Munmap(mem)

@@ -2,9 +2,11 @@ package system
 
 import (
 	"bytes"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -66,6 +68,17 @@ func setup(t *testing.T, opts fakeservice.Options, cfg Config) *env {
 		t.Fatal(err)
 	}
 	return e
+}
+
+// waitFor polls a state condition of the code under test, up to wait.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(wait); !cond(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		runtime.Gosched()
+	}
 }
 
 // replayNames registers a replay hook publishing n object names.
@@ -406,15 +419,15 @@ func TestMalformedFrameReconnects(t *testing.T) {
 	if err := c2.SendRaw([]byte{3, 0, 0, 0, 0xff, 0xff, 0xff}); err != nil { // bad protobuf
 		t.Fatal(err)
 	}
-	if _, err := e.svc.Next(wait); err != nil {
+	c3, err := e.svc.Next(wait)
+	if err != nil {
 		t.Fatal(err)
 	}
-	// The service has its side of the handshake before the producer counts
-	// it: wait for the count (no timing assumption beyond the test's bound).
-	for deadline := time.Now().Add(wait); e.prod.Connects() < 3 && time.Now().Before(deadline); {
-		time.Sleep(time.Millisecond)
+	// A started instance proves the producer finished its third handshake.
+	if err := c3.StartDataSource(1, fakeservice.Config{}, wait); err != nil {
+		t.Fatal(err)
 	}
-	if n := e.prod.Connects(); n < 3 {
+	if n := e.prod.Connects(); n != 3 {
 		t.Errorf("%d handshakes, want 3", n)
 	}
 }
@@ -434,13 +447,32 @@ func TestServiceDiesMidSession(t *testing.T) {
 	}
 	perfetto.Instant(catMemory, evAlloc)
 	e.conn.Close()
-	for i := 0; i < 100 && e.prod.Instances() != 0; i++ {
-		perfetto.Instant(catMemory, evAlloc) // emitting while the backend tears down
-		time.Sleep(5 * time.Millisecond)
-	}
+	// Emit while the backend tears down and reconnects (the producer tears
+	// the old connection down before it dials again).
+	stop, emitted := make(chan struct{}), make(chan int)
+	go func() {
+		n := 0
+		for ; n < 2000; n++ { // bounded: the file is decoded below
+			select {
+			case <-stop:
+				emitted <- n
+				return
+			default:
+				perfetto.Instant(catMemory, evAlloc)
+				runtime.Gosched()
+			}
+		}
+		<-stop
+		emitted <- n
+	}()
 	c2, err := e.svc.Next(wait)
+	close(stop)
+	n := <-emitted
 	if err != nil {
 		t.Fatal(err)
+	}
+	if in := e.prod.Instances(); in != 0 {
+		t.Errorf("%d instances left from the dead connection", in)
 	}
 	if err := c2.StartDataSource(1, fakeservice.Config{}, wait); err != nil {
 		t.Fatal(err)
@@ -454,8 +486,8 @@ func TestServiceDiesMidSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := decodeTrace(t, file.Bytes())
-	if n, _ := instants(tr, "VulkanMemoryAllocation"); n < 3 {
-		t.Errorf("file session lost events: %d", n)
+	if got, _ := instants(tr, "VulkanMemoryAllocation"); got != n+2 {
+		t.Errorf("file session has %d events, want %d", got, n+2)
 	}
 }
 
@@ -464,9 +496,9 @@ func TestServiceAppearsLater(t *testing.T) {
 	var logs bytes.Buffer
 	old := SetLogOutput(&logs)
 	defer SetLogOutput(old)
-	p := Start(Config{Socket: path, MinBackoff: 5 * time.Millisecond, MaxBackoff: 20 * time.Millisecond})
+	p := Start(Config{Socket: path, MinBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond})
 	defer p.Close()
-	time.Sleep(50 * time.Millisecond) // several failed attempts
+	waitFor(t, "two failed connection attempts", func() bool { return p.failedDials.Load() >= 2 })
 	if p.Connected() {
 		t.Fatal("connected to nothing")
 	}
@@ -498,5 +530,59 @@ func TestConfiguration(t *testing.T) {
 	t.Setenv(EnvSystem, "0")
 	if StartFromEnv() != nil {
 		t.Error("StartFromEnv ran while disabled")
+	}
+}
+
+// A service that accepts the connection and never answers: the handshake
+// times out and is retried, the application's events and file sessions go
+// on, and the exit-time Sync gives up within its bound.
+func TestServiceNeverAnswers(t *testing.T) {
+	path := sockPath(t)
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 16)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				close(accepted)
+				return
+			}
+			accepted <- c // held open, never read or answered
+		}
+	}()
+	var logs bytes.Buffer
+	old := SetLogOutput(&logs)
+	defer SetLogOutput(old)
+	var file bytes.Buffer
+	fs, err := perfetto.StartSession("file", perfetto.WriterOutput(&file), perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Start(Config{Socket: path, Timeout: 20 * time.Millisecond, MinBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond})
+	<-accepted
+	<-accepted // a second attempt: the first one timed out
+	for range 100 {
+		perfetto.Instant(catMemory, evAlloc)
+	}
+	if p.Sync(50 * time.Millisecond) {
+		t.Error("Sync succeeded with a service that never answers")
+	}
+	p.Close()
+	if p.Connects() != 0 {
+		t.Errorf("%d handshakes with a silent service", p.Connects())
+	}
+	if err := fs.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := instants(decodeTrace(t, file.Bytes()), "VulkanMemoryAllocation"); n != 100 {
+		t.Errorf("file session has %d events, want 100", n)
+	}
+	ln.Close()
+	for c := range accepted {
+		c.Close()
 	}
 }

@@ -226,6 +226,10 @@ func (b *Buffer) ReadHeader(c Chunk) Header {
 	return Header{ChunkID: id, WriterID: uint16(w), Count: packets & MaxPacketsCount, Flags: uint8(packets >> 10)}
 }
 
+// Bytes is the whole chunk, header included (what shared-memory emulation
+// sends over the socket).
+func (b *Buffer) Bytes(c Chunk) []byte { return b.mem[c.off : c.off+c.size] }
+
 // Payload is the writable area of a chunk after its header.
 func (b *Buffer) Payload(c Chunk) []byte { return b.mem[c.off+ChunkHeaderSize : c.off+c.size] }
 

@@ -278,12 +278,21 @@ func (c *Conn) invoke(f *ipc.Frame, m string) {
 		})
 		c.mu.Lock()
 		c.desc = d
+		ready := c.asyncReq != 0
 		c.mu.Unlock()
+		if ready {
+			c.s.conns <- c
+		}
 	case "GetAsyncCommand":
+		// As in traced, commands need the stream: a producer registering
+		// its data source first would miss those of running sessions.
 		c.mu.Lock()
 		c.asyncReq = f.RequestID
+		ready := c.desc.Name != ""
 		c.mu.Unlock()
-		c.s.conns <- c
+		if ready {
+			c.s.conns <- c
+		}
 		return // replies are the commands
 	case "CommitData":
 		c.commit(f.Args)
