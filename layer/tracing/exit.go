@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 
+	_ "github.com/vkgen/vkgen/layer" // links vkgen_fork.c, whose mark exit.c checks
 	"github.com/vkgen/vkgen/perfetto"
 )
 
