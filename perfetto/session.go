@@ -600,9 +600,11 @@ func (o *fileOutput) Close() error {
 }
 
 // StartFileSession starts a session writing a new trace file at path. An
-// existing file is never overwritten or appended to: that is an error.
+// existing file is never overwritten or appended to: that is an error. The
+// file is created owner-only (0600, whatever the umask): a trace holds the
+// command line and every object name of the application.
 func StartFileSession(path string, opts Options) (*Session, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return nil, fmt.Errorf("trace file %s already exists; not overwriting it (remove it or put %%p in the name)", path)
