@@ -86,14 +86,7 @@ func wantEach(t *testing.T, names map[string]int, prefix string, n int) {
 func TestForkedChildren(t *testing.T) {
 	prog, env, trace := lifecycle(t)
 	const children = 20 // each of the 4 ways 5 times, with threads naming
-	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, prog, "fork", fmt.Sprint(children))
-	cmd.Env = env
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("lifecycle fork: %v (a hang is killed after %v)\n%s", err, runTimeout, out)
-	}
+	out := run(t, env, prog, "fork", fmt.Sprint(children))
 	var named int
 	if i := strings.Index(string(out), "named "); i < 0 {
 		t.Fatalf("no count in output:\n%s", out)
@@ -133,24 +126,45 @@ func TestExitWithoutDestroy(t *testing.T) {
 	for _, how := range []string{"exit", "return"} {
 		t.Run(how, func(t *testing.T) {
 			prog, env, trace := lifecycle(t)
-			ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, prog, "end", how, "2000")
-			cmd.Env = env
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("lifecycle end %s: %v\n%s", how, err, out)
-			}
+			run(t, env, prog, "end", how, "2000")
 			wantEach(t, readNames(t, trace), "end-", 2000)
 		})
 	}
 }
 
-// A process that dies of a signal runs no exit handler: what it emitted
-// reaches the file within the flush interval (perfetto.DefaultFlushInterval)
-// and stays there, decodable, whatever kills the process next. The test
-// waits for the names on disk (the handshake: the program has named them
-// all), then kills.
-func TestSignalDeathKeepsFlushedEvents(t *testing.T) {
+// A Go host that returns from main without vkDestroyInstance ends with
+// exit_group: no exit(3) handler runs and no thread survives, yet the trace
+// holds every name, the last one set just before the return included: the
+// exit watcher appends what was still buffered.
+func TestGoHostReturnsFromMain(t *testing.T) {
+	app := vktest.GoProgram(t, "./testdata/vkgoapp")
+	_, env, trace := lifecycle(t)
+	run(t, env, app, "-names", "2000")
+	wantEach(t, readNames(t, trace), "go-", 2000)
+}
+
+// run runs a program to its end and to the end of its output, which the
+// exit watcher holds open (it shares the descriptor table) until it has
+// written the trace; a hang fails the test.
+func run(t *testing.T, env []string, prog string, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, prog, args...)
+	cmd.Env = env
+	cmd.WaitDelay = runTimeout
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %v: %v (a hang is killed after %v)\n%s", filepath.Base(prog), args, err, runTimeout, out)
+	}
+	return out
+}
+
+// A process killed by a signal runs no exit handler, yet everything it
+// emitted is in its trace: killed right after it has named its objects, its
+// trace holds all of them once the exit watcher is done. The test waits for
+// that by reading the program's output to its end.
+func TestSignalDeathLosesNothing(t *testing.T) {
 	for _, how := range []string{"kill", "abort"} {
 		t.Run(how, func(t *testing.T) {
 			prog, env, trace := lifecycle(t)
@@ -159,8 +173,7 @@ func TestSignalDeathKeepsFlushedEvents(t *testing.T) {
 			defer cancel()
 			cmd := exec.CommandContext(ctx, prog, "end", how, fmt.Sprint(n))
 			cmd.Env = env
-			stdin := startNamed(t, cmd, n)
-			waitForNames(t, ctx, trace, "end-", n)
+			stdin, stdout := startNamed(t, cmd, n)
 			var err error
 			if how == "kill" {
 				err = cmd.Process.Signal(syscall.SIGKILL)
@@ -169,6 +182,12 @@ func TestSignalDeathKeepsFlushedEvents(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			if err := stdout.SetReadDeadline(time.Now().Add(runTimeout)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := io.Copy(io.Discard, stdout); err != nil {
+				t.Fatalf("waiting for the end of the output (the exit watcher): %v", err)
 			}
 			want := map[string]syscall.Signal{"kill": syscall.SIGKILL, "abort": syscall.SIGABRT}[how]
 			var ee *exec.ExitError
@@ -180,80 +199,30 @@ func TestSignalDeathKeepsFlushedEvents(t *testing.T) {
 	}
 }
 
-// A Go host that returns from main without vkDestroyInstance ends with
-// exit_group: no exit(3) handler runs, so what reached the trace file is what
-// the periodic flush wrote. Everything older than the flush interval is there
-// (the test waits for the names on disk before letting the host return), the
-// host exits cleanly, and the file decodes. A name set just before the
-// return may be lost: see docs/layers.md, "Process lifetime".
-func TestGoHostReturnsFromMain(t *testing.T) {
-	app := vktest.GoProgram(t, "./testdata/vkgoapp")
-	_, env, trace := lifecycle(t)
-	const n = 2000
-	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, app, "-names", fmt.Sprint(n))
-	cmd.Env = env
-	stdin := startNamed(t, cmd, n)
-	waitForNames(t, ctx, trace, "go-", n)
-	if _, err := io.WriteString(stdin, "return\n"); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("Go host: %v", err)
-	}
-	wantEach(t, readNames(t, trace), "go-", n)
-}
-
 // startNamed starts cmd, a program that names n objects, says "named N" and
 // then waits for a line on the returned stdin; it returns once the program
-// said so. The program is killed when the test ends.
-func startNamed(t *testing.T, cmd *exec.Cmd, n int) io.Writer {
+// said so, with the rest of its output. The program is killed when the test
+// ends.
+func startNamed(t *testing.T, cmd *exec.Cmd, n int) (io.Writer, *os.File) {
 	t.Helper()
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, err := cmd.StdoutPipe()
+	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdout = w
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill() })
-	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != fmt.Sprintf("named %d\n", n) {
+	t.Cleanup(func() { cmd.Process.Kill(); r.Close() })
+	if line, err := bufio.NewReader(io.LimitReader(r, int64(len(fmt.Sprintf("named %d\n", n))))).ReadString('\n'); err != nil || line != fmt.Sprintf("named %d\n", n) {
 		t.Fatalf("program said %q, %v", line, err)
 	}
-	return stdin
-}
-
-// waitForNames polls the trace file until it holds prefix0..prefix(n-1),
-// failing at ctx's deadline. The periodic flush writes them without any
-// call from the application.
-func waitForNames(t *testing.T, ctx context.Context, trace, prefix string, n int) {
-	t.Helper()
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if tr, err := decode.ReadFile(trace); err == nil {
-			have := map[string]bool{}
-			for _, p := range tr.ObjectNames() {
-				have[p.ObjectName.Name] = true
-			}
-			all := true
-			for i := 0; i < n && all; i++ {
-				all = have[fmt.Sprintf("%s%d", prefix, i)]
-			}
-			if all {
-				return
-			}
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("%s never held all %d names %s*", trace, n, prefix)
-		case <-tick.C:
-		}
-	}
+	return stdin, r
 }

@@ -77,6 +77,7 @@ func startFile() error {
 		fmt.Fprintf(os.Stderr, "vkgen: tracing: %v; not tracing to it\n", err)
 		return err
 	}
+	startExitWatch()
 	return nil
 }
 

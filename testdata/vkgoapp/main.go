@@ -9,11 +9,10 @@
 //	                   Without working preemption the GC's stop-the-world
 //	                   never completes and the whole program hangs, so
 //	                   callers run it under a timeout.
-//	vkgoapp -names N   names N buffers "go-0".."go-(N-1)", prints "named N",
-//	                   waits for a line on stdin, names one more buffer
-//	                   ("go-late") and returns from main without destroying
-//	                   anything: Go ends the process with exit_group, so no
-//	                   exit(3) handler runs.
+//	vkgoapp -names N   names N buffers "go-0".."go-(N-1)", prints "named N"
+//	                   and returns from main without destroying anything: Go
+//	                   ends the process with exit_group, so no exit(3)
+//	                   handler runs.
 package main
 
 /*
@@ -47,7 +46,6 @@ static void name_new_buffer(const char *n) {
 import "C"
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"os"
@@ -88,7 +86,7 @@ func name(n string) {
 }
 
 func main() {
-	names := flag.Int("names", 0, "name this many buffers, then return from main on a line from stdin")
+	names := flag.Int("names", 0, "name this many buffers, then return from main")
 	flag.Parse()
 	if *names == 0 {
 		preemption()
@@ -99,9 +97,4 @@ func main() {
 		name(fmt.Sprintf("go-%d", i))
 	}
 	fmt.Printf("named %d\n", *names)
-	if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
-		fmt.Fprintln(os.Stderr, "vkgoapp: stdin:", err)
-		os.Exit(1)
-	}
-	name("go-late")
 }
