@@ -80,8 +80,10 @@
 // power loss is not covered). The package installs no signal handlers: in a
 // c-shared layer, os/signal would take SIGTERM/SIGINT away from the host's own
 // handler, and re-raising it to chain would run the host's handler on a
-// goroutine stack or race with the re-registration, so the bounded flush
-// interval is the guarantee instead.
+// goroutine stack or race with the re-registration. Instead, file sessions
+// publish their exit state (ExitState, exitstate.go): plain integers from
+// which a helper that outlives the process (layer/tracing starts one) can
+// append whatever was still buffered, so with that helper nothing is lost.
 //
 // Each sequence buffer holds at most Options.BufferBytes (default 1 MiB).
 // An emitter that finds its buffer full writes it out itself unless that

@@ -128,8 +128,9 @@ static int watcher(void *arg) {
 	long r;
 	while ((r = sys(SYS_ppoll, (long)&p, 1, 0, 0)) == -EINTR) {
 	}
-	/* Anything but "the process exited" (the pidfd closed under us, say):
-	 * the application may still be running, so leave its files alone. */
+	/* Anything but "the process exited": it may still be running, so leave
+	 * its files alone. (ppoll sleeps on the pidfd's file itself: the
+	 * application closing that descriptor number does not wake it.) */
 	if (r != 1 || !(p.revents & POLLIN)) return 0;
 	for (int i = 0; i < VKGEN_EXIT_SLOTS; i++) {
 		const struct xfile *f = __atomic_load_n(&watch.table[i], __ATOMIC_ACQUIRE);

@@ -5,12 +5,13 @@
 // default, off with VK_VKGEN_PERFETTO_SYSTEM=0). Layers call Start when they
 // load or at vkCreateInstance (Presence does) and Flush at vkDestroyInstance.
 //
-// It also owns how tracing ends with the process (exit.go, exit.c): exit(3)
-// and a return from a C main flush every session; every other end (a Go
-// host returning from main or calling os.Exit, _exit, a fatal signal,
-// SIGKILL) keeps what the sessions' periodic flush wrote, i.e. everything
-// older than perfetto.DefaultFlushInterval; a forked child never touches the
-// parent's sessions. See docs/layers.md, "Process lifetime".
+// It also owns how tracing ends with the process: exit(3) and a return from
+// a C main flush every session (exit.go, exit.c); every other end (a Go host
+// returning from main or calling os.Exit, _exit, a fatal signal, SIGKILL)
+// is covered by the exit watcher (exitwatch.c), a helper process sharing the
+// address space that appends what was still buffered once the process is
+// gone; a forked child never touches the parent's sessions. See
+// docs/layers.md, "Process lifetime".
 //
 // It owns only that policy; emitting events and everything about sessions
 // belong to the perfetto packages.
