@@ -33,7 +33,7 @@ static PFN_vkSetDebugUtilsObjectNameEXT set_name;
 
 static void setup(void) {
 	vkc_prog = "vkgoapp";
-	dev = vkc_create_device(vkc_physical_device(vkc_create_instance("vkgoapp", NULL)), 0, NULL);
+	dev = vkc_create_device(vkc_physical_device(vkc_create_instance("vkgoapp", NULL, 0, NULL)), 0, NULL);
 	set_name = vkc_set_name_fn(dev);
 }
 

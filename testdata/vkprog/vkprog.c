@@ -96,7 +96,7 @@ int main(int argc, char **argv) {
 		VkDebugUtilsMessengerCreateInfoEXT mci =
 		    vkc_messenger_info(VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
 		                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT);
-		VkInstance inst = vkc_create_instance("vkprog", use_messenger ? &mci : NULL);
+		VkInstance inst = vkc_create_instance("vkprog", use_messenger ? &mci : NULL, 0, NULL);
 		VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
 		if (use_messenger) {
 			PFN_vkCreateDebugUtilsMessengerEXT create =

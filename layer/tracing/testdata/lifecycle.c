@@ -88,7 +88,7 @@ static void reap(pid_t pid, int k, int way) {
 }
 
 static VkInstance setup(void) {
-	VkInstance inst = vkc_create_instance("lifecycle", NULL);
+	VkInstance inst = vkc_create_instance("lifecycle", NULL, 0, NULL);
 	dev = vkc_create_device(vkc_physical_device(inst), 0, NULL);
 	set_name = vkc_set_name_fn(dev);
 	return inst;
