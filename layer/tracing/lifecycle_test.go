@@ -161,9 +161,10 @@ func run(t *testing.T, env []string, prog string, args ...string) []byte {
 }
 
 // A process killed by a signal runs no exit handler, yet everything it
-// emitted is in its trace: killed right after it has named its objects, its
-// trace holds all of them once the exit watcher is done. The test waits for
-// that by reading the program's output to its end.
+// emitted is in its trace: killed right after it has named its objects,
+// while 4 threads go on naming, its trace holds all of them, and no event
+// twice, once the exit watcher is done. The test waits for that by reading
+// the program's output to its end.
 func TestSignalDeathLosesNothing(t *testing.T) {
 	for _, how := range []string{"kill", "abort"} {
 		t.Run(how, func(t *testing.T) {
@@ -194,7 +195,13 @@ func TestSignalDeathLosesNothing(t *testing.T) {
 			if err := cmd.Wait(); !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != want {
 				t.Fatalf("program ended with %v, want death by %v", err, want)
 			}
-			wantEach(t, readNames(t, trace), "end-", n)
+			names := readNames(t, trace)
+			wantEach(t, names, "end-", n)
+			for name, c := range names {
+				if c > 1 {
+					t.Errorf("%q %d times", name, c)
+				}
+			}
 		})
 	}
 }

@@ -15,8 +15,9 @@
  *                      names N buffers "end-*" and ends without
  *                      vkDestroyInstance: HOW is exit (exit(3)), return
  *                      (return from main), abort (SIGABRT) or kill (waits to
- *                      be killed). abort and kill print "named N" and wait for
- *                      a line on stdin first (abort then aborts).
+ *                      be killed). abort and kill start the 4 naming threads,
+ *                      print "named N" and wait for a line on stdin (abort
+ *                      then aborts).
  *
  * Every name is distinct, so a trace holding one twice shows a duplicate. */
 #define _GNU_SOURCE
@@ -157,6 +158,8 @@ static int end_run(const char *how, int n) {
 	}
 	if (!strcmp(how, "exit")) exit(0);
 	if (!strcmp(how, "return")) return 0;
+	pthread_t th[THREADS]; /* busy in the layers when the end comes */
+	for (long t = 0; t < THREADS; t++) pthread_create(&th[t], NULL, namer, (void *)t);
 	printf("named %d\n", n);
 	fflush(stdout);
 	char line[16];
