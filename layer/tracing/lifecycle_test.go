@@ -99,6 +99,7 @@ func TestForkedChildren(t *testing.T) {
 	}
 	names := objectNames(tr)
 	wantEach(t, names, "pre-", 100)
+	wantEach(t, names, "late-", 100)
 	total, dup := 0, 0
 	for n, c := range names {
 		if strings.HasPrefix(n, "child-") {

@@ -6,8 +6,11 @@
  *                      one way in turn: exit(3), _exit(2), return from main
  *                      or exec. The first child exits while the "pre-*"
  *                      names are most likely still buffered. Then, with the
- *                      threads joined, one child ends each of those ways and
- *                      one names a buffer through the layers before exit(3).
+ *                      threads joined, the parent names 100 "late-*" buffers
+ *                      and forks a child that names a buffer, creates and
+ *                      destroys an instance (which would flush the copied
+ *                      buffers if it reached Go) and exits, then one child
+ *                      ending each of the other ways.
  *                      A child that has not ended within 20 s is killed and
  *                      the program fails. Prints "named N" (names the parent
  *                      set), then destroys everything.
@@ -117,9 +120,10 @@ static int spawn(int k, int way, VkBuffer buf) {
 	case EXEC:
 		execl("/bin/true", "true", (char *)NULL);
 		_exit(127);
-	default: /* keeps using Vulkan: the layers pass the call through */
+	default: /* keeps using Vulkan: the layers pass the calls through */
 		snprintf(n, sizeof(n), "child-%d", k);
 		name(buf, n);
+		vkDestroyInstance(vkc_create_instance("lifecycle-child", NULL, 0, NULL), NULL);
 		exit(0);
 	}
 }
@@ -140,7 +144,11 @@ static int fork_run(int children) {
 		if (spawn(k, k % VULKAN, pre)) return 0;
 	atomic_store(&stop, 1);
 	for (int t = 0; t < THREADS; t++) pthread_join(th[t], NULL);
-	for (int way = 0; way < WAYS; way++)
+	for (int i = 0; i < PRE_NAMES; i++) {
+		snprintf(n, sizeof(n), "late-%d", i);
+		name(pre, n);
+	}
+	for (int way = WAYS - 1; way >= 0; way--) /* VULKAN first, while "late-*" is buffered */
 		if (spawn(children + way, way, pre)) return 0;
 	printf("named %ld\n", atomic_load(&named));
 	vkDestroyBuffer(dev, pre, NULL);
