@@ -85,7 +85,7 @@ func wantEach(t *testing.T, names map[string]int, prefix string, n int) {
 // exactly once.
 func TestForkedChildren(t *testing.T) {
 	prog, env, trace := lifecycle(t)
-	const children = 20 // each of the 4 ways 5 times, with threads naming
+	const children = 12 // each of the 4 ways 3 times, with threads naming
 	out := run(t, env, prog, "fork", fmt.Sprint(children))
 	var named int
 	if i := strings.Index(string(out), "named "); i < 0 {
