@@ -24,9 +24,9 @@ import (
 // after every event with its generation, and pend the batch handed to the
 // file, with the cur generation whose bytes it took over: while pend.gen ==
 // cur.gen, cur's bytes are in pend and must not be written twice. writing
-// is the id of the sequence whose batch was last handed to write(2) and
-// write_off the file's length before it, so the part of that batch a killed
-// write left in the file is not written again.
+// is the id of the sequence whose batch is being handed to write(2) (0 once
+// its pend is cleared) and write_off the file's length before it, so the
+// part of that batch a killed write left in the file is not written again.
 
 // ExitSlots is the number of file sessions the exit state can describe at
 // once; further file sessions work without it.
@@ -103,5 +103,14 @@ func (f *exitFile) beginWrite(id uint32, off int64) {
 	if f != nil {
 		f.writeOff.Store(uint64(off))
 		f.writing.Store(uint64(id))
+	}
+}
+
+// endWrite follows clearing the written batch's pend: until then, writing
+// tells how much of it is in the file; after, a new batch of the same
+// sequence must not be taken for it.
+func (f *exitFile) endWrite() {
+	if f != nil {
+		f.writing.Store(0)
 	}
 }

@@ -84,6 +84,7 @@ type Session struct {
 	opts    Options
 	replay  *sequence
 	seqs    []*sequence
+	exit    *exitFile // a file session's exit state; nil otherwise
 	dropped atomic.Uint64
 	live    atomic.Bool // replay done: live sequences may be written
 	closed  atomic.Bool // output closed (stopped or failed)
@@ -199,6 +200,7 @@ func startSession(name string, out Output, opts Options, exit *exitFile) (*Sessi
 		return nil, errors.New("perfetto: nil output")
 	}
 	s := &Session{
+		exit:    exit,
 		name:    name,
 		out:     out,
 		opts:    opts,
@@ -333,6 +335,7 @@ func (s *Session) write(q *sequence, b []byte) {
 	err := s.out.Write(q.id, b)
 	if q.exit != nil { // written, or never will be
 		q.exit.pend.set(nil, 0)
+		s.exit.endWrite()
 	}
 	if err != nil {
 		var lost LostPackets
