@@ -1,7 +1,8 @@
 // Package layer is the vkgen layer framework: the C runtime every generated
 // layer links against (chain walking, dispatch state keyed by the loader's
 // dispatch key, GetInstanceProcAddr/GetDeviceProcAddr/Negotiate logic,
-// enumeration, the object-name dedupe cache and the SIGURG multiplexer) and the
+// enumeration, the object-name dedupe cache, the SIGURG multiplexer and the
+// forked-child mark that keeps a forked child out of Go, vkgen_fork.[ch]) and the
 // small Go side that generated hook glue calls (panic recovery and logging).
 //
 // It owns the committed, generated C dispatch table (vkgen_dispatch.[ch],

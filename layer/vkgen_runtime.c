@@ -190,6 +190,7 @@ static void urg_install(void) {
 static pthread_once_t start_once = PTHREAD_ONCE_INIT;
 
 static void runtime_start(void) {
+	if (!vkgen_go_ok()) return; /* a forked child never enters Go */
 	vkgenGoStart(); /* the first Go call waits until the Go runtime is up */
 	urg_install();
 }

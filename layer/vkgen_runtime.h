@@ -16,6 +16,7 @@
 #include <vulkan/vk_layer.h>
 
 #include "vkgen_dispatch.h"
+#include "vkgen_fork.h"
 
 #define VKGEN_EXPORT __attribute__((visibility("default")))
 

@@ -3,9 +3,10 @@
 // tracks, raw VulkanApiEvent.VkDebugUtilsObjectName packets, and tracing
 // sessions that replay layer state when they start.
 //
-// It owns the wire encoding, sessions and their outputs, and file-session
-// configuration. It must not import Vulkan, cgo or layer code: layers pass
-// handles and object types as plain integers. Package perfetto/decode reads
+// It owns the wire encoding, sessions and their outputs. It must not import
+// Vulkan, cgo or layer code: layers pass handles and object types as plain
+// integers, and which file a layer traces to is layer configuration
+// (package layer/tracing). Package perfetto/decode reads
 // the traces back.
 //
 // # Encoding
@@ -79,8 +80,10 @@
 // power loss is not covered). The package installs no signal handlers: in a
 // c-shared layer, os/signal would take SIGTERM/SIGINT away from the host's own
 // handler, and re-raising it to chain would run the host's handler on a
-// goroutine stack or race with the re-registration, so the bounded flush
-// interval is the guarantee instead.
+// goroutine stack or race with the re-registration. Instead, file sessions
+// publish their exit state (ExitState, exitstate.go): plain integers from
+// which a helper that outlives the process (layer/tracing starts one) can
+// append whatever was still buffered, so with that helper nothing is lost.
 //
 // Each sequence buffer holds at most Options.BufferBytes (default 1 MiB).
 // An emitter that finds its buffer full writes it out itself unless that
@@ -96,13 +99,10 @@
 // returns LostPackets: they are counted and reported the same way. A write error (disk full) stops only that session: it leaves the fan-out, its file is truncated
 // back to the last complete packet, the error is logged and Stop returns it.
 //
-// # File sessions from configuration
+// # File sessions
 //
-// StartFromEnv starts a file session the way Vulkan layers are configured:
-// $VK_VKGEN_TRACE_FILE, else the key vkgen.trace_file in vk_layer_settings.txt
-// ($VK_LAYER_SETTINGS_PATH, a file or its directory, else the current
-// directory). %p in the path expands to the process id. An existing file is
-// refused (never overwritten or appended to), as is an unwritable path: the
-// error is logged to stderr as "vkgen: perfetto: ..." and returned, and
-// tracing stays off.
+// StartFileSession writes a new trace file: an existing file is refused
+// (never overwritten or appended to), as is an unwritable path, and the file
+// is created owner-only (mode 0600 whatever the umask), since a trace holds
+// the command line and every object name of the traced application.
 package perfetto

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -29,8 +28,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// crashChild emits numbered events, says how many once a flush interval has
-// certainly passed, then keeps emitting until it is killed.
+// crashChild emits numbered events, says how many, emits a few more and
+// waits to be killed. It never flushes: the session's periodic flush does.
 func crashChild(path string) {
 	if _, err := perfetto.StartFileSession(path, perfetto.Options{}); err != nil {
 		fmt.Println("error", err)
@@ -40,16 +39,16 @@ func crashChild(path string) {
 	for i := range n {
 		perfetto.Instant(catTest, evCreate, perfetto.Uint(anHandle, uint64(i)))
 	}
-	time.Sleep(3 * perfetto.DefaultFlushInterval)
-	fmt.Println("flushed", n)
-	for i := n; ; i++ { // events after the flush point may be lost
+	fmt.Println("emitted", n)
+	for i := n; i < n+100; i++ { // may still be buffered when the kill comes
 		perfetto.Instant(catTest, evCreate, perfetto.Uint(anHandle, uint64(i)))
-		time.Sleep(time.Millisecond)
 	}
+	select {}
 }
 
-// TestCrashSafety: a child process is killed with SIGKILL; everything it
-// emitted before the last flush point is in the file, which decodes.
+// TestCrashSafety: a child process is killed with SIGKILL once the periodic
+// flush has written its first events (the test waits for them in the file);
+// they are still there afterwards, in a file that decodes.
 func TestCrashSafety(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "crash.pftrace")
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -61,15 +60,29 @@ func TestCrashSafety(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	defer cmd.Process.Kill()
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil {
 		t.Fatalf("child: %v", err)
 	}
 	var n int
-	if _, err := fmt.Sscanf(line, "flushed %d", &n); err != nil {
+	if _, err := fmt.Sscanf(line, "emitted %d", &n); err != nil {
 		t.Fatalf("child said %q", line)
 	}
-	time.Sleep(20 * time.Millisecond) // a few post-flush events, possibly mid-buffer
+	firstN := func(data []byte) bool {
+		tr, err := decode.Decode(data)
+		return err == nil && len(handles(tr)) >= n
+	}
+	poll := time.NewTicker(10 * time.Millisecond)
+	defer poll.Stop()
+	timeout := time.After(time.Minute) // a bound for a hang, not a timing assumption
+	for data, _ := os.ReadFile(path); !firstN(data); data, _ = os.ReadFile(path) {
+		select {
+		case <-timeout:
+			t.Fatalf("the periodic flush never wrote the %d events", n)
+		case <-poll.C:
+		}
+	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -78,17 +91,22 @@ func TestCrashSafety(t *testing.T) {
 	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 		t.Fatalf("child did not die of SIGKILL: %v", err)
 	}
-	tr := decodeBoth(t, path)
+	got := handles(decodeBoth(t, path))
+	for i := range n {
+		if !got[uint64(i)] {
+			t.Fatalf("event %d (in the file before the kill) missing; file has %d events", i, len(got))
+		}
+	}
+}
+
+// handles returns the object_handle arguments of tr's instant events.
+func handles(tr *decode.Trace) map[uint64]bool {
 	got := map[uint64]bool{}
 	for _, p := range tr.Instants() {
 		a, _ := p.Event.Arg("object_handle")
 		got[a.Uint] = true
 	}
-	for i := range n {
-		if !got[uint64(i)] {
-			t.Fatalf("event %d (emitted before the flush point) missing; file has %d events", i, len(got))
-		}
-	}
+	return got
 }
 
 // gateOutput blocks writes until released, then records them.
@@ -214,69 +232,20 @@ func TestWriteErrorStopsSession(t *testing.T) {
 	}
 }
 
-// TestStartFromEnv covers the configuration paths and the refusals.
-func TestStartFromEnv(t *testing.T) {
-	logs := captureLog(t)
-	dir := t.TempDir()
-	t.Setenv(perfetto.EnvSettingsPath, filepath.Join(dir, "none"))
-
-	t.Setenv(perfetto.EnvTraceFile, "")
-	if s, err := perfetto.StartFromEnv(); s != nil || err != nil {
-		t.Fatalf("unconfigured: %v %v", s, err)
-	}
-
-	t.Setenv(perfetto.EnvTraceFile, filepath.Join(dir, "t-%p.pftrace"))
-	s, err := perfetto.StartFromEnv()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if again, _ := perfetto.StartFromEnv(); again != s {
-		t.Error("second StartFromEnv started another session")
-	}
-	want := filepath.Join(dir, "t-"+strconv.Itoa(os.Getpid())+".pftrace")
-	if s.Name() != want {
-		t.Errorf("path %q, want %q", s.Name(), want)
-	}
-	perfetto.VkObjectName(1, 9, 2, "env")
-	if err := perfetto.StopAll(); err != nil {
-		t.Fatal(err)
-	}
-	if len(decodeBoth(t, want).ObjectNames()) != 1 {
-		t.Error("env session lost the event")
-	}
-
-	// The file exists now: refused, logged, tracing stays off.
-	if s, err := perfetto.StartFromEnv(); s != nil || err == nil || !strings.Contains(err.Error(), "already exists") {
-		t.Fatalf("existing file: %v %v", s, err)
-	}
-	if perfetto.Enabled() {
-		t.Error("tracing on after a refused start")
-	}
-	t.Setenv(perfetto.EnvTraceFile, filepath.Join(dir, "no-such-dir", "t.pftrace"))
-	if s, err := perfetto.StartFromEnv(); s != nil || err == nil {
-		t.Fatalf("unwritable path: %v %v", s, err)
-	}
-	if l := logs.String(); strings.Count(l, "vkgen: perfetto: trace file from "+perfetto.EnvTraceFile) != 2 || !strings.Contains(l, "tracing stays off") {
-		t.Errorf("log: %q", l)
-	}
-
-	// vk_layer_settings.txt through VK_LAYER_SETTINGS_PATH (a directory).
-	t.Setenv(perfetto.EnvTraceFile, "")
-	settings := filepath.Join(dir, "vk_layer_settings.txt")
-	trace := filepath.Join(dir, "from-settings-100%%.pftrace")
-	if err := os.WriteFile(settings, []byte("# comment\nkhronos_validation.x = 1\n"+perfetto.SettingTraceFile+" = "+trace+"  # trailing\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv(perfetto.EnvSettingsPath, dir)
-	if p, src := perfetto.TraceFileSetting(); p != filepath.Join(dir, "from-settings-100%.pftrace") || src != settings {
-		t.Fatalf("setting %q from %q", p, src)
-	}
-	s, err = perfetto.StartFromEnv()
-	if err != nil {
-		t.Fatal(err)
-	}
+// TestTraceFileOwnerOnly: a trace holds the command line and every object
+// name, so even under a permissive umask only the owner may read it.
+func TestTraceFileOwnerOnly(t *testing.T) {
+	old := syscall.Umask(0)
+	defer syscall.Umask(old)
+	s, path := startFile(t, "private.pftrace", perfetto.Options{})
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	decodeBoth(t, s.Name())
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := st.Mode().Perm(); m != 0o600 {
+		t.Errorf("trace file mode %#o under umask 0, want 0600", m)
+	}
 }

@@ -30,6 +30,9 @@ type sequence struct {
 	lost     uint64
 	clearGen uint32
 
+	exit *exitSeq // where a file session publishes buf and the batch in flight; nil otherwise
+	gen  uint64   // buffers swapped so far: the generation of buf in exit
+
 	cats, names, annots, counters []bool // interned / described per handle
 	threads                       map[int32]struct{}
 
@@ -68,12 +71,31 @@ func (q *sequence) swapLocked() []byte {
 		q.clearGen = g
 		b := append(q.appendResync(q.spare[:0]), q.buf...)
 		q.buf, q.spare = q.buf[:0], b
+		q.publishSwapLocked(b)
 		return b
 	}
 	b := q.buf
 	q.buf = q.spare[:0]
 	q.spare = b
+	q.publishSwapLocked(b)
 	return b
+}
+
+// publishSwapLocked tells the exit state that batch b took over buf's bytes:
+// first pend, marked with the generation it supersedes, then the new buf.
+func (q *sequence) publishSwapLocked(b []byte) {
+	if q.exit != nil {
+		q.exit.pend.set(b, q.gen)
+		q.gen++
+		q.exit.cur.set(q.buf, q.gen)
+	}
+}
+
+// publishLocked tells the exit state what buf holds after an event.
+func (q *sequence) publishLocked() {
+	if q.exit != nil {
+		q.exit.cur.set(q.buf, q.gen)
+	}
 }
 
 // appendResync writes the loss report and the sequence's whole incremental

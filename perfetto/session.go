@@ -84,6 +84,7 @@ type Session struct {
 	opts    Options
 	replay  *sequence
 	seqs    []*sequence
+	exit    *exitFile // a file session's exit state; nil otherwise
 	dropped atomic.Uint64
 	live    atomic.Bool // replay done: live sequences may be written
 	closed  atomic.Bool // output closed (stopped or failed)
@@ -176,9 +177,10 @@ func RegisterReplay(fn func(*Emitter)) (unregister func()) {
 // snapshot appears live after the replay, one that raced with the snapshot
 // may appear in both (the later packet carries the current value).
 func StartSession(name string, out Output, opts Options) (*Session, error) {
-	if out == nil {
-		return nil, errors.New("perfetto: nil output")
-	}
+	return startSession(name, out, opts.withDefaults(), nil)
+}
+
+func (opts Options) withDefaults() Options {
 	if opts.FlushInterval <= 0 {
 		opts.FlushInterval = DefaultFlushInterval
 	}
@@ -188,7 +190,17 @@ func StartSession(name string, out Output, opts Options) (*Session, error) {
 	if opts.Sequences <= 0 {
 		opts.Sequences = min(max(2*runtime.GOMAXPROCS(0), 4), 32)
 	}
+	return opts
+}
+
+// startSession is StartSession with opts defaulted and, for a file session,
+// the exit state its sequences publish.
+func startSession(name string, out Output, opts Options, exit *exitFile) (*Session, error) {
+	if out == nil {
+		return nil, errors.New("perfetto: nil output")
+	}
 	s := &Session{
+		exit:    exit,
 		name:    name,
 		out:     out,
 		opts:    opts,
@@ -197,9 +209,9 @@ func StartSession(name string, out Output, opts Options) (*Session, error) {
 		stopCh:  make(chan struct{}),
 		flushed: make(chan struct{}),
 	}
-	s.replay = s.newSequence(1, 0)
+	s.replay = s.newSequence(1, 0, exit)
 	for i := range opts.Sequences {
-		s.seqs = append(s.seqs, s.newSequence(uint32(i+2), opts.BufferBytes))
+		s.seqs = append(s.seqs, s.newSequence(uint32(i+2), opts.BufferBytes, exit))
 	}
 
 	startMu.Lock()
@@ -216,8 +228,8 @@ func StartSession(name string, out Output, opts Options) (*Session, error) {
 	return s, nil
 }
 
-func (s *Session) newSequence(id uint32, limit int) *sequence {
-	q := &sequence{s: s, id: id, pktSeq: id, limit: limit, wakeAt: limit / 4}
+func (s *Session) newSequence(id uint32, limit int, exit *exitFile) *sequence {
+	q := &sequence{s: s, id: id, pktSeq: id, limit: limit, wakeAt: limit / 4, exit: exit.seq(id)}
 	if s.opts.OmitSequenceID {
 		q.pktSeq = 0
 	}
@@ -320,7 +332,12 @@ func (s *Session) write(q *sequence, b []byte) {
 	if len(b) == 0 || s.closed.Load() {
 		return
 	}
-	if err := s.out.Write(q.id, b); err != nil {
+	err := s.out.Write(q.id, b)
+	if q.exit != nil { // written, or never will be
+		q.exit.pend.set(nil, 0)
+		s.exit.endWrite()
+	}
+	if err != nil {
 		var lost LostPackets
 		if errors.As(err, &lost) {
 			if q.closed { // the final batch: nothing follows to report it in
@@ -479,6 +496,7 @@ func (s *Session) pick() *sequence {
 // unlock releases a sequence picked for one event; yield (the event's
 // result) lets a flusher it woke run before this thread emits again.
 func (q *sequence) unlock(yield bool) {
+	q.publishLocked()
 	q.mu.Unlock()
 	if yield {
 		runtime.Gosched()
@@ -543,6 +561,7 @@ func (e *Emitter) locked(f func(q *sequence)) {
 	q.mu.Lock()
 	f(q)
 	full := len(q.buf) >= replayChunk
+	q.publishLocked()
 	q.mu.Unlock()
 	if full {
 		e.s.flushSeq(q, false)
@@ -580,11 +599,14 @@ func (e *Emitter) VkObjectName(device uint64, objectType int32, object uint64, n
 type fileOutput struct {
 	f    *os.File
 	good int64
+	exit *exitFile // nil when every exit-state slot is taken
 }
 
-func (o *fileOutput) Write(_ uint32, b []byte) error {
+func (o *fileOutput) Write(seqID uint32, b []byte) error {
+	o.exit.beginWrite(seqID, o.good)
 	n, err := o.f.Write(b)
 	if err != nil {
+		o.exit.ended()
 		_ = o.f.Truncate(o.good)
 		return fmt.Errorf("write %s: %w", o.f.Name(), err)
 	}
@@ -593,6 +615,7 @@ func (o *fileOutput) Write(_ uint32, b []byte) error {
 }
 
 func (o *fileOutput) Close() error {
+	o.exit.ended()
 	if err := o.f.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", o.f.Name(), err)
 	}
@@ -600,16 +623,20 @@ func (o *fileOutput) Close() error {
 }
 
 // StartFileSession starts a session writing a new trace file at path. An
-// existing file is never overwritten or appended to: that is an error.
+// existing file is never overwritten or appended to: that is an error. The
+// file is created owner-only (0600, whatever the umask): a trace holds the
+// command line and every object name of the application.
 func StartFileSession(path string, opts Options) (*Session, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return nil, fmt.Errorf("trace file %s already exists; not overwriting it (remove it or put %%p in the name)", path)
 		}
 		return nil, fmt.Errorf("cannot create trace file: %w", err)
 	}
-	return StartSession(path, &fileOutput{f: f}, opts)
+	opts = opts.withDefaults()
+	out := &fileOutput{f: f, exit: newExitFile(f.Fd(), opts.Sequences+1)}
+	return startSession(path, out, opts, out.exit)
 }
 
 // WriterOutput adapts an io.Writer (not closed by the session) to Output.

@@ -1,7 +1,7 @@
 // Package vktest is the harness of the integration tests that run Vulkan
 // programs through the real loader on lavapipe: it builds the one layer
-// library (scripts/build-layers.sh) and the project's C programs once per
-// test binary, gives the environment of a run, and skips with a message
+// library (scripts/build-layers.sh) and the project's C and Go programs once
+// per test binary, gives the environment of a run, and skips with a message
 // when lavapipe, gcc or the Vulkan headers are missing (scripts/setup.sh
 // installs them). It knows no layer's behaviour; the tests own that.
 package vktest
@@ -93,6 +93,18 @@ func Layers(t testing.TB) string {
 // executable's path. It calls Require first.
 func Program(t testing.TB, src string) string {
 	t.Helper()
+	return build(t, src, func(out string) *exec.Cmd {
+		root := testenv.Root()
+		common := filepath.Join(root, "testdata", "vkcommon")
+		return exec.Command("gcc", "-O2", "-Wall", "-Werror", "-I", common, "-o", out,
+			filepath.Join(root, src), filepath.Join(common, "vkcommon.c"), "-lvulkan", "-ldl")
+	})
+}
+
+// build runs the command cmd makes for src once per test binary and returns
+// the executable it wrote into the work directory.
+func build(t testing.TB, src string, cmd func(out string) *exec.Cmd) string {
+	t.Helper()
 	Require(t)
 	mu.Lock()
 	p := programs[src]
@@ -107,13 +119,9 @@ func Program(t testing.TB, src string) string {
 			p.fail = err.Error()
 			return
 		}
-		root := testenv.Root()
-		common := filepath.Join(root, "testdata", "vkcommon")
 		out := filepath.Join(w, strings.TrimSuffix(filepath.Base(src), ".c"))
-		cmd := exec.Command("gcc", "-O2", "-Wall", "-Werror", "-I", common, "-o", out,
-			filepath.Join(root, src), filepath.Join(common, "vkcommon.c"), "-lvulkan", "-ldl")
-		if b, err := cmd.CombinedOutput(); err != nil {
-			p.fail = "gcc " + src + ": " + err.Error() + "\n" + string(b)
+		if b, err := cmd(out).CombinedOutput(); err != nil {
+			p.fail = "build " + src + ": " + err.Error() + "\n" + string(b)
 			return
 		}
 		p.path = out
@@ -122,6 +130,18 @@ func Program(t testing.TB, src string) string {
 		t.Fatal(p.fail)
 	}
 	return p.path
+}
+
+// GoProgram builds the Go main package pkg (a path relative to the
+// repository root, such as "./testdata/vkgoapp"), once per test binary, and
+// returns the executable's path. It calls Require first.
+func GoProgram(t testing.TB, pkg string) string {
+	t.Helper()
+	return build(t, pkg, func(out string) *exec.Cmd {
+		cmd := exec.Command("go", "build", "-o", out, pkg)
+		cmd.Dir = testenv.Root()
+		return cmd
+	})
 }
 
 // Env is the environment of a run on lavapipe with the library of Layers

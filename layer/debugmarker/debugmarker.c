@@ -1,6 +1,7 @@
 /* VK_LAYER_VKGEN_DebugMarker: the C half of the layer's own code. Everything
  * here runs on every call and never enters Go except through
- * debugmarkerForget, and then only for handles that may have a name. */
+ * debugmarkerForget, and then only for handles that may have a name (and
+ * never in a forked child, see vkgen_fork.h). */
 #include <stdlib.h>
 
 #include "vkgen_debugmarker.h"
@@ -47,7 +48,7 @@ VkResult debugmarker_pre_DebugMarkerSetObjectNameEXT(struct vkgen_call *call, Vk
 
 void debugmarker_forget(struct vkgen_call *call, uint64_t device, int32_t object_type, uint64_t handle) {
 	(void)call;
-	if (maybe_named(handle)) debugmarkerForget(device, object_type, handle);
+	if (maybe_named(handle) && vkgen_go_ok()) debugmarkerForget(device, object_type, handle);
 }
 
 /* Messengers the layer created itself because nothing below implements

@@ -105,7 +105,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateInstance(const VkInstanceCreat
 	{
 		result = vkgen_create_instance(LAYER, pCreateInfo, pAllocator, pInstance);
 	}
-	vkgen_debugmarker_go_post_CreateInstance((VkInstanceCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUintptr*)pInstance, result);
+	if (vkgen_go_ok()) vkgen_debugmarker_go_post_CreateInstance((VkInstanceCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUintptr*)pInstance, result);
 	return result;
 }
 #endif
@@ -122,7 +122,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_DebugMarkerSetObjectNameEXT(VkDevice
 		result = pre;
 	}
 	int cached = pNameInfo && vkgen_namecache_hit(LAYER->names, (uint64_t)vkgen_key(device), (int32_t)(0x40000000u | (uint32_t)pNameInfo->objectType), pNameInfo->object, pNameInfo->pObjectName);
-	if (down && !cached) vkgen_debugmarker_go_pre_DebugMarkerSetObjectNameEXT((GoUintptr)(uintptr_t)device, (VkDebugMarkerObjectNameInfoEXT*)pNameInfo);
+	if (down && !cached && vkgen_go_ok()) vkgen_debugmarker_go_pre_DebugMarkerSetObjectNameEXT((GoUintptr)(uintptr_t)device, (VkDebugMarkerObjectNameInfoEXT*)pNameInfo);
 	if (down) {
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDebugMarkerSetObjectNameEXT] : NULL;
@@ -394,7 +394,7 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDescriptorUpdateTemplateKHR(VkDev
 
 #if defined(VK_VERSION_1_0)
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDevice(VkDevice device, const VkAllocationCallbacks* pAllocator) {
-	vkgen_debugmarker_go_pre_DestroyDevice((GoUintptr)(uintptr_t)device, (VkAllocationCallbacks*)pAllocator);
+	if (vkgen_go_ok()) vkgen_debugmarker_go_pre_DestroyDevice((GoUintptr)(uintptr_t)device, (VkAllocationCallbacks*)pAllocator);
 	{
 		vkgen_destroy_device(LAYER, device, pAllocator);
 	}
@@ -536,7 +536,7 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyInstance(VkInstance instance, con
 	{
 		vkgen_destroy_instance(LAYER, instance, pAllocator);
 	}
-	vkgen_debugmarker_go_post_DestroyInstance((GoUintptr)(uintptr_t)instance, (VkAllocationCallbacks*)pAllocator);
+	if (vkgen_go_ok()) vkgen_debugmarker_go_post_DestroyInstance((GoUintptr)(uintptr_t)instance, (VkAllocationCallbacks*)pAllocator);
 }
 #endif
 
@@ -1003,7 +1003,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_SetDebugUtilsObjectNameEXT(VkDevice 
 		result = pre;
 	}
 	int cached = pNameInfo && vkgen_namecache_hit(LAYER->names, (uint64_t)vkgen_key(device), (int32_t)pNameInfo->objectType, pNameInfo->objectHandle, pNameInfo->pObjectName);
-	if (down && !cached) vkgen_debugmarker_go_pre_SetDebugUtilsObjectNameEXT((GoUintptr)(uintptr_t)device, (VkDebugUtilsObjectNameInfoEXT*)pNameInfo);
+	if (down && !cached && vkgen_go_ok()) vkgen_debugmarker_go_pre_SetDebugUtilsObjectNameEXT((GoUintptr)(uintptr_t)device, (VkDebugUtilsObjectNameInfoEXT*)pNameInfo);
 	if (down) {
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkSetDebugUtilsObjectNameEXT] : NULL;

@@ -12,13 +12,13 @@ static struct vkgen_namecache names;
 typedef VkResult (VKAPI_PTR *pfn_CreateBuffer)(VkDevice, const VkBufferCreateInfo*, const VkAllocationCallbacks*, VkBuffer*);
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateBuffer(VkDevice device, const VkBufferCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkBuffer* pBuffer) {
 	VkResult result = (VkResult)0;
-	vkgen_example_go_pre_CreateBuffer((GoUintptr)(uintptr_t)device, (VkBufferCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pBuffer);
+	if (vkgen_go_ok()) vkgen_example_go_pre_CreateBuffer((GoUintptr)(uintptr_t)device, (VkBufferCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pBuffer);
 	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkCreateBuffer] : NULL;
 		if (next) result = ((pfn_CreateBuffer)next)(device, pCreateInfo, pAllocator, pBuffer);
 	}
-	vkgen_example_go_post_CreateBuffer((GoUintptr)(uintptr_t)device, (VkBufferCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pBuffer, result);
+	if (vkgen_go_ok()) vkgen_example_go_post_CreateBuffer((GoUintptr)(uintptr_t)device, (VkBufferCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pBuffer, result);
 	return result;
 }
 #endif
@@ -29,7 +29,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateDevice(VkPhysicalDevice physic
 	{
 		result = vkgen_create_device(LAYER, physicalDevice, pCreateInfo, pAllocator, pDevice);
 	}
-	vkgen_example_go_post_CreateDevice((GoUintptr)(uintptr_t)physicalDevice, (VkDeviceCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUintptr*)pDevice, result);
+	if (vkgen_go_ok()) vkgen_example_go_post_CreateDevice((GoUintptr)(uintptr_t)physicalDevice, (VkDeviceCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUintptr*)pDevice, result);
 	return result;
 }
 #endif
@@ -43,7 +43,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateImage(VkDevice device, const V
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkCreateImage] : NULL;
 		if (next) result = ((pfn_CreateImage)next)(device, pCreateInfo, pAllocator, pImage);
 	}
-	vkgen_example_go_post_CreateImage((GoUintptr)(uintptr_t)device, (VkImageCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pImage, result);
+	if (vkgen_go_ok()) vkgen_example_go_post_CreateImage((GoUintptr)(uintptr_t)device, (VkImageCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pImage, result);
 	return result;
 }
 #endif
@@ -54,7 +54,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateInstance(const VkInstanceCreat
 	{
 		result = vkgen_create_instance(LAYER, pCreateInfo, pAllocator, pInstance);
 	}
-	vkgen_example_go_post_CreateInstance((VkInstanceCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUintptr*)pInstance, result);
+	if (vkgen_go_ok()) vkgen_example_go_post_CreateInstance((VkInstanceCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUintptr*)pInstance, result);
 	return result;
 }
 #endif
@@ -63,7 +63,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateInstance(const VkInstanceCreat
 typedef VkResult (VKAPI_PTR *pfn_DebugMarkerSetObjectNameEXT)(VkDevice, const VkDebugMarkerObjectNameInfoEXT*);
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_DebugMarkerSetObjectNameEXT(VkDevice device, const VkDebugMarkerObjectNameInfoEXT* pNameInfo) {
 	VkResult result = (VkResult)0;
-	vkgen_example_go_pre_DebugMarkerSetObjectNameEXT((GoUintptr)(uintptr_t)device, (VkDebugMarkerObjectNameInfoEXT*)pNameInfo);
+	if (vkgen_go_ok()) vkgen_example_go_pre_DebugMarkerSetObjectNameEXT((GoUintptr)(uintptr_t)device, (VkDebugMarkerObjectNameInfoEXT*)pNameInfo);
 	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDebugMarkerSetObjectNameEXT] : NULL;
@@ -100,7 +100,7 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyAccelerationStructureNV(VkDevice 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyBuffer)(VkDevice, VkBuffer, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyBuffer(VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* pAllocator) {
-	vkgen_example_go_pre_DestroyBuffer((GoUintptr)(uintptr_t)device, (GoUint64)buffer, (VkAllocationCallbacks*)pAllocator);
+	if (vkgen_go_ok()) vkgen_example_go_pre_DestroyBuffer((GoUintptr)(uintptr_t)device, (GoUint64)buffer, (VkAllocationCallbacks*)pAllocator);
 	vkgen_namecache_forget(LAYER->names, (uint64_t)buffer);
 	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
@@ -365,7 +365,7 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyGpaSessionAMD(VkDevice device, Vk
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyImage)(VkDevice, VkImage, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyImage(VkDevice device, VkImage image, const VkAllocationCallbacks* pAllocator) {
-	vkgen_example_go_pre_DestroyImage((GoUintptr)(uintptr_t)device, (GoUint64)image, (VkAllocationCallbacks*)pAllocator);
+	if (vkgen_go_ok()) vkgen_example_go_pre_DestroyImage((GoUintptr)(uintptr_t)device, (GoUint64)image, (VkAllocationCallbacks*)pAllocator);
 	vkgen_namecache_forget(LAYER->names, (uint64_t)image);
 	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
@@ -428,7 +428,7 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyInstance(VkInstance instance, con
 	{
 		vkgen_destroy_instance(LAYER, instance, pAllocator);
 	}
-	vkgen_example_go_post_DestroyInstance((GoUintptr)(uintptr_t)instance, (VkAllocationCallbacks*)pAllocator);
+	if (vkgen_go_ok()) vkgen_example_go_post_DestroyInstance((GoUintptr)(uintptr_t)instance, (VkAllocationCallbacks*)pAllocator);
 }
 #endif
 
@@ -809,7 +809,7 @@ static VKAPI_ATTR void VKAPI_CALL tramp_GetBufferMemoryRequirements(VkDevice dev
 typedef VkResult (VKAPI_PTR *pfn_QueueSubmit)(VkQueue, uint32_t, const VkSubmitInfo*, VkFence);
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_QueueSubmit(VkQueue queue, uint32_t submitCount, const VkSubmitInfo* pSubmits, VkFence fence) {
 	VkResult result = (VkResult)0;
-	vkgen_example_go_pre_QueueSubmit((GoUintptr)(uintptr_t)queue, (uint32_t)submitCount, (VkSubmitInfo*)pSubmits, (GoUint64)fence);
+	if (vkgen_go_ok()) vkgen_example_go_pre_QueueSubmit((GoUintptr)(uintptr_t)queue, (uint32_t)submitCount, (VkSubmitInfo*)pSubmits, (GoUint64)fence);
 	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, queue);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkQueueSubmit] : NULL;
@@ -852,7 +852,7 @@ typedef VkResult (VKAPI_PTR *pfn_SetDebugUtilsObjectNameEXT)(VkDevice, const VkD
 static VKAPI_ATTR VkResult VKAPI_CALL tramp_SetDebugUtilsObjectNameEXT(VkDevice device, const VkDebugUtilsObjectNameInfoEXT* pNameInfo) {
 	VkResult result = (VkResult)0;
 	int cached = pNameInfo && vkgen_namecache_hit(LAYER->names, (uint64_t)vkgen_key(device), (int32_t)pNameInfo->objectType, pNameInfo->objectHandle, pNameInfo->pObjectName);
-	if (!cached) vkgen_example_go_pre_SetDebugUtilsObjectNameEXT((GoUintptr)(uintptr_t)device, (VkDebugUtilsObjectNameInfoEXT*)pNameInfo);
+	if (!cached && vkgen_go_ok()) vkgen_example_go_pre_SetDebugUtilsObjectNameEXT((GoUintptr)(uintptr_t)device, (VkDebugUtilsObjectNameInfoEXT*)pNameInfo);
 	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkSetDebugUtilsObjectNameEXT] : NULL;

@@ -77,7 +77,7 @@ static int feature_supported(struct vkgen_instance *inst, VkPhysicalDevice phys)
  * vkCreateDevice before the VkDevice exists: pUserData is the device's
  * accounting token. */
 static void VKAPI_PTR report_callback(const VkDeviceMemoryReportCallbackDataEXT *d, void *user) {
-	if (!d) return;
+	if (!d || !vkgen_go_ok()) return;
 	memreportCallback((GoUint64)(uintptr_t)user, (GoUint32)d->type, (GoUint64)d->memoryObjectId, (GoUint64)d->size,
 	                  (GoInt32)d->objectType, (GoUint64)d->objectHandle, (GoUint32)d->heapIndex, (GoUint32)d->flags);
 }
@@ -103,7 +103,9 @@ void memreport_post_CreateDevice(struct vkgen_call *call, VkPhysicalDevice phys,
 	(void)alloc;
 	struct memreport_create *mc = call->user;
 	uint64_t token = mc ? mc->token : 0;
-	if (result == VK_SUCCESS && out && *out) {
+	if (!vkgen_go_ok()) {
+		/* a forked child: pass-through, no accounting */
+	} else if (result == VK_SUCCESS && out && *out) {
 		VkPhysicalDeviceMemoryProperties mp;
 		memset(&mp, 0, sizeof(mp));
 		struct vkgen_instance *inst = vkgen_instance_of(LAYER, phys);

@@ -17,7 +17,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_AllocateMemory(VkDevice device, cons
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkAllocateMemory] : NULL;
 		if (next) result = ((pfn_AllocateMemory)next)(device, pAllocateInfo, pAllocator, pMemory);
 	}
-	vkgen_memreport_go_post_AllocateMemory((GoUintptr)(uintptr_t)device, (VkMemoryAllocateInfo*)pAllocateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pMemory, result);
+	if (vkgen_go_ok()) vkgen_memreport_go_post_AllocateMemory((GoUintptr)(uintptr_t)device, (VkMemoryAllocateInfo*)pAllocateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pMemory, result);
 	return result;
 }
 #endif
@@ -31,7 +31,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_BindBufferMemory(VkDevice device, Vk
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkBindBufferMemory] : NULL;
 		if (next) result = ((pfn_BindBufferMemory)next)(device, buffer, memory, memoryOffset);
 	}
-	vkgen_memreport_go_post_BindBufferMemory((GoUintptr)(uintptr_t)device, (GoUint64)buffer, (GoUint64)memory, (VkDeviceSize)memoryOffset, result);
+	if (vkgen_go_ok()) vkgen_memreport_go_post_BindBufferMemory((GoUintptr)(uintptr_t)device, (GoUint64)buffer, (GoUint64)memory, (VkDeviceSize)memoryOffset, result);
 	return result;
 }
 #endif
@@ -45,7 +45,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_BindBufferMemory2(VkDevice device, u
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkBindBufferMemory2] : NULL;
 		if (next) result = ((pfn_BindBufferMemory2)next)(device, bindInfoCount, pBindInfos);
 	}
-	vkgen_memreport_go_post_BindBufferMemory2((GoUintptr)(uintptr_t)device, (uint32_t)bindInfoCount, (VkBindBufferMemoryInfo*)pBindInfos, result);
+	if (vkgen_go_ok()) vkgen_memreport_go_post_BindBufferMemory2((GoUintptr)(uintptr_t)device, (uint32_t)bindInfoCount, (VkBindBufferMemoryInfo*)pBindInfos, result);
 	return result;
 }
 #if (defined(VK_KHR_bind_memory2)) && (defined(VK_VERSION_1_1))
@@ -56,7 +56,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_BindBufferMemory2KHR(VkDevice device
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkBindBufferMemory2KHR] : NULL;
 		if (next) result = ((pfn_BindBufferMemory2)next)(device, bindInfoCount, pBindInfos);
 	}
-	vkgen_memreport_go_post_BindBufferMemory2((GoUintptr)(uintptr_t)device, (uint32_t)bindInfoCount, (VkBindBufferMemoryInfo*)pBindInfos, result);
+	if (vkgen_go_ok()) vkgen_memreport_go_post_BindBufferMemory2((GoUintptr)(uintptr_t)device, (uint32_t)bindInfoCount, (VkBindBufferMemoryInfo*)pBindInfos, result);
 	return result;
 }
 #endif
@@ -71,7 +71,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_BindImageMemory(VkDevice device, VkI
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkBindImageMemory] : NULL;
 		if (next) result = ((pfn_BindImageMemory)next)(device, image, memory, memoryOffset);
 	}
-	vkgen_memreport_go_post_BindImageMemory((GoUintptr)(uintptr_t)device, (GoUint64)image, (GoUint64)memory, (VkDeviceSize)memoryOffset, result);
+	if (vkgen_go_ok()) vkgen_memreport_go_post_BindImageMemory((GoUintptr)(uintptr_t)device, (GoUint64)image, (GoUint64)memory, (VkDeviceSize)memoryOffset, result);
 	return result;
 }
 #endif
@@ -85,7 +85,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_BindImageMemory2(VkDevice device, ui
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkBindImageMemory2] : NULL;
 		if (next) result = ((pfn_BindImageMemory2)next)(device, bindInfoCount, pBindInfos);
 	}
-	vkgen_memreport_go_post_BindImageMemory2((GoUintptr)(uintptr_t)device, (uint32_t)bindInfoCount, (VkBindImageMemoryInfo*)pBindInfos, result);
+	if (vkgen_go_ok()) vkgen_memreport_go_post_BindImageMemory2((GoUintptr)(uintptr_t)device, (uint32_t)bindInfoCount, (VkBindImageMemoryInfo*)pBindInfos, result);
 	return result;
 }
 #if (defined(VK_KHR_bind_memory2)) && (defined(VK_VERSION_1_1))
@@ -96,7 +96,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_BindImageMemory2KHR(VkDevice device,
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkBindImageMemory2KHR] : NULL;
 		if (next) result = ((pfn_BindImageMemory2)next)(device, bindInfoCount, pBindInfos);
 	}
-	vkgen_memreport_go_post_BindImageMemory2((GoUintptr)(uintptr_t)device, (uint32_t)bindInfoCount, (VkBindImageMemoryInfo*)pBindInfos, result);
+	if (vkgen_go_ok()) vkgen_memreport_go_post_BindImageMemory2((GoUintptr)(uintptr_t)device, (uint32_t)bindInfoCount, (VkBindImageMemoryInfo*)pBindInfos, result);
 	return result;
 }
 #endif
@@ -111,7 +111,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateBuffer(VkDevice device, const 
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkCreateBuffer] : NULL;
 		if (next) result = ((pfn_CreateBuffer)next)(device, pCreateInfo, pAllocator, pBuffer);
 	}
-	vkgen_memreport_go_post_CreateBuffer((GoUintptr)(uintptr_t)device, (VkBufferCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pBuffer, result);
+	if (vkgen_go_ok()) vkgen_memreport_go_post_CreateBuffer((GoUintptr)(uintptr_t)device, (VkBufferCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pBuffer, result);
 	return result;
 }
 #endif
@@ -143,7 +143,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateImage(VkDevice device, const V
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkCreateImage] : NULL;
 		if (next) result = ((pfn_CreateImage)next)(device, pCreateInfo, pAllocator, pImage);
 	}
-	vkgen_memreport_go_post_CreateImage((GoUintptr)(uintptr_t)device, (VkImageCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pImage, result);
+	if (vkgen_go_ok()) vkgen_memreport_go_post_CreateImage((GoUintptr)(uintptr_t)device, (VkImageCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pImage, result);
 	return result;
 }
 #endif
@@ -155,7 +155,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_CreateInstance(const VkInstanceCreat
 	{
 		result = vkgen_create_instance(LAYER, pCreateInfo, pAllocator, pInstance);
 	}
-	vkgen_memreport_go_post_CreateInstance((VkInstanceCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUintptr*)pInstance, result);
+	if (vkgen_go_ok()) vkgen_memreport_go_post_CreateInstance((VkInstanceCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUintptr*)pInstance, result);
 	memreport_post_CreateInstance(&call, pCreateInfo, pAllocator, pInstance, result);
 	return result;
 }
@@ -171,7 +171,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_DebugMarkerSetObjectNameEXT(VkDevice
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkDebugMarkerSetObjectNameEXT] : NULL;
 		if (next) result = ((pfn_DebugMarkerSetObjectNameEXT)next)(device, pNameInfo);
 	}
-	if (!cached) vkgen_memreport_go_post_DebugMarkerSetObjectNameEXT((GoUintptr)(uintptr_t)device, (VkDebugMarkerObjectNameInfoEXT*)pNameInfo, result);
+	if (!cached && vkgen_go_ok()) vkgen_memreport_go_post_DebugMarkerSetObjectNameEXT((GoUintptr)(uintptr_t)device, (VkDebugMarkerObjectNameInfoEXT*)pNameInfo, result);
 	if (!cached && pNameInfo && result == VK_SUCCESS) vkgen_namecache_store(LAYER->names, (uint64_t)vkgen_key(device), (int32_t)(0x40000000u | (uint32_t)pNameInfo->objectType), pNameInfo->object, pNameInfo->pObjectName);
 	return result;
 }
@@ -204,7 +204,7 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyAccelerationStructureNV(VkDevice 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyBuffer)(VkDevice, VkBuffer, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyBuffer(VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* pAllocator) {
-	vkgen_memreport_go_pre_DestroyBuffer((GoUintptr)(uintptr_t)device, (GoUint64)buffer, (VkAllocationCallbacks*)pAllocator);
+	if (vkgen_go_ok()) vkgen_memreport_go_pre_DestroyBuffer((GoUintptr)(uintptr_t)device, (GoUint64)buffer, (VkAllocationCallbacks*)pAllocator);
 	vkgen_namecache_forget(LAYER->names, (uint64_t)buffer);
 	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
@@ -403,7 +403,7 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyDevice(VkDevice device, const VkA
 	{
 		vkgen_destroy_device(LAYER, device, pAllocator);
 	}
-	vkgen_memreport_go_post_DestroyDevice((GoUintptr)(uintptr_t)device, (VkAllocationCallbacks*)pAllocator);
+	if (vkgen_go_ok()) vkgen_memreport_go_post_DestroyDevice((GoUintptr)(uintptr_t)device, (VkAllocationCallbacks*)pAllocator);
 }
 #endif
 
@@ -470,7 +470,7 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyGpaSessionAMD(VkDevice device, Vk
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_DestroyImage)(VkDevice, VkImage, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_DestroyImage(VkDevice device, VkImage image, const VkAllocationCallbacks* pAllocator) {
-	vkgen_memreport_go_pre_DestroyImage((GoUintptr)(uintptr_t)device, (GoUint64)image, (VkAllocationCallbacks*)pAllocator);
+	if (vkgen_go_ok()) vkgen_memreport_go_pre_DestroyImage((GoUintptr)(uintptr_t)device, (GoUint64)image, (VkAllocationCallbacks*)pAllocator);
 	vkgen_namecache_forget(LAYER->names, (uint64_t)image);
 	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
@@ -533,7 +533,7 @@ static VKAPI_ATTR void VKAPI_CALL tramp_DestroyInstance(VkInstance instance, con
 	{
 		vkgen_destroy_instance(LAYER, instance, pAllocator);
 	}
-	vkgen_memreport_go_post_DestroyInstance((GoUintptr)(uintptr_t)instance, (VkAllocationCallbacks*)pAllocator);
+	if (vkgen_go_ok()) vkgen_memreport_go_post_DestroyInstance((GoUintptr)(uintptr_t)instance, (VkAllocationCallbacks*)pAllocator);
 }
 #endif
 
@@ -890,7 +890,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_FreeDescriptorSets(VkDevice device, 
 #if defined(VK_VERSION_1_0)
 typedef void (VKAPI_PTR *pfn_FreeMemory)(VkDevice, VkDeviceMemory, const VkAllocationCallbacks*);
 static VKAPI_ATTR void VKAPI_CALL tramp_FreeMemory(VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks* pAllocator) {
-	vkgen_memreport_go_pre_FreeMemory((GoUintptr)(uintptr_t)device, (GoUint64)memory, (VkAllocationCallbacks*)pAllocator);
+	if (vkgen_go_ok()) vkgen_memreport_go_pre_FreeMemory((GoUintptr)(uintptr_t)device, (GoUint64)memory, (VkAllocationCallbacks*)pAllocator);
 	vkgen_namecache_forget(LAYER->names, (uint64_t)memory);
 	{
 		struct vkgen_device *d = vkgen_device_of(LAYER, device);
@@ -908,7 +908,7 @@ static VKAPI_ATTR void VKAPI_CALL tramp_GetBufferMemoryRequirements(VkDevice dev
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkGetBufferMemoryRequirements] : NULL;
 		if (next) ((pfn_GetBufferMemoryRequirements)next)(device, buffer, pMemoryRequirements);
 	}
-	vkgen_memreport_go_post_GetBufferMemoryRequirements((GoUintptr)(uintptr_t)device, (GoUint64)buffer, (VkMemoryRequirements*)pMemoryRequirements);
+	if (vkgen_go_ok()) vkgen_memreport_go_post_GetBufferMemoryRequirements((GoUintptr)(uintptr_t)device, (GoUint64)buffer, (VkMemoryRequirements*)pMemoryRequirements);
 }
 #endif
 
@@ -920,7 +920,7 @@ static VKAPI_ATTR void VKAPI_CALL tramp_GetBufferMemoryRequirements2(VkDevice de
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkGetBufferMemoryRequirements2] : NULL;
 		if (next) ((pfn_GetBufferMemoryRequirements2)next)(device, pInfo, pMemoryRequirements);
 	}
-	vkgen_memreport_go_post_GetBufferMemoryRequirements2((GoUintptr)(uintptr_t)device, (VkBufferMemoryRequirementsInfo2*)pInfo, (VkMemoryRequirements2*)pMemoryRequirements);
+	if (vkgen_go_ok()) vkgen_memreport_go_post_GetBufferMemoryRequirements2((GoUintptr)(uintptr_t)device, (VkBufferMemoryRequirementsInfo2*)pInfo, (VkMemoryRequirements2*)pMemoryRequirements);
 }
 #if (defined(VK_KHR_get_memory_requirements2)) && (defined(VK_VERSION_1_1))
 static VKAPI_ATTR void VKAPI_CALL tramp_GetBufferMemoryRequirements2KHR(VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements) {
@@ -929,7 +929,7 @@ static VKAPI_ATTR void VKAPI_CALL tramp_GetBufferMemoryRequirements2KHR(VkDevice
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkGetBufferMemoryRequirements2KHR] : NULL;
 		if (next) ((pfn_GetBufferMemoryRequirements2)next)(device, pInfo, pMemoryRequirements);
 	}
-	vkgen_memreport_go_post_GetBufferMemoryRequirements2((GoUintptr)(uintptr_t)device, (VkBufferMemoryRequirementsInfo2*)pInfo, (VkMemoryRequirements2*)pMemoryRequirements);
+	if (vkgen_go_ok()) vkgen_memreport_go_post_GetBufferMemoryRequirements2((GoUintptr)(uintptr_t)device, (VkBufferMemoryRequirementsInfo2*)pInfo, (VkMemoryRequirements2*)pMemoryRequirements);
 }
 #endif
 #endif
@@ -942,7 +942,7 @@ static VKAPI_ATTR void VKAPI_CALL tramp_GetImageMemoryRequirements(VkDevice devi
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkGetImageMemoryRequirements] : NULL;
 		if (next) ((pfn_GetImageMemoryRequirements)next)(device, image, pMemoryRequirements);
 	}
-	vkgen_memreport_go_post_GetImageMemoryRequirements((GoUintptr)(uintptr_t)device, (GoUint64)image, (VkMemoryRequirements*)pMemoryRequirements);
+	if (vkgen_go_ok()) vkgen_memreport_go_post_GetImageMemoryRequirements((GoUintptr)(uintptr_t)device, (GoUint64)image, (VkMemoryRequirements*)pMemoryRequirements);
 }
 #endif
 
@@ -954,7 +954,7 @@ static VKAPI_ATTR void VKAPI_CALL tramp_GetImageMemoryRequirements2(VkDevice dev
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkGetImageMemoryRequirements2] : NULL;
 		if (next) ((pfn_GetImageMemoryRequirements2)next)(device, pInfo, pMemoryRequirements);
 	}
-	vkgen_memreport_go_post_GetImageMemoryRequirements2((GoUintptr)(uintptr_t)device, (VkImageMemoryRequirementsInfo2*)pInfo, (VkMemoryRequirements2*)pMemoryRequirements);
+	if (vkgen_go_ok()) vkgen_memreport_go_post_GetImageMemoryRequirements2((GoUintptr)(uintptr_t)device, (VkImageMemoryRequirementsInfo2*)pInfo, (VkMemoryRequirements2*)pMemoryRequirements);
 }
 #if (defined(VK_KHR_get_memory_requirements2)) && (defined(VK_VERSION_1_1))
 static VKAPI_ATTR void VKAPI_CALL tramp_GetImageMemoryRequirements2KHR(VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements) {
@@ -963,7 +963,7 @@ static VKAPI_ATTR void VKAPI_CALL tramp_GetImageMemoryRequirements2KHR(VkDevice 
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkGetImageMemoryRequirements2KHR] : NULL;
 		if (next) ((pfn_GetImageMemoryRequirements2)next)(device, pInfo, pMemoryRequirements);
 	}
-	vkgen_memreport_go_post_GetImageMemoryRequirements2((GoUintptr)(uintptr_t)device, (VkImageMemoryRequirementsInfo2*)pInfo, (VkMemoryRequirements2*)pMemoryRequirements);
+	if (vkgen_go_ok()) vkgen_memreport_go_post_GetImageMemoryRequirements2((GoUintptr)(uintptr_t)device, (VkImageMemoryRequirementsInfo2*)pInfo, (VkMemoryRequirements2*)pMemoryRequirements);
 }
 #endif
 #endif
@@ -1006,7 +1006,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tramp_SetDebugUtilsObjectNameEXT(VkDevice 
 		PFN_vkVoidFunction next = d ? d->tab[VKGEN_D_vkSetDebugUtilsObjectNameEXT] : NULL;
 		if (next) result = ((pfn_SetDebugUtilsObjectNameEXT)next)(device, pNameInfo);
 	}
-	if (!cached) vkgen_memreport_go_post_SetDebugUtilsObjectNameEXT((GoUintptr)(uintptr_t)device, (VkDebugUtilsObjectNameInfoEXT*)pNameInfo, result);
+	if (!cached && vkgen_go_ok()) vkgen_memreport_go_post_SetDebugUtilsObjectNameEXT((GoUintptr)(uintptr_t)device, (VkDebugUtilsObjectNameInfoEXT*)pNameInfo, result);
 	if (!cached && pNameInfo && result == VK_SUCCESS) vkgen_namecache_store(LAYER->names, (uint64_t)vkgen_key(device), (int32_t)pNameInfo->objectType, pNameInfo->objectHandle, pNameInfo->pObjectName);
 	return result;
 }

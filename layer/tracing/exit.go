@@ -1,12 +1,18 @@
 package tracing
 
-// int vkgen_tracing_register_at_exit(void);
+/*
+#cgo CFLAGS: -fno-stack-protector
+#include "exitwatch.h"
+int vkgen_tracing_register_at_exit(void);
+*/
 import "C"
 
 import (
 	"fmt"
 	"os"
+	"sync"
 
+	_ "github.com/vkgen/vkgen/layer" // links vkgen_fork.c, whose mark exit.c checks
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/system"
 )
@@ -26,4 +32,17 @@ func vkgenTracingAtExit() {
 	defer func() { _ = recover() }() // never turn the application's exit into a crash
 	_ = perfetto.FlushAll()
 	system.AtExit()
+}
+
+var watchOnce sync.Once
+
+// startExitWatch starts the exit watcher (exitwatch.c) when the first trace
+// file starts: it appends what a process that ends without exit(3) had not
+// written yet.
+func startExitWatch() {
+	watchOnce.Do(func() {
+		if C.VKGEN_EXIT_SLOTS != perfetto.ExitSlots || C.vkgen_exit_watch(C.uintptr_t(uintptr(perfetto.ExitState()))) != 0 { // a global: never moves
+			fmt.Fprintln(os.Stderr, "vkgen: tracing: no exit watcher; a process that ends without exit(3) may lose the events of its last 100 ms")
+		}
+	})
 }

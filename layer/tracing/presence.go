@@ -1,8 +1,6 @@
 package tracing
 
 import (
-	"fmt"
-	"os"
 	"sync"
 
 	"github.com/vkgen/vkgen/objectnames"
@@ -25,11 +23,11 @@ type Presence struct {
 }
 
 // InstanceCreated counts a successful vkCreateInstance through the layer.
-// The first one starts tracing (Start), attaches the name emitter, and then
-// registers the replay, which replays into sessions already running: in that
-// order a session misses no name.
+// Each one runs Start (which reads the trace configuration again); the first
+// one then attaches the name emitter and registers the replay, which replays
+// into sessions already running: in that order a session misses no name.
 func (p *Presence) InstanceCreated() {
-	startConfigured()
+	_ = Start() // a refused trace file was logged; the layer works untraced
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.live++
@@ -67,39 +65,4 @@ func (p *Presence) Live() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.live > 0
-}
-
-var (
-	configuredMu sync.Mutex
-	refused      = map[string]bool{} // trace paths that failed, logged once
-)
-
-// startConfigured runs Start, then starts the trace file configured by
-// $VK_VKGEN_TRACE_FILE or vkgen.trace_file in vk_layer_settings.txt unless a
-// session writes that file already. The settings file is read again at every
-// vkCreateInstance, so pointing it at a new file before an instance is
-// created starts a second session mid-run, which begins with the replay of
-// every layer's state; the first session keeps running.
-func startConfigured() {
-	if err := Start(); err != nil {
-		return // logged by perfetto; tracing to the file stays off
-	}
-	path, source := perfetto.TraceFileSetting()
-	if path == "" {
-		return
-	}
-	configuredMu.Lock()
-	defer configuredMu.Unlock()
-	for _, s := range perfetto.Sessions() {
-		if s.Name() == path {
-			return
-		}
-	}
-	if refused[path] {
-		return
-	}
-	if _, err := perfetto.StartFileSession(path, perfetto.Options{}); err != nil {
-		refused[path] = true
-		fmt.Fprintf(os.Stderr, "vkgen: trace file from %s: %v; not tracing to it\n", source, err)
-	}
 }

@@ -1,12 +1,20 @@
-// Package tracing starts the layers' Perfetto tracing once per process: the
-// file session configured by $VK_VKGEN_TRACE_FILE / vk_layer_settings.txt
-// (package perfetto) and the system-service producer (package
-// perfetto/system, on by default, off with VK_VKGEN_PERFETTO_SYSTEM=0).
-// Layers call Start when they load or at vkCreateInstance and Flush at
-// vkDestroyInstance; Start also makes exit(3) flush every session, so an
-// application that exits without destroying its instance loses nothing.
-// It owns only that start-up policy; emitting events and everything about
-// sessions belong to the perfetto packages.
+// Package tracing starts the layers' Perfetto tracing: the trace file
+// configured by $VK_VKGEN_TRACE_FILE or vk_layer_settings.txt (config.go,
+// the Vulkan layer configuration of package perfetto's generic file
+// sessions) and the system-service producer (package perfetto/system, on by
+// default, off with VK_VKGEN_PERFETTO_SYSTEM=0). Layers call Start when they
+// load or at vkCreateInstance (Presence does) and Flush at vkDestroyInstance.
+//
+// It also owns how tracing ends with the process: exit(3) and a return from
+// a C main flush every session (exit.go, exit.c); every other end (a Go host
+// returning from main or calling os.Exit, _exit, a fatal signal, SIGKILL)
+// is covered by the exit watcher (exitwatch.c), a helper process sharing the
+// address space that appends what was still buffered once the process is
+// gone; a forked child never touches the parent's sessions. See
+// docs/layers.md, "Process lifetime".
+//
+// It owns only that policy; emitting events and everything about sessions
+// belong to the perfetto packages.
 package tracing
 
 import (
@@ -19,28 +27,59 @@ import (
 )
 
 var (
-	once     sync.Once
-	startErr error
+	once sync.Once
+
+	fileMu  sync.Mutex
+	refused = map[string]error{} // trace paths that failed, logged once
 )
 
-// Start starts both backends the first time it is called and returns the
-// file session's error (an existing or unwritable trace path, already logged
-// as "vkgen: perfetto: ..."; tracing to the file stays off), the same on
-// every later call. It never blocks on the tracing service: the producer
-// connects, and reconnects, in the background. It never panics.
-func Start() error {
+// Start starts the system producer and the exit flush the first time it is
+// called, and the configured trace file unless a session writes it already.
+// The configuration is read at every call, so pointing it at a new file
+// before an instance is created starts a second session mid-run, which
+// begins with the replay of every layer's state; the first session keeps
+// running. It returns the error that keeps the configured file from being
+// traced (an existing or unwritable path; logged once as "vkgen: tracing:
+// ..."; nothing else changes). It never blocks on the tracing service: the
+// producer connects, and reconnects, in the background. It never panics.
+func Start() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("tracing: start failed: %v", r)
+			fmt.Fprintf(os.Stderr, "vkgen: %v\n", err)
+		}
+	}()
 	once.Do(func() {
-		defer func() {
-			if r := recover(); r != nil {
-				startErr = fmt.Errorf("tracing: start failed: %v", r)
-				fmt.Fprintf(os.Stderr, "vkgen: %v\n", startErr)
-			}
-		}()
 		registerAtExit()
-		_, startErr = perfetto.StartFromEnv()
 		system.StartFromEnv()
 	})
-	return startErr
+	return startFile()
+}
+
+// startFile starts the configured trace file's session unless one writes it.
+func startFile() error {
+	path, source := TraceFileSetting()
+	if path == "" {
+		return nil
+	}
+	fileMu.Lock()
+	defer fileMu.Unlock()
+	if err := refused[path]; err != nil {
+		return err
+	}
+	for _, s := range perfetto.Sessions() {
+		if s.Name() == path {
+			return nil
+		}
+	}
+	if _, err := perfetto.StartFileSession(path, perfetto.Options{}); err != nil {
+		err = fmt.Errorf("trace file from %s: %w", source, err)
+		refused[path] = err
+		fmt.Fprintf(os.Stderr, "vkgen: tracing: %v; not tracing to it\n", err)
+		return err
+	}
+	startExitWatch()
+	return nil
 }
 
 // Flush hands everything emitted so far to every running session's output

@@ -24,7 +24,7 @@ func TestStartWithoutService(t *testing.T) {
 	trace := filepath.Join(dir, "t.pftrace")
 	t.Setenv(system.EnvProducerSocket, filepath.Join(dir, "no-such.sock"))
 	t.Setenv(system.EnvSystem, "")
-	t.Setenv(perfetto.EnvTraceFile, trace)
+	t.Setenv(EnvTraceFile, trace)
 
 	if err := Start(); err != nil {
 		t.Fatal(err)
@@ -148,7 +148,7 @@ func TestExitFlushes(t *testing.T) {
 	}
 	trace := filepath.Join(dir, "exit.pftrace")
 	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), perfetto.EnvTraceFile+"="+trace, system.EnvSystem+"=0")
+	cmd.Env = append(os.Environ(), EnvTraceFile+"="+trace, system.EnvSystem+"=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("exitprog: %v\n%s", err, out)
 	}

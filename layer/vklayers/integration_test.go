@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vkgen/vkgen/internal/testenv"
 	"github.com/vkgen/vkgen/internal/vktest"
 	"github.com/vkgen/vkgen/layer/example"
 )
@@ -247,12 +246,7 @@ func TestVkcube(t *testing.T) {
 // signals again, so its GC hangs behind a spinning goroutine.
 func TestGoApplicationKeepsPreemption(t *testing.T) {
 	setup(t)
-	app := filepath.Join(t.TempDir(), "vkgoapp")
-	build := exec.Command("go", "build", "-o", app, "./testdata/vkgoapp")
-	build.Dir = testenv.Root()
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build vkgoapp: %v\n%s", err, out)
-	}
+	app := vktest.GoProgram(t, "./testdata/vkgoapp")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, app)

@@ -39,6 +39,31 @@ double vkc_now_ns(void) {
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+VkInstance vkc_create_instance(const char *app_name, const void *pnext, uint32_t n_exts, const char *const *exts) {
+	const char *all[16] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+	uint32_t n = 1;
+	for (uint32_t i = 0; i < n_exts && n < 16; i++) all[n++] = exts[i];
+	VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, app_name, 1, "vkgen", 1, VK_API_VERSION_1_1};
+	VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+	ici.pNext = pnext;
+	ici.pApplicationInfo = &app;
+	ici.enabledExtensionCount = n;
+	ici.ppEnabledExtensionNames = all;
+	VkInstance inst;
+	CHECK(vkCreateInstance(&ici, NULL, &inst));
+	return inst;
+}
+
+PFN_vkSetDebugUtilsObjectNameEXT vkc_set_name_fn(VkDevice dev) {
+	PFN_vkSetDebugUtilsObjectNameEXT f =
+	    (PFN_vkSetDebugUtilsObjectNameEXT)vkGetDeviceProcAddr(dev, "vkSetDebugUtilsObjectNameEXT");
+	if (!f) {
+		fprintf(stderr, "%s: vkSetDebugUtilsObjectNameEXT unavailable\n", vkc_prog);
+		exit(1);
+	}
+	return f;
+}
+
 VkPhysicalDevice vkc_physical_device(VkInstance inst) {
 	uint32_t n = 1;
 	VkPhysicalDevice phys;

@@ -29,6 +29,13 @@ void vkc_check(VkResult r, const char *expr, int line);
 /* Thread CPU time in ns, for the programs' --bench modes. */
 double vkc_now_ns(void);
 
+/* An instance (API 1.1) with VK_EXT_debug_utils and the n_exts extensions
+ * exts, whose create info chains pnext (NULL for none). */
+VkInstance vkc_create_instance(const char *app_name, const void *pnext, uint32_t n_exts, const char *const *exts);
+
+/* dev's vkSetDebugUtilsObjectNameEXT; exits with a message if unavailable. */
+PFN_vkSetDebugUtilsObjectNameEXT vkc_set_name_fn(VkDevice dev);
+
 /* The first physical device; exits with "PROG: no physical device" if none. */
 VkPhysicalDevice vkc_physical_device(VkInstance inst);
 

@@ -96,15 +96,7 @@ int main(int argc, char **argv) {
 		VkDebugUtilsMessengerCreateInfoEXT mci =
 		    vkc_messenger_info(VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
 		                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT);
-		const char *exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
-		VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "vkprog", 1, "vkgen", 1, VK_API_VERSION_1_1};
-		VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-		ici.pNext = use_messenger ? &mci : NULL;
-		ici.pApplicationInfo = &app;
-		ici.enabledExtensionCount = 1;
-		ici.ppEnabledExtensionNames = exts;
-		VkInstance inst;
-		CHECK(vkCreateInstance(&ici, NULL, &inst));
+		VkInstance inst = vkc_create_instance("vkprog", use_messenger ? &mci : NULL, 0, NULL);
 		VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
 		if (use_messenger) {
 			PFN_vkCreateDebugUtilsMessengerEXT create =
@@ -114,11 +106,7 @@ int main(int argc, char **argv) {
 		VkDevice dev = vkc_create_device(vkc_physical_device(inst), 0, NULL);
 		VkQueue queue;
 		vkGetDeviceQueue(dev, 0, 0, &queue);
-		set_name = (PFN_vkSetDebugUtilsObjectNameEXT)vkGetDeviceProcAddr(dev, "vkSetDebugUtilsObjectNameEXT");
-		if (!set_name) {
-			fprintf(stderr, "vkprog: vkSetDebugUtilsObjectNameEXT unavailable\n");
-			return 1;
-		}
+		set_name = vkc_set_name_fn(dev);
 
 		VkBuffer a = vkc_create_buffer(dev), b = vkc_create_buffer(dev);
 		if (misuse) {

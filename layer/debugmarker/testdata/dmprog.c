@@ -81,16 +81,8 @@ static void *dproc(VkDevice dev, const char *name) {
 
 static VkInstance create_instance(VkDebugUtilsMessengerCreateInfoEXT *mci) {
 	/* VK_EXT_debug_marker requires VK_EXT_debug_report (the loader has it). */
-	const char *exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_DEBUG_REPORT_EXTENSION_NAME};
-	VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "dmprog", 1, "vkgen", 1, VK_API_VERSION_1_1};
-	VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-	ici.pNext = mci;
-	ici.pApplicationInfo = &app;
-	ici.enabledExtensionCount = 2;
-	ici.ppEnabledExtensionNames = exts;
-	VkInstance inst;
-	CHECK(vkCreateInstance(&ici, NULL, &inst));
-	return inst;
+	const char *report = VK_EXT_DEBUG_REPORT_EXTENSION_NAME;
+	return vkc_create_instance("dmprog", mci, 1, &report);
 }
 
 /* The layer's lists as the real loader reports them (from the manifest and

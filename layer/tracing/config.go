@@ -1,14 +1,11 @@
-package perfetto
+package tracing
 
 import (
 	"bufio"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // Configuration names, following the Vulkan layer-settings convention.
@@ -17,35 +14,13 @@ const (
 	SettingTraceFile = "vkgen.trace_file"
 	EnvSettingsPath  = "VK_LAYER_SETTINGS_PATH"
 	settingsFileName = "vk_layer_settings.txt"
-	logPrefix        = "vkgen: perfetto: "
 )
-
-var (
-	logMu  sync.Mutex
-	logOut io.Writer = os.Stderr
-)
-
-// SetLogOutput redirects the package's log lines (default os.Stderr; each
-// line starts with "vkgen: perfetto: "). It returns the previous writer.
-func SetLogOutput(w io.Writer) io.Writer {
-	logMu.Lock()
-	defer logMu.Unlock()
-	old := logOut
-	logOut = w
-	return old
-}
-
-func logf(format string, args ...any) {
-	logMu.Lock()
-	defer logMu.Unlock()
-	fmt.Fprintf(logOut, logPrefix+format+"\n", args...)
-}
 
 // TraceFileSetting returns the configured trace path and where it came from:
 // $VK_VKGEN_TRACE_FILE, else the vkgen.trace_file key of vk_layer_settings.txt
 // ($VK_LAYER_SETTINGS_PATH, a file or the directory holding it; else the
 // current directory). %p in the path becomes the process id, %% a percent
-// sign. path is "" when tracing is not configured.
+// sign. path is "" when tracing to a file is not configured.
 func TraceFileSetting() (path, source string) {
 	if v := os.Getenv(EnvTraceFile); v != "" {
 		return expandPath(v), EnvTraceFile
@@ -101,43 +76,4 @@ func expandPath(p string) string {
 		b.WriteByte(p[i])
 	}
 	return b.String()
-}
-
-var (
-	envMu      sync.Mutex
-	envSession *Session
-)
-
-// StartFromEnv starts the configured file session (see TraceFileSetting) if
-// there is one and it is not already running; layers call it when they load
-// or at vkCreateInstance. It returns nil, nil when tracing is not configured.
-// A failure (existing file, unwritable path) is logged with the "vkgen:"
-// prefix and returned; tracing then stays off and nothing else changes.
-func StartFromEnv() (*Session, error) {
-	path, source := TraceFileSetting()
-	if path == "" {
-		return nil, nil
-	}
-	envMu.Lock()
-	defer envMu.Unlock()
-	if envSession != nil && !envSession.stopped() {
-		return envSession, nil
-	}
-	s, err := StartFileSession(path, Options{})
-	if err != nil {
-		err = fmt.Errorf("trace file from %s: %w", source, err)
-		logf("%v; tracing stays off", err)
-		return nil, err
-	}
-	envSession = s
-	return s, nil
-}
-
-func (s *Session) stopped() bool {
-	select {
-	case <-s.stopCh:
-		return true
-	default:
-	}
-	return s.closed.Load()
 }

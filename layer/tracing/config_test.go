@@ -1,0 +1,80 @@
+package tracing
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/vkgen/vkgen/perfetto"
+	"github.com/vkgen/vkgen/perfetto/decode"
+	"github.com/vkgen/vkgen/perfetto/system"
+)
+
+// The trace file comes from $VK_VKGEN_TRACE_FILE, else vk_layer_settings.txt;
+// Start starts it once, and refuses an existing file or an unwritable path
+// with an error, leaving tracing off.
+func TestTraceFileConfiguration(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(system.EnvSystem, "0")
+	t.Setenv(EnvSettingsPath, filepath.Join(dir, "none"))
+	t.Setenv(EnvTraceFile, "")
+	if err := Start(); err != nil || perfetto.Enabled() {
+		t.Fatalf("unconfigured: %v, tracing on %v", err, perfetto.Enabled())
+	}
+
+	t.Setenv(EnvTraceFile, filepath.Join(dir, "t-%p.pftrace"))
+	if err := Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := Start(); err != nil { // the file's session runs: nothing to do
+		t.Fatal(err)
+	}
+	want := filepath.Join(dir, "t-"+strconv.Itoa(os.Getpid())+".pftrace")
+	if ss := perfetto.Sessions(); len(ss) != 1 || ss[0].Name() != want {
+		t.Fatalf("sessions %v, want one writing %s", ss, want)
+	}
+	perfetto.VkObjectName(1, 9, 2, "env")
+	if err := perfetto.StopAll(); err != nil {
+		t.Fatal(err)
+	}
+	if tr, err := decode.ReadFile(want); err != nil || len(tr.ObjectNames()) != 1 {
+		t.Fatalf("env session: %v, want the one name", err)
+	}
+
+	// The file exists now: refused, and stays refused; tracing stays off.
+	for range 2 {
+		if err := Start(); err == nil || !strings.Contains(err.Error(), "trace file from "+EnvTraceFile) || !strings.Contains(err.Error(), "already exists") {
+			t.Fatalf("existing file: %v", err)
+		}
+	}
+	if perfetto.Enabled() {
+		t.Error("tracing on after a refused start")
+	}
+	t.Setenv(EnvTraceFile, filepath.Join(dir, "no-such-dir", "t.pftrace"))
+	if err := Start(); err == nil || perfetto.Enabled() {
+		t.Fatalf("unwritable path: %v", err)
+	}
+
+	// vk_layer_settings.txt through VK_LAYER_SETTINGS_PATH (a directory).
+	t.Setenv(EnvTraceFile, "")
+	settings := filepath.Join(dir, "vk_layer_settings.txt")
+	trace := filepath.Join(dir, "from-settings-100%%.pftrace")
+	if err := os.WriteFile(settings, []byte("# comment\nkhronos_validation.x = 1\n"+SettingTraceFile+" = "+trace+"  # trailing\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(EnvSettingsPath, dir)
+	if p, src := TraceFileSetting(); p != filepath.Join(dir, "from-settings-100%.pftrace") || src != settings {
+		t.Fatalf("setting %q from %q", p, src)
+	}
+	if err := Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := perfetto.StopAll(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := decode.ReadFile(filepath.Join(dir, "from-settings-100%.pftrace")); err != nil {
+		t.Fatal(err)
+	}
+}

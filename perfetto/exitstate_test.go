@@ -1,0 +1,108 @@
+package perfetto
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/vkgen/vkgen/perfetto/decode"
+)
+
+// The exit state is read by C (layer/tracing/exitwatch.c) with the layout
+// documented in exitstate.go: every field a 64-bit word at a fixed offset.
+func TestExitStateLayout(t *testing.T) {
+	var f exitFile
+	var d exitDB
+	for _, c := range []struct {
+		what      string
+		got, want uintptr
+	}{
+		{"table slot", unsafe.Sizeof(exitTable[0]), 8},
+		{"view", unsafe.Sizeof(exitView{}), 24},
+		{"db.v", unsafe.Offsetof(d.v), 8},
+		{"db", unsafe.Sizeof(d), 56},
+		{"seq.pend", unsafe.Offsetof(exitSeq{}.pend), 56},
+		{"file.writing", unsafe.Offsetof(f.writing), 8},
+		{"file.write_off", unsafe.Offsetof(f.writeOff), 16},
+		{"file.nseq", unsafe.Offsetof(f.nseq), 24},
+		{"file.seqs", unsafe.Offsetof(f.seqs), 32},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %d, want %d", c.what, c.got, c.want)
+		}
+	}
+}
+
+// drain does in Go what the exit watcher does in C: what the file would
+// hold if the process ended now. The addresses the state holds are looked up
+// among s's buffers (the test runs between events, so they are current).
+func drain(file []byte, s *Session, f *exitFile) []byte {
+	bytesAt := func(v exitView) []byte {
+		for _, q := range s.all() {
+			for _, b := range [][]byte{q.buf, q.spare} {
+				if uint64(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) == v.ptr {
+					return b[:v.len]
+				}
+			}
+		}
+		panic("exit state names no buffer of the session")
+	}
+	for i := range f.all {
+		pend := f.all[i].pend.v[f.all[i].pend.which.Load()&1]
+		cur := f.all[i].cur.v[f.all[i].cur.which.Load()&1]
+		if pend.len > 0 {
+			b := bytesAt(pend)
+			if f.writing.Load() == uint64(i+1) && uint64(len(file)) > f.writeOff.Load() {
+				b = b[uint64(len(file))-f.writeOff.Load():]
+			}
+			file = append(file, b...)
+		}
+		if cur.len > 0 && !(pend.len > 0 && pend.gen == cur.gen) {
+			file = append(file, bytesAt(cur)...)
+		}
+	}
+	return file
+}
+
+// At every point between events and flushes, the file plus what the exit
+// state says is unwritten is the whole trace: every event once, and it
+// decodes. (A batch in flight, the pend half, exists only inside a write;
+// layer/tracing's kill tests end processes there.)
+func TestExitStateCoversUnwritten(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.pftrace")
+	// Only this goroutine writes: no timed flush, no buffer near its wake mark.
+	s, err := StartFileSession(path, Options{FlushInterval: time.Hour, Sequences: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	f := s.out.(*fileOutput).exit
+	if f == nil {
+		t.Fatal("no exit-state slot")
+	}
+	for i := range 300 {
+		VkObjectName(1, 9, uint64(i), "n")
+		if i%37 == 0 {
+			s.Flush()
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := decode.Decode(drain(data, s, f))
+		if err != nil {
+			t.Fatalf("after event %d: %v", i, err)
+		}
+		seen := map[uint64]int{}
+		for _, p := range tr.ObjectNames() {
+			seen[p.ObjectName.Object]++
+		}
+		for j := range i + 1 {
+			if seen[uint64(j)] != 1 {
+				t.Fatalf("after event %d: event %d %d times", i, j, seen[uint64(j)])
+			}
+		}
+	}
+}
