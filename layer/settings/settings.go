@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -80,7 +81,7 @@ const (
 	apiString  = 7
 )
 
-// Env is the compatibility namespace: VK_VKGEN_<KEY> variables and
+// compatNamespace is the compatibility namespace: VK_VKGEN_<KEY> variables and
 // vkgen.<key> file lines, read for every vkgen layer.
 const compatNamespace = "vkgen"
 
@@ -110,42 +111,72 @@ func (s Sources) withDefaults() Sources {
 	return s
 }
 
-// Resolve returns every setting of defs for layer (VK_LAYER_VKGEN_...),
-// keyed by Def.Key.
-func Resolve(layer string, defs []Def, src Sources) map[string]Value {
+// Resolve returns every setting of defs, keyed by Def.Key, for the layers
+// named (VK_LAYER_VKGEN_...). The vkgen layers share one library and one
+// tracing setup per process, so a setting given for any of them applies:
+// within each source, the compatibility name comes first, then the layers
+// in the order given.
+func Resolve(layers []string, defs []Def, src Sources) map[string]Value {
 	src = src.withDefaults()
-	ns := Namespace(layer)
 	file, lines := readFile(FilePath(src.Getenv, src.Cwd))
 	byKey := map[string]Def{}
 	for _, d := range defs {
 		byKey[d.Key] = d
 	}
 	r := reporter{w: src.Log}
-	r.unknownKeys(layer, ns, byKey, src, file, lines)
+	for _, layer := range layers {
+		r.unknownKeys(layer, byKey, src, file, lines)
+	}
 	out := map[string]Value{}
 	for _, d := range defs {
-		out[d.Key] = resolveOne(layer, ns, d, src, file, lines, &r)
+		out[d.Key] = resolveOne(layers, d, src, file, lines, &r)
 	}
 	return out
 }
 
-func resolveOne(layer, ns string, d Def, src Sources, file string, lines []fileLine, r *reporter) Value {
-	for _, name := range EnvNames(layer, d.Key) {
+func resolveOne(layers []string, d Def, src Sources, file string, lines []fileLine, r *reporter) Value {
+	for _, name := range envNames(layers, d.Key) {
 		if v := src.Getenv(name); v != "" {
 			return r.parse(d, v, name)
 		}
 	}
-	for _, prefix := range []string{ns, compatNamespace} {
-		if l, ok := lastLine(lines, prefix+"."+d.Key); ok {
+	for _, ns := range append(namespaces(layers), compatNamespace) {
+		if l, ok := lastLine(lines, ns+"."+d.Key); ok {
 			return r.parse(d, l.value, fmt.Sprintf("%s:%d", file, l.n))
 		}
 	}
 	for _, a := range src.API {
-		if a.Layer == layer && a.Key == d.Key {
+		if a.Key == d.Key && slices.Contains(layers, a.Layer) {
 			return r.fromAPI(d, a)
 		}
 	}
 	return Value{V: d.Default, Source: "default"}
+}
+
+// envNames lists the variables of a key for several layers, without
+// repeating the compatibility and namespace-trimmed names.
+func envNames(layers []string, key string) []string {
+	out := []string{"VK_" + strings.ToUpper(compatNamespace) + "_" + strings.ToUpper(key)}
+	for _, layer := range layers {
+		for _, n := range EnvNames(layer, key) {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	// VK_<KEY> is the least specific: after every layer's own names.
+	if i := slices.Index(out, "VK_"+strings.ToUpper(key)); i >= 0 {
+		out = append(slices.Delete(out, i, i+1), "VK_"+strings.ToUpper(key))
+	}
+	return out
+}
+
+func namespaces(layers []string) []string {
+	var out []string
+	for _, l := range layers {
+		out = append(out, Namespace(l))
+	}
+	return out
 }
 
 // Namespace is the settings-file prefix of a layer: its name lower-cased
@@ -357,9 +388,9 @@ func apiTypeName(t int32) string {
 
 // unknownKeys reports keys of our namespaces that no Def declares: file
 // lines, create-info entries for this layer, and VK_VKGEN_FOO_* variables.
-func (r reporter) unknownKeys(layer, ns string, byKey map[string]Def, src Sources, file string, lines []fileLine) {
+func (r reporter) unknownKeys(layer string, byKey map[string]Def, src Sources, file string, lines []fileLine) {
 	for _, l := range lines {
-		for _, prefix := range []string{ns + ".", compatNamespace + "."} {
+		for _, prefix := range []string{Namespace(layer) + ".", compatNamespace + "."} {
 			if k, ok := strings.CutPrefix(l.key, prefix); ok {
 				if _, known := byKey[k]; !known {
 					r.report("unknown setting %s in %s:%d", l.key, file, l.n)

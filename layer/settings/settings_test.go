@@ -2,6 +2,7 @@ package settings
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,7 +38,7 @@ func resolve(t *testing.T, e env, cwd string, api ...APISetting) (map[string]Val
 	if cwd == "" {
 		cwd = t.TempDir()
 	}
-	v := Resolve(layer, defs, Sources{Getenv: e.get, Environ: e.list, Cwd: cwd, API: api, Log: &log})
+	v := Resolve([]string{layer}, defs, Sources{Getenv: e.get, Environ: e.list, Cwd: cwd, API: api, Log: &log})
 	return v, log.String()
 }
 
@@ -167,7 +168,7 @@ func TestBadInputFallsBackAndIsReportedOnce(t *testing.T) {
 		t.Errorf("another layer's key reported:\n%s", log)
 	}
 	var again bytes.Buffer
-	Resolve(layer, defs, Sources{Getenv: e.get, Environ: e.list, Cwd: cwd, API: api, Log: &again})
+	Resolve([]string{layer}, defs, Sources{Getenv: e.get, Environ: e.list, Cwd: cwd, API: api, Log: &again})
 	if again.Len() != 0 {
 		t.Errorf("reported twice in one process:\n%s", again.String())
 	}
@@ -236,4 +237,29 @@ func TestFromChain(t *testing.T) {
 func cstr(s string) unsafe.Pointer {
 	b := append([]byte(s), 0)
 	return unsafe.Pointer(&b[0])
+}
+
+// The layers share one tracing setup: a setting given for any layer that
+// takes part applies, the compatibility names apply with no layer at all,
+// and another vkgen layer's namespace applies only once it takes part.
+func TestSeveralLayers(t *testing.T) {
+	const dm = "VK_LAYER_VKGEN_DebugMarker"
+	cwd := t.TempDir()
+	write(t, filepath.Join(cwd, "vk_layer_settings.txt"), "vkgen_debugmarker.trace_file = /dm\n")
+	e := env{"VK_VKGEN_PERFETTO_SYSTEM": "0", "VK_VKGEN_DEBUGMARKER_BUFFER_KB": "8"}
+	reported.Clear()
+	get := func(layers ...string) map[string]Value {
+		return Resolve(layers, defs, Sources{Getenv: e.get, Environ: e.list, Cwd: cwd, Log: io.Discard})
+	}
+	none := get()
+	if none["perfetto_system"].V != false || none["trace_file"].V != "" || none["buffer_kb"].V != int64(1024) {
+		t.Errorf("no layer: %v", none)
+	}
+	if v := get(layer); v["trace_file"].V != "" || v["buffer_kb"].V != int64(1024) {
+		t.Errorf("DeviceMemoryReport alone: %v", v)
+	}
+	both := get(layer, dm)
+	if both["trace_file"].V != "/dm" || both["buffer_kb"] != (Value{int64(8), "VK_VKGEN_DEBUGMARKER_BUFFER_KB"}) {
+		t.Errorf("both layers: %v", both)
+	}
 }

@@ -1,61 +1,73 @@
 package tracing
 
 import (
-	"bufio"
 	"os"
-	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
+
+	"github.com/vkgen/vkgen/layer/settings"
+	"github.com/vkgen/vkgen/perfetto/system"
 )
 
-// Configuration names, following the Vulkan layer-settings convention.
+// The compatibility variables of the settings (package settings derives
+// the others): what vkgen has always read, and what tests set.
 const (
 	EnvTraceFile     = "VK_VKGEN_TRACE_FILE"
+	EnvSystem        = "VK_VKGEN_PERFETTO_SYSTEM"
+	EnvStartup       = "VK_VKGEN_PERFETTO_STARTUP_MS"
+	EnvTraceBufferKB = "VK_VKGEN_TRACE_BUFFER_KB"
 	SettingTraceFile = "vkgen.trace_file"
 	EnvSettingsPath  = "VK_LAYER_SETTINGS_PATH"
-	settingsFileName = "vk_layer_settings.txt"
 )
 
-// TraceFileSetting returns the configured trace path and where it came from:
-// $VK_VKGEN_TRACE_FILE, else the vkgen.trace_file key of vk_layer_settings.txt
-// ($VK_LAYER_SETTINGS_PATH, a file or the directory holding it; else the
-// current directory). %p in the path becomes the process id, %% a percent
-// sign. path is "" when tracing to a file is not configured.
-func TraceFileSetting() (path, source string) {
-	if v := os.Getenv(EnvTraceFile); v != "" {
-		return expandPath(v), EnvTraceFile
-	}
-	file := settingsFileName
-	if p := os.Getenv(EnvSettingsPath); p != "" {
-		file = p
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			file = filepath.Join(p, settingsFileName)
-		}
-	}
-	if v := readSetting(file, SettingTraceFile); v != "" {
-		return expandPath(v), file
-	}
-	return "", ""
+// config is the layers' tracing configuration (settings.Tracing resolved).
+type config struct {
+	traceFile, traceFileSource string // "" when no trace file is configured
+	bufferBytes                int
+	system                     bool
+	startupWindow              time.Duration
 }
 
-// readSetting returns the value of key in a vk_layer_settings.txt-style file
-// ("key = value" lines, '#' comments); "" when absent or unreadable.
-func readSetting(file, key string) string {
-	f, err := os.Open(file)
-	if err != nil {
-		return ""
+var (
+	layersMu sync.Mutex
+	layers   []string // the vkgen layers that started tracing, in order
+)
+
+// readConfig resolves the settings for the layers that started tracing so
+// far plus layer ("" for none), with the VkLayerSettingsCreateInfoEXT
+// entries of the instance being created.
+func readConfig(layer string, api []settings.APISetting) config {
+	layersMu.Lock()
+	if layer != "" && !slices.Contains(layers, layer) {
+		layers = append(layers, layer)
 	}
-	defer f.Close()
-	val := ""
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line, _, _ := strings.Cut(sc.Text(), "#")
-		k, v, ok := strings.Cut(line, "=")
-		if ok && strings.TrimSpace(k) == key {
-			val = strings.TrimSpace(v) // the last assignment wins
-		}
+	names := slices.Clone(layers)
+	layersMu.Unlock()
+	v := settings.Resolve(names, settings.Tracing, settings.Sources{API: api})
+	c := config{
+		bufferBytes:   int(v["trace_buffer_kb"].V.(int64)) << 10,
+		system:        v["perfetto_system"].V.(bool),
+		startupWindow: time.Duration(v["perfetto_startup_ms"].V.(int64)) * time.Millisecond,
 	}
-	return val
+	if f := v["trace_file"]; f.V.(string) != "" {
+		c.traceFile, c.traceFileSource = expandPath(f.V.(string)), f.Source
+	}
+	return c
+}
+
+func (c config) systemConfig() system.Config {
+	return system.Config{StartupWindow: c.startupWindow, StartupBytes: system.DefaultStartupBytes}
+}
+
+// TraceFileSetting returns the configured trace path and where it came from
+// (a variable, file:line, the create info), with %p replaced by the process
+// id and %% by a percent sign; path is "" when no trace file is configured.
+func TraceFileSetting() (path, source string) {
+	c := readConfig("", nil)
+	return c.traceFile, c.traceFileSource
 }
 
 func expandPath(p string) string {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
-	"github.com/vkgen/vkgen/perfetto/system"
 )
 
 // The trace file comes from $VK_VKGEN_TRACE_FILE, else vk_layer_settings.txt;
@@ -17,7 +16,7 @@ import (
 // with an error, leaving tracing off.
 func TestTraceFileConfiguration(t *testing.T) {
 	dir := t.TempDir()
-	t.Setenv(system.EnvSystem, "0")
+	t.Setenv(EnvSystem, "0")
 	t.Setenv(EnvSettingsPath, filepath.Join(dir, "none"))
 	t.Setenv(EnvTraceFile, "")
 	if err := Start(); err != nil || perfetto.Enabled() {
@@ -65,7 +64,7 @@ func TestTraceFileConfiguration(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv(EnvSettingsPath, dir)
-	if p, src := TraceFileSetting(); p != filepath.Join(dir, "from-settings-100%.pftrace") || src != settings {
+	if p, src := TraceFileSetting(); p != filepath.Join(dir, "from-settings-100%.pftrace") || src != settings+":3" {
 		t.Fatalf("setting %q from %q", p, src)
 	}
 	if err := Start(); err != nil {

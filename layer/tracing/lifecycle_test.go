@@ -18,7 +18,6 @@ import (
 	"github.com/vkgen/vkgen/layer/tracing"
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
-	"github.com/vkgen/vkgen/perfetto/system"
 )
 
 // These tests run real programs through the real loader and lavapipe with
@@ -37,7 +36,7 @@ func lifecycle(t *testing.T) (prog string, env []string, trace string) {
 	t.Helper()
 	prog = vktest.Program(t, "layer/tracing/testdata/lifecycle.c")
 	trace = filepath.Join(t.TempDir(), "trace.pftrace")
-	env = append(vktest.Env(t, layerName), tracing.EnvTraceFile+"="+trace, system.EnvSystem+"=0")
+	env = append(vktest.Env(t, layerName), tracing.EnvTraceFile+"="+trace, tracing.EnvSystem+"=0")
 	return prog, env, trace
 }
 

@@ -1,9 +1,10 @@
-// Package tracing starts the layers' Perfetto tracing: the trace file
-// configured by $VK_VKGEN_TRACE_FILE or vk_layer_settings.txt (config.go,
-// the Vulkan layer configuration of package perfetto's generic file
-// sessions) and the system-service producer (package perfetto/system, on by
-// default, off with VK_VKGEN_PERFETTO_SYSTEM=0). Layers call Start when they
-// load or at vkCreateInstance (Presence does) and Flush at vkDestroyInstance.
+// Package tracing starts the layers' Perfetto tracing as their settings say
+// (config.go: settings.Tracing read the Khronos way by package settings:
+// environment, vk_layer_settings.txt, VkLayerSettingsCreateInfoEXT): the
+// trace file (trace_file, e.g. $VK_VKGEN_TRACE_FILE) with its buffer size,
+// and the system-service producer (package perfetto/system; perfetto_system,
+// on by default, with its startup-tracing window). Layers call Start at
+// vkCreateInstance (Presence does) and Flush at vkDestroyInstance.
 //
 // It also owns how tracing ends with the process: exit(3) and a return from
 // a C main flush every session (exit.go, exit.c); every other end (a Go host
@@ -21,6 +22,9 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"unsafe"
+
+	"github.com/vkgen/vkgen/layer/settings"
 
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/system"
@@ -42,23 +46,32 @@ var (
 // traced (an existing or unwritable path; logged once as "vkgen: tracing:
 // ..."; nothing else changes). It never blocks on the tracing service: the
 // producer connects, and reconnects, in the background. It never panics.
-func Start() (err error) {
+func Start() error { return StartFor("", nil) }
+
+// StartFor is Start for a layer's vkCreateInstance: the settings are read
+// for the layer (and every vkgen layer that started tracing before it),
+// including the VkLayerSettingsCreateInfoEXT structures in createInfoNext,
+// the VkInstanceCreateInfo's pNext chain (nil for none).
+func StartFor(layer string, createInfoNext unsafe.Pointer) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("tracing: start failed: %v", r)
 			fmt.Fprintf(os.Stderr, "vkgen: %v\n", err)
 		}
 	}()
+	c := readConfig(layer, settings.FromChain(createInfoNext))
 	once.Do(func() {
 		registerAtExit()
-		system.StartFromEnv()
+		if c.system {
+			system.StartShared(c.systemConfig())
+		}
 	})
-	return startFile()
+	return startFile(c)
 }
 
 // startFile starts the configured trace file's session unless one writes it.
-func startFile() error {
-	path, source := TraceFileSetting()
+func startFile(c config) error {
+	path, source := c.traceFile, c.traceFileSource
 	if path == "" {
 		return nil
 	}
@@ -72,7 +85,7 @@ func startFile() error {
 			return nil
 		}
 	}
-	if _, err := perfetto.StartFileSession(path, perfetto.Options{}); err != nil {
+	if _, err := perfetto.StartFileSession(path, perfetto.Options{BufferBytes: c.bufferBytes}); err != nil {
 		err = fmt.Errorf("trace file from %s: %w", source, err)
 		refused[path] = err
 		fmt.Fprintf(os.Stderr, "vkgen: tracing: %v; not tracing to it\n", err)

@@ -23,7 +23,7 @@ func TestStartWithoutService(t *testing.T) {
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "t.pftrace")
 	t.Setenv(system.EnvProducerSocket, filepath.Join(dir, "no-such.sock"))
-	t.Setenv(system.EnvSystem, "")
+	t.Setenv(EnvSystem, "")
 	t.Setenv(EnvTraceFile, trace)
 
 	if err := Start(); err != nil {
@@ -32,7 +32,7 @@ func TestStartWithoutService(t *testing.T) {
 	if err := Start(); err != nil { // idempotent
 		t.Fatal(err)
 	}
-	p := system.StartFromEnv() // the producer Start made
+	p := system.StartShared(system.Config{}) // the producer Start made
 	if p == nil || p.Connected() {
 		t.Fatalf("producer %v: want one, not connected", p)
 	}
@@ -148,7 +148,7 @@ func TestExitFlushes(t *testing.T) {
 	}
 	trace := filepath.Join(dir, "exit.pftrace")
 	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), EnvTraceFile+"="+trace, system.EnvSystem+"=0")
+	cmd.Env = append(os.Environ(), EnvTraceFile+"="+trace, EnvSystem+"=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("exitprog: %v\n%s", err, out)
 	}

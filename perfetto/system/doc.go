@@ -58,8 +58,8 @@
 //
 // # Startup tracing
 //
-// With Config.StartupWindow and StartupBytes (StartFromEnv: 10 s, or
-// $VK_VKGEN_PERFETTO_STARTUP_MS; 4 MiB) and a service socket present at
+// With Config.StartupWindow and StartupBytes (the layers: 10 s unless the
+// perfetto_startup_ms setting says otherwise; 4 MiB) and a service socket present at
 // Start, a perfetto session records into memory until the first instance
 // starts or the window closes. Its packets are written into every instance
 // starting within the window, on writers of their own, after the
@@ -111,7 +111,9 @@
 //
 // # Configuration
 //
-// StartFromEnv starts the process-wide producer; it is on by default and
-// costs nothing on the application's threads while no tracing session runs.
-// VK_VKGEN_PERFETTO_SYSTEM=0 (or false/off/no) turns it off.
+// StartShared starts the process-wide producer; layer/tracing calls it
+// unless the layers' perfetto_system setting is off
+// (VK_VKGEN_PERFETTO_SYSTEM=0). It costs nothing on the application's
+// threads while no tracing session runs. The package reads no layer
+// configuration itself.
 package system

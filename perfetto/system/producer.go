@@ -8,7 +8,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,12 +19,8 @@ import (
 	"github.com/vkgen/vkgen/perfetto/system/shmabi"
 )
 
-// Configuration names.
-const (
-	EnvProducerSocket = "PERFETTO_PRODUCER_SOCK_NAME"  // the SDK's own variable
-	EnvSystem         = "VK_VKGEN_PERFETTO_SYSTEM"     // "0", "false", "off" or "no" disables the backend
-	EnvStartup        = "VK_VKGEN_PERFETTO_STARTUP_MS" // startup-tracing window in ms; 0 turns it off
-)
+// EnvProducerSocket is the Perfetto SDK's own variable naming the socket.
+const EnvProducerSocket = "PERFETTO_PRODUCER_SOCK_NAME"
 
 // SocketPath returns the producer socket the Perfetto SDK would use on
 // Linux: $PERFETTO_PRODUCER_SOCK_NAME, else /run/perfetto/traced-producer.sock
@@ -64,7 +59,8 @@ type Config struct {
 	// positive and the socket exists at Start, events are recorded into
 	// memory (at most StartupBytes of packets) until the first data-source
 	// instance starts, which gets them, or StartupWindow passes. Zero turns
-	// it off; StartFromEnv uses DefaultStartupWindow and DefaultStartupBytes.
+	// it off; the layers use DefaultStartupWindow (configurable) and
+	// DefaultStartupBytes.
 	StartupWindow time.Duration
 	StartupBytes  int
 }
@@ -124,47 +120,22 @@ func Start(cfg Config) *Producer {
 }
 
 var (
-	envMu       sync.Mutex
-	envProducer *Producer
+	sharedMu sync.Mutex
+	shared   *Producer
 )
 
-// Disabled reports whether $VK_VKGEN_PERFETTO_SYSTEM turns the backend off.
-func Disabled() bool {
-	switch strings.ToLower(strings.TrimSpace(os.Getenv(EnvSystem))) {
-	case "0", "false", "off", "no":
-		return true
-	}
-	return false
-}
-
-// StartFromEnv starts the process-wide producer unless Disabled; layers call
-// it when they load. It is idempotent and returns nil when disabled. With no
+// StartShared starts the process-wide producer with cfg the first time it
+// is called and returns it, later calls returning the same one (the layers
+// call it once, from layer/tracing, which owns the configuration). With no
 // service reachable it costs a connection attempt per backoff period on a
 // background goroutine and nothing on the application's threads.
-func StartFromEnv() *Producer {
-	if Disabled() {
-		return nil
+func StartShared(cfg Config) *Producer {
+	sharedMu.Lock()
+	defer sharedMu.Unlock()
+	if shared == nil {
+		shared = Start(cfg)
 	}
-	envMu.Lock()
-	defer envMu.Unlock()
-	if envProducer == nil {
-		envProducer = Start(Config{StartupWindow: startupWindow(), StartupBytes: DefaultStartupBytes})
-	}
-	return envProducer
-}
-
-// startupWindow is $VK_VKGEN_PERFETTO_STARTUP_MS, else DefaultStartupWindow.
-func startupWindow() time.Duration {
-	v := strings.TrimSpace(os.Getenv(EnvStartup))
-	if v == "" {
-		return DefaultStartupWindow
-	}
-	ms, err := strconv.Atoi(v)
-	if err != nil || ms < 0 {
-		logf("%s=%q is not a number of milliseconds; using %v", EnvStartup, v, DefaultStartupWindow)
-		return DefaultStartupWindow
-	}
-	return time.Duration(ms) * time.Millisecond
+	return shared
 }
 
 // Close disconnects, stops every running instance's session and ends the

@@ -9,7 +9,7 @@ import (
 	"github.com/vkgen/vkgen/perfetto"
 )
 
-// Startup-tracing defaults of StartFromEnv.
+// Startup-tracing defaults of the layers' producer.
 const (
 	DefaultStartupWindow = 10 * time.Second
 	DefaultStartupBytes  = 4 << 20

@@ -14,9 +14,9 @@ const ExitTimeout = 500 * time.Millisecond
 // perfetto.FlushAll). It returns at once when no producer runs or no
 // service is reachable, and within ExitTimeout otherwise.
 func AtExit() {
-	envMu.Lock()
-	p := envProducer
-	envMu.Unlock()
+	sharedMu.Lock()
+	p := shared
+	sharedMu.Unlock()
 	if p != nil {
 		p.Sync(ExitTimeout)
 	}

@@ -521,16 +521,6 @@ func TestConfiguration(t *testing.T) {
 	if got := SocketPath(); got != "/run/perfetto/traced-producer.sock" && got != "/tmp/perfetto-producer" {
 		t.Errorf("default SocketPath = %q", got)
 	}
-	for v, want := range map[string]bool{"0": true, "off": true, "FALSE": true, "1": false, "": false} {
-		t.Setenv(EnvSystem, v)
-		if Disabled() != want {
-			t.Errorf("%s=%q: Disabled %v", EnvSystem, v, !want)
-		}
-	}
-	t.Setenv(EnvSystem, "0")
-	if StartFromEnv() != nil {
-		t.Error("StartFromEnv ran while disabled")
-	}
 }
 
 // A service that accepts the connection and never answers: the handshake

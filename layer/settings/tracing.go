@@ -1,0 +1,15 @@
+package settings
+
+// Tracing declares the settings of the layers' tracing, one setup per
+// process shared by every vkgen layer: package layer/tracing reads them and
+// every layer's manifest lists them for Vulkan Configurator.
+var Tracing = []Def{
+	{Key: "trace_file", Label: "Trace file", Type: SaveFile, Default: "",
+		Description: "Perfetto trace file the layers write, created owner-only (0600) and never overwritten; %p is the process id. Empty: no trace file."},
+	{Key: "trace_buffer_kb", Label: "Trace buffer per thread (KiB)", Type: Int, Default: int64(1024), Min: 1, Max: 4 << 20,
+		Description: "Events a thread may buffer between two writes of the trace file; beyond it events are dropped and the drops are counted in the trace."},
+	{Key: "perfetto_system", Label: "Record into traced", Type: Bool, Default: true,
+		Description: "Be a producer of the Perfetto system service (traced) whenever it runs, so perfetto sessions record the layers."},
+	{Key: "perfetto_startup_ms", Label: "Startup tracing window (ms)", Type: Int, Default: int64(10000), Min: 0, Max: 3600000,
+		Description: "When traced runs, keep the events of the first milliseconds in memory (at most 4 MiB) for a session that starts within them; 0 turns startup tracing off."},
+}
