@@ -236,3 +236,14 @@ func CheckStats(t testing.TB, trace string, allowed ...string) {
 		t.Errorf("trace_processor stats of %s report problems:\n%s", trace, strings.Join(p, "\n"))
 	}
 }
+
+// CheckStatsData is CheckStats for a trace held in memory (a session
+// writing to a buffer): it writes data to a file in t's temporary folder.
+func CheckStatsData(t testing.TB, data []byte, allowed ...string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "trace.pftrace")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	CheckStats(t, path, allowed...)
+}
