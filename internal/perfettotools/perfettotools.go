@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -48,6 +49,14 @@ func tools() (dir, missing, fail string) {
 		unpacked.dir, unpacked.fail = unpack(tarball)
 	})
 	return unpacked.dir, unpacked.missing, unpacked.fail
+}
+
+// Missing says why the tools are absent (no ../shared or no tarball), ""
+// when they are there: for checks added to tests that are useful without
+// them, which then log instead of skipping.
+func Missing() string {
+	_, missing, _ := tools()
+	return missing
 }
 
 // BinDir returns the folder holding tracebox and trace_processor_shell. It
@@ -203,20 +212,22 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// StatsProblems returns the non-zero rows of the trace's stats table of
-// severity error or data_loss, as "name[idx]=value" strings, leaving out the
-// stats named in allowed (losses a test provokes on purpose).
+// ProblemRows returns the non-zero rows of the trace's stats table of
+// severity error or data_loss: columns name, idx, severity, value.
+func ProblemRows(t testing.TB, trace string) Result {
+	t.Helper()
+	return Query(t, trace, `SELECT name, idx, severity, value FROM stats
+WHERE severity IN ('error', 'data_loss') AND value != 0 ORDER BY name, idx;`)
+}
+
+// StatsProblems returns ProblemRows as "name[idx]=value (severity)"
+// strings, leaving out the stats named in allowed (losses a test provokes
+// on purpose).
 func StatsProblems(t testing.TB, trace string, allowed ...string) []string {
 	t.Helper()
-	res := Query(t, trace, `SELECT name, idx, severity, value FROM stats
-WHERE severity IN ('error', 'data_loss') AND value != 0 ORDER BY name, idx;`)
-	skip := map[string]bool{}
-	for _, a := range allowed {
-		skip[a] = true
-	}
 	var out []string
-	for _, row := range res.Rows {
-		if !skip[row[0]] {
+	for _, row := range ProblemRows(t, trace).Rows {
+		if !slices.Contains(allowed, row[0]) {
 			out = append(out, fmt.Sprintf("%s[%s]=%s (%s)", row[0], row[1], row[3], row[2]))
 		}
 	}
@@ -228,7 +239,7 @@ WHERE severity IN ('error', 'data_loss') AND value != 0 ORDER BY name, idx;`)
 // ../shared) it only logs: it is added to tests that are useful without it.
 func CheckStats(t testing.TB, trace string, allowed ...string) {
 	t.Helper()
-	if _, missing, _ := tools(); missing != "" {
+	if missing := Missing(); missing != "" {
 		t.Logf("trace_processor check of %s skipped: %s", trace, missing)
 		return
 	}
