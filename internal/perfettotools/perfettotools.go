@@ -3,8 +3,10 @@
 // ui.perfetto.dev) loads a trace and answers SQL, and tracebox runs a private
 // traced on sockets in a temporary folder. The tools come from the v58.2
 // tarball in ../shared/perfetto/tools, unpacked once into the user cache
-// folder; tests skip with a message when ../shared is absent. It knows no
-// layer and no trace content: the tests own their queries.
+// folder; tests skip with a message when ../shared is absent, except that
+// CheckStats and CheckStatsData, added to tests that are useful without
+// the tools, only log then. It knows no layer and no trace content: the
+// tests own their queries.
 package perfettotools
 
 import (
