@@ -8,15 +8,20 @@
  *   memory NAME handle=0xH size=N type=I flags=0xF
  *   buffer NAME handle=0xH usage=0xU size=N memory=MEMNAME offset=N
  *   image NAME handle=0xH usage=0xU size=N memory=MEMNAME offset=N
- *   phase bound | phase freed
+ *   phase bound | phase freed | phase reused
  *   failed_allocation result=R          (--fail-alloc)
  *   validation_messages=N               (at exit)
  *
  * Sizes are those vkGet*MemoryRequirements(2) returned.
- *   demo [--fail-alloc] [--bench N]
+ *   demo [--fail-alloc] [--reuse] [--bench N]
  * --fail-alloc adds an allocation the driver must refuse (larger than any
  * heap): the layer must record nothing for it (validation flags it, so the
  * validation run leaves it out).
+ * --reuse then allocates "reuse.block", binds a big storage buffer
+ * "reuse.big" to it, destroys it and binds a small uniform buffer
+ * "reuse.small" in its place: drivers that recycle handles (lavapipe) give
+ * the second buffer the first one's handle, a new object under an old
+ * handle value.
  * --bench N times N iterations of vkCreateBuffer + vkBindBufferMemory +
  * vkDestroyBuffer with CLOCK_THREAD_CPUTIME_ID and prints
  * "bench create_bind_destroy_buffer NS_PER_ITERATION" (best of 5). */
@@ -94,6 +99,34 @@ struct image {
 
 static VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return a ? (v + a - 1) / a * a : v; }
 
+/* A buffer of usage and size created, named and bound at offset 0 of m. */
+static VkBuffer bound_buffer(const char *n, VkBufferUsageFlags usage, VkDeviceSize size, struct memory *m) {
+	VkBufferCreateInfo bi = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, NULL, 0, size, usage, VK_SHARING_MODE_EXCLUSIVE};
+	VkBuffer b;
+	CHECK(vkCreateBuffer(dev, &bi, NULL, &b));
+	VkMemoryRequirements req;
+	vkGetBufferMemoryRequirements(dev, b, &req);
+	if (!m->handle) {
+		m->size = req.size;
+		m->type = pick_type(req.memoryTypeBits, 0);
+		allocate(m);
+	}
+	name(VK_OBJECT_TYPE_BUFFER, (uint64_t)b, n);
+	CHECK(vkBindBufferMemory(dev, b, m->handle, 0));
+	printf("buffer %s handle=%#" PRIx64 " usage=%#x size=%" PRIu64 " memory=%s offset=0\n", n, (uint64_t)b,
+	       (unsigned)usage, (uint64_t)req.size, m->name);
+	return b;
+}
+
+/* --reuse: a big buffer destroyed, then a small one, likely at its handle. */
+static void reuse(void) {
+	struct memory m = {"reuse.block"};
+	vkDestroyBuffer(dev, bound_buffer("reuse.big", VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 1 << 20, &m), NULL);
+	vkDestroyBuffer(dev, bound_buffer("reuse.small", VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, 256, &m), NULL);
+	vkFreeMemory(dev, m.handle, NULL);
+	printf("phase reused\n");
+}
+
 static void bench(long n) {
 	VkBufferCreateInfo bi = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
 	bi.size = 4096;
@@ -125,13 +158,14 @@ static void bench(long n) {
 
 int main(int argc, char **argv) {
 	vkc_prog = "demo";
-	int fail_alloc = 0;
+	int fail_alloc = 0, reuse_handle = 0;
 	long bench_n = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--fail-alloc")) fail_alloc = 1;
+		else if (!strcmp(argv[i], "--reuse")) reuse_handle = 1;
 		else if (!strcmp(argv[i], "--bench") && i + 1 < argc) bench_n = atol(argv[++i]);
 		else {
-			fprintf(stderr, "usage: demo [--fail-alloc] [--bench N]\n");
+			fprintf(stderr, "usage: demo [--fail-alloc] [--reuse] [--bench N]\n");
 			return 2;
 		}
 	}
@@ -315,6 +349,7 @@ int main(int argc, char **argv) {
 		vkFreeMemory(dev, local.handle, NULL);
 		vkFreeMemory(dev, host.handle, NULL);
 		printf("phase freed\n");
+		if (reuse_handle) reuse();
 	}
 
 	vkDestroyDevice(dev, NULL);

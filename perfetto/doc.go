@@ -96,8 +96,14 @@
 // incremental state as lost and would skip the events after it, the report
 // is followed by the same state re-emission as ClearIncrementalState. An
 // Output that loses packets (the system backend's full shared memory)
-// returns LostPackets: they are counted and reported the same way. A write error (disk full) stops only that session: it leaves the fan-out, its file is truncated
-// back to the last complete packet, the error is logged and Stop returns it.
+// returns LostPackets: they are counted and reported the same way. Stop
+// ends a session that numbers its own sequences (a file session) with the
+// TraceStats packet a tracing service writes, listing those sequences, so
+// trace_processor also counts the loss reports in its stats table
+// (traced_buf_sequence_packet_loss, severity data_loss); traced writes its
+// own for a system session. A write error (disk full) stops only that
+// session: it leaves the fan-out, its file is truncated back to the last
+// complete packet, the error is logged and Stop returns it.
 //
 // # File sessions
 //

@@ -6,9 +6,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/internal/testenv"
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
@@ -28,14 +30,18 @@ func decodeBoth(t *testing.T, path string) *decode.Trace {
 		t.Fatalf("go decoder: %v", err)
 	}
 	started := map[uint32]bool{}
+	lossReports := 0
 	for _, p := range tr.Packets {
+		if p.PreviousDropped {
+			lossReports++
+		}
 		if p.HasTimestamp && (!p.HasClockID || p.ClockID != perfetto.ClockBoottime) {
 			t.Errorf("packet %d: timestamp without explicit BOOTTIME clock id (has=%v id=%d)", p.Index, p.HasClockID, p.ClockID)
 		}
 		if !p.HasTimestamp {
 			t.Errorf("packet %d has no timestamp", p.Index)
 		}
-		if !started[p.SeqID] {
+		if !started[p.SeqID] && p.SeqID != 0 { // 0: the closing TraceStats, on no sequence
 			started[p.SeqID] = true
 			if p.SeqFlags&decode.SeqIncrementalStateCleared == 0 || !p.FirstOnSequence {
 				t.Errorf("packet %d: first on sequence %d without INCREMENTAL_STATE_CLEARED/first_packet_on_sequence", p.Index, p.SeqID)
@@ -43,6 +49,7 @@ func decodeBoth(t *testing.T, path string) *decode.Trace {
 		}
 	}
 	checkStateValid(t, tr)
+	checkProcessorStats(t, path, lossReports)
 	text := protocDecode(t, data)
 	if text == "" {
 		return tr
@@ -144,5 +151,28 @@ func checkStateValid(t *testing.T, tr *decode.Trace) {
 		if p.SeqFlags&decode.SeqNeedsIncrementalState != 0 && invalid[p.SeqID] {
 			t.Errorf("packet %d needs incremental state that trace_processor considers lost", p.Index)
 		}
+	}
+}
+
+// checkProcessorStats loads the trace in trace_processor: its stats table
+// shows no error and no data loss other than the trace's own loss reports,
+// which it must count exactly (traced_buf_sequence_packet_loss, from the
+// closing TraceStats). Without ../shared it only logs.
+func checkProcessorStats(t *testing.T, path string, lossReports int) {
+	t.Helper()
+	if lossReports == 0 || perfettotools.Missing() != "" {
+		perfettotools.CheckStats(t, path) // logs when the tools are missing
+		return
+	}
+	lost := 0
+	for _, row := range perfettotools.ProblemRows(t, path).Rows {
+		n, err := strconv.Atoi(row[3])
+		if row[0] != "traced_buf_sequence_packet_loss" || err != nil {
+			t.Errorf("trace_processor stats of %s: %q", path, row)
+		}
+		lost += n
+	}
+	if lost != lossReports {
+		t.Errorf("trace_processor counts %d sequence packet losses, want the trace's %d loss reports", lost, lossReports)
 	}
 }

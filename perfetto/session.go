@@ -55,7 +55,8 @@ type Options struct {
 	CategoryFilter func(Category) bool
 	// OmitSequenceID writes packets without trusted_packet_sequence_id, for
 	// outputs whose transport assigns it (traced rejects producer-set ids);
-	// the Output still gets the sequence number with each Write.
+	// the Output still gets the sequence number with each Write. Such a
+	// session leaves the closing TraceStats to that service too.
 	OmitSequenceID bool
 }
 
@@ -434,7 +435,8 @@ func (s *Session) Err() error {
 }
 
 // Stop ends the session: it stops receiving events, writes everything
-// buffered and closes the output. It returns the first output error. Safe to
+// buffered, ends a session that numbers its own sequences with TraceStats
+// (see appendTraceStats) and closes the output. It returns the first output error. Safe to
 // call more than once and from any goroutine (not from a replay hook).
 func (s *Session) Stop() error {
 	s.stopOnce.Do(func() {
@@ -444,6 +446,11 @@ func (s *Session) Stop() error {
 		<-s.flushed
 		for _, q := range s.all() {
 			s.flushSeq(q, true)
+		}
+		if !s.opts.OmitSequenceID {
+			s.replay.wmu.Lock()
+			s.write(s.replay, s.appendTraceStats(nil))
+			s.replay.wmu.Unlock()
 		}
 		s.outMu.Lock()
 		s.closeOutputLocked()

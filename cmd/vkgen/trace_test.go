@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/perfetto"
 )
 
@@ -36,6 +37,7 @@ func TestTraceSummary(t *testing.T) {
 	if err := os.WriteFile(trace, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	perfettotools.CheckStats(t, trace)
 
 	out, errOut, code := vkgen(t, "trace", "summary", "--format", "text", "--svg", "", "--html", "", trace)
 	if code != 0 || !strings.Contains(out, "heap.block") || !strings.Contains(out, "vulkan.mem.app.usage.unbound_memory") {

@@ -3,8 +3,10 @@
 // ui.perfetto.dev) loads a trace and answers SQL, and tracebox runs a private
 // traced on sockets in a temporary folder. The tools come from the v58.2
 // tarball in ../shared/perfetto/tools, unpacked once into the user cache
-// folder; tests skip with a message when ../shared is absent. It knows no
-// layer and no trace content: the tests own their queries.
+// folder; tests skip with a message when ../shared is absent, except that
+// CheckStats and CheckStatsData, added to tests that are useful without
+// the tools, only log then. It knows no layer and no trace content: the
+// tests own their queries.
 package perfettotools
 
 import (
@@ -17,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -29,23 +32,48 @@ import (
 const Tarball = "perfetto/tools/perfetto-v58.2-linux-amd64.tar.xz"
 
 var unpacked struct {
-	once     sync.Once
-	dir, err string
+	once               sync.Once
+	dir, missing, fail string
 }
 
-// BinDir returns the folder holding tracebox and trace_processor_shell,
-// unpacking the shared tarball on first use (into $VKGEN_CACHE or the user
-// cache folder, keyed by the tarball's checksum, under a file lock so test
-// binaries running in parallel unpack it once). It skips t when ../shared
-// or the tarball is absent and fails t when unpacking fails.
+// tools unpacks the shared tarball on first use (into $VKGEN_CACHE or the
+// user cache folder, keyed by the tarball's checksum, under a file lock so
+// test binaries running in parallel unpack it once). missing says why the
+// tools are absent (no ../shared or no tarball), fail why unpacking failed.
+func tools() (dir, missing, fail string) {
+	unpacked.once.Do(func() {
+		shared, ok := testenv.SharedDir()
+		tarball := filepath.Join(shared, Tarball)
+		if _, err := os.Stat(tarball); !ok || err != nil {
+			unpacked.missing = fmt.Sprintf("Perfetto tools %s missing (set VKGEN_SHARED)", tarball)
+			return
+		}
+		unpacked.dir, unpacked.fail = unpack(tarball)
+	})
+	return unpacked.dir, unpacked.missing, unpacked.fail
+}
+
+// Missing says why the tools are absent (no ../shared or no tarball), ""
+// when they are there: for checks added to tests that are useful without
+// them, which then log instead of skipping.
+func Missing() string {
+	_, missing, _ := tools()
+	return missing
+}
+
+// BinDir returns the folder holding tracebox and trace_processor_shell. It
+// skips t when ../shared or the tarball is absent and fails t when
+// unpacking fails.
 func BinDir(t testing.TB) string {
 	t.Helper()
-	tarball := testenv.Shared(t, Tarball)
-	unpacked.once.Do(func() { unpacked.dir, unpacked.err = unpack(tarball) })
-	if unpacked.err != "" {
-		t.Fatalf("perfetto tools: %s", unpacked.err)
+	dir, missing, fail := tools()
+	if missing != "" {
+		t.Skip(missing)
 	}
-	return unpacked.dir
+	if fail != "" {
+		t.Fatalf("perfetto tools: %s", fail)
+	}
+	return dir
 }
 
 func unpack(tarball string) (string, string) {
@@ -186,20 +214,22 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// StatsProblems returns the non-zero rows of the trace's stats table of
-// severity error or data_loss, as "name[idx]=value" strings, leaving out the
-// stats named in allowed (losses a test provokes on purpose).
+// ProblemRows returns the non-zero rows of the trace's stats table of
+// severity error or data_loss: columns name, idx, severity, value.
+func ProblemRows(t testing.TB, trace string) Result {
+	t.Helper()
+	return Query(t, trace, `SELECT name, idx, severity, value FROM stats
+WHERE severity IN ('error', 'data_loss') AND value != 0 ORDER BY name, idx;`)
+}
+
+// StatsProblems returns ProblemRows as "name[idx]=value (severity)"
+// strings, leaving out the stats named in allowed (losses a test provokes
+// on purpose).
 func StatsProblems(t testing.TB, trace string, allowed ...string) []string {
 	t.Helper()
-	res := Query(t, trace, `SELECT name, idx, severity, value FROM stats
-WHERE severity IN ('error', 'data_loss') AND value != 0 ORDER BY name, idx;`)
-	skip := map[string]bool{}
-	for _, a := range allowed {
-		skip[a] = true
-	}
 	var out []string
-	for _, row := range res.Rows {
-		if !skip[row[0]] {
+	for _, row := range ProblemRows(t, trace).Rows {
+		if !slices.Contains(allowed, row[0]) {
 			out = append(out, fmt.Sprintf("%s[%s]=%s (%s)", row[0], row[1], row[3], row[2]))
 		}
 	}
@@ -207,10 +237,26 @@ WHERE severity IN ('error', 'data_loss') AND value != 0 ORDER BY name, idx;`)
 }
 
 // CheckStats fails t when the trace's stats table has a non-zero error or
-// data_loss row other than those named in allowed.
+// data_loss row other than those named in allowed. Without the tools (no
+// ../shared) it only logs: it is added to tests that are useful without it.
 func CheckStats(t testing.TB, trace string, allowed ...string) {
 	t.Helper()
+	if missing := Missing(); missing != "" {
+		t.Logf("trace_processor check of %s skipped: %s", trace, missing)
+		return
+	}
 	if p := StatsProblems(t, trace, allowed...); len(p) > 0 {
 		t.Errorf("trace_processor stats of %s report problems:\n%s", trace, strings.Join(p, "\n"))
 	}
+}
+
+// CheckStatsData is CheckStats for a trace held in memory (a session
+// writing to a buffer): it writes data to a file in t's temporary folder.
+func CheckStatsData(t testing.TB, data []byte, allowed ...string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "trace.pftrace")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	CheckStats(t, path, allowed...)
 }

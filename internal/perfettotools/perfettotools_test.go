@@ -3,8 +3,11 @@ package perfettotools
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/vkgen/vkgen/internal/testenv"
 )
@@ -53,4 +56,50 @@ func TestTracedRecords(t *testing.T) {
 	CheckStats(t, out)
 	s.Stop()
 	s.Stop() // idempotent
+}
+
+// lossTrace is a trace whose sequence 5 reports a loss and whose closing
+// TraceStats lists that sequence: trace_processor counts one
+// traced_buf_sequence_packet_loss (data_loss).
+func lossTrace() []byte {
+	field := func(num protowire.Number, v any) []byte {
+		switch v := v.(type) {
+		case uint64:
+			return protowire.AppendVarint(protowire.AppendTag(nil, num, protowire.VarintType), v)
+		default:
+			return protowire.AppendBytes(protowire.AppendTag(nil, num, protowire.BytesType), v.([]byte))
+		}
+	}
+	packet := func(parts ...[]byte) []byte { return field(1, slices.Concat(parts...)) }
+	ts := func(v uint64) []byte { return field(8, v) }
+	return slices.Concat(
+		packet(ts(1000), field(10, uint64(5)), field(87, uint64(1))), // first_packet_on_sequence
+		packet(ts(2000), field(10, uint64(5)), field(42, uint64(1))), // previous_packet_dropped
+		packet(ts(3000), field(35, field(18, field(1, uint64(5))))),  // trace_stats.writer_stats.sequence_id
+	)
+}
+
+func TestProblemRowsAndAllowed(t *testing.T) {
+	BinDir(t)
+	path := filepath.Join(t.TempDir(), "loss.pftrace")
+	if err := os.WriteFile(path, lossTrace(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := ProblemRows(t, path).String(); got != "name,idx,severity,value\ntraced_buf_sequence_packet_loss,0,data_loss,1" {
+		t.Errorf("problem rows:\n%s", got)
+	}
+	if p := StatsProblems(t, path); len(p) != 1 || p[0] != "traced_buf_sequence_packet_loss[0]=1 (data_loss)" {
+		t.Errorf("StatsProblems = %q", p)
+	}
+	if p := StatsProblems(t, path, "traced_buf_sequence_packet_loss"); len(p) != 0 {
+		t.Errorf("StatsProblems with the loss allowed = %q", p)
+	}
+	ref, err := os.ReadFile(testenv.Shared(t, "perfetto/reference/sdk.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	CheckStatsData(t, ref)
+	if Missing() != "" {
+		t.Errorf("Missing() = %q with the tools present", Missing())
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/vkgen/vkgen/generated"
+	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
@@ -48,6 +49,7 @@ func stop(t *testing.T, s *perfetto.Session, out *lockedBuffer) *decode.Trace {
 	if err != nil {
 		t.Fatal(err)
 	}
+	perfettotools.CheckStatsData(t, out.b.Bytes())
 	return tr
 }
 

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/vkgen/vkgen/generated"
+	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/internal/testenv"
 	"github.com/vkgen/vkgen/internal/vktest"
 	"github.com/vkgen/vkgen/perfetto"
@@ -98,6 +99,7 @@ func names(t *testing.T, path string) []name {
 		}
 	}
 	protocCheck(t, path, len(out))
+	perfettotools.CheckStats(t, path)
 	return out
 }
 

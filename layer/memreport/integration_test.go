@@ -1,7 +1,6 @@
 package memreport_test
 
 import (
-	"bufio"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vkgen/vkgen/demo/account"
+	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/internal/vktest"
 	"github.com/vkgen/vkgen/layer/memreport"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
@@ -43,23 +44,12 @@ var built struct{ libDir, demo string }
 // demoRun is what the demo printed and the trace it produced.
 type demoRun struct {
 	stdout, stderr string
-	memories       map[string]demoMemory // by name
-	resources      []demoResource
+	out            *account.Output
 	trace          *decode.Trace
 }
 
-type demoMemory struct {
-	handle, size uint64
-	flags        uint32
-}
-
-type demoResource struct {
-	kind                        string // buffer or image
-	name                        string
-	handle, usage, size, offset uint64
-	memory                      string
-}
-
+// runDemo runs the demo with layers enabled and a trace; trace_processor
+// must read the trace with a clean stats table.
 func runDemo(t *testing.T, layers []string, args ...string) *demoRun {
 	t.Helper()
 	tracePath := filepath.Join(t.TempDir(), "demo.pftrace")
@@ -70,42 +60,22 @@ func runDemo(t *testing.T, layers []string, args ...string) *demoRun {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("demo %v: %v\n%s\n%s", args, err, so.String(), se.String())
 	}
-	return parseDemo(t, so.String(), se.String(), tracePath)
+	r := parseDemo(t, so.String(), se.String(), tracePath)
+	perfettotools.CheckStats(t, tracePath)
+	return r
 }
 
 // parseDemo reads what the demo printed and decodes its trace.
 func parseDemo(t *testing.T, stdout, stderr, tracePath string) *demoRun {
 	t.Helper()
-	r := &demoRun{stdout: stdout, stderr: stderr, memories: map[string]demoMemory{}}
-	sc := bufio.NewScanner(strings.NewReader(r.stdout))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) < 2 {
-			continue
-		}
-		kv := map[string]string{}
-		for _, x := range f[2:] {
-			k, v, _ := strings.Cut(x, "=")
-			kv[k] = v
-		}
-		num := func(k string) uint64 {
-			v, err := strconv.ParseUint(kv[k], 0, 64)
-			if err != nil {
-				t.Fatalf("demo line %q: %s: %v", sc.Text(), k, err)
-			}
-			return v
-		}
-		switch f[0] {
-		case "memory":
-			r.memories[f[1]] = demoMemory{num("handle"), num("size"), uint32(num("flags"))}
-		case "buffer", "image":
-			r.resources = append(r.resources, demoResource{f[0], f[1], num("handle"), num("usage"), num("size"), num("offset"), kv["memory"]})
-		}
+	r := &demoRun{stdout: stdout, stderr: stderr}
+	var err error
+	if r.out, err = account.Parse(stdout); err != nil {
+		t.Fatal(err)
 	}
-	if len(r.resources) < 10 || len(r.memories) < 3 {
+	if len(r.out.Resources) < 10 || len(r.out.Memories) < 3 {
 		t.Fatalf("demo printed too little:\n%s", r.stdout)
 	}
-	var err error
 	if r.trace, err = decode.ReadFile(tracePath); err != nil {
 		t.Fatal(err)
 	}
@@ -167,22 +137,23 @@ func checkRun(t *testing.T, r *demoRun) {
 
 	// Allocations: one CREATE and one DESTROY each, nothing for the
 	// allocation the driver refused.
-	if n, _ := count(memreport.AllocationEventName, map[string]string{"operation": "CREATE"}); n != len(r.memories) {
-		t.Errorf("%d CREATE events, want %d (one per successful vkAllocateMemory)", n, len(r.memories))
+	if n, _ := count(memreport.AllocationEventName, map[string]string{"operation": "CREATE"}); n != len(r.out.Memories) {
+		t.Errorf("%d CREATE events, want %d (one per successful vkAllocateMemory)", n, len(r.out.Memories))
 	}
 	var total uint64
-	for name, m := range r.memories {
-		total += m.size
+	for _, m := range r.out.Memories {
+		name := m.Name
+		total += m.Size
 		// Names of memory objects. One is given through
 		// vkDebugMarkerSetObjectNameEXT when the DebugMarker layer offers
 		// it; lavapipe does not implement it, so this layer never sees that
 		// call, and the name reaches its event through the shared store.
-		if n, _ := count(memreport.ObjectNameEventName, map[string]string{"object_type": "8", "object_handle": u(m.handle), "object_name": name}); n != 1 {
+		if n, _ := count(memreport.ObjectNameEventName, map[string]string{"object_type": "8", "object_handle": u(m.Handle), "object_name": name}); n != 1 {
 			t.Errorf("memory %s: %d VulkanObjectName events, want 1", name, n)
 		}
 		for _, op := range []string{"CREATE", "DESTROY"} {
 			if n, _ := count(memreport.AllocationEventName, map[string]string{"operation": op, "source": "DEVICE_MEMORY",
-				"memory_object_id": u(m.handle), "object_handle": u(m.handle), "size": u(m.size), "offset": "0", "memory_type": "unbound_memory"}); n != 1 {
+				"memory_object_id": u(m.Handle), "object_handle": u(m.Handle), "size": u(m.Size), "offset": "0", "memory_type": "unbound_memory"}); n != 1 {
 				t.Errorf("memory %s: %d %s events, want 1", name, n, op)
 			}
 		}
@@ -191,35 +162,35 @@ func checkRun(t *testing.T, r *demoRun) {
 	// Binds: exact size, offset, memory and cluster; expected counters.
 	want := map[string]int64{accounting.TrackName(false, accounting.ClusterUnbound): int64(total)}
 	var lastBind uint64
-	for _, res := range r.resources {
-		m := r.memories[res.memory]
-		cl, src := accounting.ClassifyBuffer(res.usage, m.flags), "BUFFER"
-		if res.kind == "image" {
-			cl, src = accounting.ClassifyImage(uint32(res.usage), m.flags), "IMAGE"
+	for _, res := range r.out.Resources {
+		m, _ := r.out.Memory(res.Memory)
+		cl, src := accounting.ClassifyBuffer(res.Usage, m.Flags), "BUFFER"
+		if res.Kind == "image" {
+			cl, src = accounting.ClassifyImage(uint32(res.Usage), m.Flags), "IMAGE"
 		}
-		args := map[string]string{"source": src, "memory_object_id": u(m.handle), "object_handle": u(res.handle),
-			"size": u(res.size), "offset": u(res.offset), "memory_type": cl.String()}
+		args := map[string]string{"source": src, "memory_object_id": u(m.Handle), "object_handle": u(res.Handle),
+			"size": u(res.Size), "offset": u(res.Offset), "memory_type": cl.String()}
 		for _, op := range []string{"BIND", "DESTROY"} {
 			args["operation"] = op
 			n, e := count(memreport.AllocationEventName, args)
 			if n != 1 {
-				t.Errorf("%s %s: %d %s events matching %v, want 1", res.kind, res.name, n, op, args)
+				t.Errorf("%s %s: %d %s events matching %v, want 1", res.Kind, res.Name, n, op, args)
 			}
 			if op == "BIND" {
 				lastBind = max(lastBind, e.ts)
 			}
 		}
-		want[accounting.TrackName(false, cl)] += int64(res.size)
-		want[accounting.TrackName(false, accounting.ClusterUnbound)] -= int64(res.size)
+		want[accounting.TrackName(false, cl)] += int64(res.Size)
+		want[accounting.TrackName(false, accounting.ClusterUnbound)] -= int64(res.Size)
 
 		// Names: exactly one VulkanObjectName per named object, in this
 		// layer's category, even with the DebugMarker layer loaded too.
 		typ := "9"
-		if res.kind == "image" {
+		if res.Kind == "image" {
 			typ = "10"
 		}
-		if n, _ := count(memreport.ObjectNameEventName, map[string]string{"object_type": typ, "object_handle": u(res.handle), "object_name": res.name}); n != 1 {
-			t.Errorf("%s %s: %d VulkanObjectName events, want 1", res.kind, res.name, n)
+		if n, _ := count(memreport.ObjectNameEventName, map[string]string{"object_type": typ, "object_handle": u(res.Handle), "object_name": res.Name}); n != 1 {
+			t.Errorf("%s %s: %d VulkanObjectName events, want 1", res.Kind, res.Name, n)
 		}
 	}
 

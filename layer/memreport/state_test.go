@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vkgen/vkgen/generated"
+	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
 	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
@@ -269,6 +270,7 @@ func TestTraceLiveAndReplay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		perfettotools.CheckStatsData(t, b)
 		// Emitters write to several sequences: time order, not file order.
 		pkts := slices.Clone(tr.Packets)
 		slices.SortStableFunc(pkts, func(a, b decode.Packet) int { return cmp.Compare(a.Timestamp, b.Timestamp) })

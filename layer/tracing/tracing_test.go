@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vkgen/vkgen/generated"
+	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
@@ -57,6 +58,7 @@ func TestStartWithoutService(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	perfettotools.CheckStats(t, trace)
 	if n := len(tr.Instants()); n != 1 || tr.Instants()[0].Event.Name != "started" {
 		t.Errorf("trace holds %d instants, want the one emitted", n)
 	}
@@ -160,6 +162,7 @@ func TestExitFlushes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	perfettotools.CheckStats(t, trace)
 	if ins := tr.Instants(); len(ins) != 1 || ins[0].Event.Name != "before-exit" {
 		t.Fatalf("trace holds %d instants, want the one emitted before exit", len(ins))
 	}

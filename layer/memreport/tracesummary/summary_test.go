@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
 )
@@ -71,6 +72,7 @@ func writeTrace(t *testing.T) *decode.Trace {
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
+	perfettotools.CheckStatsData(t, buf.Bytes())
 	tr, err := decode.Decode(buf.Bytes())
 	if err != nil {
 		t.Fatal(err)
