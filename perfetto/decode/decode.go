@@ -10,8 +10,10 @@
 package decode
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 
@@ -210,13 +212,36 @@ func (t *Trace) ObjectNames() []Packet {
 	return out
 }
 
-// ReadFile decodes the trace file at path.
+// ReadFile decodes the trace file at path; a file that is not a Perfetto
+// trace (see Reader) is an error.
 func ReadFile(path string) (*Trace, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	return Decode(b)
+	defer f.Close()
+	return collect(NewReader(f, path), true)
+}
+
+// Decode decodes a whole trace held in memory. Empty input is an empty
+// trace. On error the packets decoded so far are returned with it.
+func Decode(data []byte) (*Trace, error) {
+	return collect(NewReader(bytes.NewReader(data), "trace"), false)
+}
+
+func collect(r *Reader, strict bool) (*Trace, error) {
+	r.lenient = !strict
+	t := &Trace{Tracks: r.Tracks}
+	for {
+		p, err := r.Next()
+		if err == io.EOF {
+			return t, nil
+		}
+		if err != nil {
+			return t, err
+		}
+		t.Packets = append(t.Packets, *p)
+	}
 }
 
 type seqState struct {
@@ -224,41 +249,7 @@ type seqState struct {
 	defaultTrack        uint64
 }
 
-// Decode decodes a whole trace. On error the packets decoded so far are
-// returned with it.
-func Decode(data []byte) (*Trace, error) {
-	t := &Trace{Tracks: map[uint64]*Track{}}
-	seqs := map[uint32]*seqState{}
-	for len(data) > 0 {
-		num, typ, n := protowire.ConsumeTag(data)
-		if n < 0 {
-			return t, fmt.Errorf("packet %d: %w", len(t.Packets), protowire.ParseError(n))
-		}
-		data = data[n:]
-		if num != 1 || typ != protowire.BytesType {
-			n = protowire.ConsumeFieldValue(num, typ, data)
-			if n < 0 {
-				return t, fmt.Errorf("after packet %d: %w", len(t.Packets), protowire.ParseError(n))
-			}
-			data = data[n:]
-			continue
-		}
-		body, n := protowire.ConsumeBytes(data)
-		if n < 0 {
-			return t, fmt.Errorf("packet %d truncated: %w", len(t.Packets), protowire.ParseError(n))
-		}
-		data = data[n:]
-		p, err := decodePacket(body, seqs, t)
-		if err != nil {
-			return t, fmt.Errorf("packet %d: %w", len(t.Packets), err)
-		}
-		p.Index = len(t.Packets)
-		t.Packets = append(t.Packets, p)
-	}
-	return t, nil
-}
-
-func decodePacket(b []byte, seqs map[uint32]*seqState, t *Trace) (Packet, error) {
+func decodePacket(b []byte, seqs map[uint32]*seqState, tracks map[uint64]*Track) (Packet, error) {
 	var p Packet
 	var te, td, interned, vk, defaults []byte
 	err := pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
@@ -320,7 +311,7 @@ func decodePacket(b []byte, seqs map[uint32]*seqState, t *Trace) (Packet, error)
 			return p, fmt.Errorf("track_descriptor: %w", err)
 		}
 		p.Track = tr
-		t.Tracks[tr.UUID] = tr
+		tracks[tr.UUID] = tr
 	}
 	if vk != nil {
 		err := pb.Walk(vk, func(num protowire.Number, _ uint64, raw []byte) error {
