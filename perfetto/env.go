@@ -15,6 +15,11 @@ import (
 const (
 	EnvTraceFile     = "VK_VKGEN_TRACE_FILE"
 	SettingTraceFile = "vkgen.trace_file"
+	// The file session's buffer per sequence, in KiB (default
+	// DefaultBufferBytes): events beyond it between two flushes are dropped
+	// and counted (docs/performance.md says when that starts).
+	EnvTraceBufferKB     = "VK_VKGEN_TRACE_BUFFER_KB"
+	SettingTraceBufferKB = "vkgen.trace_buffer_kb"
 	EnvSettingsPath  = "VK_LAYER_SETTINGS_PATH"
 	settingsFileName = "vk_layer_settings.txt"
 	logPrefix        = "vkgen: perfetto: "
@@ -47,8 +52,36 @@ func logf(format string, args ...any) {
 // current directory). %p in the path becomes the process id, %% a percent
 // sign. path is "" when tracing is not configured.
 func TraceFileSetting() (path, source string) {
-	if v := os.Getenv(EnvTraceFile); v != "" {
-		return expandPath(v), EnvTraceFile
+	if v, src := setting(EnvTraceFile, SettingTraceFile); v != "" {
+		return expandPath(v), src
+	}
+	return "", ""
+}
+
+// TraceBufferSetting returns the configured per-sequence buffer in bytes
+// ($VK_VKGEN_TRACE_BUFFER_KB, else vkgen.trace_buffer_kb of
+// vk_layer_settings.txt, found as for TraceFileSetting); 0 when not set. A
+// value that is not a whole number of KiB from 1 to 4194304 (4 GiB) is
+// logged and ignored.
+func TraceBufferSetting() int {
+	v, src := setting(EnvTraceBufferKB, SettingTraceBufferKB)
+	if v == "" {
+		return 0
+	}
+	kb, err := strconv.Atoi(v)
+	if err != nil || kb < 1 || kb > 4<<20 {
+		logf("%s from %s: %q is not a size in KiB from 1 to 4194304; using the default %d KiB", SettingTraceBufferKB, src, v, DefaultBufferBytes>>10)
+		return 0
+	}
+	return kb << 10
+}
+
+// setting returns $env, else key of the settings file, and where it came
+// from: the file is $VK_LAYER_SETTINGS_PATH (a file or the directory holding
+// it), else vk_layer_settings.txt in the current directory.
+func setting(env, key string) (value, source string) {
+	if v := os.Getenv(env); v != "" {
+		return v, env
 	}
 	file := settingsFileName
 	if p := os.Getenv(EnvSettingsPath); p != "" {
@@ -57,8 +90,8 @@ func TraceFileSetting() (path, source string) {
 			file = filepath.Join(p, settingsFileName)
 		}
 	}
-	if v := readSetting(file, SettingTraceFile); v != "" {
-		return expandPath(v), file
+	if v := readSetting(file, key); v != "" {
+		return v, file
 	}
 	return "", ""
 }
@@ -123,7 +156,7 @@ func StartFromEnv() (*Session, error) {
 	if envSession != nil && !envSession.stopped() {
 		return envSession, nil
 	}
-	s, err := StartFileSession(path, Options{})
+	s, err := StartFileSession(path, Options{BufferBytes: TraceBufferSetting()})
 	if err != nil {
 		err = fmt.Errorf("trace file from %s: %w", source, err)
 		logf("%v; tracing stays off", err)

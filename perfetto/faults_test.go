@@ -280,3 +280,34 @@ func TestStartFromEnv(t *testing.T) {
 	}
 	decodeBoth(t, s.Name())
 }
+
+// TestTraceBufferSetting covers the buffer size from the environment and
+// from vk_layer_settings.txt, and the refusal of bad values.
+func TestTraceBufferSetting(t *testing.T) {
+	logs := captureLog(t)
+	dir := t.TempDir()
+	t.Setenv(perfetto.EnvSettingsPath, dir)
+	t.Setenv(perfetto.EnvTraceBufferKB, "")
+	if n := perfetto.TraceBufferSetting(); n != 0 {
+		t.Errorf("unset: %d", n)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "vk_layer_settings.txt"), []byte(perfetto.SettingTraceBufferKB+" = 256\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n := perfetto.TraceBufferSetting(); n != 256<<10 {
+		t.Errorf("settings file: %d", n)
+	}
+	t.Setenv(perfetto.EnvTraceBufferKB, "8192")
+	if n := perfetto.TraceBufferSetting(); n != 8<<20 {
+		t.Errorf("env: %d", n)
+	}
+	for _, bad := range []string{"0", "-1", "1M", "4194305"} {
+		t.Setenv(perfetto.EnvTraceBufferKB, bad)
+		if n := perfetto.TraceBufferSetting(); n != 0 {
+			t.Errorf("%q: %d", bad, n)
+		}
+	}
+	if c := strings.Count(logs.String(), perfetto.SettingTraceBufferKB+" from "+perfetto.EnvTraceBufferKB); c != 4 {
+		t.Errorf("%d log lines, want 4: %q", c, logs.String())
+	}
+}

@@ -98,6 +98,29 @@ func TestTraceSummaryRecycledHandles(t *testing.T) {
 	}
 }
 
+// A trace buffer too small for the event rate (VK_VKGEN_TRACE_BUFFER_KB)
+// drops events, and the summary reports how many.
+func TestTraceSummaryDroppedEvents(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the layer library; skipped with -short")
+	}
+	vktest.Layers(t)
+	prog := vktest.Program(t, "testdata/vkstress/vkstress.c")
+	trace := filepath.Join(t.TempDir(), "small-buffers.pftrace")
+	cmd := exec.Command(prog, "--threads", "4", "--iterations", "2000")
+	cmd.Env = append(vktest.Env(t, "VK_LAYER_VKGEN_DeviceMemoryReport"), "VK_VKGEN_TRACE_FILE="+trace, "VK_VKGEN_TRACE_BUFFER_KB=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("vkstress: %v\n%s", err, out)
+	}
+	stdout, stderr, code := vkgen(t, summaryArgs(trace)...)
+	var s struct {
+		Dropped int64 `json:"dropped_events"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &s); code != 0 || err != nil || s.Dropped == 0 {
+		t.Errorf("exit %d, %v, dropped %d; want drops with 1 KiB buffers\n%s", code, err, s.Dropped, stderr)
+	}
+}
+
 // Input that is not a trace is an error naming the file and offset, exit 2.
 func TestTraceSummaryNotATrace(t *testing.T) {
 	dir := t.TempDir()
