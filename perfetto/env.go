@@ -20,9 +20,9 @@ const (
 	// and counted (docs/performance.md says when that starts).
 	EnvTraceBufferKB     = "VK_VKGEN_TRACE_BUFFER_KB"
 	SettingTraceBufferKB = "vkgen.trace_buffer_kb"
-	EnvSettingsPath  = "VK_LAYER_SETTINGS_PATH"
-	settingsFileName = "vk_layer_settings.txt"
-	logPrefix        = "vkgen: perfetto: "
+	EnvSettingsPath      = "VK_LAYER_SETTINGS_PATH"
+	settingsFileName     = "vk_layer_settings.txt"
+	logPrefix            = "vkgen: perfetto: "
 )
 
 var (
