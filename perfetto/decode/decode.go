@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 
 	"github.com/vkgen/vkgen/perfetto/internal/pb"
@@ -240,16 +241,53 @@ func collect(r *Reader, strict bool) (*Trace, error) {
 		if err != nil {
 			return t, err
 		}
-		t.Packets = append(t.Packets, *p)
+		t.Packets = append(t.Packets, p.Clone())
 	}
 }
 
+// Clone returns a copy of p that shares nothing with a Reader's buffers.
+func (p *Packet) Clone() Packet {
+	c := *p
+	if p.Event != nil {
+		ev := *p.Event
+		ev.Categories = slices.Clone(ev.Categories)
+		ev.Annotations = slices.Clone(ev.Annotations)
+		c.Event = &ev
+	}
+	return c
+}
+
 type seqState struct {
-	cats, names, annots map[uint64]string
+	cats, names, annots interned
 	defaultTrack        uint64
 }
 
-func decodePacket(b []byte, seqs map[uint32]*seqState, tracks map[uint64]*Track) (Packet, error) {
+// state is what decoding carries from packet to packet.
+type state struct {
+	seqs   map[uint32]*seqState
+	tracks map[uint64]*Track
+	// strs holds short strings already seen (operation names, types), so a
+	// value that repeats in every event is not allocated every time.
+	strs map[string]string
+	ev   Event // reused by every packet
+}
+
+const maxCachedStrings = 4096
+
+func (d *state) str(b []byte) string {
+	if v, ok := d.strs[string(b)]; ok {
+		return v
+	}
+	v := string(b)
+	if len(d.strs) < maxCachedStrings && len(b) <= 64 {
+		d.strs[v] = v
+	}
+	return v
+}
+
+// decodePacket decodes one TracePacket; its Event is d.ev, valid until the
+// next call.
+func decodePacket(b []byte, d *state) (Packet, error) {
 	var p Packet
 	var te, td, interned, vk, defaults []byte
 	err := pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
@@ -282,10 +320,10 @@ func decodePacket(b []byte, seqs map[uint32]*seqState, tracks map[uint64]*Track)
 	if err != nil {
 		return p, err
 	}
-	st := seqs[p.SeqID]
+	st := d.seqs[p.SeqID]
 	if st == nil || p.SeqFlags&SeqIncrementalStateCleared != 0 {
-		st = &seqState{cats: map[uint64]string{}, names: map[uint64]string{}, annots: map[uint64]string{}}
-		seqs[p.SeqID] = st
+		st = &seqState{}
+		d.seqs[p.SeqID] = st
 	}
 	if defaults != nil {
 		if err := decodeDefaults(defaults, &p); err != nil {
@@ -299,11 +337,10 @@ func decodePacket(b []byte, seqs map[uint32]*seqState, tracks map[uint64]*Track)
 		}
 	}
 	if te != nil {
-		ev, err := decodeEvent(te, st, p.SeqFlags&SeqNeedsIncrementalState != 0)
-		if err != nil {
+		if err := d.decodeEvent(te, st, p.SeqFlags&SeqNeedsIncrementalState != 0); err != nil {
 			return p, fmt.Errorf("track_event: %w", err)
 		}
-		p.Event = ev
+		p.Event = &d.ev
 	}
 	if td != nil {
 		tr, err := decodeTrack(td)
@@ -311,7 +348,7 @@ func decodePacket(b []byte, seqs map[uint32]*seqState, tracks map[uint64]*Track)
 			return p, fmt.Errorf("track_descriptor: %w", err)
 		}
 		p.Track = tr
-		tracks[tr.UUID] = tr
+		d.tracks[tr.UUID] = tr
 	}
 	if vk != nil {
 		err := pb.Walk(vk, func(num protowire.Number, _ uint64, raw []byte) error {
@@ -359,14 +396,14 @@ func decodeDefaults(b []byte, p *Packet) error {
 
 func decodeInterned(b []byte, st *seqState) error {
 	return pb.Walk(b, func(num protowire.Number, _ uint64, raw []byte) error {
-		var m map[uint64]string
+		var m *interned
 		switch num {
 		case 1:
-			m = st.cats
+			m = &st.cats
 		case 2:
-			m = st.names
+			m = &st.names
 		case 3:
-			m = st.annots
+			m = &st.annots
 		default:
 			return nil
 		}
@@ -383,39 +420,78 @@ func decodeInterned(b []byte, st *seqState) error {
 		}); err != nil {
 			return err
 		}
-		m[iid] = name
+		m.set(iid, name)
 		return nil
 	})
 }
 
+// interned is one sequence's table of interned strings by iid. Writers
+// number iids densely from 1, so small ones index a slice; others (a
+// hand-made trace) go to a map.
+type interned struct {
+	small []internedName
+	big   map[uint64]string
+}
+
+type internedName struct {
+	s  string
+	ok bool
+}
+
+const maxSmallIID = 4096
+
+func (t *interned) set(iid uint64, s string) {
+	if iid < maxSmallIID {
+		if iid >= uint64(len(t.small)) {
+			t.small = append(t.small, make([]internedName, iid+1-uint64(len(t.small)))...)
+		}
+		t.small[iid] = internedName{s, true}
+		return
+	}
+	if t.big == nil {
+		t.big = map[uint64]string{}
+	}
+	t.big[iid] = s
+}
+
+func (t *interned) get(iid uint64) (string, bool) {
+	if iid < uint64(len(t.small)) {
+		n := t.small[iid]
+		return n.s, n.ok
+	}
+	s, ok := t.big[iid]
+	return s, ok
+}
+
 var errNoFlag = errors.New("interned iid used on a packet without SEQ_NEEDS_INCREMENTAL_STATE")
 
-func resolve(m map[uint64]string, iid uint64, what string, flagged bool) (string, error) {
+func resolve(m *interned, iid uint64, what string, flagged bool) (string, error) {
 	if !flagged {
 		return "", errNoFlag
 	}
-	s, ok := m[iid]
+	s, ok := m.get(iid)
 	if !ok {
 		return "", fmt.Errorf("%s iid %d not interned on this sequence", what, iid)
 	}
 	return s, nil
 }
 
-func decodeEvent(b []byte, st *seqState, flagged bool) (*Event, error) {
-	ev := &Event{TrackUUID: st.defaultTrack}
-	err := pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
+func (d *state) decodeEvent(b []byte, st *seqState, flagged bool) error {
+	ev := &d.ev
+	*ev = Event{TrackUUID: st.defaultTrack, Categories: ev.Categories[:0], Annotations: ev.Annotations[:0]}
+	return pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
 		var err error
 		switch num {
 		case 3:
 			var c string
-			c, err = resolve(st.cats, v, "category", flagged)
+			c, err = resolve(&st.cats, v, "category", flagged)
 			ev.Categories = append(ev.Categories, c)
 		case 22:
-			ev.Categories = append(ev.Categories, string(raw))
+			ev.Categories = append(ev.Categories, d.str(raw))
 		case 10:
-			ev.Name, err = resolve(st.names, v, "event name", flagged)
+			ev.Name, err = resolve(&st.names, v, "event name", flagged)
 		case 23:
-			ev.Name = string(raw)
+			ev.Name = d.str(raw)
 		case 9:
 			ev.Type = int32(v)
 		case 11:
@@ -424,23 +500,22 @@ func decodeEvent(b []byte, st *seqState, flagged bool) (*Event, error) {
 			ev.CounterValue, ev.HasCounter = int64(v), true
 		case 4:
 			var a Annotation
-			a, err = decodeAnnotation(raw, st, flagged)
+			a, err = d.decodeAnnotation(raw, st, flagged)
 			ev.Annotations = append(ev.Annotations, a)
 		}
 		return err
 	})
-	return ev, err
 }
 
-func decodeAnnotation(b []byte, st *seqState, flagged bool) (Annotation, error) {
+func (d *state) decodeAnnotation(b []byte, st *seqState, flagged bool) (Annotation, error) {
 	var a Annotation
 	err := pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
 		var err error
 		switch num {
 		case 1:
-			a.Name, err = resolve(st.annots, v, "debug annotation name", flagged)
+			a.Name, err = resolve(&st.annots, v, "debug annotation name", flagged)
 		case 10:
-			a.Name = string(raw)
+			a.Name = d.str(raw)
 		case 2:
 			a.Kind, a.Bool = KindBool, v != 0
 		case 3:
@@ -448,7 +523,7 @@ func decodeAnnotation(b []byte, st *seqState, flagged bool) (Annotation, error) 
 		case 4:
 			a.Kind, a.Int = KindInt, int64(v)
 		case 6:
-			a.Kind, a.Str = KindString, string(raw)
+			a.Kind, a.Str = KindString, d.str(raw)
 		}
 		return err
 	})

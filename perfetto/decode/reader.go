@@ -39,13 +39,14 @@ var ErrNotTrace = errors.New("not a Perfetto trace")
 // packet, the interning tables and the track descriptors. It reads from
 // pipes and devices as well as files.
 type Reader struct {
-	r       *bufio.Reader
-	name    string
-	off     int64 // bytes consumed
-	start   int64 // offset of the current packet
-	n       int   // packets returned
-	buf     []byte
-	seqs    map[uint32]*seqState
+	r     *bufio.Reader
+	name  string
+	off   int64 // bytes consumed
+	start int64 // offset of the current packet
+	n     int   // packets returned
+	buf   []byte
+	state
+	pkt     Packet
 	stamped bool // some packet had a timestamp or sequence id
 	lenient bool // Decode: empty input and unstamped packets are fine
 	// Tracks holds every TrackDescriptor seen so far by uuid (the last one
@@ -55,7 +56,9 @@ type Reader struct {
 
 // NewReader returns a Reader of r; name is used in errors.
 func NewReader(r io.Reader, name string) *Reader {
-	return &Reader{r: bufio.NewReaderSize(r, 1<<20), name: name, seqs: map[uint32]*seqState{}, Tracks: map[uint64]*Track{}}
+	rd := &Reader{r: bufio.NewReaderSize(r, 1<<20), name: name, Tracks: map[uint64]*Track{}}
+	rd.state = state{seqs: map[uint32]*seqState{}, tracks: rd.Tracks, strs: map[string]string{}}
+	return rd
 }
 
 // Offset is the byte offset at which the packet last returned by Next (or
@@ -63,7 +66,8 @@ func NewReader(r io.Reader, name string) *Reader {
 func (r *Reader) Offset() int64 { return r.start }
 
 // Next decodes the next packet. It returns io.EOF at the clean end of a
-// trace and an *Error otherwise. The packet is the caller's.
+// trace and an *Error otherwise. The packet and its Event are valid until
+// the next call (they reuse the Reader's buffers); Clone keeps one.
 func (r *Reader) Next() (*Packet, error) {
 	r.start = r.off
 	tag, err := r.varint()
@@ -96,14 +100,15 @@ func (r *Reader) Next() (*Packet, error) {
 		return nil, r.fail(err)
 	}
 	r.off += int64(size)
-	p, err := decodePacket(body, r.seqs, r.Tracks)
+	p, err := decodePacket(body, &r.state)
 	if err != nil {
 		return nil, r.fail(err)
 	}
 	p.Index = r.n
 	r.n++
 	r.stamped = r.stamped || p.HasTimestamp || p.SeqID != 0
-	return &p, nil
+	r.pkt = p
+	return &r.pkt, nil
 }
 
 // end is the result at the end of the input: io.EOF for a trace.

@@ -2,7 +2,6 @@ package tracesummary
 
 import (
 	"cmp"
-	"container/heap"
 	"slices"
 )
 
@@ -49,12 +48,12 @@ type lifetime struct {
 type objects struct {
 	live  map[objKey]*lifetime
 	top   int
-	kept  objHeap
+	kept  pq[Object] // the least important at the root
 	total int
 }
 
 func newObjects(top int) objects {
-	return objects{live: map[objKey]*lifetime{}, top: top}
+	return objects{live: map[objKey]*lifetime{}, top: top, kept: pq[Object]{less: func(a, b *Object) bool { return order(*a, *b) > 0 }}}
 }
 
 // apply takes one allocation or name event, in time order. A replayed CREATE
@@ -113,11 +112,10 @@ func (l *lifetime) object(k objKey, t0 uint64, destroyed int64, strs *interner) 
 func (o *objects) keep(ob Object) {
 	o.total++
 	switch {
-	case o.top <= 0 || len(o.kept) < o.top:
-		heap.Push(&o.kept, ob)
-	case order(ob, o.kept[0]) < 0:
-		o.kept[0] = ob
-		heap.Fix(&o.kept, 0)
+	case o.top <= 0 || len(o.kept.s) < o.top:
+		o.kept.push(ob)
+	case order(ob, o.kept.s[0]) < 0:
+		o.kept.replaceTop(ob)
 	}
 }
 
@@ -129,7 +127,7 @@ func (o *objects) finish(t0 uint64, strs *interner) ([]Object, int) {
 			o.keep(l.object(k, t0, -1, strs))
 		}
 	}
-	out := []Object(o.kept)
+	out := o.kept.s
 	slices.SortFunc(out, order)
 	return out, o.total
 }
@@ -137,20 +135,6 @@ func (o *objects) finish(t0 uint64, strs *interner) ([]Object, int) {
 // order is the display order: most bytes first, then type, handle and time.
 func order(a, b Object) int {
 	return cmp.Or(cmp.Compare(b.Bytes, a.Bytes), cmp.Compare(a.Type, b.Type), cmp.Compare(a.Handle, b.Handle), cmp.Compare(a.Created, b.Created))
-}
-
-// objHeap has the object that sorts last at its root, the one to evict.
-type objHeap []Object
-
-func (h objHeap) Len() int           { return len(h) }
-func (h objHeap) Less(i, j int) bool { return order(h[i], h[j]) > 0 }
-func (h objHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *objHeap) Push(x any)        { *h = append(*h, x.(Object)) }
-func (h *objHeap) Pop() any {
-	old := *h
-	ob := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return ob
 }
 
 // interner numbers the few distinct strings of sources and memory types.

@@ -1,7 +1,5 @@
 package tracesummary
 
-import "container/heap"
-
 // DefaultWindow is the default reordering window in bytes of trace; see
 // Options.Window.
 const DefaultWindow = 32 << 20
@@ -28,21 +26,40 @@ const (
 	evCounter
 )
 
-type eventHeap []event
-
-func (h eventHeap) Len() int { return len(h) }
-func (h eventHeap) Less(i, j int) bool {
-	if h[i].ts != h[j].ts {
-		return h[i].ts < h[j].ts
+func eventLess(a, b *event) bool {
+	if a.ts != b.ts {
+		return a.ts < b.ts
 	}
-	return h[i].n < h[j].n
+	return a.n < b.n
 }
-func (h eventHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *eventHeap) Push(x any)   { *h = append(*h, x.(event)) }
-func (h *eventHeap) Pop() any {
-	old := *h
-	e := old[len(old)-1]
-	*h = old[:len(old)-1]
+
+// queue is one sequence's waiting events, in time order.
+type queue struct {
+	ev   []event
+	head int
+}
+
+func (q *queue) first() *event { return &q.ev[q.head] }
+
+// add appends e, keeping time order (a sequence's own events normally come
+// in order, so this rarely moves anything).
+func (q *queue) add(e event) {
+	q.ev = append(q.ev, e)
+	for i := len(q.ev) - 1; i > q.head && eventLess(&q.ev[i], &q.ev[i-1]); i-- {
+		q.ev[i], q.ev[i-1] = q.ev[i-1], q.ev[i]
+	}
+}
+
+func (q *queue) take() event {
+	e := q.ev[q.head]
+	q.ev[q.head] = event{}
+	q.head++
+	if q.head == len(q.ev) {
+		q.ev, q.head = q.ev[:0], 0
+	} else if q.head >= 1024 && q.head*2 >= len(q.ev) {
+		q.ev = q.ev[:copy(q.ev, q.ev[q.head:])]
+		q.head = 0
+	}
 	return e
 }
 
@@ -61,9 +78,14 @@ type mark struct {
 // event up to that packet's timestamp can be released. Memory is bounded by
 // the window, not by the trace. An event that arrives later than that still
 // gets processed, out of order, and is counted in late.
+//
+// Events wait in one queue per sequence (each sequence writes in time
+// order) and are merged through a heap of the queues' first events, so the
+// cost per event grows with the number of sequences, not of waiting events.
 type reorderer struct {
 	window  int64 // < 0: hold everything until flush
-	h       eventHeap
+	queues  map[uint32]*queue
+	heads   pq[*queue] // the non-empty queues by their first event
 	marks   []mark
 	maxTS   uint64
 	water   uint64 // every event up to here may be released
@@ -72,9 +94,29 @@ type reorderer struct {
 	out     func(*event)
 }
 
-func (o *reorderer) push(e event, pos int64) {
+func newReorderer(window int64, out func(*event)) reorderer {
+	return reorderer{window: window, out: out, queues: map[uint32]*queue{},
+		heads: pq[*queue]{less: func(a, b **queue) bool { return eventLess((*a).first(), (*b).first()) }}}
+}
+
+// push takes event e of sequence seq, read at byte pos.
+func (o *reorderer) push(seq uint32, e event, pos int64) {
 	o.maxTS = max(o.maxTS, e.ts)
-	heap.Push(&o.h, e)
+	q := o.queues[seq]
+	if q == nil {
+		q = &queue{}
+		o.queues[seq] = q
+	}
+	switch {
+	case q.head == len(q.ev):
+		q.add(e)
+		o.heads.push(q)
+	case eventLess(&e, q.first()):
+		q.add(e) // a new first event: re-sort the heads
+		o.reheap()
+	default:
+		q.add(e)
+	}
 	if o.window < 0 {
 		return
 	}
@@ -87,13 +129,28 @@ func (o *reorderer) push(e event, pos int64) {
 		o.water = max(o.water, o.marks[0].maxTS)
 		o.marks = o.marks[1:]
 	}
-	for len(o.h) > 0 && o.h[0].ts <= o.water {
+	for len(o.heads.s) > 0 && o.heads.s[0].first().ts <= o.water {
 		o.release()
 	}
 }
 
+// reheap restores the heap of queues after a first event changed in place.
+func (o *reorderer) reheap() {
+	qs := o.heads.s
+	o.heads.s = o.heads.s[:0:0]
+	for _, q := range qs {
+		o.heads.push(q)
+	}
+}
+
 func (o *reorderer) release() {
-	e := heap.Pop(&o.h).(event)
+	q := o.heads.s[0]
+	e := q.take()
+	if q.head == len(q.ev) {
+		o.heads.pop()
+	} else {
+		o.heads.down()
+	}
 	if e.ts < o.lastOut {
 		o.late++
 	}
@@ -103,7 +160,7 @@ func (o *reorderer) release() {
 
 // flush releases everything held, at the end of the trace.
 func (o *reorderer) flush() {
-	for len(o.h) > 0 {
+	for len(o.heads.s) > 0 {
 		o.release()
 	}
 }

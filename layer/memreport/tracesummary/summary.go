@@ -140,7 +140,7 @@ type summarizer struct {
 func newSummarizer(o Options, tracks map[uint64]*decode.Track) *summarizer {
 	s := &summarizer{tracks: tracks, counters: map[uint64]*counter{}}
 	s.objs = newObjects(o.Top)
-	s.order = reorderer{window: cmp.Or(o.Window, DefaultWindow), out: s.apply}
+	s.order = newReorderer(cmp.Or(o.Window, DefaultWindow), s.apply)
 	return s
 }
 
@@ -181,7 +181,7 @@ func (s *summarizer) packet(p *decode.Packet, pos int64) {
 		return
 	}
 	s.n++
-	s.order.push(e, pos)
+	s.order.push(p.SeqID, e, pos)
 }
 
 // apply takes the events in time order.
