@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# `vkgen trace summary` against trace_processor_shell computing the same
+# per-object table (objects.sql) on one trace of the 8-thread stress
+# workload (testdata/vkstress) recorded through the real loader, lavapipe
+# and VK_LAYER_VKGEN_DeviceMemoryReport. Prints wall time, MB/s and peak
+# RSS of both (/usr/bin/time -v) and the ratios.
+# Usage: bench/tracesummary/run.sh [SECONDS] [TRACE_PROCESSOR_SHELL]
+#   SECONDS: how long vkstress runs (default 240, about 1 GB here);
+#   the trace processor defaults to the unpacked tarball of
+#   ../shared/perfetto/tools. $KEEP=1 leaves the work dir (and the trace);
+#   $TRACE=FILE times an earlier recording instead of recording.
+set -euo pipefail
+seconds="${1:-240}"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+work="$(mktemp -d /tmp/vkgen-bench-summary.XXXXXX)"
+[ "${KEEP:-}" = 1 ] || trap 'rm -rf "$work"' EXIT
+tp="${2:-}"
+if [ -z "$tp" ]; then
+	tar -xJf "$root/../shared/perfetto/tools/perfetto-v58.2-linux-amd64.tar.xz" -C "$work"
+	tp="$(find "$work" -name trace_processor_shell -type f | head -1)"
+fi
+"$root/scripts/build-layers.sh" "$work/layers" >/dev/null
+gcc -O2 -I "$root/testdata/vkcommon" -o "$work/vkstress" \
+	"$root/testdata/vkstress/vkstress.c" "$root/testdata/vkcommon/vkcommon.c" -lvulkan -ldl
+(cd "$root" && go build -o "$work/vkgen" ./cmd/vkgen)
+mkdir -p "$work/xdg"
+export VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json XDG_RUNTIME_DIR="$work/xdg" NODEVICE_SELECT=1
+trace="${TRACE:-$work/stress.pftrace}"
+if [ -z "${TRACE:-}" ]; then
+	VK_ADD_LAYER_PATH="$work/layers" VK_INSTANCE_LAYERS=VK_LAYER_VKGEN_DeviceMemoryReport \
+		VK_VKGEN_TRACE_FILE="$trace" "$work/vkstress" --threads 8 --seconds "$seconds"
+fi
+bytes=$(stat -c %s "$trace")
+echo "trace: $bytes bytes ($trace)"
+
+# measure NAME CMD...: wall seconds and peak RSS in MB into $work/NAME.
+measure() {
+	local name="$1"
+	shift
+	/usr/bin/time -v "$@" >"$work/$name.out" 2>"$work/$name.time"
+	awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; w = s }
+		/Maximum resident set size/ { r = $2 / 1024 }
+		END { printf "%.2f %.0f\n", w, r }' "$work/$name.time" >"$work/$name"
+}
+measure vkgen "$work/vkgen" trace summary --format json --top 100 "$trace"
+measure tp "$tp" -q "$root/bench/tracesummary/objects.sql" "$trace"
+objects=$(sed -n 's/^  "objects_total": \([0-9]*\),/\1/p' "$work/vkgen.out")
+dropped=$(sed -n 's/^  "dropped_events": \([0-9]*\),/\1/p' "$work/vkgen.out")
+echo "vkgen: $objects objects, $dropped dropped events; trace_processor: $(tail -1 "$work/tp.out")"
+read -r vw vr <"$work/vkgen"
+read -r tw tr <"$work/tp"
+awk -v b="$bytes" -v vw="$vw" -v vr="$vr" -v tw="$tw" -v tr="$tr" 'BEGIN {
+	printf "%-22s %9s %9s %12s\n", "tool", "wall s", "MB/s", "peak RSS MB"
+	printf "%-22s %9.2f %9.0f %12.0f\n", "vkgen trace summary", vw, b / 1e6 / vw, vr
+	printf "%-22s %9.2f %9.0f %12.0f\n", "trace_processor_shell", tw, b / 1e6 / tw, tr
+	printf "speed-up %.1fx, memory %.3f of trace_processor_shell\n", tw / vw, vr / tr
+}'
