@@ -33,32 +33,48 @@ func eventLess(a, b *event) bool {
 	return a.n < b.n
 }
 
-// queue is one sequence's waiting events, in time order.
+// blockLen is the number of events in one block of a queue.
+const blockLen = 4096
+
+type block [blockLen]event
+
+// queue is one sequence's waiting events, in time order, in blocks that
+// are recycled: a waiting event is copied once in and once out, and the
+// memory stays with the process instead of being grown and freed.
 type queue struct {
-	ev   []event
-	head int
+	blocks     []*block
+	head, tail int // next to take in blocks[0]; used in the last block
 }
 
-func (q *queue) first() *event { return &q.ev[q.head] }
+func (q *queue) empty() bool   { return len(q.blocks) == 0 }
+func (q *queue) first() *event { return &q.blocks[0][q.head] }
+func (q *queue) last() *event  { return &q.blocks[len(q.blocks)-1][q.tail-1] }
 
-// add appends e, keeping time order (a sequence's own events normally come
-// in order, so this rarely moves anything).
-func (q *queue) add(e event) {
-	q.ev = append(q.ev, e)
-	for i := len(q.ev) - 1; i > q.head && eventLess(&q.ev[i], &q.ev[i-1]); i-- {
-		q.ev[i], q.ev[i-1] = q.ev[i-1], q.ev[i]
+func (q *queue) add(e event, free *[]*block) {
+	if q.empty() || q.tail == blockLen {
+		var b *block
+		if n := len(*free); n > 0 {
+			b, *free = (*free)[n-1], (*free)[:n-1]
+		} else {
+			b = new(block)
+		}
+		q.blocks, q.tail = append(q.blocks, b), 0
 	}
+	q.blocks[len(q.blocks)-1][q.tail] = e
+	q.tail++
 }
 
-func (q *queue) take() event {
-	e := q.ev[q.head]
-	q.ev[q.head] = event{}
+func (q *queue) take(free *[]*block) event {
+	b := q.blocks[0]
+	e := b[q.head]
+	b[q.head] = event{} // drop the name
 	q.head++
-	if q.head == len(q.ev) {
-		q.ev, q.head = q.ev[:0], 0
-	} else if q.head >= 1024 && q.head*2 >= len(q.ev) {
-		q.ev = q.ev[:copy(q.ev, q.ev[q.head:])]
-		q.head = 0
+	if q.head == blockLen || (len(q.blocks) == 1 && q.head == q.tail) {
+		*free = append(*free, b)
+		q.blocks, q.head = q.blocks[1:], 0
+		if q.empty() {
+			q.blocks, q.tail = q.blocks[:0:0], 0
+		}
 	}
 	return e
 }
@@ -82,10 +98,14 @@ type mark struct {
 // Events wait in one queue per sequence (each sequence writes in time
 // order) and are merged through a heap of the queues' first events, so the
 // cost per event grows with the number of sequences, not of waiting events.
+// An event older than the last of its sequence (a writer that does not keep
+// time order within a sequence) waits in the misfits heap instead.
 type reorderer struct {
 	window  int64 // < 0: hold everything until flush
 	queues  map[uint32]*queue
 	heads   pq[*queue] // the non-empty queues by their first event
+	misfits pq[event]
+	free    []*block
 	marks   []mark
 	maxTS   uint64
 	water   uint64 // every event up to here may be released
@@ -95,7 +115,7 @@ type reorderer struct {
 }
 
 func newReorderer(window int64, out func(*event)) reorderer {
-	return reorderer{window: window, out: out, queues: map[uint32]*queue{},
+	return reorderer{window: window, out: out, queues: map[uint32]*queue{}, misfits: pq[event]{less: eventLess},
 		heads: pq[*queue]{less: func(a, b **queue) bool { return eventLess((*a).first(), (*b).first()) }}}
 }
 
@@ -108,14 +128,13 @@ func (o *reorderer) push(seq uint32, e event, pos int64) {
 		o.queues[seq] = q
 	}
 	switch {
-	case q.head == len(q.ev):
-		q.add(e)
+	case q.empty():
+		q.add(e, &o.free)
 		o.heads.push(q)
-	case eventLess(&e, q.first()):
-		q.add(e) // a new first event: re-sort the heads
-		o.reheap()
+	case eventLess(&e, q.last()):
+		o.misfits.push(e)
 	default:
-		q.add(e)
+		q.add(e, &o.free)
 	}
 	if o.window < 0 {
 		return
@@ -129,27 +148,39 @@ func (o *reorderer) push(seq uint32, e event, pos int64) {
 		o.water = max(o.water, o.marks[0].maxTS)
 		o.marks = o.marks[1:]
 	}
-	for len(o.heads.s) > 0 && o.heads.s[0].first().ts <= o.water {
+	for {
+		if e := o.next(); e == nil || e.ts > o.water {
+			return
+		}
 		o.release()
 	}
 }
 
-// reheap restores the heap of queues after a first event changed in place.
-func (o *reorderer) reheap() {
-	qs := o.heads.s
-	o.heads.s = o.heads.s[:0:0]
-	for _, q := range qs {
-		o.heads.push(q)
+// next is the oldest waiting event, nil when none waits.
+func (o *reorderer) next() *event {
+	var e *event
+	if len(o.heads.s) > 0 {
+		e = o.heads.s[0].first()
 	}
+	if len(o.misfits.s) > 0 && (e == nil || eventLess(&o.misfits.s[0], e)) {
+		e = &o.misfits.s[0]
+	}
+	return e
 }
 
+// release hands on the oldest waiting event; one must wait.
 func (o *reorderer) release() {
-	q := o.heads.s[0]
-	e := q.take()
-	if q.head == len(q.ev) {
-		o.heads.pop()
+	var e event
+	if len(o.misfits.s) > 0 && (len(o.heads.s) == 0 || eventLess(&o.misfits.s[0], o.heads.s[0].first())) {
+		e = o.misfits.pop()
 	} else {
-		o.heads.down()
+		q := o.heads.s[0]
+		e = q.take(&o.free)
+		if q.empty() {
+			o.heads.pop()
+		} else {
+			o.heads.down()
+		}
 	}
 	if e.ts < o.lastOut {
 		o.late++
@@ -160,7 +191,7 @@ func (o *reorderer) release() {
 
 // flush releases everything held, at the end of the trace.
 func (o *reorderer) flush() {
-	for len(o.heads.s) > 0 {
+	for o.next() != nil {
 		o.release()
 	}
 }
