@@ -8,7 +8,9 @@
 #   SECONDS: how long vkstress runs (default 240, about 1 GB here);
 #   the trace processor defaults to the unpacked tarball of
 #   ../shared/perfetto/tools. $KEEP=1 leaves the work dir (and the trace);
-#   $TRACE=FILE times an earlier recording instead of recording.
+#   $TRACE=FILE times an earlier recording instead of recording;
+#   $BIN=DIR takes layers/, vkstress and vkgen prebuilt from DIR (a machine
+#   without Go); $VK_DRIVER_FILES selects another driver than lavapipe.
 set -euo pipefail
 seconds="${1:-240}"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -19,12 +21,16 @@ if [ -z "$tp" ]; then
 	tar -xJf "$root/../shared/perfetto/tools/perfetto-v58.2-linux-amd64.tar.xz" -C "$work"
 	tp="$(find "$work" -name trace_processor_shell -type f | head -1)"
 fi
-"$root/scripts/build-layers.sh" "$work/layers" >/dev/null
-gcc -O2 -I "$root/testdata/vkcommon" -o "$work/vkstress" \
-	"$root/testdata/vkstress/vkstress.c" "$root/testdata/vkcommon/vkcommon.c" -lvulkan -ldl
-(cd "$root" && go build -o "$work/vkgen" ./cmd/vkgen)
+if [ -n "${BIN:-}" ]; then
+	cp -r "$BIN/layers" "$BIN/vkstress" "$BIN/vkgen" "$work/"
+else
+	"$root/scripts/build-layers.sh" "$work/layers" >/dev/null
+	gcc -O2 -I "$root/testdata/vkcommon" -o "$work/vkstress" \
+		"$root/testdata/vkstress/vkstress.c" "$root/testdata/vkcommon/vkcommon.c" -lvulkan -ldl
+	(cd "$root" && go build -o "$work/vkgen" ./cmd/vkgen)
+fi
 mkdir -p "$work/xdg"
-export VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json XDG_RUNTIME_DIR="$work/xdg" NODEVICE_SELECT=1
+export VK_DRIVER_FILES="${VK_DRIVER_FILES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}" XDG_RUNTIME_DIR="$work/xdg" NODEVICE_SELECT=1
 trace="${TRACE:-$work/stress.pftrace}"
 if [ -z "${TRACE:-}" ]; then
 	VK_ADD_LAYER_PATH="$work/layers" VK_INSTANCE_LAYERS=VK_LAYER_VKGEN_DeviceMemoryReport \
@@ -37,7 +43,15 @@ echo "trace: $bytes bytes ($trace)"
 measure() {
 	local name="$1"
 	shift
-	/usr/bin/time -v "$@" >"$work/$name.out" 2>"$work/$name.time"
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -v "$@" >"$work/$name.out" 2>"$work/$name.time"
+	else # the same two lines from Python's getrusage
+		python3 -c 'import resource, subprocess, sys, time
+t = time.time(); subprocess.run(sys.argv[1:], check=True)
+print("Elapsed (wall clock) time (h:mm:ss or m:ss): %.2f" % (time.time() - t), file=sys.stderr)
+print("Maximum resident set size (kbytes): %d" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)' \
+			"$@" >"$work/$name.out" 2>"$work/$name.time"
+	fi
 	awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; w = s }
 		/Maximum resident set size/ { r = $2 / 1024 }
 		END { printf "%.2f %.0f\n", w, r }' "$work/$name.time" >"$work/$name"

@@ -3,6 +3,7 @@ package tracesummary
 import (
 	"cmp"
 	"slices"
+	"sync/atomic"
 )
 
 // Operations of VulkanMemoryAllocation.
@@ -139,9 +140,11 @@ func order(a, b Object) int {
 
 // interner numbers the few distinct strings of sources and memory types.
 // Past maxStrings distinct values (a corrupt trace) every new one is "?".
+// The reading goroutine adds strings while the summarising one looks ids
+// up, so the table is published copy-on-write (new strings are rare).
 type interner struct {
-	ids  map[string]uint32
-	strs []string
+	ids  map[string]uint32 // the adding goroutine's
+	strs atomic.Pointer[[]string]
 }
 
 const maxStrings = 1 << 16
@@ -153,16 +156,21 @@ func (in *interner) id(s string) uint32 {
 	if in.ids == nil {
 		in.ids = map[string]uint32{}
 	}
+	var old []string
+	if p := in.strs.Load(); p != nil {
+		old = *p
+	}
 	switch {
-	case len(in.strs) >= maxStrings:
+	case len(old) >= maxStrings:
 		return in.ids["?"]
-	case len(in.strs) == maxStrings-1 && s != "?":
+	case len(old) == maxStrings-1 && s != "?":
 		return in.id("?") // the last id
 	}
-	id := uint32(len(in.strs))
+	id := uint32(len(old))
 	in.ids[s] = id
-	in.strs = append(in.strs, s)
+	strs := append(old[:len(old):len(old)], s)
+	in.strs.Store(&strs)
 	return id
 }
 
-func (in *interner) str(id uint32) string { return in.strs[id] }
+func (in *interner) str(id uint32) string { return (*in.strs.Load())[id] }

@@ -69,8 +69,10 @@ type Summary struct {
 	// Objects are the Options.Top objects that held the most, largest first.
 	Objects []Object `json:"objects"`
 	// ObjectsTotal counts every object lifetime in the trace.
-	ObjectsTotal int       `json:"objects_total"`
-	Clusters     []Cluster `json:"clusters"`
+	ObjectsTotal int `json:"objects_total"`
+	// Events counts the allocation, name and counter events read.
+	Events   int       `json:"events"`
+	Clusters []Cluster `json:"clusters"`
 	// DroppedEvents is the trace writer's count of events it dropped because
 	// its buffers were full (perfetto.DroppedEventsName): the tables miss
 	// those.
@@ -98,16 +100,48 @@ type Options struct {
 func Read(r io.Reader, name string, o Options) (*Summary, error) {
 	dr := decode.NewReader(r, name)
 	s := newSummarizer(o, dr.Tracks)
-	for {
-		p, err := dr.Next()
-		if err == io.EOF {
-			return s.finish(), nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		s.packet(p, dr.Offset())
+	// Decoding and summarising take about the same time: one goroutine
+	// decodes packets into batches of events, this one orders and applies
+	// them. Batches go back for reuse.
+	full, empty := make(chan []item, 4), make(chan []item, 4)
+	for range cap(empty) {
+		empty <- make([]item, 0, 4096)
 	}
+	var err error
+	go func() {
+		defer close(full)
+		b := <-empty
+		for {
+			var p *decode.Packet
+			if p, err = dr.Next(); err != nil {
+				break
+			}
+			if e, ok := s.event(p); ok {
+				if b = append(b, item{p.SeqID, dr.Offset(), e}); len(b) == cap(b) {
+					full <- b
+					b = <-empty
+				}
+			}
+		}
+		full <- b
+	}()
+	for b := range full {
+		for i := range b {
+			s.order.push(b[i].seq, b[i].e, b[i].pos)
+		}
+		empty <- b[:0]
+	}
+	if err != io.EOF {
+		return nil, err
+	}
+	return s.finish(), nil
+}
+
+// item is an event on its way from the decoding goroutine.
+type item struct {
+	seq uint32
+	pos int64
+	e   event
 }
 
 // Summarize computes the summary of a trace decoded in memory, every object
@@ -115,7 +149,9 @@ func Read(r io.Reader, name string, o Options) (*Summary, error) {
 func Summarize(t *decode.Trace) *Summary {
 	s := newSummarizer(Options{Window: -1}, t.Tracks)
 	for i := range t.Packets {
-		s.packet(&t.Packets[i], 0)
+		if e, ok := s.event(&t.Packets[i]); ok {
+			s.order.push(t.Packets[i].SeqID, e, 0)
+		}
 	}
 	return s.finish()
 }
@@ -131,6 +167,7 @@ type summarizer struct {
 	n        uint64
 	t0       uint64
 	started  bool
+	events   int
 	tracks   map[uint64]*decode.Track
 	objs     objects
 	counters map[uint64]*counter
@@ -144,25 +181,26 @@ func newSummarizer(o Options, tracks map[uint64]*decode.Track) *summarizer {
 	return s
 }
 
-// packet turns what the summary uses of p into an event.
-func (s *summarizer) packet(p *decode.Packet, pos int64) {
+// event turns what the summary uses of p into an event; false when p holds
+// nothing it uses.
+func (s *summarizer) event(p *decode.Packet) (event, bool) {
 	e := event{ts: p.Timestamp, n: s.n}
 	switch {
 	case p.ObjectName != nil:
 		src, ok := s.nameKey(int64(p.ObjectName.ObjectType))
 		if !ok {
-			return
+			return e, false
 		}
 		e.kind, e.src, e.handle, e.name = evRawName, src, p.ObjectName.Object, p.ObjectName.Name
 	case p.Event == nil:
-		return
+		return e, false
 	case p.Event.Type == decode.TypeCounter:
 		if tr := s.tracks[p.Event.TrackUUID]; tr != nil && !wantTrack(tr.Name) {
-			return
+			return e, false
 		}
 		e.kind, e.handle, e.size = evCounter, p.Event.TrackUUID, uint64(p.Event.CounterValue)
 	case p.Event.Type != decode.TypeInstant || !slices.Contains(p.Event.Categories, category):
-		return
+		return e, false
 	case p.Event.Name == allocationEvent:
 		ev := p.Event
 		e.kind = evAlloc
@@ -174,18 +212,19 @@ func (s *summarizer) packet(p *decode.Packet, pos int64) {
 	case p.Event.Name == objectNameEvent:
 		src, ok := s.nameKey(argInt(p.Event, "object_type"))
 		if !ok {
-			return
+			return e, false
 		}
 		e.kind, e.src, e.handle, e.name = evName, src, argUint(p.Event, "object_handle"), argStr(p.Event, "object_name")
 	default:
-		return
+		return e, false
 	}
 	s.n++
-	s.order.push(p.SeqID, e, pos)
+	return e, true
 }
 
 // apply takes the events in time order.
 func (s *summarizer) apply(e *event) {
+	s.events++
 	if !s.started {
 		s.started, s.t0 = true, e.ts
 	}
@@ -205,7 +244,7 @@ func (s *summarizer) apply(e *event) {
 
 func (s *summarizer) finish() *Summary {
 	s.order.flush()
-	sum := &Summary{LateEvents: s.order.late}
+	sum := &Summary{LateEvents: s.order.late, Events: s.events}
 	sum.Objects, sum.ObjectsTotal = s.objs.finish(s.t0, &s.strs)
 	for uuid, c := range s.counters {
 		tr := s.tracks[uuid]
