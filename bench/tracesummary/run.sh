@@ -39,7 +39,8 @@ fi
 bytes=$(stat -c %s "$trace")
 echo "trace: $bytes bytes ($trace)"
 
-# measure NAME CMD...: wall seconds and peak RSS in MB into $work/NAME.
+# measure NAME CMD...: wall seconds, CPU seconds (user + system) and peak
+# RSS in MB into $work/NAME.
 measure() {
 	local name="$1"
 	shift
@@ -49,23 +50,28 @@ measure() {
 		python3 -c 'import resource, subprocess, sys, time
 t = time.time(); subprocess.run(sys.argv[1:], check=True)
 print("Elapsed (wall clock) time (h:mm:ss or m:ss): %.2f" % (time.time() - t), file=sys.stderr)
-print("Maximum resident set size (kbytes): %d" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)' \
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("User time (seconds): %.2f" % u.ru_utime, file=sys.stderr)
+print("System time (seconds): %.2f" % u.ru_stime, file=sys.stderr)
+print("Maximum resident set size (kbytes): %d" % u.ru_maxrss, file=sys.stderr)' \
 			"$@" >"$work/$name.out" 2>"$work/$name.time"
 	fi
 	awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; w = s }
+		/(User|System) time \(seconds\)/ { c += $2 }
 		/Maximum resident set size/ { r = $2 / 1024 }
-		END { printf "%.2f %.0f\n", w, r }' "$work/$name.time" >"$work/$name"
+		END { printf "%.2f %.2f %.0f\n", w, c, r }' "$work/$name.time" >"$work/$name"
 }
 measure vkgen "$work/vkgen" trace summary --format json --top 100 "$trace"
 measure tp "$tp" -q "$root/bench/tracesummary/objects.sql" "$trace"
 objects=$(sed -n 's/^  "objects_total": \([0-9]*\),/\1/p' "$work/vkgen.out")
 dropped=$(sed -n 's/^  "dropped_events": \([0-9]*\),/\1/p' "$work/vkgen.out")
 echo "vkgen: $objects objects, $dropped dropped events; trace_processor: $(tail -1 "$work/tp.out")"
-read -r vw vr <"$work/vkgen"
-read -r tw tr <"$work/tp"
-awk -v b="$bytes" -v vw="$vw" -v vr="$vr" -v tw="$tw" -v tr="$tr" 'BEGIN {
-	printf "%-22s %9s %9s %12s\n", "tool", "wall s", "MB/s", "peak RSS MB"
-	printf "%-22s %9.2f %9.0f %12.0f\n", "vkgen trace summary", vw, b / 1e6 / vw, vr
-	printf "%-22s %9.2f %9.0f %12.0f\n", "trace_processor_shell", tw, b / 1e6 / tw, tr
-	printf "speed-up %.1fx, memory %.3f of trace_processor_shell\n", tw / vw, vr / tr
+read -r vw vc vr <"$work/vkgen"
+read -r tw tc tr <"$work/tp"
+echo "machine: $(nproc) CPU(s), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+awk -v b="$bytes" -v vw="$vw" -v vc="$vc" -v vr="$vr" -v tw="$tw" -v tc="$tc" -v tr="$tr" 'BEGIN {
+	printf "%-22s %8s %8s %8s %10s %12s\n", "tool", "wall s", "MB/s", "CPU s", "MB/CPU-s", "peak RSS MB"
+	printf "%-22s %8.2f %8.0f %8.2f %10.0f %12.0f\n", "vkgen trace summary", vw, b / 1e6 / vw, vc, b / 1e6 / vc, vr
+	printf "%-22s %8.2f %8.0f %8.2f %10.0f %12.0f\n", "trace_processor_shell", tw, b / 1e6 / tw, tc, b / 1e6 / tc, tr
+	printf "speed-up %.1fx wall, %.1fx CPU; memory %.3f of trace_processor_shell\n", tw / vw, tc / vc, vr / tr
 }'

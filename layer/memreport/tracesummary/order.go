@@ -112,6 +112,7 @@ type reorderer struct {
 	lastOut uint64
 	late    int
 	out     func(*event)
+	cur     event // the event being handed on (a local would escape to the heap)
 }
 
 func newReorderer(window int64, out func(*event)) reorderer {
@@ -186,7 +187,8 @@ func (o *reorderer) release() {
 		o.late++
 	}
 	o.lastOut = max(o.lastOut, e.ts)
-	o.out(&e)
+	o.cur = e
+	o.out(&o.cur)
 }
 
 // flush releases everything held, at the end of the trace.

@@ -202,19 +202,42 @@ func (s *summarizer) event(p *decode.Packet) (event, bool) {
 	case p.Event.Type != decode.TypeInstant || !slices.Contains(p.Event.Categories, category):
 		return e, false
 	case p.Event.Name == allocationEvent:
-		ev := p.Event
 		e.kind = evAlloc
-		e.op = opOf(argStr(ev, "operation"))
-		e.src = s.strs.id(argStr(ev, "source"))
-		e.clust = s.strs.id(argStr(ev, "memory_type"))
-		e.handle, e.mem = argUint(ev, "object_handle"), argUint(ev, "memory_object_id")
-		e.size, e.off = argUint(ev, "size"), argUint(ev, "offset")
+		for _, a := range p.Event.Annotations {
+			switch a.Name {
+			case "operation":
+				e.op = opOf(a.Str)
+			case "source":
+				e.src = s.strs.id(a.Str)
+			case "memory_type":
+				e.clust = s.strs.id(a.Str)
+			case "object_handle":
+				e.handle = argUint(a)
+			case "memory_object_id":
+				e.mem = argUint(a)
+			case "size":
+				e.size = argUint(a)
+			case "offset":
+				e.off = argUint(a)
+			}
+		}
 	case p.Event.Name == objectNameEvent:
-		src, ok := s.nameKey(argInt(p.Event, "object_type"))
-		if !ok {
+		e.kind = evName
+		typ := int64(-1)
+		for _, a := range p.Event.Annotations {
+			switch a.Name {
+			case "object_type":
+				typ = int64(argUint(a))
+			case "object_handle":
+				e.handle = argUint(a)
+			case "object_name":
+				e.name = a.Str
+			}
+		}
+		var ok bool
+		if e.src, ok = s.nameKey(typ); !ok {
 			return e, false
 		}
-		e.kind, e.src, e.handle, e.name = evName, src, argUint(p.Event, "object_handle"), argStr(p.Event, "object_name")
 	default:
 		return e, false
 	}
@@ -280,23 +303,10 @@ func (s *summarizer) nameKey(objectType int64) (uint32, bool) {
 	return 0, false
 }
 
-func argStr(ev *decode.Event, name string) string {
-	a, _ := ev.Arg(name)
-	return a.Str
-}
-
-func argUint(ev *decode.Event, name string) uint64 {
-	a, _ := ev.Arg(name)
+// argUint is an integer annotation's value, signed or not.
+func argUint(a decode.Annotation) uint64 {
 	if a.Kind == decode.KindInt {
 		return uint64(a.Int)
 	}
 	return a.Uint
-}
-
-func argInt(ev *decode.Event, name string) int64 {
-	a, _ := ev.Arg(name)
-	if a.Kind == decode.KindUint {
-		return int64(a.Uint)
-	}
-	return a.Int
 }
