@@ -2,38 +2,26 @@
 # `vkgen trace summary` against trace_processor_shell computing the same
 # per-object table (objects.sql) on one trace of the 8-thread stress
 # workload (testdata/vkstress) recorded through the real loader, lavapipe
-# and VK_LAYER_VKGEN_DeviceMemoryReport. Prints wall time, MB/s and peak
+# and VK_LAYER_VKGEN_DeviceMemoryReport. Prints wall and CPU time, MB/s and peak
 # RSS of both (/usr/bin/time -v) and the ratios.
 # Usage: bench/tracesummary/run.sh [SECONDS] [TRACE_PROCESSOR_SHELL]
-#   SECONDS: how long vkstress runs (default 240, about 1 GB here);
+#   SECONDS: how long vkstress runs (default 150: 1.3 GB on the dev box);
 #   the trace processor defaults to the unpacked tarball of
 #   ../shared/perfetto/tools. $KEEP=1 leaves the work dir (and the trace);
 #   $TRACE=FILE times an earlier recording instead of recording;
 #   $BIN=DIR takes layers/, vkstress and vkgen prebuilt from DIR (a machine
 #   without Go); $VK_DRIVER_FILES selects another driver than lavapipe.
 set -euo pipefail
-seconds="${1:-240}"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-work="$(mktemp -d /tmp/vkgen-bench-summary.XXXXXX)"
-[ "${KEEP:-}" = 1 ] || trap 'rm -rf "$work"' EXIT
+seconds="${1:-150}"
+. "$(dirname "$0")/lib.sh"
 tp="${2:-}"
 if [ -z "$tp" ]; then
 	tar -xJf "$root/../shared/perfetto/tools/perfetto-v58.2-linux-amd64.tar.xz" -C "$work"
 	tp="$(find "$work" -name trace_processor_shell -type f | head -1)"
 fi
-if [ -n "${BIN:-}" ]; then
-	cp -r "$BIN/layers" "$BIN/vkstress" "$BIN/vkgen" "$work/"
-else
-	"$root/scripts/build-layers.sh" "$work/layers" >/dev/null
-	gcc -O2 -I "$root/testdata/vkcommon" -o "$work/vkstress" \
-		"$root/testdata/vkstress/vkstress.c" "$root/testdata/vkcommon/vkcommon.c" -lvulkan -ldl
-	(cd "$root" && go build -o "$work/vkgen" ./cmd/vkgen)
-fi
-mkdir -p "$work/xdg"
-export VK_DRIVER_FILES="${VK_DRIVER_FILES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}" XDG_RUNTIME_DIR="$work/xdg" NODEVICE_SELECT=1
 trace="${TRACE:-$work/stress.pftrace}"
 if [ -z "${TRACE:-}" ]; then
-	VK_ADD_LAYER_PATH="$work/layers" VK_INSTANCE_LAYERS=VK_LAYER_VKGEN_DeviceMemoryReport \
+	VK_INSTANCE_LAYERS=VK_LAYER_VKGEN_DeviceMemoryReport \
 		VK_VKGEN_TRACE_FILE="$trace" "$work/vkstress" --threads 8 --seconds "$seconds"
 fi
 bytes=$(stat -c %s "$trace")
