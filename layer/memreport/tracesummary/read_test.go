@@ -203,3 +203,34 @@ func TestReadBoundedMemory(t *testing.T) {
 		t.Errorf("heap in use reached %d MiB reading 50 MB", src.peak>>20)
 	}
 }
+
+// Any input gives a summary or an error, never a panic or a hang.
+func FuzzRead(f *testing.F) {
+	f.Add(stamped)
+	f.Add(writeTraceBytes(f))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := Read(bytes.NewReader(b), "fuzz", Options{Top: 3, Window: 64})
+		if (s == nil) == (err == nil) {
+			t.Fatalf("summary %v with error %v", s, err)
+		}
+	})
+}
+
+// writeTraceBytes is a small trace of every event kind the summary reads.
+func writeTraceBytes(tb testing.TB) []byte {
+	var buf bytes.Buffer
+	s, err := perfetto.StartSession("fuzz", perfetto.WriterOutput(&buf), perfetto.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	alloc(cat, "CREATE", "DEVICE_MEMORY", 0x100, 4096, 0, 0x100, "unbound_memory")
+	name(8, 0x100, "block")
+	alloc(cat, "BIND", "BUFFER", 0x100, 256, 0, 0xb1, "geometry_mesh")
+	perfetto.VkObjectName(0xd, 9, 0xb1, "raw")
+	perfetto.Counter(geometry, 256)
+	alloc(cat, "DESTROY", "BUFFER", 0x100, 256, 0, 0xb1, "geometry_mesh")
+	if err := s.Stop(); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
