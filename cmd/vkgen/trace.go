@@ -18,20 +18,21 @@ func init() {
 	var format, svgOut, htmlOut string
 	var opts tracesummary.Options
 	summary := &cobra.Command{
-		Use:   "summary [--format text|json] [--svg OUT.svg | --html OUT.html] FILE",
+		Use:   "summary [--format text|json] [--svg OUT.svg | --html OUT.html] [--top N] [--window BYTES] FILE",
 		Short: "Print the device memory held per named object and per cluster from a DeviceMemoryReport trace",
 		Long: `summary reads a Perfetto trace written by VK_LAYER_VKGEN_DeviceMemoryReport
 (VK_VKGEN_TRACE_FILE) and prints the memory held per object (name, type,
-handle, peak and final bytes, cluster), joining VulkanObjectName events to
-VulkanMemoryAllocation events by handle, and per counter track
-vulkan.mem.{app|driver}.usage.<cluster> its peak and final value.
+handle, peak and final bytes, creation time, cluster) and per counter
+track vulkan.mem.{app|driver}.usage.<cluster> its peak and final value.
 An object is one lifetime, from its first memory event to the DESTROY
-that releases it: a handle the driver reuses is a new object with its own
-name, bytes and cluster. --svg or --html also writes a chart of the
-counters over time.
+that releases it, and a VulkanObjectName names the lifetime it was given
+in: a handle the driver reuses is a new object with its own name, bytes
+and cluster. --svg or --html also writes a chart of the counters over
+time.
 
 The trace is read in one pass (FILE may be a pipe) in memory bounded by
-the live objects, --window and --top, whatever the trace's size.
+the live objects, --window and --top, whatever the trace's size. Input
+that is not a Perfetto trace is an error naming the file and byte offset.
 
 Exit status: 0 on success, 2 on usage or input errors.`,
 		Args: cobra.ExactArgs(1),
