@@ -274,6 +274,12 @@ type state struct {
 
 const maxCachedStrings = 4096
 
+// MaxSequences bounds the distinct trusted_packet_sequence_ids of one trace
+// (a producer has one per writer thread): each keeps its interning state to
+// the end, so a corrupt trace with a new id per packet would otherwise grow
+// without bound.
+const MaxSequences = 1 << 16
+
 func (d *state) str(b []byte) string {
 	if v, ok := d.strs[string(b)]; ok {
 		return v
@@ -321,6 +327,9 @@ func decodePacket(b []byte, d *state) (Packet, error) {
 		return p, err
 	}
 	st := d.seqs[p.SeqID]
+	if st == nil && len(d.seqs) >= MaxSequences {
+		return p, fmt.Errorf("sequence %d is more than the %d distinct sequences a trace may have", p.SeqID, MaxSequences)
+	}
 	if st == nil || p.SeqFlags&SeqIncrementalStateCleared != 0 {
 		st = &seqState{}
 		d.seqs[p.SeqID] = st

@@ -33,47 +33,76 @@ func eventLess(a, b *event) bool {
 	return a.n < b.n
 }
 
-// blockLen is the number of events in one block of a queue.
-const blockLen = 4096
-
-type block [blockLen]event
+// Queue blocks hold minBlock events at first and twice as many as the
+// previous one after, up to maxBlock: a busy sequence moves its events in
+// large blocks, and a trace of many sequences with few events each costs
+// little per sequence.
+const (
+	minBlock     = 32
+	maxBlock     = 4096
+	blockClasses = 8 // minBlock << 7 == maxBlock
+)
 
 // queue is one sequence's waiting events, in time order, in blocks that
 // are recycled: a waiting event is copied once in and once out, and the
 // memory stays with the process instead of being grown and freed.
 type queue struct {
-	blocks     []*block
-	head, tail int // next to take in blocks[0]; used in the last block
+	blocks [][]event // each with its capacity fixed; the first from head
+	head   int
 }
 
 func (q *queue) empty() bool   { return len(q.blocks) == 0 }
 func (q *queue) first() *event { return &q.blocks[0][q.head] }
-func (q *queue) last() *event  { return &q.blocks[len(q.blocks)-1][q.tail-1] }
+func (q *queue) last() *event  { b := q.blocks[len(q.blocks)-1]; return &b[len(b)-1] }
 
-func (q *queue) add(e event, free *[]*block) {
-	if q.empty() || q.tail == blockLen {
-		var b *block
-		if n := len(*free); n > 0 {
-			b, *free = (*free)[n-1], (*free)[:n-1]
-		} else {
-			b = new(block)
-		}
-		q.blocks, q.tail = append(q.blocks, b), 0
+// freeBlocks are recycled blocks by size class.
+type freeBlocks [blockClasses][][]event
+
+func (f *freeBlocks) get(size int) []event {
+	c := &f[class(size)]
+	if n := len(*c); n > 0 {
+		b := (*c)[n-1]
+		*c = (*c)[:n-1]
+		return b
 	}
-	q.blocks[len(q.blocks)-1][q.tail] = e
-	q.tail++
+	return make([]event, 0, size)
 }
 
-func (q *queue) take(free *[]*block) event {
+func (f *freeBlocks) put(b []event) {
+	clear(b) // drop the names
+	c := &f[class(cap(b))]
+	*c = append(*c, b[:0])
+}
+
+func class(size int) int {
+	c := 0
+	for s := minBlock; s < size; s <<= 1 {
+		c++
+	}
+	return c
+}
+
+func (q *queue) add(e event, free *freeBlocks) {
+	if n := len(q.blocks); n == 0 || len(q.blocks[n-1]) == cap(q.blocks[n-1]) {
+		size := minBlock
+		if n > 0 {
+			size = min(2*cap(q.blocks[n-1]), maxBlock)
+		}
+		q.blocks = append(q.blocks, free.get(size))
+	}
+	n := len(q.blocks) - 1
+	q.blocks[n] = append(q.blocks[n], e)
+}
+
+func (q *queue) take(free *freeBlocks) event {
 	b := q.blocks[0]
 	e := b[q.head]
-	b[q.head] = event{} // drop the name
 	q.head++
-	if q.head == blockLen || (len(q.blocks) == 1 && q.head == q.tail) {
-		*free = append(*free, b)
+	if q.head == len(b) { // a full block, or the last one taken to its end
+		free.put(b)
 		q.blocks, q.head = q.blocks[1:], 0
 		if q.empty() {
-			q.blocks, q.tail = q.blocks[:0:0], 0
+			q.blocks = nil
 		}
 	}
 	return e
@@ -105,7 +134,7 @@ type reorderer struct {
 	queues  map[uint32]*queue
 	heads   pq[*queue] // the non-empty queues by their first event
 	misfits pq[event]
-	free    []*block
+	free    freeBlocks
 	marks   []mark
 	maxTS   uint64
 	water   uint64 // every event up to here may be released

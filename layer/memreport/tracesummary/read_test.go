@@ -234,3 +234,22 @@ func writeTraceBytes(tb testing.TB) []byte {
 	}
 	return buf.Bytes()
 }
+
+// A corrupt trace with a new sequence per packet is refused once it passes
+// decode.MaxSequences, rather than keeping state for every one.
+func TestReadTooManySequences(t *testing.T) {
+	var b []byte
+	for i := range decode.MaxSequences + 1 {
+		var p []byte
+		p = protowire.AppendTag(p, 8, protowire.VarintType)
+		p = protowire.AppendVarint(p, 1)
+		p = protowire.AppendTag(p, 10, protowire.VarintType)
+		p = protowire.AppendVarint(p, uint64(i+1))
+		b = protowire.AppendBytes(protowire.AppendTag(b, 1, protowire.BytesType), p)
+	}
+	_, err := Read(bytes.NewReader(b), "seqs", Options{})
+	var de *decode.Error
+	if !errors.As(err, &de) || de.Packet != decode.MaxSequences || !strings.Contains(err.Error(), "distinct sequences") {
+		t.Errorf("%v", err)
+	}
+}
