@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,19 +15,76 @@ import (
 // Option configures Load and Parse.
 type Option func(*options)
 
-type options struct{ api string }
+type options struct {
+	api     string
+	maxSize int64
+}
+
+func makeOptions(opts []Option) options {
+	o := options{api: "vulkan", maxSize: DefaultMaxSize}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return o
+}
 
 // WithAPI selects the API the model is filtered to: "vulkan" (the default),
 // "vulkansc", "vulkanbase". Matching is on whole comma-separated list items.
 func WithAPI(api string) Option { return func(o *options) { o.api = api } }
 
-// Load reads and parses the registry at path.
+// DefaultMaxSize is the largest registry Load and Parse accept unless
+// WithMaxSize says otherwise: ten times Vulkan 1.4's vk.xml (3.3 MB). The
+// XML is parsed into a DOM of about 15 times its size, so the limit is
+// what bounds the memory a wrong or hostile input can take.
+const DefaultMaxSize = 32 << 20
+
+// WithMaxSize sets the largest registry, in bytes, that Load and Parse
+// accept (a larger one is a *SizeError).
+func WithMaxSize(n int64) Option { return func(o *options) { o.maxSize = n } }
+
+// SizeError is the error for a registry larger than the limit.
+type SizeError struct {
+	File  string
+	Size  int64 // the file's size; -1 when read from a stream and cut off
+	Limit int64
+}
+
+func (e *SizeError) Error() string {
+	size := ""
+	if e.Size >= 0 {
+		size = fmt.Sprintf("%d bytes, ", e.Size)
+	}
+	return fmt.Sprintf("registry: %s: %slarger than the registry size limit of %d bytes (%.1f MiB)", e.File, size, e.Limit, float64(e.Limit)/(1<<20))
+}
+
+// Load reads and parses the registry at path: a regular file or a pipe (a
+// FIFO, /dev/stdin, a shell's <(...)); devices and directories are refused
+// before reading anything.
 func Load(path string, opts ...Option) (*Registry, error) {
-	src, err := os.ReadFile(path)
+	o := makeOptions(opts)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("registry: %w", err)
 	}
-	reg, err := parseBytes(src, path, opts)
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("registry: %w", err)
+	}
+	switch mode := st.Mode(); {
+	case mode.IsRegular() && st.Size() > o.maxSize:
+		return nil, &SizeError{File: path, Size: st.Size(), Limit: o.maxSize}
+	case mode.IsRegular(), mode&fs.ModeNamedPipe != 0:
+	case mode.IsDir():
+		return nil, fmt.Errorf("registry: %s is a directory, want the vk.xml file", path)
+	default:
+		return nil, fmt.Errorf("registry: %s is %s, want the vk.xml file (a file or a pipe)", path, fileKind(mode))
+	}
+	src, err := readLimited(f, path, o.maxSize)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := parseBytes(src, path, o)
 	if reg != nil {
 		reg.Path = path
 	}
@@ -35,18 +93,39 @@ func Load(path string, opts ...Option) (*Registry, error) {
 
 // Parse reads a registry from r; name is used in diagnostics only.
 func Parse(r io.Reader, name string, opts ...Option) (*Registry, error) {
-	src, err := io.ReadAll(r)
+	o := makeOptions(opts)
+	src, err := readLimited(r, name, o.maxSize)
+	if err != nil {
+		return nil, err
+	}
+	return parseBytes(src, name, o)
+}
+
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a regular file (mode " + m.Type().String() + ")"
+}
+
+// readLimited reads r to its end, or fails once it passes limit bytes.
+func readLimited(r io.Reader, name string, limit int64) ([]byte, error) {
+	src, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("registry: reading %s: %w", name, err)
 	}
-	return parseBytes(src, name, opts)
+	if int64(len(src)) > limit {
+		return nil, &SizeError{File: name, Size: -1, Limit: limit}
+	}
+	return src, nil
 }
 
-func parseBytes(src []byte, name string, opts []Option) (*Registry, error) {
-	o := options{api: "vulkan"}
-	for _, opt := range opts {
-		opt(&o)
-	}
+func parseBytes(src []byte, name string, o options) (*Registry, error) {
 	doc := etree.NewDocument()
 	if err := doc.ReadFromBytes(src); err != nil {
 		return nil, syntaxError(name, src, err)

@@ -84,10 +84,15 @@ func (e *exitError) Error() string {
 // usageErr wraps an error as a usage/input error (exit status 2).
 func usageErr(err error) error { return &exitError{code: 2, err: err} }
 
-// registryFlag adds the shared --registry flag to cmd.
+// registryMaxMB is --registry-max-mb, shared by every command that reads
+// the registry.
+var registryMaxMB int64
+
+// registryFlag adds the shared --registry and --registry-max-mb flags to cmd.
 func registryFlag(cmd *cobra.Command, p *string) {
-	cmd.Flags().StringVar(p, "registry", "", "path to vk.xml (default: $VK_REGISTRY, then the SDK and system locations)")
+	cmd.Flags().StringVar(p, "registry", "", "path to vk.xml, a file or a pipe (default: $VK_REGISTRY, then the SDK and system locations)")
 	_ = cmd.MarkFlagFilename("registry", "xml")
+	cmd.Flags().Int64Var(&registryMaxMB, "registry-max-mb", registry.DefaultMaxSize>>20, "refuse a registry larger than `MiB` (parsing takes about 15 times the file's size in memory)")
 }
 
 // loadRegistry finds and loads the registry, printing its warnings on stderr.
@@ -96,7 +101,14 @@ func loadRegistry(cmd *cobra.Command, explicit string) (*registry.Registry, erro
 	if err != nil {
 		return nil, usageErr(err)
 	}
-	r, err := registry.Load(path)
+	if registryMaxMB <= 0 {
+		return nil, usageErr(fmt.Errorf("--registry-max-mb must be positive"))
+	}
+	r, err := registry.Load(path, registry.WithMaxSize(registryMaxMB<<20))
+	var se *registry.SizeError
+	if errors.As(err, &se) {
+		return nil, usageErr(fmt.Errorf("%w; raise it with --registry-max-mb", err))
+	}
 	if err != nil {
 		return nil, usageErr(err)
 	}

@@ -39,12 +39,12 @@ func TestTraceSummary(t *testing.T) {
 	}
 	perfettotools.CheckStats(t, trace)
 
-	out, errOut, code := vkgen(t, "trace", "summary", "--format", "text", "--svg", "", "--html", "", trace)
+	out, errOut, code := vkgen(t, "trace", "summary", "--top", "100", "--window", "33554432", "--format", "text", "--svg", "", "--html", "", trace)
 	if code != 0 || !strings.Contains(out, "heap.block") || !strings.Contains(out, "vulkan.mem.app.usage.unbound_memory") {
 		t.Errorf("text: code %d\n%s\n%s", code, out, errOut)
 	}
 	svg := filepath.Join(dir, "c.svg")
-	out, errOut, code = vkgen(t, "trace", "summary", "--format", "json", "--svg", svg, "--html", "", trace)
+	out, errOut, code = vkgen(t, "trace", "summary", "--top", "100", "--window", "33554432", "--format", "json", "--svg", svg, "--html", "", trace)
 	var js struct {
 		Objects []struct {
 			Name  string
@@ -64,9 +64,9 @@ func TestTraceSummary(t *testing.T) {
 	}
 
 	for _, args := range [][]string{
-		{"trace", "summary", "--format", "text", "--svg", "", "--html", "", filepath.Join(dir, "missing")},
-		{"trace", "summary", "--format", "yaml", "--svg", "", "--html", "", trace},
-		{"trace", "summary", "--format", "text", "--svg", svg, "--html", svg + ".html", trace},
+		{"trace", "summary", "--top", "100", "--window", "33554432", "--format", "text", "--svg", "", "--html", "", filepath.Join(dir, "missing")},
+		{"trace", "summary", "--top", "100", "--window", "33554432", "--format", "yaml", "--svg", "", "--html", "", trace},
+		{"trace", "summary", "--top", "100", "--window", "33554432", "--format", "text", "--svg", svg, "--html", svg + ".html", trace},
 	} {
 		if _, _, code := vkgen(t, args...); code != 2 {
 			t.Errorf("vkgen %v: exit %d, want 2", args, code)

@@ -10,9 +10,12 @@
 package decode
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"slices"
 	"sort"
 
 	"github.com/vkgen/vkgen/perfetto/internal/pb"
@@ -210,55 +213,87 @@ func (t *Trace) ObjectNames() []Packet {
 	return out
 }
 
-// ReadFile decodes the trace file at path.
+// ReadFile decodes the trace file at path; a file that is not a Perfetto
+// trace (see Reader) is an error.
 func ReadFile(path string) (*Trace, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	return Decode(b)
+	defer f.Close()
+	return collect(NewReader(f, path), true)
+}
+
+// Decode decodes a whole trace held in memory. Empty input is an empty
+// trace. On error the packets decoded so far are returned with it.
+func Decode(data []byte) (*Trace, error) {
+	return collect(NewReader(bytes.NewReader(data), "trace"), false)
+}
+
+func collect(r *Reader, strict bool) (*Trace, error) {
+	r.lenient = !strict
+	t := &Trace{Tracks: r.Tracks}
+	for {
+		p, err := r.Next()
+		if err == io.EOF {
+			return t, nil
+		}
+		if err != nil {
+			return t, err
+		}
+		t.Packets = append(t.Packets, p.Clone())
+	}
+}
+
+// Clone returns a copy of p that shares nothing with a Reader's buffers.
+func (p *Packet) Clone() Packet {
+	c := *p
+	if p.Event != nil {
+		ev := *p.Event
+		ev.Categories = slices.Clone(ev.Categories)
+		ev.Annotations = slices.Clone(ev.Annotations)
+		c.Event = &ev
+	}
+	return c
 }
 
 type seqState struct {
-	cats, names, annots map[uint64]string
+	cats, names, annots interned
 	defaultTrack        uint64
 }
 
-// Decode decodes a whole trace. On error the packets decoded so far are
-// returned with it.
-func Decode(data []byte) (*Trace, error) {
-	t := &Trace{Tracks: map[uint64]*Track{}}
-	seqs := map[uint32]*seqState{}
-	for len(data) > 0 {
-		num, typ, n := protowire.ConsumeTag(data)
-		if n < 0 {
-			return t, fmt.Errorf("packet %d: %w", len(t.Packets), protowire.ParseError(n))
-		}
-		data = data[n:]
-		if num != 1 || typ != protowire.BytesType {
-			n = protowire.ConsumeFieldValue(num, typ, data)
-			if n < 0 {
-				return t, fmt.Errorf("after packet %d: %w", len(t.Packets), protowire.ParseError(n))
-			}
-			data = data[n:]
-			continue
-		}
-		body, n := protowire.ConsumeBytes(data)
-		if n < 0 {
-			return t, fmt.Errorf("packet %d truncated: %w", len(t.Packets), protowire.ParseError(n))
-		}
-		data = data[n:]
-		p, err := decodePacket(body, seqs, t)
-		if err != nil {
-			return t, fmt.Errorf("packet %d: %w", len(t.Packets), err)
-		}
-		p.Index = len(t.Packets)
-		t.Packets = append(t.Packets, p)
-	}
-	return t, nil
+// state is what decoding carries from packet to packet.
+type state struct {
+	seqs   map[uint32]*seqState
+	tracks map[uint64]*Track
+	// strs holds short strings already seen (operation names, types), so a
+	// value that repeats in every event is not allocated every time.
+	strs map[string]string
+	ev   Event // reused by every packet
 }
 
-func decodePacket(b []byte, seqs map[uint32]*seqState, t *Trace) (Packet, error) {
+const maxCachedStrings = 4096
+
+// MaxSequences bounds the distinct trusted_packet_sequence_ids of one trace
+// (a producer has one per writer thread): each keeps its interning state to
+// the end, so a corrupt trace with a new id per packet would otherwise grow
+// without bound.
+const MaxSequences = 1 << 16
+
+func (d *state) str(b []byte) string {
+	if v, ok := d.strs[string(b)]; ok {
+		return v
+	}
+	v := string(b)
+	if len(d.strs) < maxCachedStrings && len(b) <= 64 {
+		d.strs[v] = v
+	}
+	return v
+}
+
+// decodePacket decodes one TracePacket; its Event is d.ev, valid until the
+// next call.
+func decodePacket(b []byte, d *state) (Packet, error) {
 	var p Packet
 	var te, td, interned, vk, defaults []byte
 	err := pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
@@ -291,10 +326,13 @@ func decodePacket(b []byte, seqs map[uint32]*seqState, t *Trace) (Packet, error)
 	if err != nil {
 		return p, err
 	}
-	st := seqs[p.SeqID]
+	st := d.seqs[p.SeqID]
+	if st == nil && len(d.seqs) >= MaxSequences {
+		return p, fmt.Errorf("sequence %d is more than the %d distinct sequences a trace may have", p.SeqID, MaxSequences)
+	}
 	if st == nil || p.SeqFlags&SeqIncrementalStateCleared != 0 {
-		st = &seqState{cats: map[uint64]string{}, names: map[uint64]string{}, annots: map[uint64]string{}}
-		seqs[p.SeqID] = st
+		st = &seqState{}
+		d.seqs[p.SeqID] = st
 	}
 	if defaults != nil {
 		if err := decodeDefaults(defaults, &p); err != nil {
@@ -308,11 +346,10 @@ func decodePacket(b []byte, seqs map[uint32]*seqState, t *Trace) (Packet, error)
 		}
 	}
 	if te != nil {
-		ev, err := decodeEvent(te, st, p.SeqFlags&SeqNeedsIncrementalState != 0)
-		if err != nil {
+		if err := d.decodeEvent(te, st, p.SeqFlags&SeqNeedsIncrementalState != 0); err != nil {
 			return p, fmt.Errorf("track_event: %w", err)
 		}
-		p.Event = ev
+		p.Event = &d.ev
 	}
 	if td != nil {
 		tr, err := decodeTrack(td)
@@ -320,7 +357,7 @@ func decodePacket(b []byte, seqs map[uint32]*seqState, t *Trace) (Packet, error)
 			return p, fmt.Errorf("track_descriptor: %w", err)
 		}
 		p.Track = tr
-		t.Tracks[tr.UUID] = tr
+		d.tracks[tr.UUID] = tr
 	}
 	if vk != nil {
 		err := pb.Walk(vk, func(num protowire.Number, _ uint64, raw []byte) error {
@@ -368,14 +405,14 @@ func decodeDefaults(b []byte, p *Packet) error {
 
 func decodeInterned(b []byte, st *seqState) error {
 	return pb.Walk(b, func(num protowire.Number, _ uint64, raw []byte) error {
-		var m map[uint64]string
+		var m *interned
 		switch num {
 		case 1:
-			m = st.cats
+			m = &st.cats
 		case 2:
-			m = st.names
+			m = &st.names
 		case 3:
-			m = st.annots
+			m = &st.annots
 		default:
 			return nil
 		}
@@ -392,39 +429,78 @@ func decodeInterned(b []byte, st *seqState) error {
 		}); err != nil {
 			return err
 		}
-		m[iid] = name
+		m.set(iid, name)
 		return nil
 	})
 }
 
+// interned is one sequence's table of interned strings by iid. Writers
+// number iids densely from 1, so small ones index a slice; others (a
+// hand-made trace) go to a map.
+type interned struct {
+	small []internedName
+	big   map[uint64]string
+}
+
+type internedName struct {
+	s  string
+	ok bool
+}
+
+const maxSmallIID = 4096
+
+func (t *interned) set(iid uint64, s string) {
+	if iid < maxSmallIID {
+		if iid >= uint64(len(t.small)) {
+			t.small = append(t.small, make([]internedName, iid+1-uint64(len(t.small)))...)
+		}
+		t.small[iid] = internedName{s, true}
+		return
+	}
+	if t.big == nil {
+		t.big = map[uint64]string{}
+	}
+	t.big[iid] = s
+}
+
+func (t *interned) get(iid uint64) (string, bool) {
+	if iid < uint64(len(t.small)) {
+		n := t.small[iid]
+		return n.s, n.ok
+	}
+	s, ok := t.big[iid]
+	return s, ok
+}
+
 var errNoFlag = errors.New("interned iid used on a packet without SEQ_NEEDS_INCREMENTAL_STATE")
 
-func resolve(m map[uint64]string, iid uint64, what string, flagged bool) (string, error) {
+func resolve(m *interned, iid uint64, what string, flagged bool) (string, error) {
 	if !flagged {
 		return "", errNoFlag
 	}
-	s, ok := m[iid]
+	s, ok := m.get(iid)
 	if !ok {
 		return "", fmt.Errorf("%s iid %d not interned on this sequence", what, iid)
 	}
 	return s, nil
 }
 
-func decodeEvent(b []byte, st *seqState, flagged bool) (*Event, error) {
-	ev := &Event{TrackUUID: st.defaultTrack}
-	err := pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
+func (d *state) decodeEvent(b []byte, st *seqState, flagged bool) error {
+	ev := &d.ev
+	*ev = Event{TrackUUID: st.defaultTrack, Categories: ev.Categories[:0], Annotations: ev.Annotations[:0]}
+	return pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
 		var err error
 		switch num {
 		case 3:
 			var c string
-			c, err = resolve(st.cats, v, "category", flagged)
+			c, err = resolve(&st.cats, v, "category", flagged)
 			ev.Categories = append(ev.Categories, c)
 		case 22:
-			ev.Categories = append(ev.Categories, string(raw))
+			ev.Categories = append(ev.Categories, d.str(raw))
 		case 10:
-			ev.Name, err = resolve(st.names, v, "event name", flagged)
+			ev.Name, err = resolve(&st.names, v, "event name", flagged)
 		case 23:
-			ev.Name = string(raw)
+			ev.Name = d.str(raw)
 		case 9:
 			ev.Type = int32(v)
 		case 11:
@@ -433,23 +509,22 @@ func decodeEvent(b []byte, st *seqState, flagged bool) (*Event, error) {
 			ev.CounterValue, ev.HasCounter = int64(v), true
 		case 4:
 			var a Annotation
-			a, err = decodeAnnotation(raw, st, flagged)
+			a, err = d.decodeAnnotation(raw, st, flagged)
 			ev.Annotations = append(ev.Annotations, a)
 		}
 		return err
 	})
-	return ev, err
 }
 
-func decodeAnnotation(b []byte, st *seqState, flagged bool) (Annotation, error) {
+func (d *state) decodeAnnotation(b []byte, st *seqState, flagged bool) (Annotation, error) {
 	var a Annotation
 	err := pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
 		var err error
 		switch num {
 		case 1:
-			a.Name, err = resolve(st.annots, v, "debug annotation name", flagged)
+			a.Name, err = resolve(&st.annots, v, "debug annotation name", flagged)
 		case 10:
-			a.Name = string(raw)
+			a.Name = d.str(raw)
 		case 2:
 			a.Kind, a.Bool = KindBool, v != 0
 		case 3:
@@ -457,7 +532,7 @@ func decodeAnnotation(b []byte, st *seqState, flagged bool) (Annotation, error) 
 		case 4:
 			a.Kind, a.Int = KindInt, int64(v)
 		case 6:
-			a.Kind, a.Str = KindString, string(raw)
+			a.Kind, a.Str = KindString, d.str(raw)
 		}
 		return err
 	})

@@ -3,14 +3,21 @@
 // the peak and final counter values, and the counters over time as an SVG or
 // HTML chart. It backs `vkgen trace summary`. It owns only this reading and
 // rendering; it must not import the layer (no cgo) or write traces.
+//
+// An object is one lifetime, from its first event to the DESTROY that
+// releases its last binding, not a handle value: drivers hand a destroyed
+// handle to the next object at once, and that object gets its own row,
+// name, bytes and cluster. Read takes one pass over the trace in memory
+// bounded by the live objects, the reordering window and Options.Top.
 package tracesummary
 
 import (
 	"cmp"
-	"fmt"
+	"io"
 	"slices"
 	"strings"
 
+	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
 )
 
@@ -25,7 +32,7 @@ const (
 	objectTypeMemory = 8
 )
 
-// Object is the memory one object held over the trace.
+// Object is the memory one object held during its lifetime.
 type Object struct {
 	Name   string `json:"name"`   // "" when never named
 	Type   string `json:"type"`   // BUFFER, IMAGE, DEVICE_MEMORY or DRIVER
@@ -36,6 +43,11 @@ type Object struct {
 	// Final is what it still held at the end of the trace.
 	Final   uint64 `json:"final_bytes"`
 	Cluster string `json:"cluster"` // memory_type of its last event
+	// Created and Destroyed are the times of its first and last event, in
+	// ns since the first event of the trace; Destroyed is -1 for an object
+	// still alive at the end.
+	Created   uint64 `json:"created_ns"`
+	Destroyed int64  `json:"destroyed_ns"`
 }
 
 // Cluster is one counter track.
@@ -46,7 +58,7 @@ type Cluster struct {
 }
 
 // Series is one counter track's samples, timestamps in ns relative to the
-// first sample of the trace.
+// first event of the trace, reduced to at most a few thousand points.
 type Series struct {
 	Track   string
 	Samples []decode.CounterSample
@@ -54,162 +66,247 @@ type Series struct {
 
 // Summary is everything `vkgen trace summary` prints.
 type Summary struct {
-	Objects  []Object  `json:"objects"`
+	// Objects are the Options.Top objects that held the most, largest first.
+	Objects []Object `json:"objects"`
+	// ObjectsTotal counts every object lifetime in the trace.
+	ObjectsTotal int `json:"objects_total"`
+	// Events counts the allocation, name and counter events read.
+	Events   int       `json:"events"`
 	Clusters []Cluster `json:"clusters"`
-	Series   []Series  `json:"-"`
+	// DroppedEvents is the trace writer's count of events it dropped because
+	// its buffers were full (perfetto.DroppedEventsName): the tables miss
+	// those.
+	DroppedEvents int64 `json:"dropped_events"`
+	// LateEvents counts events that reached the file more than the
+	// reordering window after younger ones and were applied out of order.
+	LateEvents int      `json:"late_events"`
+	Series     []Series `json:"-"`
 }
 
-type objKey struct {
-	typ    string
-	handle uint64
+// Options tune Read.
+type Options struct {
+	// Top is how many objects Summary.Objects keeps (the largest); 0 keeps
+	// every one, and memory then grows with the number of objects.
+	Top int
+	// Window is how many bytes of trace a packet may reach the file after
+	// younger ones (DefaultWindow when 0): the trace writer's buffered bytes
+	// (sequences times buffer size) plus what it writes in a flush interval.
+	Window int64
 }
 
-type objState struct {
-	Object
-	live map[[2]uint64]uint64 // (memory_object_id, offset) -> bytes
-	cur  uint64
+// Read summarises the trace read from r in one pass; name is used in errors,
+// which give the byte offset. Input that is not a Perfetto trace is an error
+// wrapping decode.ErrNotTrace.
+func Read(r io.Reader, name string, o Options) (*Summary, error) {
+	dr := decode.NewReader(r, name)
+	s := newSummarizer(o, dr.Tracks)
+	// Decoding and summarising take about the same time: one goroutine
+	// decodes packets into batches of events, this one orders and applies
+	// them. Batches go back for reuse.
+	full, empty := make(chan []item, 4), make(chan []item, 4)
+	for range cap(empty) {
+		empty <- make([]item, 0, 4096)
+	}
+	var err error
+	go func() {
+		defer close(full)
+		b := <-empty
+		for {
+			var p *decode.Packet
+			if p, err = dr.Next(); err != nil {
+				break
+			}
+			if e, ok := s.event(p); ok {
+				if b = append(b, item{p.SeqID, dr.Offset(), e}); len(b) == cap(b) {
+					full <- b
+					b = <-empty
+				}
+			}
+		}
+		full <- b
+	}()
+	for b := range full {
+		for i := range b {
+			s.order.push(b[i].seq, b[i].e, b[i].pos)
+		}
+		empty <- b[:0]
+	}
+	if err != io.EOF {
+		return nil, err
+	}
+	return s.finish(), nil
 }
 
-// Summarize computes the summary of a decoded trace. Events are taken in
-// timestamp order (emitters write to several sequences, so file order is not
-// emission order); a session-start replay repeats live state and is
-// idempotent here (a binding is keyed by memory object and offset).
+// item is an event on its way from the decoding goroutine.
+type item struct {
+	seq uint32
+	pos int64
+	e   event
+}
+
+// Summarize computes the summary of a trace decoded in memory, every object
+// kept.
 func Summarize(t *decode.Trace) *Summary {
-	objs := map[objKey]*objState{}
-	names := map[objKey]string{}
-	get := func(k objKey) *objState {
-		o := objs[k]
-		if o == nil {
-			o = &objState{Object: Object{Type: k.typ, Handle: k.handle}, live: map[[2]uint64]uint64{}}
-			objs[k] = o
-		}
-		return o
-	}
-	instants := t.Instants()
-	slices.SortStableFunc(instants, func(a, b decode.Packet) int { return cmp.Compare(a.Timestamp, b.Timestamp) })
-	for _, p := range instants {
-		ev := p.Event
-		if !slices.Contains(ev.Categories, category) {
-			continue
-		}
-		switch ev.Name {
-		case objectNameEvent:
-			typ, handle, name := argInt(ev, "object_type"), argUint(ev, "object_handle"), argStr(ev, "object_name")
-			if k, ok := nameKey(typ, handle); ok {
-				names[k] = name
-			}
-		case allocationEvent:
-			src := argStr(ev, "source")
-			k := objKey{src, argUint(ev, "object_handle")}
-			o := get(k)
-			slot := [2]uint64{argUint(ev, "memory_object_id"), argUint(ev, "offset")}
-			switch argStr(ev, "operation") {
-			case "CREATE", "BIND":
-				o.live[slot] = argUint(ev, "size")
-			case "DESTROY":
-				delete(o.live, slot)
-			}
-			o.cur = 0
-			for _, b := range o.live {
-				o.cur += b
-			}
-			o.Bytes = max(o.Bytes, o.cur)
-			o.Cluster = argStr(ev, "memory_type")
+	s := newSummarizer(Options{Window: -1}, t.Tracks)
+	for i := range t.Packets {
+		if e, ok := s.event(&t.Packets[i]); ok {
+			s.order.push(t.Packets[i].SeqID, e, 0)
 		}
 	}
-	// Names from DebugMarker's raw VkDebugUtilsObjectName packets fill gaps.
-	for _, p := range t.ObjectNames() {
-		if k, ok := nameKey(int64(p.ObjectName.ObjectType), p.ObjectName.Object); ok {
-			if _, seen := names[k]; !seen {
-				names[k] = p.ObjectName.Name
-			}
-		}
-	}
-	s := &Summary{}
-	for k, o := range objs {
-		o.Name = names[k]
-		o.Final = o.cur
-		s.Objects = append(s.Objects, o.Object)
-	}
-	slices.SortFunc(s.Objects, func(a, b Object) int {
-		return cmp.Or(cmp.Compare(b.Bytes, a.Bytes), cmp.Compare(a.Type, b.Type), cmp.Compare(a.Handle, b.Handle))
-	})
+	return s.finish()
+}
 
-	var t0 uint64
-	counters := t.Counters()
-	for name, cs := range counters {
-		if strings.HasPrefix(name, counterPrefix) && len(cs.Samples) > 0 && (t0 == 0 || cs.Samples[0].Timestamp < t0) {
-			t0 = cs.Samples[0].Timestamp
-		}
-	}
-	for name, cs := range counters {
-		if !strings.HasPrefix(name, counterPrefix) || len(cs.Samples) == 0 {
-			continue
-		}
-		c := Cluster{Track: name, Final: cs.Samples[len(cs.Samples)-1].Value}
-		sr := Series{Track: name}
-		for _, smp := range cs.Samples {
-			c.Peak = max(c.Peak, smp.Value)
-			sr.Samples = append(sr.Samples, decode.CounterSample{Timestamp: smp.Timestamp - t0, Value: smp.Value})
-		}
-		s.Clusters = append(s.Clusters, c)
-		s.Series = append(s.Series, sr)
-	}
-	slices.SortFunc(s.Clusters, func(a, b Cluster) int { return cmp.Compare(a.Track, b.Track) })
-	slices.SortFunc(s.Series, func(a, b Series) int { return cmp.Compare(a.Track, b.Track) })
+// counter is one counter track's running state.
+type counter struct {
+	peak, final int64
+	series      decimator
+}
+
+type summarizer struct {
+	order    reorderer
+	n        uint64
+	t0       uint64
+	started  bool
+	events   int
+	tracks   map[uint64]*decode.Track
+	objs     objects
+	counters map[uint64]*counter
+	strs     interner
+}
+
+func newSummarizer(o Options, tracks map[uint64]*decode.Track) *summarizer {
+	s := &summarizer{tracks: tracks, counters: map[uint64]*counter{}}
+	s.objs = newObjects(o.Top)
+	s.order = newReorderer(cmp.Or(o.Window, DefaultWindow), s.apply)
 	return s
 }
 
-// nameKey maps a named object to the key its memory events use.
-func nameKey(objectType int64, handle uint64) (objKey, bool) {
+// event turns what the summary uses of p into an event; false when p holds
+// nothing it uses.
+func (s *summarizer) event(p *decode.Packet) (event, bool) {
+	e := event{ts: p.Timestamp, n: s.n}
+	switch {
+	case p.ObjectName != nil:
+		src, ok := s.nameKey(int64(p.ObjectName.ObjectType))
+		if !ok {
+			return e, false
+		}
+		e.kind, e.src, e.handle, e.name = evRawName, src, p.ObjectName.Object, p.ObjectName.Name
+	case p.Event == nil:
+		return e, false
+	case p.Event.Type == decode.TypeCounter:
+		if tr := s.tracks[p.Event.TrackUUID]; tr != nil && !wantTrack(tr.Name) {
+			return e, false
+		}
+		e.kind, e.handle, e.size = evCounter, p.Event.TrackUUID, uint64(p.Event.CounterValue)
+	case p.Event.Type != decode.TypeInstant || !slices.Contains(p.Event.Categories, category):
+		return e, false
+	case p.Event.Name == allocationEvent:
+		e.kind = evAlloc
+		for _, a := range p.Event.Annotations {
+			switch a.Name {
+			case "operation":
+				e.op = opOf(a.Str)
+			case "source":
+				e.src = s.strs.id(a.Str)
+			case "memory_type":
+				e.clust = s.strs.id(a.Str)
+			case "object_handle":
+				e.handle = argUint(a)
+			case "memory_object_id":
+				e.mem = argUint(a)
+			case "size":
+				e.size = argUint(a)
+			case "offset":
+				e.off = argUint(a)
+			}
+		}
+	case p.Event.Name == objectNameEvent:
+		e.kind = evName
+		typ := int64(-1)
+		for _, a := range p.Event.Annotations {
+			switch a.Name {
+			case "object_type":
+				typ = int64(argUint(a))
+			case "object_handle":
+				e.handle = argUint(a)
+			case "object_name":
+				e.name = a.Str
+			}
+		}
+		var ok bool
+		if e.src, ok = s.nameKey(typ); !ok {
+			return e, false
+		}
+	default:
+		return e, false
+	}
+	s.n++
+	return e, true
+}
+
+// apply takes the events in time order.
+func (s *summarizer) apply(e *event) {
+	s.events++
+	if !s.started {
+		s.started, s.t0 = true, e.ts
+	}
+	if e.kind != evCounter {
+		s.objs.apply(e, s.t0, &s.strs)
+		return
+	}
+	c := s.counters[e.handle]
+	if c == nil {
+		c = &counter{}
+		s.counters[e.handle] = c
+	}
+	v := int64(e.size)
+	c.peak, c.final = max(c.peak, v), v
+	c.series.add(e.ts, v)
+}
+
+func (s *summarizer) finish() *Summary {
+	s.order.flush()
+	sum := &Summary{LateEvents: s.order.late, Events: s.events}
+	sum.Objects, sum.ObjectsTotal = s.objs.finish(s.t0, &s.strs)
+	for uuid, c := range s.counters {
+		tr := s.tracks[uuid]
+		switch {
+		case tr == nil || tr.Counter == nil:
+		case tr.Name == perfetto.DroppedEventsName:
+			sum.DroppedEvents = c.peak
+		case strings.HasPrefix(tr.Name, counterPrefix):
+			sum.Clusters = append(sum.Clusters, Cluster{Track: tr.Name, Peak: c.peak, Final: c.final})
+			sum.Series = append(sum.Series, Series{Track: tr.Name, Samples: c.series.samples(s.t0)})
+		}
+	}
+	slices.SortFunc(sum.Clusters, func(a, b Cluster) int { return cmp.Compare(a.Track, b.Track) })
+	slices.SortFunc(sum.Series, func(a, b Series) int { return cmp.Compare(a.Track, b.Track) })
+	return sum
+}
+
+func wantTrack(name string) bool {
+	return strings.HasPrefix(name, counterPrefix) || name == perfetto.DroppedEventsName
+}
+
+// nameKey maps a named object's VkObjectType to the source its memory
+// events use.
+func (s *summarizer) nameKey(objectType int64) (uint32, bool) {
 	switch objectType {
 	case objectTypeBuffer:
-		return objKey{"BUFFER", handle}, true
+		return s.strs.id("BUFFER"), true
 	case objectTypeImage:
-		return objKey{"IMAGE", handle}, true
+		return s.strs.id("IMAGE"), true
 	case objectTypeMemory:
-		return objKey{"DEVICE_MEMORY", handle}, true
+		return s.strs.id("DEVICE_MEMORY"), true
 	}
-	return objKey{}, false
+	return 0, false
 }
 
-func argStr(ev *decode.Event, name string) string {
-	a, _ := ev.Arg(name)
-	return a.Str
-}
-
-func argUint(ev *decode.Event, name string) uint64 {
-	a, _ := ev.Arg(name)
+// argUint is an integer annotation's value, signed or not.
+func argUint(a decode.Annotation) uint64 {
 	if a.Kind == decode.KindInt {
 		return uint64(a.Int)
 	}
 	return a.Uint
-}
-
-func argInt(ev *decode.Event, name string) int64 {
-	a, _ := ev.Arg(name)
-	if a.Kind == decode.KindUint {
-		return int64(a.Uint)
-	}
-	return a.Int
-}
-
-// Text renders the two tables.
-func (s *Summary) Text() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Memory per object (peak bytes held; final)\n")
-	fmt.Fprintf(&b, "%-28s %-13s %-18s %12s %12s  %s\n", "NAME", "TYPE", "HANDLE", "BYTES", "FINAL", "CLUSTER")
-	for _, o := range s.Objects {
-		name := o.Name
-		if name == "" {
-			name = "(unnamed)"
-		}
-		fmt.Fprintf(&b, "%-28s %-13s %#-18x %12d %12d  %s\n", name, o.Type, o.Handle, o.Bytes, o.Final, o.Cluster)
-	}
-	fmt.Fprintf(&b, "\nMemory per cluster (counter tracks, bytes)\n")
-	fmt.Fprintf(&b, "%-48s %12s %12s\n", "TRACK", "PEAK", "FINAL")
-	for _, c := range s.Clusters {
-		fmt.Fprintf(&b, "%-48s %12d %12d\n", c.Track, c.Peak, c.Final)
-	}
-	return b.String()
 }

@@ -1,0 +1,176 @@
+package tracesummary
+
+import (
+	"cmp"
+	"slices"
+	"sync/atomic"
+)
+
+// Operations of VulkanMemoryAllocation.
+const (
+	opOther  uint8 = iota
+	opAdd          // CREATE, BIND
+	opRemove       // DESTROY
+)
+
+func opOf(s string) uint8 {
+	switch s {
+	case "CREATE", "BIND":
+		return opAdd
+	case "DESTROY":
+		return opRemove
+	}
+	return opOther
+}
+
+type objKey struct {
+	src    uint32
+	handle uint64
+}
+
+// slot is one allocation or binding of an object.
+type slot struct{ mem, off, size uint64 }
+
+// lifetime is a live object, or the name waiting for the object a handle
+// will be next (an application names a buffer before binding it).
+type lifetime struct {
+	name    string
+	named   bool // by a VulkanObjectName event, which DebugMarker's raw names do not override
+	held    bool // has had a memory event
+	created uint64
+	slots   []slot
+	cur     uint64
+	peak    uint64
+	clust   uint32
+}
+
+// objects tracks the live lifetimes by (source, handle) and keeps the top
+// finished ones.
+type objects struct {
+	live  map[objKey]*lifetime
+	top   int
+	kept  pq[Object] // the least important at the root
+	total int
+}
+
+func newObjects(top int) objects {
+	return objects{live: map[objKey]*lifetime{}, top: top, kept: pq[Object]{less: func(a, b *Object) bool { return order(*a, *b) > 0 }}}
+}
+
+// apply takes one allocation or name event, in time order. A replayed CREATE
+// or BIND of a slot already held changes nothing, so a session-start replay
+// is idempotent.
+func (o *objects) apply(e *event, t0 uint64, strs *interner) {
+	k := objKey{e.src, e.handle}
+	l := o.live[k]
+	if l == nil {
+		if e.kind == evAlloc && e.op != opAdd {
+			return // the end of a lifetime the trace did not see begin
+		}
+		l = &lifetime{}
+		o.live[k] = l
+	}
+	switch e.kind {
+	case evName:
+		l.name, l.named = e.name, true
+		return
+	case evRawName:
+		if !l.named {
+			l.name = e.name
+		}
+		return
+	}
+	if !l.held {
+		l.held, l.created = true, e.ts
+	}
+	i := slices.IndexFunc(l.slots, func(s slot) bool { return s.mem == e.mem && s.off == e.off })
+	switch {
+	case e.op == opAdd && i < 0:
+		l.slots = append(l.slots, slot{e.mem, e.off, e.size})
+	case e.op == opAdd:
+		l.slots[i].size = e.size
+	case e.op == opRemove && i >= 0:
+		l.slots = slices.Delete(l.slots, i, i+1)
+	}
+	l.cur = 0
+	for _, s := range l.slots {
+		l.cur += s.size
+	}
+	l.peak = max(l.peak, l.cur)
+	l.clust = e.clust
+	if e.op == opRemove && len(l.slots) == 0 {
+		delete(o.live, k)
+		o.keep(l.object(k, t0, int64(e.ts-t0), strs))
+	}
+}
+
+func (l *lifetime) object(k objKey, t0 uint64, destroyed int64, strs *interner) Object {
+	return Object{Name: l.name, Type: strs.str(k.src), Handle: k.handle, Bytes: l.peak, Final: l.cur,
+		Cluster: strs.str(l.clust), Created: l.created - t0, Destroyed: destroyed}
+}
+
+// keep counts a finished object and keeps it if it is among the top.
+func (o *objects) keep(ob Object) {
+	o.total++
+	switch {
+	case o.top <= 0 || len(o.kept.s) < o.top:
+		o.kept.push(ob)
+	case order(ob, o.kept.s[0]) < 0:
+		o.kept.replaceTop(ob)
+	}
+}
+
+// finish ends the objects still alive and returns the kept ones in display
+// order with the total count.
+func (o *objects) finish(t0 uint64, strs *interner) ([]Object, int) {
+	for k, l := range o.live {
+		if l.held {
+			o.keep(l.object(k, t0, -1, strs))
+		}
+	}
+	out := o.kept.s
+	slices.SortFunc(out, order)
+	return out, o.total
+}
+
+// order is the display order: most bytes first, then type, handle and time.
+func order(a, b Object) int {
+	return cmp.Or(cmp.Compare(b.Bytes, a.Bytes), cmp.Compare(a.Type, b.Type), cmp.Compare(a.Handle, b.Handle), cmp.Compare(a.Created, b.Created))
+}
+
+// interner numbers the few distinct strings of sources and memory types.
+// Past maxStrings distinct values (a corrupt trace) every new one is "?".
+// The reading goroutine adds strings while the summarising one looks ids
+// up, so the table is published copy-on-write (new strings are rare).
+type interner struct {
+	ids  map[string]uint32 // the adding goroutine's
+	strs atomic.Pointer[[]string]
+}
+
+const maxStrings = 1 << 16
+
+func (in *interner) id(s string) uint32 {
+	if id, ok := in.ids[s]; ok {
+		return id
+	}
+	if in.ids == nil {
+		in.ids = map[string]uint32{}
+	}
+	var old []string
+	if p := in.strs.Load(); p != nil {
+		old = *p
+	}
+	switch {
+	case len(old) >= maxStrings:
+		return in.ids["?"]
+	case len(old) == maxStrings-1 && s != "?":
+		return in.id("?") // the last id
+	}
+	id := uint32(len(old))
+	in.ids[s] = id
+	strs := append(old[:len(old):len(old)], s)
+	in.strs.Store(&strs)
+	return id
+}
+
+func (in *interner) str(id uint32) string { return (*in.strs.Load())[id] }

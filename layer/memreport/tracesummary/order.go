@@ -1,0 +1,228 @@
+package tracesummary
+
+// DefaultWindow is the default reordering window in bytes of trace; see
+// Options.Window.
+const DefaultWindow = 32 << 20
+
+// event is the part of a packet the summary uses, kept compact because a
+// window's worth of them waits in the reorderer.
+type event struct {
+	ts    uint64
+	n     uint64 // arrival index: ties keep file order
+	kind  uint8
+	op    uint8  // opAdd, opRemove, opOther
+	src   uint32 // interned source (object type)
+	clust uint32 // interned memory_type
+	// handle, memory object, size, offset; a counter keeps its track uuid in
+	// handle and its value in size.
+	handle, mem, size, off uint64
+	name                   string
+}
+
+const (
+	evAlloc   uint8 = iota
+	evName          // VulkanObjectName instant
+	evRawName       // DebugMarker's VkDebugUtilsObjectName packet
+	evCounter
+)
+
+func eventLess(a, b *event) bool {
+	if a.ts != b.ts {
+		return a.ts < b.ts
+	}
+	return a.n < b.n
+}
+
+// Queue blocks hold minBlock events at first and twice as many as the
+// previous one after, up to maxBlock: a busy sequence moves its events in
+// large blocks, and a trace of many sequences with few events each costs
+// little per sequence.
+const (
+	minBlock     = 32
+	maxBlock     = 4096
+	blockClasses = 8 // minBlock << 7 == maxBlock
+)
+
+// queue is one sequence's waiting events, in time order, in blocks that
+// are recycled: a waiting event is copied once in and once out, and the
+// memory stays with the process instead of being grown and freed.
+type queue struct {
+	blocks [][]event // each with its capacity fixed; the first from head
+	head   int
+}
+
+func (q *queue) empty() bool   { return len(q.blocks) == 0 }
+func (q *queue) first() *event { return &q.blocks[0][q.head] }
+func (q *queue) last() *event  { b := q.blocks[len(q.blocks)-1]; return &b[len(b)-1] }
+
+// freeBlocks are recycled blocks by size class.
+type freeBlocks [blockClasses][][]event
+
+func (f *freeBlocks) get(size int) []event {
+	c := &f[class(size)]
+	if n := len(*c); n > 0 {
+		b := (*c)[n-1]
+		*c = (*c)[:n-1]
+		return b
+	}
+	return make([]event, 0, size)
+}
+
+func (f *freeBlocks) put(b []event) {
+	clear(b) // drop the names
+	c := &f[class(cap(b))]
+	*c = append(*c, b[:0])
+}
+
+func class(size int) int {
+	c := 0
+	for s := minBlock; s < size; s <<= 1 {
+		c++
+	}
+	return c
+}
+
+func (q *queue) add(e event, free *freeBlocks) {
+	if n := len(q.blocks); n == 0 || len(q.blocks[n-1]) == cap(q.blocks[n-1]) {
+		size := minBlock
+		if n > 0 {
+			size = min(2*cap(q.blocks[n-1]), maxBlock)
+		}
+		q.blocks = append(q.blocks, free.get(size))
+	}
+	n := len(q.blocks) - 1
+	q.blocks[n] = append(q.blocks[n], e)
+}
+
+func (q *queue) take(free *freeBlocks) event {
+	b := q.blocks[0]
+	e := b[q.head]
+	q.head++
+	if q.head == len(b) { // a full block, or the last one taken to its end
+		free.put(b)
+		q.blocks, q.head = q.blocks[1:], 0
+		if q.empty() {
+			q.blocks = nil
+		}
+	}
+	return e
+}
+
+// mark says that every packet up to byte pos had a timestamp <= maxTS.
+type mark struct {
+	pos   int64
+	maxTS uint64
+}
+
+// reorderer hands events on in timestamp order while reading in file order.
+// Emitters write packets to several sequences that reach the file batch by
+// batch, so file order is not time order, but a packet is never more than
+// window bytes late: it waited in a buffer that was flushed within a flush
+// interval of the later packets written before it. So once the reader is
+// window bytes past a packet, nothing that follows can be older, and every
+// event up to that packet's timestamp can be released. Memory is bounded by
+// the window, not by the trace. An event that arrives later than that still
+// gets processed, out of order, and is counted in late.
+//
+// Events wait in one queue per sequence (each sequence writes in time
+// order) and are merged through a heap of the queues' first events, so the
+// cost per event grows with the number of sequences, not of waiting events.
+// An event older than the last of its sequence (a writer that does not keep
+// time order within a sequence) waits in the misfits heap instead.
+type reorderer struct {
+	window  int64 // < 0: hold everything until flush
+	queues  map[uint32]*queue
+	heads   pq[*queue] // the non-empty queues by their first event
+	misfits pq[event]
+	free    freeBlocks
+	marks   []mark
+	maxTS   uint64
+	water   uint64 // every event up to here may be released
+	lastOut uint64
+	late    int
+	out     func(*event)
+	cur     event // the event being handed on (a local would escape to the heap)
+}
+
+func newReorderer(window int64, out func(*event)) reorderer {
+	return reorderer{window: window, out: out, queues: map[uint32]*queue{}, misfits: pq[event]{less: eventLess},
+		heads: pq[*queue]{less: func(a, b **queue) bool { return eventLess((*a).first(), (*b).first()) }}}
+}
+
+// push takes event e of sequence seq, read at byte pos.
+func (o *reorderer) push(seq uint32, e event, pos int64) {
+	o.maxTS = max(o.maxTS, e.ts)
+	q := o.queues[seq]
+	if q == nil {
+		q = &queue{}
+		o.queues[seq] = q
+	}
+	switch {
+	case q.empty():
+		q.add(e, &o.free)
+		o.heads.push(q)
+	case eventLess(&e, q.last()):
+		o.misfits.push(e)
+	default:
+		q.add(e, &o.free)
+	}
+	if o.window < 0 {
+		return
+	}
+	if len(o.marks) == 0 || pos-o.marks[len(o.marks)-1].pos >= o.window/16 {
+		o.marks = append(o.marks, mark{pos, o.maxTS})
+	} else {
+		o.marks[len(o.marks)-1].maxTS = o.maxTS
+	}
+	for len(o.marks) > 0 && o.marks[0].pos < pos-o.window {
+		o.water = max(o.water, o.marks[0].maxTS)
+		o.marks = o.marks[1:]
+	}
+	for {
+		if e := o.next(); e == nil || e.ts > o.water {
+			return
+		}
+		o.release()
+	}
+}
+
+// next is the oldest waiting event, nil when none waits.
+func (o *reorderer) next() *event {
+	var e *event
+	if len(o.heads.s) > 0 {
+		e = o.heads.s[0].first()
+	}
+	if len(o.misfits.s) > 0 && (e == nil || eventLess(&o.misfits.s[0], e)) {
+		e = &o.misfits.s[0]
+	}
+	return e
+}
+
+// release hands on the oldest waiting event; one must wait.
+func (o *reorderer) release() {
+	var e event
+	if len(o.misfits.s) > 0 && (len(o.heads.s) == 0 || eventLess(&o.misfits.s[0], o.heads.s[0].first())) {
+		e = o.misfits.pop()
+	} else {
+		q := o.heads.s[0]
+		e = q.take(&o.free)
+		if q.empty() {
+			o.heads.pop()
+		} else {
+			o.heads.down()
+		}
+	}
+	if e.ts < o.lastOut {
+		o.late++
+	}
+	o.lastOut = max(o.lastOut, e.ts)
+	o.cur = e
+	o.out(&o.cur)
+}
+
+// flush releases everything held, at the end of the trace.
+func (o *reorderer) flush() {
+	for o.next() != nil {
+		o.release()
+	}
+}

@@ -1,0 +1,255 @@
+package tracesummary
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/vkgen/vkgen/perfetto"
+	"github.com/vkgen/vkgen/perfetto/decode"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// record runs f inside a session and returns the trace's bytes.
+func record(t *testing.T, f func()) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	s, err := perfetto.StartSession("test", perfetto.WriterOutput(&buf), perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f()
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// A destroyed 64 MiB buffer's handle goes to a 256-byte buffer at once (as
+// lavapipe and NVIDIA do): two objects, each with its own name and size.
+func TestHandleReuse(t *testing.T) {
+	data := record(t, func() {
+		alloc(cat, "CREATE", "DEVICE_MEMORY", 0x100, 128<<20, 0, 0x100, "unbound_memory")
+		name(9, 0xb1, "big")
+		alloc(cat, "BIND", "BUFFER", 0x100, 64<<20, 0, 0xb1, "staging_transfer")
+		alloc(cat, "DESTROY", "BUFFER", 0x100, 64<<20, 0, 0xb1, "staging_transfer")
+		name(9, 0xb1, "small")
+		alloc(cat, "BIND", "BUFFER", 0x100, 256, 0, 0xb1, "uniform_constants")
+		alloc(cat, "DESTROY", "BUFFER", 0x100, 256, 0, 0xb1, "uniform_constants")
+		alloc(cat, "BIND", "BUFFER", 0x100, 4096, 0, 0xb1, "geometry_mesh") // unnamed, alive at the end
+	})
+	s, err := Read(bytes.NewReader(data), "t", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		name, cluster string
+		bytes, final  uint64
+		alive         bool
+	}
+	var got []row
+	for _, o := range s.Objects {
+		if o.Type == "BUFFER" {
+			got = append(got, row{o.Name, o.Cluster, o.Bytes, o.Final, o.Destroyed < 0})
+		}
+	}
+	want := []row{{"big", "staging_transfer", 64 << 20, 0, false}, {"", "geometry_mesh", 4096, 4096, true}, {"small", "uniform_constants", 256, 0, false}}
+	if fmt.Sprint(got) != fmt.Sprint(want) || s.ObjectsTotal != 4 {
+		t.Errorf("buffers %+v (of %d objects), want %+v", got, s.ObjectsTotal, want)
+	}
+	// --top keeps the largest and counts the rest.
+	s, err = Read(bytes.NewReader(data), "t", Options{Top: 2})
+	if err != nil || len(s.Objects) != 2 || s.Objects[1].Name != "big" || s.ObjectsTotal != 4 || !strings.Contains(s.Text(), "2 more objects") {
+		t.Errorf("top 2: %v %+v", err, s)
+	}
+}
+
+// Events reach the file out of time order within the window: they are
+// applied in time order; one later than the window is applied and counted.
+func TestReorder(t *testing.T) {
+	var out []uint64
+	o := newReorderer(160, func(e *event) { out = append(out, e.ts) })
+	for i, ts := range []uint64{10, 30, 20, 40, 15, 50, 60, 70, 80, 90, 5, 100} {
+		o.push(uint32(i%3), event{ts: ts, n: uint64(i)}, int64(i*20))
+	}
+	o.flush()
+	want := "[10 5 15 20 30 40 50 60 70 80 90 100]"
+	if fmt.Sprint(out) != want || o.late != 1 {
+		t.Errorf("order %v late %d, want %s late 1", out, o.late, want)
+	}
+}
+
+// stamped is one empty TracePacket with a timestamp and a sequence id.
+var stamped = func() []byte {
+	var p []byte
+	p = protowire.AppendTag(p, 8, protowire.VarintType)
+	p = protowire.AppendVarint(p, 1)
+	p = protowire.AppendTag(p, 10, protowire.VarintType)
+	p = protowire.AppendVarint(p, 2)
+	b := protowire.AppendTag(nil, 1, protowire.BytesType)
+	return protowire.AppendBytes(b, p)
+}()
+
+func TestReadErrors(t *testing.T) {
+	valid := record(t, func() { alloc(cat, "CREATE", "DEVICE_MEMORY", 1, 1, 0, 1, "x") })
+	// A TraceConfig: buffers { size_kb: 1024 } (field 1, like Trace.packet),
+	// and one that also sets duration_ms (field 3).
+	buffers := protowire.AppendBytes(protowire.AppendTag(nil, 1, protowire.BytesType), []byte{0x08, 0x80, 0x08})
+	withDuration := protowire.AppendVarint(protowire.AppendTag(append([]byte{}, buffers...), 3, protowire.VarintType), 1000)
+	huge := protowire.AppendVarint(protowire.AppendTag(append([]byte{}, stamped...), 1, protowire.BytesType), 1<<40)
+	for _, c := range []struct {
+		what     string
+		data     []byte
+		offset   int64
+		notTrace bool
+		msg      string
+	}{
+		{"empty", nil, 0, true, "empty"},
+		{"TraceConfig buffers only", buffers, 5, true, "none of its 1 packets"},
+		{"TraceConfig", withDuration, 5, true, "top-level field 3"},
+		{"zeros", make([]byte, 64), 0, true, "top-level field 0"},
+		{"truncated", valid[:len(valid)-3], -1, false, "truncated"},
+		{"huge length", huge, int64(len(stamped)), false, "exceeds"},
+	} {
+		_, err := Read(bytes.NewReader(c.data), "in.pftrace", Options{})
+		var de *decode.Error
+		if !errors.As(err, &de) || errors.Is(err, decode.ErrNotTrace) != c.notTrace || !strings.Contains(err.Error(), c.msg) ||
+			!strings.HasPrefix(err.Error(), "in.pftrace: byte offset ") || (c.offset >= 0 && de.Offset != c.offset) {
+			t.Errorf("%s: %v, want an error at offset %d mentioning %q (not a trace: %v)", c.what, err, c.offset, c.msg, c.notTrace)
+		}
+	}
+	// /dev/zero is refused at its first byte rather than read forever.
+	f, err := os.Open("/dev/zero")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	if _, err := Read(f, "/dev/zero", Options{}); !errors.Is(err, decode.ErrNotTrace) {
+		t.Errorf("/dev/zero: %v", err)
+	}
+}
+
+// A trace can come through a pipe.
+func TestReadFIFO(t *testing.T) {
+	data := record(t, func() { alloc(cat, "CREATE", "DEVICE_MEMORY", 1, 4096, 0, 1, "x") })
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	go func() {
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err == nil {
+			w.Write(data)
+			w.Close()
+		}
+	}()
+	f, err := os.Open(fifo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := Read(f, fifo, Options{})
+	if err != nil || len(s.Objects) != 1 || s.Objects[0].Bytes != 4096 {
+		t.Errorf("%v %+v", err, s)
+	}
+}
+
+// sampler is a stream of stamped packets that records the heap in use
+// after every MiB read.
+type sampler struct {
+	left, next, peak uint64 // bytes
+	pos              int
+}
+
+func (s *sampler) Read(p []byte) (int, error) {
+	if s.left == 0 {
+		return 0, io.EOF
+	}
+	p = p[:min(uint64(len(p)), s.left)]
+	for i := 0; i < len(p); {
+		c := copy(p[i:], stamped[s.pos:])
+		i += c
+		s.pos = (s.pos + c) % len(stamped)
+	}
+	s.left -= uint64(len(p))
+	if s.left <= s.next {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		s.peak = max(s.peak, ms.HeapInuse)
+		s.next = s.left - min(s.left, 1<<20)
+	}
+	return len(p), nil
+}
+
+// Reading is bounded by what is live, not by the trace: 50 MB of empty
+// packets (the whole-file reader needed 14.6 GB for 100 MB).
+func TestReadBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 50 MB")
+	}
+	n := uint64(50<<20) / uint64(len(stamped)) * uint64(len(stamped))
+	src := &sampler{left: n, next: n}
+	if _, err := Read(src, "stream", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if src.peak > 64<<20 {
+		t.Errorf("heap in use reached %d MiB reading 50 MB", src.peak>>20)
+	}
+}
+
+// Any input gives a summary or an error, never a panic or a hang.
+func FuzzRead(f *testing.F) {
+	f.Add(stamped)
+	f.Add(writeTraceBytes(f))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := Read(bytes.NewReader(b), "fuzz", Options{Top: 3, Window: 64})
+		if (s == nil) == (err == nil) {
+			t.Fatalf("summary %v with error %v", s, err)
+		}
+	})
+}
+
+// writeTraceBytes is a small trace of every event kind the summary reads.
+func writeTraceBytes(tb testing.TB) []byte {
+	var buf bytes.Buffer
+	s, err := perfetto.StartSession("fuzz", perfetto.WriterOutput(&buf), perfetto.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	alloc(cat, "CREATE", "DEVICE_MEMORY", 0x100, 4096, 0, 0x100, "unbound_memory")
+	name(8, 0x100, "block")
+	alloc(cat, "BIND", "BUFFER", 0x100, 256, 0, 0xb1, "geometry_mesh")
+	perfetto.VkObjectName(0xd, 9, 0xb1, "raw")
+	perfetto.Counter(geometry, 256)
+	alloc(cat, "DESTROY", "BUFFER", 0x100, 256, 0, 0xb1, "geometry_mesh")
+	if err := s.Stop(); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// A corrupt trace with a new sequence per packet is refused once it passes
+// decode.MaxSequences, rather than keeping state for every one.
+func TestReadTooManySequences(t *testing.T) {
+	var b []byte
+	for i := range decode.MaxSequences + 1 {
+		var p []byte
+		p = protowire.AppendTag(p, 8, protowire.VarintType)
+		p = protowire.AppendVarint(p, 1)
+		p = protowire.AppendTag(p, 10, protowire.VarintType)
+		p = protowire.AppendVarint(p, uint64(i+1))
+		b = protowire.AppendBytes(protowire.AppendTag(b, 1, protowire.BytesType), p)
+	}
+	_, err := Read(bytes.NewReader(b), "seqs", Options{})
+	var de *decode.Error
+	if !errors.As(err, &de) || de.Packet != decode.MaxSequences || !strings.Contains(err.Error(), "distinct sequences") {
+		t.Errorf("%v", err)
+	}
+}
