@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vkgen/vkgen/gen/genfile"
+	"github.com/vkgen/vkgen/internal/testenv"
+)
+
+// TestFreshCloneGoGenerate is the user story "go generate when the Vulkan
+// headers update", as a new user runs it: the repository's files are copied
+// to a directory with no ../shared beside it, and `go generate ./...` runs
+// there with only VK_REGISTRY set. With another registry every generated
+// file must come from it, and the layers must still build; with the pinned
+// registry again the copy must equal the committed tree.
+func TestFreshCloneGoGenerate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds vkgen and the layers in a copy of the repository")
+	}
+	other := testenv.Registry(t, "1.3.239")
+	pinned := testenv.Registry(t, testenv.PinnedRegistry)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	root := testenv.Root()
+	clone := filepath.Join(t.TempDir(), "vkgen")
+	copyTracked(t, root, clone)
+
+	goGenerate(t, clone, other)
+	n := 0
+	for _, f := range readTree(t, clone) {
+		head := f.Data[:min(len(f.Data), 256)]
+		if !bytes.Contains(head, []byte(genfile.Header)) || strings.Contains(f.Name, "testdata/") {
+			continue
+		}
+		n++
+		if !bytes.Contains(head, []byte("Vulkan registry 1.3.239")) {
+			t.Errorf("%s does not come from VK_REGISTRY (1.3.239):\n%s", f.Name, head)
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d generated files in the clone", n)
+	}
+	build := exec.Command("go", "build", "-o", os.DevNull, "./layer/vklayers")
+	build.Dir = clone
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("the layers do not build from the 1.3.239 registry: %v\n%s", err, out)
+	}
+
+	goGenerate(t, clone, pinned)
+	for _, f := range readTree(t, clone) {
+		want, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Name)))
+		switch {
+		case err != nil:
+			t.Errorf("%s: written by go generate but not in the tree", f.Name)
+		case !bytes.Equal(want, f.Data):
+			t.Errorf("%s: differs from the tree after go generate with the pinned registry", f.Name)
+		}
+	}
+}
+
+// copyTracked copies the files git knows (tracked, or new and not ignored)
+// from root to dir.
+func copyTracked(t *testing.T, root, dir string) {
+	t.Helper()
+	ls := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	ls.Dir = root
+	out, err := ls.Output()
+	if err != nil {
+		t.Skipf("git ls-files: %v", err)
+	}
+	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		data, err := os.ReadFile(filepath.Join(root, name))
+		if os.IsNotExist(err) {
+			continue // deleted in the working tree
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// goGenerate runs `go generate ./...` in dir with only VK_REGISTRY saying
+// where the registry is.
+func goGenerate(t *testing.T, dir, registry string) {
+	t.Helper()
+	cmd := exec.Command("go", "generate", "./...")
+	cmd.Dir = dir
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "VK_REGISTRY", "VKGEN_REGISTRY_PATH", "VKGEN_SHARED", "VULKAN_SDK":
+		default:
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "VK_REGISTRY="+registry)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("VK_REGISTRY=%s go generate ./...: %v\n%s", registry, err, out)
+	}
+}
