@@ -187,6 +187,43 @@ static inline struct vkgen_device *vkgen_device_of(struct vkgen_layer *L, const 
 #define VKGEN_NEXT_INSTANCE(inst, cmd) ((PFN_##cmd)(inst)->tab[VKGEN_I_##cmd])
 #define VKGEN_NEXT_DEVICE(dev, cmd) ((PFN_##cmd)(dev)->tab[VKGEN_D_##cmd])
 
+/* What every layer is: its state and its three exported entry points (the
+ * functions its manifest names). A layer's generated header expands
+ * VKGEN_DECLARE_LAYER(sym); its generated table VKGEN_DEFINE_LAYER(sym,
+ * fields of struct vkgen_layer...) after its intercepts table, whose first
+ * entries are VKGEN_EXPORT_ENTRIES(sym). */
+#define VKGEN_DECLARE_LAYER(sym)                                                                                    \
+	extern struct vkgen_layer vkgen_##sym##_layer;                                                                   \
+	VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_##sym##_GetInstanceProcAddr(VkInstance instance,      \
+	                                                                                         const char *pName);       \
+	VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_##sym##_GetDeviceProcAddr(VkDevice device,            \
+	                                                                                       const char *pName);         \
+	VKGEN_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkgen_##sym##_NegotiateLoaderLayerInterfaceVersion(                   \
+	    VkNegotiateLayerInterface *pVersionStruct);
+
+#define VKGEN_EXPORT_ENTRIES(sym)                                                                                   \
+	[VKGEN_N_vkGetInstanceProcAddr] = {(PFN_vkVoidFunction)vkgen_##sym##_GetInstanceProcAddr, 1},                   \
+	[VKGEN_N_vkGetDeviceProcAddr] = {(PFN_vkVoidFunction)vkgen_##sym##_GetDeviceProcAddr, 1},
+
+#define VKGEN_DEFINE_LAYER(sym, ...)                                                                                \
+	struct vkgen_layer vkgen_##sym##_layer = {__VA_ARGS__,                                                           \
+	                                          .gipa = vkgen_##sym##_GetInstanceProcAddr,                            \
+	                                          .gdpa = vkgen_##sym##_GetDeviceProcAddr,                              \
+	                                          .instances = VKGEN_MAP_INIT,                                          \
+	                                          .devices = VKGEN_MAP_INIT};                                           \
+	VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_##sym##_GetInstanceProcAddr(VkInstance instance,      \
+	                                                                                         const char *pName) {      \
+		return vkgen_gipa(&vkgen_##sym##_layer, instance, pName);                                                    \
+	}                                                                                                               \
+	VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_##sym##_GetDeviceProcAddr(VkDevice device,            \
+	                                                                                       const char *pName) {        \
+		return vkgen_gdpa(&vkgen_##sym##_layer, device, pName);                                                      \
+	}                                                                                                               \
+	VKGEN_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkgen_##sym##_NegotiateLoaderLayerInterfaceVersion(                   \
+	    VkNegotiateLayerInterface *pVersionStruct) {                                                                \
+		return vkgen_negotiate(&vkgen_##sym##_layer, pVersionStruct);                                                \
+	}
+
 /* Chain walking and lifetime; the generated trampolines of vkCreateInstance,
  * vkDestroyInstance, vkCreateDevice and vkDestroyDevice call these between the
  * layer's hooks. */

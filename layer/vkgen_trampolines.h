@@ -5,8 +5,8 @@
  * (always inlined, so a layer's constant hook table folds away), and macros a
  * layer's generated table instantiates. Include after _cgo_export.h.
  *
- *   VKGEN_HOOKS_<Cmd>(name, .c_pre = f, ...)  the layer's hooks for <Cmd>
- *   VKGEN_TRAMP_<entry>(L, &hooks, prefix)    trampoline prefix<entry> of layer L
+ *   VKGEN_TRAMP_<entry>(L, prefix, hooks...)  trampoline prefix<entry> of layer L,
+ *                                             hooks: .c_pre = f, ... (0 for none)
  *   VKGEN_ENTRY_<entry>(prefix, claimed)      its vkgen_intercept initializer
  *   VKGEN_FORGETS(L), VKGEN_FORGET_ENTRIES    every destroy command, C only */
 #ifndef VKGEN_TRAMPOLINES_H
@@ -23,7 +23,6 @@ struct vkgen_hooks_AllocateMemory {
 	void (*go_post)(GoUintptr, VkMemoryAllocateInfo*, VkAllocationCallbacks*, GoUint64*, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_AllocateMemory(name, ...) static const struct vkgen_hooks_AllocateMemory name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_AllocateMemory(struct vkgen_layer *L, const struct vkgen_hooks_AllocateMemory *h, int slot, VkDevice device, const VkMemoryAllocateInfo* pAllocateInfo, const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory) {
 	struct vkgen_call call = {L, NULL};
@@ -50,14 +49,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_AllocateMemory
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_AllocateMemory(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkAllocateMemory(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkAllocateMemory(VkDevice device, const VkMemoryAllocateInfo* pAllocateInfo, const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory) { return vkgen_tramp_AllocateMemory(L, H, VKGEN_D_vkAllocateMemory, device, pAllocateInfo, pAllocator, pMemory); }
+#define VKGEN_TRAMP_vkAllocateMemory(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkAllocateMemory(VkDevice device, const VkMemoryAllocateInfo* pAllocateInfo, const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory) { static const struct vkgen_hooks_AllocateMemory h = {__VA_ARGS__}; return vkgen_tramp_AllocateMemory(L, &h, VKGEN_D_vkAllocateMemory, device, pAllocateInfo, pAllocator, pMemory); }
 #define VKGEN_ENTRY_vkAllocateMemory(P, claimed) [VKGEN_N_vkAllocateMemory] = {(PFN_vkVoidFunction)P##vkAllocateMemory, claimed},
 #else
-#define VKGEN_TRAMP_vkAllocateMemory(L, H, P)
+#define VKGEN_TRAMP_vkAllocateMemory(L, P, ...)
 #define VKGEN_ENTRY_vkAllocateMemory(P, claimed)
 #endif
 
@@ -70,7 +67,6 @@ struct vkgen_hooks_BindBufferMemory {
 	void (*go_post)(GoUintptr, GoUint64, GoUint64, VkDeviceSize, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_BindBufferMemory(name, ...) static const struct vkgen_hooks_BindBufferMemory name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_BindBufferMemory(struct vkgen_layer *L, const struct vkgen_hooks_BindBufferMemory *h, int slot, VkDevice device, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize memoryOffset) {
 	struct vkgen_call call = {L, NULL};
@@ -97,14 +93,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_BindBufferMemo
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_BindBufferMemory(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkBindBufferMemory(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkBindBufferMemory(VkDevice device, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize memoryOffset) { return vkgen_tramp_BindBufferMemory(L, H, VKGEN_D_vkBindBufferMemory, device, buffer, memory, memoryOffset); }
+#define VKGEN_TRAMP_vkBindBufferMemory(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkBindBufferMemory(VkDevice device, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize memoryOffset) { static const struct vkgen_hooks_BindBufferMemory h = {__VA_ARGS__}; return vkgen_tramp_BindBufferMemory(L, &h, VKGEN_D_vkBindBufferMemory, device, buffer, memory, memoryOffset); }
 #define VKGEN_ENTRY_vkBindBufferMemory(P, claimed) [VKGEN_N_vkBindBufferMemory] = {(PFN_vkVoidFunction)P##vkBindBufferMemory, claimed},
 #else
-#define VKGEN_TRAMP_vkBindBufferMemory(L, H, P)
+#define VKGEN_TRAMP_vkBindBufferMemory(L, P, ...)
 #define VKGEN_ENTRY_vkBindBufferMemory(P, claimed)
 #endif
 
@@ -117,7 +111,6 @@ struct vkgen_hooks_BindBufferMemory2 {
 	void (*go_post)(GoUintptr, uint32_t, VkBindBufferMemoryInfo*, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_BindBufferMemory2(name, ...) static const struct vkgen_hooks_BindBufferMemory2 name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_BindBufferMemory2(struct vkgen_layer *L, const struct vkgen_hooks_BindBufferMemory2 *h, int slot, VkDevice device, uint32_t bindInfoCount, const VkBindBufferMemoryInfo* pBindInfos) {
 	struct vkgen_call call = {L, NULL};
@@ -144,21 +137,19 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_BindBufferMemo
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_BindBufferMemory2(name, ...)
 #endif
 #if (defined(VK_VERSION_1_1))
-#define VKGEN_TRAMP_vkBindBufferMemory2(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkBindBufferMemory2(VkDevice device, uint32_t bindInfoCount, const VkBindBufferMemoryInfo* pBindInfos) { return vkgen_tramp_BindBufferMemory2(L, H, VKGEN_D_vkBindBufferMemory2, device, bindInfoCount, pBindInfos); }
+#define VKGEN_TRAMP_vkBindBufferMemory2(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkBindBufferMemory2(VkDevice device, uint32_t bindInfoCount, const VkBindBufferMemoryInfo* pBindInfos) { static const struct vkgen_hooks_BindBufferMemory2 h = {__VA_ARGS__}; return vkgen_tramp_BindBufferMemory2(L, &h, VKGEN_D_vkBindBufferMemory2, device, bindInfoCount, pBindInfos); }
 #define VKGEN_ENTRY_vkBindBufferMemory2(P, claimed) [VKGEN_N_vkBindBufferMemory2] = {(PFN_vkVoidFunction)P##vkBindBufferMemory2, claimed},
 #else
-#define VKGEN_TRAMP_vkBindBufferMemory2(L, H, P)
+#define VKGEN_TRAMP_vkBindBufferMemory2(L, P, ...)
 #define VKGEN_ENTRY_vkBindBufferMemory2(P, claimed)
 #endif
 #if (defined(VK_VERSION_1_1)) && (defined(VK_KHR_bind_memory2))
-#define VKGEN_TRAMP_vkBindBufferMemory2KHR(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkBindBufferMemory2KHR(VkDevice device, uint32_t bindInfoCount, const VkBindBufferMemoryInfo* pBindInfos) { return vkgen_tramp_BindBufferMemory2(L, H, VKGEN_D_vkBindBufferMemory2KHR, device, bindInfoCount, pBindInfos); }
+#define VKGEN_TRAMP_vkBindBufferMemory2KHR(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkBindBufferMemory2KHR(VkDevice device, uint32_t bindInfoCount, const VkBindBufferMemoryInfo* pBindInfos) { static const struct vkgen_hooks_BindBufferMemory2 h = {__VA_ARGS__}; return vkgen_tramp_BindBufferMemory2(L, &h, VKGEN_D_vkBindBufferMemory2KHR, device, bindInfoCount, pBindInfos); }
 #define VKGEN_ENTRY_vkBindBufferMemory2KHR(P, claimed) [VKGEN_N_vkBindBufferMemory2KHR] = {(PFN_vkVoidFunction)P##vkBindBufferMemory2KHR, claimed},
 #else
-#define VKGEN_TRAMP_vkBindBufferMemory2KHR(L, H, P)
+#define VKGEN_TRAMP_vkBindBufferMemory2KHR(L, P, ...)
 #define VKGEN_ENTRY_vkBindBufferMemory2KHR(P, claimed)
 #endif
 
@@ -171,7 +162,6 @@ struct vkgen_hooks_BindImageMemory {
 	void (*go_post)(GoUintptr, GoUint64, GoUint64, VkDeviceSize, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_BindImageMemory(name, ...) static const struct vkgen_hooks_BindImageMemory name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_BindImageMemory(struct vkgen_layer *L, const struct vkgen_hooks_BindImageMemory *h, int slot, VkDevice device, VkImage image, VkDeviceMemory memory, VkDeviceSize memoryOffset) {
 	struct vkgen_call call = {L, NULL};
@@ -198,14 +188,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_BindImageMemor
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_BindImageMemory(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkBindImageMemory(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkBindImageMemory(VkDevice device, VkImage image, VkDeviceMemory memory, VkDeviceSize memoryOffset) { return vkgen_tramp_BindImageMemory(L, H, VKGEN_D_vkBindImageMemory, device, image, memory, memoryOffset); }
+#define VKGEN_TRAMP_vkBindImageMemory(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkBindImageMemory(VkDevice device, VkImage image, VkDeviceMemory memory, VkDeviceSize memoryOffset) { static const struct vkgen_hooks_BindImageMemory h = {__VA_ARGS__}; return vkgen_tramp_BindImageMemory(L, &h, VKGEN_D_vkBindImageMemory, device, image, memory, memoryOffset); }
 #define VKGEN_ENTRY_vkBindImageMemory(P, claimed) [VKGEN_N_vkBindImageMemory] = {(PFN_vkVoidFunction)P##vkBindImageMemory, claimed},
 #else
-#define VKGEN_TRAMP_vkBindImageMemory(L, H, P)
+#define VKGEN_TRAMP_vkBindImageMemory(L, P, ...)
 #define VKGEN_ENTRY_vkBindImageMemory(P, claimed)
 #endif
 
@@ -218,7 +206,6 @@ struct vkgen_hooks_BindImageMemory2 {
 	void (*go_post)(GoUintptr, uint32_t, VkBindImageMemoryInfo*, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_BindImageMemory2(name, ...) static const struct vkgen_hooks_BindImageMemory2 name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_BindImageMemory2(struct vkgen_layer *L, const struct vkgen_hooks_BindImageMemory2 *h, int slot, VkDevice device, uint32_t bindInfoCount, const VkBindImageMemoryInfo* pBindInfos) {
 	struct vkgen_call call = {L, NULL};
@@ -245,21 +232,19 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_BindImageMemor
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_BindImageMemory2(name, ...)
 #endif
 #if (defined(VK_VERSION_1_1))
-#define VKGEN_TRAMP_vkBindImageMemory2(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkBindImageMemory2(VkDevice device, uint32_t bindInfoCount, const VkBindImageMemoryInfo* pBindInfos) { return vkgen_tramp_BindImageMemory2(L, H, VKGEN_D_vkBindImageMemory2, device, bindInfoCount, pBindInfos); }
+#define VKGEN_TRAMP_vkBindImageMemory2(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkBindImageMemory2(VkDevice device, uint32_t bindInfoCount, const VkBindImageMemoryInfo* pBindInfos) { static const struct vkgen_hooks_BindImageMemory2 h = {__VA_ARGS__}; return vkgen_tramp_BindImageMemory2(L, &h, VKGEN_D_vkBindImageMemory2, device, bindInfoCount, pBindInfos); }
 #define VKGEN_ENTRY_vkBindImageMemory2(P, claimed) [VKGEN_N_vkBindImageMemory2] = {(PFN_vkVoidFunction)P##vkBindImageMemory2, claimed},
 #else
-#define VKGEN_TRAMP_vkBindImageMemory2(L, H, P)
+#define VKGEN_TRAMP_vkBindImageMemory2(L, P, ...)
 #define VKGEN_ENTRY_vkBindImageMemory2(P, claimed)
 #endif
 #if (defined(VK_VERSION_1_1)) && (defined(VK_KHR_bind_memory2))
-#define VKGEN_TRAMP_vkBindImageMemory2KHR(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkBindImageMemory2KHR(VkDevice device, uint32_t bindInfoCount, const VkBindImageMemoryInfo* pBindInfos) { return vkgen_tramp_BindImageMemory2(L, H, VKGEN_D_vkBindImageMemory2KHR, device, bindInfoCount, pBindInfos); }
+#define VKGEN_TRAMP_vkBindImageMemory2KHR(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkBindImageMemory2KHR(VkDevice device, uint32_t bindInfoCount, const VkBindImageMemoryInfo* pBindInfos) { static const struct vkgen_hooks_BindImageMemory2 h = {__VA_ARGS__}; return vkgen_tramp_BindImageMemory2(L, &h, VKGEN_D_vkBindImageMemory2KHR, device, bindInfoCount, pBindInfos); }
 #define VKGEN_ENTRY_vkBindImageMemory2KHR(P, claimed) [VKGEN_N_vkBindImageMemory2KHR] = {(PFN_vkVoidFunction)P##vkBindImageMemory2KHR, claimed},
 #else
-#define VKGEN_TRAMP_vkBindImageMemory2KHR(L, H, P)
+#define VKGEN_TRAMP_vkBindImageMemory2KHR(L, P, ...)
 #define VKGEN_ENTRY_vkBindImageMemory2KHR(P, claimed)
 #endif
 
@@ -272,7 +257,6 @@ struct vkgen_hooks_CmdBeginDebugUtilsLabelEXT {
 	void (*go_post)(GoUintptr, VkDebugUtilsLabelEXT*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_CmdBeginDebugUtilsLabelEXT(name, ...) static const struct vkgen_hooks_CmdBeginDebugUtilsLabelEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_CmdBeginDebugUtilsLabelEXT(struct vkgen_layer *L, const struct vkgen_hooks_CmdBeginDebugUtilsLabelEXT *h, int slot, VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo) {
 	struct vkgen_call call = {L, NULL};
@@ -296,14 +280,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_CmdBeginDebugUtils
 	if (h->c_post) h->c_post(&call, commandBuffer, pLabelInfo);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_CmdBeginDebugUtilsLabelEXT(name, ...)
 #endif
 #if (defined(VK_EXT_debug_utils))
-#define VKGEN_TRAMP_vkCmdBeginDebugUtilsLabelEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkCmdBeginDebugUtilsLabelEXT(VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo) { vkgen_tramp_CmdBeginDebugUtilsLabelEXT(L, H, VKGEN_D_vkCmdBeginDebugUtilsLabelEXT, commandBuffer, pLabelInfo); }
+#define VKGEN_TRAMP_vkCmdBeginDebugUtilsLabelEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkCmdBeginDebugUtilsLabelEXT(VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo) { static const struct vkgen_hooks_CmdBeginDebugUtilsLabelEXT h = {__VA_ARGS__}; vkgen_tramp_CmdBeginDebugUtilsLabelEXT(L, &h, VKGEN_D_vkCmdBeginDebugUtilsLabelEXT, commandBuffer, pLabelInfo); }
 #define VKGEN_ENTRY_vkCmdBeginDebugUtilsLabelEXT(P, claimed) [VKGEN_N_vkCmdBeginDebugUtilsLabelEXT] = {(PFN_vkVoidFunction)P##vkCmdBeginDebugUtilsLabelEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkCmdBeginDebugUtilsLabelEXT(L, H, P)
+#define VKGEN_TRAMP_vkCmdBeginDebugUtilsLabelEXT(L, P, ...)
 #define VKGEN_ENTRY_vkCmdBeginDebugUtilsLabelEXT(P, claimed)
 #endif
 
@@ -316,7 +298,6 @@ struct vkgen_hooks_CmdDebugMarkerBeginEXT {
 	void (*go_post)(GoUintptr, VkDebugMarkerMarkerInfoEXT*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_CmdDebugMarkerBeginEXT(name, ...) static const struct vkgen_hooks_CmdDebugMarkerBeginEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_CmdDebugMarkerBeginEXT(struct vkgen_layer *L, const struct vkgen_hooks_CmdDebugMarkerBeginEXT *h, int slot, VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo) {
 	struct vkgen_call call = {L, NULL};
@@ -340,14 +321,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_CmdDebugMarkerBegi
 	if (h->c_post) h->c_post(&call, commandBuffer, pMarkerInfo);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_CmdDebugMarkerBeginEXT(name, ...)
 #endif
 #if (defined(VK_EXT_debug_marker))
-#define VKGEN_TRAMP_vkCmdDebugMarkerBeginEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkCmdDebugMarkerBeginEXT(VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo) { vkgen_tramp_CmdDebugMarkerBeginEXT(L, H, VKGEN_D_vkCmdDebugMarkerBeginEXT, commandBuffer, pMarkerInfo); }
+#define VKGEN_TRAMP_vkCmdDebugMarkerBeginEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkCmdDebugMarkerBeginEXT(VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo) { static const struct vkgen_hooks_CmdDebugMarkerBeginEXT h = {__VA_ARGS__}; vkgen_tramp_CmdDebugMarkerBeginEXT(L, &h, VKGEN_D_vkCmdDebugMarkerBeginEXT, commandBuffer, pMarkerInfo); }
 #define VKGEN_ENTRY_vkCmdDebugMarkerBeginEXT(P, claimed) [VKGEN_N_vkCmdDebugMarkerBeginEXT] = {(PFN_vkVoidFunction)P##vkCmdDebugMarkerBeginEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkCmdDebugMarkerBeginEXT(L, H, P)
+#define VKGEN_TRAMP_vkCmdDebugMarkerBeginEXT(L, P, ...)
 #define VKGEN_ENTRY_vkCmdDebugMarkerBeginEXT(P, claimed)
 #endif
 
@@ -360,7 +339,6 @@ struct vkgen_hooks_CmdDebugMarkerEndEXT {
 	void (*go_post)(GoUintptr);
 	int name_cache;
 };
-#define VKGEN_HOOKS_CmdDebugMarkerEndEXT(name, ...) static const struct vkgen_hooks_CmdDebugMarkerEndEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_CmdDebugMarkerEndEXT(struct vkgen_layer *L, const struct vkgen_hooks_CmdDebugMarkerEndEXT *h, int slot, VkCommandBuffer commandBuffer) {
 	struct vkgen_call call = {L, NULL};
@@ -384,14 +362,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_CmdDebugMarkerEndE
 	if (h->c_post) h->c_post(&call, commandBuffer);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_CmdDebugMarkerEndEXT(name, ...)
 #endif
 #if (defined(VK_EXT_debug_marker))
-#define VKGEN_TRAMP_vkCmdDebugMarkerEndEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkCmdDebugMarkerEndEXT(VkCommandBuffer commandBuffer) { vkgen_tramp_CmdDebugMarkerEndEXT(L, H, VKGEN_D_vkCmdDebugMarkerEndEXT, commandBuffer); }
+#define VKGEN_TRAMP_vkCmdDebugMarkerEndEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkCmdDebugMarkerEndEXT(VkCommandBuffer commandBuffer) { static const struct vkgen_hooks_CmdDebugMarkerEndEXT h = {__VA_ARGS__}; vkgen_tramp_CmdDebugMarkerEndEXT(L, &h, VKGEN_D_vkCmdDebugMarkerEndEXT, commandBuffer); }
 #define VKGEN_ENTRY_vkCmdDebugMarkerEndEXT(P, claimed) [VKGEN_N_vkCmdDebugMarkerEndEXT] = {(PFN_vkVoidFunction)P##vkCmdDebugMarkerEndEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkCmdDebugMarkerEndEXT(L, H, P)
+#define VKGEN_TRAMP_vkCmdDebugMarkerEndEXT(L, P, ...)
 #define VKGEN_ENTRY_vkCmdDebugMarkerEndEXT(P, claimed)
 #endif
 
@@ -404,7 +380,6 @@ struct vkgen_hooks_CmdDebugMarkerInsertEXT {
 	void (*go_post)(GoUintptr, VkDebugMarkerMarkerInfoEXT*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_CmdDebugMarkerInsertEXT(name, ...) static const struct vkgen_hooks_CmdDebugMarkerInsertEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_CmdDebugMarkerInsertEXT(struct vkgen_layer *L, const struct vkgen_hooks_CmdDebugMarkerInsertEXT *h, int slot, VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo) {
 	struct vkgen_call call = {L, NULL};
@@ -428,14 +403,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_CmdDebugMarkerInse
 	if (h->c_post) h->c_post(&call, commandBuffer, pMarkerInfo);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_CmdDebugMarkerInsertEXT(name, ...)
 #endif
 #if (defined(VK_EXT_debug_marker))
-#define VKGEN_TRAMP_vkCmdDebugMarkerInsertEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkCmdDebugMarkerInsertEXT(VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo) { vkgen_tramp_CmdDebugMarkerInsertEXT(L, H, VKGEN_D_vkCmdDebugMarkerInsertEXT, commandBuffer, pMarkerInfo); }
+#define VKGEN_TRAMP_vkCmdDebugMarkerInsertEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkCmdDebugMarkerInsertEXT(VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo) { static const struct vkgen_hooks_CmdDebugMarkerInsertEXT h = {__VA_ARGS__}; vkgen_tramp_CmdDebugMarkerInsertEXT(L, &h, VKGEN_D_vkCmdDebugMarkerInsertEXT, commandBuffer, pMarkerInfo); }
 #define VKGEN_ENTRY_vkCmdDebugMarkerInsertEXT(P, claimed) [VKGEN_N_vkCmdDebugMarkerInsertEXT] = {(PFN_vkVoidFunction)P##vkCmdDebugMarkerInsertEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkCmdDebugMarkerInsertEXT(L, H, P)
+#define VKGEN_TRAMP_vkCmdDebugMarkerInsertEXT(L, P, ...)
 #define VKGEN_ENTRY_vkCmdDebugMarkerInsertEXT(P, claimed)
 #endif
 
@@ -448,7 +421,6 @@ struct vkgen_hooks_CmdEndDebugUtilsLabelEXT {
 	void (*go_post)(GoUintptr);
 	int name_cache;
 };
-#define VKGEN_HOOKS_CmdEndDebugUtilsLabelEXT(name, ...) static const struct vkgen_hooks_CmdEndDebugUtilsLabelEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_CmdEndDebugUtilsLabelEXT(struct vkgen_layer *L, const struct vkgen_hooks_CmdEndDebugUtilsLabelEXT *h, int slot, VkCommandBuffer commandBuffer) {
 	struct vkgen_call call = {L, NULL};
@@ -472,14 +444,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_CmdEndDebugUtilsLa
 	if (h->c_post) h->c_post(&call, commandBuffer);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_CmdEndDebugUtilsLabelEXT(name, ...)
 #endif
 #if (defined(VK_EXT_debug_utils))
-#define VKGEN_TRAMP_vkCmdEndDebugUtilsLabelEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkCmdEndDebugUtilsLabelEXT(VkCommandBuffer commandBuffer) { vkgen_tramp_CmdEndDebugUtilsLabelEXT(L, H, VKGEN_D_vkCmdEndDebugUtilsLabelEXT, commandBuffer); }
+#define VKGEN_TRAMP_vkCmdEndDebugUtilsLabelEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkCmdEndDebugUtilsLabelEXT(VkCommandBuffer commandBuffer) { static const struct vkgen_hooks_CmdEndDebugUtilsLabelEXT h = {__VA_ARGS__}; vkgen_tramp_CmdEndDebugUtilsLabelEXT(L, &h, VKGEN_D_vkCmdEndDebugUtilsLabelEXT, commandBuffer); }
 #define VKGEN_ENTRY_vkCmdEndDebugUtilsLabelEXT(P, claimed) [VKGEN_N_vkCmdEndDebugUtilsLabelEXT] = {(PFN_vkVoidFunction)P##vkCmdEndDebugUtilsLabelEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkCmdEndDebugUtilsLabelEXT(L, H, P)
+#define VKGEN_TRAMP_vkCmdEndDebugUtilsLabelEXT(L, P, ...)
 #define VKGEN_ENTRY_vkCmdEndDebugUtilsLabelEXT(P, claimed)
 #endif
 
@@ -492,7 +462,6 @@ struct vkgen_hooks_CmdInsertDebugUtilsLabelEXT {
 	void (*go_post)(GoUintptr, VkDebugUtilsLabelEXT*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_CmdInsertDebugUtilsLabelEXT(name, ...) static const struct vkgen_hooks_CmdInsertDebugUtilsLabelEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_CmdInsertDebugUtilsLabelEXT(struct vkgen_layer *L, const struct vkgen_hooks_CmdInsertDebugUtilsLabelEXT *h, int slot, VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo) {
 	struct vkgen_call call = {L, NULL};
@@ -516,14 +485,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_CmdInsertDebugUtil
 	if (h->c_post) h->c_post(&call, commandBuffer, pLabelInfo);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_CmdInsertDebugUtilsLabelEXT(name, ...)
 #endif
 #if (defined(VK_EXT_debug_utils))
-#define VKGEN_TRAMP_vkCmdInsertDebugUtilsLabelEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkCmdInsertDebugUtilsLabelEXT(VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo) { vkgen_tramp_CmdInsertDebugUtilsLabelEXT(L, H, VKGEN_D_vkCmdInsertDebugUtilsLabelEXT, commandBuffer, pLabelInfo); }
+#define VKGEN_TRAMP_vkCmdInsertDebugUtilsLabelEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkCmdInsertDebugUtilsLabelEXT(VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo) { static const struct vkgen_hooks_CmdInsertDebugUtilsLabelEXT h = {__VA_ARGS__}; vkgen_tramp_CmdInsertDebugUtilsLabelEXT(L, &h, VKGEN_D_vkCmdInsertDebugUtilsLabelEXT, commandBuffer, pLabelInfo); }
 #define VKGEN_ENTRY_vkCmdInsertDebugUtilsLabelEXT(P, claimed) [VKGEN_N_vkCmdInsertDebugUtilsLabelEXT] = {(PFN_vkVoidFunction)P##vkCmdInsertDebugUtilsLabelEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkCmdInsertDebugUtilsLabelEXT(L, H, P)
+#define VKGEN_TRAMP_vkCmdInsertDebugUtilsLabelEXT(L, P, ...)
 #define VKGEN_ENTRY_vkCmdInsertDebugUtilsLabelEXT(P, claimed)
 #endif
 
@@ -536,7 +503,6 @@ struct vkgen_hooks_CreateBuffer {
 	void (*go_post)(GoUintptr, VkBufferCreateInfo*, VkAllocationCallbacks*, GoUint64*, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_CreateBuffer(name, ...) static const struct vkgen_hooks_CreateBuffer name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_CreateBuffer(struct vkgen_layer *L, const struct vkgen_hooks_CreateBuffer *h, int slot, VkDevice device, const VkBufferCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkBuffer* pBuffer) {
 	struct vkgen_call call = {L, NULL};
@@ -563,14 +529,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_CreateBuffer(s
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_CreateBuffer(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkCreateBuffer(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkCreateBuffer(VkDevice device, const VkBufferCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkBuffer* pBuffer) { return vkgen_tramp_CreateBuffer(L, H, VKGEN_D_vkCreateBuffer, device, pCreateInfo, pAllocator, pBuffer); }
+#define VKGEN_TRAMP_vkCreateBuffer(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkCreateBuffer(VkDevice device, const VkBufferCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkBuffer* pBuffer) { static const struct vkgen_hooks_CreateBuffer h = {__VA_ARGS__}; return vkgen_tramp_CreateBuffer(L, &h, VKGEN_D_vkCreateBuffer, device, pCreateInfo, pAllocator, pBuffer); }
 #define VKGEN_ENTRY_vkCreateBuffer(P, claimed) [VKGEN_N_vkCreateBuffer] = {(PFN_vkVoidFunction)P##vkCreateBuffer, claimed},
 #else
-#define VKGEN_TRAMP_vkCreateBuffer(L, H, P)
+#define VKGEN_TRAMP_vkCreateBuffer(L, P, ...)
 #define VKGEN_ENTRY_vkCreateBuffer(P, claimed)
 #endif
 
@@ -583,7 +547,6 @@ struct vkgen_hooks_CreateDebugUtilsMessengerEXT {
 	void (*go_post)(GoUintptr, VkDebugUtilsMessengerCreateInfoEXT*, VkAllocationCallbacks*, GoUint64*, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_CreateDebugUtilsMessengerEXT(name, ...) static const struct vkgen_hooks_CreateDebugUtilsMessengerEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_CreateDebugUtilsMessengerEXT(struct vkgen_layer *L, const struct vkgen_hooks_CreateDebugUtilsMessengerEXT *h, int slot, VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDebugUtilsMessengerEXT* pMessenger) {
 	struct vkgen_call call = {L, NULL};
@@ -610,14 +573,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_CreateDebugUti
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_CreateDebugUtilsMessengerEXT(name, ...)
 #endif
 #if (defined(VK_EXT_debug_utils))
-#define VKGEN_TRAMP_vkCreateDebugUtilsMessengerEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkCreateDebugUtilsMessengerEXT(VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDebugUtilsMessengerEXT* pMessenger) { return vkgen_tramp_CreateDebugUtilsMessengerEXT(L, H, VKGEN_I_vkCreateDebugUtilsMessengerEXT, instance, pCreateInfo, pAllocator, pMessenger); }
+#define VKGEN_TRAMP_vkCreateDebugUtilsMessengerEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkCreateDebugUtilsMessengerEXT(VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDebugUtilsMessengerEXT* pMessenger) { static const struct vkgen_hooks_CreateDebugUtilsMessengerEXT h = {__VA_ARGS__}; return vkgen_tramp_CreateDebugUtilsMessengerEXT(L, &h, VKGEN_I_vkCreateDebugUtilsMessengerEXT, instance, pCreateInfo, pAllocator, pMessenger); }
 #define VKGEN_ENTRY_vkCreateDebugUtilsMessengerEXT(P, claimed) [VKGEN_N_vkCreateDebugUtilsMessengerEXT] = {(PFN_vkVoidFunction)P##vkCreateDebugUtilsMessengerEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkCreateDebugUtilsMessengerEXT(L, H, P)
+#define VKGEN_TRAMP_vkCreateDebugUtilsMessengerEXT(L, P, ...)
 #define VKGEN_ENTRY_vkCreateDebugUtilsMessengerEXT(P, claimed)
 #endif
 
@@ -630,7 +591,6 @@ struct vkgen_hooks_CreateDevice {
 	void (*go_post)(GoUintptr, VkDeviceCreateInfo*, VkAllocationCallbacks*, GoUintptr*, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_CreateDevice(name, ...) static const struct vkgen_hooks_CreateDevice name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_CreateDevice(struct vkgen_layer *L, const struct vkgen_hooks_CreateDevice *h, int slot, VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDevice* pDevice) {
 	struct vkgen_call call = {L, NULL};
@@ -652,14 +612,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_CreateDevice(s
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_CreateDevice(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkCreateDevice(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkCreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDevice* pDevice) { return vkgen_tramp_CreateDevice(L, H, 0, physicalDevice, pCreateInfo, pAllocator, pDevice); }
+#define VKGEN_TRAMP_vkCreateDevice(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkCreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDevice* pDevice) { static const struct vkgen_hooks_CreateDevice h = {__VA_ARGS__}; return vkgen_tramp_CreateDevice(L, &h, 0, physicalDevice, pCreateInfo, pAllocator, pDevice); }
 #define VKGEN_ENTRY_vkCreateDevice(P, claimed) [VKGEN_N_vkCreateDevice] = {(PFN_vkVoidFunction)P##vkCreateDevice, claimed},
 #else
-#define VKGEN_TRAMP_vkCreateDevice(L, H, P)
+#define VKGEN_TRAMP_vkCreateDevice(L, P, ...)
 #define VKGEN_ENTRY_vkCreateDevice(P, claimed)
 #endif
 
@@ -672,7 +630,6 @@ struct vkgen_hooks_CreateImage {
 	void (*go_post)(GoUintptr, VkImageCreateInfo*, VkAllocationCallbacks*, GoUint64*, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_CreateImage(name, ...) static const struct vkgen_hooks_CreateImage name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_CreateImage(struct vkgen_layer *L, const struct vkgen_hooks_CreateImage *h, int slot, VkDevice device, const VkImageCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkImage* pImage) {
 	struct vkgen_call call = {L, NULL};
@@ -699,14 +656,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_CreateImage(st
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_CreateImage(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkCreateImage(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkCreateImage(VkDevice device, const VkImageCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkImage* pImage) { return vkgen_tramp_CreateImage(L, H, VKGEN_D_vkCreateImage, device, pCreateInfo, pAllocator, pImage); }
+#define VKGEN_TRAMP_vkCreateImage(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkCreateImage(VkDevice device, const VkImageCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkImage* pImage) { static const struct vkgen_hooks_CreateImage h = {__VA_ARGS__}; return vkgen_tramp_CreateImage(L, &h, VKGEN_D_vkCreateImage, device, pCreateInfo, pAllocator, pImage); }
 #define VKGEN_ENTRY_vkCreateImage(P, claimed) [VKGEN_N_vkCreateImage] = {(PFN_vkVoidFunction)P##vkCreateImage, claimed},
 #else
-#define VKGEN_TRAMP_vkCreateImage(L, H, P)
+#define VKGEN_TRAMP_vkCreateImage(L, P, ...)
 #define VKGEN_ENTRY_vkCreateImage(P, claimed)
 #endif
 
@@ -719,7 +674,6 @@ struct vkgen_hooks_CreateInstance {
 	void (*go_post)(VkInstanceCreateInfo*, VkAllocationCallbacks*, GoUintptr*, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_CreateInstance(name, ...) static const struct vkgen_hooks_CreateInstance name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_CreateInstance(struct vkgen_layer *L, const struct vkgen_hooks_CreateInstance *h, int slot, const VkInstanceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkInstance* pInstance) {
 	struct vkgen_call call = {L, NULL};
@@ -741,14 +695,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_CreateInstance
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_CreateInstance(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkCreateInstance(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkCreateInstance(const VkInstanceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkInstance* pInstance) { return vkgen_tramp_CreateInstance(L, H, 0, pCreateInfo, pAllocator, pInstance); }
+#define VKGEN_TRAMP_vkCreateInstance(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkCreateInstance(const VkInstanceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkInstance* pInstance) { static const struct vkgen_hooks_CreateInstance h = {__VA_ARGS__}; return vkgen_tramp_CreateInstance(L, &h, 0, pCreateInfo, pAllocator, pInstance); }
 #define VKGEN_ENTRY_vkCreateInstance(P, claimed) [VKGEN_N_vkCreateInstance] = {(PFN_vkVoidFunction)P##vkCreateInstance, claimed},
 #else
-#define VKGEN_TRAMP_vkCreateInstance(L, H, P)
+#define VKGEN_TRAMP_vkCreateInstance(L, P, ...)
 #define VKGEN_ENTRY_vkCreateInstance(P, claimed)
 #endif
 
@@ -761,7 +713,6 @@ struct vkgen_hooks_DebugMarkerSetObjectNameEXT {
 	void (*go_post)(GoUintptr, VkDebugMarkerObjectNameInfoEXT*, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DebugMarkerSetObjectNameEXT(name, ...) static const struct vkgen_hooks_DebugMarkerSetObjectNameEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_DebugMarkerSetObjectNameEXT(struct vkgen_layer *L, const struct vkgen_hooks_DebugMarkerSetObjectNameEXT *h, int slot, VkDevice device, const VkDebugMarkerObjectNameInfoEXT* pNameInfo) {
 	struct vkgen_call call = {L, NULL};
@@ -790,14 +741,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_DebugMarkerSet
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_DebugMarkerSetObjectNameEXT(name, ...)
 #endif
 #if (defined(VK_EXT_debug_marker))
-#define VKGEN_TRAMP_vkDebugMarkerSetObjectNameEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkDebugMarkerSetObjectNameEXT(VkDevice device, const VkDebugMarkerObjectNameInfoEXT* pNameInfo) { return vkgen_tramp_DebugMarkerSetObjectNameEXT(L, H, VKGEN_D_vkDebugMarkerSetObjectNameEXT, device, pNameInfo); }
+#define VKGEN_TRAMP_vkDebugMarkerSetObjectNameEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkDebugMarkerSetObjectNameEXT(VkDevice device, const VkDebugMarkerObjectNameInfoEXT* pNameInfo) { static const struct vkgen_hooks_DebugMarkerSetObjectNameEXT h = {__VA_ARGS__}; return vkgen_tramp_DebugMarkerSetObjectNameEXT(L, &h, VKGEN_D_vkDebugMarkerSetObjectNameEXT, device, pNameInfo); }
 #define VKGEN_ENTRY_vkDebugMarkerSetObjectNameEXT(P, claimed) [VKGEN_N_vkDebugMarkerSetObjectNameEXT] = {(PFN_vkVoidFunction)P##vkDebugMarkerSetObjectNameEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkDebugMarkerSetObjectNameEXT(L, H, P)
+#define VKGEN_TRAMP_vkDebugMarkerSetObjectNameEXT(L, P, ...)
 #define VKGEN_ENTRY_vkDebugMarkerSetObjectNameEXT(P, claimed)
 #endif
 
@@ -810,7 +759,6 @@ struct vkgen_hooks_DebugMarkerSetObjectTagEXT {
 	void (*go_post)(GoUintptr, VkDebugMarkerObjectTagInfoEXT*, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DebugMarkerSetObjectTagEXT(name, ...) static const struct vkgen_hooks_DebugMarkerSetObjectTagEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_DebugMarkerSetObjectTagEXT(struct vkgen_layer *L, const struct vkgen_hooks_DebugMarkerSetObjectTagEXT *h, int slot, VkDevice device, const VkDebugMarkerObjectTagInfoEXT* pTagInfo) {
 	struct vkgen_call call = {L, NULL};
@@ -837,14 +785,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_DebugMarkerSet
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_DebugMarkerSetObjectTagEXT(name, ...)
 #endif
 #if (defined(VK_EXT_debug_marker))
-#define VKGEN_TRAMP_vkDebugMarkerSetObjectTagEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkDebugMarkerSetObjectTagEXT(VkDevice device, const VkDebugMarkerObjectTagInfoEXT* pTagInfo) { return vkgen_tramp_DebugMarkerSetObjectTagEXT(L, H, VKGEN_D_vkDebugMarkerSetObjectTagEXT, device, pTagInfo); }
+#define VKGEN_TRAMP_vkDebugMarkerSetObjectTagEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkDebugMarkerSetObjectTagEXT(VkDevice device, const VkDebugMarkerObjectTagInfoEXT* pTagInfo) { static const struct vkgen_hooks_DebugMarkerSetObjectTagEXT h = {__VA_ARGS__}; return vkgen_tramp_DebugMarkerSetObjectTagEXT(L, &h, VKGEN_D_vkDebugMarkerSetObjectTagEXT, device, pTagInfo); }
 #define VKGEN_ENTRY_vkDebugMarkerSetObjectTagEXT(P, claimed) [VKGEN_N_vkDebugMarkerSetObjectTagEXT] = {(PFN_vkVoidFunction)P##vkDebugMarkerSetObjectTagEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkDebugMarkerSetObjectTagEXT(L, H, P)
+#define VKGEN_TRAMP_vkDebugMarkerSetObjectTagEXT(L, P, ...)
 #define VKGEN_ENTRY_vkDebugMarkerSetObjectTagEXT(P, claimed)
 #endif
 
@@ -857,7 +803,6 @@ struct vkgen_hooks_DestroyAccelerationStructureKHR {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyAccelerationStructureKHR(name, ...) static const struct vkgen_hooks_DestroyAccelerationStructureKHR name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyAccelerationStructureKHR(struct vkgen_layer *L, const struct vkgen_hooks_DestroyAccelerationStructureKHR *h, int slot, VkDevice device, VkAccelerationStructureKHR accelerationStructure, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -882,14 +827,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyAcceleratio
 	if (h->c_post) h->c_post(&call, device, accelerationStructure, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyAccelerationStructureKHR(name, ...)
 #endif
 #if (defined(VK_KHR_acceleration_structure))
-#define VKGEN_TRAMP_vkDestroyAccelerationStructureKHR(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyAccelerationStructureKHR(VkDevice device, VkAccelerationStructureKHR accelerationStructure, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyAccelerationStructureKHR(L, H, VKGEN_D_vkDestroyAccelerationStructureKHR, device, accelerationStructure, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyAccelerationStructureKHR(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyAccelerationStructureKHR(VkDevice device, VkAccelerationStructureKHR accelerationStructure, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyAccelerationStructureKHR h = {__VA_ARGS__}; vkgen_tramp_DestroyAccelerationStructureKHR(L, &h, VKGEN_D_vkDestroyAccelerationStructureKHR, device, accelerationStructure, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyAccelerationStructureKHR(P, claimed) [VKGEN_N_vkDestroyAccelerationStructureKHR] = {(PFN_vkVoidFunction)P##vkDestroyAccelerationStructureKHR, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyAccelerationStructureKHR(L, H, P)
+#define VKGEN_TRAMP_vkDestroyAccelerationStructureKHR(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyAccelerationStructureKHR(P, claimed)
 #endif
 
@@ -902,7 +845,6 @@ struct vkgen_hooks_DestroyAccelerationStructureNV {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyAccelerationStructureNV(name, ...) static const struct vkgen_hooks_DestroyAccelerationStructureNV name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyAccelerationStructureNV(struct vkgen_layer *L, const struct vkgen_hooks_DestroyAccelerationStructureNV *h, int slot, VkDevice device, VkAccelerationStructureNV accelerationStructure, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -927,14 +869,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyAcceleratio
 	if (h->c_post) h->c_post(&call, device, accelerationStructure, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyAccelerationStructureNV(name, ...)
 #endif
 #if (defined(VK_NV_ray_tracing))
-#define VKGEN_TRAMP_vkDestroyAccelerationStructureNV(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyAccelerationStructureNV(VkDevice device, VkAccelerationStructureNV accelerationStructure, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyAccelerationStructureNV(L, H, VKGEN_D_vkDestroyAccelerationStructureNV, device, accelerationStructure, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyAccelerationStructureNV(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyAccelerationStructureNV(VkDevice device, VkAccelerationStructureNV accelerationStructure, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyAccelerationStructureNV h = {__VA_ARGS__}; vkgen_tramp_DestroyAccelerationStructureNV(L, &h, VKGEN_D_vkDestroyAccelerationStructureNV, device, accelerationStructure, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyAccelerationStructureNV(P, claimed) [VKGEN_N_vkDestroyAccelerationStructureNV] = {(PFN_vkVoidFunction)P##vkDestroyAccelerationStructureNV, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyAccelerationStructureNV(L, H, P)
+#define VKGEN_TRAMP_vkDestroyAccelerationStructureNV(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyAccelerationStructureNV(P, claimed)
 #endif
 
@@ -947,7 +887,6 @@ struct vkgen_hooks_DestroyBuffer {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyBuffer(name, ...) static const struct vkgen_hooks_DestroyBuffer name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyBuffer(struct vkgen_layer *L, const struct vkgen_hooks_DestroyBuffer *h, int slot, VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -972,14 +911,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyBuffer(stru
 	if (h->c_post) h->c_post(&call, device, buffer, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyBuffer(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroyBuffer(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyBuffer(VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyBuffer(L, H, VKGEN_D_vkDestroyBuffer, device, buffer, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyBuffer(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyBuffer(VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyBuffer h = {__VA_ARGS__}; vkgen_tramp_DestroyBuffer(L, &h, VKGEN_D_vkDestroyBuffer, device, buffer, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyBuffer(P, claimed) [VKGEN_N_vkDestroyBuffer] = {(PFN_vkVoidFunction)P##vkDestroyBuffer, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyBuffer(L, H, P)
+#define VKGEN_TRAMP_vkDestroyBuffer(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyBuffer(P, claimed)
 #endif
 
@@ -992,7 +929,6 @@ struct vkgen_hooks_DestroyBufferCollectionFUCHSIA {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyBufferCollectionFUCHSIA(name, ...) static const struct vkgen_hooks_DestroyBufferCollectionFUCHSIA name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyBufferCollectionFUCHSIA(struct vkgen_layer *L, const struct vkgen_hooks_DestroyBufferCollectionFUCHSIA *h, int slot, VkDevice device, VkBufferCollectionFUCHSIA collection, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1017,14 +953,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyBufferColle
 	if (h->c_post) h->c_post(&call, device, collection, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyBufferCollectionFUCHSIA(name, ...)
 #endif
 #if defined(VK_USE_PLATFORM_FUCHSIA) && (defined(VK_FUCHSIA_buffer_collection))
-#define VKGEN_TRAMP_vkDestroyBufferCollectionFUCHSIA(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyBufferCollectionFUCHSIA(VkDevice device, VkBufferCollectionFUCHSIA collection, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyBufferCollectionFUCHSIA(L, H, VKGEN_D_vkDestroyBufferCollectionFUCHSIA, device, collection, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyBufferCollectionFUCHSIA(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyBufferCollectionFUCHSIA(VkDevice device, VkBufferCollectionFUCHSIA collection, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyBufferCollectionFUCHSIA h = {__VA_ARGS__}; vkgen_tramp_DestroyBufferCollectionFUCHSIA(L, &h, VKGEN_D_vkDestroyBufferCollectionFUCHSIA, device, collection, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyBufferCollectionFUCHSIA(P, claimed) [VKGEN_N_vkDestroyBufferCollectionFUCHSIA] = {(PFN_vkVoidFunction)P##vkDestroyBufferCollectionFUCHSIA, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyBufferCollectionFUCHSIA(L, H, P)
+#define VKGEN_TRAMP_vkDestroyBufferCollectionFUCHSIA(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyBufferCollectionFUCHSIA(P, claimed)
 #endif
 
@@ -1037,7 +971,6 @@ struct vkgen_hooks_DestroyBufferView {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyBufferView(name, ...) static const struct vkgen_hooks_DestroyBufferView name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyBufferView(struct vkgen_layer *L, const struct vkgen_hooks_DestroyBufferView *h, int slot, VkDevice device, VkBufferView bufferView, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1062,14 +995,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyBufferView(
 	if (h->c_post) h->c_post(&call, device, bufferView, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyBufferView(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroyBufferView(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyBufferView(VkDevice device, VkBufferView bufferView, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyBufferView(L, H, VKGEN_D_vkDestroyBufferView, device, bufferView, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyBufferView(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyBufferView(VkDevice device, VkBufferView bufferView, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyBufferView h = {__VA_ARGS__}; vkgen_tramp_DestroyBufferView(L, &h, VKGEN_D_vkDestroyBufferView, device, bufferView, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyBufferView(P, claimed) [VKGEN_N_vkDestroyBufferView] = {(PFN_vkVoidFunction)P##vkDestroyBufferView, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyBufferView(L, H, P)
+#define VKGEN_TRAMP_vkDestroyBufferView(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyBufferView(P, claimed)
 #endif
 
@@ -1082,7 +1013,6 @@ struct vkgen_hooks_DestroyCommandPool {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyCommandPool(name, ...) static const struct vkgen_hooks_DestroyCommandPool name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyCommandPool(struct vkgen_layer *L, const struct vkgen_hooks_DestroyCommandPool *h, int slot, VkDevice device, VkCommandPool commandPool, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1107,14 +1037,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyCommandPool
 	if (h->c_post) h->c_post(&call, device, commandPool, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyCommandPool(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroyCommandPool(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyCommandPool(VkDevice device, VkCommandPool commandPool, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyCommandPool(L, H, VKGEN_D_vkDestroyCommandPool, device, commandPool, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyCommandPool(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyCommandPool(VkDevice device, VkCommandPool commandPool, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyCommandPool h = {__VA_ARGS__}; vkgen_tramp_DestroyCommandPool(L, &h, VKGEN_D_vkDestroyCommandPool, device, commandPool, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyCommandPool(P, claimed) [VKGEN_N_vkDestroyCommandPool] = {(PFN_vkVoidFunction)P##vkDestroyCommandPool, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyCommandPool(L, H, P)
+#define VKGEN_TRAMP_vkDestroyCommandPool(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyCommandPool(P, claimed)
 #endif
 
@@ -1127,7 +1055,6 @@ struct vkgen_hooks_DestroyCuFunctionNVX {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyCuFunctionNVX(name, ...) static const struct vkgen_hooks_DestroyCuFunctionNVX name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyCuFunctionNVX(struct vkgen_layer *L, const struct vkgen_hooks_DestroyCuFunctionNVX *h, int slot, VkDevice device, VkCuFunctionNVX function, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1152,14 +1079,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyCuFunctionN
 	if (h->c_post) h->c_post(&call, device, function, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyCuFunctionNVX(name, ...)
 #endif
 #if (defined(VK_NVX_binary_import))
-#define VKGEN_TRAMP_vkDestroyCuFunctionNVX(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyCuFunctionNVX(VkDevice device, VkCuFunctionNVX function, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyCuFunctionNVX(L, H, VKGEN_D_vkDestroyCuFunctionNVX, device, function, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyCuFunctionNVX(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyCuFunctionNVX(VkDevice device, VkCuFunctionNVX function, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyCuFunctionNVX h = {__VA_ARGS__}; vkgen_tramp_DestroyCuFunctionNVX(L, &h, VKGEN_D_vkDestroyCuFunctionNVX, device, function, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyCuFunctionNVX(P, claimed) [VKGEN_N_vkDestroyCuFunctionNVX] = {(PFN_vkVoidFunction)P##vkDestroyCuFunctionNVX, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyCuFunctionNVX(L, H, P)
+#define VKGEN_TRAMP_vkDestroyCuFunctionNVX(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyCuFunctionNVX(P, claimed)
 #endif
 
@@ -1172,7 +1097,6 @@ struct vkgen_hooks_DestroyCuModuleNVX {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyCuModuleNVX(name, ...) static const struct vkgen_hooks_DestroyCuModuleNVX name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyCuModuleNVX(struct vkgen_layer *L, const struct vkgen_hooks_DestroyCuModuleNVX *h, int slot, VkDevice device, VkCuModuleNVX module, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1197,14 +1121,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyCuModuleNVX
 	if (h->c_post) h->c_post(&call, device, module, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyCuModuleNVX(name, ...)
 #endif
 #if (defined(VK_NVX_binary_import))
-#define VKGEN_TRAMP_vkDestroyCuModuleNVX(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyCuModuleNVX(VkDevice device, VkCuModuleNVX module, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyCuModuleNVX(L, H, VKGEN_D_vkDestroyCuModuleNVX, device, module, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyCuModuleNVX(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyCuModuleNVX(VkDevice device, VkCuModuleNVX module, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyCuModuleNVX h = {__VA_ARGS__}; vkgen_tramp_DestroyCuModuleNVX(L, &h, VKGEN_D_vkDestroyCuModuleNVX, device, module, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyCuModuleNVX(P, claimed) [VKGEN_N_vkDestroyCuModuleNVX] = {(PFN_vkVoidFunction)P##vkDestroyCuModuleNVX, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyCuModuleNVX(L, H, P)
+#define VKGEN_TRAMP_vkDestroyCuModuleNVX(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyCuModuleNVX(P, claimed)
 #endif
 
@@ -1217,7 +1139,6 @@ struct vkgen_hooks_DestroyCudaFunctionNV {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyCudaFunctionNV(name, ...) static const struct vkgen_hooks_DestroyCudaFunctionNV name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyCudaFunctionNV(struct vkgen_layer *L, const struct vkgen_hooks_DestroyCudaFunctionNV *h, int slot, VkDevice device, VkCudaFunctionNV function, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1242,14 +1163,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyCudaFunctio
 	if (h->c_post) h->c_post(&call, device, function, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyCudaFunctionNV(name, ...)
 #endif
 #if defined(VK_ENABLE_BETA_EXTENSIONS) && (defined(VK_NV_cuda_kernel_launch))
-#define VKGEN_TRAMP_vkDestroyCudaFunctionNV(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyCudaFunctionNV(VkDevice device, VkCudaFunctionNV function, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyCudaFunctionNV(L, H, VKGEN_D_vkDestroyCudaFunctionNV, device, function, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyCudaFunctionNV(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyCudaFunctionNV(VkDevice device, VkCudaFunctionNV function, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyCudaFunctionNV h = {__VA_ARGS__}; vkgen_tramp_DestroyCudaFunctionNV(L, &h, VKGEN_D_vkDestroyCudaFunctionNV, device, function, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyCudaFunctionNV(P, claimed) [VKGEN_N_vkDestroyCudaFunctionNV] = {(PFN_vkVoidFunction)P##vkDestroyCudaFunctionNV, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyCudaFunctionNV(L, H, P)
+#define VKGEN_TRAMP_vkDestroyCudaFunctionNV(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyCudaFunctionNV(P, claimed)
 #endif
 
@@ -1262,7 +1181,6 @@ struct vkgen_hooks_DestroyCudaModuleNV {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyCudaModuleNV(name, ...) static const struct vkgen_hooks_DestroyCudaModuleNV name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyCudaModuleNV(struct vkgen_layer *L, const struct vkgen_hooks_DestroyCudaModuleNV *h, int slot, VkDevice device, VkCudaModuleNV module, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1287,14 +1205,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyCudaModuleN
 	if (h->c_post) h->c_post(&call, device, module, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyCudaModuleNV(name, ...)
 #endif
 #if defined(VK_ENABLE_BETA_EXTENSIONS) && (defined(VK_NV_cuda_kernel_launch))
-#define VKGEN_TRAMP_vkDestroyCudaModuleNV(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyCudaModuleNV(VkDevice device, VkCudaModuleNV module, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyCudaModuleNV(L, H, VKGEN_D_vkDestroyCudaModuleNV, device, module, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyCudaModuleNV(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyCudaModuleNV(VkDevice device, VkCudaModuleNV module, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyCudaModuleNV h = {__VA_ARGS__}; vkgen_tramp_DestroyCudaModuleNV(L, &h, VKGEN_D_vkDestroyCudaModuleNV, device, module, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyCudaModuleNV(P, claimed) [VKGEN_N_vkDestroyCudaModuleNV] = {(PFN_vkVoidFunction)P##vkDestroyCudaModuleNV, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyCudaModuleNV(L, H, P)
+#define VKGEN_TRAMP_vkDestroyCudaModuleNV(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyCudaModuleNV(P, claimed)
 #endif
 
@@ -1307,7 +1223,6 @@ struct vkgen_hooks_DestroyDataGraphPipelineSessionARM {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyDataGraphPipelineSessionARM(name, ...) static const struct vkgen_hooks_DestroyDataGraphPipelineSessionARM name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyDataGraphPipelineSessionARM(struct vkgen_layer *L, const struct vkgen_hooks_DestroyDataGraphPipelineSessionARM *h, int slot, VkDevice device, VkDataGraphPipelineSessionARM session, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1332,14 +1247,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyDataGraphPi
 	if (h->c_post) h->c_post(&call, device, session, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyDataGraphPipelineSessionARM(name, ...)
 #endif
 #if (defined(VK_ARM_data_graph))
-#define VKGEN_TRAMP_vkDestroyDataGraphPipelineSessionARM(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyDataGraphPipelineSessionARM(VkDevice device, VkDataGraphPipelineSessionARM session, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyDataGraphPipelineSessionARM(L, H, VKGEN_D_vkDestroyDataGraphPipelineSessionARM, device, session, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyDataGraphPipelineSessionARM(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyDataGraphPipelineSessionARM(VkDevice device, VkDataGraphPipelineSessionARM session, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyDataGraphPipelineSessionARM h = {__VA_ARGS__}; vkgen_tramp_DestroyDataGraphPipelineSessionARM(L, &h, VKGEN_D_vkDestroyDataGraphPipelineSessionARM, device, session, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyDataGraphPipelineSessionARM(P, claimed) [VKGEN_N_vkDestroyDataGraphPipelineSessionARM] = {(PFN_vkVoidFunction)P##vkDestroyDataGraphPipelineSessionARM, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyDataGraphPipelineSessionARM(L, H, P)
+#define VKGEN_TRAMP_vkDestroyDataGraphPipelineSessionARM(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyDataGraphPipelineSessionARM(P, claimed)
 #endif
 
@@ -1352,7 +1265,6 @@ struct vkgen_hooks_DestroyDebugReportCallbackEXT {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyDebugReportCallbackEXT(name, ...) static const struct vkgen_hooks_DestroyDebugReportCallbackEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyDebugReportCallbackEXT(struct vkgen_layer *L, const struct vkgen_hooks_DestroyDebugReportCallbackEXT *h, int slot, VkInstance instance, VkDebugReportCallbackEXT callback, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1377,14 +1289,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyDebugReport
 	if (h->c_post) h->c_post(&call, instance, callback, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyDebugReportCallbackEXT(name, ...)
 #endif
 #if (defined(VK_EXT_debug_report))
-#define VKGEN_TRAMP_vkDestroyDebugReportCallbackEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyDebugReportCallbackEXT(VkInstance instance, VkDebugReportCallbackEXT callback, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyDebugReportCallbackEXT(L, H, VKGEN_I_vkDestroyDebugReportCallbackEXT, instance, callback, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyDebugReportCallbackEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyDebugReportCallbackEXT(VkInstance instance, VkDebugReportCallbackEXT callback, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyDebugReportCallbackEXT h = {__VA_ARGS__}; vkgen_tramp_DestroyDebugReportCallbackEXT(L, &h, VKGEN_I_vkDestroyDebugReportCallbackEXT, instance, callback, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyDebugReportCallbackEXT(P, claimed) [VKGEN_N_vkDestroyDebugReportCallbackEXT] = {(PFN_vkVoidFunction)P##vkDestroyDebugReportCallbackEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyDebugReportCallbackEXT(L, H, P)
+#define VKGEN_TRAMP_vkDestroyDebugReportCallbackEXT(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyDebugReportCallbackEXT(P, claimed)
 #endif
 
@@ -1397,7 +1307,6 @@ struct vkgen_hooks_DestroyDebugUtilsMessengerEXT {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyDebugUtilsMessengerEXT(name, ...) static const struct vkgen_hooks_DestroyDebugUtilsMessengerEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyDebugUtilsMessengerEXT(struct vkgen_layer *L, const struct vkgen_hooks_DestroyDebugUtilsMessengerEXT *h, int slot, VkInstance instance, VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1422,14 +1331,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyDebugUtilsM
 	if (h->c_post) h->c_post(&call, instance, messenger, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyDebugUtilsMessengerEXT(name, ...)
 #endif
 #if (defined(VK_EXT_debug_utils))
-#define VKGEN_TRAMP_vkDestroyDebugUtilsMessengerEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyDebugUtilsMessengerEXT(VkInstance instance, VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyDebugUtilsMessengerEXT(L, H, VKGEN_I_vkDestroyDebugUtilsMessengerEXT, instance, messenger, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyDebugUtilsMessengerEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyDebugUtilsMessengerEXT(VkInstance instance, VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyDebugUtilsMessengerEXT h = {__VA_ARGS__}; vkgen_tramp_DestroyDebugUtilsMessengerEXT(L, &h, VKGEN_I_vkDestroyDebugUtilsMessengerEXT, instance, messenger, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyDebugUtilsMessengerEXT(P, claimed) [VKGEN_N_vkDestroyDebugUtilsMessengerEXT] = {(PFN_vkVoidFunction)P##vkDestroyDebugUtilsMessengerEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyDebugUtilsMessengerEXT(L, H, P)
+#define VKGEN_TRAMP_vkDestroyDebugUtilsMessengerEXT(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyDebugUtilsMessengerEXT(P, claimed)
 #endif
 
@@ -1442,7 +1349,6 @@ struct vkgen_hooks_DestroyDeferredOperationKHR {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyDeferredOperationKHR(name, ...) static const struct vkgen_hooks_DestroyDeferredOperationKHR name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyDeferredOperationKHR(struct vkgen_layer *L, const struct vkgen_hooks_DestroyDeferredOperationKHR *h, int slot, VkDevice device, VkDeferredOperationKHR operation, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1467,14 +1373,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyDeferredOpe
 	if (h->c_post) h->c_post(&call, device, operation, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyDeferredOperationKHR(name, ...)
 #endif
 #if (defined(VK_KHR_deferred_host_operations))
-#define VKGEN_TRAMP_vkDestroyDeferredOperationKHR(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyDeferredOperationKHR(VkDevice device, VkDeferredOperationKHR operation, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyDeferredOperationKHR(L, H, VKGEN_D_vkDestroyDeferredOperationKHR, device, operation, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyDeferredOperationKHR(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyDeferredOperationKHR(VkDevice device, VkDeferredOperationKHR operation, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyDeferredOperationKHR h = {__VA_ARGS__}; vkgen_tramp_DestroyDeferredOperationKHR(L, &h, VKGEN_D_vkDestroyDeferredOperationKHR, device, operation, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyDeferredOperationKHR(P, claimed) [VKGEN_N_vkDestroyDeferredOperationKHR] = {(PFN_vkVoidFunction)P##vkDestroyDeferredOperationKHR, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyDeferredOperationKHR(L, H, P)
+#define VKGEN_TRAMP_vkDestroyDeferredOperationKHR(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyDeferredOperationKHR(P, claimed)
 #endif
 
@@ -1487,7 +1391,6 @@ struct vkgen_hooks_DestroyDescriptorPool {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyDescriptorPool(name, ...) static const struct vkgen_hooks_DestroyDescriptorPool name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyDescriptorPool(struct vkgen_layer *L, const struct vkgen_hooks_DestroyDescriptorPool *h, int slot, VkDevice device, VkDescriptorPool descriptorPool, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1512,14 +1415,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyDescriptorP
 	if (h->c_post) h->c_post(&call, device, descriptorPool, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyDescriptorPool(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroyDescriptorPool(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyDescriptorPool(VkDevice device, VkDescriptorPool descriptorPool, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyDescriptorPool(L, H, VKGEN_D_vkDestroyDescriptorPool, device, descriptorPool, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyDescriptorPool(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyDescriptorPool(VkDevice device, VkDescriptorPool descriptorPool, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyDescriptorPool h = {__VA_ARGS__}; vkgen_tramp_DestroyDescriptorPool(L, &h, VKGEN_D_vkDestroyDescriptorPool, device, descriptorPool, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyDescriptorPool(P, claimed) [VKGEN_N_vkDestroyDescriptorPool] = {(PFN_vkVoidFunction)P##vkDestroyDescriptorPool, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyDescriptorPool(L, H, P)
+#define VKGEN_TRAMP_vkDestroyDescriptorPool(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyDescriptorPool(P, claimed)
 #endif
 
@@ -1532,7 +1433,6 @@ struct vkgen_hooks_DestroyDescriptorSetLayout {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyDescriptorSetLayout(name, ...) static const struct vkgen_hooks_DestroyDescriptorSetLayout name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyDescriptorSetLayout(struct vkgen_layer *L, const struct vkgen_hooks_DestroyDescriptorSetLayout *h, int slot, VkDevice device, VkDescriptorSetLayout descriptorSetLayout, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1557,14 +1457,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyDescriptorS
 	if (h->c_post) h->c_post(&call, device, descriptorSetLayout, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyDescriptorSetLayout(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroyDescriptorSetLayout(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyDescriptorSetLayout(VkDevice device, VkDescriptorSetLayout descriptorSetLayout, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyDescriptorSetLayout(L, H, VKGEN_D_vkDestroyDescriptorSetLayout, device, descriptorSetLayout, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyDescriptorSetLayout(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyDescriptorSetLayout(VkDevice device, VkDescriptorSetLayout descriptorSetLayout, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyDescriptorSetLayout h = {__VA_ARGS__}; vkgen_tramp_DestroyDescriptorSetLayout(L, &h, VKGEN_D_vkDestroyDescriptorSetLayout, device, descriptorSetLayout, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyDescriptorSetLayout(P, claimed) [VKGEN_N_vkDestroyDescriptorSetLayout] = {(PFN_vkVoidFunction)P##vkDestroyDescriptorSetLayout, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyDescriptorSetLayout(L, H, P)
+#define VKGEN_TRAMP_vkDestroyDescriptorSetLayout(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyDescriptorSetLayout(P, claimed)
 #endif
 
@@ -1577,7 +1475,6 @@ struct vkgen_hooks_DestroyDescriptorUpdateTemplate {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyDescriptorUpdateTemplate(name, ...) static const struct vkgen_hooks_DestroyDescriptorUpdateTemplate name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyDescriptorUpdateTemplate(struct vkgen_layer *L, const struct vkgen_hooks_DestroyDescriptorUpdateTemplate *h, int slot, VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1602,21 +1499,19 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyDescriptorU
 	if (h->c_post) h->c_post(&call, device, descriptorUpdateTemplate, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyDescriptorUpdateTemplate(name, ...)
 #endif
 #if (defined(VK_VERSION_1_1))
-#define VKGEN_TRAMP_vkDestroyDescriptorUpdateTemplate(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyDescriptorUpdateTemplate(VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyDescriptorUpdateTemplate(L, H, VKGEN_D_vkDestroyDescriptorUpdateTemplate, device, descriptorUpdateTemplate, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyDescriptorUpdateTemplate(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyDescriptorUpdateTemplate(VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyDescriptorUpdateTemplate h = {__VA_ARGS__}; vkgen_tramp_DestroyDescriptorUpdateTemplate(L, &h, VKGEN_D_vkDestroyDescriptorUpdateTemplate, device, descriptorUpdateTemplate, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyDescriptorUpdateTemplate(P, claimed) [VKGEN_N_vkDestroyDescriptorUpdateTemplate] = {(PFN_vkVoidFunction)P##vkDestroyDescriptorUpdateTemplate, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyDescriptorUpdateTemplate(L, H, P)
+#define VKGEN_TRAMP_vkDestroyDescriptorUpdateTemplate(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyDescriptorUpdateTemplate(P, claimed)
 #endif
 #if (defined(VK_VERSION_1_1)) && (defined(VK_KHR_descriptor_update_template))
-#define VKGEN_TRAMP_vkDestroyDescriptorUpdateTemplateKHR(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyDescriptorUpdateTemplateKHR(VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyDescriptorUpdateTemplate(L, H, VKGEN_D_vkDestroyDescriptorUpdateTemplateKHR, device, descriptorUpdateTemplate, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyDescriptorUpdateTemplateKHR(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyDescriptorUpdateTemplateKHR(VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyDescriptorUpdateTemplate h = {__VA_ARGS__}; vkgen_tramp_DestroyDescriptorUpdateTemplate(L, &h, VKGEN_D_vkDestroyDescriptorUpdateTemplateKHR, device, descriptorUpdateTemplate, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyDescriptorUpdateTemplateKHR(P, claimed) [VKGEN_N_vkDestroyDescriptorUpdateTemplateKHR] = {(PFN_vkVoidFunction)P##vkDestroyDescriptorUpdateTemplateKHR, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyDescriptorUpdateTemplateKHR(L, H, P)
+#define VKGEN_TRAMP_vkDestroyDescriptorUpdateTemplateKHR(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyDescriptorUpdateTemplateKHR(P, claimed)
 #endif
 
@@ -1629,7 +1524,6 @@ struct vkgen_hooks_DestroyDevice {
 	void (*go_post)(GoUintptr, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyDevice(name, ...) static const struct vkgen_hooks_DestroyDevice name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyDevice(struct vkgen_layer *L, const struct vkgen_hooks_DestroyDevice *h, int slot, VkDevice device, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1648,14 +1542,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyDevice(stru
 	if (h->c_post) h->c_post(&call, device, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyDevice(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroyDevice(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyDevice(VkDevice device, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyDevice(L, H, 0, device, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyDevice(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyDevice(VkDevice device, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyDevice h = {__VA_ARGS__}; vkgen_tramp_DestroyDevice(L, &h, 0, device, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyDevice(P, claimed) [VKGEN_N_vkDestroyDevice] = {(PFN_vkVoidFunction)P##vkDestroyDevice, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyDevice(L, H, P)
+#define VKGEN_TRAMP_vkDestroyDevice(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyDevice(P, claimed)
 #endif
 
@@ -1668,7 +1560,6 @@ struct vkgen_hooks_DestroyEvent {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyEvent(name, ...) static const struct vkgen_hooks_DestroyEvent name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyEvent(struct vkgen_layer *L, const struct vkgen_hooks_DestroyEvent *h, int slot, VkDevice device, VkEvent event, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1693,14 +1584,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyEvent(struc
 	if (h->c_post) h->c_post(&call, device, event, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyEvent(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroyEvent(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyEvent(VkDevice device, VkEvent event, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyEvent(L, H, VKGEN_D_vkDestroyEvent, device, event, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyEvent(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyEvent(VkDevice device, VkEvent event, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyEvent h = {__VA_ARGS__}; vkgen_tramp_DestroyEvent(L, &h, VKGEN_D_vkDestroyEvent, device, event, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyEvent(P, claimed) [VKGEN_N_vkDestroyEvent] = {(PFN_vkVoidFunction)P##vkDestroyEvent, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyEvent(L, H, P)
+#define VKGEN_TRAMP_vkDestroyEvent(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyEvent(P, claimed)
 #endif
 
@@ -1713,7 +1602,6 @@ struct vkgen_hooks_DestroyExternalComputeQueueNV {
 	void (*go_post)(GoUintptr, GoUintptr, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyExternalComputeQueueNV(name, ...) static const struct vkgen_hooks_DestroyExternalComputeQueueNV name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyExternalComputeQueueNV(struct vkgen_layer *L, const struct vkgen_hooks_DestroyExternalComputeQueueNV *h, int slot, VkDevice device, VkExternalComputeQueueNV externalQueue, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1738,14 +1626,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyExternalCom
 	if (h->c_post) h->c_post(&call, device, externalQueue, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyExternalComputeQueueNV(name, ...)
 #endif
 #if (defined(VK_NV_external_compute_queue))
-#define VKGEN_TRAMP_vkDestroyExternalComputeQueueNV(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyExternalComputeQueueNV(VkDevice device, VkExternalComputeQueueNV externalQueue, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyExternalComputeQueueNV(L, H, VKGEN_D_vkDestroyExternalComputeQueueNV, device, externalQueue, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyExternalComputeQueueNV(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyExternalComputeQueueNV(VkDevice device, VkExternalComputeQueueNV externalQueue, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyExternalComputeQueueNV h = {__VA_ARGS__}; vkgen_tramp_DestroyExternalComputeQueueNV(L, &h, VKGEN_D_vkDestroyExternalComputeQueueNV, device, externalQueue, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyExternalComputeQueueNV(P, claimed) [VKGEN_N_vkDestroyExternalComputeQueueNV] = {(PFN_vkVoidFunction)P##vkDestroyExternalComputeQueueNV, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyExternalComputeQueueNV(L, H, P)
+#define VKGEN_TRAMP_vkDestroyExternalComputeQueueNV(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyExternalComputeQueueNV(P, claimed)
 #endif
 
@@ -1758,7 +1644,6 @@ struct vkgen_hooks_DestroyFence {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyFence(name, ...) static const struct vkgen_hooks_DestroyFence name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyFence(struct vkgen_layer *L, const struct vkgen_hooks_DestroyFence *h, int slot, VkDevice device, VkFence fence, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1783,14 +1668,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyFence(struc
 	if (h->c_post) h->c_post(&call, device, fence, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyFence(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroyFence(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyFence(VkDevice device, VkFence fence, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyFence(L, H, VKGEN_D_vkDestroyFence, device, fence, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyFence(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyFence(VkDevice device, VkFence fence, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyFence h = {__VA_ARGS__}; vkgen_tramp_DestroyFence(L, &h, VKGEN_D_vkDestroyFence, device, fence, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyFence(P, claimed) [VKGEN_N_vkDestroyFence] = {(PFN_vkVoidFunction)P##vkDestroyFence, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyFence(L, H, P)
+#define VKGEN_TRAMP_vkDestroyFence(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyFence(P, claimed)
 #endif
 
@@ -1803,7 +1686,6 @@ struct vkgen_hooks_DestroyFramebuffer {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyFramebuffer(name, ...) static const struct vkgen_hooks_DestroyFramebuffer name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyFramebuffer(struct vkgen_layer *L, const struct vkgen_hooks_DestroyFramebuffer *h, int slot, VkDevice device, VkFramebuffer framebuffer, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1828,14 +1710,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyFramebuffer
 	if (h->c_post) h->c_post(&call, device, framebuffer, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyFramebuffer(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroyFramebuffer(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyFramebuffer(VkDevice device, VkFramebuffer framebuffer, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyFramebuffer(L, H, VKGEN_D_vkDestroyFramebuffer, device, framebuffer, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyFramebuffer(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyFramebuffer(VkDevice device, VkFramebuffer framebuffer, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyFramebuffer h = {__VA_ARGS__}; vkgen_tramp_DestroyFramebuffer(L, &h, VKGEN_D_vkDestroyFramebuffer, device, framebuffer, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyFramebuffer(P, claimed) [VKGEN_N_vkDestroyFramebuffer] = {(PFN_vkVoidFunction)P##vkDestroyFramebuffer, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyFramebuffer(L, H, P)
+#define VKGEN_TRAMP_vkDestroyFramebuffer(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyFramebuffer(P, claimed)
 #endif
 
@@ -1848,7 +1728,6 @@ struct vkgen_hooks_DestroyGpaSessionAMD {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyGpaSessionAMD(name, ...) static const struct vkgen_hooks_DestroyGpaSessionAMD name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyGpaSessionAMD(struct vkgen_layer *L, const struct vkgen_hooks_DestroyGpaSessionAMD *h, int slot, VkDevice device, VkGpaSessionAMD gpaSession, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1873,14 +1752,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyGpaSessionA
 	if (h->c_post) h->c_post(&call, device, gpaSession, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyGpaSessionAMD(name, ...)
 #endif
 #if (defined(VK_AMD_gpa_interface))
-#define VKGEN_TRAMP_vkDestroyGpaSessionAMD(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyGpaSessionAMD(VkDevice device, VkGpaSessionAMD gpaSession, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyGpaSessionAMD(L, H, VKGEN_D_vkDestroyGpaSessionAMD, device, gpaSession, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyGpaSessionAMD(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyGpaSessionAMD(VkDevice device, VkGpaSessionAMD gpaSession, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyGpaSessionAMD h = {__VA_ARGS__}; vkgen_tramp_DestroyGpaSessionAMD(L, &h, VKGEN_D_vkDestroyGpaSessionAMD, device, gpaSession, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyGpaSessionAMD(P, claimed) [VKGEN_N_vkDestroyGpaSessionAMD] = {(PFN_vkVoidFunction)P##vkDestroyGpaSessionAMD, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyGpaSessionAMD(L, H, P)
+#define VKGEN_TRAMP_vkDestroyGpaSessionAMD(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyGpaSessionAMD(P, claimed)
 #endif
 
@@ -1893,7 +1770,6 @@ struct vkgen_hooks_DestroyImage {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyImage(name, ...) static const struct vkgen_hooks_DestroyImage name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyImage(struct vkgen_layer *L, const struct vkgen_hooks_DestroyImage *h, int slot, VkDevice device, VkImage image, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1918,14 +1794,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyImage(struc
 	if (h->c_post) h->c_post(&call, device, image, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyImage(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroyImage(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyImage(VkDevice device, VkImage image, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyImage(L, H, VKGEN_D_vkDestroyImage, device, image, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyImage(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyImage(VkDevice device, VkImage image, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyImage h = {__VA_ARGS__}; vkgen_tramp_DestroyImage(L, &h, VKGEN_D_vkDestroyImage, device, image, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyImage(P, claimed) [VKGEN_N_vkDestroyImage] = {(PFN_vkVoidFunction)P##vkDestroyImage, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyImage(L, H, P)
+#define VKGEN_TRAMP_vkDestroyImage(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyImage(P, claimed)
 #endif
 
@@ -1938,7 +1812,6 @@ struct vkgen_hooks_DestroyImageView {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyImageView(name, ...) static const struct vkgen_hooks_DestroyImageView name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyImageView(struct vkgen_layer *L, const struct vkgen_hooks_DestroyImageView *h, int slot, VkDevice device, VkImageView imageView, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -1963,14 +1836,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyImageView(s
 	if (h->c_post) h->c_post(&call, device, imageView, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyImageView(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroyImageView(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyImageView(VkDevice device, VkImageView imageView, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyImageView(L, H, VKGEN_D_vkDestroyImageView, device, imageView, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyImageView(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyImageView(VkDevice device, VkImageView imageView, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyImageView h = {__VA_ARGS__}; vkgen_tramp_DestroyImageView(L, &h, VKGEN_D_vkDestroyImageView, device, imageView, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyImageView(P, claimed) [VKGEN_N_vkDestroyImageView] = {(PFN_vkVoidFunction)P##vkDestroyImageView, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyImageView(L, H, P)
+#define VKGEN_TRAMP_vkDestroyImageView(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyImageView(P, claimed)
 #endif
 
@@ -1983,7 +1854,6 @@ struct vkgen_hooks_DestroyIndirectCommandsLayoutEXT {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyIndirectCommandsLayoutEXT(name, ...) static const struct vkgen_hooks_DestroyIndirectCommandsLayoutEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyIndirectCommandsLayoutEXT(struct vkgen_layer *L, const struct vkgen_hooks_DestroyIndirectCommandsLayoutEXT *h, int slot, VkDevice device, VkIndirectCommandsLayoutEXT indirectCommandsLayout, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2008,14 +1878,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyIndirectCom
 	if (h->c_post) h->c_post(&call, device, indirectCommandsLayout, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyIndirectCommandsLayoutEXT(name, ...)
 #endif
 #if (defined(VK_EXT_device_generated_commands))
-#define VKGEN_TRAMP_vkDestroyIndirectCommandsLayoutEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyIndirectCommandsLayoutEXT(VkDevice device, VkIndirectCommandsLayoutEXT indirectCommandsLayout, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyIndirectCommandsLayoutEXT(L, H, VKGEN_D_vkDestroyIndirectCommandsLayoutEXT, device, indirectCommandsLayout, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyIndirectCommandsLayoutEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyIndirectCommandsLayoutEXT(VkDevice device, VkIndirectCommandsLayoutEXT indirectCommandsLayout, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyIndirectCommandsLayoutEXT h = {__VA_ARGS__}; vkgen_tramp_DestroyIndirectCommandsLayoutEXT(L, &h, VKGEN_D_vkDestroyIndirectCommandsLayoutEXT, device, indirectCommandsLayout, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyIndirectCommandsLayoutEXT(P, claimed) [VKGEN_N_vkDestroyIndirectCommandsLayoutEXT] = {(PFN_vkVoidFunction)P##vkDestroyIndirectCommandsLayoutEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyIndirectCommandsLayoutEXT(L, H, P)
+#define VKGEN_TRAMP_vkDestroyIndirectCommandsLayoutEXT(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyIndirectCommandsLayoutEXT(P, claimed)
 #endif
 
@@ -2028,7 +1896,6 @@ struct vkgen_hooks_DestroyIndirectCommandsLayoutNV {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyIndirectCommandsLayoutNV(name, ...) static const struct vkgen_hooks_DestroyIndirectCommandsLayoutNV name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyIndirectCommandsLayoutNV(struct vkgen_layer *L, const struct vkgen_hooks_DestroyIndirectCommandsLayoutNV *h, int slot, VkDevice device, VkIndirectCommandsLayoutNV indirectCommandsLayout, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2053,14 +1920,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyIndirectCom
 	if (h->c_post) h->c_post(&call, device, indirectCommandsLayout, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyIndirectCommandsLayoutNV(name, ...)
 #endif
 #if (defined(VK_NV_device_generated_commands))
-#define VKGEN_TRAMP_vkDestroyIndirectCommandsLayoutNV(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyIndirectCommandsLayoutNV(VkDevice device, VkIndirectCommandsLayoutNV indirectCommandsLayout, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyIndirectCommandsLayoutNV(L, H, VKGEN_D_vkDestroyIndirectCommandsLayoutNV, device, indirectCommandsLayout, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyIndirectCommandsLayoutNV(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyIndirectCommandsLayoutNV(VkDevice device, VkIndirectCommandsLayoutNV indirectCommandsLayout, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyIndirectCommandsLayoutNV h = {__VA_ARGS__}; vkgen_tramp_DestroyIndirectCommandsLayoutNV(L, &h, VKGEN_D_vkDestroyIndirectCommandsLayoutNV, device, indirectCommandsLayout, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyIndirectCommandsLayoutNV(P, claimed) [VKGEN_N_vkDestroyIndirectCommandsLayoutNV] = {(PFN_vkVoidFunction)P##vkDestroyIndirectCommandsLayoutNV, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyIndirectCommandsLayoutNV(L, H, P)
+#define VKGEN_TRAMP_vkDestroyIndirectCommandsLayoutNV(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyIndirectCommandsLayoutNV(P, claimed)
 #endif
 
@@ -2073,7 +1938,6 @@ struct vkgen_hooks_DestroyIndirectExecutionSetEXT {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyIndirectExecutionSetEXT(name, ...) static const struct vkgen_hooks_DestroyIndirectExecutionSetEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyIndirectExecutionSetEXT(struct vkgen_layer *L, const struct vkgen_hooks_DestroyIndirectExecutionSetEXT *h, int slot, VkDevice device, VkIndirectExecutionSetEXT indirectExecutionSet, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2098,14 +1962,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyIndirectExe
 	if (h->c_post) h->c_post(&call, device, indirectExecutionSet, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyIndirectExecutionSetEXT(name, ...)
 #endif
 #if (defined(VK_EXT_device_generated_commands))
-#define VKGEN_TRAMP_vkDestroyIndirectExecutionSetEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyIndirectExecutionSetEXT(VkDevice device, VkIndirectExecutionSetEXT indirectExecutionSet, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyIndirectExecutionSetEXT(L, H, VKGEN_D_vkDestroyIndirectExecutionSetEXT, device, indirectExecutionSet, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyIndirectExecutionSetEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyIndirectExecutionSetEXT(VkDevice device, VkIndirectExecutionSetEXT indirectExecutionSet, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyIndirectExecutionSetEXT h = {__VA_ARGS__}; vkgen_tramp_DestroyIndirectExecutionSetEXT(L, &h, VKGEN_D_vkDestroyIndirectExecutionSetEXT, device, indirectExecutionSet, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyIndirectExecutionSetEXT(P, claimed) [VKGEN_N_vkDestroyIndirectExecutionSetEXT] = {(PFN_vkVoidFunction)P##vkDestroyIndirectExecutionSetEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyIndirectExecutionSetEXT(L, H, P)
+#define VKGEN_TRAMP_vkDestroyIndirectExecutionSetEXT(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyIndirectExecutionSetEXT(P, claimed)
 #endif
 
@@ -2118,7 +1980,6 @@ struct vkgen_hooks_DestroyInstance {
 	void (*go_post)(GoUintptr, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyInstance(name, ...) static const struct vkgen_hooks_DestroyInstance name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyInstance(struct vkgen_layer *L, const struct vkgen_hooks_DestroyInstance *h, int slot, VkInstance instance, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2137,14 +1998,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyInstance(st
 	if (h->c_post) h->c_post(&call, instance, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyInstance(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroyInstance(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyInstance(VkInstance instance, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyInstance(L, H, 0, instance, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyInstance(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyInstance(VkInstance instance, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyInstance h = {__VA_ARGS__}; vkgen_tramp_DestroyInstance(L, &h, 0, instance, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyInstance(P, claimed) [VKGEN_N_vkDestroyInstance] = {(PFN_vkVoidFunction)P##vkDestroyInstance, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyInstance(L, H, P)
+#define VKGEN_TRAMP_vkDestroyInstance(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyInstance(P, claimed)
 #endif
 
@@ -2157,7 +2016,6 @@ struct vkgen_hooks_DestroyMicromapEXT {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyMicromapEXT(name, ...) static const struct vkgen_hooks_DestroyMicromapEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyMicromapEXT(struct vkgen_layer *L, const struct vkgen_hooks_DestroyMicromapEXT *h, int slot, VkDevice device, VkMicromapEXT micromap, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2182,14 +2040,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyMicromapEXT
 	if (h->c_post) h->c_post(&call, device, micromap, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyMicromapEXT(name, ...)
 #endif
 #if (defined(VK_EXT_opacity_micromap))
-#define VKGEN_TRAMP_vkDestroyMicromapEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyMicromapEXT(VkDevice device, VkMicromapEXT micromap, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyMicromapEXT(L, H, VKGEN_D_vkDestroyMicromapEXT, device, micromap, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyMicromapEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyMicromapEXT(VkDevice device, VkMicromapEXT micromap, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyMicromapEXT h = {__VA_ARGS__}; vkgen_tramp_DestroyMicromapEXT(L, &h, VKGEN_D_vkDestroyMicromapEXT, device, micromap, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyMicromapEXT(P, claimed) [VKGEN_N_vkDestroyMicromapEXT] = {(PFN_vkVoidFunction)P##vkDestroyMicromapEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyMicromapEXT(L, H, P)
+#define VKGEN_TRAMP_vkDestroyMicromapEXT(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyMicromapEXT(P, claimed)
 #endif
 
@@ -2202,7 +2058,6 @@ struct vkgen_hooks_DestroyOpticalFlowSessionNV {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyOpticalFlowSessionNV(name, ...) static const struct vkgen_hooks_DestroyOpticalFlowSessionNV name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyOpticalFlowSessionNV(struct vkgen_layer *L, const struct vkgen_hooks_DestroyOpticalFlowSessionNV *h, int slot, VkDevice device, VkOpticalFlowSessionNV session, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2227,14 +2082,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyOpticalFlow
 	if (h->c_post) h->c_post(&call, device, session, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyOpticalFlowSessionNV(name, ...)
 #endif
 #if (defined(VK_NV_optical_flow))
-#define VKGEN_TRAMP_vkDestroyOpticalFlowSessionNV(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyOpticalFlowSessionNV(VkDevice device, VkOpticalFlowSessionNV session, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyOpticalFlowSessionNV(L, H, VKGEN_D_vkDestroyOpticalFlowSessionNV, device, session, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyOpticalFlowSessionNV(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyOpticalFlowSessionNV(VkDevice device, VkOpticalFlowSessionNV session, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyOpticalFlowSessionNV h = {__VA_ARGS__}; vkgen_tramp_DestroyOpticalFlowSessionNV(L, &h, VKGEN_D_vkDestroyOpticalFlowSessionNV, device, session, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyOpticalFlowSessionNV(P, claimed) [VKGEN_N_vkDestroyOpticalFlowSessionNV] = {(PFN_vkVoidFunction)P##vkDestroyOpticalFlowSessionNV, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyOpticalFlowSessionNV(L, H, P)
+#define VKGEN_TRAMP_vkDestroyOpticalFlowSessionNV(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyOpticalFlowSessionNV(P, claimed)
 #endif
 
@@ -2247,7 +2100,6 @@ struct vkgen_hooks_DestroyPipeline {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyPipeline(name, ...) static const struct vkgen_hooks_DestroyPipeline name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyPipeline(struct vkgen_layer *L, const struct vkgen_hooks_DestroyPipeline *h, int slot, VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2272,14 +2124,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyPipeline(st
 	if (h->c_post) h->c_post(&call, device, pipeline, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyPipeline(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroyPipeline(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyPipeline(VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyPipeline(L, H, VKGEN_D_vkDestroyPipeline, device, pipeline, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyPipeline(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyPipeline(VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyPipeline h = {__VA_ARGS__}; vkgen_tramp_DestroyPipeline(L, &h, VKGEN_D_vkDestroyPipeline, device, pipeline, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyPipeline(P, claimed) [VKGEN_N_vkDestroyPipeline] = {(PFN_vkVoidFunction)P##vkDestroyPipeline, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyPipeline(L, H, P)
+#define VKGEN_TRAMP_vkDestroyPipeline(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyPipeline(P, claimed)
 #endif
 
@@ -2292,7 +2142,6 @@ struct vkgen_hooks_DestroyPipelineBinaryKHR {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyPipelineBinaryKHR(name, ...) static const struct vkgen_hooks_DestroyPipelineBinaryKHR name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyPipelineBinaryKHR(struct vkgen_layer *L, const struct vkgen_hooks_DestroyPipelineBinaryKHR *h, int slot, VkDevice device, VkPipelineBinaryKHR pipelineBinary, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2317,14 +2166,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyPipelineBin
 	if (h->c_post) h->c_post(&call, device, pipelineBinary, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyPipelineBinaryKHR(name, ...)
 #endif
 #if (defined(VK_KHR_pipeline_binary))
-#define VKGEN_TRAMP_vkDestroyPipelineBinaryKHR(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyPipelineBinaryKHR(VkDevice device, VkPipelineBinaryKHR pipelineBinary, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyPipelineBinaryKHR(L, H, VKGEN_D_vkDestroyPipelineBinaryKHR, device, pipelineBinary, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyPipelineBinaryKHR(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyPipelineBinaryKHR(VkDevice device, VkPipelineBinaryKHR pipelineBinary, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyPipelineBinaryKHR h = {__VA_ARGS__}; vkgen_tramp_DestroyPipelineBinaryKHR(L, &h, VKGEN_D_vkDestroyPipelineBinaryKHR, device, pipelineBinary, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyPipelineBinaryKHR(P, claimed) [VKGEN_N_vkDestroyPipelineBinaryKHR] = {(PFN_vkVoidFunction)P##vkDestroyPipelineBinaryKHR, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyPipelineBinaryKHR(L, H, P)
+#define VKGEN_TRAMP_vkDestroyPipelineBinaryKHR(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyPipelineBinaryKHR(P, claimed)
 #endif
 
@@ -2337,7 +2184,6 @@ struct vkgen_hooks_DestroyPipelineCache {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyPipelineCache(name, ...) static const struct vkgen_hooks_DestroyPipelineCache name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyPipelineCache(struct vkgen_layer *L, const struct vkgen_hooks_DestroyPipelineCache *h, int slot, VkDevice device, VkPipelineCache pipelineCache, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2362,14 +2208,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyPipelineCac
 	if (h->c_post) h->c_post(&call, device, pipelineCache, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyPipelineCache(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroyPipelineCache(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyPipelineCache(VkDevice device, VkPipelineCache pipelineCache, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyPipelineCache(L, H, VKGEN_D_vkDestroyPipelineCache, device, pipelineCache, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyPipelineCache(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyPipelineCache(VkDevice device, VkPipelineCache pipelineCache, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyPipelineCache h = {__VA_ARGS__}; vkgen_tramp_DestroyPipelineCache(L, &h, VKGEN_D_vkDestroyPipelineCache, device, pipelineCache, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyPipelineCache(P, claimed) [VKGEN_N_vkDestroyPipelineCache] = {(PFN_vkVoidFunction)P##vkDestroyPipelineCache, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyPipelineCache(L, H, P)
+#define VKGEN_TRAMP_vkDestroyPipelineCache(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyPipelineCache(P, claimed)
 #endif
 
@@ -2382,7 +2226,6 @@ struct vkgen_hooks_DestroyPipelineLayout {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyPipelineLayout(name, ...) static const struct vkgen_hooks_DestroyPipelineLayout name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyPipelineLayout(struct vkgen_layer *L, const struct vkgen_hooks_DestroyPipelineLayout *h, int slot, VkDevice device, VkPipelineLayout pipelineLayout, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2407,14 +2250,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyPipelineLay
 	if (h->c_post) h->c_post(&call, device, pipelineLayout, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyPipelineLayout(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroyPipelineLayout(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyPipelineLayout(VkDevice device, VkPipelineLayout pipelineLayout, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyPipelineLayout(L, H, VKGEN_D_vkDestroyPipelineLayout, device, pipelineLayout, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyPipelineLayout(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyPipelineLayout(VkDevice device, VkPipelineLayout pipelineLayout, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyPipelineLayout h = {__VA_ARGS__}; vkgen_tramp_DestroyPipelineLayout(L, &h, VKGEN_D_vkDestroyPipelineLayout, device, pipelineLayout, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyPipelineLayout(P, claimed) [VKGEN_N_vkDestroyPipelineLayout] = {(PFN_vkVoidFunction)P##vkDestroyPipelineLayout, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyPipelineLayout(L, H, P)
+#define VKGEN_TRAMP_vkDestroyPipelineLayout(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyPipelineLayout(P, claimed)
 #endif
 
@@ -2427,7 +2268,6 @@ struct vkgen_hooks_DestroyPrivateDataSlot {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyPrivateDataSlot(name, ...) static const struct vkgen_hooks_DestroyPrivateDataSlot name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyPrivateDataSlot(struct vkgen_layer *L, const struct vkgen_hooks_DestroyPrivateDataSlot *h, int slot, VkDevice device, VkPrivateDataSlot privateDataSlot, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2452,21 +2292,19 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyPrivateData
 	if (h->c_post) h->c_post(&call, device, privateDataSlot, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyPrivateDataSlot(name, ...)
 #endif
 #if (defined(VK_VERSION_1_3))
-#define VKGEN_TRAMP_vkDestroyPrivateDataSlot(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyPrivateDataSlot(VkDevice device, VkPrivateDataSlot privateDataSlot, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyPrivateDataSlot(L, H, VKGEN_D_vkDestroyPrivateDataSlot, device, privateDataSlot, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyPrivateDataSlot(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyPrivateDataSlot(VkDevice device, VkPrivateDataSlot privateDataSlot, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyPrivateDataSlot h = {__VA_ARGS__}; vkgen_tramp_DestroyPrivateDataSlot(L, &h, VKGEN_D_vkDestroyPrivateDataSlot, device, privateDataSlot, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyPrivateDataSlot(P, claimed) [VKGEN_N_vkDestroyPrivateDataSlot] = {(PFN_vkVoidFunction)P##vkDestroyPrivateDataSlot, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyPrivateDataSlot(L, H, P)
+#define VKGEN_TRAMP_vkDestroyPrivateDataSlot(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyPrivateDataSlot(P, claimed)
 #endif
 #if (defined(VK_VERSION_1_3)) && (defined(VK_EXT_private_data))
-#define VKGEN_TRAMP_vkDestroyPrivateDataSlotEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyPrivateDataSlotEXT(VkDevice device, VkPrivateDataSlot privateDataSlot, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyPrivateDataSlot(L, H, VKGEN_D_vkDestroyPrivateDataSlotEXT, device, privateDataSlot, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyPrivateDataSlotEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyPrivateDataSlotEXT(VkDevice device, VkPrivateDataSlot privateDataSlot, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyPrivateDataSlot h = {__VA_ARGS__}; vkgen_tramp_DestroyPrivateDataSlot(L, &h, VKGEN_D_vkDestroyPrivateDataSlotEXT, device, privateDataSlot, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyPrivateDataSlotEXT(P, claimed) [VKGEN_N_vkDestroyPrivateDataSlotEXT] = {(PFN_vkVoidFunction)P##vkDestroyPrivateDataSlotEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyPrivateDataSlotEXT(L, H, P)
+#define VKGEN_TRAMP_vkDestroyPrivateDataSlotEXT(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyPrivateDataSlotEXT(P, claimed)
 #endif
 
@@ -2479,7 +2317,6 @@ struct vkgen_hooks_DestroyQueryPool {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyQueryPool(name, ...) static const struct vkgen_hooks_DestroyQueryPool name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyQueryPool(struct vkgen_layer *L, const struct vkgen_hooks_DestroyQueryPool *h, int slot, VkDevice device, VkQueryPool queryPool, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2504,14 +2341,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyQueryPool(s
 	if (h->c_post) h->c_post(&call, device, queryPool, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyQueryPool(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroyQueryPool(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyQueryPool(VkDevice device, VkQueryPool queryPool, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyQueryPool(L, H, VKGEN_D_vkDestroyQueryPool, device, queryPool, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyQueryPool(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyQueryPool(VkDevice device, VkQueryPool queryPool, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyQueryPool h = {__VA_ARGS__}; vkgen_tramp_DestroyQueryPool(L, &h, VKGEN_D_vkDestroyQueryPool, device, queryPool, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyQueryPool(P, claimed) [VKGEN_N_vkDestroyQueryPool] = {(PFN_vkVoidFunction)P##vkDestroyQueryPool, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyQueryPool(L, H, P)
+#define VKGEN_TRAMP_vkDestroyQueryPool(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyQueryPool(P, claimed)
 #endif
 
@@ -2524,7 +2359,6 @@ struct vkgen_hooks_DestroyRenderPass {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyRenderPass(name, ...) static const struct vkgen_hooks_DestroyRenderPass name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyRenderPass(struct vkgen_layer *L, const struct vkgen_hooks_DestroyRenderPass *h, int slot, VkDevice device, VkRenderPass renderPass, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2549,14 +2383,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyRenderPass(
 	if (h->c_post) h->c_post(&call, device, renderPass, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyRenderPass(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroyRenderPass(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyRenderPass(VkDevice device, VkRenderPass renderPass, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyRenderPass(L, H, VKGEN_D_vkDestroyRenderPass, device, renderPass, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyRenderPass(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyRenderPass(VkDevice device, VkRenderPass renderPass, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyRenderPass h = {__VA_ARGS__}; vkgen_tramp_DestroyRenderPass(L, &h, VKGEN_D_vkDestroyRenderPass, device, renderPass, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyRenderPass(P, claimed) [VKGEN_N_vkDestroyRenderPass] = {(PFN_vkVoidFunction)P##vkDestroyRenderPass, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyRenderPass(L, H, P)
+#define VKGEN_TRAMP_vkDestroyRenderPass(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyRenderPass(P, claimed)
 #endif
 
@@ -2569,7 +2401,6 @@ struct vkgen_hooks_DestroySampler {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroySampler(name, ...) static const struct vkgen_hooks_DestroySampler name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroySampler(struct vkgen_layer *L, const struct vkgen_hooks_DestroySampler *h, int slot, VkDevice device, VkSampler sampler, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2594,14 +2425,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroySampler(str
 	if (h->c_post) h->c_post(&call, device, sampler, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroySampler(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroySampler(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroySampler(VkDevice device, VkSampler sampler, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroySampler(L, H, VKGEN_D_vkDestroySampler, device, sampler, pAllocator); }
+#define VKGEN_TRAMP_vkDestroySampler(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroySampler(VkDevice device, VkSampler sampler, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroySampler h = {__VA_ARGS__}; vkgen_tramp_DestroySampler(L, &h, VKGEN_D_vkDestroySampler, device, sampler, pAllocator); }
 #define VKGEN_ENTRY_vkDestroySampler(P, claimed) [VKGEN_N_vkDestroySampler] = {(PFN_vkVoidFunction)P##vkDestroySampler, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroySampler(L, H, P)
+#define VKGEN_TRAMP_vkDestroySampler(L, P, ...)
 #define VKGEN_ENTRY_vkDestroySampler(P, claimed)
 #endif
 
@@ -2614,7 +2443,6 @@ struct vkgen_hooks_DestroySamplerYcbcrConversion {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroySamplerYcbcrConversion(name, ...) static const struct vkgen_hooks_DestroySamplerYcbcrConversion name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroySamplerYcbcrConversion(struct vkgen_layer *L, const struct vkgen_hooks_DestroySamplerYcbcrConversion *h, int slot, VkDevice device, VkSamplerYcbcrConversion ycbcrConversion, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2639,21 +2467,19 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroySamplerYcbc
 	if (h->c_post) h->c_post(&call, device, ycbcrConversion, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroySamplerYcbcrConversion(name, ...)
 #endif
 #if (defined(VK_VERSION_1_1))
-#define VKGEN_TRAMP_vkDestroySamplerYcbcrConversion(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroySamplerYcbcrConversion(VkDevice device, VkSamplerYcbcrConversion ycbcrConversion, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroySamplerYcbcrConversion(L, H, VKGEN_D_vkDestroySamplerYcbcrConversion, device, ycbcrConversion, pAllocator); }
+#define VKGEN_TRAMP_vkDestroySamplerYcbcrConversion(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroySamplerYcbcrConversion(VkDevice device, VkSamplerYcbcrConversion ycbcrConversion, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroySamplerYcbcrConversion h = {__VA_ARGS__}; vkgen_tramp_DestroySamplerYcbcrConversion(L, &h, VKGEN_D_vkDestroySamplerYcbcrConversion, device, ycbcrConversion, pAllocator); }
 #define VKGEN_ENTRY_vkDestroySamplerYcbcrConversion(P, claimed) [VKGEN_N_vkDestroySamplerYcbcrConversion] = {(PFN_vkVoidFunction)P##vkDestroySamplerYcbcrConversion, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroySamplerYcbcrConversion(L, H, P)
+#define VKGEN_TRAMP_vkDestroySamplerYcbcrConversion(L, P, ...)
 #define VKGEN_ENTRY_vkDestroySamplerYcbcrConversion(P, claimed)
 #endif
 #if (defined(VK_VERSION_1_1)) && (defined(VK_KHR_sampler_ycbcr_conversion))
-#define VKGEN_TRAMP_vkDestroySamplerYcbcrConversionKHR(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroySamplerYcbcrConversionKHR(VkDevice device, VkSamplerYcbcrConversion ycbcrConversion, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroySamplerYcbcrConversion(L, H, VKGEN_D_vkDestroySamplerYcbcrConversionKHR, device, ycbcrConversion, pAllocator); }
+#define VKGEN_TRAMP_vkDestroySamplerYcbcrConversionKHR(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroySamplerYcbcrConversionKHR(VkDevice device, VkSamplerYcbcrConversion ycbcrConversion, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroySamplerYcbcrConversion h = {__VA_ARGS__}; vkgen_tramp_DestroySamplerYcbcrConversion(L, &h, VKGEN_D_vkDestroySamplerYcbcrConversionKHR, device, ycbcrConversion, pAllocator); }
 #define VKGEN_ENTRY_vkDestroySamplerYcbcrConversionKHR(P, claimed) [VKGEN_N_vkDestroySamplerYcbcrConversionKHR] = {(PFN_vkVoidFunction)P##vkDestroySamplerYcbcrConversionKHR, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroySamplerYcbcrConversionKHR(L, H, P)
+#define VKGEN_TRAMP_vkDestroySamplerYcbcrConversionKHR(L, P, ...)
 #define VKGEN_ENTRY_vkDestroySamplerYcbcrConversionKHR(P, claimed)
 #endif
 
@@ -2666,7 +2492,6 @@ struct vkgen_hooks_DestroySemaphore {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroySemaphore(name, ...) static const struct vkgen_hooks_DestroySemaphore name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroySemaphore(struct vkgen_layer *L, const struct vkgen_hooks_DestroySemaphore *h, int slot, VkDevice device, VkSemaphore semaphore, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2691,14 +2516,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroySemaphore(s
 	if (h->c_post) h->c_post(&call, device, semaphore, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroySemaphore(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroySemaphore(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroySemaphore(VkDevice device, VkSemaphore semaphore, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroySemaphore(L, H, VKGEN_D_vkDestroySemaphore, device, semaphore, pAllocator); }
+#define VKGEN_TRAMP_vkDestroySemaphore(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroySemaphore(VkDevice device, VkSemaphore semaphore, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroySemaphore h = {__VA_ARGS__}; vkgen_tramp_DestroySemaphore(L, &h, VKGEN_D_vkDestroySemaphore, device, semaphore, pAllocator); }
 #define VKGEN_ENTRY_vkDestroySemaphore(P, claimed) [VKGEN_N_vkDestroySemaphore] = {(PFN_vkVoidFunction)P##vkDestroySemaphore, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroySemaphore(L, H, P)
+#define VKGEN_TRAMP_vkDestroySemaphore(L, P, ...)
 #define VKGEN_ENTRY_vkDestroySemaphore(P, claimed)
 #endif
 
@@ -2711,7 +2534,6 @@ struct vkgen_hooks_DestroyShaderEXT {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyShaderEXT(name, ...) static const struct vkgen_hooks_DestroyShaderEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyShaderEXT(struct vkgen_layer *L, const struct vkgen_hooks_DestroyShaderEXT *h, int slot, VkDevice device, VkShaderEXT shader, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2736,14 +2558,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyShaderEXT(s
 	if (h->c_post) h->c_post(&call, device, shader, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyShaderEXT(name, ...)
 #endif
 #if (defined(VK_EXT_shader_object))
-#define VKGEN_TRAMP_vkDestroyShaderEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyShaderEXT(VkDevice device, VkShaderEXT shader, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyShaderEXT(L, H, VKGEN_D_vkDestroyShaderEXT, device, shader, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyShaderEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyShaderEXT(VkDevice device, VkShaderEXT shader, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyShaderEXT h = {__VA_ARGS__}; vkgen_tramp_DestroyShaderEXT(L, &h, VKGEN_D_vkDestroyShaderEXT, device, shader, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyShaderEXT(P, claimed) [VKGEN_N_vkDestroyShaderEXT] = {(PFN_vkVoidFunction)P##vkDestroyShaderEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyShaderEXT(L, H, P)
+#define VKGEN_TRAMP_vkDestroyShaderEXT(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyShaderEXT(P, claimed)
 #endif
 
@@ -2756,7 +2576,6 @@ struct vkgen_hooks_DestroyShaderInstrumentationARM {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyShaderInstrumentationARM(name, ...) static const struct vkgen_hooks_DestroyShaderInstrumentationARM name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyShaderInstrumentationARM(struct vkgen_layer *L, const struct vkgen_hooks_DestroyShaderInstrumentationARM *h, int slot, VkDevice device, VkShaderInstrumentationARM instrumentation, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2781,14 +2600,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyShaderInstr
 	if (h->c_post) h->c_post(&call, device, instrumentation, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyShaderInstrumentationARM(name, ...)
 #endif
 #if (defined(VK_ARM_shader_instrumentation))
-#define VKGEN_TRAMP_vkDestroyShaderInstrumentationARM(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyShaderInstrumentationARM(VkDevice device, VkShaderInstrumentationARM instrumentation, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyShaderInstrumentationARM(L, H, VKGEN_D_vkDestroyShaderInstrumentationARM, device, instrumentation, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyShaderInstrumentationARM(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyShaderInstrumentationARM(VkDevice device, VkShaderInstrumentationARM instrumentation, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyShaderInstrumentationARM h = {__VA_ARGS__}; vkgen_tramp_DestroyShaderInstrumentationARM(L, &h, VKGEN_D_vkDestroyShaderInstrumentationARM, device, instrumentation, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyShaderInstrumentationARM(P, claimed) [VKGEN_N_vkDestroyShaderInstrumentationARM] = {(PFN_vkVoidFunction)P##vkDestroyShaderInstrumentationARM, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyShaderInstrumentationARM(L, H, P)
+#define VKGEN_TRAMP_vkDestroyShaderInstrumentationARM(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyShaderInstrumentationARM(P, claimed)
 #endif
 
@@ -2801,7 +2618,6 @@ struct vkgen_hooks_DestroyShaderModule {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyShaderModule(name, ...) static const struct vkgen_hooks_DestroyShaderModule name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyShaderModule(struct vkgen_layer *L, const struct vkgen_hooks_DestroyShaderModule *h, int slot, VkDevice device, VkShaderModule shaderModule, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2826,14 +2642,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyShaderModul
 	if (h->c_post) h->c_post(&call, device, shaderModule, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyShaderModule(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkDestroyShaderModule(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyShaderModule(VkDevice device, VkShaderModule shaderModule, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyShaderModule(L, H, VKGEN_D_vkDestroyShaderModule, device, shaderModule, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyShaderModule(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyShaderModule(VkDevice device, VkShaderModule shaderModule, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyShaderModule h = {__VA_ARGS__}; vkgen_tramp_DestroyShaderModule(L, &h, VKGEN_D_vkDestroyShaderModule, device, shaderModule, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyShaderModule(P, claimed) [VKGEN_N_vkDestroyShaderModule] = {(PFN_vkVoidFunction)P##vkDestroyShaderModule, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyShaderModule(L, H, P)
+#define VKGEN_TRAMP_vkDestroyShaderModule(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyShaderModule(P, claimed)
 #endif
 
@@ -2846,7 +2660,6 @@ struct vkgen_hooks_DestroySurfaceKHR {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroySurfaceKHR(name, ...) static const struct vkgen_hooks_DestroySurfaceKHR name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroySurfaceKHR(struct vkgen_layer *L, const struct vkgen_hooks_DestroySurfaceKHR *h, int slot, VkInstance instance, VkSurfaceKHR surface, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2871,14 +2684,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroySurfaceKHR(
 	if (h->c_post) h->c_post(&call, instance, surface, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroySurfaceKHR(name, ...)
 #endif
 #if (defined(VK_KHR_surface))
-#define VKGEN_TRAMP_vkDestroySurfaceKHR(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroySurfaceKHR(VkInstance instance, VkSurfaceKHR surface, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroySurfaceKHR(L, H, VKGEN_I_vkDestroySurfaceKHR, instance, surface, pAllocator); }
+#define VKGEN_TRAMP_vkDestroySurfaceKHR(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroySurfaceKHR(VkInstance instance, VkSurfaceKHR surface, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroySurfaceKHR h = {__VA_ARGS__}; vkgen_tramp_DestroySurfaceKHR(L, &h, VKGEN_I_vkDestroySurfaceKHR, instance, surface, pAllocator); }
 #define VKGEN_ENTRY_vkDestroySurfaceKHR(P, claimed) [VKGEN_N_vkDestroySurfaceKHR] = {(PFN_vkVoidFunction)P##vkDestroySurfaceKHR, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroySurfaceKHR(L, H, P)
+#define VKGEN_TRAMP_vkDestroySurfaceKHR(L, P, ...)
 #define VKGEN_ENTRY_vkDestroySurfaceKHR(P, claimed)
 #endif
 
@@ -2891,7 +2702,6 @@ struct vkgen_hooks_DestroySwapchainKHR {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroySwapchainKHR(name, ...) static const struct vkgen_hooks_DestroySwapchainKHR name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroySwapchainKHR(struct vkgen_layer *L, const struct vkgen_hooks_DestroySwapchainKHR *h, int slot, VkDevice device, VkSwapchainKHR swapchain, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2916,14 +2726,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroySwapchainKH
 	if (h->c_post) h->c_post(&call, device, swapchain, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroySwapchainKHR(name, ...)
 #endif
 #if (defined(VK_KHR_swapchain))
-#define VKGEN_TRAMP_vkDestroySwapchainKHR(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroySwapchainKHR(VkDevice device, VkSwapchainKHR swapchain, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroySwapchainKHR(L, H, VKGEN_D_vkDestroySwapchainKHR, device, swapchain, pAllocator); }
+#define VKGEN_TRAMP_vkDestroySwapchainKHR(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroySwapchainKHR(VkDevice device, VkSwapchainKHR swapchain, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroySwapchainKHR h = {__VA_ARGS__}; vkgen_tramp_DestroySwapchainKHR(L, &h, VKGEN_D_vkDestroySwapchainKHR, device, swapchain, pAllocator); }
 #define VKGEN_ENTRY_vkDestroySwapchainKHR(P, claimed) [VKGEN_N_vkDestroySwapchainKHR] = {(PFN_vkVoidFunction)P##vkDestroySwapchainKHR, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroySwapchainKHR(L, H, P)
+#define VKGEN_TRAMP_vkDestroySwapchainKHR(L, P, ...)
 #define VKGEN_ENTRY_vkDestroySwapchainKHR(P, claimed)
 #endif
 
@@ -2936,7 +2744,6 @@ struct vkgen_hooks_DestroyTensorARM {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyTensorARM(name, ...) static const struct vkgen_hooks_DestroyTensorARM name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyTensorARM(struct vkgen_layer *L, const struct vkgen_hooks_DestroyTensorARM *h, int slot, VkDevice device, VkTensorARM tensor, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -2961,14 +2768,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyTensorARM(s
 	if (h->c_post) h->c_post(&call, device, tensor, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyTensorARM(name, ...)
 #endif
 #if (defined(VK_ARM_tensors))
-#define VKGEN_TRAMP_vkDestroyTensorARM(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyTensorARM(VkDevice device, VkTensorARM tensor, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyTensorARM(L, H, VKGEN_D_vkDestroyTensorARM, device, tensor, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyTensorARM(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyTensorARM(VkDevice device, VkTensorARM tensor, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyTensorARM h = {__VA_ARGS__}; vkgen_tramp_DestroyTensorARM(L, &h, VKGEN_D_vkDestroyTensorARM, device, tensor, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyTensorARM(P, claimed) [VKGEN_N_vkDestroyTensorARM] = {(PFN_vkVoidFunction)P##vkDestroyTensorARM, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyTensorARM(L, H, P)
+#define VKGEN_TRAMP_vkDestroyTensorARM(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyTensorARM(P, claimed)
 #endif
 
@@ -2981,7 +2786,6 @@ struct vkgen_hooks_DestroyTensorViewARM {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyTensorViewARM(name, ...) static const struct vkgen_hooks_DestroyTensorViewARM name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyTensorViewARM(struct vkgen_layer *L, const struct vkgen_hooks_DestroyTensorViewARM *h, int slot, VkDevice device, VkTensorViewARM tensorView, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -3006,14 +2810,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyTensorViewA
 	if (h->c_post) h->c_post(&call, device, tensorView, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyTensorViewARM(name, ...)
 #endif
 #if (defined(VK_ARM_tensors))
-#define VKGEN_TRAMP_vkDestroyTensorViewARM(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyTensorViewARM(VkDevice device, VkTensorViewARM tensorView, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyTensorViewARM(L, H, VKGEN_D_vkDestroyTensorViewARM, device, tensorView, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyTensorViewARM(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyTensorViewARM(VkDevice device, VkTensorViewARM tensorView, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyTensorViewARM h = {__VA_ARGS__}; vkgen_tramp_DestroyTensorViewARM(L, &h, VKGEN_D_vkDestroyTensorViewARM, device, tensorView, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyTensorViewARM(P, claimed) [VKGEN_N_vkDestroyTensorViewARM] = {(PFN_vkVoidFunction)P##vkDestroyTensorViewARM, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyTensorViewARM(L, H, P)
+#define VKGEN_TRAMP_vkDestroyTensorViewARM(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyTensorViewARM(P, claimed)
 #endif
 
@@ -3026,7 +2828,6 @@ struct vkgen_hooks_DestroyValidationCacheEXT {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyValidationCacheEXT(name, ...) static const struct vkgen_hooks_DestroyValidationCacheEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyValidationCacheEXT(struct vkgen_layer *L, const struct vkgen_hooks_DestroyValidationCacheEXT *h, int slot, VkDevice device, VkValidationCacheEXT validationCache, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -3051,14 +2852,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyValidationC
 	if (h->c_post) h->c_post(&call, device, validationCache, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyValidationCacheEXT(name, ...)
 #endif
 #if (defined(VK_EXT_validation_cache))
-#define VKGEN_TRAMP_vkDestroyValidationCacheEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyValidationCacheEXT(VkDevice device, VkValidationCacheEXT validationCache, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyValidationCacheEXT(L, H, VKGEN_D_vkDestroyValidationCacheEXT, device, validationCache, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyValidationCacheEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyValidationCacheEXT(VkDevice device, VkValidationCacheEXT validationCache, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyValidationCacheEXT h = {__VA_ARGS__}; vkgen_tramp_DestroyValidationCacheEXT(L, &h, VKGEN_D_vkDestroyValidationCacheEXT, device, validationCache, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyValidationCacheEXT(P, claimed) [VKGEN_N_vkDestroyValidationCacheEXT] = {(PFN_vkVoidFunction)P##vkDestroyValidationCacheEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyValidationCacheEXT(L, H, P)
+#define VKGEN_TRAMP_vkDestroyValidationCacheEXT(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyValidationCacheEXT(P, claimed)
 #endif
 
@@ -3071,7 +2870,6 @@ struct vkgen_hooks_DestroyVideoSessionKHR {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyVideoSessionKHR(name, ...) static const struct vkgen_hooks_DestroyVideoSessionKHR name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyVideoSessionKHR(struct vkgen_layer *L, const struct vkgen_hooks_DestroyVideoSessionKHR *h, int slot, VkDevice device, VkVideoSessionKHR videoSession, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -3096,14 +2894,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyVideoSessio
 	if (h->c_post) h->c_post(&call, device, videoSession, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyVideoSessionKHR(name, ...)
 #endif
 #if (defined(VK_KHR_video_queue))
-#define VKGEN_TRAMP_vkDestroyVideoSessionKHR(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyVideoSessionKHR(VkDevice device, VkVideoSessionKHR videoSession, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyVideoSessionKHR(L, H, VKGEN_D_vkDestroyVideoSessionKHR, device, videoSession, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyVideoSessionKHR(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyVideoSessionKHR(VkDevice device, VkVideoSessionKHR videoSession, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyVideoSessionKHR h = {__VA_ARGS__}; vkgen_tramp_DestroyVideoSessionKHR(L, &h, VKGEN_D_vkDestroyVideoSessionKHR, device, videoSession, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyVideoSessionKHR(P, claimed) [VKGEN_N_vkDestroyVideoSessionKHR] = {(PFN_vkVoidFunction)P##vkDestroyVideoSessionKHR, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyVideoSessionKHR(L, H, P)
+#define VKGEN_TRAMP_vkDestroyVideoSessionKHR(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyVideoSessionKHR(P, claimed)
 #endif
 
@@ -3116,7 +2912,6 @@ struct vkgen_hooks_DestroyVideoSessionParametersKHR {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_DestroyVideoSessionParametersKHR(name, ...) static const struct vkgen_hooks_DestroyVideoSessionParametersKHR name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_DestroyVideoSessionParametersKHR(struct vkgen_layer *L, const struct vkgen_hooks_DestroyVideoSessionParametersKHR *h, int slot, VkDevice device, VkVideoSessionParametersKHR videoSessionParameters, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -3141,14 +2936,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_DestroyVideoSessio
 	if (h->c_post) h->c_post(&call, device, videoSessionParameters, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_DestroyVideoSessionParametersKHR(name, ...)
 #endif
 #if (defined(VK_KHR_video_queue))
-#define VKGEN_TRAMP_vkDestroyVideoSessionParametersKHR(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyVideoSessionParametersKHR(VkDevice device, VkVideoSessionParametersKHR videoSessionParameters, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_DestroyVideoSessionParametersKHR(L, H, VKGEN_D_vkDestroyVideoSessionParametersKHR, device, videoSessionParameters, pAllocator); }
+#define VKGEN_TRAMP_vkDestroyVideoSessionParametersKHR(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkDestroyVideoSessionParametersKHR(VkDevice device, VkVideoSessionParametersKHR videoSessionParameters, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_DestroyVideoSessionParametersKHR h = {__VA_ARGS__}; vkgen_tramp_DestroyVideoSessionParametersKHR(L, &h, VKGEN_D_vkDestroyVideoSessionParametersKHR, device, videoSessionParameters, pAllocator); }
 #define VKGEN_ENTRY_vkDestroyVideoSessionParametersKHR(P, claimed) [VKGEN_N_vkDestroyVideoSessionParametersKHR] = {(PFN_vkVoidFunction)P##vkDestroyVideoSessionParametersKHR, claimed},
 #else
-#define VKGEN_TRAMP_vkDestroyVideoSessionParametersKHR(L, H, P)
+#define VKGEN_TRAMP_vkDestroyVideoSessionParametersKHR(L, P, ...)
 #define VKGEN_ENTRY_vkDestroyVideoSessionParametersKHR(P, claimed)
 #endif
 
@@ -3161,7 +2954,6 @@ struct vkgen_hooks_EnumerateDeviceExtensionProperties {
 	void (*go_post)(GoUintptr, char*, uint32_t*, VkExtensionProperties*, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_EnumerateDeviceExtensionProperties(name, ...) static const struct vkgen_hooks_EnumerateDeviceExtensionProperties name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_EnumerateDeviceExtensionProperties(struct vkgen_layer *L, const struct vkgen_hooks_EnumerateDeviceExtensionProperties *h, int slot, VkPhysicalDevice physicalDevice, const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties) {
 	struct vkgen_call call = {L, NULL};
@@ -3183,14 +2975,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_EnumerateDevic
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_EnumerateDeviceExtensionProperties(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkEnumerateDeviceExtensionProperties(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkEnumerateDeviceExtensionProperties(VkPhysicalDevice physicalDevice, const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties) { return vkgen_tramp_EnumerateDeviceExtensionProperties(L, H, 0, physicalDevice, pLayerName, pPropertyCount, pProperties); }
+#define VKGEN_TRAMP_vkEnumerateDeviceExtensionProperties(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkEnumerateDeviceExtensionProperties(VkPhysicalDevice physicalDevice, const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties) { static const struct vkgen_hooks_EnumerateDeviceExtensionProperties h = {__VA_ARGS__}; return vkgen_tramp_EnumerateDeviceExtensionProperties(L, &h, 0, physicalDevice, pLayerName, pPropertyCount, pProperties); }
 #define VKGEN_ENTRY_vkEnumerateDeviceExtensionProperties(P, claimed) [VKGEN_N_vkEnumerateDeviceExtensionProperties] = {(PFN_vkVoidFunction)P##vkEnumerateDeviceExtensionProperties, claimed},
 #else
-#define VKGEN_TRAMP_vkEnumerateDeviceExtensionProperties(L, H, P)
+#define VKGEN_TRAMP_vkEnumerateDeviceExtensionProperties(L, P, ...)
 #define VKGEN_ENTRY_vkEnumerateDeviceExtensionProperties(P, claimed)
 #endif
 
@@ -3203,7 +2993,6 @@ struct vkgen_hooks_EnumerateDeviceLayerProperties {
 	void (*go_post)(GoUintptr, uint32_t*, VkLayerProperties*, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_EnumerateDeviceLayerProperties(name, ...) static const struct vkgen_hooks_EnumerateDeviceLayerProperties name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_EnumerateDeviceLayerProperties(struct vkgen_layer *L, const struct vkgen_hooks_EnumerateDeviceLayerProperties *h, int slot, VkPhysicalDevice physicalDevice, uint32_t* pPropertyCount, VkLayerProperties* pProperties) {
 	struct vkgen_call call = {L, NULL};
@@ -3225,14 +3014,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_EnumerateDevic
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_EnumerateDeviceLayerProperties(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkEnumerateDeviceLayerProperties(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkEnumerateDeviceLayerProperties(VkPhysicalDevice physicalDevice, uint32_t* pPropertyCount, VkLayerProperties* pProperties) { return vkgen_tramp_EnumerateDeviceLayerProperties(L, H, 0, physicalDevice, pPropertyCount, pProperties); }
+#define VKGEN_TRAMP_vkEnumerateDeviceLayerProperties(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkEnumerateDeviceLayerProperties(VkPhysicalDevice physicalDevice, uint32_t* pPropertyCount, VkLayerProperties* pProperties) { static const struct vkgen_hooks_EnumerateDeviceLayerProperties h = {__VA_ARGS__}; return vkgen_tramp_EnumerateDeviceLayerProperties(L, &h, 0, physicalDevice, pPropertyCount, pProperties); }
 #define VKGEN_ENTRY_vkEnumerateDeviceLayerProperties(P, claimed) [VKGEN_N_vkEnumerateDeviceLayerProperties] = {(PFN_vkVoidFunction)P##vkEnumerateDeviceLayerProperties, claimed},
 #else
-#define VKGEN_TRAMP_vkEnumerateDeviceLayerProperties(L, H, P)
+#define VKGEN_TRAMP_vkEnumerateDeviceLayerProperties(L, P, ...)
 #define VKGEN_ENTRY_vkEnumerateDeviceLayerProperties(P, claimed)
 #endif
 
@@ -3245,7 +3032,6 @@ struct vkgen_hooks_EnumerateInstanceExtensionProperties {
 	void (*go_post)(char*, uint32_t*, VkExtensionProperties*, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_EnumerateInstanceExtensionProperties(name, ...) static const struct vkgen_hooks_EnumerateInstanceExtensionProperties name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_EnumerateInstanceExtensionProperties(struct vkgen_layer *L, const struct vkgen_hooks_EnumerateInstanceExtensionProperties *h, int slot, const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties) {
 	struct vkgen_call call = {L, NULL};
@@ -3267,14 +3053,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_EnumerateInsta
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_EnumerateInstanceExtensionProperties(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkEnumerateInstanceExtensionProperties(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkEnumerateInstanceExtensionProperties(const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties) { return vkgen_tramp_EnumerateInstanceExtensionProperties(L, H, 0, pLayerName, pPropertyCount, pProperties); }
+#define VKGEN_TRAMP_vkEnumerateInstanceExtensionProperties(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkEnumerateInstanceExtensionProperties(const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties) { static const struct vkgen_hooks_EnumerateInstanceExtensionProperties h = {__VA_ARGS__}; return vkgen_tramp_EnumerateInstanceExtensionProperties(L, &h, 0, pLayerName, pPropertyCount, pProperties); }
 #define VKGEN_ENTRY_vkEnumerateInstanceExtensionProperties(P, claimed) [VKGEN_N_vkEnumerateInstanceExtensionProperties] = {(PFN_vkVoidFunction)P##vkEnumerateInstanceExtensionProperties, claimed},
 #else
-#define VKGEN_TRAMP_vkEnumerateInstanceExtensionProperties(L, H, P)
+#define VKGEN_TRAMP_vkEnumerateInstanceExtensionProperties(L, P, ...)
 #define VKGEN_ENTRY_vkEnumerateInstanceExtensionProperties(P, claimed)
 #endif
 
@@ -3287,7 +3071,6 @@ struct vkgen_hooks_EnumerateInstanceLayerProperties {
 	void (*go_post)(uint32_t*, VkLayerProperties*, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_EnumerateInstanceLayerProperties(name, ...) static const struct vkgen_hooks_EnumerateInstanceLayerProperties name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_EnumerateInstanceLayerProperties(struct vkgen_layer *L, const struct vkgen_hooks_EnumerateInstanceLayerProperties *h, int slot, uint32_t* pPropertyCount, VkLayerProperties* pProperties) {
 	struct vkgen_call call = {L, NULL};
@@ -3309,14 +3092,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_EnumerateInsta
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_EnumerateInstanceLayerProperties(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkEnumerateInstanceLayerProperties(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkEnumerateInstanceLayerProperties(uint32_t* pPropertyCount, VkLayerProperties* pProperties) { return vkgen_tramp_EnumerateInstanceLayerProperties(L, H, 0, pPropertyCount, pProperties); }
+#define VKGEN_TRAMP_vkEnumerateInstanceLayerProperties(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkEnumerateInstanceLayerProperties(uint32_t* pPropertyCount, VkLayerProperties* pProperties) { static const struct vkgen_hooks_EnumerateInstanceLayerProperties h = {__VA_ARGS__}; return vkgen_tramp_EnumerateInstanceLayerProperties(L, &h, 0, pPropertyCount, pProperties); }
 #define VKGEN_ENTRY_vkEnumerateInstanceLayerProperties(P, claimed) [VKGEN_N_vkEnumerateInstanceLayerProperties] = {(PFN_vkVoidFunction)P##vkEnumerateInstanceLayerProperties, claimed},
 #else
-#define VKGEN_TRAMP_vkEnumerateInstanceLayerProperties(L, H, P)
+#define VKGEN_TRAMP_vkEnumerateInstanceLayerProperties(L, P, ...)
 #define VKGEN_ENTRY_vkEnumerateInstanceLayerProperties(P, claimed)
 #endif
 
@@ -3329,7 +3110,6 @@ struct vkgen_hooks_FreeCommandBuffers {
 	void (*go_post)(GoUintptr, GoUint64, uint32_t, GoUintptr*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_FreeCommandBuffers(name, ...) static const struct vkgen_hooks_FreeCommandBuffers name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_FreeCommandBuffers(struct vkgen_layer *L, const struct vkgen_hooks_FreeCommandBuffers *h, int slot, VkDevice device, VkCommandPool commandPool, uint32_t commandBufferCount, const VkCommandBuffer* pCommandBuffers) {
 	struct vkgen_call call = {L, NULL};
@@ -3355,14 +3135,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_FreeCommandBuffers
 	if (h->c_post) h->c_post(&call, device, commandPool, commandBufferCount, pCommandBuffers);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_FreeCommandBuffers(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkFreeCommandBuffers(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkFreeCommandBuffers(VkDevice device, VkCommandPool commandPool, uint32_t commandBufferCount, const VkCommandBuffer* pCommandBuffers) { vkgen_tramp_FreeCommandBuffers(L, H, VKGEN_D_vkFreeCommandBuffers, device, commandPool, commandBufferCount, pCommandBuffers); }
+#define VKGEN_TRAMP_vkFreeCommandBuffers(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkFreeCommandBuffers(VkDevice device, VkCommandPool commandPool, uint32_t commandBufferCount, const VkCommandBuffer* pCommandBuffers) { static const struct vkgen_hooks_FreeCommandBuffers h = {__VA_ARGS__}; vkgen_tramp_FreeCommandBuffers(L, &h, VKGEN_D_vkFreeCommandBuffers, device, commandPool, commandBufferCount, pCommandBuffers); }
 #define VKGEN_ENTRY_vkFreeCommandBuffers(P, claimed) [VKGEN_N_vkFreeCommandBuffers] = {(PFN_vkVoidFunction)P##vkFreeCommandBuffers, claimed},
 #else
-#define VKGEN_TRAMP_vkFreeCommandBuffers(L, H, P)
+#define VKGEN_TRAMP_vkFreeCommandBuffers(L, P, ...)
 #define VKGEN_ENTRY_vkFreeCommandBuffers(P, claimed)
 #endif
 
@@ -3375,7 +3153,6 @@ struct vkgen_hooks_FreeDescriptorSets {
 	void (*go_post)(GoUintptr, GoUint64, uint32_t, GoUint64*, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_FreeDescriptorSets(name, ...) static const struct vkgen_hooks_FreeDescriptorSets name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_FreeDescriptorSets(struct vkgen_layer *L, const struct vkgen_hooks_FreeDescriptorSets *h, int slot, VkDevice device, VkDescriptorPool descriptorPool, uint32_t descriptorSetCount, const VkDescriptorSet* pDescriptorSets) {
 	struct vkgen_call call = {L, NULL};
@@ -3404,14 +3181,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_FreeDescriptor
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_FreeDescriptorSets(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkFreeDescriptorSets(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkFreeDescriptorSets(VkDevice device, VkDescriptorPool descriptorPool, uint32_t descriptorSetCount, const VkDescriptorSet* pDescriptorSets) { return vkgen_tramp_FreeDescriptorSets(L, H, VKGEN_D_vkFreeDescriptorSets, device, descriptorPool, descriptorSetCount, pDescriptorSets); }
+#define VKGEN_TRAMP_vkFreeDescriptorSets(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkFreeDescriptorSets(VkDevice device, VkDescriptorPool descriptorPool, uint32_t descriptorSetCount, const VkDescriptorSet* pDescriptorSets) { static const struct vkgen_hooks_FreeDescriptorSets h = {__VA_ARGS__}; return vkgen_tramp_FreeDescriptorSets(L, &h, VKGEN_D_vkFreeDescriptorSets, device, descriptorPool, descriptorSetCount, pDescriptorSets); }
 #define VKGEN_ENTRY_vkFreeDescriptorSets(P, claimed) [VKGEN_N_vkFreeDescriptorSets] = {(PFN_vkVoidFunction)P##vkFreeDescriptorSets, claimed},
 #else
-#define VKGEN_TRAMP_vkFreeDescriptorSets(L, H, P)
+#define VKGEN_TRAMP_vkFreeDescriptorSets(L, P, ...)
 #define VKGEN_ENTRY_vkFreeDescriptorSets(P, claimed)
 #endif
 
@@ -3424,7 +3199,6 @@ struct vkgen_hooks_FreeMemory {
 	void (*go_post)(GoUintptr, GoUint64, VkAllocationCallbacks*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_FreeMemory(name, ...) static const struct vkgen_hooks_FreeMemory name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_FreeMemory(struct vkgen_layer *L, const struct vkgen_hooks_FreeMemory *h, int slot, VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks* pAllocator) {
 	struct vkgen_call call = {L, NULL};
@@ -3449,14 +3223,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_FreeMemory(struct 
 	if (h->c_post) h->c_post(&call, device, memory, pAllocator);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_FreeMemory(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkFreeMemory(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkFreeMemory(VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks* pAllocator) { vkgen_tramp_FreeMemory(L, H, VKGEN_D_vkFreeMemory, device, memory, pAllocator); }
+#define VKGEN_TRAMP_vkFreeMemory(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkFreeMemory(VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks* pAllocator) { static const struct vkgen_hooks_FreeMemory h = {__VA_ARGS__}; vkgen_tramp_FreeMemory(L, &h, VKGEN_D_vkFreeMemory, device, memory, pAllocator); }
 #define VKGEN_ENTRY_vkFreeMemory(P, claimed) [VKGEN_N_vkFreeMemory] = {(PFN_vkVoidFunction)P##vkFreeMemory, claimed},
 #else
-#define VKGEN_TRAMP_vkFreeMemory(L, H, P)
+#define VKGEN_TRAMP_vkFreeMemory(L, P, ...)
 #define VKGEN_ENTRY_vkFreeMemory(P, claimed)
 #endif
 
@@ -3469,7 +3241,6 @@ struct vkgen_hooks_GetBufferMemoryRequirements {
 	void (*go_post)(GoUintptr, GoUint64, VkMemoryRequirements*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_GetBufferMemoryRequirements(name, ...) static const struct vkgen_hooks_GetBufferMemoryRequirements name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_GetBufferMemoryRequirements(struct vkgen_layer *L, const struct vkgen_hooks_GetBufferMemoryRequirements *h, int slot, VkDevice device, VkBuffer buffer, VkMemoryRequirements* pMemoryRequirements) {
 	struct vkgen_call call = {L, NULL};
@@ -3493,14 +3264,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_GetBufferMemoryReq
 	if (h->c_post) h->c_post(&call, device, buffer, pMemoryRequirements);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_GetBufferMemoryRequirements(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkGetBufferMemoryRequirements(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkGetBufferMemoryRequirements(VkDevice device, VkBuffer buffer, VkMemoryRequirements* pMemoryRequirements) { vkgen_tramp_GetBufferMemoryRequirements(L, H, VKGEN_D_vkGetBufferMemoryRequirements, device, buffer, pMemoryRequirements); }
+#define VKGEN_TRAMP_vkGetBufferMemoryRequirements(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkGetBufferMemoryRequirements(VkDevice device, VkBuffer buffer, VkMemoryRequirements* pMemoryRequirements) { static const struct vkgen_hooks_GetBufferMemoryRequirements h = {__VA_ARGS__}; vkgen_tramp_GetBufferMemoryRequirements(L, &h, VKGEN_D_vkGetBufferMemoryRequirements, device, buffer, pMemoryRequirements); }
 #define VKGEN_ENTRY_vkGetBufferMemoryRequirements(P, claimed) [VKGEN_N_vkGetBufferMemoryRequirements] = {(PFN_vkVoidFunction)P##vkGetBufferMemoryRequirements, claimed},
 #else
-#define VKGEN_TRAMP_vkGetBufferMemoryRequirements(L, H, P)
+#define VKGEN_TRAMP_vkGetBufferMemoryRequirements(L, P, ...)
 #define VKGEN_ENTRY_vkGetBufferMemoryRequirements(P, claimed)
 #endif
 
@@ -3513,7 +3282,6 @@ struct vkgen_hooks_GetBufferMemoryRequirements2 {
 	void (*go_post)(GoUintptr, VkBufferMemoryRequirementsInfo2*, VkMemoryRequirements2*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_GetBufferMemoryRequirements2(name, ...) static const struct vkgen_hooks_GetBufferMemoryRequirements2 name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_GetBufferMemoryRequirements2(struct vkgen_layer *L, const struct vkgen_hooks_GetBufferMemoryRequirements2 *h, int slot, VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements) {
 	struct vkgen_call call = {L, NULL};
@@ -3537,21 +3305,19 @@ static inline __attribute__((always_inline)) void vkgen_tramp_GetBufferMemoryReq
 	if (h->c_post) h->c_post(&call, device, pInfo, pMemoryRequirements);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_GetBufferMemoryRequirements2(name, ...)
 #endif
 #if (defined(VK_VERSION_1_1))
-#define VKGEN_TRAMP_vkGetBufferMemoryRequirements2(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkGetBufferMemoryRequirements2(VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements) { vkgen_tramp_GetBufferMemoryRequirements2(L, H, VKGEN_D_vkGetBufferMemoryRequirements2, device, pInfo, pMemoryRequirements); }
+#define VKGEN_TRAMP_vkGetBufferMemoryRequirements2(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkGetBufferMemoryRequirements2(VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements) { static const struct vkgen_hooks_GetBufferMemoryRequirements2 h = {__VA_ARGS__}; vkgen_tramp_GetBufferMemoryRequirements2(L, &h, VKGEN_D_vkGetBufferMemoryRequirements2, device, pInfo, pMemoryRequirements); }
 #define VKGEN_ENTRY_vkGetBufferMemoryRequirements2(P, claimed) [VKGEN_N_vkGetBufferMemoryRequirements2] = {(PFN_vkVoidFunction)P##vkGetBufferMemoryRequirements2, claimed},
 #else
-#define VKGEN_TRAMP_vkGetBufferMemoryRequirements2(L, H, P)
+#define VKGEN_TRAMP_vkGetBufferMemoryRequirements2(L, P, ...)
 #define VKGEN_ENTRY_vkGetBufferMemoryRequirements2(P, claimed)
 #endif
 #if (defined(VK_VERSION_1_1)) && (defined(VK_KHR_get_memory_requirements2))
-#define VKGEN_TRAMP_vkGetBufferMemoryRequirements2KHR(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkGetBufferMemoryRequirements2KHR(VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements) { vkgen_tramp_GetBufferMemoryRequirements2(L, H, VKGEN_D_vkGetBufferMemoryRequirements2KHR, device, pInfo, pMemoryRequirements); }
+#define VKGEN_TRAMP_vkGetBufferMemoryRequirements2KHR(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkGetBufferMemoryRequirements2KHR(VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements) { static const struct vkgen_hooks_GetBufferMemoryRequirements2 h = {__VA_ARGS__}; vkgen_tramp_GetBufferMemoryRequirements2(L, &h, VKGEN_D_vkGetBufferMemoryRequirements2KHR, device, pInfo, pMemoryRequirements); }
 #define VKGEN_ENTRY_vkGetBufferMemoryRequirements2KHR(P, claimed) [VKGEN_N_vkGetBufferMemoryRequirements2KHR] = {(PFN_vkVoidFunction)P##vkGetBufferMemoryRequirements2KHR, claimed},
 #else
-#define VKGEN_TRAMP_vkGetBufferMemoryRequirements2KHR(L, H, P)
+#define VKGEN_TRAMP_vkGetBufferMemoryRequirements2KHR(L, P, ...)
 #define VKGEN_ENTRY_vkGetBufferMemoryRequirements2KHR(P, claimed)
 #endif
 
@@ -3564,7 +3330,6 @@ struct vkgen_hooks_GetImageMemoryRequirements {
 	void (*go_post)(GoUintptr, GoUint64, VkMemoryRequirements*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_GetImageMemoryRequirements(name, ...) static const struct vkgen_hooks_GetImageMemoryRequirements name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_GetImageMemoryRequirements(struct vkgen_layer *L, const struct vkgen_hooks_GetImageMemoryRequirements *h, int slot, VkDevice device, VkImage image, VkMemoryRequirements* pMemoryRequirements) {
 	struct vkgen_call call = {L, NULL};
@@ -3588,14 +3353,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_GetImageMemoryRequ
 	if (h->c_post) h->c_post(&call, device, image, pMemoryRequirements);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_GetImageMemoryRequirements(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkGetImageMemoryRequirements(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkGetImageMemoryRequirements(VkDevice device, VkImage image, VkMemoryRequirements* pMemoryRequirements) { vkgen_tramp_GetImageMemoryRequirements(L, H, VKGEN_D_vkGetImageMemoryRequirements, device, image, pMemoryRequirements); }
+#define VKGEN_TRAMP_vkGetImageMemoryRequirements(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkGetImageMemoryRequirements(VkDevice device, VkImage image, VkMemoryRequirements* pMemoryRequirements) { static const struct vkgen_hooks_GetImageMemoryRequirements h = {__VA_ARGS__}; vkgen_tramp_GetImageMemoryRequirements(L, &h, VKGEN_D_vkGetImageMemoryRequirements, device, image, pMemoryRequirements); }
 #define VKGEN_ENTRY_vkGetImageMemoryRequirements(P, claimed) [VKGEN_N_vkGetImageMemoryRequirements] = {(PFN_vkVoidFunction)P##vkGetImageMemoryRequirements, claimed},
 #else
-#define VKGEN_TRAMP_vkGetImageMemoryRequirements(L, H, P)
+#define VKGEN_TRAMP_vkGetImageMemoryRequirements(L, P, ...)
 #define VKGEN_ENTRY_vkGetImageMemoryRequirements(P, claimed)
 #endif
 
@@ -3608,7 +3371,6 @@ struct vkgen_hooks_GetImageMemoryRequirements2 {
 	void (*go_post)(GoUintptr, VkImageMemoryRequirementsInfo2*, VkMemoryRequirements2*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_GetImageMemoryRequirements2(name, ...) static const struct vkgen_hooks_GetImageMemoryRequirements2 name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_GetImageMemoryRequirements2(struct vkgen_layer *L, const struct vkgen_hooks_GetImageMemoryRequirements2 *h, int slot, VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements) {
 	struct vkgen_call call = {L, NULL};
@@ -3632,21 +3394,19 @@ static inline __attribute__((always_inline)) void vkgen_tramp_GetImageMemoryRequ
 	if (h->c_post) h->c_post(&call, device, pInfo, pMemoryRequirements);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_GetImageMemoryRequirements2(name, ...)
 #endif
 #if (defined(VK_VERSION_1_1))
-#define VKGEN_TRAMP_vkGetImageMemoryRequirements2(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkGetImageMemoryRequirements2(VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements) { vkgen_tramp_GetImageMemoryRequirements2(L, H, VKGEN_D_vkGetImageMemoryRequirements2, device, pInfo, pMemoryRequirements); }
+#define VKGEN_TRAMP_vkGetImageMemoryRequirements2(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkGetImageMemoryRequirements2(VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements) { static const struct vkgen_hooks_GetImageMemoryRequirements2 h = {__VA_ARGS__}; vkgen_tramp_GetImageMemoryRequirements2(L, &h, VKGEN_D_vkGetImageMemoryRequirements2, device, pInfo, pMemoryRequirements); }
 #define VKGEN_ENTRY_vkGetImageMemoryRequirements2(P, claimed) [VKGEN_N_vkGetImageMemoryRequirements2] = {(PFN_vkVoidFunction)P##vkGetImageMemoryRequirements2, claimed},
 #else
-#define VKGEN_TRAMP_vkGetImageMemoryRequirements2(L, H, P)
+#define VKGEN_TRAMP_vkGetImageMemoryRequirements2(L, P, ...)
 #define VKGEN_ENTRY_vkGetImageMemoryRequirements2(P, claimed)
 #endif
 #if (defined(VK_VERSION_1_1)) && (defined(VK_KHR_get_memory_requirements2))
-#define VKGEN_TRAMP_vkGetImageMemoryRequirements2KHR(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkGetImageMemoryRequirements2KHR(VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements) { vkgen_tramp_GetImageMemoryRequirements2(L, H, VKGEN_D_vkGetImageMemoryRequirements2KHR, device, pInfo, pMemoryRequirements); }
+#define VKGEN_TRAMP_vkGetImageMemoryRequirements2KHR(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkGetImageMemoryRequirements2KHR(VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements) { static const struct vkgen_hooks_GetImageMemoryRequirements2 h = {__VA_ARGS__}; vkgen_tramp_GetImageMemoryRequirements2(L, &h, VKGEN_D_vkGetImageMemoryRequirements2KHR, device, pInfo, pMemoryRequirements); }
 #define VKGEN_ENTRY_vkGetImageMemoryRequirements2KHR(P, claimed) [VKGEN_N_vkGetImageMemoryRequirements2KHR] = {(PFN_vkVoidFunction)P##vkGetImageMemoryRequirements2KHR, claimed},
 #else
-#define VKGEN_TRAMP_vkGetImageMemoryRequirements2KHR(L, H, P)
+#define VKGEN_TRAMP_vkGetImageMemoryRequirements2KHR(L, P, ...)
 #define VKGEN_ENTRY_vkGetImageMemoryRequirements2KHR(P, claimed)
 #endif
 
@@ -3659,7 +3419,6 @@ struct vkgen_hooks_QueueBeginDebugUtilsLabelEXT {
 	void (*go_post)(GoUintptr, VkDebugUtilsLabelEXT*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_QueueBeginDebugUtilsLabelEXT(name, ...) static const struct vkgen_hooks_QueueBeginDebugUtilsLabelEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_QueueBeginDebugUtilsLabelEXT(struct vkgen_layer *L, const struct vkgen_hooks_QueueBeginDebugUtilsLabelEXT *h, int slot, VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo) {
 	struct vkgen_call call = {L, NULL};
@@ -3683,14 +3442,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_QueueBeginDebugUti
 	if (h->c_post) h->c_post(&call, queue, pLabelInfo);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_QueueBeginDebugUtilsLabelEXT(name, ...)
 #endif
 #if (defined(VK_EXT_debug_utils))
-#define VKGEN_TRAMP_vkQueueBeginDebugUtilsLabelEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkQueueBeginDebugUtilsLabelEXT(VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo) { vkgen_tramp_QueueBeginDebugUtilsLabelEXT(L, H, VKGEN_D_vkQueueBeginDebugUtilsLabelEXT, queue, pLabelInfo); }
+#define VKGEN_TRAMP_vkQueueBeginDebugUtilsLabelEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkQueueBeginDebugUtilsLabelEXT(VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo) { static const struct vkgen_hooks_QueueBeginDebugUtilsLabelEXT h = {__VA_ARGS__}; vkgen_tramp_QueueBeginDebugUtilsLabelEXT(L, &h, VKGEN_D_vkQueueBeginDebugUtilsLabelEXT, queue, pLabelInfo); }
 #define VKGEN_ENTRY_vkQueueBeginDebugUtilsLabelEXT(P, claimed) [VKGEN_N_vkQueueBeginDebugUtilsLabelEXT] = {(PFN_vkVoidFunction)P##vkQueueBeginDebugUtilsLabelEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkQueueBeginDebugUtilsLabelEXT(L, H, P)
+#define VKGEN_TRAMP_vkQueueBeginDebugUtilsLabelEXT(L, P, ...)
 #define VKGEN_ENTRY_vkQueueBeginDebugUtilsLabelEXT(P, claimed)
 #endif
 
@@ -3703,7 +3460,6 @@ struct vkgen_hooks_QueueEndDebugUtilsLabelEXT {
 	void (*go_post)(GoUintptr);
 	int name_cache;
 };
-#define VKGEN_HOOKS_QueueEndDebugUtilsLabelEXT(name, ...) static const struct vkgen_hooks_QueueEndDebugUtilsLabelEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_QueueEndDebugUtilsLabelEXT(struct vkgen_layer *L, const struct vkgen_hooks_QueueEndDebugUtilsLabelEXT *h, int slot, VkQueue queue) {
 	struct vkgen_call call = {L, NULL};
@@ -3727,14 +3483,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_QueueEndDebugUtils
 	if (h->c_post) h->c_post(&call, queue);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_QueueEndDebugUtilsLabelEXT(name, ...)
 #endif
 #if (defined(VK_EXT_debug_utils))
-#define VKGEN_TRAMP_vkQueueEndDebugUtilsLabelEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkQueueEndDebugUtilsLabelEXT(VkQueue queue) { vkgen_tramp_QueueEndDebugUtilsLabelEXT(L, H, VKGEN_D_vkQueueEndDebugUtilsLabelEXT, queue); }
+#define VKGEN_TRAMP_vkQueueEndDebugUtilsLabelEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkQueueEndDebugUtilsLabelEXT(VkQueue queue) { static const struct vkgen_hooks_QueueEndDebugUtilsLabelEXT h = {__VA_ARGS__}; vkgen_tramp_QueueEndDebugUtilsLabelEXT(L, &h, VKGEN_D_vkQueueEndDebugUtilsLabelEXT, queue); }
 #define VKGEN_ENTRY_vkQueueEndDebugUtilsLabelEXT(P, claimed) [VKGEN_N_vkQueueEndDebugUtilsLabelEXT] = {(PFN_vkVoidFunction)P##vkQueueEndDebugUtilsLabelEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkQueueEndDebugUtilsLabelEXT(L, H, P)
+#define VKGEN_TRAMP_vkQueueEndDebugUtilsLabelEXT(L, P, ...)
 #define VKGEN_ENTRY_vkQueueEndDebugUtilsLabelEXT(P, claimed)
 #endif
 
@@ -3747,7 +3501,6 @@ struct vkgen_hooks_QueueInsertDebugUtilsLabelEXT {
 	void (*go_post)(GoUintptr, VkDebugUtilsLabelEXT*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_QueueInsertDebugUtilsLabelEXT(name, ...) static const struct vkgen_hooks_QueueInsertDebugUtilsLabelEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_QueueInsertDebugUtilsLabelEXT(struct vkgen_layer *L, const struct vkgen_hooks_QueueInsertDebugUtilsLabelEXT *h, int slot, VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo) {
 	struct vkgen_call call = {L, NULL};
@@ -3771,14 +3524,12 @@ static inline __attribute__((always_inline)) void vkgen_tramp_QueueInsertDebugUt
 	if (h->c_post) h->c_post(&call, queue, pLabelInfo);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_QueueInsertDebugUtilsLabelEXT(name, ...)
 #endif
 #if (defined(VK_EXT_debug_utils))
-#define VKGEN_TRAMP_vkQueueInsertDebugUtilsLabelEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkQueueInsertDebugUtilsLabelEXT(VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo) { vkgen_tramp_QueueInsertDebugUtilsLabelEXT(L, H, VKGEN_D_vkQueueInsertDebugUtilsLabelEXT, queue, pLabelInfo); }
+#define VKGEN_TRAMP_vkQueueInsertDebugUtilsLabelEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkQueueInsertDebugUtilsLabelEXT(VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo) { static const struct vkgen_hooks_QueueInsertDebugUtilsLabelEXT h = {__VA_ARGS__}; vkgen_tramp_QueueInsertDebugUtilsLabelEXT(L, &h, VKGEN_D_vkQueueInsertDebugUtilsLabelEXT, queue, pLabelInfo); }
 #define VKGEN_ENTRY_vkQueueInsertDebugUtilsLabelEXT(P, claimed) [VKGEN_N_vkQueueInsertDebugUtilsLabelEXT] = {(PFN_vkVoidFunction)P##vkQueueInsertDebugUtilsLabelEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkQueueInsertDebugUtilsLabelEXT(L, H, P)
+#define VKGEN_TRAMP_vkQueueInsertDebugUtilsLabelEXT(L, P, ...)
 #define VKGEN_ENTRY_vkQueueInsertDebugUtilsLabelEXT(P, claimed)
 #endif
 
@@ -3791,7 +3542,6 @@ struct vkgen_hooks_QueueSubmit {
 	void (*go_post)(GoUintptr, uint32_t, VkSubmitInfo*, GoUint64, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_QueueSubmit(name, ...) static const struct vkgen_hooks_QueueSubmit name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_QueueSubmit(struct vkgen_layer *L, const struct vkgen_hooks_QueueSubmit *h, int slot, VkQueue queue, uint32_t submitCount, const VkSubmitInfo* pSubmits, VkFence fence) {
 	struct vkgen_call call = {L, NULL};
@@ -3818,14 +3568,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_QueueSubmit(st
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_QueueSubmit(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkQueueSubmit(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkQueueSubmit(VkQueue queue, uint32_t submitCount, const VkSubmitInfo* pSubmits, VkFence fence) { return vkgen_tramp_QueueSubmit(L, H, VKGEN_D_vkQueueSubmit, queue, submitCount, pSubmits, fence); }
+#define VKGEN_TRAMP_vkQueueSubmit(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkQueueSubmit(VkQueue queue, uint32_t submitCount, const VkSubmitInfo* pSubmits, VkFence fence) { static const struct vkgen_hooks_QueueSubmit h = {__VA_ARGS__}; return vkgen_tramp_QueueSubmit(L, &h, VKGEN_D_vkQueueSubmit, queue, submitCount, pSubmits, fence); }
 #define VKGEN_ENTRY_vkQueueSubmit(P, claimed) [VKGEN_N_vkQueueSubmit] = {(PFN_vkVoidFunction)P##vkQueueSubmit, claimed},
 #else
-#define VKGEN_TRAMP_vkQueueSubmit(L, H, P)
+#define VKGEN_TRAMP_vkQueueSubmit(L, P, ...)
 #define VKGEN_ENTRY_vkQueueSubmit(P, claimed)
 #endif
 
@@ -3838,7 +3586,6 @@ struct vkgen_hooks_ReleasePerformanceConfigurationINTEL {
 	void (*go_post)(GoUintptr, GoUint64, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_ReleasePerformanceConfigurationINTEL(name, ...) static const struct vkgen_hooks_ReleasePerformanceConfigurationINTEL name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_ReleasePerformanceConfigurationINTEL(struct vkgen_layer *L, const struct vkgen_hooks_ReleasePerformanceConfigurationINTEL *h, int slot, VkDevice device, VkPerformanceConfigurationINTEL configuration) {
 	struct vkgen_call call = {L, NULL};
@@ -3866,14 +3613,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_ReleasePerform
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_ReleasePerformanceConfigurationINTEL(name, ...)
 #endif
 #if (defined(VK_INTEL_performance_query))
-#define VKGEN_TRAMP_vkReleasePerformanceConfigurationINTEL(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkReleasePerformanceConfigurationINTEL(VkDevice device, VkPerformanceConfigurationINTEL configuration) { return vkgen_tramp_ReleasePerformanceConfigurationINTEL(L, H, VKGEN_D_vkReleasePerformanceConfigurationINTEL, device, configuration); }
+#define VKGEN_TRAMP_vkReleasePerformanceConfigurationINTEL(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkReleasePerformanceConfigurationINTEL(VkDevice device, VkPerformanceConfigurationINTEL configuration) { static const struct vkgen_hooks_ReleasePerformanceConfigurationINTEL h = {__VA_ARGS__}; return vkgen_tramp_ReleasePerformanceConfigurationINTEL(L, &h, VKGEN_D_vkReleasePerformanceConfigurationINTEL, device, configuration); }
 #define VKGEN_ENTRY_vkReleasePerformanceConfigurationINTEL(P, claimed) [VKGEN_N_vkReleasePerformanceConfigurationINTEL] = {(PFN_vkVoidFunction)P##vkReleasePerformanceConfigurationINTEL, claimed},
 #else
-#define VKGEN_TRAMP_vkReleasePerformanceConfigurationINTEL(L, H, P)
+#define VKGEN_TRAMP_vkReleasePerformanceConfigurationINTEL(L, P, ...)
 #define VKGEN_ENTRY_vkReleasePerformanceConfigurationINTEL(P, claimed)
 #endif
 
@@ -3886,7 +3631,6 @@ struct vkgen_hooks_ResetDescriptorPool {
 	void (*go_post)(GoUintptr, GoUint64, VkDescriptorPoolResetFlags, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_ResetDescriptorPool(name, ...) static const struct vkgen_hooks_ResetDescriptorPool name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_ResetDescriptorPool(struct vkgen_layer *L, const struct vkgen_hooks_ResetDescriptorPool *h, int slot, VkDevice device, VkDescriptorPool descriptorPool, VkDescriptorPoolResetFlags flags) {
 	struct vkgen_call call = {L, NULL};
@@ -3914,14 +3658,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_ResetDescripto
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_ResetDescriptorPool(name, ...)
 #endif
 #if (defined(VK_VERSION_1_0))
-#define VKGEN_TRAMP_vkResetDescriptorPool(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkResetDescriptorPool(VkDevice device, VkDescriptorPool descriptorPool, VkDescriptorPoolResetFlags flags) { return vkgen_tramp_ResetDescriptorPool(L, H, VKGEN_D_vkResetDescriptorPool, device, descriptorPool, flags); }
+#define VKGEN_TRAMP_vkResetDescriptorPool(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkResetDescriptorPool(VkDevice device, VkDescriptorPool descriptorPool, VkDescriptorPoolResetFlags flags) { static const struct vkgen_hooks_ResetDescriptorPool h = {__VA_ARGS__}; return vkgen_tramp_ResetDescriptorPool(L, &h, VKGEN_D_vkResetDescriptorPool, device, descriptorPool, flags); }
 #define VKGEN_ENTRY_vkResetDescriptorPool(P, claimed) [VKGEN_N_vkResetDescriptorPool] = {(PFN_vkVoidFunction)P##vkResetDescriptorPool, claimed},
 #else
-#define VKGEN_TRAMP_vkResetDescriptorPool(L, H, P)
+#define VKGEN_TRAMP_vkResetDescriptorPool(L, P, ...)
 #define VKGEN_ENTRY_vkResetDescriptorPool(P, claimed)
 #endif
 
@@ -3934,7 +3676,6 @@ struct vkgen_hooks_SetDebugUtilsObjectNameEXT {
 	void (*go_post)(GoUintptr, VkDebugUtilsObjectNameInfoEXT*, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_SetDebugUtilsObjectNameEXT(name, ...) static const struct vkgen_hooks_SetDebugUtilsObjectNameEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_SetDebugUtilsObjectNameEXT(struct vkgen_layer *L, const struct vkgen_hooks_SetDebugUtilsObjectNameEXT *h, int slot, VkDevice device, const VkDebugUtilsObjectNameInfoEXT* pNameInfo) {
 	struct vkgen_call call = {L, NULL};
@@ -3963,14 +3704,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_SetDebugUtilsO
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_SetDebugUtilsObjectNameEXT(name, ...)
 #endif
 #if (defined(VK_EXT_debug_utils))
-#define VKGEN_TRAMP_vkSetDebugUtilsObjectNameEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkSetDebugUtilsObjectNameEXT(VkDevice device, const VkDebugUtilsObjectNameInfoEXT* pNameInfo) { return vkgen_tramp_SetDebugUtilsObjectNameEXT(L, H, VKGEN_D_vkSetDebugUtilsObjectNameEXT, device, pNameInfo); }
+#define VKGEN_TRAMP_vkSetDebugUtilsObjectNameEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkSetDebugUtilsObjectNameEXT(VkDevice device, const VkDebugUtilsObjectNameInfoEXT* pNameInfo) { static const struct vkgen_hooks_SetDebugUtilsObjectNameEXT h = {__VA_ARGS__}; return vkgen_tramp_SetDebugUtilsObjectNameEXT(L, &h, VKGEN_D_vkSetDebugUtilsObjectNameEXT, device, pNameInfo); }
 #define VKGEN_ENTRY_vkSetDebugUtilsObjectNameEXT(P, claimed) [VKGEN_N_vkSetDebugUtilsObjectNameEXT] = {(PFN_vkVoidFunction)P##vkSetDebugUtilsObjectNameEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkSetDebugUtilsObjectNameEXT(L, H, P)
+#define VKGEN_TRAMP_vkSetDebugUtilsObjectNameEXT(L, P, ...)
 #define VKGEN_ENTRY_vkSetDebugUtilsObjectNameEXT(P, claimed)
 #endif
 
@@ -3983,7 +3722,6 @@ struct vkgen_hooks_SetDebugUtilsObjectTagEXT {
 	void (*go_post)(GoUintptr, VkDebugUtilsObjectTagInfoEXT*, VkResult);
 	int name_cache;
 };
-#define VKGEN_HOOKS_SetDebugUtilsObjectTagEXT(name, ...) static const struct vkgen_hooks_SetDebugUtilsObjectTagEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) VkResult vkgen_tramp_SetDebugUtilsObjectTagEXT(struct vkgen_layer *L, const struct vkgen_hooks_SetDebugUtilsObjectTagEXT *h, int slot, VkDevice device, const VkDebugUtilsObjectTagInfoEXT* pTagInfo) {
 	struct vkgen_call call = {L, NULL};
@@ -4010,14 +3748,12 @@ static inline __attribute__((always_inline)) VkResult vkgen_tramp_SetDebugUtilsO
 	(void)slot, (void)cached, (void)down;
 	return result;
 }
-#else
-#define VKGEN_HOOKS_SetDebugUtilsObjectTagEXT(name, ...)
 #endif
 #if (defined(VK_EXT_debug_utils))
-#define VKGEN_TRAMP_vkSetDebugUtilsObjectTagEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkSetDebugUtilsObjectTagEXT(VkDevice device, const VkDebugUtilsObjectTagInfoEXT* pTagInfo) { return vkgen_tramp_SetDebugUtilsObjectTagEXT(L, H, VKGEN_D_vkSetDebugUtilsObjectTagEXT, device, pTagInfo); }
+#define VKGEN_TRAMP_vkSetDebugUtilsObjectTagEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR VkResult VKAPI_CALL P##vkSetDebugUtilsObjectTagEXT(VkDevice device, const VkDebugUtilsObjectTagInfoEXT* pTagInfo) { static const struct vkgen_hooks_SetDebugUtilsObjectTagEXT h = {__VA_ARGS__}; return vkgen_tramp_SetDebugUtilsObjectTagEXT(L, &h, VKGEN_D_vkSetDebugUtilsObjectTagEXT, device, pTagInfo); }
 #define VKGEN_ENTRY_vkSetDebugUtilsObjectTagEXT(P, claimed) [VKGEN_N_vkSetDebugUtilsObjectTagEXT] = {(PFN_vkVoidFunction)P##vkSetDebugUtilsObjectTagEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkSetDebugUtilsObjectTagEXT(L, H, P)
+#define VKGEN_TRAMP_vkSetDebugUtilsObjectTagEXT(L, P, ...)
 #define VKGEN_ENTRY_vkSetDebugUtilsObjectTagEXT(P, claimed)
 #endif
 
@@ -4030,7 +3766,6 @@ struct vkgen_hooks_SubmitDebugUtilsMessageEXT {
 	void (*go_post)(GoUintptr, VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT, VkDebugUtilsMessengerCallbackDataEXT*);
 	int name_cache;
 };
-#define VKGEN_HOOKS_SubmitDebugUtilsMessageEXT(name, ...) static const struct vkgen_hooks_SubmitDebugUtilsMessageEXT name = {__VA_ARGS__};
 
 static inline __attribute__((always_inline)) void vkgen_tramp_SubmitDebugUtilsMessageEXT(struct vkgen_layer *L, const struct vkgen_hooks_SubmitDebugUtilsMessageEXT *h, int slot, VkInstance instance, VkDebugUtilsMessageSeverityFlagBitsEXT messageSeverity, VkDebugUtilsMessageTypeFlagsEXT messageTypes, const VkDebugUtilsMessengerCallbackDataEXT* pCallbackData) {
 	struct vkgen_call call = {L, NULL};
@@ -4054,77 +3789,75 @@ static inline __attribute__((always_inline)) void vkgen_tramp_SubmitDebugUtilsMe
 	if (h->c_post) h->c_post(&call, instance, messageSeverity, messageTypes, pCallbackData);
 	(void)slot, (void)cached, (void)down;
 }
-#else
-#define VKGEN_HOOKS_SubmitDebugUtilsMessageEXT(name, ...)
 #endif
 #if (defined(VK_EXT_debug_utils))
-#define VKGEN_TRAMP_vkSubmitDebugUtilsMessageEXT(L, H, P) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkSubmitDebugUtilsMessageEXT(VkInstance instance, VkDebugUtilsMessageSeverityFlagBitsEXT messageSeverity, VkDebugUtilsMessageTypeFlagsEXT messageTypes, const VkDebugUtilsMessengerCallbackDataEXT* pCallbackData) { vkgen_tramp_SubmitDebugUtilsMessageEXT(L, H, VKGEN_I_vkSubmitDebugUtilsMessageEXT, instance, messageSeverity, messageTypes, pCallbackData); }
+#define VKGEN_TRAMP_vkSubmitDebugUtilsMessageEXT(L, P, ...) __attribute__((unused)) static VKAPI_ATTR void VKAPI_CALL P##vkSubmitDebugUtilsMessageEXT(VkInstance instance, VkDebugUtilsMessageSeverityFlagBitsEXT messageSeverity, VkDebugUtilsMessageTypeFlagsEXT messageTypes, const VkDebugUtilsMessengerCallbackDataEXT* pCallbackData) { static const struct vkgen_hooks_SubmitDebugUtilsMessageEXT h = {__VA_ARGS__}; vkgen_tramp_SubmitDebugUtilsMessageEXT(L, &h, VKGEN_I_vkSubmitDebugUtilsMessageEXT, instance, messageSeverity, messageTypes, pCallbackData); }
 #define VKGEN_ENTRY_vkSubmitDebugUtilsMessageEXT(P, claimed) [VKGEN_N_vkSubmitDebugUtilsMessageEXT] = {(PFN_vkVoidFunction)P##vkSubmitDebugUtilsMessageEXT, claimed},
 #else
-#define VKGEN_TRAMP_vkSubmitDebugUtilsMessageEXT(L, H, P)
+#define VKGEN_TRAMP_vkSubmitDebugUtilsMessageEXT(L, P, ...)
 #define VKGEN_ENTRY_vkSubmitDebugUtilsMessageEXT(P, claimed)
 #endif
 
 /* The destroy trampolines of a layer with a name cache or a forget hook
  * (prefix vkgen_f_, table VKGEN_FORGET_ENTRIES): no hooks, only the forget. */
 #define VKGEN_FORGETS(L) \
-	VKGEN_TRAMP_vkDestroyAccelerationStructureKHR(L, (&(const struct vkgen_hooks_DestroyAccelerationStructureKHR){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyAccelerationStructureNV(L, (&(const struct vkgen_hooks_DestroyAccelerationStructureNV){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyBuffer(L, (&(const struct vkgen_hooks_DestroyBuffer){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyBufferCollectionFUCHSIA(L, (&(const struct vkgen_hooks_DestroyBufferCollectionFUCHSIA){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyBufferView(L, (&(const struct vkgen_hooks_DestroyBufferView){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyCommandPool(L, (&(const struct vkgen_hooks_DestroyCommandPool){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyCuFunctionNVX(L, (&(const struct vkgen_hooks_DestroyCuFunctionNVX){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyCuModuleNVX(L, (&(const struct vkgen_hooks_DestroyCuModuleNVX){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyCudaFunctionNV(L, (&(const struct vkgen_hooks_DestroyCudaFunctionNV){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyCudaModuleNV(L, (&(const struct vkgen_hooks_DestroyCudaModuleNV){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyDataGraphPipelineSessionARM(L, (&(const struct vkgen_hooks_DestroyDataGraphPipelineSessionARM){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyDebugReportCallbackEXT(L, (&(const struct vkgen_hooks_DestroyDebugReportCallbackEXT){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyDebugUtilsMessengerEXT(L, (&(const struct vkgen_hooks_DestroyDebugUtilsMessengerEXT){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyDeferredOperationKHR(L, (&(const struct vkgen_hooks_DestroyDeferredOperationKHR){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyDescriptorPool(L, (&(const struct vkgen_hooks_DestroyDescriptorPool){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyDescriptorSetLayout(L, (&(const struct vkgen_hooks_DestroyDescriptorSetLayout){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyDescriptorUpdateTemplate(L, (&(const struct vkgen_hooks_DestroyDescriptorUpdateTemplate){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyDescriptorUpdateTemplateKHR(L, (&(const struct vkgen_hooks_DestroyDescriptorUpdateTemplate){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyEvent(L, (&(const struct vkgen_hooks_DestroyEvent){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyExternalComputeQueueNV(L, (&(const struct vkgen_hooks_DestroyExternalComputeQueueNV){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyFence(L, (&(const struct vkgen_hooks_DestroyFence){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyFramebuffer(L, (&(const struct vkgen_hooks_DestroyFramebuffer){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyGpaSessionAMD(L, (&(const struct vkgen_hooks_DestroyGpaSessionAMD){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyImage(L, (&(const struct vkgen_hooks_DestroyImage){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyImageView(L, (&(const struct vkgen_hooks_DestroyImageView){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyIndirectCommandsLayoutEXT(L, (&(const struct vkgen_hooks_DestroyIndirectCommandsLayoutEXT){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyIndirectCommandsLayoutNV(L, (&(const struct vkgen_hooks_DestroyIndirectCommandsLayoutNV){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyIndirectExecutionSetEXT(L, (&(const struct vkgen_hooks_DestroyIndirectExecutionSetEXT){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyMicromapEXT(L, (&(const struct vkgen_hooks_DestroyMicromapEXT){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyOpticalFlowSessionNV(L, (&(const struct vkgen_hooks_DestroyOpticalFlowSessionNV){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyPipeline(L, (&(const struct vkgen_hooks_DestroyPipeline){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyPipelineBinaryKHR(L, (&(const struct vkgen_hooks_DestroyPipelineBinaryKHR){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyPipelineCache(L, (&(const struct vkgen_hooks_DestroyPipelineCache){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyPipelineLayout(L, (&(const struct vkgen_hooks_DestroyPipelineLayout){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyPrivateDataSlot(L, (&(const struct vkgen_hooks_DestroyPrivateDataSlot){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyPrivateDataSlotEXT(L, (&(const struct vkgen_hooks_DestroyPrivateDataSlot){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyQueryPool(L, (&(const struct vkgen_hooks_DestroyQueryPool){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyRenderPass(L, (&(const struct vkgen_hooks_DestroyRenderPass){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroySampler(L, (&(const struct vkgen_hooks_DestroySampler){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroySamplerYcbcrConversion(L, (&(const struct vkgen_hooks_DestroySamplerYcbcrConversion){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroySamplerYcbcrConversionKHR(L, (&(const struct vkgen_hooks_DestroySamplerYcbcrConversion){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroySemaphore(L, (&(const struct vkgen_hooks_DestroySemaphore){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyShaderEXT(L, (&(const struct vkgen_hooks_DestroyShaderEXT){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyShaderInstrumentationARM(L, (&(const struct vkgen_hooks_DestroyShaderInstrumentationARM){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyShaderModule(L, (&(const struct vkgen_hooks_DestroyShaderModule){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroySurfaceKHR(L, (&(const struct vkgen_hooks_DestroySurfaceKHR){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroySwapchainKHR(L, (&(const struct vkgen_hooks_DestroySwapchainKHR){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyTensorARM(L, (&(const struct vkgen_hooks_DestroyTensorARM){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyTensorViewARM(L, (&(const struct vkgen_hooks_DestroyTensorViewARM){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyValidationCacheEXT(L, (&(const struct vkgen_hooks_DestroyValidationCacheEXT){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyVideoSessionKHR(L, (&(const struct vkgen_hooks_DestroyVideoSessionKHR){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkDestroyVideoSessionParametersKHR(L, (&(const struct vkgen_hooks_DestroyVideoSessionParametersKHR){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkFreeCommandBuffers(L, (&(const struct vkgen_hooks_FreeCommandBuffers){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkFreeDescriptorSets(L, (&(const struct vkgen_hooks_FreeDescriptorSets){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkFreeMemory(L, (&(const struct vkgen_hooks_FreeMemory){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkReleasePerformanceConfigurationINTEL(L, (&(const struct vkgen_hooks_ReleasePerformanceConfigurationINTEL){0}), vkgen_f_) \
-	VKGEN_TRAMP_vkResetDescriptorPool(L, (&(const struct vkgen_hooks_ResetDescriptorPool){0}), vkgen_f_) \
+	VKGEN_TRAMP_vkDestroyAccelerationStructureKHR(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyAccelerationStructureNV(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyBuffer(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyBufferCollectionFUCHSIA(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyBufferView(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyCommandPool(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyCuFunctionNVX(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyCuModuleNVX(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyCudaFunctionNV(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyCudaModuleNV(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyDataGraphPipelineSessionARM(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyDebugReportCallbackEXT(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyDebugUtilsMessengerEXT(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyDeferredOperationKHR(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyDescriptorPool(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyDescriptorSetLayout(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyDescriptorUpdateTemplate(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyDescriptorUpdateTemplateKHR(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyEvent(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyExternalComputeQueueNV(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyFence(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyFramebuffer(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyGpaSessionAMD(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyImage(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyImageView(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyIndirectCommandsLayoutEXT(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyIndirectCommandsLayoutNV(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyIndirectExecutionSetEXT(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyMicromapEXT(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyOpticalFlowSessionNV(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyPipeline(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyPipelineBinaryKHR(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyPipelineCache(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyPipelineLayout(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyPrivateDataSlot(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyPrivateDataSlotEXT(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyQueryPool(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyRenderPass(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroySampler(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroySamplerYcbcrConversion(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroySamplerYcbcrConversionKHR(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroySemaphore(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyShaderEXT(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyShaderInstrumentationARM(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyShaderModule(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroySurfaceKHR(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroySwapchainKHR(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyTensorARM(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyTensorViewARM(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyValidationCacheEXT(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyVideoSessionKHR(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkDestroyVideoSessionParametersKHR(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkFreeCommandBuffers(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkFreeDescriptorSets(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkFreeMemory(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkReleasePerformanceConfigurationINTEL(L, vkgen_f_, 0) \
+	VKGEN_TRAMP_vkResetDescriptorPool(L, vkgen_f_, 0) \
 
 #define VKGEN_FORGET_ENTRIES \
 	VKGEN_ENTRY_vkDestroyAccelerationStructureKHR(vkgen_f_, 0) \
@@ -4184,5 +3917,16 @@ static inline __attribute__((always_inline)) void vkgen_tramp_SubmitDebugUtilsMe
 	VKGEN_ENTRY_vkFreeMemory(vkgen_f_, 0) \
 	VKGEN_ENTRY_vkReleasePerformanceConfigurationINTEL(vkgen_f_, 0) \
 	VKGEN_ENTRY_vkResetDescriptorPool(vkgen_f_, 0) \
+
+/* The entry points of the commands every layer intercepts for the runtime. */
+#define VKGEN_RUNTIME_ENTRIES(P) \
+	VKGEN_ENTRY_vkCreateDevice(P, 1) \
+	VKGEN_ENTRY_vkCreateInstance(P, 1) \
+	VKGEN_ENTRY_vkDestroyDevice(P, 1) \
+	VKGEN_ENTRY_vkDestroyInstance(P, 1) \
+	VKGEN_ENTRY_vkEnumerateDeviceExtensionProperties(P, 1) \
+	VKGEN_ENTRY_vkEnumerateDeviceLayerProperties(P, 1) \
+	VKGEN_ENTRY_vkEnumerateInstanceExtensionProperties(P, 1) \
+	VKGEN_ENTRY_vkEnumerateInstanceLayerProperties(P, 1) \
 
 #endif

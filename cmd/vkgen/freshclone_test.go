@@ -10,6 +10,7 @@ import (
 
 	"github.com/vkgen/vkgen/gen/genfile"
 	"github.com/vkgen/vkgen/internal/testenv"
+	"github.com/vkgen/vkgen/internal/vktest"
 )
 
 // TestFreshCloneGoGenerate is the user story "go generate when the Vulkan
@@ -17,7 +18,9 @@ import (
 // to a directory with no ../shared beside it, and `go generate ./...` runs
 // there with only VK_REGISTRY set. With another registry every generated
 // file must come from it, and the layers must still build; with the pinned
-// registry again the copy must equal the committed tree.
+// registry again the copy must equal the committed tree. On the way,
+// `vkgen layer new hello` scaffolds a layer that builds into the library
+// and loads through the real loader as it is.
 func TestFreshCloneGoGenerate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds vkgen and the layers in a copy of the repository")
@@ -46,12 +49,11 @@ func TestFreshCloneGoGenerate(t *testing.T) {
 	if n < 10 {
 		t.Errorf("only %d generated files in the clone", n)
 	}
-	build := exec.Command("go", "build", "-o", os.DevNull, "./layer/vklayers")
-	build.Dir = clone
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("the layers do not build from the 1.3.239 registry: %v\n%s", err, out)
-	}
+	newLayerLoads(t, clone, other)
 
+	if err := os.RemoveAll(filepath.Join(clone, "layer", "hello")); err != nil {
+		t.Fatal(err)
+	}
 	goGenerate(t, clone, pinned)
 	for _, f := range readTree(t, clone) {
 		want, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Name)))
@@ -61,6 +63,38 @@ func TestFreshCloneGoGenerate(t *testing.T) {
 		case !bytes.Equal(want, f.Data):
 			t.Errorf("%s: differs from the tree after go generate with the pinned registry", f.Name)
 		}
+	}
+}
+
+// newLayerLoads scaffolds layer hello in the tree at dir, builds the library
+// (scripts/build-layers.sh) and creates an instance with the layer enabled
+// through the real loader on lavapipe.
+func newLayerLoads(t *testing.T, dir, registry string) {
+	t.Helper()
+	vktest.Require(t)
+	vkgen := filepath.Join(t.TempDir(), "vkgen")
+	steps := [][]string{
+		{"go", "build", "-o", vkgen, "./cmd/vkgen"},
+		{vkgen, "layer", "new", "hello", "--registry", registry},
+		{"scripts/build-layers.sh", filepath.Join(dir, "build")},
+	}
+	for _, s := range steps {
+		cmd := exec.Command(s[0], s[1:]...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(s, " "), err, out)
+		}
+	}
+	hooks := exec.Command(vkgen, "layer", "hooks", "layer/hello", "--registry", registry)
+	hooks.Dir = dir
+	if out, err := hooks.CombinedOutput(); err != nil || !strings.Contains(string(out), "func postCreateInstance(pCreateInfo *C.VkInstanceCreateInfo, pAllocator *C.VkAllocationCallbacks, pInstance *uintptr, result C.VkResult)") {
+		t.Errorf("vkgen layer hooks: %v\n%s", err, out)
+	}
+	run := exec.Command("vulkaninfo", "--summary")
+	run.Env = append(vktest.EnvWith(t, filepath.Join(dir, "build"), "VK_LAYER_VKGEN_hello"), "VK_LOADER_DEBUG=layer")
+	out, err := run.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "VK_LAYER_VKGEN_hello") || !strings.Contains(string(out), "llvmpipe") {
+		t.Fatalf("vulkaninfo with VK_LAYER_VKGEN_hello: %v\n%s", err, out)
 	}
 }
 
@@ -75,10 +109,15 @@ func copyTracked(t *testing.T, root, dir string) {
 		t.Skipf("git ls-files: %v", err)
 	}
 	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
-		data, err := os.ReadFile(filepath.Join(root, name))
+		src := filepath.Join(root, name)
+		st, err := os.Stat(src)
 		if os.IsNotExist(err) {
 			continue // deleted in the working tree
 		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(src)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +125,7 @@ func copyTracked(t *testing.T, root, dir string) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
+		if err := os.WriteFile(p, data, st.Mode().Perm()); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -29,7 +29,12 @@ type Table struct {
 	Names         []Name   // sorted by name
 	Instance      []string // instance-level slot order
 	Device        []string // device-level slot order
+	entries       map[string][]string
 }
+
+// EntryPoints returns the entry points of the canonical command name: the
+// name itself, then every alias something requires, in registry order.
+func (t *Table) EntryPoints(name string) []string { return t.entries[name] }
 
 // Lookup returns the entry point called name.
 func (t *Table) Lookup(name string) (Name, bool) {
@@ -52,7 +57,7 @@ func Build(r *registry.Registry) (*Table, error) {
 	if r == nil {
 		return nil, fmt.Errorf("cdispatch: nil registry")
 	}
-	t := &Table{Source: genfile.Source(r), HeaderVersion: r.HeaderVersion}
+	t := &Table{Source: genfile.Source(r), HeaderVersion: r.HeaderVersion, entries: map[string][]string{}}
 	seen := map[string]bool{}
 	for _, c := range r.Commands {
 		if c == nil || len(c.RequiredBy) == 0 {
@@ -68,6 +73,7 @@ func Build(r *registry.Registry) (*Table, error) {
 				names = append(names, a)
 			}
 		}
+		t.entries[c.Name] = names
 		for _, n := range names {
 			if seen[n] {
 				return nil, fmt.Errorf("cdispatch: entry point %s defined twice", n)

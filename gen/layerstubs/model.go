@@ -116,6 +116,7 @@ type frameworkData struct {
 	Source   string
 	Commands []*command // every command some layer or the forget set intercepts
 	Forgets  []*command // the destroy commands
+	Runtime  []*command // the commands every layer intercepts for the runtime (mandatory)
 }
 
 type builder struct {
@@ -175,11 +176,12 @@ func (b *builder) command(name string) (*command, error) {
 			return nil, fmt.Errorf("layerstubs: %s: first parameter %s is not dispatchable", c.Name, c.Params[0].Type)
 		}
 	}
-	cmd.Entries = append(cmd.Entries, b.entry(cmd, c.Name, nil))
-	for _, a := range c.Aliases {
-		if reqs := c.AliasRequiredBy[a]; len(reqs) > 0 {
-			cmd.Entries = append(cmd.Entries, b.entry(cmd, a, sorted(reqs)))
+	for i, name := range b.tab.EntryPoints(c.Name) {
+		var reqs []string
+		if i > 0 {
+			reqs = sorted(c.AliasRequiredBy[name])
 		}
+		cmd.Entries = append(cmd.Entries, b.entry(cmd, name, reqs))
 	}
 	b.cmds[name] = cmd
 	return cmd, nil
@@ -361,8 +363,12 @@ func (b *builder) framework(source string) *frameworkData {
 		if !c.Export {
 			d.Commands = append(d.Commands, c)
 		}
+		if c.Down != "" {
+			d.Runtime = append(d.Runtime, c)
+		}
 	}
 	sort.Slice(d.Commands, func(i, j int) bool { return d.Commands[i].Name < d.Commands[j].Name })
+	sort.Slice(d.Runtime, func(i, j int) bool { return d.Runtime[i].Name < d.Runtime[j].Name })
 	return d
 }
 

@@ -11,59 +11,34 @@
 
 static struct vkgen_namecache names;
 
-VKGEN_HOOKS_CmdBeginDebugUtilsLabelEXT(h_CmdBeginDebugUtilsLabelEXT, 0)
-VKGEN_TRAMP_vkCmdBeginDebugUtilsLabelEXT(LAYER, &h_CmdBeginDebugUtilsLabelEXT, t_)
-VKGEN_HOOKS_CmdDebugMarkerBeginEXT(h_CmdDebugMarkerBeginEXT, 0)
-VKGEN_TRAMP_vkCmdDebugMarkerBeginEXT(LAYER, &h_CmdDebugMarkerBeginEXT, t_)
-VKGEN_HOOKS_CmdDebugMarkerEndEXT(h_CmdDebugMarkerEndEXT, 0)
-VKGEN_TRAMP_vkCmdDebugMarkerEndEXT(LAYER, &h_CmdDebugMarkerEndEXT, t_)
-VKGEN_HOOKS_CmdDebugMarkerInsertEXT(h_CmdDebugMarkerInsertEXT, 0)
-VKGEN_TRAMP_vkCmdDebugMarkerInsertEXT(LAYER, &h_CmdDebugMarkerInsertEXT, t_)
-VKGEN_HOOKS_CmdEndDebugUtilsLabelEXT(h_CmdEndDebugUtilsLabelEXT, 0)
-VKGEN_TRAMP_vkCmdEndDebugUtilsLabelEXT(LAYER, &h_CmdEndDebugUtilsLabelEXT, t_)
-VKGEN_HOOKS_CmdInsertDebugUtilsLabelEXT(h_CmdInsertDebugUtilsLabelEXT, 0)
-VKGEN_TRAMP_vkCmdInsertDebugUtilsLabelEXT(LAYER, &h_CmdInsertDebugUtilsLabelEXT, t_)
-VKGEN_HOOKS_CreateDebugUtilsMessengerEXT(h_CreateDebugUtilsMessengerEXT, .fallback = debugmarker_fallback_CreateDebugUtilsMessengerEXT)
-VKGEN_TRAMP_vkCreateDebugUtilsMessengerEXT(LAYER, &h_CreateDebugUtilsMessengerEXT, t_)
-VKGEN_HOOKS_CreateDevice(h_CreateDevice, 0)
-VKGEN_TRAMP_vkCreateDevice(LAYER, &h_CreateDevice, t_)
-VKGEN_HOOKS_CreateInstance(h_CreateInstance, .go_post = vkgen_debugmarker_go_post_CreateInstance)
-VKGEN_TRAMP_vkCreateInstance(LAYER, &h_CreateInstance, t_)
-VKGEN_HOOKS_DebugMarkerSetObjectNameEXT(h_DebugMarkerSetObjectNameEXT, .c_pre = debugmarker_pre_DebugMarkerSetObjectNameEXT, .go_pre = vkgen_debugmarker_go_pre_DebugMarkerSetObjectNameEXT, .name_cache = 1)
-VKGEN_TRAMP_vkDebugMarkerSetObjectNameEXT(LAYER, &h_DebugMarkerSetObjectNameEXT, t_)
-VKGEN_HOOKS_DebugMarkerSetObjectTagEXT(h_DebugMarkerSetObjectTagEXT, 0)
-VKGEN_TRAMP_vkDebugMarkerSetObjectTagEXT(LAYER, &h_DebugMarkerSetObjectTagEXT, t_)
-VKGEN_HOOKS_DestroyDebugUtilsMessengerEXT(h_DestroyDebugUtilsMessengerEXT, .c_pre = debugmarker_pre_DestroyDebugUtilsMessengerEXT, .c_post = debugmarker_post_DestroyDebugUtilsMessengerEXT)
-VKGEN_TRAMP_vkDestroyDebugUtilsMessengerEXT(LAYER, &h_DestroyDebugUtilsMessengerEXT, t_)
-VKGEN_HOOKS_DestroyDevice(h_DestroyDevice, .go_pre = vkgen_debugmarker_go_pre_DestroyDevice)
-VKGEN_TRAMP_vkDestroyDevice(LAYER, &h_DestroyDevice, t_)
-VKGEN_HOOKS_DestroyInstance(h_DestroyInstance, .go_post = vkgen_debugmarker_go_post_DestroyInstance)
-VKGEN_TRAMP_vkDestroyInstance(LAYER, &h_DestroyInstance, t_)
-VKGEN_HOOKS_EnumerateDeviceExtensionProperties(h_EnumerateDeviceExtensionProperties, 0)
-VKGEN_TRAMP_vkEnumerateDeviceExtensionProperties(LAYER, &h_EnumerateDeviceExtensionProperties, t_)
-VKGEN_HOOKS_EnumerateDeviceLayerProperties(h_EnumerateDeviceLayerProperties, 0)
-VKGEN_TRAMP_vkEnumerateDeviceLayerProperties(LAYER, &h_EnumerateDeviceLayerProperties, t_)
-VKGEN_HOOKS_EnumerateInstanceExtensionProperties(h_EnumerateInstanceExtensionProperties, 0)
-VKGEN_TRAMP_vkEnumerateInstanceExtensionProperties(LAYER, &h_EnumerateInstanceExtensionProperties, t_)
-VKGEN_HOOKS_EnumerateInstanceLayerProperties(h_EnumerateInstanceLayerProperties, 0)
-VKGEN_TRAMP_vkEnumerateInstanceLayerProperties(LAYER, &h_EnumerateInstanceLayerProperties, t_)
-VKGEN_HOOKS_QueueBeginDebugUtilsLabelEXT(h_QueueBeginDebugUtilsLabelEXT, 0)
-VKGEN_TRAMP_vkQueueBeginDebugUtilsLabelEXT(LAYER, &h_QueueBeginDebugUtilsLabelEXT, t_)
-VKGEN_HOOKS_QueueEndDebugUtilsLabelEXT(h_QueueEndDebugUtilsLabelEXT, 0)
-VKGEN_TRAMP_vkQueueEndDebugUtilsLabelEXT(LAYER, &h_QueueEndDebugUtilsLabelEXT, t_)
-VKGEN_HOOKS_QueueInsertDebugUtilsLabelEXT(h_QueueInsertDebugUtilsLabelEXT, 0)
-VKGEN_TRAMP_vkQueueInsertDebugUtilsLabelEXT(LAYER, &h_QueueInsertDebugUtilsLabelEXT, t_)
-VKGEN_HOOKS_SetDebugUtilsObjectNameEXT(h_SetDebugUtilsObjectNameEXT, .c_pre = debugmarker_pre_SetDebugUtilsObjectNameEXT, .go_pre = vkgen_debugmarker_go_pre_SetDebugUtilsObjectNameEXT, .name_cache = 1)
-VKGEN_TRAMP_vkSetDebugUtilsObjectNameEXT(LAYER, &h_SetDebugUtilsObjectNameEXT, t_)
-VKGEN_HOOKS_SetDebugUtilsObjectTagEXT(h_SetDebugUtilsObjectTagEXT, 0)
-VKGEN_TRAMP_vkSetDebugUtilsObjectTagEXT(LAYER, &h_SetDebugUtilsObjectTagEXT, t_)
-VKGEN_HOOKS_SubmitDebugUtilsMessageEXT(h_SubmitDebugUtilsMessageEXT, 0)
-VKGEN_TRAMP_vkSubmitDebugUtilsMessageEXT(LAYER, &h_SubmitDebugUtilsMessageEXT, t_)
+VKGEN_TRAMP_vkCmdBeginDebugUtilsLabelEXT(LAYER, t_, 0)
+VKGEN_TRAMP_vkCmdDebugMarkerBeginEXT(LAYER, t_, 0)
+VKGEN_TRAMP_vkCmdDebugMarkerEndEXT(LAYER, t_, 0)
+VKGEN_TRAMP_vkCmdDebugMarkerInsertEXT(LAYER, t_, 0)
+VKGEN_TRAMP_vkCmdEndDebugUtilsLabelEXT(LAYER, t_, 0)
+VKGEN_TRAMP_vkCmdInsertDebugUtilsLabelEXT(LAYER, t_, 0)
+VKGEN_TRAMP_vkCreateDebugUtilsMessengerEXT(LAYER, t_, .fallback = debugmarker_fallback_CreateDebugUtilsMessengerEXT)
+VKGEN_TRAMP_vkCreateDevice(LAYER, t_, 0)
+VKGEN_TRAMP_vkCreateInstance(LAYER, t_, .go_post = vkgen_debugmarker_go_post_CreateInstance)
+VKGEN_TRAMP_vkDebugMarkerSetObjectNameEXT(LAYER, t_, .c_pre = debugmarker_pre_DebugMarkerSetObjectNameEXT, .go_pre = vkgen_debugmarker_go_pre_DebugMarkerSetObjectNameEXT, .name_cache = 1)
+VKGEN_TRAMP_vkDebugMarkerSetObjectTagEXT(LAYER, t_, 0)
+VKGEN_TRAMP_vkDestroyDebugUtilsMessengerEXT(LAYER, t_, .c_pre = debugmarker_pre_DestroyDebugUtilsMessengerEXT, .c_post = debugmarker_post_DestroyDebugUtilsMessengerEXT)
+VKGEN_TRAMP_vkDestroyDevice(LAYER, t_, .go_pre = vkgen_debugmarker_go_pre_DestroyDevice)
+VKGEN_TRAMP_vkDestroyInstance(LAYER, t_, .go_post = vkgen_debugmarker_go_post_DestroyInstance)
+VKGEN_TRAMP_vkEnumerateDeviceExtensionProperties(LAYER, t_, 0)
+VKGEN_TRAMP_vkEnumerateDeviceLayerProperties(LAYER, t_, 0)
+VKGEN_TRAMP_vkEnumerateInstanceExtensionProperties(LAYER, t_, 0)
+VKGEN_TRAMP_vkEnumerateInstanceLayerProperties(LAYER, t_, 0)
+VKGEN_TRAMP_vkQueueBeginDebugUtilsLabelEXT(LAYER, t_, 0)
+VKGEN_TRAMP_vkQueueEndDebugUtilsLabelEXT(LAYER, t_, 0)
+VKGEN_TRAMP_vkQueueInsertDebugUtilsLabelEXT(LAYER, t_, 0)
+VKGEN_TRAMP_vkSetDebugUtilsObjectNameEXT(LAYER, t_, .c_pre = debugmarker_pre_SetDebugUtilsObjectNameEXT, .go_pre = vkgen_debugmarker_go_pre_SetDebugUtilsObjectNameEXT, .name_cache = 1)
+VKGEN_TRAMP_vkSetDebugUtilsObjectTagEXT(LAYER, t_, 0)
+VKGEN_TRAMP_vkSubmitDebugUtilsMessageEXT(LAYER, t_, 0)
 VKGEN_FORGETS(LAYER)
 
 static const struct vkgen_intercept intercepts[VKGEN_NAMES] = {
-	[VKGEN_N_vkGetInstanceProcAddr] = {(PFN_vkVoidFunction)vkgen_debugmarker_GetInstanceProcAddr, 1},
-	[VKGEN_N_vkGetDeviceProcAddr] = {(PFN_vkVoidFunction)vkgen_debugmarker_GetDeviceProcAddr, 1},
+	VKGEN_EXPORT_ENTRIES(debugmarker) VKGEN_RUNTIME_ENTRIES(t_)
 	VKGEN_ENTRY_vkCmdBeginDebugUtilsLabelEXT(t_, 1)
 	VKGEN_ENTRY_vkCmdDebugMarkerBeginEXT(t_, 1)
 	VKGEN_ENTRY_vkCmdDebugMarkerEndEXT(t_, 1)
@@ -71,17 +46,9 @@ static const struct vkgen_intercept intercepts[VKGEN_NAMES] = {
 	VKGEN_ENTRY_vkCmdEndDebugUtilsLabelEXT(t_, 1)
 	VKGEN_ENTRY_vkCmdInsertDebugUtilsLabelEXT(t_, 1)
 	VKGEN_ENTRY_vkCreateDebugUtilsMessengerEXT(t_, 1)
-	VKGEN_ENTRY_vkCreateDevice(t_, 1)
-	VKGEN_ENTRY_vkCreateInstance(t_, 1)
 	VKGEN_ENTRY_vkDebugMarkerSetObjectNameEXT(t_, 1)
 	VKGEN_ENTRY_vkDebugMarkerSetObjectTagEXT(t_, 1)
 	VKGEN_ENTRY_vkDestroyDebugUtilsMessengerEXT(t_, 1)
-	VKGEN_ENTRY_vkDestroyDevice(t_, 1)
-	VKGEN_ENTRY_vkDestroyInstance(t_, 1)
-	VKGEN_ENTRY_vkEnumerateDeviceExtensionProperties(t_, 1)
-	VKGEN_ENTRY_vkEnumerateDeviceLayerProperties(t_, 1)
-	VKGEN_ENTRY_vkEnumerateInstanceExtensionProperties(t_, 1)
-	VKGEN_ENTRY_vkEnumerateInstanceLayerProperties(t_, 1)
 	VKGEN_ENTRY_vkQueueBeginDebugUtilsLabelEXT(t_, 1)
 	VKGEN_ENTRY_vkQueueEndDebugUtilsLabelEXT(t_, 1)
 	VKGEN_ENTRY_vkQueueInsertDebugUtilsLabelEXT(t_, 1)
@@ -89,44 +56,9 @@ static const struct vkgen_intercept intercepts[VKGEN_NAMES] = {
 	VKGEN_ENTRY_vkSetDebugUtilsObjectTagEXT(t_, 1)
 	VKGEN_ENTRY_vkSubmitDebugUtilsMessageEXT(t_, 1)
 };
-
 static const struct vkgen_intercept forgets[VKGEN_NAMES] = {VKGEN_FORGET_ENTRIES};
+static const VkExtensionProperties instance_extensions[] = {{"VK_EXT_debug_utils", 2}, };
+static const VkExtensionProperties device_extensions[] = {{"VK_EXT_debug_marker", 4}, };
 
-static const VkExtensionProperties instance_extensions[] = {
-	{"VK_EXT_debug_utils", 2},
-};
-
-static const VkExtensionProperties device_extensions[] = {
-	{"VK_EXT_debug_marker", 4},
-};
-
-struct vkgen_layer vkgen_debugmarker_layer = {
-	.name = "VK_LAYER_VKGEN_DebugMarker",
-	.description = "vkgen DebugMarker: publishes object names (VK_EXT_debug_utils, VK_EXT_debug_marker) to Perfetto traces",
-	.spec_version = VK_MAKE_VERSION(1, 3, VK_HEADER_VERSION),
-	.implementation_version = 1,
-	.instance_extensions = instance_extensions,
-	.instance_extension_count = sizeof(instance_extensions) / sizeof(instance_extensions[0]),
-	.device_extensions = device_extensions,
-	.device_extension_count = sizeof(device_extensions) / sizeof(device_extensions[0]),
-	.intercepts = intercepts,
-	.gipa = vkgen_debugmarker_GetInstanceProcAddr,
-	.gdpa = vkgen_debugmarker_GetDeviceProcAddr,
-	.names = &names,
-	.forgets = forgets,
-	.forget = debugmarker_forget,
-	.instances = VKGEN_MAP_INIT,
-	.devices = VKGEN_MAP_INIT,
-};
-
-VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_debugmarker_GetInstanceProcAddr(VkInstance instance, const char *pName) {
-	return vkgen_gipa(LAYER, instance, pName);
-}
-
-VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_debugmarker_GetDeviceProcAddr(VkDevice device, const char *pName) {
-	return vkgen_gdpa(LAYER, device, pName);
-}
-
-VKGEN_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkgen_debugmarker_NegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *pVersionStruct) {
-	return vkgen_negotiate(LAYER, pVersionStruct);
-}
+VKGEN_DEFINE_LAYER(debugmarker, .name = "VK_LAYER_VKGEN_DebugMarker", .description = "vkgen DebugMarker: publishes object names (VK_EXT_debug_utils, VK_EXT_debug_marker) to Perfetto traces",
+	.spec_version = VK_MAKE_VERSION(1, 3, VK_HEADER_VERSION), .implementation_version = 1, .intercepts = intercepts, .instance_extensions = instance_extensions, .instance_extension_count = sizeof(instance_extensions) / sizeof(instance_extensions[0]), .device_extensions = device_extensions, .device_extension_count = sizeof(device_extensions) / sizeof(device_extensions[0]), .names = &names, .forgets = forgets, .forget = debugmarker_forget)

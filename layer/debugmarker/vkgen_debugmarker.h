@@ -7,8 +7,9 @@
 
 #include "vkgen_framework.h"
 
-/* The layer's state, for layer-owned C code (vkgen_device_of(&vkgen_debugmarker_layer, device)). */
-extern struct vkgen_layer vkgen_debugmarker_layer;
+/* The layer's state (vkgen_debugmarker_layer, for layer-owned C code:
+ * vkgen_device_of(&vkgen_debugmarker_layer, device)) and entry points. */
+VKGEN_DECLARE_LAYER(debugmarker)
 
 vkgen_fallback_CreateDebugUtilsMessengerEXT debugmarker_fallback_CreateDebugUtilsMessengerEXT;
 vkgen_pre_DebugMarkerSetObjectNameEXT debugmarker_pre_DebugMarkerSetObjectNameEXT;
@@ -16,9 +17,5 @@ vkgen_pre_DestroyDebugUtilsMessengerEXT debugmarker_pre_DestroyDebugUtilsMesseng
 vkgen_post_DestroyDebugUtilsMessengerEXT debugmarker_post_DestroyDebugUtilsMessengerEXT;
 vkgen_pre_SetDebugUtilsObjectNameEXT debugmarker_pre_SetDebugUtilsObjectNameEXT;
 vkgen_forget_hook debugmarker_forget;
-
-VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_debugmarker_GetInstanceProcAddr(VkInstance instance, const char *pName);
-VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_debugmarker_GetDeviceProcAddr(VkDevice device, const char *pName);
-VKGEN_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkgen_debugmarker_NegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *pVersionStruct);
 
 #endif

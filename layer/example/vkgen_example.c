@@ -11,85 +11,36 @@
 
 static struct vkgen_namecache names;
 
-VKGEN_HOOKS_CreateBuffer(h_CreateBuffer, .go_pre = vkgen_example_go_pre_CreateBuffer, .go_post = vkgen_example_go_post_CreateBuffer)
-VKGEN_TRAMP_vkCreateBuffer(LAYER, &h_CreateBuffer, t_)
-VKGEN_HOOKS_CreateDevice(h_CreateDevice, .go_post = vkgen_example_go_post_CreateDevice)
-VKGEN_TRAMP_vkCreateDevice(LAYER, &h_CreateDevice, t_)
-VKGEN_HOOKS_CreateImage(h_CreateImage, .go_post = vkgen_example_go_post_CreateImage)
-VKGEN_TRAMP_vkCreateImage(LAYER, &h_CreateImage, t_)
-VKGEN_HOOKS_CreateInstance(h_CreateInstance, .go_post = vkgen_example_go_post_CreateInstance)
-VKGEN_TRAMP_vkCreateInstance(LAYER, &h_CreateInstance, t_)
-VKGEN_HOOKS_DebugMarkerSetObjectNameEXT(h_DebugMarkerSetObjectNameEXT, .go_pre = vkgen_example_go_pre_DebugMarkerSetObjectNameEXT)
-VKGEN_TRAMP_vkDebugMarkerSetObjectNameEXT(LAYER, &h_DebugMarkerSetObjectNameEXT, t_)
-VKGEN_HOOKS_DestroyBuffer(h_DestroyBuffer, .go_pre = vkgen_example_go_pre_DestroyBuffer)
-VKGEN_TRAMP_vkDestroyBuffer(LAYER, &h_DestroyBuffer, t_)
-VKGEN_HOOKS_DestroyDevice(h_DestroyDevice, 0)
-VKGEN_TRAMP_vkDestroyDevice(LAYER, &h_DestroyDevice, t_)
-VKGEN_HOOKS_DestroyImage(h_DestroyImage, .go_pre = vkgen_example_go_pre_DestroyImage)
-VKGEN_TRAMP_vkDestroyImage(LAYER, &h_DestroyImage, t_)
-VKGEN_HOOKS_DestroyInstance(h_DestroyInstance, .go_post = vkgen_example_go_post_DestroyInstance)
-VKGEN_TRAMP_vkDestroyInstance(LAYER, &h_DestroyInstance, t_)
-VKGEN_HOOKS_EnumerateDeviceExtensionProperties(h_EnumerateDeviceExtensionProperties, 0)
-VKGEN_TRAMP_vkEnumerateDeviceExtensionProperties(LAYER, &h_EnumerateDeviceExtensionProperties, t_)
-VKGEN_HOOKS_EnumerateDeviceLayerProperties(h_EnumerateDeviceLayerProperties, 0)
-VKGEN_TRAMP_vkEnumerateDeviceLayerProperties(LAYER, &h_EnumerateDeviceLayerProperties, t_)
-VKGEN_HOOKS_EnumerateInstanceExtensionProperties(h_EnumerateInstanceExtensionProperties, 0)
-VKGEN_TRAMP_vkEnumerateInstanceExtensionProperties(LAYER, &h_EnumerateInstanceExtensionProperties, t_)
-VKGEN_HOOKS_EnumerateInstanceLayerProperties(h_EnumerateInstanceLayerProperties, 0)
-VKGEN_TRAMP_vkEnumerateInstanceLayerProperties(LAYER, &h_EnumerateInstanceLayerProperties, t_)
-VKGEN_HOOKS_GetBufferMemoryRequirements(h_GetBufferMemoryRequirements, 0)
-VKGEN_TRAMP_vkGetBufferMemoryRequirements(LAYER, &h_GetBufferMemoryRequirements, t_)
-VKGEN_HOOKS_QueueSubmit(h_QueueSubmit, .go_pre = vkgen_example_go_pre_QueueSubmit)
-VKGEN_TRAMP_vkQueueSubmit(LAYER, &h_QueueSubmit, t_)
-VKGEN_HOOKS_SetDebugUtilsObjectNameEXT(h_SetDebugUtilsObjectNameEXT, .go_pre = vkgen_example_go_pre_SetDebugUtilsObjectNameEXT, .name_cache = 1)
-VKGEN_TRAMP_vkSetDebugUtilsObjectNameEXT(LAYER, &h_SetDebugUtilsObjectNameEXT, t_)
+VKGEN_TRAMP_vkCreateBuffer(LAYER, t_, .go_pre = vkgen_example_go_pre_CreateBuffer, .go_post = vkgen_example_go_post_CreateBuffer)
+VKGEN_TRAMP_vkCreateDevice(LAYER, t_, .go_post = vkgen_example_go_post_CreateDevice)
+VKGEN_TRAMP_vkCreateImage(LAYER, t_, .go_post = vkgen_example_go_post_CreateImage)
+VKGEN_TRAMP_vkCreateInstance(LAYER, t_, .go_post = vkgen_example_go_post_CreateInstance)
+VKGEN_TRAMP_vkDebugMarkerSetObjectNameEXT(LAYER, t_, .go_pre = vkgen_example_go_pre_DebugMarkerSetObjectNameEXT)
+VKGEN_TRAMP_vkDestroyBuffer(LAYER, t_, .go_pre = vkgen_example_go_pre_DestroyBuffer)
+VKGEN_TRAMP_vkDestroyDevice(LAYER, t_, 0)
+VKGEN_TRAMP_vkDestroyImage(LAYER, t_, .go_pre = vkgen_example_go_pre_DestroyImage)
+VKGEN_TRAMP_vkDestroyInstance(LAYER, t_, .go_post = vkgen_example_go_post_DestroyInstance)
+VKGEN_TRAMP_vkEnumerateDeviceExtensionProperties(LAYER, t_, 0)
+VKGEN_TRAMP_vkEnumerateDeviceLayerProperties(LAYER, t_, 0)
+VKGEN_TRAMP_vkEnumerateInstanceExtensionProperties(LAYER, t_, 0)
+VKGEN_TRAMP_vkEnumerateInstanceLayerProperties(LAYER, t_, 0)
+VKGEN_TRAMP_vkGetBufferMemoryRequirements(LAYER, t_, 0)
+VKGEN_TRAMP_vkQueueSubmit(LAYER, t_, .go_pre = vkgen_example_go_pre_QueueSubmit)
+VKGEN_TRAMP_vkSetDebugUtilsObjectNameEXT(LAYER, t_, .go_pre = vkgen_example_go_pre_SetDebugUtilsObjectNameEXT, .name_cache = 1)
 VKGEN_FORGETS(LAYER)
 
 static const struct vkgen_intercept intercepts[VKGEN_NAMES] = {
-	[VKGEN_N_vkGetInstanceProcAddr] = {(PFN_vkVoidFunction)vkgen_example_GetInstanceProcAddr, 1},
-	[VKGEN_N_vkGetDeviceProcAddr] = {(PFN_vkVoidFunction)vkgen_example_GetDeviceProcAddr, 1},
+	VKGEN_EXPORT_ENTRIES(example) VKGEN_RUNTIME_ENTRIES(t_)
 	VKGEN_ENTRY_vkCreateBuffer(t_, 0)
-	VKGEN_ENTRY_vkCreateDevice(t_, 1)
 	VKGEN_ENTRY_vkCreateImage(t_, 0)
-	VKGEN_ENTRY_vkCreateInstance(t_, 1)
 	VKGEN_ENTRY_vkDebugMarkerSetObjectNameEXT(t_, 0)
 	VKGEN_ENTRY_vkDestroyBuffer(t_, 0)
-	VKGEN_ENTRY_vkDestroyDevice(t_, 1)
 	VKGEN_ENTRY_vkDestroyImage(t_, 0)
-	VKGEN_ENTRY_vkDestroyInstance(t_, 1)
-	VKGEN_ENTRY_vkEnumerateDeviceExtensionProperties(t_, 1)
-	VKGEN_ENTRY_vkEnumerateDeviceLayerProperties(t_, 1)
-	VKGEN_ENTRY_vkEnumerateInstanceExtensionProperties(t_, 1)
-	VKGEN_ENTRY_vkEnumerateInstanceLayerProperties(t_, 1)
 	VKGEN_ENTRY_vkGetBufferMemoryRequirements(t_, 0)
 	VKGEN_ENTRY_vkQueueSubmit(t_, 0)
 	VKGEN_ENTRY_vkSetDebugUtilsObjectNameEXT(t_, 0)
 };
-
 static const struct vkgen_intercept forgets[VKGEN_NAMES] = {VKGEN_FORGET_ENTRIES};
 
-struct vkgen_layer vkgen_example_layer = {
-	.name = "VK_LAYER_VKGEN_example",
-	.description = "vkgen example layer: counts calls of a few commands in Go",
-	.spec_version = VK_MAKE_VERSION(1, 3, VK_HEADER_VERSION),
-	.implementation_version = 1,
-	.intercepts = intercepts,
-	.gipa = vkgen_example_GetInstanceProcAddr,
-	.gdpa = vkgen_example_GetDeviceProcAddr,
-	.names = &names,
-	.forgets = forgets,
-	.instances = VKGEN_MAP_INIT,
-	.devices = VKGEN_MAP_INIT,
-};
-
-VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_example_GetInstanceProcAddr(VkInstance instance, const char *pName) {
-	return vkgen_gipa(LAYER, instance, pName);
-}
-
-VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_example_GetDeviceProcAddr(VkDevice device, const char *pName) {
-	return vkgen_gdpa(LAYER, device, pName);
-}
-
-VKGEN_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkgen_example_NegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *pVersionStruct) {
-	return vkgen_negotiate(LAYER, pVersionStruct);
-}
+VKGEN_DEFINE_LAYER(example, .name = "VK_LAYER_VKGEN_example", .description = "vkgen example layer: counts calls of a few commands in Go",
+	.spec_version = VK_MAKE_VERSION(1, 3, VK_HEADER_VERSION), .implementation_version = 1, .intercepts = intercepts, .names = &names, .forgets = forgets)

@@ -7,12 +7,9 @@
 
 #include "vkgen_framework.h"
 
-/* The layer's state, for layer-owned C code (vkgen_device_of(&vkgen_example_layer, device)). */
-extern struct vkgen_layer vkgen_example_layer;
+/* The layer's state (vkgen_example_layer, for layer-owned C code:
+ * vkgen_device_of(&vkgen_example_layer, device)) and entry points. */
+VKGEN_DECLARE_LAYER(example)
 
-
-VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_example_GetInstanceProcAddr(VkInstance instance, const char *pName);
-VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_example_GetDeviceProcAddr(VkDevice device, const char *pName);
-VKGEN_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkgen_example_NegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *pVersionStruct);
 
 #endif

@@ -11,63 +11,38 @@
 
 static struct vkgen_namecache names;
 
-VKGEN_HOOKS_AllocateMemory(h_AllocateMemory, .go_post = vkgen_memreport_go_post_AllocateMemory)
-VKGEN_TRAMP_vkAllocateMemory(LAYER, &h_AllocateMemory, t_)
-VKGEN_HOOKS_BindBufferMemory(h_BindBufferMemory, .go_post = vkgen_memreport_go_post_BindBufferMemory)
-VKGEN_TRAMP_vkBindBufferMemory(LAYER, &h_BindBufferMemory, t_)
-VKGEN_HOOKS_BindBufferMemory2(h_BindBufferMemory2, .go_post = vkgen_memreport_go_post_BindBufferMemory2)
-VKGEN_TRAMP_vkBindBufferMemory2(LAYER, &h_BindBufferMemory2, t_)
-VKGEN_TRAMP_vkBindBufferMemory2KHR(LAYER, &h_BindBufferMemory2, t_)
-VKGEN_HOOKS_BindImageMemory(h_BindImageMemory, .go_post = vkgen_memreport_go_post_BindImageMemory)
-VKGEN_TRAMP_vkBindImageMemory(LAYER, &h_BindImageMemory, t_)
-VKGEN_HOOKS_BindImageMemory2(h_BindImageMemory2, .go_post = vkgen_memreport_go_post_BindImageMemory2)
-VKGEN_TRAMP_vkBindImageMemory2(LAYER, &h_BindImageMemory2, t_)
-VKGEN_TRAMP_vkBindImageMemory2KHR(LAYER, &h_BindImageMemory2, t_)
-VKGEN_HOOKS_CreateBuffer(h_CreateBuffer, .go_post = vkgen_memreport_go_post_CreateBuffer)
-VKGEN_TRAMP_vkCreateBuffer(LAYER, &h_CreateBuffer, t_)
-VKGEN_HOOKS_CreateDevice(h_CreateDevice, .c_pre = memreport_pre_CreateDevice, .c_post = memreport_post_CreateDevice)
-VKGEN_TRAMP_vkCreateDevice(LAYER, &h_CreateDevice, t_)
-VKGEN_HOOKS_CreateImage(h_CreateImage, .go_post = vkgen_memreport_go_post_CreateImage)
-VKGEN_TRAMP_vkCreateImage(LAYER, &h_CreateImage, t_)
-VKGEN_HOOKS_CreateInstance(h_CreateInstance, .c_post = memreport_post_CreateInstance, .go_post = vkgen_memreport_go_post_CreateInstance)
-VKGEN_TRAMP_vkCreateInstance(LAYER, &h_CreateInstance, t_)
-VKGEN_HOOKS_DebugMarkerSetObjectNameEXT(h_DebugMarkerSetObjectNameEXT, .go_post = vkgen_memreport_go_post_DebugMarkerSetObjectNameEXT, .name_cache = 1)
-VKGEN_TRAMP_vkDebugMarkerSetObjectNameEXT(LAYER, &h_DebugMarkerSetObjectNameEXT, t_)
-VKGEN_HOOKS_DestroyBuffer(h_DestroyBuffer, .go_pre = vkgen_memreport_go_pre_DestroyBuffer)
-VKGEN_TRAMP_vkDestroyBuffer(LAYER, &h_DestroyBuffer, t_)
-VKGEN_HOOKS_DestroyDevice(h_DestroyDevice, .go_post = vkgen_memreport_go_post_DestroyDevice)
-VKGEN_TRAMP_vkDestroyDevice(LAYER, &h_DestroyDevice, t_)
-VKGEN_HOOKS_DestroyImage(h_DestroyImage, .go_pre = vkgen_memreport_go_pre_DestroyImage)
-VKGEN_TRAMP_vkDestroyImage(LAYER, &h_DestroyImage, t_)
-VKGEN_HOOKS_DestroyInstance(h_DestroyInstance, .go_post = vkgen_memreport_go_post_DestroyInstance)
-VKGEN_TRAMP_vkDestroyInstance(LAYER, &h_DestroyInstance, t_)
-VKGEN_HOOKS_EnumerateDeviceExtensionProperties(h_EnumerateDeviceExtensionProperties, 0)
-VKGEN_TRAMP_vkEnumerateDeviceExtensionProperties(LAYER, &h_EnumerateDeviceExtensionProperties, t_)
-VKGEN_HOOKS_EnumerateDeviceLayerProperties(h_EnumerateDeviceLayerProperties, 0)
-VKGEN_TRAMP_vkEnumerateDeviceLayerProperties(LAYER, &h_EnumerateDeviceLayerProperties, t_)
-VKGEN_HOOKS_EnumerateInstanceExtensionProperties(h_EnumerateInstanceExtensionProperties, 0)
-VKGEN_TRAMP_vkEnumerateInstanceExtensionProperties(LAYER, &h_EnumerateInstanceExtensionProperties, t_)
-VKGEN_HOOKS_EnumerateInstanceLayerProperties(h_EnumerateInstanceLayerProperties, 0)
-VKGEN_TRAMP_vkEnumerateInstanceLayerProperties(LAYER, &h_EnumerateInstanceLayerProperties, t_)
-VKGEN_HOOKS_FreeMemory(h_FreeMemory, .go_pre = vkgen_memreport_go_pre_FreeMemory)
-VKGEN_TRAMP_vkFreeMemory(LAYER, &h_FreeMemory, t_)
-VKGEN_HOOKS_GetBufferMemoryRequirements(h_GetBufferMemoryRequirements, .go_post = vkgen_memreport_go_post_GetBufferMemoryRequirements)
-VKGEN_TRAMP_vkGetBufferMemoryRequirements(LAYER, &h_GetBufferMemoryRequirements, t_)
-VKGEN_HOOKS_GetBufferMemoryRequirements2(h_GetBufferMemoryRequirements2, .go_post = vkgen_memreport_go_post_GetBufferMemoryRequirements2)
-VKGEN_TRAMP_vkGetBufferMemoryRequirements2(LAYER, &h_GetBufferMemoryRequirements2, t_)
-VKGEN_TRAMP_vkGetBufferMemoryRequirements2KHR(LAYER, &h_GetBufferMemoryRequirements2, t_)
-VKGEN_HOOKS_GetImageMemoryRequirements(h_GetImageMemoryRequirements, .go_post = vkgen_memreport_go_post_GetImageMemoryRequirements)
-VKGEN_TRAMP_vkGetImageMemoryRequirements(LAYER, &h_GetImageMemoryRequirements, t_)
-VKGEN_HOOKS_GetImageMemoryRequirements2(h_GetImageMemoryRequirements2, .go_post = vkgen_memreport_go_post_GetImageMemoryRequirements2)
-VKGEN_TRAMP_vkGetImageMemoryRequirements2(LAYER, &h_GetImageMemoryRequirements2, t_)
-VKGEN_TRAMP_vkGetImageMemoryRequirements2KHR(LAYER, &h_GetImageMemoryRequirements2, t_)
-VKGEN_HOOKS_SetDebugUtilsObjectNameEXT(h_SetDebugUtilsObjectNameEXT, .go_post = vkgen_memreport_go_post_SetDebugUtilsObjectNameEXT, .name_cache = 1)
-VKGEN_TRAMP_vkSetDebugUtilsObjectNameEXT(LAYER, &h_SetDebugUtilsObjectNameEXT, t_)
+VKGEN_TRAMP_vkAllocateMemory(LAYER, t_, .go_post = vkgen_memreport_go_post_AllocateMemory)
+VKGEN_TRAMP_vkBindBufferMemory(LAYER, t_, .go_post = vkgen_memreport_go_post_BindBufferMemory)
+VKGEN_TRAMP_vkBindBufferMemory2(LAYER, t_, .go_post = vkgen_memreport_go_post_BindBufferMemory2)
+VKGEN_TRAMP_vkBindBufferMemory2KHR(LAYER, t_, .go_post = vkgen_memreport_go_post_BindBufferMemory2)
+VKGEN_TRAMP_vkBindImageMemory(LAYER, t_, .go_post = vkgen_memreport_go_post_BindImageMemory)
+VKGEN_TRAMP_vkBindImageMemory2(LAYER, t_, .go_post = vkgen_memreport_go_post_BindImageMemory2)
+VKGEN_TRAMP_vkBindImageMemory2KHR(LAYER, t_, .go_post = vkgen_memreport_go_post_BindImageMemory2)
+VKGEN_TRAMP_vkCreateBuffer(LAYER, t_, .go_post = vkgen_memreport_go_post_CreateBuffer)
+VKGEN_TRAMP_vkCreateDevice(LAYER, t_, .c_pre = memreport_pre_CreateDevice, .c_post = memreport_post_CreateDevice)
+VKGEN_TRAMP_vkCreateImage(LAYER, t_, .go_post = vkgen_memreport_go_post_CreateImage)
+VKGEN_TRAMP_vkCreateInstance(LAYER, t_, .c_post = memreport_post_CreateInstance, .go_post = vkgen_memreport_go_post_CreateInstance)
+VKGEN_TRAMP_vkDebugMarkerSetObjectNameEXT(LAYER, t_, .go_post = vkgen_memreport_go_post_DebugMarkerSetObjectNameEXT, .name_cache = 1)
+VKGEN_TRAMP_vkDestroyBuffer(LAYER, t_, .go_pre = vkgen_memreport_go_pre_DestroyBuffer)
+VKGEN_TRAMP_vkDestroyDevice(LAYER, t_, .go_post = vkgen_memreport_go_post_DestroyDevice)
+VKGEN_TRAMP_vkDestroyImage(LAYER, t_, .go_pre = vkgen_memreport_go_pre_DestroyImage)
+VKGEN_TRAMP_vkDestroyInstance(LAYER, t_, .go_post = vkgen_memreport_go_post_DestroyInstance)
+VKGEN_TRAMP_vkEnumerateDeviceExtensionProperties(LAYER, t_, 0)
+VKGEN_TRAMP_vkEnumerateDeviceLayerProperties(LAYER, t_, 0)
+VKGEN_TRAMP_vkEnumerateInstanceExtensionProperties(LAYER, t_, 0)
+VKGEN_TRAMP_vkEnumerateInstanceLayerProperties(LAYER, t_, 0)
+VKGEN_TRAMP_vkFreeMemory(LAYER, t_, .go_pre = vkgen_memreport_go_pre_FreeMemory)
+VKGEN_TRAMP_vkGetBufferMemoryRequirements(LAYER, t_, .go_post = vkgen_memreport_go_post_GetBufferMemoryRequirements)
+VKGEN_TRAMP_vkGetBufferMemoryRequirements2(LAYER, t_, .go_post = vkgen_memreport_go_post_GetBufferMemoryRequirements2)
+VKGEN_TRAMP_vkGetBufferMemoryRequirements2KHR(LAYER, t_, .go_post = vkgen_memreport_go_post_GetBufferMemoryRequirements2)
+VKGEN_TRAMP_vkGetImageMemoryRequirements(LAYER, t_, .go_post = vkgen_memreport_go_post_GetImageMemoryRequirements)
+VKGEN_TRAMP_vkGetImageMemoryRequirements2(LAYER, t_, .go_post = vkgen_memreport_go_post_GetImageMemoryRequirements2)
+VKGEN_TRAMP_vkGetImageMemoryRequirements2KHR(LAYER, t_, .go_post = vkgen_memreport_go_post_GetImageMemoryRequirements2)
+VKGEN_TRAMP_vkSetDebugUtilsObjectNameEXT(LAYER, t_, .go_post = vkgen_memreport_go_post_SetDebugUtilsObjectNameEXT, .name_cache = 1)
 VKGEN_FORGETS(LAYER)
 
 static const struct vkgen_intercept intercepts[VKGEN_NAMES] = {
-	[VKGEN_N_vkGetInstanceProcAddr] = {(PFN_vkVoidFunction)vkgen_memreport_GetInstanceProcAddr, 1},
-	[VKGEN_N_vkGetDeviceProcAddr] = {(PFN_vkVoidFunction)vkgen_memreport_GetDeviceProcAddr, 1},
+	VKGEN_EXPORT_ENTRIES(memreport) VKGEN_RUNTIME_ENTRIES(t_)
 	VKGEN_ENTRY_vkAllocateMemory(t_, 0)
 	VKGEN_ENTRY_vkBindBufferMemory(t_, 0)
 	VKGEN_ENTRY_vkBindBufferMemory2(t_, 0)
@@ -76,18 +51,10 @@ static const struct vkgen_intercept intercepts[VKGEN_NAMES] = {
 	VKGEN_ENTRY_vkBindImageMemory2(t_, 0)
 	VKGEN_ENTRY_vkBindImageMemory2KHR(t_, 0)
 	VKGEN_ENTRY_vkCreateBuffer(t_, 0)
-	VKGEN_ENTRY_vkCreateDevice(t_, 1)
 	VKGEN_ENTRY_vkCreateImage(t_, 0)
-	VKGEN_ENTRY_vkCreateInstance(t_, 1)
 	VKGEN_ENTRY_vkDebugMarkerSetObjectNameEXT(t_, 0)
 	VKGEN_ENTRY_vkDestroyBuffer(t_, 0)
-	VKGEN_ENTRY_vkDestroyDevice(t_, 1)
 	VKGEN_ENTRY_vkDestroyImage(t_, 0)
-	VKGEN_ENTRY_vkDestroyInstance(t_, 1)
-	VKGEN_ENTRY_vkEnumerateDeviceExtensionProperties(t_, 1)
-	VKGEN_ENTRY_vkEnumerateDeviceLayerProperties(t_, 1)
-	VKGEN_ENTRY_vkEnumerateInstanceExtensionProperties(t_, 1)
-	VKGEN_ENTRY_vkEnumerateInstanceLayerProperties(t_, 1)
 	VKGEN_ENTRY_vkFreeMemory(t_, 0)
 	VKGEN_ENTRY_vkGetBufferMemoryRequirements(t_, 0)
 	VKGEN_ENTRY_vkGetBufferMemoryRequirements2(t_, 0)
@@ -97,31 +64,7 @@ static const struct vkgen_intercept intercepts[VKGEN_NAMES] = {
 	VKGEN_ENTRY_vkGetImageMemoryRequirements2KHR(t_, 0)
 	VKGEN_ENTRY_vkSetDebugUtilsObjectNameEXT(t_, 0)
 };
-
 static const struct vkgen_intercept forgets[VKGEN_NAMES] = {VKGEN_FORGET_ENTRIES};
 
-struct vkgen_layer vkgen_memreport_layer = {
-	.name = "VK_LAYER_VKGEN_DeviceMemoryReport",
-	.description = "vkgen DeviceMemoryReport: device memory per named buffer and image, by usage cluster, in Perfetto",
-	.spec_version = VK_MAKE_VERSION(1, 3, VK_HEADER_VERSION),
-	.implementation_version = 1,
-	.intercepts = intercepts,
-	.gipa = vkgen_memreport_GetInstanceProcAddr,
-	.gdpa = vkgen_memreport_GetDeviceProcAddr,
-	.names = &names,
-	.forgets = forgets,
-	.instances = VKGEN_MAP_INIT,
-	.devices = VKGEN_MAP_INIT,
-};
-
-VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_memreport_GetInstanceProcAddr(VkInstance instance, const char *pName) {
-	return vkgen_gipa(LAYER, instance, pName);
-}
-
-VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_memreport_GetDeviceProcAddr(VkDevice device, const char *pName) {
-	return vkgen_gdpa(LAYER, device, pName);
-}
-
-VKGEN_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkgen_memreport_NegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *pVersionStruct) {
-	return vkgen_negotiate(LAYER, pVersionStruct);
-}
+VKGEN_DEFINE_LAYER(memreport, .name = "VK_LAYER_VKGEN_DeviceMemoryReport", .description = "vkgen DeviceMemoryReport: device memory per named buffer and image, by usage cluster, in Perfetto",
+	.spec_version = VK_MAKE_VERSION(1, 3, VK_HEADER_VERSION), .implementation_version = 1, .intercepts = intercepts, .names = &names, .forgets = forgets)

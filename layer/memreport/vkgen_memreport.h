@@ -7,15 +7,12 @@
 
 #include "vkgen_framework.h"
 
-/* The layer's state, for layer-owned C code (vkgen_device_of(&vkgen_memreport_layer, device)). */
-extern struct vkgen_layer vkgen_memreport_layer;
+/* The layer's state (vkgen_memreport_layer, for layer-owned C code:
+ * vkgen_device_of(&vkgen_memreport_layer, device)) and entry points. */
+VKGEN_DECLARE_LAYER(memreport)
 
 vkgen_pre_CreateDevice memreport_pre_CreateDevice;
 vkgen_post_CreateDevice memreport_post_CreateDevice;
 vkgen_post_CreateInstance memreport_post_CreateInstance;
-
-VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_memreport_GetInstanceProcAddr(VkInstance instance, const char *pName);
-VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_memreport_GetDeviceProcAddr(VkDevice device, const char *pName);
-VKGEN_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkgen_memreport_NegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *pVersionStruct);
 
 #endif
