@@ -73,10 +73,11 @@ func newLayerLoads(t *testing.T, dir, registry string) {
 	t.Helper()
 	vktest.Require(t)
 	vkgen := filepath.Join(t.TempDir(), "vkgen")
+	lib := t.TempDir()
 	steps := [][]string{
 		{"go", "build", "-o", vkgen, "./cmd/vkgen"},
 		{vkgen, "layer", "new", "hello", "--registry", registry},
-		{"scripts/build-layers.sh", filepath.Join(dir, "build")},
+		{"scripts/build-layers.sh", lib},
 	}
 	for _, s := range steps {
 		cmd := exec.Command(s[0], s[1:]...)
@@ -91,7 +92,7 @@ func newLayerLoads(t *testing.T, dir, registry string) {
 		t.Errorf("vkgen layer hooks: %v\n%s", err, out)
 	}
 	run := exec.Command("vulkaninfo", "--summary")
-	run.Env = append(vktest.EnvWith(t, filepath.Join(dir, "build"), "VK_LAYER_VKGEN_hello"), "VK_LOADER_DEBUG=layer")
+	run.Env = append(vktest.EnvWith(t, lib, "VK_LAYER_VKGEN_hello"), "VK_LOADER_DEBUG=layer")
 	out, err := run.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "VK_LAYER_VKGEN_hello") || !strings.Contains(string(out), "llvmpipe") {
 		t.Fatalf("vulkaninfo with VK_LAYER_VKGEN_hello: %v\n%s", err, out)
