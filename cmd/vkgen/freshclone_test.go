@@ -91,9 +91,31 @@ func newLayerLoads(t *testing.T, dir, registry string) {
 	if out, err := hooks.CombinedOutput(); err != nil || !strings.Contains(string(out), "func postCreateInstance(pCreateInfo *C.VkInstanceCreateInfo, pAllocator *C.VkAllocationCallbacks, pInstance *uintptr, result C.VkResult)") {
 		t.Errorf("vkgen layer hooks: %v\n%s", err, out)
 	}
+	// A hook with the wrong signature fails to build, naming the function
+	// and the signature the spec asks for.
+	hello := filepath.Join(dir, "layer", "hello", "hello.go")
+	src, err := os.ReadFile(hello)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(src), ", result C.VkResult)", ")", 1)
+	bad = strings.Replace(bad, "if result == C.VK_SUCCESS {", "if true {", 1)
+	if err := os.WriteFile(hello, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build := exec.Command("go", "build", "./layer/hello")
+	build.Dir = dir
+	out, err := build.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "postCreateInstance") || !strings.Contains(string(out), "result _Ctype_VkResult") {
+		t.Errorf("a hook with a wrong signature: %v\n%s", err, out)
+	}
+	if err := os.WriteFile(hello, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	run := exec.Command("vulkaninfo", "--summary")
 	run.Env = append(vktest.EnvWith(t, lib, "VK_LAYER_VKGEN_hello"), "VK_LOADER_DEBUG=layer")
-	out, err := run.CombinedOutput()
+	out, err = run.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "VK_LAYER_VKGEN_hello") || !strings.Contains(string(out), "llvmpipe") {
 		t.Fatalf("vulkaninfo with VK_LAYER_VKGEN_hello: %v\n%s", err, out)
 	}
