@@ -89,6 +89,9 @@ type use struct {
 	GoPre, GoPost bool
 	CPre, CPost   bool
 	Fallback      bool
+	// The names of the hook functions: the Go exports of the glue and the
+	// C functions the layer's author writes.
+	ExportPre, ExportPost, CPreFn, CPostFn, FallbackFn string
 }
 
 type extension struct {
@@ -326,16 +329,20 @@ func (b *builder) check(cs CommandSpec) error {
 }
 
 func newUse(c *command, cs CommandSpec, sym string, claimed map[string]bool) *use {
-	u := &use{command: c, GoPre: cs.GoPre, GoPost: cs.GoPost, CPre: cs.CPre, CPost: cs.CPost, Fallback: cs.Fallback}
+	u := &use{
+		command: c, GoPre: cs.GoPre, GoPost: cs.GoPost, CPre: cs.CPre, CPost: cs.CPost, Fallback: cs.Fallback,
+		ExportPre: "vkgen_" + sym + "_go_pre_" + c.Short, ExportPost: "vkgen_" + sym + "_go_post_" + c.Short,
+		CPreFn: sym + "_pre_" + c.Short, CPostFn: sym + "_post_" + c.Short, FallbackFn: sym + "_fallback_" + c.Short,
+	}
 	for _, h := range []struct {
 		on           bool
 		field, value string
 	}{
-		{cs.CPre, "c_pre", sym + "_pre_" + c.Short},
-		{cs.CPost, "c_post", sym + "_post_" + c.Short},
-		{cs.Fallback, "fallback", sym + "_fallback_" + c.Short},
-		{cs.GoPre, "go_pre", "vkgen_" + sym + "_go_pre_" + c.Short},
-		{cs.GoPost, "go_post", "vkgen_" + sym + "_go_post_" + c.Short},
+		{cs.CPre, "c_pre", u.CPreFn},
+		{cs.CPost, "c_post", u.CPostFn},
+		{cs.Fallback, "fallback", u.FallbackFn},
+		{cs.GoPre, "go_pre", u.ExportPre},
+		{cs.GoPost, "go_post", u.ExportPost},
 		{cs.NameCache, "name_cache", "1"},
 	} {
 		if h.on {
