@@ -5,11 +5,11 @@
 // forked-child mark that keeps a forked child out of Go, vkgen_fork.[ch]) and the
 // small Go side that generated hook glue calls (panic recovery and logging).
 //
-// It owns the committed, generated C dispatch table (vkgen_dispatch.[ch],
-// written by `vkgen layer dispatch` from the pinned registry) but no layer:
+// It owns the committed, generated framework, written once for the library by
+// `vkgen generate`: the C dispatch table (vkgen_dispatch.[ch]), the hook
+// signatures (vkgen_framework.h) and the trampolines of every intercepted
+// command (vkgen_trampolines.h), but no layer:
 // product layers live in sub-packages (layer/<name>) and are hosted by the
 // single c-shared library built from layer/vklayers. It must not import any
 // product layer, tracing, or the name store.
 package layer
-
-//go:generate go run ../cmd/vkgen layer dispatch --registry ../../shared/vkregistry/1.4.359/vk.xml --out .

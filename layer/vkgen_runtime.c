@@ -139,6 +139,17 @@ void vkgen_namecache_clear(struct vkgen_namecache *c) {
 	}
 }
 
+void vkgen_forget(struct vkgen_layer *L, uint64_t dev, int32_t type, uint64_t handle, int clear) {
+	if (clear)
+		vkgen_namecache_clear(L->names);
+	else
+		vkgen_namecache_forget(L->names, handle);
+	if (handle && L->forget) {
+		struct vkgen_call call = {L, NULL};
+		L->forget(&call, dev, type, handle);
+	}
+}
+
 /* ---- SIGURG multiplexer ----
  * The Go runtime takes SIGURG (async preemption) and does not forward it, so
  * a Go host application or another Go runtime loaded earlier would lose its
@@ -306,10 +317,18 @@ void vkgen_destroy_device(struct vkgen_layer *L, VkDevice device, const VkAlloca
 
 /* ---- proc addr ---- */
 
+/* What L answers for name index i: its own trampoline, else a destroy
+ * trampoline of the framework, else NULL. */
+static const struct vkgen_intercept *intercept(const struct vkgen_layer *L, int i) {
+	if (i < 0) return NULL;
+	if (!L->intercepts[i].fn && L->forgets) return &L->forgets[i];
+	return &L->intercepts[i];
+}
+
 PFN_vkVoidFunction vkgen_gipa(struct vkgen_layer *L, VkInstance instance, const char *name) {
 	if (!name) return NULL;
 	int i = vkgen_lookup(name);
-	const struct vkgen_intercept *ic = i >= 0 ? &L->intercepts[i] : NULL;
+	const struct vkgen_intercept *ic = intercept(L, i);
 	/* Global commands and vkGetInstanceProcAddr itself are answered for any
 	 * instance, including NULL (loader interface rules). */
 	if (ic && ic->fn && (vkgen_names[i].level == VKGEN_LEVEL_GLOBAL || i == VKGEN_N_vkGetInstanceProcAddr))
@@ -329,7 +348,7 @@ PFN_vkVoidFunction vkgen_gdpa(struct vkgen_layer *L, VkDevice device, const char
 	struct vkgen_device *dev = vkgen_device_of(L, device);
 	if (!dev) return NULL;
 	int i = vkgen_lookup(name);
-	const struct vkgen_intercept *ic = i >= 0 ? &L->intercepts[i] : NULL;
+	const struct vkgen_intercept *ic = intercept(L, i);
 	if (ic && ic->fn && vkgen_names[i].level == VKGEN_LEVEL_DEVICE) {
 		if (ic->claimed) return ic->fn;
 		return dev->next_gdpa(device, name) ? ic->fn : NULL;

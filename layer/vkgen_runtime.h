@@ -81,6 +81,12 @@ void vkgen_namecache_forget(struct vkgen_namecache *c, uint64_t handle);
 void vkgen_namecache_clear(struct vkgen_namecache *c);
 
 struct vkgen_layer;
+struct vkgen_call;
+
+/* A layer's forget hook (spec forget_hook): called before the call down of
+ * every destroy/free command, once per ended non-null handle (device: the
+ * VkDevice of device-level commands, 0 otherwise). */
+typedef void vkgen_forget_hook(struct vkgen_call *call, uint64_t device, int32_t object_type, uint64_t handle);
 
 /* Per-instance state of one layer. tab holds the next layer's pointers for
  * every instance-level command (NULL where the chain below lacks it). */
@@ -124,6 +130,11 @@ struct vkgen_layer {
 	PFN_vkGetInstanceProcAddr gipa;
 	PFN_vkGetDeviceProcAddr gdpa;
 	struct vkgen_namecache *names; /* NULL unless the layer dedupes names */
+	/* Trampolines of every destroy command (VKGEN_NAMES entries, from the
+	 * framework's VKGEN_FORGET_ENTRIES), consulted for commands the layer does
+	 * not intercept itself; NULL unless the layer has a name cache or a forget hook. */
+	const struct vkgen_intercept *forgets;
+	vkgen_forget_hook *forget; /* NULL unless the spec sets forget_hook */
 	struct vkgen_map instances;
 	struct vkgen_map devices;
 };
@@ -133,6 +144,37 @@ struct vkgen_call {
 	struct vkgen_layer *layer;
 	void *user;
 };
+
+/* One ended handle: drops it from the name cache (clear: the whole cache, for
+ * pools whose children die with them) and calls the layer's forget hook. */
+void vkgen_forget(struct vkgen_layer *L, uint64_t dev, int32_t type, uint64_t handle, int clear);
+
+/* The name-cache keys of the two naming commands (spec name_cache), used by
+ * the framework's trampolines. Debug-marker object types are tagged so they
+ * never equal a VkObjectType. */
+static inline int vkgen_names_hit_SetDebugUtilsObjectNameEXT(struct vkgen_layer *L, VkDevice device,
+                                                             const VkDebugUtilsObjectNameInfoEXT *info) {
+	return info && vkgen_namecache_hit(L->names, (uint64_t)vkgen_key(device), (int32_t)info->objectType,
+	                                   info->objectHandle, info->pObjectName);
+}
+static inline void vkgen_names_store_SetDebugUtilsObjectNameEXT(struct vkgen_layer *L, VkDevice device,
+                                                                const VkDebugUtilsObjectNameInfoEXT *info) {
+	if (info)
+		vkgen_namecache_store(L->names, (uint64_t)vkgen_key(device), (int32_t)info->objectType, info->objectHandle,
+		                      info->pObjectName);
+}
+static inline int vkgen_names_hit_DebugMarkerSetObjectNameEXT(struct vkgen_layer *L, VkDevice device,
+                                                              const VkDebugMarkerObjectNameInfoEXT *info) {
+	return info && vkgen_namecache_hit(L->names, (uint64_t)vkgen_key(device),
+	                                   (int32_t)(0x40000000u | (uint32_t)info->objectType), info->object,
+	                                   info->pObjectName);
+}
+static inline void vkgen_names_store_DebugMarkerSetObjectNameEXT(struct vkgen_layer *L, VkDevice device,
+                                                                 const VkDebugMarkerObjectNameInfoEXT *info) {
+	if (info)
+		vkgen_namecache_store(L->names, (uint64_t)vkgen_key(device),
+		                      (int32_t)(0x40000000u | (uint32_t)info->objectType), info->object, info->pObjectName);
+}
 
 static inline struct vkgen_instance *vkgen_instance_of(struct vkgen_layer *L, const void *dispatchable) {
 	return (struct vkgen_instance *)vkgen_map_get(&L->instances, vkgen_key(dispatchable));
@@ -145,6 +187,43 @@ static inline struct vkgen_device *vkgen_device_of(struct vkgen_layer *L, const 
  * VKGEN_NEXT_DEVICE(dev, vkCreateBuffer)(dev->handle, ...). NULL when absent. */
 #define VKGEN_NEXT_INSTANCE(inst, cmd) ((PFN_##cmd)(inst)->tab[VKGEN_I_##cmd])
 #define VKGEN_NEXT_DEVICE(dev, cmd) ((PFN_##cmd)(dev)->tab[VKGEN_D_##cmd])
+
+/* What every layer is: its state and its three exported entry points (the
+ * functions its manifest names). A layer's generated header expands
+ * VKGEN_DECLARE_LAYER(sym); its generated table VKGEN_DEFINE_LAYER(sym,
+ * fields of struct vkgen_layer...) after its intercepts table, whose first
+ * entries are VKGEN_EXPORT_ENTRIES(sym). */
+#define VKGEN_DECLARE_LAYER(sym)                                                                                    \
+	extern struct vkgen_layer vkgen_##sym##_layer;                                                                   \
+	VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_##sym##_GetInstanceProcAddr(VkInstance instance,      \
+	                                                                                         const char *pName);       \
+	VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_##sym##_GetDeviceProcAddr(VkDevice device,            \
+	                                                                                       const char *pName);         \
+	VKGEN_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkgen_##sym##_NegotiateLoaderLayerInterfaceVersion(                   \
+	    VkNegotiateLayerInterface *pVersionStruct);
+
+#define VKGEN_EXPORT_ENTRIES(sym)                                                                                   \
+	[VKGEN_N_vkGetInstanceProcAddr] = {(PFN_vkVoidFunction)vkgen_##sym##_GetInstanceProcAddr, 1},                   \
+	[VKGEN_N_vkGetDeviceProcAddr] = {(PFN_vkVoidFunction)vkgen_##sym##_GetDeviceProcAddr, 1},
+
+#define VKGEN_DEFINE_LAYER(sym, ...)                                                                                \
+	struct vkgen_layer vkgen_##sym##_layer = {__VA_ARGS__,                                                           \
+	                                          .gipa = vkgen_##sym##_GetInstanceProcAddr,                            \
+	                                          .gdpa = vkgen_##sym##_GetDeviceProcAddr,                              \
+	                                          .instances = VKGEN_MAP_INIT,                                          \
+	                                          .devices = VKGEN_MAP_INIT};                                           \
+	VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_##sym##_GetInstanceProcAddr(VkInstance instance,      \
+	                                                                                         const char *pName) {      \
+		return vkgen_gipa(&vkgen_##sym##_layer, instance, pName);                                                    \
+	}                                                                                                               \
+	VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_##sym##_GetDeviceProcAddr(VkDevice device,            \
+	                                                                                       const char *pName) {        \
+		return vkgen_gdpa(&vkgen_##sym##_layer, device, pName);                                                      \
+	}                                                                                                               \
+	VKGEN_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkgen_##sym##_NegotiateLoaderLayerInterfaceVersion(                   \
+	    VkNegotiateLayerInterface *pVersionStruct) {                                                                \
+		return vkgen_negotiate(&vkgen_##sym##_layer, pVersionStruct);                                                \
+	}
 
 /* Chain walking and lifetime; the generated trampolines of vkCreateInstance,
  * vkDestroyInstance, vkCreateDevice and vkDestroyDevice call these between the

@@ -78,7 +78,7 @@ func TestHubConcurrent(t *testing.T) {
 }
 
 func TestSharedIsOneStore(t *testing.T) {
-	if Shared() != Shared() || Shared() == nil {
+	if a, b := Shared(), Shared(); a != b || a == nil {
 		t.Fatal("Shared must return one process-wide store")
 	}
 	var r recorder

@@ -156,6 +156,14 @@ var systemRegistries = []string{"/usr/share/vulkan/registry/vk.xml", "/usr/local
 // $VK_REGISTRY that does not exist is an error rather than a fall-through, so
 // a typo never silently selects another registry.
 func Find(explicit string) (path string, searched []string, err error) {
+	return FindPinned(explicit, nil)
+}
+
+// FindPinned is Find with a pinned registry (nil for none) tried after
+// $VK_REGISTRY: the first of pin.Candidates() and the SDK and system
+// locations whose content has the pinned checksum; then the SDK and system
+// locations as Find.
+func FindPinned(explicit string, pin *Pin) (path string, searched []string, err error) {
 	try := func(p, from string) (bool, error) {
 		searched = append(searched, p)
 		st, err := os.Stat(p)
@@ -188,6 +196,13 @@ func Find(explicit string) (path string, searched []string, err error) {
 		candidates = append(candidates, filepath.Join(sdk, "share", "vulkan", "registry", "vk.xml"))
 	}
 	candidates = append(candidates, systemRegistries...)
+	if pin != nil {
+		for _, c := range append(pin.Candidates(), candidates...) {
+			if ok, _ := try(c, ""); ok && pin.Matches(c) {
+				return c, searched, nil
+			}
+		}
+	}
 	for _, c := range candidates {
 		if ok, _ := try(c, ""); ok {
 			return c, searched, nil

@@ -86,4 +86,10 @@ fi
 for d in /usr/local/go/bin "$HOME/.local/go/bin"; do
 	if [ -x "$d/go" ]; then export PATH="$d:$PATH"; break; fi
 done
-echo "setup: ok ($(GOTOOLCHAIN=local go version))"
+# staticcheck, pinned, from the Go module proxy; scripts/test.sh runs it.
+staticcheck_version=v0.8.2
+if ! "$(go env GOPATH)/bin/staticcheck" -version 2>/dev/null | grep -q "(${staticcheck_version#v})"; then
+	echo "setup: installing staticcheck $staticcheck_version"
+	go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+fi
+echo "setup: ok ($(GOTOOLCHAIN=local go version), $("$(go env GOPATH)/bin/staticcheck" -version))"

@@ -18,6 +18,12 @@ fi
 echo "== go vet"
 go vet ./...
 
+echo "== staticcheck"
+"$(go env GOPATH)/bin/staticcheck" ./...
+
+echo "== go mod tidy"
+go mod tidy -diff
+
 echo "== go test -race"
 go test -race -count=1 ./...
 

@@ -47,23 +47,19 @@ def logErr(*a):
 def setLogFile(*a): pass
 PY
 
-# measure NAME CMD...: runs CMD $runs times in a fresh output dir; prints
-# "median_wall_s max_rss_kb" or "failed".
-measure() {
-	local walls=() rss=0 i
-	for ((i = 0; i < runs; i++)); do
-		rm -rf "$tmp/out" && mkdir -p "$tmp/out"
-		if ! /usr/bin/time -f '%e %M' -o "$tmp/time" "$@" >"$tmp/log" 2>&1; then
-			echo failed
-			cp "$tmp/log" "$tmp/failed.log"
-			return
-		fi
-		read -r w m <"$tmp/time"
-		walls+=("$w")
-		((m > rss)) && rss=$m
-	done
-	echo "$(printf '%s\n' "${walls[@]}" | sort -g | sed -n "$(((runs + 1) / 2))p") $rss"
+# once CMD...: runs CMD once in a fresh output dir; prints "wall_s rss_kb",
+# or "failed" (the log is kept in $tmp/failed.log).
+once() {
+	rm -rf "$tmp/out" && mkdir -p "$tmp/out"
+	if ! /usr/bin/time -f '%e %M' -o "$tmp/time" "$@" >"$tmp/log" 2>&1; then
+		cp "$tmp/log" "$tmp/failed.log"
+		echo failed
+		return
+	fi
+	cat "$tmp/time"
 }
+
+median() { sort -g | sed -n "$(((runs + 1) / 2))p"; }
 
 version_of() { sed -n 's/^#define <name>VK_HEADER_VERSION<\/name> \([0-9]*\).*/\1/p' "$1" | head -1; }
 
@@ -74,8 +70,28 @@ shared=$(cd .. && pwd)/shared/vkregistry/1.4.359/vk.xml
 [ -f "$shared" ] && registries+=("$shared")
 for reg in "${registries[@]}"; do
 	name="VK_HEADER_VERSION $(version_of "$reg"): $reg"
-	read -r vw vm <<<"$(measure "$tmp/vkgen" generate --quiet --registry "$reg" --out "$tmp/out")"
-	read -r kw km <<<"$(PYTHONPATH="$stubs:$khronos" measure python3 "$khronos/genvk.py" -registry "$reg" -o "$tmp/out" vulkan_core.h)"
+	# vkgen and genvk.py alternate, so load from elsewhere hits both alike.
+	vws=() kws=() vm=0 km=0 kw="" vw=""
+	for ((i = 0; i < runs; i++)); do
+		read -r w m <<<"$(once "$tmp/vkgen" generate --quiet --registry "$reg" --out "$tmp/out")"
+		if [ "$w" = failed ]; then
+			vw=failed
+			break
+		fi
+		vws+=("$w")
+		((m > vm)) && vm=$m
+		[ "$kw" = failed ] && continue
+		read -r w m <<<"$(PYTHONPATH="$stubs:$khronos" once python3 "$khronos/genvk.py" -registry "$reg" -o "$tmp/out" vulkan_core.h)"
+		if [ "$w" = failed ]; then
+			kw=failed
+			cp "$tmp/failed.log" "$tmp/genvk-failed.log"
+			continue
+		fi
+		kws+=("$w")
+		((m > km)) && km=$m
+	done
+	[ "$vw" = failed ] || vw=$(printf '%s\n' "${vws[@]}" | median)
+	[ "$kw" = failed ] || kw=$(printf '%s\n' "${kws[@]}" | median)
 	if [ "$vw" = failed ]; then
 		echo "bench: vkgen failed on $reg:" >&2
 		cat "$tmp/failed.log" >&2
@@ -83,7 +99,7 @@ for reg in "${registries[@]}"; do
 	fi
 	if [ "$kw" = failed ]; then
 		echo "| $name | vkgen generate | $vw | $((vm / 1024)) | |"
-		echo "| $name | genvk.py vulkan_core.h | cannot read this registry: $(tail -1 "$tmp/failed.log") | | |"
+		echo "| $name | genvk.py vulkan_core.h | cannot read this registry: $(tail -1 "$tmp/genvk-failed.log") | | |"
 	else
 		echo "| $name | vkgen generate | $vw | $((vm / 1024)) | $(echo "$kw $vw" | awk '{ printf "%.1fx", $1 / ($2 > 0 ? $2 : 0.005) }') |"
 		echo "| $name | genvk.py vulkan_core.h | $kw | $((km / 1024)) | 1x |"

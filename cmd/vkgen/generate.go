@@ -2,46 +2,13 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
-	"github.com/vkgen/vkgen/gen/gotables"
-	"github.com/vkgen/vkgen/registry"
+	"github.com/vkgen/vkgen/gen/pipeline"
 )
-
-// generator produces one family of outputs from a registry under outDir and
-// returns the files it wrote (changed or not) and its warnings. Errors caused
-// by the registry are usageErr (exit 2); any other error is taken as a
-// failure to write the output (exit 1).
-// Other output families (gen/cdispatch, ...) register by appending to
-// generators from an init func in their own file of this package.
-type generator struct {
-	name string
-	run  func(r *registry.Registry, outDir string) (files, warnings []string, err error)
-}
-
-var generators = []generator{
-	{name: "go tables", run: genGoTables},
-}
-
-func genGoTables(r *registry.Registry, outDir string) ([]string, []string, error) {
-	files, warns, err := gotables.Generate(r)
-	if err != nil {
-		return nil, warns, usageErr(err)
-	}
-	var written []string
-	for _, f := range files {
-		p := filepath.Join(outDir, f.Name)
-		if err := writeIfChanged(p, f.Data); err != nil {
-			return written, warns, fmt.Errorf("cannot write %s: %w", p, err)
-		}
-		written = append(written, p)
-	}
-	return written, warns, nil
-}
 
 // writeIfChanged leaves identical files untouched (so build caches and
 // mtimes stay put) and replaces others atomically.
@@ -74,49 +41,68 @@ func writeIfChanged(path string, data []byte) error {
 
 func init() {
 	var reg, out string
-	var quiet bool
+	var quiet, check bool
 	cmd := &cobra.Command{
-		Use:   "generate [--registry PATH] [--out DIR]",
-		Short: "Generate all outputs from the registry",
-		Long: `generate writes every output vkgen knows (the Go package generated/, and the
-C outputs of the generators registered beside it) from one registry.
+		Use:   "generate [--registry PATH] [--out DIR] [--check]",
+		Short: "Generate every output of the source tree from one registry",
+		Long: `generate writes every generated file of the source tree in the current
+directory (the module root; see -C) from one registry: the Go tables
+(generated/), the layer framework's C dispatch and trampolines (layer/), each
+layer's hook table, Go glue and manifest (layer/<name>/, one per
+vkgen-layer.json) and the library's list of layers (layer/vklayers). --out
+writes the same files under another root.
+
+--check writes nothing: it lists every file that differs, is missing, or is
+generated but no longer produced, and exits 1 when there is any.
+
 Facts that do not resolve, such as a debug-report value naming no VkObjectType,
 are printed as warnings on stderr; they never stop generation.
 
-Exit status: 0 on success, 1 when an output cannot be written, 2 on usage or
-input errors (no registry found, unreadable or malformed vk.xml, a registry
-too old for the tables).`,
+Exit status: 0 on success, 1 when an output cannot be written (or --check
+finds stale files), 2 on usage or input errors (no registry found, unreadable
+or malformed vk.xml or layer spec, a registry too old for the tables).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			r, err := loadRegistry(cmd, reg)
 			if err != nil {
 				return err
 			}
-			for _, g := range generators {
-				files, warns, err := g.run(r, out)
-				for _, w := range warns {
-					fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s: %s\n", g.name, w)
-				}
+			files, warns, err := pipeline.Generate(r, ".")
+			for _, w := range warns {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
+			}
+			if err != nil {
+				return usageErr(err)
+			}
+			if check {
+				stale, err := pipeline.Stale(out, files)
 				if err != nil {
-					err = fmt.Errorf("%s: %w", g.name, err)
-					var ee *exitError
-					if !errors.As(err, &ee) {
-						err = &exitError{code: 1, err: err}
-					}
-					return err
+					return &exitError{code: 1, err: err}
+				}
+				for _, s := range stale {
+					fmt.Fprintln(cmd.OutOrStdout(), s)
+				}
+				if len(stale) > 0 {
+					return &exitError{code: 1, err: fmt.Errorf("%d generated files are stale; run go generate ./... (docs/generating.md)", len(stale))}
+				}
+				return nil
+			}
+			for _, f := range files {
+				p := filepath.Join(out, filepath.FromSlash(f.Name))
+				if err := writeIfChanged(p, f.Data); err != nil {
+					return &exitError{code: 1, err: fmt.Errorf("cannot write %s: %w", p, err)}
 				}
 				if !quiet {
-					for _, f := range files {
-						fmt.Fprintln(cmd.OutOrStdout(), f)
-					}
+					fmt.Fprintln(cmd.OutOrStdout(), p)
 				}
 			}
 			return nil
 		},
 	}
 	registryFlag(cmd, &reg)
-	cmd.Flags().StringVar(&out, "out", "generated", "output directory")
+	cmd.Flags().StringVar(&out, "out", ".", "root `DIR` the files are written under (or compared with, for --check)")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "do not list the files written")
+	cmd.Flags().BoolVar(&check, "check", false, "write nothing; list stale files and exit 1 when there are any")
 	_ = cmd.MarkFlagDirname("out")
 	rootCmd.AddCommand(cmd)
 }

@@ -2,83 +2,100 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
-	"github.com/vkgen/vkgen/gen/cdispatch"
 	"github.com/vkgen/vkgen/gen/layerstubs"
+	"github.com/vkgen/vkgen/gen/pipeline"
 )
 
 func init() {
 	layerCmd := &cobra.Command{
 		Use:   "layer",
-		Short: "Generate Vulkan layer code (trampolines, Go glue, manifests, dispatch tables)",
-		Long: `layer generates the code of vkgen layers. "layer generate" reads a layer
-package's ` + layerstubs.SpecFile + ` and writes its C trampolines, Go hook glue and
-manifest; "layer dispatch" writes the framework's C dispatch table. See
-docs/layers.md.`,
+		Short: "Create vkgen layers and show the hooks they implement",
+		Long: `layer helps write vkgen layers (docs/layers.md). A layer is a package
+layer/<name>/ with a ` + layerstubs.SpecFile + `; vkgen generate writes its
+code. "layer new" scaffolds one; "layer hooks" prints the exact signature of
+every hook a layer's spec asks for.`,
 	}
 
-	var reg, dir string
-	gen := &cobra.Command{
-		Use:   "generate [--registry PATH] [--dir DIR]",
-		Short: "Generate a layer package's stubs and manifest from its " + layerstubs.SpecFile,
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+	var reg string
+	newCmd := &cobra.Command{
+		Use:   "new NAME",
+		Short: "Scaffold layer/NAME (spec and hooks file) and generate its code",
+		Long: `new creates layer/NAME/` + layerstubs.SpecFile + ` (layer VK_LAYER_VKGEN_NAME,
+hooking vkCreateInstance in Go) and layer/NAME/NAME.go with that hook, then
+runs vkgen generate, which registers the layer in the library
+(layer/vklayers). Run it at the module root. scripts/build-layers.sh then
+builds the library with the new layer's manifest.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := loadRegistry(cmd, reg)
+			if err != nil {
+				return err
+			}
+			dir := path.Join(pipeline.FrameworkDir, args[0])
+			if _, err := os.Stat(filepath.FromSlash(dir)); err == nil {
+				return usageErr(fmt.Errorf("%s already exists", dir))
+			}
+			files, err := layerstubs.Scaffold(r, dir, args[0])
+			if err != nil {
+				return usageErr(err)
+			}
+			for _, f := range files {
+				if err := writeIfChanged(filepath.FromSlash(f.Name), f.Data); err != nil {
+					return &exitError{code: 1, err: err}
+				}
+			}
+			gen, _, err := pipeline.Generate(r, ".")
+			if err != nil {
+				return usageErr(err)
+			}
+			for _, f := range gen {
+				if err := writeIfChanged(filepath.FromSlash(f.Name), f.Data); err != nil {
+					return &exitError{code: 1, err: err}
+				}
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: layer VK_LAYER_VKGEN_%s; edit %s and %s/%s.go, then go generate ./...\n", dir, args[0], path.Join(dir, layerstubs.SpecFile), dir, args[0])
+			return nil
+		},
+	}
+	registryFlag(newCmd, &reg)
+
+	var hreg string
+	hooksCmd := &cobra.Command{
+		Use:   "hooks [DIR]",
+		Short: "Print the signature of every hook a layer's spec asks for",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := "."
+			if len(args) > 0 {
+				dir = args[0]
+			}
 			spec, err := layerstubs.LoadSpec(filepath.Join(dir, layerstubs.SpecFile))
 			if err != nil {
 				return usageErr(err)
 			}
-			r, err := loadRegistry(cmd, reg)
+			r, err := loadRegistry(cmd, hreg)
 			if err != nil {
 				return err
 			}
 			abs, err := filepath.Abs(dir)
 			if err != nil {
-				return err
+				return usageErr(err)
 			}
-			files, err := layerstubs.Generate(r, spec, layerstubs.PackageName(abs))
+			out, err := layerstubs.Hooks(r, filepath.ToSlash(abs), spec)
 			if err != nil {
-				return err
+				return usageErr(err)
 			}
-			for _, f := range files {
-				if err := writeIfChanged(filepath.Join(dir, f.Name), f.Data); err != nil {
-					return err
-				}
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s: %d files for %s\n", dir, len(files), spec.Name)
-			return nil
+			_, err = fmt.Fprintln(cmd.OutOrStdout(), string(out))
+			return err
 		},
 	}
-	registryFlag(gen, &reg)
-	gen.Flags().StringVar(&dir, "dir", ".", "layer package directory holding "+layerstubs.SpecFile)
+	registryFlag(hooksCmd, &hreg)
 
-	var dreg, out string
-	disp := &cobra.Command{
-		Use:   "dispatch [--registry PATH] [--out DIR]",
-		Short: "Generate the C dispatch table (vkgen_dispatch.h/.c) of the layer framework",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			r, err := loadRegistry(cmd, dreg)
-			if err != nil {
-				return err
-			}
-			files, err := cdispatch.Generate(r)
-			if err != nil {
-				return err
-			}
-			for _, f := range files {
-				if err := writeIfChanged(filepath.Join(out, f.Name), f.Data); err != nil {
-					return err
-				}
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s: dispatch table for VK_HEADER_VERSION %d\n", out, r.HeaderVersion)
-			return nil
-		},
-	}
-	registryFlag(disp, &dreg)
-	disp.Flags().StringVar(&out, "out", "layer", "output directory")
-
-	layerCmd.AddCommand(gen, disp)
+	layerCmd.AddCommand(newCmd, hooksCmd)
 	rootCmd.AddCommand(layerCmd)
 }

@@ -30,9 +30,12 @@ code for Vulkan layer authors: object-type tables, the legacy debug-report
 mapping, destroyer commands and dispatch tables. It also prints and audits
 hand-written debug-report -> object-type tables.
 
-The registry is found in this order: --registry, $VK_REGISTRY,
-$VULKAN_SDK/share/vulkan/registry/vk.xml, /usr/share/vulkan/registry/vk.xml,
-/usr/local/share/vulkan/registry/vk.xml.`,
+The registry is found in this order: --registry, $VK_REGISTRY, then, when
+the current directory holds ` + registry.PinFile + ` (the registry its
+generated files come from), a vk.xml with the pinned sha256 in
+$VKGEN_REGISTRY_PATH (each DIR/<version>/vk.xml or DIR/vk.xml) or the
+locations below; then $VULKAN_SDK/share/vulkan/registry/vk.xml,
+/usr/share/vulkan/registry/vk.xml, /usr/local/share/vulkan/registry/vk.xml.`,
 	Version:       buildVersion(),
 	SilenceUsage:  true,
 	SilenceErrors: true,
@@ -90,16 +93,27 @@ var registryMaxMB int64
 
 // registryFlag adds the shared --registry and --registry-max-mb flags to cmd.
 func registryFlag(cmd *cobra.Command, p *string) {
-	cmd.Flags().StringVar(p, "registry", "", "path to vk.xml, a file or a pipe (default: $VK_REGISTRY, then the SDK and system locations)")
+	cmd.Flags().StringVar(p, "registry", "", "path to vk.xml, a file or a pipe (default: $VK_REGISTRY, the pinned copy, then the SDK and system locations)")
 	_ = cmd.MarkFlagFilename("registry", "xml")
 	cmd.Flags().Int64Var(&registryMaxMB, "registry-max-mb", registry.DefaultMaxSize>>20, "refuse a registry larger than `MiB` (parsing takes about 15 times the file's size in memory)")
 }
 
-// loadRegistry finds and loads the registry, printing its warnings on stderr.
+// loadRegistry finds (by the rule of rootCmd's help) and loads the
+// registry, printing its warnings on stderr.
 func loadRegistry(cmd *cobra.Command, explicit string) (*registry.Registry, error) {
-	path, _, err := registry.Find(explicit)
+	pin, err := registry.ReadPin(registry.PinFile)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		pin = nil
+	case err != nil:
+		return nil, usageErr(err)
+	}
+	path, _, err := registry.FindPinned(explicit, pin)
 	if err != nil {
 		return nil, usageErr(err)
+	}
+	if pin != nil && explicit == "" && os.Getenv("VK_REGISTRY") == "" && !pin.Matches(path) {
+		fmt.Fprintf(cmd.ErrOrStderr(), "warning: no copy of the pinned registry %s found (%s); using %s, whose output differs from the committed files\n", pin.Version, registry.PinFile, path)
 	}
 	if registryMaxMB <= 0 {
 		return nil, usageErr(fmt.Errorf("--registry-max-mb must be positive"))

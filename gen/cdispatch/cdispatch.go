@@ -7,20 +7,12 @@
 package cdispatch
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
-	"text/template"
 
+	"github.com/vkgen/vkgen/gen/genfile"
 	"github.com/vkgen/vkgen/registry"
-	"github.com/vkgen/vkgen/templates"
 )
-
-// File is one generated output.
-type File struct {
-	Name string
-	Data []byte
-}
 
 // Name is one entry point of the API.
 type Name struct {
@@ -32,11 +24,17 @@ type Name struct {
 
 // Table is the entry-point inventory the C dispatch is generated from.
 type Table struct {
+	Source        string // genfile.Source of the registry
 	HeaderVersion int
 	Names         []Name   // sorted by name
 	Instance      []string // instance-level slot order
 	Device        []string // device-level slot order
+	entries       map[string][]string
 }
+
+// EntryPoints returns the entry points of the canonical command name: the
+// name itself, then every alias something requires, in registry order.
+func (t *Table) EntryPoints(name string) []string { return t.entries[name] }
 
 // Lookup returns the entry point called name.
 func (t *Table) Lookup(name string) (Name, bool) {
@@ -59,7 +57,7 @@ func Build(r *registry.Registry) (*Table, error) {
 	if r == nil {
 		return nil, fmt.Errorf("cdispatch: nil registry")
 	}
-	t := &Table{HeaderVersion: r.HeaderVersion}
+	t := &Table{Source: genfile.Source(r), HeaderVersion: r.HeaderVersion, entries: map[string][]string{}}
 	seen := map[string]bool{}
 	for _, c := range r.Commands {
 		if c == nil || len(c.RequiredBy) == 0 {
@@ -75,6 +73,7 @@ func Build(r *registry.Registry) (*Table, error) {
 				names = append(names, a)
 			}
 		}
+		t.entries[c.Name] = names
 		for _, n := range names {
 			if seen[n] {
 				return nil, fmt.Errorf("cdispatch: entry point %s defined twice", n)
@@ -101,25 +100,21 @@ func Build(r *registry.Registry) (*Table, error) {
 }
 
 // Generate renders vkgen_dispatch.h and vkgen_dispatch.c for r.
-func Generate(r *registry.Registry) ([]File, error) {
+func Generate(r *registry.Registry) ([]genfile.File, error) {
 	t, err := Build(r)
 	if err != nil {
 		return nil, err
 	}
-	var files []File
+	var files []genfile.File
 	for _, f := range []struct{ out, tmpl string }{
 		{"vkgen_dispatch.h", "dispatch.h.tmpl"},
 		{"vkgen_dispatch.c", "dispatch.c.tmpl"},
 	} {
-		tp, err := template.ParseFS(templates.FS, f.tmpl)
+		b, err := genfile.Render(f.tmpl, t, nil)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("cdispatch: %w", err)
 		}
-		var b bytes.Buffer
-		if err := tp.Execute(&b, t); err != nil {
-			return nil, fmt.Errorf("cdispatch: %s: %w", f.tmpl, err)
-		}
-		files = append(files, File{Name: f.out, Data: b.Bytes()})
+		files = append(files, genfile.File{Name: f.out, Data: b})
 	}
 	return files, nil
 }

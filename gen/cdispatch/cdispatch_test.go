@@ -1,33 +1,12 @@
 package cdispatch
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/vkgen/vkgen/internal/testenv"
 	"github.com/vkgen/vkgen/internal/testreg"
 )
-
-// TestCommittedUpToDate fails when layer/vkgen_dispatch.[ch] are stale:
-// run `go generate ./layer`.
-func TestCommittedUpToDate(t *testing.T) {
-	files, err := Generate(testreg.Load(t, testenv.PinnedRegistry))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		got, err := os.ReadFile(filepath.Join(testenv.Root(), "layer", f.Name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, f.Data) {
-			t.Errorf("layer/%s is stale; run go generate ./layer", f.Name)
-		}
-	}
-}
 
 func TestBuild(t *testing.T) {
 	tab, err := Build(testreg.Load(t, testenv.PinnedRegistry))

@@ -3,6 +3,7 @@ package gotables
 import (
 	"bytes"
 	"flag"
+	"github.com/vkgen/vkgen/gen/genfile"
 	"go/format"
 	"os"
 	"path/filepath"
@@ -57,9 +58,9 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-func checkSource(t *testing.T, f File) {
+func checkSource(t *testing.T, f genfile.File) {
 	t.Helper()
-	if !bytes.HasPrefix(f.Data, []byte("// "+Header+"\n")) {
+	if !bytes.HasPrefix(f.Data, []byte("// "+genfile.Header+"\n")) {
 		t.Errorf("%s: missing generated-code header", f.Name)
 	}
 	formatted, err := format.Source(f.Data)
@@ -71,14 +72,14 @@ func checkSource(t *testing.T, f File) {
 }
 
 func TestRenderErrors(t *testing.T) {
-	if _, err := Render(&objtypes.Tables{}); err == nil || !strings.Contains(err.Error(), "VkObjectType") {
+	if _, err := Render(&objtypes.Tables{}, "test"); err == nil || !strings.Contains(err.Error(), "VkObjectType") {
 		t.Errorf("no VkObjectType: err = %v", err)
 	}
 	clash := &objtypes.Tables{ObjectTypes: []objtypes.ObjectType{
 		{Name: "VK_OBJECT_TYPE_A_B", Value: 1},
 		{Name: "VK_OBJECT_TYPE_A__B", Value: 2},
 	}}
-	if _, err := Render(clash); err == nil || !strings.Contains(err.Error(), "ObjectTypeAB") {
+	if _, err := Render(clash, "test"); err == nil || !strings.Contains(err.Error(), "ObjectTypeAB") {
 		t.Errorf("name clash: err = %v", err)
 	}
 	if _, _, err := Generate(nil); err == nil {
@@ -92,7 +93,7 @@ func TestRenderMinimal(t *testing.T) {
 	files, err := Render(&objtypes.Tables{HeaderVersion: 1, ObjectTypes: []objtypes.ObjectType{
 		{Name: "VK_OBJECT_TYPE_UNKNOWN", Value: 0},
 		{Name: "VK_OBJECT_TYPE_INSTANCE", Value: 1, Handle: "VkInstance", Dispatchable: true},
-	}})
+	}}, "test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,7 @@
 package layerstubs
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
+	"path"
 	"strings"
 	"testing"
 
@@ -12,52 +10,30 @@ import (
 	"github.com/vkgen/vkgen/registry"
 )
 
-// TestCommittedUpToDate regenerates every layer package under layer/ and
-// fails when a committed stub or manifest differs: run go generate there.
-func TestCommittedUpToDate(t *testing.T) {
-	r := testreg.Load(t, testenv.PinnedRegistry)
-	specs, _ := filepath.Glob(filepath.Join(testenv.Root(), "layer", "*", SpecFile))
-	if len(specs) == 0 {
-		t.Fatal("no layer specs found under layer/")
-	}
-	for _, sp := range specs {
-		dir := filepath.Dir(sp)
-		spec, err := LoadSpec(sp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files, err := Generate(r, spec, PackageName(dir))
-		if err != nil {
-			t.Fatalf("%s: %v", dir, err)
-		}
-		for _, f := range files {
-			got, err := os.ReadFile(filepath.Join(dir, f.Name))
-			if err != nil {
-				t.Errorf("%s: %v (run go generate in %s)", f.Name, err, dir)
-				continue
-			}
-			if !bytes.Equal(got, f.Data) {
-				t.Errorf("%s/%s is stale; run go generate in %s", filepath.Base(dir), f.Name, dir)
-			}
-		}
-	}
-}
-
 func gen(t *testing.T, r *registry.Registry, spec string) (map[string]string, error) {
 	t.Helper()
 	s, err := ParseSpec([]byte(spec))
 	if err != nil {
 		return nil, err
 	}
-	files, err := Generate(r, s, "x")
+	files, err := Generate(r, "fw", []Layer{{Dir: "x", Spec: s}})
 	if err != nil {
 		return nil, err
 	}
 	m := map[string]string{}
 	for _, f := range files {
-		m[f.Name] = string(f.Data)
+		m[path.Base(f.Name)] = string(f.Data)
 	}
 	return m, nil
+}
+
+func contains(t *testing.T, name, text string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s lacks %q", name, w)
+		}
+	}
 }
 
 func TestGenerate(t *testing.T) {
@@ -74,44 +50,85 @@ func TestGenerate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, h, g := out["vkgen_t.c"], out["vkgen_t.h"], out["vkgen_t_glue.go"]
-	for _, want := range []string{
+	contains(t, "vkgen_t.c", out["vkgen_t.c"],
+		// the layer's part is a table: hooks per command, one trampoline per entry point
+		"VKGEN_TRAMP_vkCreateDevice(LAYER, t_, .c_pre = t_pre_CreateDevice, .c_post = t_post_CreateDevice)",
+		"VKGEN_TRAMP_vkCreateDebugUtilsMessengerEXT(LAYER, t_, .fallback = t_fallback_CreateDebugUtilsMessengerEXT)",
+		"VKGEN_TRAMP_vkGetPhysicalDeviceProperties2(LAYER, t_, 0)",
+		"VKGEN_TRAMP_vkGetPhysicalDeviceProperties2KHR(LAYER, t_, 0)",
 		// claimed extension command: handed out even when the driver lacks it
-		"[VKGEN_N_vkCreateDebugUtilsMessengerEXT] = {(PFN_vkVoidFunction)tramp_CreateDebugUtilsMessengerEXT, 1}",
-		"else result = t_fallback_CreateDebugUtilsMessengerEXT(&call, instance, pCreateInfo, pAllocator, pMessenger);",
+		"VKGEN_ENTRY_vkCreateDebugUtilsMessengerEXT(t_, 1)",
 		// unclaimed: guarded by the chain below
-		"[VKGEN_N_vkGetPhysicalDeviceProperties2] = {(PFN_vkVoidFunction)tramp_GetPhysicalDeviceProperties2, 0}",
-		// the alias gets its own trampoline calling down through its own slot
-		"d->tab[VKGEN_I_vkGetPhysicalDeviceProperties2KHR]",
+		"VKGEN_ENTRY_vkGetPhysicalDeviceProperties2(t_, 0)",
+		"VKGEN_ENTRY_vkGetPhysicalDeviceProperties2KHR(t_, 0)",
+	)
+	if strings.Contains(out["vkgen_t.c"], "VKGEN_FORGETS") {
+		t.Error("a layer with neither name cache nor forget hook intercepts destroy commands")
+	}
+	contains(t, "vkgen_trampolines.h", out["vkgen_trampolines.h"],
+		// the alias calls down through its own slot
+		"vkgen_tramp_GetPhysicalDeviceProperties2(L, &h, VKGEN_I_vkGetPhysicalDeviceProperties2KHR, physicalDevice, pProperties); }",
 		// C pre hook may replace parameters before the runtime walks the chain
-		"VkResult pre = t_pre_CreateDevice(&call, &physicalDevice, &pCreateInfo, &pAllocator, &pDevice);",
-		"result = vkgen_create_device(LAYER, physicalDevice, pCreateInfo, pAllocator, pDevice);",
+		"VkResult pre = h->c_pre(&call, &physicalDevice, &pCreateInfo, &pAllocator, &pDevice);",
+		"result = vkgen_create_device(L, physicalDevice, pCreateInfo, pAllocator, pDevice);",
+		"else if (h->fallback)\n\t\t\tresult = h->fallback(&call, instance, pCreateInfo, pAllocator, pMessenger);",
 		// array parameter reaches Go as a pointer
-		"vkgen_t_go_pre_CmdSetBlendConstants((GoUintptr)(uintptr_t)commandBuffer, (float*)blendConstants);",
-	} {
-		if !strings.Contains(c, want) {
-			t.Errorf("vkgen_t.c lacks %q", want)
-		}
-	}
-	for _, want := range []string{
-		"VkResult t_pre_CreateDevice(struct vkgen_call *call, VkPhysicalDevice *physicalDevice, const VkDeviceCreateInfo* *pCreateInfo,",
-		"void t_post_CreateDevice(struct vkgen_call *call, VkPhysicalDevice physicalDevice,",
+		"h->go_pre((GoUintptr)commandBuffer, (float*)blendConstants);",
+	)
+	contains(t, "vkgen_framework.h", out["vkgen_framework.h"],
+		"typedef VkResult vkgen_pre_CreateDevice(struct vkgen_call *call, VkPhysicalDevice *physicalDevice, const VkDeviceCreateInfo* *pCreateInfo,",
+		"typedef void vkgen_post_CreateDevice(struct vkgen_call *call, VkPhysicalDevice physicalDevice,",
 		"#if !(defined(VK_EXT_debug_utils))",
-	} {
-		if !strings.Contains(h, want) {
-			t.Errorf("vkgen_t.h lacks %q", want)
-		}
-	}
-	for _, want := range []string{
+	)
+	contains(t, "vkgen_t.h", out["vkgen_t.h"],
+		"vkgen_pre_CreateDevice t_pre_CreateDevice;",
+		"vkgen_post_CreateDevice t_post_CreateDevice;",
+		"vkgen_fallback_CreateDebugUtilsMessengerEXT t_fallback_CreateDebugUtilsMessengerEXT;",
+	)
+	contains(t, "glue", out["vkgen_t_glue.go"],
 		"func vkgen_t_go_post_MapMemory(device uintptr, memory uint64, offset C.VkDeviceSize, size C.VkDeviceSize, flags C.VkMemoryMapFlags, ppData *unsafe.Pointer, result C.VkResult)",
 		"postMapMemory(device, memory, offset, size, flags, ppData, result)",
-	} {
-		if !strings.Contains(g, want) {
-			t.Errorf("glue lacks %q", want)
+		// the compile-time signature check names the hook and the expected type
+		"\t_ func(commandBuffer uintptr, blendConstants *C.float) ",
+		"= preCmdSetBlendConstants\n",
+		"calls preCmdSetBlendConstants, a func(commandBuffer uintptr, blendConstants *C.float).",
+	)
+	for name, f := range out {
+		if !strings.Contains(f, "Code generated by vkgen. DO NOT EDIT.") || !strings.Contains(f, "Vulkan registry 1.4.359") {
+			t.Errorf("%s does not record the generated header and the registry version", name)
 		}
 	}
-	if !strings.Contains(out["VkLayer_vkgen_t.json"], `"vkGetInstanceProcAddr": "vkgen_t_GetInstanceProcAddr"`) {
-		t.Errorf("manifest lacks the functions remap:\n%s", out["VkLayer_vkgen_t.json"])
+	contains(t, "manifest", out["VkLayer_vkgen_t.json"], `"vkGetInstanceProcAddr": "vkgen_t_GetInstanceProcAddr"`)
+}
+
+// TestLibrary: two layers share one framework holding the union of their
+// commands; each layer's file holds only its own table.
+func TestLibrary(t *testing.T) {
+	r := testreg.Load(t, testenv.PinnedRegistry)
+	a, _ := ParseSpec([]byte(`{"name": "VK_LAYER_T_a", "symbol": "a", "description": "d", "commands": [{"name": "vkCreateBuffer", "go_pre": true}]}`))
+	b, _ := ParseSpec([]byte(`{"name": "VK_LAYER_T_b", "symbol": "b", "description": "d", "commands": [{"name": "vkCreateImage", "go_post": true}]}`))
+	files, err := Generate(r, "fw", []Layer{{Dir: "l/a", Spec: a}, {Dir: "l/b", Spec: b}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fw, la int
+	for _, f := range files {
+		switch {
+		case f.Name == "fw/vkgen_trampolines.h":
+			fw++
+			contains(t, f.Name, string(f.Data), "vkgen_tramp_CreateBuffer(", "vkgen_tramp_CreateImage(")
+		case f.Name == "l/a/vkgen_a.c":
+			la++
+			if strings.Contains(string(f.Data), "CreateImage") {
+				t.Error("layer a's table holds layer b's command")
+			}
+		}
+	}
+	if fw != 1 || la != 1 {
+		t.Errorf("framework written %d times, layer a %d times", fw, la)
+	}
+	if _, err := Generate(r, "fw", []Layer{{Dir: "l/a", Spec: a}, {Dir: "l/a2", Spec: a}}); err == nil {
+		t.Error("two layers with one symbol accepted")
 	}
 }
 
@@ -138,9 +155,9 @@ func TestBadSpecs(t *testing.T) {
 	}
 }
 
-// forget_hook: every destroyer calls <symbol>_forget per ended handle with
-// the device (0 for instance-level commands), arrays per element, pools for
-// the pool itself; without name_cache nothing touches the cache.
+// forget_hook: every destroyer calls the layer's forget hook per ended
+// handle with the device (0 for instance-level commands), arrays per
+// element, pools for the pool itself (clearing the name cache).
 func TestForgetHook(t *testing.T) {
 	r := testreg.Load(t, testenv.PinnedRegistry)
 	out, err := gen(t, r, `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d", "forget_hook": true,
@@ -148,24 +165,22 @@ func TestForgetHook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, h := out["vkgen_t.c"], out["vkgen_t.h"]
-	for _, want := range []string{
-		"if ((uint64_t)buffer) t_forget(&call, (uint64_t)(uintptr_t)device, 9, (uint64_t)buffer);",
-		"if (pCommandBuffers) for (uint32_t i = 0; i < commandBufferCount; i++) if ((uint64_t)(uintptr_t)pCommandBuffers[i]) t_forget(&call, (uint64_t)(uintptr_t)device, 6, (uint64_t)(uintptr_t)pCommandBuffers[i]);",
-		"if ((uint64_t)commandPool) t_forget(&call, (uint64_t)(uintptr_t)device, 25, (uint64_t)commandPool);",
-		"if ((uint64_t)surface) t_forget(&call, 0, 1000000000, (uint64_t)surface);",
-	} {
-		if !strings.Contains(c, want) {
-			t.Errorf("vkgen_t.c lacks %q", want)
-		}
+	tr := out["vkgen_trampolines.h"]
+	contains(t, "vkgen_trampolines.h", tr,
+		"vkgen_forget(L, (uint64_t)(uintptr_t)device, 9, (uint64_t)buffer, 0);",
+		"for (uint32_t i = 0; i < commandBufferCount; i++) vkgen_forget(L, (uint64_t)(uintptr_t)device, 6, (uint64_t)(uintptr_t)pCommandBuffers[i], 0);",
+		"vkgen_forget(L, (uint64_t)(uintptr_t)device, 25, (uint64_t)commandPool, 1);",
+		"vkgen_forget(L, 0, 1000000000, (uint64_t)surface, 0);",
+		"VKGEN_TRAMP_vkDestroySurfaceKHR(L, vkgen_f_, 0)",
+	)
+	i := strings.Index(tr, "vkgen_tramp_DestroyDevice(")
+	j := strings.Index(tr[i:], "\n}\n")
+	if i < 0 || j < 0 || strings.Contains(tr[i:i+j], "vkgen_forget(") {
+		t.Error("vkDestroyDevice is the runtime's, not a forget call")
 	}
-	if strings.Contains(c, "vkgen_namecache") || strings.Contains(c, "tramp_ResetDescriptorPool") {
-		t.Error("forget_hook without name_cache must not use the name cache")
+	contains(t, "vkgen_t.c", out["vkgen_t.c"], "VKGEN_FORGETS(LAYER)", "VKGEN_FORGET_ENTRIES", ".forget = t_forget)")
+	if strings.Contains(out["vkgen_t.c"], ".names") {
+		t.Error("forget_hook without name_cache must not have a name cache")
 	}
-	if strings.Contains(c, "t_forget(&call, (uint64_t)(uintptr_t)device, 3,") {
-		t.Error("vkDestroyDevice is the layer's own hook, not a forget call")
-	}
-	if !strings.Contains(h, "void t_forget(struct vkgen_call *call, uint64_t device, int32_t object_type, uint64_t handle);") {
-		t.Error("vkgen_t.h does not declare t_forget")
-	}
+	contains(t, "vkgen_t.h", out["vkgen_t.h"], "vkgen_forget_hook t_forget;")
 }

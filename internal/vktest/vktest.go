@@ -150,11 +150,17 @@ func GoProgram(t testing.TB, pkg string) string {
 // settings cannot leak in.
 func Env(t testing.TB, enabled ...string) []string {
 	t.Helper()
+	return EnvWith(t, Layers(t), enabled...)
+}
+
+// EnvWith is Env with the layer library and manifests of layerDir.
+func EnvWith(t testing.TB, layerDir string, enabled ...string) []string {
+	t.Helper()
 	env := []string{
 		"VK_ICD_FILENAMES=" + LavapipeICD,
 		"XDG_RUNTIME_DIR=" + t.TempDir(),
 		"NODEVICE_SELECT=1", // keeps Mesa's device-select layer out
-		"VK_ADD_LAYER_PATH=" + Layers(t),
+		"VK_ADD_LAYER_PATH=" + layerDir,
 	}
 	if len(enabled) > 0 {
 		env = append(env, "VK_INSTANCE_LAYERS="+strings.Join(enabled, ":"))

@@ -6,7 +6,7 @@
 // the start of every session. See docs/debugmarker.md.
 //
 // It owns its hooks (this file and debugmarker.c) and its spec; the
-// trampolines, Go glue and manifest are generated (vkgen layer generate).
+// hook table, Go glue and manifest are generated (vkgen generate).
 // Forwarding, the passthroughs of tags, labels, markers and messengers, and
 // the fallbacks for a driver without the extensions are C; Go sees only name
 // changes (the C name cache drops re-applied names), destroys of possibly

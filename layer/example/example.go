@@ -11,8 +11,6 @@
 // command's Go hook panic on purpose, to demonstrate recovery.
 package example
 
-//go:generate go run ../../cmd/vkgen layer generate --registry ../../../shared/vkregistry/1.4.359/vk.xml
-
 // #include <vulkan/vulkan.h>
 import "C"
 

@@ -25,8 +25,6 @@
 // vkDestroyInstance. See docs/memreport.md.
 package memreport
 
-//go:generate go run ../../cmd/vkgen layer generate --registry ../../../shared/vkregistry/1.4.359/vk.xml
-
 import (
 	"github.com/vkgen/vkgen/layer/tracing"
 	"github.com/vkgen/vkgen/objectnames"

@@ -302,7 +302,6 @@ type conn struct {
 	once  sync.Once
 	err   error // under qmu
 	cmds  chan command
-	cmdFD chan int
 
 	smbMu    sync.RWMutex
 	buf      *shmabi.Buffer // nil once the connection is torn down

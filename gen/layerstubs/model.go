@@ -1,0 +1,463 @@
+package layerstubs
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/vkgen/vkgen/gen/cdispatch"
+	"github.com/vkgen/vkgen/gen/objtypes"
+	"github.com/vkgen/vkgen/registry"
+)
+
+// The model the templates render: one command per intercepted name of the
+// whole library (the framework's trampolines), and per layer the table of
+// its hooks. Everything a template needs is precomputed here; templates hold
+// the C.
+
+// mandatory are the commands every layer intercepts, with the runtime
+// function (vkgen_runtime.h) that replaces the call down; it takes the layer
+// and the command's parameters. vkGetInstanceProcAddr and
+// vkGetDeviceProcAddr are the layer's exported entry points themselves.
+var mandatory = map[string]string{
+	"vkCreateInstance":                       "vkgen_create_instance",
+	"vkDestroyInstance":                      "vkgen_destroy_instance",
+	"vkCreateDevice":                         "vkgen_create_device",
+	"vkDestroyDevice":                        "vkgen_destroy_device",
+	"vkEnumerateInstanceLayerProperties":     "vkgen_enumerate_instance_layers",
+	"vkEnumerateInstanceExtensionProperties": "vkgen_enumerate_instance_extensions",
+	"vkEnumerateDeviceLayerProperties":       "vkgen_enumerate_device_layers",
+	"vkEnumerateDeviceExtensionProperties":   "vkgen_enumerate_device_extensions",
+	"vkGetInstanceProcAddr":                  "",
+	"vkGetDeviceProcAddr":                    "",
+}
+
+// nameCached are the commands whose Go hooks the C name cache can filter;
+// vkgen_runtime.h has their vkgen_names_hit_/store_ key functions.
+var nameCached = map[string]bool{"vkSetDebugUtilsObjectNameEXT": true, "vkDebugMarkerSetObjectNameEXT": true}
+
+type param struct {
+	Name    string // C name
+	Decl    string // C declaration
+	CType   string // C type without the name, arrays as pointers
+	GoName  string // Go identifier
+	GoType  string // type in the Go hook signature
+	GoCType string // C type of the parameter of the Go export (_cgo_export.h)
+}
+
+type entry struct {
+	Name     string   // entry point (canonical or alias)
+	Slot     string   // dispatch slot of the call down, "0" when the runtime calls down
+	Requires []string // an alias's own features/extensions (nil for the canonical name)
+}
+
+// forget says which handles a destroy command ends.
+type forget struct {
+	Handle       string // parameter holding the handle or the array
+	Count        string // count parameter of an array, "" otherwise
+	Dispatchable bool
+	Device       string // the VkDevice parameter of device-level commands, "" otherwise
+	ObjectType   int64
+	Clear        bool // a parent of implicitly freed children (pools): clear the whole cache
+	Reset        bool // vkResetDescriptorPool: frees children, not the pool
+}
+
+type command struct {
+	Name, Short, Return string
+	Result              bool // non-void
+	VkResult            bool
+	Level               string // GLOBAL, INSTANCE, DEVICE
+	Params              []param
+	Entries             []entry
+	Requires            []string // features and extensions requiring it
+	Protect             string
+	Down                string // runtime call replacing the call down, "" for the generic path
+	Export              bool   // vkGetInstanceProcAddr/vkGetDeviceProcAddr
+	NameCache           bool
+	Forget              *forget
+	Checked             bool // a layer's spec lists it: the headers must declare it
+}
+
+// hook is one initializer of a layer's vkgen_hooks_<Cmd> table.
+type hook struct{ Field, Value string }
+
+// use is one command a layer intercepts.
+type use struct {
+	*command
+	Hooks         []hook
+	Claimed       []bool // per entry
+	GoPre, GoPost bool
+	CPre, CPost   bool
+	Fallback      bool
+	// The names of the hook functions: the Go exports of the glue and the
+	// C functions the layer's author writes.
+	ExportPre, ExportPost, CPreFn, CPostFn, FallbackFn string
+}
+
+type extension struct {
+	Name        string   `json:"name"`
+	SpecVersion string   `json:"spec_version"`
+	Entrypoints []string `json:"entrypoints,omitempty"`
+}
+
+type layerData struct {
+	Source             string
+	Spec               *Spec
+	Package            string
+	APIMajor, APIMinor string
+	Uses               []*use // sorted by name, without the exported entry points
+	GoHooks            []*use
+	CHooks             []*use
+	Unsafe             bool
+	NameCache          bool
+	Forgets            bool // name cache or forget hook: every destroy command is intercepted
+	InstanceExts       []extension
+	DeviceExts         []extension
+}
+
+type frameworkData struct {
+	Source   string
+	Commands []*command // every command some layer or the forget set intercepts
+	Forgets  []*command // the destroy commands
+	Runtime  []*command // the commands every layer intercepts for the runtime (mandatory)
+}
+
+type builder struct {
+	r       *registry.Registry
+	tab     *cdispatch.Table
+	cmds    map[string]*command
+	forgets []*command
+}
+
+func newBuilder(r *registry.Registry) (*builder, error) {
+	tab, err := cdispatch.Build(r)
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{r: r, tab: tab, cmds: map[string]*command{}}
+	return b, b.addForgets()
+}
+
+// command returns the model of a canonical command, building it once.
+func (b *builder) command(name string) (*command, error) {
+	if c := b.cmds[name]; c != nil {
+		return c, nil
+	}
+	c := b.r.Command(name)
+	if c == nil || c.Name != name || len(c.RequiredBy) == 0 {
+		if canon := canonical(b.r, name); canon != "" {
+			return nil, fmt.Errorf("layerstubs: %s is an alias; list the command as %s (aliases are intercepted with it)", name, canon)
+		}
+		return nil, fmt.Errorf("layerstubs: unknown command %s", name)
+	}
+	n, ok := b.tab.Lookup(c.Name)
+	if !ok {
+		return nil, fmt.Errorf("layerstubs: %s has no dispatch entry", c.Name)
+	}
+	down, isMandatory := mandatory[c.Name]
+	cmd := &command{
+		Name: c.Name, Short: strings.TrimPrefix(c.Name, "vk"), Return: c.Return, Protect: c.Protect,
+		Result: c.Return != "void", VkResult: c.Return == "VkResult", Level: n.Level,
+		Requires: sorted(c.RequiredBy), Down: down, NameCache: nameCached[c.Name],
+		Export: isMandatory && down == "",
+	}
+	if cmd.Level == "GLOBAL" && down == "" {
+		return nil, fmt.Errorf("layerstubs: global command %s cannot be intercepted", c.Name)
+	}
+	for _, p := range c.Params {
+		pp, err := newParam(b.r, p)
+		if err != nil {
+			return nil, fmt.Errorf("layerstubs: %s: %w", c.Name, err)
+		}
+		cmd.Params = append(cmd.Params, pp)
+	}
+	if cmd.Level != "GLOBAL" && down == "" && !cmd.Export {
+		if len(c.Params) == 0 {
+			return nil, fmt.Errorf("layerstubs: %s has no dispatchable first parameter", c.Name)
+		}
+		if h := b.r.Handle(c.Params[0].Type); h == nil || !h.Dispatchable {
+			return nil, fmt.Errorf("layerstubs: %s: first parameter %s is not dispatchable", c.Name, c.Params[0].Type)
+		}
+	}
+	for i, name := range b.tab.EntryPoints(c.Name) {
+		var reqs []string
+		if i > 0 {
+			reqs = sorted(c.AliasRequiredBy[name])
+		}
+		cmd.Entries = append(cmd.Entries, b.entry(cmd, name, reqs))
+	}
+	b.cmds[name] = cmd
+	return cmd, nil
+}
+
+func (b *builder) entry(c *command, name string, reqs []string) entry {
+	e := entry{Name: name, Slot: "0", Requires: reqs}
+	switch {
+	case c.Down != "":
+	case c.Level == "INSTANCE":
+		e.Slot = "VKGEN_I_" + name
+	case c.Level == "DEVICE":
+		e.Slot = "VKGEN_D_" + name
+	}
+	return e
+}
+
+// addForgets models every command that ends an object's life, so the name
+// cache forgets the object before its handle can be reused and forget hooks
+// see it. vkDestroyInstance/vkDestroyDevice are the runtime's.
+func (b *builder) addForgets() error {
+	t, err := objtypes.Derive(b.r)
+	if err != nil {
+		return err
+	}
+	parents := map[string]bool{}
+	values := map[string]int64{}
+	for _, o := range t.ObjectTypes {
+		if o.Parent != "" {
+			parents[o.Parent] = true
+		}
+		values[o.Name] = o.Value
+	}
+	list := append([]objtypes.Destroyer(nil), t.Destroyers...)
+	list = append(list, objtypes.Destroyer{Command: "vkResetDescriptorPool", Param: 1, Count: -1})
+	for _, d := range list {
+		if c := b.r.Command(d.Command); c == nil || c.Name != d.Command {
+			continue // an alias: intercepted with its command
+		}
+		if d.ObjectType == "VK_OBJECT_TYPE_DEVICE" || d.ObjectType == "VK_OBJECT_TYPE_INSTANCE" {
+			continue
+		}
+		c, err := b.command(d.Command)
+		if err != nil {
+			return err
+		}
+		rc := b.r.Command(d.Command)
+		f := &forget{
+			Handle: c.Params[d.Param].Name, ObjectType: values[d.ObjectType],
+			Clear: parents[d.ObjectType], Reset: d.ObjectType == "",
+		}
+		if d.Count >= 0 {
+			f.Count = c.Params[d.Count].Name
+		}
+		if h := b.r.Handle(rc.Params[d.Param].Type); h != nil && h.Dispatchable {
+			f.Dispatchable = true
+		}
+		if c.Level == "DEVICE" && rc.Params[0].Type == "VkDevice" {
+			f.Device = c.Params[0].Name
+		}
+		c.Forget = f
+		b.forgets = append(b.forgets, c)
+	}
+	sort.Slice(b.forgets, func(i, j int) bool { return b.forgets[i].Name < b.forgets[j].Name })
+	return nil
+}
+
+// layer builds the hook table of one layer.
+func (b *builder) layer(spec *Spec, pkg, source string) (*layerData, error) {
+	d := &layerData{Source: source, Spec: spec, Package: pkg}
+	v := strings.Split(spec.APIVersion, ".")
+	if len(v) < 2 {
+		return nil, fmt.Errorf("layerstubs: api_version %q is not major.minor[.patch]", spec.APIVersion)
+	}
+	d.APIMajor, d.APIMinor = v[0], v[1]
+	claimed := map[string]bool{}
+	var err error
+	if d.InstanceExts, err = extensions(b.r, spec.InstanceExtensions, "instance", claimed); err != nil {
+		return nil, err
+	}
+	if d.DeviceExts, err = extensions(b.r, spec.DeviceExtensions, "device", claimed); err != nil {
+		return nil, err
+	}
+	listed := map[string]bool{}
+	for _, cs := range spec.Commands {
+		if err := b.check(cs); err != nil {
+			return nil, err
+		}
+		listed[cs.Name] = true
+		d.NameCache = d.NameCache || cs.NameCache
+	}
+	all := append([]CommandSpec(nil), spec.Commands...)
+	for name := range mandatory {
+		if !listed[name] {
+			all = append(all, CommandSpec{Name: name})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
+	for _, cs := range all {
+		c, err := b.command(cs.Name)
+		if err != nil {
+			return nil, err
+		}
+		if c.Export {
+			continue
+		}
+		if cs.Fallback && c.Down != "" {
+			return nil, fmt.Errorf("layerstubs: %s always reaches the chain; it takes no fallback", c.Name)
+		}
+		c.Checked = c.Checked || listed[cs.Name]
+		u := newUse(c, cs, spec.Symbol, claimed)
+		d.Uses = append(d.Uses, u)
+		if u.GoPre || u.GoPost {
+			d.GoHooks = append(d.GoHooks, u)
+			for _, p := range c.Params {
+				d.Unsafe = d.Unsafe || strings.Contains(p.GoType, "unsafe.")
+			}
+		}
+		if u.CPre || u.CPost || u.Fallback {
+			d.CHooks = append(d.CHooks, u)
+		}
+	}
+	d.Forgets = d.NameCache || spec.ForgetHook
+	return d, nil
+}
+
+// check validates what a spec line asks for, beyond the command's existence.
+func (b *builder) check(cs CommandSpec) error {
+	if down, ok := mandatory[cs.Name]; ok && down == "" {
+		return fmt.Errorf("layerstubs: %s cannot be hooked", cs.Name)
+	}
+	if !cs.NameCache {
+		return nil
+	}
+	if !nameCached[cs.Name] {
+		return fmt.Errorf("layerstubs: %s: name_cache only applies to vkSetDebugUtilsObjectNameEXT and vkDebugMarkerSetObjectNameEXT", cs.Name)
+	}
+	if !cs.GoPre && !cs.GoPost {
+		return fmt.Errorf("layerstubs: %s: name_cache filters Go hooks, but none is declared", cs.Name)
+	}
+	return nil
+}
+
+func newUse(c *command, cs CommandSpec, sym string, claimed map[string]bool) *use {
+	u := &use{
+		command: c, GoPre: cs.GoPre, GoPost: cs.GoPost, CPre: cs.CPre, CPost: cs.CPost, Fallback: cs.Fallback,
+		ExportPre: "vkgen_" + sym + "_go_pre_" + c.Short, ExportPost: "vkgen_" + sym + "_go_post_" + c.Short,
+		CPreFn: sym + "_pre_" + c.Short, CPostFn: sym + "_post_" + c.Short, FallbackFn: sym + "_fallback_" + c.Short,
+	}
+	for _, h := range []struct {
+		on           bool
+		field, value string
+	}{
+		{cs.CPre, "c_pre", u.CPreFn},
+		{cs.CPost, "c_post", u.CPostFn},
+		{cs.Fallback, "fallback", u.FallbackFn},
+		{cs.GoPre, "go_pre", u.ExportPre},
+		{cs.GoPost, "go_post", u.ExportPost},
+		{cs.NameCache, "name_cache", "1"},
+	} {
+		if h.on {
+			u.Hooks = append(u.Hooks, hook{h.field, h.value})
+		}
+	}
+	for i, e := range c.Entries {
+		reqs := e.Requires
+		if i == 0 {
+			reqs = c.Requires
+		}
+		on := c.Down != ""
+		for _, q := range reqs {
+			on = on || claimed[q]
+		}
+		u.Claimed = append(u.Claimed, on)
+	}
+	return u
+}
+
+// framework is the union of what the layers built so far intercept.
+func (b *builder) framework(source string) *frameworkData {
+	d := &frameworkData{Source: source, Forgets: b.forgets}
+	for _, c := range b.cmds {
+		if !c.Export {
+			d.Commands = append(d.Commands, c)
+		}
+		if c.Down != "" {
+			d.Runtime = append(d.Runtime, c)
+		}
+	}
+	sort.Slice(d.Commands, func(i, j int) bool { return d.Commands[i].Name < d.Commands[j].Name })
+	sort.Slice(d.Runtime, func(i, j int) bool { return d.Runtime[i].Name < d.Runtime[j].Name })
+	return d
+}
+
+func canonical(r *registry.Registry, alias string) string {
+	for _, c := range r.Commands {
+		for _, a := range c.Aliases {
+			if a == alias {
+				return c.Name
+			}
+		}
+	}
+	return ""
+}
+
+func sorted(s []string) []string {
+	s = append([]string(nil), s...)
+	sort.Strings(s)
+	return s
+}
+
+func extensions(r *registry.Registry, specs []ExtensionSpec, typ string, claimed map[string]bool) ([]extension, error) {
+	var out []extension
+	for _, s := range specs {
+		e := r.Extension(s.Name)
+		if e == nil {
+			return nil, fmt.Errorf("layerstubs: unknown extension %s", s.Name)
+		}
+		if e.Type != typ {
+			return nil, fmt.Errorf("layerstubs: %s is a %s extension, listed as %s", s.Name, e.Type, typ)
+		}
+		claimed[s.Name] = true
+		x := extension{Name: s.Name, SpecVersion: fmt.Sprint(s.SpecVersion)}
+		if typ == "device" {
+			x.Entrypoints = append([]string(nil), e.Commands...)
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+var goKeywords = map[string]bool{
+	"break": true, "case": true, "chan": true, "const": true, "continue": true, "default": true,
+	"defer": true, "else": true, "fallthrough": true, "for": true, "func": true, "go": true, "goto": true,
+	"if": true, "import": true, "interface": true, "map": true, "package": true, "range": true,
+	"return": true, "select": true, "struct": true, "switch": true, "type": true, "var": true,
+}
+
+// newParam derives the C type and the Go-facing form of one parameter.
+// Handles reach Go as integers (uint64, or uintptr when dispatchable), never
+// as Go pointers: drivers may use small integers as handles, which the Go
+// garbage collector rejects in pointer-typed variables.
+func newParam(r *registry.Registry, p registry.Param) (param, error) {
+	decl := strings.TrimSpace(p.Decl)
+	ctype := strings.TrimSpace(strings.TrimSuffix(decl, p.Name))
+	if i := strings.Index(decl, "["); i >= 0 {
+		ctype = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(decl[:i]), p.Name)) + "*"
+	}
+	if ctype == decl || ctype == "" {
+		return param{}, fmt.Errorf("parameter %s: cannot split declaration %q", p.Name, p.Decl)
+	}
+	depth := strings.Count(ctype, "*")
+	pp := param{Name: p.Name, Decl: decl, CType: ctype, GoName: p.Name}
+	if goKeywords[p.Name] {
+		pp.GoName = p.Name + "_"
+	}
+	h := r.Handle(p.Type)
+	var goBase, cBase string
+	switch {
+	case strings.Contains(ctype, "struct ") || p.Type == "void":
+		goBase, cBase = "unsafe.Pointer", "void*"
+		depth-- // unsafe.Pointer is itself the first level
+		if depth < 0 {
+			return param{}, fmt.Errorf("parameter %s: void value", p.Name)
+		}
+	case h != nil && h.Dispatchable:
+		goBase, cBase = "uintptr", "GoUintptr"
+	case h != nil:
+		goBase, cBase = "uint64", "GoUint64"
+	default:
+		goBase, cBase = "C."+p.Type, p.Type
+	}
+	pp.GoType = strings.Repeat("*", depth) + goBase
+	pp.GoCType = cBase + strings.Repeat("*", depth)
+	return pp, nil
+}
