@@ -158,9 +158,9 @@ func TestSystemBackend(t *testing.T) {
 		rec := svc.Record(t, `buffers { size_kb: 256 fill_policy: RING_BUFFER }
 data_sources { config { name: "track_event" track_event_config { `+layerCategories+` } } }
 incremental_state_config { clear_period_ms: 50 }`, out("ring"))
-		p.do("make 2000") // about 600 KiB of events
+		p.do("make 6000") // well over the 256 KiB buffer (2000 was borderline: the test flaked)
 		id := sessionID(svc.QueryRaw(t))
-		made := 2000
+		made := 6000
 		for i := 0; ; i++ {
 			if i == 20 {
 				t.Fatalf("no clone of the ring-buffer session decodes the last names")
