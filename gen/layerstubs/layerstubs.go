@@ -138,6 +138,12 @@ type manifestLayer struct {
 	Functions             map[string]string `json:"functions"`
 	InstanceExtensions    []extension       `json:"instance_extensions,omitempty"`
 	DeviceExtensions      []extension       `json:"device_extensions,omitempty"`
+	Features              *manifestFeatures `json:"features,omitempty"`
+}
+
+// manifestFeatures is what Vulkan Configurator reads of a layer's settings.
+type manifestFeatures struct {
+	Settings []map[string]any `json:"settings"`
 }
 
 func manifest(d *layerData) ([]byte, error) {
@@ -156,6 +162,9 @@ func manifest(d *layerData) ([]byte, error) {
 		},
 		InstanceExtensions: d.InstanceExts, DeviceExtensions: d.DeviceExts,
 	}}
+	if d.Settings != nil {
+		m.Layer.Features = &manifestFeatures{Settings: d.Settings}
+	}
 	b, err := json.MarshalIndent(m, "", "    ")
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vkgen/vkgen/gen/cdispatch"
 	"github.com/vkgen/vkgen/gen/objtypes"
+	"github.com/vkgen/vkgen/layer/settings"
 	"github.com/vkgen/vkgen/registry"
 )
 
@@ -113,6 +114,7 @@ type layerData struct {
 	Forgets            bool // name cache or forget hook: every destroy command is intercepted
 	InstanceExts       []extension
 	DeviceExts         []extension
+	Settings           []map[string]any // the manifest's features.settings
 }
 
 type frameworkData struct {
@@ -268,6 +270,12 @@ func (b *builder) layer(spec *Spec, pkg, source string) (*layerData, error) {
 	if d.DeviceExts, err = extensions(b.r, spec.DeviceExtensions, "device", claimed); err != nil {
 		return nil, err
 	}
+	if spec.TracingSettings {
+		if !claimed[layerSettingsExt] {
+			d.InstanceExts = append(d.InstanceExts, extension{Name: layerSettingsExt, SpecVersion: "2"})
+		}
+		d.Settings = settings.ManifestSettings(spec.Name, settings.Tracing)
+	}
 	listed := map[string]bool{}
 	for _, cs := range spec.Commands {
 		if err := b.check(cs); err != nil {
@@ -395,6 +403,10 @@ func sorted(s []string) []string {
 	sort.Strings(s)
 	return s
 }
+
+// layerSettingsExt is VK_EXT_layer_settings, which a layer with
+// TracingSettings implements.
+const layerSettingsExt = "VK_EXT_layer_settings"
 
 func extensions(r *registry.Registry, specs []ExtensionSpec, typ string, claimed map[string]bool) ([]extension, error) {
 	var out []extension

@@ -46,6 +46,13 @@ type Spec struct {
 	// commands, 0 otherwise), so per-object state dies before the handle can
 	// be reused. The hook is C, so a layer can filter before entering Go.
 	ForgetHook bool `json:"forget_hook"`
+	// TracingSettings declares that the layer reads the tracing settings
+	// (settings.Tracing, through layer/tracing's Presence): its manifest
+	// lists them for Vulkan Configurator (features.settings) and the layer
+	// advertises VK_EXT_layer_settings, whatever the registry (the
+	// extension has no commands), so applications may chain
+	// VkLayerSettingsCreateInfoEXT to vkCreateInstance.
+	TracingSettings bool `json:"tracing_settings"`
 }
 
 // ExtensionSpec is one claimed extension.

@@ -41,6 +41,7 @@ const LayerName = "VK_LAYER_VKGEN_DebugMarker"
 var (
 	names    = objectnames.Shared()
 	presence = tracing.Presence{
+		Layer:  LayerName,
 		Names:  objectnames.EmitterFunc(emitLive),
 		Replay: replayInto(names),
 	}
@@ -106,9 +107,9 @@ func preDestroyDevice(device uintptr, _ *C.VkAllocationCallbacks) {
 
 // postCreateInstance publishes the layer (and starts the configured trace
 // sessions) once the loader has put it in an instance chain.
-func postCreateInstance(_ *C.VkInstanceCreateInfo, _ *C.VkAllocationCallbacks, _ *uintptr, result C.VkResult) {
+func postCreateInstance(info *C.VkInstanceCreateInfo, _ *C.VkAllocationCallbacks, _ *uintptr, result C.VkResult) {
 	if result == C.VK_SUCCESS {
-		presence.InstanceCreated()
+		presence.InstanceCreated(unsafe.Pointer(info))
 	}
 }
 

@@ -57,7 +57,7 @@ static const struct vkgen_intercept intercepts[VKGEN_NAMES] = {
 	VKGEN_ENTRY_vkSubmitDebugUtilsMessageEXT(t_, 1)
 };
 static const struct vkgen_intercept forgets[VKGEN_NAMES] = {VKGEN_FORGET_ENTRIES};
-static const VkExtensionProperties instance_extensions[] = {{"VK_EXT_debug_utils", 2}, };
+static const VkExtensionProperties instance_extensions[] = {{"VK_EXT_debug_utils", 2}, {"VK_EXT_layer_settings", 2}, };
 static const VkExtensionProperties device_extensions[] = {{"VK_EXT_debug_marker", 4}, };
 
 VKGEN_DEFINE_LAYER(debugmarker, .name = "VK_LAYER_VKGEN_DebugMarker", .description = "vkgen DebugMarker: publishes object names (VK_EXT_debug_utils, VK_EXT_debug_marker) to Perfetto traces",

@@ -22,9 +22,9 @@ import (
 // valid for the bookkeeping order the engine documents). They decode the C
 // structs into plain values for state; pointers are never retained.
 
-func postCreateInstance(_ *C.VkInstanceCreateInfo, _ *C.VkAllocationCallbacks, _ *uintptr, result C.VkResult) {
+func postCreateInstance(info *C.VkInstanceCreateInfo, _ *C.VkAllocationCallbacks, _ *uintptr, result C.VkResult) {
 	if result == C.VK_SUCCESS {
-		presence.InstanceCreated()
+		presence.InstanceCreated(unsafe.Pointer(info))
 	}
 }
 

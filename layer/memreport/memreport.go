@@ -41,5 +41,5 @@ const layerName = "VK_LAYER_VKGEN_DeviceMemoryReport"
 // has a live instance.
 var (
 	st       = newState(traceSink{}, objectnames.Shared())
-	presence = tracing.Presence{Names: nameSink{}, Replay: st.replay}
+	presence = tracing.Presence{Layer: layerName, Names: nameSink{}, Replay: st.replay}
 )

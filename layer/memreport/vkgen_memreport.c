@@ -65,6 +65,7 @@ static const struct vkgen_intercept intercepts[VKGEN_NAMES] = {
 	VKGEN_ENTRY_vkSetDebugUtilsObjectNameEXT(t_, 0)
 };
 static const struct vkgen_intercept forgets[VKGEN_NAMES] = {VKGEN_FORGET_ENTRIES};
+static const VkExtensionProperties instance_extensions[] = {{"VK_EXT_layer_settings", 2}, };
 
 VKGEN_DEFINE_LAYER(memreport, .name = "VK_LAYER_VKGEN_DeviceMemoryReport", .description = "vkgen DeviceMemoryReport: device memory per named buffer and image, by usage cluster, in Perfetto",
-	.spec_version = VK_MAKE_VERSION(1, 3, VK_HEADER_VERSION), .implementation_version = 1, .intercepts = intercepts, .names = &names, .forgets = forgets)
+	.spec_version = VK_MAKE_VERSION(1, 3, VK_HEADER_VERSION), .implementation_version = 1, .intercepts = intercepts, .instance_extensions = instance_extensions, .instance_extension_count = sizeof(instance_extensions) / sizeof(instance_extensions[0]), .names = &names, .forgets = forgets)

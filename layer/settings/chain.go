@@ -36,6 +36,15 @@ type layerSetting struct {
 	pValues      unsafe.Pointer
 }
 
+// FromInstanceCreateInfo is FromChain of a VkInstanceCreateInfo's pNext
+// (info nil: none).
+func FromInstanceCreateInfo(info unsafe.Pointer) []APISetting {
+	if info == nil {
+		return nil
+	}
+	return FromChain((*baseInStructure)(info).pNext)
+}
+
 // FromChain copies every VkLayerSettingEXT of the VkLayerSettingsCreateInfoEXT
 // structures in a pNext chain (VkInstanceCreateInfo.pNext), in chain order.
 // Entries with a NULL name or values are skipped; values are copied, so

@@ -2,6 +2,7 @@ package tracing
 
 import (
 	"sync"
+	"unsafe"
 
 	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
@@ -14,6 +15,7 @@ import (
 // enabled, so a layer must publish nothing until the loader has actually
 // put it in an instance chain.
 type Presence struct {
+	Layer  string                  // the layer's name, whose settings apply (VK_LAYER_VKGEN_...)
 	Names  objectnames.Emitter     // live emitter in the layer's own event format
 	Replay func(*perfetto.Emitter) // session-start replay of the layer's state
 
@@ -22,12 +24,13 @@ type Presence struct {
 	undo []func() // detach and unregister, while live > 0
 }
 
-// InstanceCreated counts a successful vkCreateInstance through the layer.
-// Each one runs Start (which reads the trace configuration again); the first
-// one then attaches the name emitter and registers the replay, which replays
-// into sessions already running: in that order a session misses no name.
-func (p *Presence) InstanceCreated() {
-	_ = Start() // a refused trace file was logged; the layer works untraced
+// InstanceCreated counts a successful vkCreateInstance through the layer,
+// whose VkInstanceCreateInfo is createInfo. Each one runs StartFor (which
+// reads the settings again, the create info's included); the first one then
+// attaches the name emitter and registers the replay, which replays into
+// sessions already running: in that order a session misses no name.
+func (p *Presence) InstanceCreated(createInfo unsafe.Pointer) {
+	_ = StartFor(p.Layer, createInfo) // a refused trace file was logged; the layer works untraced
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.live++

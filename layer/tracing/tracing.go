@@ -50,16 +50,16 @@ func Start() error { return StartFor("", nil) }
 
 // StartFor is Start for a layer's vkCreateInstance: the settings are read
 // for the layer (and every vkgen layer that started tracing before it),
-// including the VkLayerSettingsCreateInfoEXT structures in createInfoNext,
-// the VkInstanceCreateInfo's pNext chain (nil for none).
-func StartFor(layer string, createInfoNext unsafe.Pointer) (err error) {
+// including the VkLayerSettingsCreateInfoEXT structures chained to
+// createInfo, the application's VkInstanceCreateInfo (nil for none).
+func StartFor(layer string, createInfo unsafe.Pointer) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("tracing: start failed: %v", r)
 			fmt.Fprintf(os.Stderr, "vkgen: %v\n", err)
 		}
 	}()
-	c := readConfig(layer, settings.FromChain(createInfoNext))
+	c := readConfig(layer, settings.FromInstanceCreateInfo(createInfo))
 	once.Do(func() {
 		registerAtExit()
 		if c.system {

@@ -99,8 +99,8 @@ func TestPresenceFollowsInstances(t *testing.T) {
 		t.Fatal("replayed before any instance")
 	}
 
-	p.InstanceCreated() // replays into the session already running
-	p.InstanceCreated()
+	p.InstanceCreated(nil) // replays into the session already running
+	p.InstanceCreated(nil)
 	if got := replays.Load(); got != 1 {
 		t.Fatalf("%d replays after the first instance, want 1 (into the running session)", got)
 	}

@@ -91,13 +91,17 @@ static void loader_enumeration(VkPhysicalDevice phys) {
 	VkExtensionProperties ex[4];
 	memset(ex, 0xAB, sizeof(ex));
 	uint32_t n = 0;
-	EXPECT(vkEnumerateInstanceExtensionProperties(LAYER, &n, NULL) == VK_SUCCESS && n == 1);
+	EXPECT(vkEnumerateInstanceExtensionProperties(LAYER, &n, NULL) == VK_SUCCESS && n == 2);
 	n = 0;
 	EXPECT(vkEnumerateInstanceExtensionProperties(LAYER, &n, ex) == VK_INCOMPLETE && n == 0);
 	EXPECT((unsigned char)ex[0].extensionName[0] == 0xAB);
 	n = 4;
-	EXPECT(vkEnumerateInstanceExtensionProperties(LAYER, &n, ex) == VK_SUCCESS && n == 1 &&
-	       !strcmp(ex[0].extensionName, VK_EXT_DEBUG_UTILS_EXTENSION_NAME) && ex[0].specVersion == 2);
+	EXPECT(vkEnumerateInstanceExtensionProperties(LAYER, &n, ex) == VK_SUCCESS && n == 2 &&
+	       !strcmp(ex[0].extensionName, VK_EXT_DEBUG_UTILS_EXTENSION_NAME) && ex[0].specVersion == 2 &&
+	       !strcmp(ex[1].extensionName, "VK_EXT_layer_settings") && ex[1].specVersion == 2);
+	n = 1; /* an undersized array gets the first entry and VK_INCOMPLETE */
+	EXPECT(vkEnumerateInstanceExtensionProperties(LAYER, &n, ex) == VK_INCOMPLETE && n == 1 &&
+	       !strcmp(ex[0].extensionName, VK_EXT_DEBUG_UTILS_EXTENSION_NAME));
 	n = 0;
 	EXPECT(vkEnumerateDeviceExtensionProperties(phys, LAYER, &n, NULL) == VK_SUCCESS && n == 1);
 	memset(ex, 0xAB, sizeof(ex));
@@ -461,13 +465,13 @@ static int enumeration(const char *lib) {
 	VkExtensionProperties ex[4];
 	memset(ex, 0xAB, sizeof(ex));
 	uint32_t n = 0;
-	EXPECT(iexts(LAYER, &n, NULL) == VK_SUCCESS && n == 1);
+	EXPECT(iexts(LAYER, &n, NULL) == VK_SUCCESS && n == 2);
 	n = 0;
 	EXPECT(iexts(LAYER, &n, ex) == VK_INCOMPLETE && n == 0);
 	EXPECT((unsigned char)ex[0].extensionName[0] == 0xAB); /* nothing written into a zero-sized array */
 	n = 4;
-	EXPECT(iexts(LAYER, &n, ex) == VK_SUCCESS && n == 1 && !strcmp(ex[0].extensionName, "VK_EXT_debug_utils") &&
-	       ex[0].specVersion == 2);
+	EXPECT(iexts(LAYER, &n, ex) == VK_SUCCESS && n == 2 && !strcmp(ex[0].extensionName, "VK_EXT_debug_utils") &&
+	       ex[0].specVersion == 2 && !strcmp(ex[1].extensionName, "VK_EXT_layer_settings") && ex[1].specVersion == 2);
 	n = 4;
 	EXPECT(iexts("VK_LAYER_KHRONOS_validation", &n, ex) == VK_ERROR_LAYER_NOT_PRESENT);
 	VkLayerProperties lp[2];
