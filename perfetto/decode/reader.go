@@ -57,7 +57,7 @@ type Reader struct {
 // NewReader returns a Reader of r; name is used in errors.
 func NewReader(r io.Reader, name string) *Reader {
 	rd := &Reader{r: bufio.NewReaderSize(r, 1<<20), name: name, Tracks: map[uint64]*Track{}}
-	rd.state = state{seqs: map[uint32]*seqState{}, tracks: rd.Tracks, strs: map[string]string{}}
+	rd.state = state{seqs: map[uint32]*seqState{}, tracks: rd.Tracks, strs: new([strSlots]string)}
 	return rd
 }
 

@@ -14,27 +14,7 @@ import "google.golang.org/protobuf/encoding/protowire"
 // panic; an error from fn stops the walk and is returned.
 func Walk(b []byte, fn func(num protowire.Number, v uint64, data []byte) error) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		b = b[n:]
-		var v uint64
-		var data []byte
-		switch typ {
-		case protowire.VarintType:
-			v, n = protowire.ConsumeVarint(b)
-		case protowire.Fixed32Type:
-			var x uint32
-			x, n = protowire.ConsumeFixed32(b)
-			v = uint64(x)
-		case protowire.Fixed64Type:
-			v, n = protowire.ConsumeFixed64(b)
-		case protowire.BytesType:
-			data, n = protowire.ConsumeBytes(b)
-		default:
-			n = protowire.ConsumeFieldValue(num, typ, b)
-		}
+		num, typ, v, data, n := Field(b)
 		if n < 0 {
 			return protowire.ParseError(n)
 		}
@@ -47,6 +27,37 @@ func Walk(b []byte, fn func(num protowire.Number, v uint64, data []byte) error) 
 		}
 	}
 	return nil
+}
+
+// Field decodes the field at the start of b, as Walk passes it to fn, and
+// its length n; n < 0 is protowire's error code. A group (typ
+// StartGroupType) has no value. Hot decoding loops call it directly instead
+// of paying Walk's indirect call per field.
+func Field(b []byte) (num protowire.Number, typ protowire.Type, v uint64, data []byte, n int) {
+	num, typ, n = protowire.ConsumeTag(b)
+	if n < 0 {
+		return num, typ, 0, nil, n
+	}
+	b = b[n:]
+	var m int
+	switch typ {
+	case protowire.VarintType:
+		v, m = protowire.ConsumeVarint(b)
+	case protowire.Fixed32Type:
+		var x uint32
+		x, m = protowire.ConsumeFixed32(b)
+		v = uint64(x)
+	case protowire.Fixed64Type:
+		v, m = protowire.ConsumeFixed64(b)
+	case protowire.BytesType:
+		data, m = protowire.ConsumeBytes(b)
+	default:
+		m = protowire.ConsumeFieldValue(num, typ, b)
+	}
+	if m < 0 {
+		return num, typ, 0, nil, m
+	}
+	return num, typ, v, data, n + m
 }
 
 // AppendVarint appends a varint field.
