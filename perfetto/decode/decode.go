@@ -302,7 +302,15 @@ func (d *state) str(b []byte) string {
 func decodePacket(b []byte, d *state) (Packet, error) {
 	var p Packet
 	var te, td, interned, vk, defaults []byte
-	err := pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
+	for len(b) > 0 {
+		num, typ, v, raw, n := pb.Field(b)
+		if n < 0 {
+			return p, protowire.ParseError(n)
+		}
+		b = b[n:]
+		if typ == protowire.StartGroupType {
+			continue
+		}
 		switch num {
 		case 8:
 			p.Timestamp, p.HasTimestamp = v, true
@@ -327,10 +335,6 @@ func decodePacket(b []byte, d *state) (Packet, error) {
 		case 59:
 			defaults = raw
 		}
-		return nil
-	})
-	if err != nil {
-		return p, err
 	}
 	st := d.seqs[p.SeqID]
 	if st == nil && len(d.seqs) >= MaxSequences {
@@ -492,7 +496,8 @@ func resolve(m *interned, iid uint64, what string, flagged bool) (string, error)
 }
 
 // decodeEvent and decodeAnnotation are most of the decoding time, so they
-// loop over pb.Field rather than take a callback per field.
+// (and decodePacket) loop over pb.Field rather than take a callback per
+// field.
 func (d *state) decodeEvent(b []byte, st *seqState, flagged bool) error {
 	ev := &d.ev
 	*ev = Event{TrackUUID: st.defaultTrack, Categories: ev.Categories[:0], Annotations: ev.Annotations[:0]}

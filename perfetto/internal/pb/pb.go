@@ -34,22 +34,26 @@ func Walk(b []byte, fn func(num protowire.Number, v uint64, data []byte) error) 
 // StartGroupType) has no value. Hot decoding loops call it directly instead
 // of paying Walk's indirect call per field.
 func Field(b []byte) (num protowire.Number, typ protowire.Type, v uint64, data []byte, n int) {
-	num, typ, n = protowire.ConsumeTag(b)
-	if n < 0 {
+	// Tags of fields 1-15 and small varints are one byte: most of a trace.
+	if len(b) > 0 && b[0] < 0x80 && b[0]>>3 != 0 {
+		num, typ, n = protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+	} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
 		return num, typ, 0, nil, n
 	}
 	b = b[n:]
 	var m int
-	switch typ {
-	case protowire.VarintType:
+	switch {
+	case typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80:
+		v, m = uint64(b[0]), 1
+	case typ == protowire.VarintType:
 		v, m = protowire.ConsumeVarint(b)
-	case protowire.Fixed32Type:
+	case typ == protowire.Fixed32Type:
 		var x uint32
 		x, m = protowire.ConsumeFixed32(b)
 		v = uint64(x)
-	case protowire.Fixed64Type:
+	case typ == protowire.Fixed64Type:
 		v, m = protowire.ConsumeFixed64(b)
-	case protowire.BytesType:
+	case typ == protowire.BytesType:
 		data, m = protowire.ConsumeBytes(b)
 	default:
 		m = protowire.ConsumeFieldValue(num, typ, b)
