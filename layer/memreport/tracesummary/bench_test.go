@@ -3,10 +3,12 @@ package tracesummary
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"sync"
 	"testing"
 
 	"github.com/vkgen/vkgen/perfetto"
+	"github.com/vkgen/vkgen/perfetto/decode"
 )
 
 // stressTrace records what the 8-thread stress workload writes (testdata/vkstress
@@ -22,7 +24,7 @@ var stressTrace = sync.OnceValue(func() []byte {
 	for g := range 8 {
 		wg.Go(func() {
 			mem, buffer := uint64(0x1000+g), uint64(0x2000+g)
-			for i := range 12000 {
+			for i := range 4000 {
 				size := uint64(4096 << (i % 8))
 				alloc(cat, "CREATE", "DEVICE_MEMORY", mem, size, 0, mem, "unbound_memory")
 				perfetto.Counter(unbound, int64(size))
@@ -43,15 +45,33 @@ var stressTrace = sync.OnceValue(func() []byte {
 	return buf.Bytes()
 })
 
-// BenchmarkRead reads stressTrace with a window far smaller than it, as on
-// a trace of gigabytes, so decoding and summarising overlap as they do
-// there.
+// BenchmarkRead reads stressTrace whole within the default window, so it
+// times decoding and summarising one after the other (on a trace of
+// gigabytes they overlap).
 func BenchmarkRead(b *testing.B) {
 	data := stressTrace()
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		if _, err := Read(bytes.NewReader(data), "bench", Options{Top: 100, Window: 1 << 20}); err != nil {
+		if _, err := Read(bytes.NewReader(data), "bench", Options{Top: 100}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Streaming through the reordering window gives exactly the summary of the
+// whole trace decoded in memory.
+func TestReadMatchesSummarize(t *testing.T) {
+	data := stressTrace()
+	got, err := Read(bytes.NewReader(data), "stress", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := decode.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Summarize(tr)
+	if got.ObjectsTotal == 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("Read: %d objects, %d events, %d late; Summarize: %d objects, %d events", got.ObjectsTotal, got.Events, got.LateEvents, want.ObjectsTotal, want.Events)
 	}
 }
