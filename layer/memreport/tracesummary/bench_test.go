@@ -14,7 +14,7 @@ import (
 // stressTrace records what the 8-thread stress workload writes (testdata/vkstress
 // through the layer): goroutines that each create memory, bind a named
 // buffer to it, update the counters and destroy both, handles reused at once.
-var stressTrace = sync.OnceValue(func() []byte {
+func stressTrace() []byte {
 	var buf bytes.Buffer
 	s, err := perfetto.StartSession("bench", perfetto.WriterOutput(&buf), perfetto.Options{})
 	if err != nil {
@@ -43,7 +43,7 @@ var stressTrace = sync.OnceValue(func() []byte {
 		panic(err)
 	}
 	return buf.Bytes()
-})
+}
 
 // BenchmarkRead reads stressTrace whole within the default window, so it
 // times decoding and summarising one after the other (on a trace of
