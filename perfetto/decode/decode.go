@@ -303,15 +303,11 @@ func decodePacket(b []byte, d *state) (Packet, error) {
 	var p Packet
 	var te, td, interned, vk, defaults []byte
 	for len(b) > 0 {
-		num, typ, v, raw, n := pb.Field(b)
-		if n < 0 {
-			return p, protowire.ParseError(n)
+		num, v, raw, rest, err := pb.Next(b)
+		if err != nil {
+			return p, err
 		}
-		b = b[n:]
-		if typ == protowire.StartGroupType {
-			continue
-		}
-		switch num {
+		switch b = rest; num {
 		case 8:
 			p.Timestamp, p.HasTimestamp = v, true
 		case 58:
@@ -496,22 +492,17 @@ func resolve(m *interned, iid uint64, what string, flagged bool) (string, error)
 }
 
 // decodeEvent and decodeAnnotation are most of the decoding time, so they
-// (and decodePacket) loop over pb.Field rather than take a callback per
+// (and decodePacket) loop over pb.Next rather than take a callback per
 // field.
 func (d *state) decodeEvent(b []byte, st *seqState, flagged bool) error {
 	ev := &d.ev
 	*ev = Event{TrackUUID: st.defaultTrack, Categories: ev.Categories[:0], Annotations: ev.Annotations[:0]}
 	for len(b) > 0 {
-		num, typ, v, raw, n := pb.Field(b)
-		if n < 0 {
-			return protowire.ParseError(n)
+		num, v, raw, rest, err := pb.Next(b)
+		if err != nil {
+			return err
 		}
-		b = b[n:]
-		if typ == protowire.StartGroupType {
-			continue
-		}
-		var err error
-		switch num {
+		switch b = rest; num {
 		case 3:
 			var c string
 			c, err = resolve(&st.cats, v, "category", flagged)
@@ -541,16 +532,11 @@ func (d *state) decodeEvent(b []byte, st *seqState, flagged bool) error {
 
 func (d *state) decodeAnnotation(b []byte, st *seqState, flagged bool, a *Annotation) error {
 	for len(b) > 0 {
-		num, typ, v, raw, n := pb.Field(b)
-		if n < 0 {
-			return protowire.ParseError(n)
+		num, v, raw, rest, err := pb.Next(b)
+		if err != nil {
+			return err
 		}
-		b = b[n:]
-		if typ == protowire.StartGroupType {
-			continue
-		}
-		var err error
-		switch num {
+		switch b = rest; num {
 		case 1:
 			a.Name, err = resolve(&st.annots, v, "debug annotation name", flagged)
 		case 10:

@@ -14,12 +14,11 @@ import "google.golang.org/protobuf/encoding/protowire"
 // panic; an error from fn stops the walk and is returned.
 func Walk(b []byte, fn func(num protowire.Number, v uint64, data []byte) error) error {
 	for len(b) > 0 {
-		num, typ, v, data, n := Field(b)
-		if n < 0 {
-			return protowire.ParseError(n)
+		num, v, data, rest, err := Next(b)
+		if err != nil {
+			return err
 		}
-		b = b[n:]
-		if typ == protowire.StartGroupType {
+		if b = rest; num == 0 {
 			continue
 		}
 		if err := fn(num, v, data); err != nil {
@@ -29,39 +28,44 @@ func Walk(b []byte, fn func(num protowire.Number, v uint64, data []byte) error) 
 	return nil
 }
 
-// Field decodes the field at the start of b, as Walk passes it to fn, and
-// its length n; n < 0 is protowire's error code. A group (typ
-// StartGroupType) has no value. Hot decoding loops call it directly instead
-// of paying Walk's indirect call per field.
-func Field(b []byte) (num protowire.Number, typ protowire.Type, v uint64, data []byte, n int) {
+// Next decodes the first field of b, as Walk passes it to fn, and the
+// fields after it. A group comes back with num 0, which no field has. Hot
+// decoding loops call it directly instead of paying Walk's indirect call per
+// field.
+func Next(b []byte) (num protowire.Number, v uint64, data, rest []byte, err error) {
+	p := b
+	var typ protowire.Type
+	var n int
 	// Tags of fields 1-15 and small varints are one byte: most of a trace.
-	if len(b) > 0 && b[0] < 0x80 && b[0]>>3 != 0 {
-		num, typ, n = protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
-	} else if num, typ, n = protowire.ConsumeTag(b); n < 0 {
-		return num, typ, 0, nil, n
+	if len(p) > 0 && p[0] < 0x80 && p[0]>>3 != 0 {
+		num, typ, n = protowire.Number(p[0]>>3), protowire.Type(p[0]&7), 1
+	} else if num, typ, n = protowire.ConsumeTag(p); n < 0 {
+		return 0, 0, nil, nil, protowire.ParseError(n)
 	}
-	b = b[n:]
-	var m int
+	p = p[n:]
 	switch {
-	case typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80:
-		v, m = uint64(b[0]), 1
+	case typ == protowire.VarintType && len(p) > 0 && p[0] < 0x80:
+		v, n = uint64(p[0]), 1
 	case typ == protowire.VarintType:
-		v, m = protowire.ConsumeVarint(b)
+		v, n = protowire.ConsumeVarint(p)
 	case typ == protowire.Fixed32Type:
 		var x uint32
-		x, m = protowire.ConsumeFixed32(b)
+		x, n = protowire.ConsumeFixed32(p)
 		v = uint64(x)
 	case typ == protowire.Fixed64Type:
-		v, m = protowire.ConsumeFixed64(b)
+		v, n = protowire.ConsumeFixed64(p)
 	case typ == protowire.BytesType:
-		data, m = protowire.ConsumeBytes(b)
+		data, n = protowire.ConsumeBytes(p)
 	default:
-		m = protowire.ConsumeFieldValue(num, typ, b)
+		n = protowire.ConsumeFieldValue(num, typ, p)
 	}
-	if m < 0 {
-		return num, typ, 0, nil, m
+	if n < 0 {
+		return 0, 0, nil, nil, protowire.ParseError(n)
 	}
-	return num, typ, v, data, n + m
+	if typ == protowire.StartGroupType {
+		return 0, 0, nil, p[n:], nil
+	}
+	return num, v, data, p[n:], nil
 }
 
 // AppendVarint appends a varint field.
