@@ -3,6 +3,7 @@ package tracesummary
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"reflect"
 	"sync"
 	"testing"
@@ -47,12 +48,22 @@ func stressTrace() []byte {
 
 // BenchmarkRead reads stressTrace whole within the default window, so it
 // times decoding and summarising one after the other (on a trace of
-// gigabytes they overlap).
+// gigabytes they overlap). $VKGEN_BENCH_TRACE names a trace file to read
+// instead: generated traces differ from run to run, so binaries of two
+// commits compare on a file.
 func BenchmarkRead(b *testing.B) {
-	data := stressTrace()
-	b.SetBytes(int64(len(data)))
+	var d []byte
+	if name := os.Getenv("VKGEN_BENCH_TRACE"); name != "" {
+		var err error
+		if d, err = os.ReadFile(name); err != nil {
+			b.Fatal(err)
+		}
+	} else {
+		d = stressTrace()
+	}
+	b.SetBytes(int64(len(d)))
 	for b.Loop() {
-		if _, err := Read(bytes.NewReader(data), "bench", Options{Top: 100}); err != nil {
+		if _, err := Read(bytes.NewReader(d), "bench", Options{Top: 100}); err != nil {
 			b.Fatal(err)
 		}
 	}
