@@ -266,13 +266,14 @@ type seqState struct {
 type state struct {
 	seqs   map[uint32]*seqState
 	tracks map[uint64]*Track
-	// strs holds short strings already seen (operation names, types), so a
-	// value that repeats in every event is not allocated every time.
-	strs map[string]string
+	// strs holds short strings seen lately (operation names, types), so a
+	// value that repeats in every event is not allocated every time. It is
+	// direct-mapped by a hash: cheaper than a map, and bounded.
+	strs *[strSlots]string
 	ev   Event // reused by every packet
 }
 
-const maxCachedStrings = 4096
+const strSlots = 1024
 
 // MaxSequences bounds the distinct trusted_packet_sequence_ids of one trace
 // (a producer has one per writer thread): each keeps its interning state to
@@ -281,14 +282,19 @@ const maxCachedStrings = 4096
 const MaxSequences = 1 << 16
 
 func (d *state) str(b []byte) string {
-	if v, ok := d.strs[string(b)]; ok {
-		return v
+	if len(b) > 64 {
+		return string(b)
 	}
-	v := string(b)
-	if len(d.strs) < maxCachedStrings && len(b) <= 64 {
-		d.strs[v] = v
+	// FNV-1a: the strings are short.
+	h := uint32(2166136261)
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 16777619
 	}
-	return v
+	slot := &d.strs[h%strSlots]
+	if *slot != string(b) {
+		*slot = string(b)
+	}
+	return *slot
 }
 
 // decodePacket decodes one TracePacket; its Event is d.ev, valid until the
@@ -296,8 +302,12 @@ func (d *state) str(b []byte) string {
 func decodePacket(b []byte, d *state) (Packet, error) {
 	var p Packet
 	var te, td, interned, vk, defaults []byte
-	err := pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
-		switch num {
+	for len(b) > 0 {
+		num, v, raw, rest, err := pb.Next(b)
+		if err != nil {
+			return p, err
+		}
+		switch b = rest; num {
 		case 8:
 			p.Timestamp, p.HasTimestamp = v, true
 		case 58:
@@ -321,10 +331,6 @@ func decodePacket(b []byte, d *state) (Packet, error) {
 		case 59:
 			defaults = raw
 		}
-		return nil
-	})
-	if err != nil {
-		return p, err
 	}
 	st := d.seqs[p.SeqID]
 	if st == nil && len(d.seqs) >= MaxSequences {
@@ -485,12 +491,18 @@ func resolve(m *interned, iid uint64, what string, flagged bool) (string, error)
 	return s, nil
 }
 
+// decodeEvent and decodeAnnotation are most of the decoding time, so they
+// (and decodePacket) loop over pb.Next rather than take a callback per
+// field.
 func (d *state) decodeEvent(b []byte, st *seqState, flagged bool) error {
 	ev := &d.ev
 	*ev = Event{TrackUUID: st.defaultTrack, Categories: ev.Categories[:0], Annotations: ev.Annotations[:0]}
-	return pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
-		var err error
-		switch num {
+	for len(b) > 0 {
+		num, v, raw, rest, err := pb.Next(b)
+		if err != nil {
+			return err
+		}
+		switch b = rest; num {
 		case 3:
 			var c string
 			c, err = resolve(&st.cats, v, "category", flagged)
@@ -508,19 +520,23 @@ func (d *state) decodeEvent(b []byte, st *seqState, flagged bool) error {
 		case 30:
 			ev.CounterValue, ev.HasCounter = int64(v), true
 		case 4:
-			var a Annotation
-			a, err = d.decodeAnnotation(raw, st, flagged)
-			ev.Annotations = append(ev.Annotations, a)
+			ev.Annotations = append(ev.Annotations, Annotation{})
+			err = d.decodeAnnotation(raw, st, flagged, &ev.Annotations[len(ev.Annotations)-1])
 		}
-		return err
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-func (d *state) decodeAnnotation(b []byte, st *seqState, flagged bool) (Annotation, error) {
-	var a Annotation
-	err := pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
-		var err error
-		switch num {
+func (d *state) decodeAnnotation(b []byte, st *seqState, flagged bool, a *Annotation) error {
+	for len(b) > 0 {
+		num, v, raw, rest, err := pb.Next(b)
+		if err != nil {
+			return err
+		}
+		switch b = rest; num {
 		case 1:
 			a.Name, err = resolve(&st.annots, v, "debug annotation name", flagged)
 		case 10:
@@ -534,9 +550,11 @@ func (d *state) decodeAnnotation(b []byte, st *seqState, flagged bool) (Annotati
 		case 6:
 			a.Kind, a.Str = KindString, d.str(raw)
 		}
-		return err
-	})
-	return a, err
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func decodeTrack(b []byte) (*Track, error) {

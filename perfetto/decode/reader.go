@@ -57,7 +57,7 @@ type Reader struct {
 // NewReader returns a Reader of r; name is used in errors.
 func NewReader(r io.Reader, name string) *Reader {
 	rd := &Reader{r: bufio.NewReaderSize(r, 1<<20), name: name, Tracks: map[uint64]*Track{}}
-	rd.state = state{seqs: map[uint32]*seqState{}, tracks: rd.Tracks, strs: map[string]string{}}
+	rd.state = state{seqs: map[uint32]*seqState{}, tracks: rd.Tracks, strs: new([strSlots]string)}
 	return rd
 }
 
@@ -88,11 +88,22 @@ func (r *Reader) Next() (*Packet, error) {
 	if size > MaxPacketBytes {
 		return nil, r.fail(fmt.Errorf("packet of %d bytes exceeds the %d MiB limit", size, MaxPacketBytes>>20))
 	}
-	if uint64(cap(r.buf)) < size {
-		r.buf = make([]byte, size)
+	// A packet that fits in the buffer is decoded in place (decoding copies
+	// what it keeps); a larger one is copied out.
+	var body []byte
+	var k int
+	peeked := size <= uint64(r.r.Size())
+	if peeked {
+		body, err = r.r.Peek(int(size))
+		k = len(body)
+	} else {
+		if uint64(cap(r.buf)) < size {
+			r.buf = make([]byte, size)
+		}
+		body = r.buf[:size]
+		k, err = io.ReadFull(r.r, body)
 	}
-	body := r.buf[:size]
-	if k, err := io.ReadFull(r.r, body); err != nil {
+	if err != nil {
 		r.off += int64(k)
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			err = fmt.Errorf("packet of %d bytes truncated after %d: %w", size, k, io.ErrUnexpectedEOF)
@@ -101,6 +112,9 @@ func (r *Reader) Next() (*Packet, error) {
 	}
 	r.off += int64(size)
 	p, err := decodePacket(body, &r.state)
+	if peeked {
+		r.r.Discard(k)
+	}
 	if err != nil {
 		return nil, r.fail(err)
 	}

@@ -143,14 +143,32 @@ func order(a, b Object) int {
 // The reading goroutine adds strings while the summarising one looks ids
 // up, so the table is published copy-on-write (new strings are rare).
 type interner struct {
-	ids  map[string]uint32 // the adding goroutine's
-	strs atomic.Pointer[[]string]
+	ids map[string]uint32 // the adding goroutine's
+	// recent are the last few strings looked up (the adding goroutine's),
+	// checked before the map: events repeat a handful of values, which the
+	// decoder hands out as the same strings, so most checks compare a
+	// pointer.
+	recent [4]recentID
+	next   int
+	strs   atomic.Pointer[[]string]
+}
+
+type recentID struct {
+	s  string
+	id uint32
 }
 
 const maxStrings = 1 << 16
 
 func (in *interner) id(s string) uint32 {
+	for _, r := range in.recent {
+		if r.s == s && s != "" {
+			return r.id
+		}
+	}
 	if id, ok := in.ids[s]; ok {
+		in.recent[in.next] = recentID{s, id}
+		in.next = (in.next + 1) % len(in.recent)
 		return id
 	}
 	if in.ids == nil {

@@ -1,0 +1,88 @@
+package tracesummary
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"reflect"
+	"sync"
+	"testing"
+
+	"github.com/vkgen/vkgen/perfetto"
+	"github.com/vkgen/vkgen/perfetto/decode"
+)
+
+// stressTrace records what the 8-thread stress workload writes (testdata/vkstress
+// through the layer): goroutines that each create memory, bind a named
+// buffer to it, update the counters and destroy both, handles reused at once.
+func stressTrace() []byte {
+	var buf bytes.Buffer
+	s, err := perfetto.StartSession("bench", perfetto.WriterOutput(&buf), perfetto.Options{})
+	if err != nil {
+		panic(err)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			mem, buffer := uint64(0x1000+g), uint64(0x2000+g)
+			for i := range 4000 {
+				size := uint64(4096 << (i % 8))
+				alloc(cat, "CREATE", "DEVICE_MEMORY", mem, size, 0, mem, "unbound_memory")
+				perfetto.Counter(unbound, int64(size))
+				name(9, buffer, fmt.Sprintf("buffer %d.%d", g, i))
+				alloc(cat, "BIND", "BUFFER", mem, size, 0, buffer, "geometry_mesh")
+				perfetto.Counter(geometry, int64(size))
+				alloc(cat, "DESTROY", "BUFFER", mem, size, 0, buffer, "geometry_mesh")
+				perfetto.Counter(geometry, 0)
+				alloc(cat, "DESTROY", "DEVICE_MEMORY", mem, size, 0, mem, "unbound_memory")
+				perfetto.Counter(unbound, 0)
+			}
+		})
+	}
+	wg.Wait()
+	if err := s.Stop(); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+}
+
+// BenchmarkRead reads stressTrace whole within the default window, so it
+// times decoding and summarising one after the other (on a trace of
+// gigabytes they overlap). $VKGEN_BENCH_TRACE names a trace file to read
+// instead: generated traces differ from run to run, so binaries of two
+// commits compare on a file.
+func BenchmarkRead(b *testing.B) {
+	var d []byte
+	if name := os.Getenv("VKGEN_BENCH_TRACE"); name != "" {
+		var err error
+		if d, err = os.ReadFile(name); err != nil {
+			b.Fatal(err)
+		}
+	} else {
+		d = stressTrace()
+	}
+	b.SetBytes(int64(len(d)))
+	for b.Loop() {
+		if _, err := Read(bytes.NewReader(d), "bench", Options{Top: 100}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Streaming through the reordering window gives exactly the summary of the
+// whole trace decoded in memory.
+func TestReadMatchesSummarize(t *testing.T) {
+	data := stressTrace()
+	got, err := Read(bytes.NewReader(data), "stress", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := decode.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Summarize(tr)
+	if got.ObjectsTotal == 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("Read: %d objects, %d events, %d late; Summarize: %d objects, %d events", got.ObjectsTotal, got.Events, got.LateEvents, want.ObjectsTotal, want.Events)
+	}
+}
