@@ -11,8 +11,11 @@ registry=${VK_REGISTRY:-/usr/share/vulkan/registry/vk.xml}
 mkdir -p build/demo
 go build -o build/vkgen ./cmd/vkgen
 
-echo "== vkgen generate --registry $registry --out build/demo/generated"
-build/vkgen generate --registry "$registry" --out build/demo/generated
+# Into _generated: it holds Go packages, and Go skips folders whose names
+# start with "_", so `go build ./...` and the tests never see this copy.
+rm -rf build/demo/generated # the name older versions used
+echo "== vkgen generate --registry $registry --out build/demo/_generated"
+build/vkgen generate --registry "$registry" --out build/demo/_generated
 
 echo "== vkgen tables --registry $registry"
 build/vkgen tables --registry "$registry"
