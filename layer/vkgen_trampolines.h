@@ -8,6 +8,7 @@
  *   VKGEN_TRAMP(entry, L, prefix, hooks...)  trampoline prefix<entry> of layer L,
  *                                            hooks: .c_pre = f, ... (0 for none)
  *   VKGEN_ENTRY(entry, prefix, claimed)      its vkgen_intercept initializer
+ *   VKGEN_LAYER_TRAMP, VKGEN_LAYER_ENTRY     both for a row of a layer's table
  *   VKGEN_FORGETS(L), VKGEN_FORGET_ENTRIES   every destroy command, C only
  *
  * Both expand VKGEN_CMD_<entry>(X, ...), which passes the entry's command to
@@ -76,6 +77,10 @@ static inline __attribute__((always_inline)) RET vkgen_tramp_##S(struct vkgen_la
 		R(return) vkgen_tramp_##S(L, &h, SLOT, VKGEN_UNPAREN ARGS); \
 	}
 #define VKGEN_ENTRY_INIT(N, S, RET, R, SLOT, PARAMS, ARGS, P, claimed) [VKGEN_N_##N] = {(PFN_vkVoidFunction)P##N, claimed},
+/* The rows X(entry, own, claimed, hooks...) of a layer's VKGEN_HOOKS table
+ * (LAYER: its struct vkgen_layer; its trampolines are t_<entry>). */
+#define VKGEN_LAYER_TRAMP(N, OWN, claimed, ...) VKGEN_TRAMP(N, LAYER, t_, __VA_ARGS__)
+#define VKGEN_LAYER_ENTRY(N, OWN, claimed, ...) OWN(VKGEN_ENTRY(N, t_, claimed))
 
 #if (defined(VK_VERSION_1_0))
 VKGEN_TRAMPOLINE(AllocateMemory, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkMemoryAllocateInfo* pAllocateInfo, const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory), (device, pAllocateInfo, pAllocator, pMemory), (&device, &pAllocateInfo, &pAllocator, &pMemory), (GoUintptr, VkMemoryAllocateInfo*, VkAllocationCallbacks*, GoUint64*), ((GoUintptr)device, (VkMemoryAllocateInfo*)pAllocateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pMemory), ())

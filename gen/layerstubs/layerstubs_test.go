@@ -51,16 +51,17 @@ func TestGenerate(t *testing.T) {
 		t.Fatal(err)
 	}
 	contains(t, "vkgen_t.c", out["vkgen_t.c"],
-		// the layer's part is a table: hooks per command, one trampoline per entry point
-		"VKGEN_TRAMP(vkCreateDevice, LAYER, t_, .c_pre = t_pre_CreateDevice, .c_post = t_post_CreateDevice)",
-		"VKGEN_TRAMP(vkCreateDebugUtilsMessengerEXT, LAYER, t_, .fallback = t_fallback_CreateDebugUtilsMessengerEXT)",
-		"VKGEN_TRAMP(vkGetPhysicalDeviceProperties2, LAYER, t_, 0)",
-		"VKGEN_TRAMP(vkGetPhysicalDeviceProperties2KHR, LAYER, t_, 0)",
+		// the layer's part is a table: hooks per entry point (the runtime's
+		// commands, own VKGEN_0, have their entries in VKGEN_RUNTIME_ENTRIES)
+		"X(vkCreateDevice, VKGEN_0, 1, .c_pre = t_pre_CreateDevice, .c_post = t_post_CreateDevice) \\\n",
 		// claimed extension command: handed out even when the driver lacks it
-		"VKGEN_ENTRY(vkCreateDebugUtilsMessengerEXT, t_, 1)",
-		// unclaimed: guarded by the chain below
-		"VKGEN_ENTRY(vkGetPhysicalDeviceProperties2, t_, 0)",
-		"VKGEN_ENTRY(vkGetPhysicalDeviceProperties2KHR, t_, 0)",
+		"X(vkCreateDebugUtilsMessengerEXT, VKGEN_1, 1, .fallback = t_fallback_CreateDebugUtilsMessengerEXT) \\\n",
+		// unclaimed: guarded by the chain below; the alias has its own row
+		"X(vkGetPhysicalDeviceProperties2, VKGEN_1, 0, 0) \\\n",
+		"X(vkGetPhysicalDeviceProperties2KHR, VKGEN_1, 0, 0) \\\n",
+		// one trampoline and one intercepts entry per row
+		"VKGEN_HOOKS(VKGEN_LAYER_TRAMP)\n",
+		"VKGEN_RUNTIME_ENTRIES(t_) VKGEN_HOOKS(VKGEN_LAYER_ENTRY)\n",
 	)
 	if strings.Contains(out["vkgen_t.c"], "VKGEN_FORGETS") {
 		t.Error("a layer with neither name cache nor forget hook intercepts destroy commands")

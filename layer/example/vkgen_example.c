@@ -11,34 +11,32 @@
 
 static struct vkgen_namecache names;
 
-VKGEN_TRAMP(vkCreateBuffer, LAYER, t_, .go_pre = vkgen_example_go_pre_CreateBuffer, .go_post = vkgen_example_go_post_CreateBuffer)
-VKGEN_TRAMP(vkCreateDevice, LAYER, t_, .go_post = vkgen_example_go_post_CreateDevice)
-VKGEN_TRAMP(vkCreateImage, LAYER, t_, .go_post = vkgen_example_go_post_CreateImage)
-VKGEN_TRAMP(vkCreateInstance, LAYER, t_, .go_post = vkgen_example_go_post_CreateInstance)
-VKGEN_TRAMP(vkDebugMarkerSetObjectNameEXT, LAYER, t_, .go_pre = vkgen_example_go_pre_DebugMarkerSetObjectNameEXT)
-VKGEN_TRAMP(vkDestroyBuffer, LAYER, t_, .go_pre = vkgen_example_go_pre_DestroyBuffer)
-VKGEN_TRAMP(vkDestroyDevice, LAYER, t_, 0)
-VKGEN_TRAMP(vkDestroyImage, LAYER, t_, .go_pre = vkgen_example_go_pre_DestroyImage)
-VKGEN_TRAMP(vkDestroyInstance, LAYER, t_, .go_post = vkgen_example_go_post_DestroyInstance)
-VKGEN_TRAMP(vkEnumerateDeviceExtensionProperties, LAYER, t_, 0)
-VKGEN_TRAMP(vkEnumerateDeviceLayerProperties, LAYER, t_, 0)
-VKGEN_TRAMP(vkEnumerateInstanceExtensionProperties, LAYER, t_, 0)
-VKGEN_TRAMP(vkEnumerateInstanceLayerProperties, LAYER, t_, 0)
-VKGEN_TRAMP(vkGetBufferMemoryRequirements, LAYER, t_, 0)
-VKGEN_TRAMP(vkQueueSubmit, LAYER, t_, .go_pre = vkgen_example_go_pre_QueueSubmit)
-VKGEN_TRAMP(vkSetDebugUtilsObjectNameEXT, LAYER, t_, .go_pre = vkgen_example_go_pre_SetDebugUtilsObjectNameEXT, .name_cache = 1)
+/* The layer's table, one row per entry point it intercepts: X(entry, own,
+ * claimed, hooks) with own VKGEN_1 where the entry is the layer's (VKGEN_0:
+ * the runtime's, VKGEN_RUNTIME_ENTRIES) and hooks .c_pre = f, ... (0: none). */
+#define VKGEN_HOOKS(X) \
+	X(vkCreateBuffer, VKGEN_1, 0, .go_pre = vkgen_example_go_pre_CreateBuffer, .go_post = vkgen_example_go_post_CreateBuffer) \
+	X(vkCreateDevice, VKGEN_0, 1, .go_post = vkgen_example_go_post_CreateDevice) \
+	X(vkCreateImage, VKGEN_1, 0, .go_post = vkgen_example_go_post_CreateImage) \
+	X(vkCreateInstance, VKGEN_0, 1, .go_post = vkgen_example_go_post_CreateInstance) \
+	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .go_pre = vkgen_example_go_pre_DebugMarkerSetObjectNameEXT) \
+	X(vkDestroyBuffer, VKGEN_1, 0, .go_pre = vkgen_example_go_pre_DestroyBuffer) \
+	X(vkDestroyDevice, VKGEN_0, 1, 0) \
+	X(vkDestroyImage, VKGEN_1, 0, .go_pre = vkgen_example_go_pre_DestroyImage) \
+	X(vkDestroyInstance, VKGEN_0, 1, .go_post = vkgen_example_go_post_DestroyInstance) \
+	X(vkEnumerateDeviceExtensionProperties, VKGEN_0, 1, 0) \
+	X(vkEnumerateDeviceLayerProperties, VKGEN_0, 1, 0) \
+	X(vkEnumerateInstanceExtensionProperties, VKGEN_0, 1, 0) \
+	X(vkEnumerateInstanceLayerProperties, VKGEN_0, 1, 0) \
+	X(vkGetBufferMemoryRequirements, VKGEN_1, 0, 0) \
+	X(vkQueueSubmit, VKGEN_1, 0, .go_pre = vkgen_example_go_pre_QueueSubmit) \
+	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .go_pre = vkgen_example_go_pre_SetDebugUtilsObjectNameEXT, .name_cache = 1) \
+
+VKGEN_HOOKS(VKGEN_LAYER_TRAMP)
 VKGEN_FORGETS(LAYER)
 
 static const struct vkgen_intercept intercepts[VKGEN_NAMES] = {
-	VKGEN_EXPORT_ENTRIES(example) VKGEN_RUNTIME_ENTRIES(t_)
-	VKGEN_ENTRY(vkCreateBuffer, t_, 0)
-	VKGEN_ENTRY(vkCreateImage, t_, 0)
-	VKGEN_ENTRY(vkDebugMarkerSetObjectNameEXT, t_, 0)
-	VKGEN_ENTRY(vkDestroyBuffer, t_, 0)
-	VKGEN_ENTRY(vkDestroyImage, t_, 0)
-	VKGEN_ENTRY(vkGetBufferMemoryRequirements, t_, 0)
-	VKGEN_ENTRY(vkQueueSubmit, t_, 0)
-	VKGEN_ENTRY(vkSetDebugUtilsObjectNameEXT, t_, 0)
+	VKGEN_EXPORT_ENTRIES(example) VKGEN_RUNTIME_ENTRIES(t_) VKGEN_HOOKS(VKGEN_LAYER_ENTRY)
 };
 static const struct vkgen_intercept forgets[VKGEN_NAMES] = {VKGEN_FORGET_ENTRIES};
 
