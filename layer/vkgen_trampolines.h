@@ -9,7 +9,7 @@
  *                                            hooks: .c_pre = f, ... (0 for none)
  *   VKGEN_ENTRY(entry, prefix, claimed)      its vkgen_intercept initializer
  *   VKGEN_LAYER_TRAMP, VKGEN_LAYER_ENTRY     both for a row of a layer's table
- *   VKGEN_FORGETS(L), VKGEN_FORGET_ENTRIES   every destroy command, C only
+ *   VKGEN_FORGETS, VKGEN_FORGET_ENTRIES      every destroy command, C only
  *
  * Both expand VKGEN_CMD_<entry>(X, ...), which passes the entry's command to
  * X, and nothing when the Vulkan headers lack the entry. */
@@ -918,10 +918,72 @@ VKGEN_TRAMPOLINE(SubmitDebugUtilsMessageEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, in
 #define VKGEN_CMD_vkSubmitDebugUtilsMessageEXT(X, ...)
 #endif
 
-/* The destroy trampolines of a layer with a name cache or a forget hook
- * (prefix vkgen_f_, table VKGEN_FORGET_ENTRIES): no hooks, only the forget. */
-#define VKGEN_FORGETS(L) VKGEN_TRAMP(vkDestroyAccelerationStructureKHR, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyAccelerationStructureNV, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyBuffer, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyBufferCollectionFUCHSIA, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyBufferView, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyCommandPool, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyCuFunctionNVX, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyCuModuleNVX, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyCudaFunctionNV, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyCudaModuleNV, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyDataGraphPipelineSessionARM, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyDebugReportCallbackEXT, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyDebugUtilsMessengerEXT, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyDeferredOperationKHR, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyDescriptorPool, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyDescriptorSetLayout, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyDescriptorUpdateTemplate, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyDescriptorUpdateTemplateKHR, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyEvent, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyExternalComputeQueueNV, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyFence, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyFramebuffer, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyGpaSessionAMD, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyImage, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyImageView, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyIndirectCommandsLayoutEXT, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyIndirectCommandsLayoutNV, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyIndirectExecutionSetEXT, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyMicromapEXT, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyOpticalFlowSessionNV, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyPipeline, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyPipelineBinaryKHR, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyPipelineCache, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyPipelineLayout, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyPrivateDataSlot, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyPrivateDataSlotEXT, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyQueryPool, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyRenderPass, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroySampler, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroySamplerYcbcrConversion, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroySamplerYcbcrConversionKHR, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroySemaphore, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyShaderEXT, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyShaderInstrumentationARM, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyShaderModule, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroySurfaceKHR, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroySwapchainKHR, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyTensorARM, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyTensorViewARM, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyValidationCacheEXT, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyVideoSessionKHR, L, vkgen_f_, 0) VKGEN_TRAMP(vkDestroyVideoSessionParametersKHR, L, vkgen_f_, 0) VKGEN_TRAMP(vkFreeCommandBuffers, L, vkgen_f_, 0) VKGEN_TRAMP(vkFreeDescriptorSets, L, vkgen_f_, 0) VKGEN_TRAMP(vkFreeMemory, L, vkgen_f_, 0) VKGEN_TRAMP(vkReleasePerformanceConfigurationINTEL, L, vkgen_f_, 0) VKGEN_TRAMP(vkResetDescriptorPool, L, vkgen_f_, 0) 
-#define VKGEN_FORGET_ENTRIES VKGEN_ENTRY(vkDestroyAccelerationStructureKHR, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyAccelerationStructureNV, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyBuffer, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyBufferCollectionFUCHSIA, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyBufferView, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyCommandPool, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyCuFunctionNVX, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyCuModuleNVX, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyCudaFunctionNV, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyCudaModuleNV, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyDataGraphPipelineSessionARM, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyDebugReportCallbackEXT, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyDebugUtilsMessengerEXT, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyDeferredOperationKHR, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyDescriptorPool, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyDescriptorSetLayout, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyDescriptorUpdateTemplate, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyDescriptorUpdateTemplateKHR, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyEvent, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyExternalComputeQueueNV, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyFence, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyFramebuffer, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyGpaSessionAMD, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyImage, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyImageView, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyIndirectCommandsLayoutEXT, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyIndirectCommandsLayoutNV, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyIndirectExecutionSetEXT, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyMicromapEXT, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyOpticalFlowSessionNV, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyPipeline, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyPipelineBinaryKHR, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyPipelineCache, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyPipelineLayout, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyPrivateDataSlot, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyPrivateDataSlotEXT, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyQueryPool, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyRenderPass, vkgen_f_, 0) VKGEN_ENTRY(vkDestroySampler, vkgen_f_, 0) VKGEN_ENTRY(vkDestroySamplerYcbcrConversion, vkgen_f_, 0) VKGEN_ENTRY(vkDestroySamplerYcbcrConversionKHR, vkgen_f_, 0) VKGEN_ENTRY(vkDestroySemaphore, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyShaderEXT, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyShaderInstrumentationARM, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyShaderModule, vkgen_f_, 0) VKGEN_ENTRY(vkDestroySurfaceKHR, vkgen_f_, 0) VKGEN_ENTRY(vkDestroySwapchainKHR, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyTensorARM, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyTensorViewARM, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyValidationCacheEXT, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyVideoSessionKHR, vkgen_f_, 0) VKGEN_ENTRY(vkDestroyVideoSessionParametersKHR, vkgen_f_, 0) VKGEN_ENTRY(vkFreeCommandBuffers, vkgen_f_, 0) VKGEN_ENTRY(vkFreeDescriptorSets, vkgen_f_, 0) VKGEN_ENTRY(vkFreeMemory, vkgen_f_, 0) VKGEN_ENTRY(vkReleasePerformanceConfigurationINTEL, vkgen_f_, 0) VKGEN_ENTRY(vkResetDescriptorPool, vkgen_f_, 0) 
+/* The destroy commands (X(entry) each): a layer with a name cache or a
+ * forget hook has their trampolines (prefix vkgen_f_, no hooks, only the
+ * forget; VKGEN_FORGETS) and the table VKGEN_FORGET_ENTRIES. */
+#define VKGEN_FORGET_LIST(X) \
+	X(vkDestroyAccelerationStructureKHR) \
+	X(vkDestroyAccelerationStructureNV) \
+	X(vkDestroyBuffer) \
+	X(vkDestroyBufferCollectionFUCHSIA) \
+	X(vkDestroyBufferView) \
+	X(vkDestroyCommandPool) \
+	X(vkDestroyCuFunctionNVX) \
+	X(vkDestroyCuModuleNVX) \
+	X(vkDestroyCudaFunctionNV) \
+	X(vkDestroyCudaModuleNV) \
+	X(vkDestroyDataGraphPipelineSessionARM) \
+	X(vkDestroyDebugReportCallbackEXT) \
+	X(vkDestroyDebugUtilsMessengerEXT) \
+	X(vkDestroyDeferredOperationKHR) \
+	X(vkDestroyDescriptorPool) \
+	X(vkDestroyDescriptorSetLayout) \
+	X(vkDestroyDescriptorUpdateTemplate) \
+	X(vkDestroyDescriptorUpdateTemplateKHR) \
+	X(vkDestroyEvent) \
+	X(vkDestroyExternalComputeQueueNV) \
+	X(vkDestroyFence) \
+	X(vkDestroyFramebuffer) \
+	X(vkDestroyGpaSessionAMD) \
+	X(vkDestroyImage) \
+	X(vkDestroyImageView) \
+	X(vkDestroyIndirectCommandsLayoutEXT) \
+	X(vkDestroyIndirectCommandsLayoutNV) \
+	X(vkDestroyIndirectExecutionSetEXT) \
+	X(vkDestroyMicromapEXT) \
+	X(vkDestroyOpticalFlowSessionNV) \
+	X(vkDestroyPipeline) \
+	X(vkDestroyPipelineBinaryKHR) \
+	X(vkDestroyPipelineCache) \
+	X(vkDestroyPipelineLayout) \
+	X(vkDestroyPrivateDataSlot) \
+	X(vkDestroyPrivateDataSlotEXT) \
+	X(vkDestroyQueryPool) \
+	X(vkDestroyRenderPass) \
+	X(vkDestroySampler) \
+	X(vkDestroySamplerYcbcrConversion) \
+	X(vkDestroySamplerYcbcrConversionKHR) \
+	X(vkDestroySemaphore) \
+	X(vkDestroyShaderEXT) \
+	X(vkDestroyShaderInstrumentationARM) \
+	X(vkDestroyShaderModule) \
+	X(vkDestroySurfaceKHR) \
+	X(vkDestroySwapchainKHR) \
+	X(vkDestroyTensorARM) \
+	X(vkDestroyTensorViewARM) \
+	X(vkDestroyValidationCacheEXT) \
+	X(vkDestroyVideoSessionKHR) \
+	X(vkDestroyVideoSessionParametersKHR) \
+	X(vkFreeCommandBuffers) \
+	X(vkFreeDescriptorSets) \
+	X(vkFreeMemory) \
+	X(vkReleasePerformanceConfigurationINTEL) \
+	X(vkResetDescriptorPool) \
+
+#define VKGEN_FORGET_TRAMP(N) VKGEN_TRAMP(N, LAYER, vkgen_f_, 0)
+#define VKGEN_FORGET_ENTRY(N) VKGEN_ENTRY(N, vkgen_f_, 0)
+#define VKGEN_FORGETS VKGEN_FORGET_LIST(VKGEN_FORGET_TRAMP)
+#define VKGEN_FORGET_ENTRIES VKGEN_FORGET_LIST(VKGEN_FORGET_ENTRY)
 
 /* The entry points of the commands every layer intercepts for the runtime. */
 #define VKGEN_RUNTIME_ENTRIES(P) VKGEN_ENTRY(vkCreateDevice, P, 1) VKGEN_ENTRY(vkCreateInstance, P, 1) VKGEN_ENTRY(vkDestroyDevice, P, 1) VKGEN_ENTRY(vkDestroyInstance, P, 1) VKGEN_ENTRY(vkEnumerateDeviceExtensionProperties, P, 1) VKGEN_ENTRY(vkEnumerateDeviceLayerProperties, P, 1) VKGEN_ENTRY(vkEnumerateInstanceExtensionProperties, P, 1) VKGEN_ENTRY(vkEnumerateInstanceLayerProperties, P, 1) 

@@ -41,7 +41,7 @@ static struct vkgen_namecache names;
 	X(vkSubmitDebugUtilsMessageEXT, VKGEN_1, 1, 0) \
 
 VKGEN_HOOKS(VKGEN_LAYER_TRAMP)
-VKGEN_FORGETS(LAYER)
+VKGEN_FORGETS
 
 static const struct vkgen_intercept intercepts[VKGEN_NAMES] = {
 	VKGEN_EXPORT_ENTRIES(debugmarker) VKGEN_RUNTIME_ENTRIES(t_) VKGEN_HOOKS(VKGEN_LAYER_ENTRY)

@@ -33,7 +33,7 @@ static struct vkgen_namecache names;
 	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .go_pre = vkgen_example_go_pre_SetDebugUtilsObjectNameEXT, .name_cache = 1) \
 
 VKGEN_HOOKS(VKGEN_LAYER_TRAMP)
-VKGEN_FORGETS(LAYER)
+VKGEN_FORGETS
 
 static const struct vkgen_intercept intercepts[VKGEN_NAMES] = {
 	VKGEN_EXPORT_ENTRIES(example) VKGEN_RUNTIME_ENTRIES(t_) VKGEN_HOOKS(VKGEN_LAYER_ENTRY)

@@ -45,7 +45,7 @@ static struct vkgen_namecache names;
 	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_SetDebugUtilsObjectNameEXT, .name_cache = 1) \
 
 VKGEN_HOOKS(VKGEN_LAYER_TRAMP)
-VKGEN_FORGETS(LAYER)
+VKGEN_FORGETS
 
 static const struct vkgen_intercept intercepts[VKGEN_NAMES] = {
 	VKGEN_EXPORT_ENTRIES(memreport) VKGEN_RUNTIME_ENTRIES(t_) VKGEN_HOOKS(VKGEN_LAYER_ENTRY)
