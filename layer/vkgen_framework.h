@@ -9,732 +9,360 @@
 
 #include "vkgen_runtime.h"
 
-#if !(defined(VK_VERSION_1_0))
+/* Generated lists are parenthesised; VKGEN_1/VKGEN_0 keep or drop their
+ * argument (a command with or without a result, ...). */
+#define VKGEN_1(...) __VA_ARGS__
+#define VKGEN_0(...)
+#define VKGEN_UNPAREN(...) __VA_ARGS__
+#define VKGEN_FIRST(...) VKGEN_FIRST_(__VA_ARGS__, 0)
+#define VKGEN_FIRST_(a, ...) a
+
+/* VKGEN_SIGNATURES(S, Ret, R, types, params, ptrs): the call-down pointer
+ * type vkgen_pfn_S and the C hook types vkgen_pre_S (pointers to the
+ * parameters), vkgen_post_S (with the result when R is VKGEN_1) and
+ * vkgen_fallback_S of command vkS. */
+#define VKGEN_SIGNATURES(S, RET, R, TYPES, PARAMS, PTRS) \
+	typedef RET (VKAPI_PTR *vkgen_pfn_##S)(VKGEN_UNPAREN TYPES); \
+	typedef VkResult vkgen_pre_##S(struct vkgen_call *call, VKGEN_UNPAREN PTRS); \
+	typedef void vkgen_post_##S(struct vkgen_call *call, VKGEN_UNPAREN PARAMS R(, RET result)); \
+	typedef RET vkgen_fallback_##S(struct vkgen_call *call, VKGEN_UNPAREN PARAMS);
+
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(AllocateMemory, VkResult, VKGEN_1, (VkDevice, const VkMemoryAllocateInfo*, const VkAllocationCallbacks*, VkDeviceMemory*), (VkDevice device, const VkMemoryAllocateInfo* pAllocateInfo, const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory), (VkDevice *device, const VkMemoryAllocateInfo* *pAllocateInfo, const VkAllocationCallbacks* *pAllocator, VkDeviceMemory* *pMemory))
+#elif !(defined(VK_VERSION_1_0))
 #error "vkgen: a layer of this library intercepts vkAllocateMemory (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_VERSION_1_0))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_AllocateMemory)(VkDevice, const VkMemoryAllocateInfo*, const VkAllocationCallbacks*, VkDeviceMemory*);
-typedef VkResult vkgen_pre_AllocateMemory(struct vkgen_call *call, VkDevice *device, const VkMemoryAllocateInfo* *pAllocateInfo, const VkAllocationCallbacks* *pAllocator, VkDeviceMemory* *pMemory);
-typedef void vkgen_post_AllocateMemory(struct vkgen_call *call, VkDevice device, const VkMemoryAllocateInfo* pAllocateInfo, const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory, VkResult result);
-typedef VkResult vkgen_fallback_AllocateMemory(struct vkgen_call *call, VkDevice device, const VkMemoryAllocateInfo* pAllocateInfo, const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory);
-#endif
-
-#if !(defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(BindBufferMemory, VkResult, VKGEN_1, (VkDevice, VkBuffer, VkDeviceMemory, VkDeviceSize), (VkDevice device, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize memoryOffset), (VkDevice *device, VkBuffer *buffer, VkDeviceMemory *memory, VkDeviceSize *memoryOffset))
+#elif !(defined(VK_VERSION_1_0))
 #error "vkgen: a layer of this library intercepts vkBindBufferMemory (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
-#if (defined(VK_VERSION_1_0))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_BindBufferMemory)(VkDevice, VkBuffer, VkDeviceMemory, VkDeviceSize);
-typedef VkResult vkgen_pre_BindBufferMemory(struct vkgen_call *call, VkDevice *device, VkBuffer *buffer, VkDeviceMemory *memory, VkDeviceSize *memoryOffset);
-typedef void vkgen_post_BindBufferMemory(struct vkgen_call *call, VkDevice device, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize memoryOffset, VkResult result);
-typedef VkResult vkgen_fallback_BindBufferMemory(struct vkgen_call *call, VkDevice device, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize memoryOffset);
-#endif
-
-#if !(defined(VK_VERSION_1_1))
+#if (defined(VK_VERSION_1_1))
+VKGEN_SIGNATURES(BindBufferMemory2, VkResult, VKGEN_1, (VkDevice, uint32_t, const VkBindBufferMemoryInfo*), (VkDevice device, uint32_t bindInfoCount, const VkBindBufferMemoryInfo* pBindInfos), (VkDevice *device, uint32_t *bindInfoCount, const VkBindBufferMemoryInfo* *pBindInfos))
+#elif !(defined(VK_VERSION_1_1))
 #error "vkgen: a layer of this library intercepts vkBindBufferMemory2 (VK_VERSION_1_1), which these Vulkan headers lack; build against newer headers"
 #endif
-#if (defined(VK_VERSION_1_1))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_BindBufferMemory2)(VkDevice, uint32_t, const VkBindBufferMemoryInfo*);
-typedef VkResult vkgen_pre_BindBufferMemory2(struct vkgen_call *call, VkDevice *device, uint32_t *bindInfoCount, const VkBindBufferMemoryInfo* *pBindInfos);
-typedef void vkgen_post_BindBufferMemory2(struct vkgen_call *call, VkDevice device, uint32_t bindInfoCount, const VkBindBufferMemoryInfo* pBindInfos, VkResult result);
-typedef VkResult vkgen_fallback_BindBufferMemory2(struct vkgen_call *call, VkDevice device, uint32_t bindInfoCount, const VkBindBufferMemoryInfo* pBindInfos);
-#endif
-
-#if !(defined(VK_VERSION_1_0))
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(BindImageMemory, VkResult, VKGEN_1, (VkDevice, VkImage, VkDeviceMemory, VkDeviceSize), (VkDevice device, VkImage image, VkDeviceMemory memory, VkDeviceSize memoryOffset), (VkDevice *device, VkImage *image, VkDeviceMemory *memory, VkDeviceSize *memoryOffset))
+#elif !(defined(VK_VERSION_1_0))
 #error "vkgen: a layer of this library intercepts vkBindImageMemory (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
-#if (defined(VK_VERSION_1_0))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_BindImageMemory)(VkDevice, VkImage, VkDeviceMemory, VkDeviceSize);
-typedef VkResult vkgen_pre_BindImageMemory(struct vkgen_call *call, VkDevice *device, VkImage *image, VkDeviceMemory *memory, VkDeviceSize *memoryOffset);
-typedef void vkgen_post_BindImageMemory(struct vkgen_call *call, VkDevice device, VkImage image, VkDeviceMemory memory, VkDeviceSize memoryOffset, VkResult result);
-typedef VkResult vkgen_fallback_BindImageMemory(struct vkgen_call *call, VkDevice device, VkImage image, VkDeviceMemory memory, VkDeviceSize memoryOffset);
-#endif
-
-#if !(defined(VK_VERSION_1_1))
+#if (defined(VK_VERSION_1_1))
+VKGEN_SIGNATURES(BindImageMemory2, VkResult, VKGEN_1, (VkDevice, uint32_t, const VkBindImageMemoryInfo*), (VkDevice device, uint32_t bindInfoCount, const VkBindImageMemoryInfo* pBindInfos), (VkDevice *device, uint32_t *bindInfoCount, const VkBindImageMemoryInfo* *pBindInfos))
+#elif !(defined(VK_VERSION_1_1))
 #error "vkgen: a layer of this library intercepts vkBindImageMemory2 (VK_VERSION_1_1), which these Vulkan headers lack; build against newer headers"
 #endif
-#if (defined(VK_VERSION_1_1))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_BindImageMemory2)(VkDevice, uint32_t, const VkBindImageMemoryInfo*);
-typedef VkResult vkgen_pre_BindImageMemory2(struct vkgen_call *call, VkDevice *device, uint32_t *bindInfoCount, const VkBindImageMemoryInfo* *pBindInfos);
-typedef void vkgen_post_BindImageMemory2(struct vkgen_call *call, VkDevice device, uint32_t bindInfoCount, const VkBindImageMemoryInfo* pBindInfos, VkResult result);
-typedef VkResult vkgen_fallback_BindImageMemory2(struct vkgen_call *call, VkDevice device, uint32_t bindInfoCount, const VkBindImageMemoryInfo* pBindInfos);
-#endif
-
-#if !(defined(VK_EXT_debug_utils))
+#if (defined(VK_EXT_debug_utils))
+VKGEN_SIGNATURES(CmdBeginDebugUtilsLabelEXT, void, VKGEN_0, (VkCommandBuffer, const VkDebugUtilsLabelEXT*), (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (VkCommandBuffer *commandBuffer, const VkDebugUtilsLabelEXT* *pLabelInfo))
+#elif !(defined(VK_EXT_debug_utils))
 #error "vkgen: a layer of this library intercepts vkCmdBeginDebugUtilsLabelEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
 #endif
-#if (defined(VK_EXT_debug_utils))
-typedef void (VKAPI_PTR *vkgen_pfn_CmdBeginDebugUtilsLabelEXT)(VkCommandBuffer, const VkDebugUtilsLabelEXT*);
-typedef VkResult vkgen_pre_CmdBeginDebugUtilsLabelEXT(struct vkgen_call *call, VkCommandBuffer *commandBuffer, const VkDebugUtilsLabelEXT* *pLabelInfo);
-typedef void vkgen_post_CmdBeginDebugUtilsLabelEXT(struct vkgen_call *call, VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo);
-typedef void vkgen_fallback_CmdBeginDebugUtilsLabelEXT(struct vkgen_call *call, VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo);
-#endif
-
-#if !(defined(VK_EXT_debug_marker))
+#if (defined(VK_EXT_debug_marker))
+VKGEN_SIGNATURES(CmdDebugMarkerBeginEXT, void, VKGEN_0, (VkCommandBuffer, const VkDebugMarkerMarkerInfoEXT*), (VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo), (VkCommandBuffer *commandBuffer, const VkDebugMarkerMarkerInfoEXT* *pMarkerInfo))
+#elif !(defined(VK_EXT_debug_marker))
 #error "vkgen: a layer of this library intercepts vkCmdDebugMarkerBeginEXT (VK_EXT_debug_marker), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_EXT_debug_marker))
-typedef void (VKAPI_PTR *vkgen_pfn_CmdDebugMarkerBeginEXT)(VkCommandBuffer, const VkDebugMarkerMarkerInfoEXT*);
-typedef VkResult vkgen_pre_CmdDebugMarkerBeginEXT(struct vkgen_call *call, VkCommandBuffer *commandBuffer, const VkDebugMarkerMarkerInfoEXT* *pMarkerInfo);
-typedef void vkgen_post_CmdDebugMarkerBeginEXT(struct vkgen_call *call, VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo);
-typedef void vkgen_fallback_CmdDebugMarkerBeginEXT(struct vkgen_call *call, VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo);
-#endif
-
-#if !(defined(VK_EXT_debug_marker))
+VKGEN_SIGNATURES(CmdDebugMarkerEndEXT, void, VKGEN_0, (VkCommandBuffer), (VkCommandBuffer commandBuffer), (VkCommandBuffer *commandBuffer))
+#elif !(defined(VK_EXT_debug_marker))
 #error "vkgen: a layer of this library intercepts vkCmdDebugMarkerEndEXT (VK_EXT_debug_marker), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_EXT_debug_marker))
-typedef void (VKAPI_PTR *vkgen_pfn_CmdDebugMarkerEndEXT)(VkCommandBuffer);
-typedef VkResult vkgen_pre_CmdDebugMarkerEndEXT(struct vkgen_call *call, VkCommandBuffer *commandBuffer);
-typedef void vkgen_post_CmdDebugMarkerEndEXT(struct vkgen_call *call, VkCommandBuffer commandBuffer);
-typedef void vkgen_fallback_CmdDebugMarkerEndEXT(struct vkgen_call *call, VkCommandBuffer commandBuffer);
-#endif
-
-#if !(defined(VK_EXT_debug_marker))
+VKGEN_SIGNATURES(CmdDebugMarkerInsertEXT, void, VKGEN_0, (VkCommandBuffer, const VkDebugMarkerMarkerInfoEXT*), (VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo), (VkCommandBuffer *commandBuffer, const VkDebugMarkerMarkerInfoEXT* *pMarkerInfo))
+#elif !(defined(VK_EXT_debug_marker))
 #error "vkgen: a layer of this library intercepts vkCmdDebugMarkerInsertEXT (VK_EXT_debug_marker), which these Vulkan headers lack; build against newer headers"
 #endif
-#if (defined(VK_EXT_debug_marker))
-typedef void (VKAPI_PTR *vkgen_pfn_CmdDebugMarkerInsertEXT)(VkCommandBuffer, const VkDebugMarkerMarkerInfoEXT*);
-typedef VkResult vkgen_pre_CmdDebugMarkerInsertEXT(struct vkgen_call *call, VkCommandBuffer *commandBuffer, const VkDebugMarkerMarkerInfoEXT* *pMarkerInfo);
-typedef void vkgen_post_CmdDebugMarkerInsertEXT(struct vkgen_call *call, VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo);
-typedef void vkgen_fallback_CmdDebugMarkerInsertEXT(struct vkgen_call *call, VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo);
-#endif
-
-#if !(defined(VK_EXT_debug_utils))
+#if (defined(VK_EXT_debug_utils))
+VKGEN_SIGNATURES(CmdEndDebugUtilsLabelEXT, void, VKGEN_0, (VkCommandBuffer), (VkCommandBuffer commandBuffer), (VkCommandBuffer *commandBuffer))
+#elif !(defined(VK_EXT_debug_utils))
 #error "vkgen: a layer of this library intercepts vkCmdEndDebugUtilsLabelEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_EXT_debug_utils))
-typedef void (VKAPI_PTR *vkgen_pfn_CmdEndDebugUtilsLabelEXT)(VkCommandBuffer);
-typedef VkResult vkgen_pre_CmdEndDebugUtilsLabelEXT(struct vkgen_call *call, VkCommandBuffer *commandBuffer);
-typedef void vkgen_post_CmdEndDebugUtilsLabelEXT(struct vkgen_call *call, VkCommandBuffer commandBuffer);
-typedef void vkgen_fallback_CmdEndDebugUtilsLabelEXT(struct vkgen_call *call, VkCommandBuffer commandBuffer);
-#endif
-
-#if !(defined(VK_EXT_debug_utils))
+VKGEN_SIGNATURES(CmdInsertDebugUtilsLabelEXT, void, VKGEN_0, (VkCommandBuffer, const VkDebugUtilsLabelEXT*), (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (VkCommandBuffer *commandBuffer, const VkDebugUtilsLabelEXT* *pLabelInfo))
+#elif !(defined(VK_EXT_debug_utils))
 #error "vkgen: a layer of this library intercepts vkCmdInsertDebugUtilsLabelEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
 #endif
-#if (defined(VK_EXT_debug_utils))
-typedef void (VKAPI_PTR *vkgen_pfn_CmdInsertDebugUtilsLabelEXT)(VkCommandBuffer, const VkDebugUtilsLabelEXT*);
-typedef VkResult vkgen_pre_CmdInsertDebugUtilsLabelEXT(struct vkgen_call *call, VkCommandBuffer *commandBuffer, const VkDebugUtilsLabelEXT* *pLabelInfo);
-typedef void vkgen_post_CmdInsertDebugUtilsLabelEXT(struct vkgen_call *call, VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo);
-typedef void vkgen_fallback_CmdInsertDebugUtilsLabelEXT(struct vkgen_call *call, VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo);
-#endif
-
-#if !(defined(VK_VERSION_1_0))
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(CreateBuffer, VkResult, VKGEN_1, (VkDevice, const VkBufferCreateInfo*, const VkAllocationCallbacks*, VkBuffer*), (VkDevice device, const VkBufferCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkBuffer* pBuffer), (VkDevice *device, const VkBufferCreateInfo* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkBuffer* *pBuffer))
+#elif !(defined(VK_VERSION_1_0))
 #error "vkgen: a layer of this library intercepts vkCreateBuffer (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
-#if (defined(VK_VERSION_1_0))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_CreateBuffer)(VkDevice, const VkBufferCreateInfo*, const VkAllocationCallbacks*, VkBuffer*);
-typedef VkResult vkgen_pre_CreateBuffer(struct vkgen_call *call, VkDevice *device, const VkBufferCreateInfo* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkBuffer* *pBuffer);
-typedef void vkgen_post_CreateBuffer(struct vkgen_call *call, VkDevice device, const VkBufferCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkBuffer* pBuffer, VkResult result);
-typedef VkResult vkgen_fallback_CreateBuffer(struct vkgen_call *call, VkDevice device, const VkBufferCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkBuffer* pBuffer);
-#endif
-
-#if !(defined(VK_EXT_debug_utils))
+#if (defined(VK_EXT_debug_utils))
+VKGEN_SIGNATURES(CreateDebugUtilsMessengerEXT, VkResult, VKGEN_1, (VkInstance, const VkDebugUtilsMessengerCreateInfoEXT*, const VkAllocationCallbacks*, VkDebugUtilsMessengerEXT*), (VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDebugUtilsMessengerEXT* pMessenger), (VkInstance *instance, const VkDebugUtilsMessengerCreateInfoEXT* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkDebugUtilsMessengerEXT* *pMessenger))
+#elif !(defined(VK_EXT_debug_utils))
 #error "vkgen: a layer of this library intercepts vkCreateDebugUtilsMessengerEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
 #endif
-#if (defined(VK_EXT_debug_utils))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_CreateDebugUtilsMessengerEXT)(VkInstance, const VkDebugUtilsMessengerCreateInfoEXT*, const VkAllocationCallbacks*, VkDebugUtilsMessengerEXT*);
-typedef VkResult vkgen_pre_CreateDebugUtilsMessengerEXT(struct vkgen_call *call, VkInstance *instance, const VkDebugUtilsMessengerCreateInfoEXT* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkDebugUtilsMessengerEXT* *pMessenger);
-typedef void vkgen_post_CreateDebugUtilsMessengerEXT(struct vkgen_call *call, VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDebugUtilsMessengerEXT* pMessenger, VkResult result);
-typedef VkResult vkgen_fallback_CreateDebugUtilsMessengerEXT(struct vkgen_call *call, VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDebugUtilsMessengerEXT* pMessenger);
-#endif
-
-#if !(defined(VK_VERSION_1_0))
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(CreateDevice, VkResult, VKGEN_1, (VkPhysicalDevice, const VkDeviceCreateInfo*, const VkAllocationCallbacks*, VkDevice*), (VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDevice* pDevice), (VkPhysicalDevice *physicalDevice, const VkDeviceCreateInfo* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkDevice* *pDevice))
+#elif !(defined(VK_VERSION_1_0))
 #error "vkgen: a layer of this library intercepts vkCreateDevice (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_VERSION_1_0))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_CreateDevice)(VkPhysicalDevice, const VkDeviceCreateInfo*, const VkAllocationCallbacks*, VkDevice*);
-typedef VkResult vkgen_pre_CreateDevice(struct vkgen_call *call, VkPhysicalDevice *physicalDevice, const VkDeviceCreateInfo* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkDevice* *pDevice);
-typedef void vkgen_post_CreateDevice(struct vkgen_call *call, VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDevice* pDevice, VkResult result);
-typedef VkResult vkgen_fallback_CreateDevice(struct vkgen_call *call, VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDevice* pDevice);
-#endif
-
-#if !(defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(CreateImage, VkResult, VKGEN_1, (VkDevice, const VkImageCreateInfo*, const VkAllocationCallbacks*, VkImage*), (VkDevice device, const VkImageCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkImage* pImage), (VkDevice *device, const VkImageCreateInfo* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkImage* *pImage))
+#elif !(defined(VK_VERSION_1_0))
 #error "vkgen: a layer of this library intercepts vkCreateImage (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_VERSION_1_0))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_CreateImage)(VkDevice, const VkImageCreateInfo*, const VkAllocationCallbacks*, VkImage*);
-typedef VkResult vkgen_pre_CreateImage(struct vkgen_call *call, VkDevice *device, const VkImageCreateInfo* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkImage* *pImage);
-typedef void vkgen_post_CreateImage(struct vkgen_call *call, VkDevice device, const VkImageCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkImage* pImage, VkResult result);
-typedef VkResult vkgen_fallback_CreateImage(struct vkgen_call *call, VkDevice device, const VkImageCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkImage* pImage);
-#endif
-
-#if !(defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(CreateInstance, VkResult, VKGEN_1, (const VkInstanceCreateInfo*, const VkAllocationCallbacks*, VkInstance*), (const VkInstanceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkInstance* pInstance), (const VkInstanceCreateInfo* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkInstance* *pInstance))
+#elif !(defined(VK_VERSION_1_0))
 #error "vkgen: a layer of this library intercepts vkCreateInstance (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
-#if (defined(VK_VERSION_1_0))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_CreateInstance)(const VkInstanceCreateInfo*, const VkAllocationCallbacks*, VkInstance*);
-typedef VkResult vkgen_pre_CreateInstance(struct vkgen_call *call, const VkInstanceCreateInfo* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkInstance* *pInstance);
-typedef void vkgen_post_CreateInstance(struct vkgen_call *call, const VkInstanceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkInstance* pInstance, VkResult result);
-typedef VkResult vkgen_fallback_CreateInstance(struct vkgen_call *call, const VkInstanceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkInstance* pInstance);
-#endif
-
-#if !(defined(VK_EXT_debug_marker))
+#if (defined(VK_EXT_debug_marker))
+VKGEN_SIGNATURES(DebugMarkerSetObjectNameEXT, VkResult, VKGEN_1, (VkDevice, const VkDebugMarkerObjectNameInfoEXT*), (VkDevice device, const VkDebugMarkerObjectNameInfoEXT* pNameInfo), (VkDevice *device, const VkDebugMarkerObjectNameInfoEXT* *pNameInfo))
+#elif !(defined(VK_EXT_debug_marker))
 #error "vkgen: a layer of this library intercepts vkDebugMarkerSetObjectNameEXT (VK_EXT_debug_marker), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_EXT_debug_marker))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_DebugMarkerSetObjectNameEXT)(VkDevice, const VkDebugMarkerObjectNameInfoEXT*);
-typedef VkResult vkgen_pre_DebugMarkerSetObjectNameEXT(struct vkgen_call *call, VkDevice *device, const VkDebugMarkerObjectNameInfoEXT* *pNameInfo);
-typedef void vkgen_post_DebugMarkerSetObjectNameEXT(struct vkgen_call *call, VkDevice device, const VkDebugMarkerObjectNameInfoEXT* pNameInfo, VkResult result);
-typedef VkResult vkgen_fallback_DebugMarkerSetObjectNameEXT(struct vkgen_call *call, VkDevice device, const VkDebugMarkerObjectNameInfoEXT* pNameInfo);
-#endif
-
-#if !(defined(VK_EXT_debug_marker))
+VKGEN_SIGNATURES(DebugMarkerSetObjectTagEXT, VkResult, VKGEN_1, (VkDevice, const VkDebugMarkerObjectTagInfoEXT*), (VkDevice device, const VkDebugMarkerObjectTagInfoEXT* pTagInfo), (VkDevice *device, const VkDebugMarkerObjectTagInfoEXT* *pTagInfo))
+#elif !(defined(VK_EXT_debug_marker))
 #error "vkgen: a layer of this library intercepts vkDebugMarkerSetObjectTagEXT (VK_EXT_debug_marker), which these Vulkan headers lack; build against newer headers"
 #endif
-#if (defined(VK_EXT_debug_marker))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_DebugMarkerSetObjectTagEXT)(VkDevice, const VkDebugMarkerObjectTagInfoEXT*);
-typedef VkResult vkgen_pre_DebugMarkerSetObjectTagEXT(struct vkgen_call *call, VkDevice *device, const VkDebugMarkerObjectTagInfoEXT* *pTagInfo);
-typedef void vkgen_post_DebugMarkerSetObjectTagEXT(struct vkgen_call *call, VkDevice device, const VkDebugMarkerObjectTagInfoEXT* pTagInfo, VkResult result);
-typedef VkResult vkgen_fallback_DebugMarkerSetObjectTagEXT(struct vkgen_call *call, VkDevice device, const VkDebugMarkerObjectTagInfoEXT* pTagInfo);
-#endif
-
 #if (defined(VK_KHR_acceleration_structure))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyAccelerationStructureKHR)(VkDevice, VkAccelerationStructureKHR, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyAccelerationStructureKHR(struct vkgen_call *call, VkDevice *device, VkAccelerationStructureKHR *accelerationStructure, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyAccelerationStructureKHR(struct vkgen_call *call, VkDevice device, VkAccelerationStructureKHR accelerationStructure, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyAccelerationStructureKHR(struct vkgen_call *call, VkDevice device, VkAccelerationStructureKHR accelerationStructure, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyAccelerationStructureKHR, void, VKGEN_0, (VkDevice, VkAccelerationStructureKHR, const VkAllocationCallbacks*), (VkDevice device, VkAccelerationStructureKHR accelerationStructure, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkAccelerationStructureKHR *accelerationStructure, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_NV_ray_tracing))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyAccelerationStructureNV)(VkDevice, VkAccelerationStructureNV, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyAccelerationStructureNV(struct vkgen_call *call, VkDevice *device, VkAccelerationStructureNV *accelerationStructure, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyAccelerationStructureNV(struct vkgen_call *call, VkDevice device, VkAccelerationStructureNV accelerationStructure, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyAccelerationStructureNV(struct vkgen_call *call, VkDevice device, VkAccelerationStructureNV accelerationStructure, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyAccelerationStructureNV, void, VKGEN_0, (VkDevice, VkAccelerationStructureNV, const VkAllocationCallbacks*), (VkDevice device, VkAccelerationStructureNV accelerationStructure, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkAccelerationStructureNV *accelerationStructure, const VkAllocationCallbacks* *pAllocator))
 #endif
-
-#if !(defined(VK_VERSION_1_0))
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(DestroyBuffer, void, VKGEN_0, (VkDevice, VkBuffer, const VkAllocationCallbacks*), (VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkBuffer *buffer, const VkAllocationCallbacks* *pAllocator))
+#elif !(defined(VK_VERSION_1_0))
 #error "vkgen: a layer of this library intercepts vkDestroyBuffer (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
-#if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyBuffer)(VkDevice, VkBuffer, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyBuffer(struct vkgen_call *call, VkDevice *device, VkBuffer *buffer, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyBuffer(struct vkgen_call *call, VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyBuffer(struct vkgen_call *call, VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* pAllocator);
-#endif
-
 #if defined(VK_USE_PLATFORM_FUCHSIA) && (defined(VK_FUCHSIA_buffer_collection))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyBufferCollectionFUCHSIA)(VkDevice, VkBufferCollectionFUCHSIA, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyBufferCollectionFUCHSIA(struct vkgen_call *call, VkDevice *device, VkBufferCollectionFUCHSIA *collection, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyBufferCollectionFUCHSIA(struct vkgen_call *call, VkDevice device, VkBufferCollectionFUCHSIA collection, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyBufferCollectionFUCHSIA(struct vkgen_call *call, VkDevice device, VkBufferCollectionFUCHSIA collection, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyBufferCollectionFUCHSIA, void, VKGEN_0, (VkDevice, VkBufferCollectionFUCHSIA, const VkAllocationCallbacks*), (VkDevice device, VkBufferCollectionFUCHSIA collection, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkBufferCollectionFUCHSIA *collection, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyBufferView)(VkDevice, VkBufferView, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyBufferView(struct vkgen_call *call, VkDevice *device, VkBufferView *bufferView, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyBufferView(struct vkgen_call *call, VkDevice device, VkBufferView bufferView, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyBufferView(struct vkgen_call *call, VkDevice device, VkBufferView bufferView, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyBufferView, void, VKGEN_0, (VkDevice, VkBufferView, const VkAllocationCallbacks*), (VkDevice device, VkBufferView bufferView, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkBufferView *bufferView, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyCommandPool)(VkDevice, VkCommandPool, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyCommandPool(struct vkgen_call *call, VkDevice *device, VkCommandPool *commandPool, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyCommandPool(struct vkgen_call *call, VkDevice device, VkCommandPool commandPool, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyCommandPool(struct vkgen_call *call, VkDevice device, VkCommandPool commandPool, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyCommandPool, void, VKGEN_0, (VkDevice, VkCommandPool, const VkAllocationCallbacks*), (VkDevice device, VkCommandPool commandPool, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkCommandPool *commandPool, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_NVX_binary_import))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyCuFunctionNVX)(VkDevice, VkCuFunctionNVX, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyCuFunctionNVX(struct vkgen_call *call, VkDevice *device, VkCuFunctionNVX *function, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyCuFunctionNVX(struct vkgen_call *call, VkDevice device, VkCuFunctionNVX function, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyCuFunctionNVX(struct vkgen_call *call, VkDevice device, VkCuFunctionNVX function, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyCuFunctionNVX, void, VKGEN_0, (VkDevice, VkCuFunctionNVX, const VkAllocationCallbacks*), (VkDevice device, VkCuFunctionNVX function, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkCuFunctionNVX *function, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_NVX_binary_import))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyCuModuleNVX)(VkDevice, VkCuModuleNVX, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyCuModuleNVX(struct vkgen_call *call, VkDevice *device, VkCuModuleNVX *module, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyCuModuleNVX(struct vkgen_call *call, VkDevice device, VkCuModuleNVX module, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyCuModuleNVX(struct vkgen_call *call, VkDevice device, VkCuModuleNVX module, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyCuModuleNVX, void, VKGEN_0, (VkDevice, VkCuModuleNVX, const VkAllocationCallbacks*), (VkDevice device, VkCuModuleNVX module, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkCuModuleNVX *module, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if defined(VK_ENABLE_BETA_EXTENSIONS) && (defined(VK_NV_cuda_kernel_launch))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyCudaFunctionNV)(VkDevice, VkCudaFunctionNV, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyCudaFunctionNV(struct vkgen_call *call, VkDevice *device, VkCudaFunctionNV *function, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyCudaFunctionNV(struct vkgen_call *call, VkDevice device, VkCudaFunctionNV function, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyCudaFunctionNV(struct vkgen_call *call, VkDevice device, VkCudaFunctionNV function, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyCudaFunctionNV, void, VKGEN_0, (VkDevice, VkCudaFunctionNV, const VkAllocationCallbacks*), (VkDevice device, VkCudaFunctionNV function, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkCudaFunctionNV *function, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if defined(VK_ENABLE_BETA_EXTENSIONS) && (defined(VK_NV_cuda_kernel_launch))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyCudaModuleNV)(VkDevice, VkCudaModuleNV, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyCudaModuleNV(struct vkgen_call *call, VkDevice *device, VkCudaModuleNV *module, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyCudaModuleNV(struct vkgen_call *call, VkDevice device, VkCudaModuleNV module, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyCudaModuleNV(struct vkgen_call *call, VkDevice device, VkCudaModuleNV module, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyCudaModuleNV, void, VKGEN_0, (VkDevice, VkCudaModuleNV, const VkAllocationCallbacks*), (VkDevice device, VkCudaModuleNV module, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkCudaModuleNV *module, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_ARM_data_graph))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyDataGraphPipelineSessionARM)(VkDevice, VkDataGraphPipelineSessionARM, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyDataGraphPipelineSessionARM(struct vkgen_call *call, VkDevice *device, VkDataGraphPipelineSessionARM *session, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyDataGraphPipelineSessionARM(struct vkgen_call *call, VkDevice device, VkDataGraphPipelineSessionARM session, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyDataGraphPipelineSessionARM(struct vkgen_call *call, VkDevice device, VkDataGraphPipelineSessionARM session, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyDataGraphPipelineSessionARM, void, VKGEN_0, (VkDevice, VkDataGraphPipelineSessionARM, const VkAllocationCallbacks*), (VkDevice device, VkDataGraphPipelineSessionARM session, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkDataGraphPipelineSessionARM *session, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_EXT_debug_report))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyDebugReportCallbackEXT)(VkInstance, VkDebugReportCallbackEXT, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyDebugReportCallbackEXT(struct vkgen_call *call, VkInstance *instance, VkDebugReportCallbackEXT *callback, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyDebugReportCallbackEXT(struct vkgen_call *call, VkInstance instance, VkDebugReportCallbackEXT callback, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyDebugReportCallbackEXT(struct vkgen_call *call, VkInstance instance, VkDebugReportCallbackEXT callback, const VkAllocationCallbacks* pAllocator);
-#endif
-
-#if !(defined(VK_EXT_debug_utils))
-#error "vkgen: a layer of this library intercepts vkDestroyDebugUtilsMessengerEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
+VKGEN_SIGNATURES(DestroyDebugReportCallbackEXT, void, VKGEN_0, (VkInstance, VkDebugReportCallbackEXT, const VkAllocationCallbacks*), (VkInstance instance, VkDebugReportCallbackEXT callback, const VkAllocationCallbacks* pAllocator), (VkInstance *instance, VkDebugReportCallbackEXT *callback, const VkAllocationCallbacks* *pAllocator))
 #endif
 #if (defined(VK_EXT_debug_utils))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyDebugUtilsMessengerEXT)(VkInstance, VkDebugUtilsMessengerEXT, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyDebugUtilsMessengerEXT(struct vkgen_call *call, VkInstance *instance, VkDebugUtilsMessengerEXT *messenger, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyDebugUtilsMessengerEXT(struct vkgen_call *call, VkInstance instance, VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyDebugUtilsMessengerEXT(struct vkgen_call *call, VkInstance instance, VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyDebugUtilsMessengerEXT, void, VKGEN_0, (VkInstance, VkDebugUtilsMessengerEXT, const VkAllocationCallbacks*), (VkInstance instance, VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks* pAllocator), (VkInstance *instance, VkDebugUtilsMessengerEXT *messenger, const VkAllocationCallbacks* *pAllocator))
+#elif !(defined(VK_EXT_debug_utils))
+#error "vkgen: a layer of this library intercepts vkDestroyDebugUtilsMessengerEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
 #endif
-
 #if (defined(VK_KHR_deferred_host_operations))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyDeferredOperationKHR)(VkDevice, VkDeferredOperationKHR, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyDeferredOperationKHR(struct vkgen_call *call, VkDevice *device, VkDeferredOperationKHR *operation, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyDeferredOperationKHR(struct vkgen_call *call, VkDevice device, VkDeferredOperationKHR operation, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyDeferredOperationKHR(struct vkgen_call *call, VkDevice device, VkDeferredOperationKHR operation, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyDeferredOperationKHR, void, VKGEN_0, (VkDevice, VkDeferredOperationKHR, const VkAllocationCallbacks*), (VkDevice device, VkDeferredOperationKHR operation, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkDeferredOperationKHR *operation, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyDescriptorPool)(VkDevice, VkDescriptorPool, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyDescriptorPool(struct vkgen_call *call, VkDevice *device, VkDescriptorPool *descriptorPool, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyDescriptorPool(struct vkgen_call *call, VkDevice device, VkDescriptorPool descriptorPool, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyDescriptorPool(struct vkgen_call *call, VkDevice device, VkDescriptorPool descriptorPool, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyDescriptorPool, void, VKGEN_0, (VkDevice, VkDescriptorPool, const VkAllocationCallbacks*), (VkDevice device, VkDescriptorPool descriptorPool, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkDescriptorPool *descriptorPool, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyDescriptorSetLayout)(VkDevice, VkDescriptorSetLayout, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyDescriptorSetLayout(struct vkgen_call *call, VkDevice *device, VkDescriptorSetLayout *descriptorSetLayout, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyDescriptorSetLayout(struct vkgen_call *call, VkDevice device, VkDescriptorSetLayout descriptorSetLayout, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyDescriptorSetLayout(struct vkgen_call *call, VkDevice device, VkDescriptorSetLayout descriptorSetLayout, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyDescriptorSetLayout, void, VKGEN_0, (VkDevice, VkDescriptorSetLayout, const VkAllocationCallbacks*), (VkDevice device, VkDescriptorSetLayout descriptorSetLayout, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkDescriptorSetLayout *descriptorSetLayout, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_VERSION_1_1))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyDescriptorUpdateTemplate)(VkDevice, VkDescriptorUpdateTemplate, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyDescriptorUpdateTemplate(struct vkgen_call *call, VkDevice *device, VkDescriptorUpdateTemplate *descriptorUpdateTemplate, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyDescriptorUpdateTemplate(struct vkgen_call *call, VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyDescriptorUpdateTemplate(struct vkgen_call *call, VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyDescriptorUpdateTemplate, void, VKGEN_0, (VkDevice, VkDescriptorUpdateTemplate, const VkAllocationCallbacks*), (VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkDescriptorUpdateTemplate *descriptorUpdateTemplate, const VkAllocationCallbacks* *pAllocator))
 #endif
-
-#if !(defined(VK_VERSION_1_0))
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(DestroyDevice, void, VKGEN_0, (VkDevice, const VkAllocationCallbacks*), (VkDevice device, const VkAllocationCallbacks* pAllocator), (VkDevice *device, const VkAllocationCallbacks* *pAllocator))
+#elif !(defined(VK_VERSION_1_0))
 #error "vkgen: a layer of this library intercepts vkDestroyDevice (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyDevice)(VkDevice, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyDevice(struct vkgen_call *call, VkDevice *device, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyDevice(struct vkgen_call *call, VkDevice device, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyDevice(struct vkgen_call *call, VkDevice device, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyEvent, void, VKGEN_0, (VkDevice, VkEvent, const VkAllocationCallbacks*), (VkDevice device, VkEvent event, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkEvent *event, const VkAllocationCallbacks* *pAllocator))
 #endif
-
-#if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyEvent)(VkDevice, VkEvent, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyEvent(struct vkgen_call *call, VkDevice *device, VkEvent *event, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyEvent(struct vkgen_call *call, VkDevice device, VkEvent event, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyEvent(struct vkgen_call *call, VkDevice device, VkEvent event, const VkAllocationCallbacks* pAllocator);
-#endif
-
 #if (defined(VK_NV_external_compute_queue))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyExternalComputeQueueNV)(VkDevice, VkExternalComputeQueueNV, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyExternalComputeQueueNV(struct vkgen_call *call, VkDevice *device, VkExternalComputeQueueNV *externalQueue, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyExternalComputeQueueNV(struct vkgen_call *call, VkDevice device, VkExternalComputeQueueNV externalQueue, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyExternalComputeQueueNV(struct vkgen_call *call, VkDevice device, VkExternalComputeQueueNV externalQueue, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyExternalComputeQueueNV, void, VKGEN_0, (VkDevice, VkExternalComputeQueueNV, const VkAllocationCallbacks*), (VkDevice device, VkExternalComputeQueueNV externalQueue, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkExternalComputeQueueNV *externalQueue, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyFence)(VkDevice, VkFence, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyFence(struct vkgen_call *call, VkDevice *device, VkFence *fence, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyFence(struct vkgen_call *call, VkDevice device, VkFence fence, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyFence(struct vkgen_call *call, VkDevice device, VkFence fence, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyFence, void, VKGEN_0, (VkDevice, VkFence, const VkAllocationCallbacks*), (VkDevice device, VkFence fence, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkFence *fence, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyFramebuffer)(VkDevice, VkFramebuffer, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyFramebuffer(struct vkgen_call *call, VkDevice *device, VkFramebuffer *framebuffer, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyFramebuffer(struct vkgen_call *call, VkDevice device, VkFramebuffer framebuffer, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyFramebuffer(struct vkgen_call *call, VkDevice device, VkFramebuffer framebuffer, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyFramebuffer, void, VKGEN_0, (VkDevice, VkFramebuffer, const VkAllocationCallbacks*), (VkDevice device, VkFramebuffer framebuffer, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkFramebuffer *framebuffer, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_AMD_gpa_interface))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyGpaSessionAMD)(VkDevice, VkGpaSessionAMD, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyGpaSessionAMD(struct vkgen_call *call, VkDevice *device, VkGpaSessionAMD *gpaSession, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyGpaSessionAMD(struct vkgen_call *call, VkDevice device, VkGpaSessionAMD gpaSession, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyGpaSessionAMD(struct vkgen_call *call, VkDevice device, VkGpaSessionAMD gpaSession, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyGpaSessionAMD, void, VKGEN_0, (VkDevice, VkGpaSessionAMD, const VkAllocationCallbacks*), (VkDevice device, VkGpaSessionAMD gpaSession, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkGpaSessionAMD *gpaSession, const VkAllocationCallbacks* *pAllocator))
 #endif
-
-#if !(defined(VK_VERSION_1_0))
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(DestroyImage, void, VKGEN_0, (VkDevice, VkImage, const VkAllocationCallbacks*), (VkDevice device, VkImage image, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkImage *image, const VkAllocationCallbacks* *pAllocator))
+#elif !(defined(VK_VERSION_1_0))
 #error "vkgen: a layer of this library intercepts vkDestroyImage (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyImage)(VkDevice, VkImage, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyImage(struct vkgen_call *call, VkDevice *device, VkImage *image, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyImage(struct vkgen_call *call, VkDevice device, VkImage image, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyImage(struct vkgen_call *call, VkDevice device, VkImage image, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyImageView, void, VKGEN_0, (VkDevice, VkImageView, const VkAllocationCallbacks*), (VkDevice device, VkImageView imageView, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkImageView *imageView, const VkAllocationCallbacks* *pAllocator))
 #endif
-
-#if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyImageView)(VkDevice, VkImageView, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyImageView(struct vkgen_call *call, VkDevice *device, VkImageView *imageView, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyImageView(struct vkgen_call *call, VkDevice device, VkImageView imageView, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyImageView(struct vkgen_call *call, VkDevice device, VkImageView imageView, const VkAllocationCallbacks* pAllocator);
-#endif
-
 #if (defined(VK_EXT_device_generated_commands))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyIndirectCommandsLayoutEXT)(VkDevice, VkIndirectCommandsLayoutEXT, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyIndirectCommandsLayoutEXT(struct vkgen_call *call, VkDevice *device, VkIndirectCommandsLayoutEXT *indirectCommandsLayout, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyIndirectCommandsLayoutEXT(struct vkgen_call *call, VkDevice device, VkIndirectCommandsLayoutEXT indirectCommandsLayout, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyIndirectCommandsLayoutEXT(struct vkgen_call *call, VkDevice device, VkIndirectCommandsLayoutEXT indirectCommandsLayout, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyIndirectCommandsLayoutEXT, void, VKGEN_0, (VkDevice, VkIndirectCommandsLayoutEXT, const VkAllocationCallbacks*), (VkDevice device, VkIndirectCommandsLayoutEXT indirectCommandsLayout, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkIndirectCommandsLayoutEXT *indirectCommandsLayout, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_NV_device_generated_commands))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyIndirectCommandsLayoutNV)(VkDevice, VkIndirectCommandsLayoutNV, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyIndirectCommandsLayoutNV(struct vkgen_call *call, VkDevice *device, VkIndirectCommandsLayoutNV *indirectCommandsLayout, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyIndirectCommandsLayoutNV(struct vkgen_call *call, VkDevice device, VkIndirectCommandsLayoutNV indirectCommandsLayout, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyIndirectCommandsLayoutNV(struct vkgen_call *call, VkDevice device, VkIndirectCommandsLayoutNV indirectCommandsLayout, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyIndirectCommandsLayoutNV, void, VKGEN_0, (VkDevice, VkIndirectCommandsLayoutNV, const VkAllocationCallbacks*), (VkDevice device, VkIndirectCommandsLayoutNV indirectCommandsLayout, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkIndirectCommandsLayoutNV *indirectCommandsLayout, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_EXT_device_generated_commands))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyIndirectExecutionSetEXT)(VkDevice, VkIndirectExecutionSetEXT, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyIndirectExecutionSetEXT(struct vkgen_call *call, VkDevice *device, VkIndirectExecutionSetEXT *indirectExecutionSet, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyIndirectExecutionSetEXT(struct vkgen_call *call, VkDevice device, VkIndirectExecutionSetEXT indirectExecutionSet, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyIndirectExecutionSetEXT(struct vkgen_call *call, VkDevice device, VkIndirectExecutionSetEXT indirectExecutionSet, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyIndirectExecutionSetEXT, void, VKGEN_0, (VkDevice, VkIndirectExecutionSetEXT, const VkAllocationCallbacks*), (VkDevice device, VkIndirectExecutionSetEXT indirectExecutionSet, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkIndirectExecutionSetEXT *indirectExecutionSet, const VkAllocationCallbacks* *pAllocator))
 #endif
-
-#if !(defined(VK_VERSION_1_0))
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(DestroyInstance, void, VKGEN_0, (VkInstance, const VkAllocationCallbacks*), (VkInstance instance, const VkAllocationCallbacks* pAllocator), (VkInstance *instance, const VkAllocationCallbacks* *pAllocator))
+#elif !(defined(VK_VERSION_1_0))
 #error "vkgen: a layer of this library intercepts vkDestroyInstance (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
-#if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyInstance)(VkInstance, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyInstance(struct vkgen_call *call, VkInstance *instance, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyInstance(struct vkgen_call *call, VkInstance instance, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyInstance(struct vkgen_call *call, VkInstance instance, const VkAllocationCallbacks* pAllocator);
-#endif
-
 #if (defined(VK_EXT_opacity_micromap))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyMicromapEXT)(VkDevice, VkMicromapEXT, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyMicromapEXT(struct vkgen_call *call, VkDevice *device, VkMicromapEXT *micromap, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyMicromapEXT(struct vkgen_call *call, VkDevice device, VkMicromapEXT micromap, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyMicromapEXT(struct vkgen_call *call, VkDevice device, VkMicromapEXT micromap, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyMicromapEXT, void, VKGEN_0, (VkDevice, VkMicromapEXT, const VkAllocationCallbacks*), (VkDevice device, VkMicromapEXT micromap, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkMicromapEXT *micromap, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_NV_optical_flow))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyOpticalFlowSessionNV)(VkDevice, VkOpticalFlowSessionNV, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyOpticalFlowSessionNV(struct vkgen_call *call, VkDevice *device, VkOpticalFlowSessionNV *session, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyOpticalFlowSessionNV(struct vkgen_call *call, VkDevice device, VkOpticalFlowSessionNV session, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyOpticalFlowSessionNV(struct vkgen_call *call, VkDevice device, VkOpticalFlowSessionNV session, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyOpticalFlowSessionNV, void, VKGEN_0, (VkDevice, VkOpticalFlowSessionNV, const VkAllocationCallbacks*), (VkDevice device, VkOpticalFlowSessionNV session, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkOpticalFlowSessionNV *session, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyPipeline)(VkDevice, VkPipeline, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyPipeline(struct vkgen_call *call, VkDevice *device, VkPipeline *pipeline, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyPipeline(struct vkgen_call *call, VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyPipeline(struct vkgen_call *call, VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyPipeline, void, VKGEN_0, (VkDevice, VkPipeline, const VkAllocationCallbacks*), (VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkPipeline *pipeline, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_KHR_pipeline_binary))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyPipelineBinaryKHR)(VkDevice, VkPipelineBinaryKHR, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyPipelineBinaryKHR(struct vkgen_call *call, VkDevice *device, VkPipelineBinaryKHR *pipelineBinary, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyPipelineBinaryKHR(struct vkgen_call *call, VkDevice device, VkPipelineBinaryKHR pipelineBinary, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyPipelineBinaryKHR(struct vkgen_call *call, VkDevice device, VkPipelineBinaryKHR pipelineBinary, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyPipelineBinaryKHR, void, VKGEN_0, (VkDevice, VkPipelineBinaryKHR, const VkAllocationCallbacks*), (VkDevice device, VkPipelineBinaryKHR pipelineBinary, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkPipelineBinaryKHR *pipelineBinary, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyPipelineCache)(VkDevice, VkPipelineCache, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyPipelineCache(struct vkgen_call *call, VkDevice *device, VkPipelineCache *pipelineCache, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyPipelineCache(struct vkgen_call *call, VkDevice device, VkPipelineCache pipelineCache, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyPipelineCache(struct vkgen_call *call, VkDevice device, VkPipelineCache pipelineCache, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyPipelineCache, void, VKGEN_0, (VkDevice, VkPipelineCache, const VkAllocationCallbacks*), (VkDevice device, VkPipelineCache pipelineCache, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkPipelineCache *pipelineCache, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyPipelineLayout)(VkDevice, VkPipelineLayout, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyPipelineLayout(struct vkgen_call *call, VkDevice *device, VkPipelineLayout *pipelineLayout, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyPipelineLayout(struct vkgen_call *call, VkDevice device, VkPipelineLayout pipelineLayout, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyPipelineLayout(struct vkgen_call *call, VkDevice device, VkPipelineLayout pipelineLayout, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyPipelineLayout, void, VKGEN_0, (VkDevice, VkPipelineLayout, const VkAllocationCallbacks*), (VkDevice device, VkPipelineLayout pipelineLayout, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkPipelineLayout *pipelineLayout, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_VERSION_1_3))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyPrivateDataSlot)(VkDevice, VkPrivateDataSlot, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyPrivateDataSlot(struct vkgen_call *call, VkDevice *device, VkPrivateDataSlot *privateDataSlot, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyPrivateDataSlot(struct vkgen_call *call, VkDevice device, VkPrivateDataSlot privateDataSlot, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyPrivateDataSlot(struct vkgen_call *call, VkDevice device, VkPrivateDataSlot privateDataSlot, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyPrivateDataSlot, void, VKGEN_0, (VkDevice, VkPrivateDataSlot, const VkAllocationCallbacks*), (VkDevice device, VkPrivateDataSlot privateDataSlot, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkPrivateDataSlot *privateDataSlot, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyQueryPool)(VkDevice, VkQueryPool, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyQueryPool(struct vkgen_call *call, VkDevice *device, VkQueryPool *queryPool, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyQueryPool(struct vkgen_call *call, VkDevice device, VkQueryPool queryPool, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyQueryPool(struct vkgen_call *call, VkDevice device, VkQueryPool queryPool, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyQueryPool, void, VKGEN_0, (VkDevice, VkQueryPool, const VkAllocationCallbacks*), (VkDevice device, VkQueryPool queryPool, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkQueryPool *queryPool, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyRenderPass)(VkDevice, VkRenderPass, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyRenderPass(struct vkgen_call *call, VkDevice *device, VkRenderPass *renderPass, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyRenderPass(struct vkgen_call *call, VkDevice device, VkRenderPass renderPass, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyRenderPass(struct vkgen_call *call, VkDevice device, VkRenderPass renderPass, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyRenderPass, void, VKGEN_0, (VkDevice, VkRenderPass, const VkAllocationCallbacks*), (VkDevice device, VkRenderPass renderPass, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkRenderPass *renderPass, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroySampler)(VkDevice, VkSampler, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroySampler(struct vkgen_call *call, VkDevice *device, VkSampler *sampler, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroySampler(struct vkgen_call *call, VkDevice device, VkSampler sampler, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroySampler(struct vkgen_call *call, VkDevice device, VkSampler sampler, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroySampler, void, VKGEN_0, (VkDevice, VkSampler, const VkAllocationCallbacks*), (VkDevice device, VkSampler sampler, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkSampler *sampler, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_VERSION_1_1))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroySamplerYcbcrConversion)(VkDevice, VkSamplerYcbcrConversion, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroySamplerYcbcrConversion(struct vkgen_call *call, VkDevice *device, VkSamplerYcbcrConversion *ycbcrConversion, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroySamplerYcbcrConversion(struct vkgen_call *call, VkDevice device, VkSamplerYcbcrConversion ycbcrConversion, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroySamplerYcbcrConversion(struct vkgen_call *call, VkDevice device, VkSamplerYcbcrConversion ycbcrConversion, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroySamplerYcbcrConversion, void, VKGEN_0, (VkDevice, VkSamplerYcbcrConversion, const VkAllocationCallbacks*), (VkDevice device, VkSamplerYcbcrConversion ycbcrConversion, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkSamplerYcbcrConversion *ycbcrConversion, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroySemaphore)(VkDevice, VkSemaphore, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroySemaphore(struct vkgen_call *call, VkDevice *device, VkSemaphore *semaphore, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroySemaphore(struct vkgen_call *call, VkDevice device, VkSemaphore semaphore, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroySemaphore(struct vkgen_call *call, VkDevice device, VkSemaphore semaphore, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroySemaphore, void, VKGEN_0, (VkDevice, VkSemaphore, const VkAllocationCallbacks*), (VkDevice device, VkSemaphore semaphore, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkSemaphore *semaphore, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_EXT_shader_object))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyShaderEXT)(VkDevice, VkShaderEXT, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyShaderEXT(struct vkgen_call *call, VkDevice *device, VkShaderEXT *shader, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyShaderEXT(struct vkgen_call *call, VkDevice device, VkShaderEXT shader, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyShaderEXT(struct vkgen_call *call, VkDevice device, VkShaderEXT shader, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyShaderEXT, void, VKGEN_0, (VkDevice, VkShaderEXT, const VkAllocationCallbacks*), (VkDevice device, VkShaderEXT shader, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkShaderEXT *shader, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_ARM_shader_instrumentation))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyShaderInstrumentationARM)(VkDevice, VkShaderInstrumentationARM, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyShaderInstrumentationARM(struct vkgen_call *call, VkDevice *device, VkShaderInstrumentationARM *instrumentation, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyShaderInstrumentationARM(struct vkgen_call *call, VkDevice device, VkShaderInstrumentationARM instrumentation, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyShaderInstrumentationARM(struct vkgen_call *call, VkDevice device, VkShaderInstrumentationARM instrumentation, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyShaderInstrumentationARM, void, VKGEN_0, (VkDevice, VkShaderInstrumentationARM, const VkAllocationCallbacks*), (VkDevice device, VkShaderInstrumentationARM instrumentation, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkShaderInstrumentationARM *instrumentation, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyShaderModule)(VkDevice, VkShaderModule, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyShaderModule(struct vkgen_call *call, VkDevice *device, VkShaderModule *shaderModule, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyShaderModule(struct vkgen_call *call, VkDevice device, VkShaderModule shaderModule, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyShaderModule(struct vkgen_call *call, VkDevice device, VkShaderModule shaderModule, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyShaderModule, void, VKGEN_0, (VkDevice, VkShaderModule, const VkAllocationCallbacks*), (VkDevice device, VkShaderModule shaderModule, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkShaderModule *shaderModule, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_KHR_surface))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroySurfaceKHR)(VkInstance, VkSurfaceKHR, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroySurfaceKHR(struct vkgen_call *call, VkInstance *instance, VkSurfaceKHR *surface, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroySurfaceKHR(struct vkgen_call *call, VkInstance instance, VkSurfaceKHR surface, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroySurfaceKHR(struct vkgen_call *call, VkInstance instance, VkSurfaceKHR surface, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroySurfaceKHR, void, VKGEN_0, (VkInstance, VkSurfaceKHR, const VkAllocationCallbacks*), (VkInstance instance, VkSurfaceKHR surface, const VkAllocationCallbacks* pAllocator), (VkInstance *instance, VkSurfaceKHR *surface, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_KHR_swapchain))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroySwapchainKHR)(VkDevice, VkSwapchainKHR, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroySwapchainKHR(struct vkgen_call *call, VkDevice *device, VkSwapchainKHR *swapchain, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroySwapchainKHR(struct vkgen_call *call, VkDevice device, VkSwapchainKHR swapchain, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroySwapchainKHR(struct vkgen_call *call, VkDevice device, VkSwapchainKHR swapchain, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroySwapchainKHR, void, VKGEN_0, (VkDevice, VkSwapchainKHR, const VkAllocationCallbacks*), (VkDevice device, VkSwapchainKHR swapchain, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkSwapchainKHR *swapchain, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_ARM_tensors))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyTensorARM)(VkDevice, VkTensorARM, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyTensorARM(struct vkgen_call *call, VkDevice *device, VkTensorARM *tensor, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyTensorARM(struct vkgen_call *call, VkDevice device, VkTensorARM tensor, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyTensorARM(struct vkgen_call *call, VkDevice device, VkTensorARM tensor, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyTensorARM, void, VKGEN_0, (VkDevice, VkTensorARM, const VkAllocationCallbacks*), (VkDevice device, VkTensorARM tensor, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkTensorARM *tensor, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_ARM_tensors))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyTensorViewARM)(VkDevice, VkTensorViewARM, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyTensorViewARM(struct vkgen_call *call, VkDevice *device, VkTensorViewARM *tensorView, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyTensorViewARM(struct vkgen_call *call, VkDevice device, VkTensorViewARM tensorView, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyTensorViewARM(struct vkgen_call *call, VkDevice device, VkTensorViewARM tensorView, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyTensorViewARM, void, VKGEN_0, (VkDevice, VkTensorViewARM, const VkAllocationCallbacks*), (VkDevice device, VkTensorViewARM tensorView, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkTensorViewARM *tensorView, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_EXT_validation_cache))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyValidationCacheEXT)(VkDevice, VkValidationCacheEXT, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyValidationCacheEXT(struct vkgen_call *call, VkDevice *device, VkValidationCacheEXT *validationCache, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyValidationCacheEXT(struct vkgen_call *call, VkDevice device, VkValidationCacheEXT validationCache, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyValidationCacheEXT(struct vkgen_call *call, VkDevice device, VkValidationCacheEXT validationCache, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyValidationCacheEXT, void, VKGEN_0, (VkDevice, VkValidationCacheEXT, const VkAllocationCallbacks*), (VkDevice device, VkValidationCacheEXT validationCache, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkValidationCacheEXT *validationCache, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_KHR_video_queue))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyVideoSessionKHR)(VkDevice, VkVideoSessionKHR, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyVideoSessionKHR(struct vkgen_call *call, VkDevice *device, VkVideoSessionKHR *videoSession, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyVideoSessionKHR(struct vkgen_call *call, VkDevice device, VkVideoSessionKHR videoSession, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyVideoSessionKHR(struct vkgen_call *call, VkDevice device, VkVideoSessionKHR videoSession, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyVideoSessionKHR, void, VKGEN_0, (VkDevice, VkVideoSessionKHR, const VkAllocationCallbacks*), (VkDevice device, VkVideoSessionKHR videoSession, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkVideoSessionKHR *videoSession, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_KHR_video_queue))
-typedef void (VKAPI_PTR *vkgen_pfn_DestroyVideoSessionParametersKHR)(VkDevice, VkVideoSessionParametersKHR, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_DestroyVideoSessionParametersKHR(struct vkgen_call *call, VkDevice *device, VkVideoSessionParametersKHR *videoSessionParameters, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_DestroyVideoSessionParametersKHR(struct vkgen_call *call, VkDevice device, VkVideoSessionParametersKHR videoSessionParameters, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_DestroyVideoSessionParametersKHR(struct vkgen_call *call, VkDevice device, VkVideoSessionParametersKHR videoSessionParameters, const VkAllocationCallbacks* pAllocator);
+VKGEN_SIGNATURES(DestroyVideoSessionParametersKHR, void, VKGEN_0, (VkDevice, VkVideoSessionParametersKHR, const VkAllocationCallbacks*), (VkDevice device, VkVideoSessionParametersKHR videoSessionParameters, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkVideoSessionParametersKHR *videoSessionParameters, const VkAllocationCallbacks* *pAllocator))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_EnumerateDeviceExtensionProperties)(VkPhysicalDevice, const char*, uint32_t*, VkExtensionProperties*);
-typedef VkResult vkgen_pre_EnumerateDeviceExtensionProperties(struct vkgen_call *call, VkPhysicalDevice *physicalDevice, const char* *pLayerName, uint32_t* *pPropertyCount, VkExtensionProperties* *pProperties);
-typedef void vkgen_post_EnumerateDeviceExtensionProperties(struct vkgen_call *call, VkPhysicalDevice physicalDevice, const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties, VkResult result);
-typedef VkResult vkgen_fallback_EnumerateDeviceExtensionProperties(struct vkgen_call *call, VkPhysicalDevice physicalDevice, const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties);
+VKGEN_SIGNATURES(EnumerateDeviceExtensionProperties, VkResult, VKGEN_1, (VkPhysicalDevice, const char*, uint32_t*, VkExtensionProperties*), (VkPhysicalDevice physicalDevice, const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties), (VkPhysicalDevice *physicalDevice, const char* *pLayerName, uint32_t* *pPropertyCount, VkExtensionProperties* *pProperties))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_EnumerateDeviceLayerProperties)(VkPhysicalDevice, uint32_t*, VkLayerProperties*);
-typedef VkResult vkgen_pre_EnumerateDeviceLayerProperties(struct vkgen_call *call, VkPhysicalDevice *physicalDevice, uint32_t* *pPropertyCount, VkLayerProperties* *pProperties);
-typedef void vkgen_post_EnumerateDeviceLayerProperties(struct vkgen_call *call, VkPhysicalDevice physicalDevice, uint32_t* pPropertyCount, VkLayerProperties* pProperties, VkResult result);
-typedef VkResult vkgen_fallback_EnumerateDeviceLayerProperties(struct vkgen_call *call, VkPhysicalDevice physicalDevice, uint32_t* pPropertyCount, VkLayerProperties* pProperties);
+VKGEN_SIGNATURES(EnumerateDeviceLayerProperties, VkResult, VKGEN_1, (VkPhysicalDevice, uint32_t*, VkLayerProperties*), (VkPhysicalDevice physicalDevice, uint32_t* pPropertyCount, VkLayerProperties* pProperties), (VkPhysicalDevice *physicalDevice, uint32_t* *pPropertyCount, VkLayerProperties* *pProperties))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_EnumerateInstanceExtensionProperties)(const char*, uint32_t*, VkExtensionProperties*);
-typedef VkResult vkgen_pre_EnumerateInstanceExtensionProperties(struct vkgen_call *call, const char* *pLayerName, uint32_t* *pPropertyCount, VkExtensionProperties* *pProperties);
-typedef void vkgen_post_EnumerateInstanceExtensionProperties(struct vkgen_call *call, const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties, VkResult result);
-typedef VkResult vkgen_fallback_EnumerateInstanceExtensionProperties(struct vkgen_call *call, const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties);
+VKGEN_SIGNATURES(EnumerateInstanceExtensionProperties, VkResult, VKGEN_1, (const char*, uint32_t*, VkExtensionProperties*), (const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties), (const char* *pLayerName, uint32_t* *pPropertyCount, VkExtensionProperties* *pProperties))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_EnumerateInstanceLayerProperties)(uint32_t*, VkLayerProperties*);
-typedef VkResult vkgen_pre_EnumerateInstanceLayerProperties(struct vkgen_call *call, uint32_t* *pPropertyCount, VkLayerProperties* *pProperties);
-typedef void vkgen_post_EnumerateInstanceLayerProperties(struct vkgen_call *call, uint32_t* pPropertyCount, VkLayerProperties* pProperties, VkResult result);
-typedef VkResult vkgen_fallback_EnumerateInstanceLayerProperties(struct vkgen_call *call, uint32_t* pPropertyCount, VkLayerProperties* pProperties);
+VKGEN_SIGNATURES(EnumerateInstanceLayerProperties, VkResult, VKGEN_1, (uint32_t*, VkLayerProperties*), (uint32_t* pPropertyCount, VkLayerProperties* pProperties), (uint32_t* *pPropertyCount, VkLayerProperties* *pProperties))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_FreeCommandBuffers)(VkDevice, VkCommandPool, uint32_t, const VkCommandBuffer*);
-typedef VkResult vkgen_pre_FreeCommandBuffers(struct vkgen_call *call, VkDevice *device, VkCommandPool *commandPool, uint32_t *commandBufferCount, const VkCommandBuffer* *pCommandBuffers);
-typedef void vkgen_post_FreeCommandBuffers(struct vkgen_call *call, VkDevice device, VkCommandPool commandPool, uint32_t commandBufferCount, const VkCommandBuffer* pCommandBuffers);
-typedef void vkgen_fallback_FreeCommandBuffers(struct vkgen_call *call, VkDevice device, VkCommandPool commandPool, uint32_t commandBufferCount, const VkCommandBuffer* pCommandBuffers);
+VKGEN_SIGNATURES(FreeCommandBuffers, void, VKGEN_0, (VkDevice, VkCommandPool, uint32_t, const VkCommandBuffer*), (VkDevice device, VkCommandPool commandPool, uint32_t commandBufferCount, const VkCommandBuffer* pCommandBuffers), (VkDevice *device, VkCommandPool *commandPool, uint32_t *commandBufferCount, const VkCommandBuffer* *pCommandBuffers))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_FreeDescriptorSets)(VkDevice, VkDescriptorPool, uint32_t, const VkDescriptorSet*);
-typedef VkResult vkgen_pre_FreeDescriptorSets(struct vkgen_call *call, VkDevice *device, VkDescriptorPool *descriptorPool, uint32_t *descriptorSetCount, const VkDescriptorSet* *pDescriptorSets);
-typedef void vkgen_post_FreeDescriptorSets(struct vkgen_call *call, VkDevice device, VkDescriptorPool descriptorPool, uint32_t descriptorSetCount, const VkDescriptorSet* pDescriptorSets, VkResult result);
-typedef VkResult vkgen_fallback_FreeDescriptorSets(struct vkgen_call *call, VkDevice device, VkDescriptorPool descriptorPool, uint32_t descriptorSetCount, const VkDescriptorSet* pDescriptorSets);
+VKGEN_SIGNATURES(FreeDescriptorSets, VkResult, VKGEN_1, (VkDevice, VkDescriptorPool, uint32_t, const VkDescriptorSet*), (VkDevice device, VkDescriptorPool descriptorPool, uint32_t descriptorSetCount, const VkDescriptorSet* pDescriptorSets), (VkDevice *device, VkDescriptorPool *descriptorPool, uint32_t *descriptorSetCount, const VkDescriptorSet* *pDescriptorSets))
 #endif
-
-#if !(defined(VK_VERSION_1_0))
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(FreeMemory, void, VKGEN_0, (VkDevice, VkDeviceMemory, const VkAllocationCallbacks*), (VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkDeviceMemory *memory, const VkAllocationCallbacks* *pAllocator))
+#elif !(defined(VK_VERSION_1_0))
 #error "vkgen: a layer of this library intercepts vkFreeMemory (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_FreeMemory)(VkDevice, VkDeviceMemory, const VkAllocationCallbacks*);
-typedef VkResult vkgen_pre_FreeMemory(struct vkgen_call *call, VkDevice *device, VkDeviceMemory *memory, const VkAllocationCallbacks* *pAllocator);
-typedef void vkgen_post_FreeMemory(struct vkgen_call *call, VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks* pAllocator);
-typedef void vkgen_fallback_FreeMemory(struct vkgen_call *call, VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks* pAllocator);
-#endif
-
-#if !(defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(GetBufferMemoryRequirements, void, VKGEN_0, (VkDevice, VkBuffer, VkMemoryRequirements*), (VkDevice device, VkBuffer buffer, VkMemoryRequirements* pMemoryRequirements), (VkDevice *device, VkBuffer *buffer, VkMemoryRequirements* *pMemoryRequirements))
+#elif !(defined(VK_VERSION_1_0))
 #error "vkgen: a layer of this library intercepts vkGetBufferMemoryRequirements (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
-#if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_GetBufferMemoryRequirements)(VkDevice, VkBuffer, VkMemoryRequirements*);
-typedef VkResult vkgen_pre_GetBufferMemoryRequirements(struct vkgen_call *call, VkDevice *device, VkBuffer *buffer, VkMemoryRequirements* *pMemoryRequirements);
-typedef void vkgen_post_GetBufferMemoryRequirements(struct vkgen_call *call, VkDevice device, VkBuffer buffer, VkMemoryRequirements* pMemoryRequirements);
-typedef void vkgen_fallback_GetBufferMemoryRequirements(struct vkgen_call *call, VkDevice device, VkBuffer buffer, VkMemoryRequirements* pMemoryRequirements);
-#endif
-
-#if !(defined(VK_VERSION_1_1))
+#if (defined(VK_VERSION_1_1))
+VKGEN_SIGNATURES(GetBufferMemoryRequirements2, void, VKGEN_0, (VkDevice, const VkBufferMemoryRequirementsInfo2*, VkMemoryRequirements2*), (VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (VkDevice *device, const VkBufferMemoryRequirementsInfo2* *pInfo, VkMemoryRequirements2* *pMemoryRequirements))
+#elif !(defined(VK_VERSION_1_1))
 #error "vkgen: a layer of this library intercepts vkGetBufferMemoryRequirements2 (VK_VERSION_1_1), which these Vulkan headers lack; build against newer headers"
 #endif
-#if (defined(VK_VERSION_1_1))
-typedef void (VKAPI_PTR *vkgen_pfn_GetBufferMemoryRequirements2)(VkDevice, const VkBufferMemoryRequirementsInfo2*, VkMemoryRequirements2*);
-typedef VkResult vkgen_pre_GetBufferMemoryRequirements2(struct vkgen_call *call, VkDevice *device, const VkBufferMemoryRequirementsInfo2* *pInfo, VkMemoryRequirements2* *pMemoryRequirements);
-typedef void vkgen_post_GetBufferMemoryRequirements2(struct vkgen_call *call, VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements);
-typedef void vkgen_fallback_GetBufferMemoryRequirements2(struct vkgen_call *call, VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements);
-#endif
-
-#if !(defined(VK_VERSION_1_0))
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(GetImageMemoryRequirements, void, VKGEN_0, (VkDevice, VkImage, VkMemoryRequirements*), (VkDevice device, VkImage image, VkMemoryRequirements* pMemoryRequirements), (VkDevice *device, VkImage *image, VkMemoryRequirements* *pMemoryRequirements))
+#elif !(defined(VK_VERSION_1_0))
 #error "vkgen: a layer of this library intercepts vkGetImageMemoryRequirements (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
-#if (defined(VK_VERSION_1_0))
-typedef void (VKAPI_PTR *vkgen_pfn_GetImageMemoryRequirements)(VkDevice, VkImage, VkMemoryRequirements*);
-typedef VkResult vkgen_pre_GetImageMemoryRequirements(struct vkgen_call *call, VkDevice *device, VkImage *image, VkMemoryRequirements* *pMemoryRequirements);
-typedef void vkgen_post_GetImageMemoryRequirements(struct vkgen_call *call, VkDevice device, VkImage image, VkMemoryRequirements* pMemoryRequirements);
-typedef void vkgen_fallback_GetImageMemoryRequirements(struct vkgen_call *call, VkDevice device, VkImage image, VkMemoryRequirements* pMemoryRequirements);
-#endif
-
-#if !(defined(VK_VERSION_1_1))
+#if (defined(VK_VERSION_1_1))
+VKGEN_SIGNATURES(GetImageMemoryRequirements2, void, VKGEN_0, (VkDevice, const VkImageMemoryRequirementsInfo2*, VkMemoryRequirements2*), (VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (VkDevice *device, const VkImageMemoryRequirementsInfo2* *pInfo, VkMemoryRequirements2* *pMemoryRequirements))
+#elif !(defined(VK_VERSION_1_1))
 #error "vkgen: a layer of this library intercepts vkGetImageMemoryRequirements2 (VK_VERSION_1_1), which these Vulkan headers lack; build against newer headers"
 #endif
-#if (defined(VK_VERSION_1_1))
-typedef void (VKAPI_PTR *vkgen_pfn_GetImageMemoryRequirements2)(VkDevice, const VkImageMemoryRequirementsInfo2*, VkMemoryRequirements2*);
-typedef VkResult vkgen_pre_GetImageMemoryRequirements2(struct vkgen_call *call, VkDevice *device, const VkImageMemoryRequirementsInfo2* *pInfo, VkMemoryRequirements2* *pMemoryRequirements);
-typedef void vkgen_post_GetImageMemoryRequirements2(struct vkgen_call *call, VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements);
-typedef void vkgen_fallback_GetImageMemoryRequirements2(struct vkgen_call *call, VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements);
-#endif
-
-#if !(defined(VK_EXT_debug_utils))
+#if (defined(VK_EXT_debug_utils))
+VKGEN_SIGNATURES(QueueBeginDebugUtilsLabelEXT, void, VKGEN_0, (VkQueue, const VkDebugUtilsLabelEXT*), (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (VkQueue *queue, const VkDebugUtilsLabelEXT* *pLabelInfo))
+#elif !(defined(VK_EXT_debug_utils))
 #error "vkgen: a layer of this library intercepts vkQueueBeginDebugUtilsLabelEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_EXT_debug_utils))
-typedef void (VKAPI_PTR *vkgen_pfn_QueueBeginDebugUtilsLabelEXT)(VkQueue, const VkDebugUtilsLabelEXT*);
-typedef VkResult vkgen_pre_QueueBeginDebugUtilsLabelEXT(struct vkgen_call *call, VkQueue *queue, const VkDebugUtilsLabelEXT* *pLabelInfo);
-typedef void vkgen_post_QueueBeginDebugUtilsLabelEXT(struct vkgen_call *call, VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo);
-typedef void vkgen_fallback_QueueBeginDebugUtilsLabelEXT(struct vkgen_call *call, VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo);
-#endif
-
-#if !(defined(VK_EXT_debug_utils))
+VKGEN_SIGNATURES(QueueEndDebugUtilsLabelEXT, void, VKGEN_0, (VkQueue), (VkQueue queue), (VkQueue *queue))
+#elif !(defined(VK_EXT_debug_utils))
 #error "vkgen: a layer of this library intercepts vkQueueEndDebugUtilsLabelEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_EXT_debug_utils))
-typedef void (VKAPI_PTR *vkgen_pfn_QueueEndDebugUtilsLabelEXT)(VkQueue);
-typedef VkResult vkgen_pre_QueueEndDebugUtilsLabelEXT(struct vkgen_call *call, VkQueue *queue);
-typedef void vkgen_post_QueueEndDebugUtilsLabelEXT(struct vkgen_call *call, VkQueue queue);
-typedef void vkgen_fallback_QueueEndDebugUtilsLabelEXT(struct vkgen_call *call, VkQueue queue);
-#endif
-
-#if !(defined(VK_EXT_debug_utils))
+VKGEN_SIGNATURES(QueueInsertDebugUtilsLabelEXT, void, VKGEN_0, (VkQueue, const VkDebugUtilsLabelEXT*), (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (VkQueue *queue, const VkDebugUtilsLabelEXT* *pLabelInfo))
+#elif !(defined(VK_EXT_debug_utils))
 #error "vkgen: a layer of this library intercepts vkQueueInsertDebugUtilsLabelEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
 #endif
-#if (defined(VK_EXT_debug_utils))
-typedef void (VKAPI_PTR *vkgen_pfn_QueueInsertDebugUtilsLabelEXT)(VkQueue, const VkDebugUtilsLabelEXT*);
-typedef VkResult vkgen_pre_QueueInsertDebugUtilsLabelEXT(struct vkgen_call *call, VkQueue *queue, const VkDebugUtilsLabelEXT* *pLabelInfo);
-typedef void vkgen_post_QueueInsertDebugUtilsLabelEXT(struct vkgen_call *call, VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo);
-typedef void vkgen_fallback_QueueInsertDebugUtilsLabelEXT(struct vkgen_call *call, VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo);
-#endif
-
-#if !(defined(VK_VERSION_1_0))
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(QueueSubmit, VkResult, VKGEN_1, (VkQueue, uint32_t, const VkSubmitInfo*, VkFence), (VkQueue queue, uint32_t submitCount, const VkSubmitInfo* pSubmits, VkFence fence), (VkQueue *queue, uint32_t *submitCount, const VkSubmitInfo* *pSubmits, VkFence *fence))
+#elif !(defined(VK_VERSION_1_0))
 #error "vkgen: a layer of this library intercepts vkQueueSubmit (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
-#if (defined(VK_VERSION_1_0))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_QueueSubmit)(VkQueue, uint32_t, const VkSubmitInfo*, VkFence);
-typedef VkResult vkgen_pre_QueueSubmit(struct vkgen_call *call, VkQueue *queue, uint32_t *submitCount, const VkSubmitInfo* *pSubmits, VkFence *fence);
-typedef void vkgen_post_QueueSubmit(struct vkgen_call *call, VkQueue queue, uint32_t submitCount, const VkSubmitInfo* pSubmits, VkFence fence, VkResult result);
-typedef VkResult vkgen_fallback_QueueSubmit(struct vkgen_call *call, VkQueue queue, uint32_t submitCount, const VkSubmitInfo* pSubmits, VkFence fence);
-#endif
-
 #if (defined(VK_INTEL_performance_query))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_ReleasePerformanceConfigurationINTEL)(VkDevice, VkPerformanceConfigurationINTEL);
-typedef VkResult vkgen_pre_ReleasePerformanceConfigurationINTEL(struct vkgen_call *call, VkDevice *device, VkPerformanceConfigurationINTEL *configuration);
-typedef void vkgen_post_ReleasePerformanceConfigurationINTEL(struct vkgen_call *call, VkDevice device, VkPerformanceConfigurationINTEL configuration, VkResult result);
-typedef VkResult vkgen_fallback_ReleasePerformanceConfigurationINTEL(struct vkgen_call *call, VkDevice device, VkPerformanceConfigurationINTEL configuration);
+VKGEN_SIGNATURES(ReleasePerformanceConfigurationINTEL, VkResult, VKGEN_1, (VkDevice, VkPerformanceConfigurationINTEL), (VkDevice device, VkPerformanceConfigurationINTEL configuration), (VkDevice *device, VkPerformanceConfigurationINTEL *configuration))
 #endif
-
 #if (defined(VK_VERSION_1_0))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_ResetDescriptorPool)(VkDevice, VkDescriptorPool, VkDescriptorPoolResetFlags);
-typedef VkResult vkgen_pre_ResetDescriptorPool(struct vkgen_call *call, VkDevice *device, VkDescriptorPool *descriptorPool, VkDescriptorPoolResetFlags *flags);
-typedef void vkgen_post_ResetDescriptorPool(struct vkgen_call *call, VkDevice device, VkDescriptorPool descriptorPool, VkDescriptorPoolResetFlags flags, VkResult result);
-typedef VkResult vkgen_fallback_ResetDescriptorPool(struct vkgen_call *call, VkDevice device, VkDescriptorPool descriptorPool, VkDescriptorPoolResetFlags flags);
+VKGEN_SIGNATURES(ResetDescriptorPool, VkResult, VKGEN_1, (VkDevice, VkDescriptorPool, VkDescriptorPoolResetFlags), (VkDevice device, VkDescriptorPool descriptorPool, VkDescriptorPoolResetFlags flags), (VkDevice *device, VkDescriptorPool *descriptorPool, VkDescriptorPoolResetFlags *flags))
 #endif
-
-#if !(defined(VK_EXT_debug_utils))
+#if (defined(VK_EXT_debug_utils))
+VKGEN_SIGNATURES(SetDebugUtilsObjectNameEXT, VkResult, VKGEN_1, (VkDevice, const VkDebugUtilsObjectNameInfoEXT*), (VkDevice device, const VkDebugUtilsObjectNameInfoEXT* pNameInfo), (VkDevice *device, const VkDebugUtilsObjectNameInfoEXT* *pNameInfo))
+#elif !(defined(VK_EXT_debug_utils))
 #error "vkgen: a layer of this library intercepts vkSetDebugUtilsObjectNameEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_EXT_debug_utils))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_SetDebugUtilsObjectNameEXT)(VkDevice, const VkDebugUtilsObjectNameInfoEXT*);
-typedef VkResult vkgen_pre_SetDebugUtilsObjectNameEXT(struct vkgen_call *call, VkDevice *device, const VkDebugUtilsObjectNameInfoEXT* *pNameInfo);
-typedef void vkgen_post_SetDebugUtilsObjectNameEXT(struct vkgen_call *call, VkDevice device, const VkDebugUtilsObjectNameInfoEXT* pNameInfo, VkResult result);
-typedef VkResult vkgen_fallback_SetDebugUtilsObjectNameEXT(struct vkgen_call *call, VkDevice device, const VkDebugUtilsObjectNameInfoEXT* pNameInfo);
-#endif
-
-#if !(defined(VK_EXT_debug_utils))
+VKGEN_SIGNATURES(SetDebugUtilsObjectTagEXT, VkResult, VKGEN_1, (VkDevice, const VkDebugUtilsObjectTagInfoEXT*), (VkDevice device, const VkDebugUtilsObjectTagInfoEXT* pTagInfo), (VkDevice *device, const VkDebugUtilsObjectTagInfoEXT* *pTagInfo))
+#elif !(defined(VK_EXT_debug_utils))
 #error "vkgen: a layer of this library intercepts vkSetDebugUtilsObjectTagEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_EXT_debug_utils))
-typedef VkResult (VKAPI_PTR *vkgen_pfn_SetDebugUtilsObjectTagEXT)(VkDevice, const VkDebugUtilsObjectTagInfoEXT*);
-typedef VkResult vkgen_pre_SetDebugUtilsObjectTagEXT(struct vkgen_call *call, VkDevice *device, const VkDebugUtilsObjectTagInfoEXT* *pTagInfo);
-typedef void vkgen_post_SetDebugUtilsObjectTagEXT(struct vkgen_call *call, VkDevice device, const VkDebugUtilsObjectTagInfoEXT* pTagInfo, VkResult result);
-typedef VkResult vkgen_fallback_SetDebugUtilsObjectTagEXT(struct vkgen_call *call, VkDevice device, const VkDebugUtilsObjectTagInfoEXT* pTagInfo);
-#endif
-
-#if !(defined(VK_EXT_debug_utils))
+VKGEN_SIGNATURES(SubmitDebugUtilsMessageEXT, void, VKGEN_0, (VkInstance, VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT, const VkDebugUtilsMessengerCallbackDataEXT*), (VkInstance instance, VkDebugUtilsMessageSeverityFlagBitsEXT messageSeverity, VkDebugUtilsMessageTypeFlagsEXT messageTypes, const VkDebugUtilsMessengerCallbackDataEXT* pCallbackData), (VkInstance *instance, VkDebugUtilsMessageSeverityFlagBitsEXT *messageSeverity, VkDebugUtilsMessageTypeFlagsEXT *messageTypes, const VkDebugUtilsMessengerCallbackDataEXT* *pCallbackData))
+#elif !(defined(VK_EXT_debug_utils))
 #error "vkgen: a layer of this library intercepts vkSubmitDebugUtilsMessageEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
-#endif
-#if (defined(VK_EXT_debug_utils))
-typedef void (VKAPI_PTR *vkgen_pfn_SubmitDebugUtilsMessageEXT)(VkInstance, VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT, const VkDebugUtilsMessengerCallbackDataEXT*);
-typedef VkResult vkgen_pre_SubmitDebugUtilsMessageEXT(struct vkgen_call *call, VkInstance *instance, VkDebugUtilsMessageSeverityFlagBitsEXT *messageSeverity, VkDebugUtilsMessageTypeFlagsEXT *messageTypes, const VkDebugUtilsMessengerCallbackDataEXT* *pCallbackData);
-typedef void vkgen_post_SubmitDebugUtilsMessageEXT(struct vkgen_call *call, VkInstance instance, VkDebugUtilsMessageSeverityFlagBitsEXT messageSeverity, VkDebugUtilsMessageTypeFlagsEXT messageTypes, const VkDebugUtilsMessengerCallbackDataEXT* pCallbackData);
-typedef void vkgen_fallback_SubmitDebugUtilsMessageEXT(struct vkgen_call *call, VkInstance instance, VkDebugUtilsMessageSeverityFlagBitsEXT messageSeverity, VkDebugUtilsMessageTypeFlagsEXT messageTypes, const VkDebugUtilsMessengerCallbackDataEXT* pCallbackData);
 #endif
 
 #endif

@@ -51,34 +51,36 @@ func TestGenerate(t *testing.T) {
 		t.Fatal(err)
 	}
 	contains(t, "vkgen_t.c", out["vkgen_t.c"],
-		// the layer's part is a table: hooks per command, one trampoline per entry point
-		"VKGEN_TRAMP_vkCreateDevice(LAYER, t_, .c_pre = t_pre_CreateDevice, .c_post = t_post_CreateDevice)",
-		"VKGEN_TRAMP_vkCreateDebugUtilsMessengerEXT(LAYER, t_, .fallback = t_fallback_CreateDebugUtilsMessengerEXT)",
-		"VKGEN_TRAMP_vkGetPhysicalDeviceProperties2(LAYER, t_, 0)",
-		"VKGEN_TRAMP_vkGetPhysicalDeviceProperties2KHR(LAYER, t_, 0)",
+		// the layer's part is a table: hooks per entry point (the runtime's
+		// commands, own VKGEN_0, have their entries in VKGEN_RUNTIME_ENTRIES)
+		"X(vkCreateDevice, VKGEN_0, 1, .c_pre = t_pre_CreateDevice, .c_post = t_post_CreateDevice) \\\n",
 		// claimed extension command: handed out even when the driver lacks it
-		"VKGEN_ENTRY_vkCreateDebugUtilsMessengerEXT(t_, 1)",
-		// unclaimed: guarded by the chain below
-		"VKGEN_ENTRY_vkGetPhysicalDeviceProperties2(t_, 0)",
-		"VKGEN_ENTRY_vkGetPhysicalDeviceProperties2KHR(t_, 0)",
+		"X(vkCreateDebugUtilsMessengerEXT, VKGEN_1, 1, .fallback = t_fallback_CreateDebugUtilsMessengerEXT) \\\n",
+		// unclaimed: guarded by the chain below; the alias has its own row
+		"X(vkGetPhysicalDeviceProperties2, VKGEN_1, 0, 0) \\\n",
+		"X(vkGetPhysicalDeviceProperties2KHR, VKGEN_1, 0, 0) \\\n",
+		// one trampoline and one intercepts entry per row
+		"VKGEN_HOOKS(VKGEN_LAYER_TRAMP)\n",
+		"VKGEN_RUNTIME_ENTRIES(t_) VKGEN_HOOKS(VKGEN_LAYER_ENTRY)\n",
 	)
 	if strings.Contains(out["vkgen_t.c"], "VKGEN_FORGETS") {
 		t.Error("a layer with neither name cache nor forget hook intercepts destroy commands")
 	}
 	contains(t, "vkgen_trampolines.h", out["vkgen_trampolines.h"],
+		// one body (VKGEN_TRAMPOLINE), instantiated once per command
+		"#define VKGEN_TRAMPOLINE(S, RET, R, VR, NC, DOWN, F, PARAMS, ARGS, PTRS, GOTYPES, GOARGS, FORGET) \\\n",
 		// the alias calls down through its own slot
-		"vkgen_tramp_GetPhysicalDeviceProperties2(L, &h, VKGEN_I_vkGetPhysicalDeviceProperties2KHR, physicalDevice, pProperties); }",
+		"#define VKGEN_CMD_vkGetPhysicalDeviceProperties2KHR(X, ...) X(vkGetPhysicalDeviceProperties2KHR, GetPhysicalDeviceProperties2, void, VKGEN_0, VKGEN_I_vkGetPhysicalDeviceProperties2KHR, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties2* pProperties), (physicalDevice, pProperties), __VA_ARGS__)",
 		// C pre hook may replace parameters before the runtime walks the chain
-		"VkResult pre = h->c_pre(&call, &physicalDevice, &pCreateInfo, &pAllocator, &pDevice);",
-		"result = vkgen_create_device(L, physicalDevice, pCreateInfo, pAllocator, pDevice);",
-		"else if (h->fallback)\n\t\t\tresult = h->fallback(&call, instance, pCreateInfo, pAllocator, pMessenger);",
+		"VKGEN_TRAMPOLINE(CreateDevice, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, call, vkgen_create_device, (VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDevice* pDevice), (physicalDevice, pCreateInfo, pAllocator, pDevice), (&physicalDevice, &pCreateInfo, &pAllocator, &pDevice),",
+		// an instance-level command calls down the instance's table (else its fallback)
+		"VKGEN_TRAMPOLINE(CreateDebugUtilsMessengerEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, instance, 0, ",
 		// array parameter reaches Go as a pointer
-		"h->go_pre((GoUintptr)commandBuffer, (float*)blendConstants);",
+		", ((GoUintptr)commandBuffer, (float*)blendConstants), ())",
 	)
 	contains(t, "vkgen_framework.h", out["vkgen_framework.h"],
-		"typedef VkResult vkgen_pre_CreateDevice(struct vkgen_call *call, VkPhysicalDevice *physicalDevice, const VkDeviceCreateInfo* *pCreateInfo,",
-		"typedef void vkgen_post_CreateDevice(struct vkgen_call *call, VkPhysicalDevice physicalDevice,",
-		"#if !(defined(VK_EXT_debug_utils))",
+		"VKGEN_SIGNATURES(CreateDevice, VkResult, VKGEN_1, (VkPhysicalDevice, const VkDeviceCreateInfo*, const VkAllocationCallbacks*, VkDevice*), (VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDevice* pDevice), (VkPhysicalDevice *physicalDevice, const VkDeviceCreateInfo* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkDevice* *pDevice))",
+		"#elif !(defined(VK_EXT_debug_utils))\n#error",
 	)
 	contains(t, "vkgen_t.h", out["vkgen_t.h"],
 		"vkgen_pre_CreateDevice t_pre_CreateDevice;",
@@ -116,7 +118,7 @@ func TestLibrary(t *testing.T) {
 		switch {
 		case f.Name == "fw/vkgen_trampolines.h":
 			fw++
-			contains(t, f.Name, string(f.Data), "vkgen_tramp_CreateBuffer(", "vkgen_tramp_CreateImage(")
+			contains(t, f.Name, string(f.Data), "VKGEN_TRAMPOLINE(CreateBuffer,", "VKGEN_TRAMPOLINE(CreateImage,")
 		case f.Name == "l/a/vkgen_a.c":
 			la++
 			if strings.Contains(string(f.Data), "CreateImage") {
@@ -171,14 +173,14 @@ func TestForgetHook(t *testing.T) {
 		"for (uint32_t i = 0; i < commandBufferCount; i++) vkgen_forget(L, (uint64_t)(uintptr_t)device, 6, (uint64_t)(uintptr_t)pCommandBuffers[i], 0);",
 		"vkgen_forget(L, (uint64_t)(uintptr_t)device, 25, (uint64_t)commandPool, 1);",
 		"vkgen_forget(L, 0, 1000000000, (uint64_t)surface, 0);",
-		"VKGEN_TRAMP_vkDestroySurfaceKHR(L, vkgen_f_, 0)",
+		"\tX(vkDestroySurfaceKHR) \\\n",
 	)
-	i := strings.Index(tr, "vkgen_tramp_DestroyDevice(")
-	j := strings.Index(tr[i:], "\n}\n")
+	i := strings.Index(tr, "VKGEN_TRAMPOLINE(DestroyDevice,")
+	j := strings.Index(tr[i:], "\n")
 	if i < 0 || j < 0 || strings.Contains(tr[i:i+j], "vkgen_forget(") {
 		t.Error("vkDestroyDevice is the runtime's, not a forget call")
 	}
-	contains(t, "vkgen_t.c", out["vkgen_t.c"], "VKGEN_FORGETS(LAYER)", "VKGEN_FORGET_ENTRIES", ".forget = t_forget)")
+	contains(t, "vkgen_t.c", out["vkgen_t.c"], "\nVKGEN_FORGETS\n", "VKGEN_FORGET_ENTRIES", ".forget = t_forget)")
 	if strings.Contains(out["vkgen_t.c"], ".names") {
 		t.Error("forget_hook without name_cache must not have a name cache")
 	}

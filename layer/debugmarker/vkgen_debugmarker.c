@@ -11,50 +11,40 @@
 
 static struct vkgen_namecache names;
 
-VKGEN_TRAMP_vkCmdBeginDebugUtilsLabelEXT(LAYER, t_, 0)
-VKGEN_TRAMP_vkCmdDebugMarkerBeginEXT(LAYER, t_, 0)
-VKGEN_TRAMP_vkCmdDebugMarkerEndEXT(LAYER, t_, 0)
-VKGEN_TRAMP_vkCmdDebugMarkerInsertEXT(LAYER, t_, 0)
-VKGEN_TRAMP_vkCmdEndDebugUtilsLabelEXT(LAYER, t_, 0)
-VKGEN_TRAMP_vkCmdInsertDebugUtilsLabelEXT(LAYER, t_, 0)
-VKGEN_TRAMP_vkCreateDebugUtilsMessengerEXT(LAYER, t_, .fallback = debugmarker_fallback_CreateDebugUtilsMessengerEXT)
-VKGEN_TRAMP_vkCreateDevice(LAYER, t_, 0)
-VKGEN_TRAMP_vkCreateInstance(LAYER, t_, .go_post = vkgen_debugmarker_go_post_CreateInstance)
-VKGEN_TRAMP_vkDebugMarkerSetObjectNameEXT(LAYER, t_, .c_pre = debugmarker_pre_DebugMarkerSetObjectNameEXT, .go_pre = vkgen_debugmarker_go_pre_DebugMarkerSetObjectNameEXT, .name_cache = 1)
-VKGEN_TRAMP_vkDebugMarkerSetObjectTagEXT(LAYER, t_, 0)
-VKGEN_TRAMP_vkDestroyDebugUtilsMessengerEXT(LAYER, t_, .c_pre = debugmarker_pre_DestroyDebugUtilsMessengerEXT, .c_post = debugmarker_post_DestroyDebugUtilsMessengerEXT)
-VKGEN_TRAMP_vkDestroyDevice(LAYER, t_, .go_pre = vkgen_debugmarker_go_pre_DestroyDevice)
-VKGEN_TRAMP_vkDestroyInstance(LAYER, t_, .go_post = vkgen_debugmarker_go_post_DestroyInstance)
-VKGEN_TRAMP_vkEnumerateDeviceExtensionProperties(LAYER, t_, 0)
-VKGEN_TRAMP_vkEnumerateDeviceLayerProperties(LAYER, t_, 0)
-VKGEN_TRAMP_vkEnumerateInstanceExtensionProperties(LAYER, t_, 0)
-VKGEN_TRAMP_vkEnumerateInstanceLayerProperties(LAYER, t_, 0)
-VKGEN_TRAMP_vkQueueBeginDebugUtilsLabelEXT(LAYER, t_, 0)
-VKGEN_TRAMP_vkQueueEndDebugUtilsLabelEXT(LAYER, t_, 0)
-VKGEN_TRAMP_vkQueueInsertDebugUtilsLabelEXT(LAYER, t_, 0)
-VKGEN_TRAMP_vkSetDebugUtilsObjectNameEXT(LAYER, t_, .c_pre = debugmarker_pre_SetDebugUtilsObjectNameEXT, .go_pre = vkgen_debugmarker_go_pre_SetDebugUtilsObjectNameEXT, .name_cache = 1)
-VKGEN_TRAMP_vkSetDebugUtilsObjectTagEXT(LAYER, t_, 0)
-VKGEN_TRAMP_vkSubmitDebugUtilsMessageEXT(LAYER, t_, 0)
-VKGEN_FORGETS(LAYER)
+/* The layer's table, one row per entry point it intercepts: X(entry, own,
+ * claimed, hooks) with own VKGEN_1 where the entry is the layer's (VKGEN_0:
+ * the runtime's, VKGEN_RUNTIME_ENTRIES) and hooks .c_pre = f, ... (0: none). */
+#define VKGEN_HOOKS(X) \
+	X(vkCmdBeginDebugUtilsLabelEXT, VKGEN_1, 1, 0) \
+	X(vkCmdDebugMarkerBeginEXT, VKGEN_1, 1, 0) \
+	X(vkCmdDebugMarkerEndEXT, VKGEN_1, 1, 0) \
+	X(vkCmdDebugMarkerInsertEXT, VKGEN_1, 1, 0) \
+	X(vkCmdEndDebugUtilsLabelEXT, VKGEN_1, 1, 0) \
+	X(vkCmdInsertDebugUtilsLabelEXT, VKGEN_1, 1, 0) \
+	X(vkCreateDebugUtilsMessengerEXT, VKGEN_1, 1, .fallback = debugmarker_fallback_CreateDebugUtilsMessengerEXT) \
+	X(vkCreateDevice, VKGEN_0, 1, 0) \
+	X(vkCreateInstance, VKGEN_0, 1, .go_post = vkgen_debugmarker_go_post_CreateInstance) \
+	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 1, .c_pre = debugmarker_pre_DebugMarkerSetObjectNameEXT, .go_pre = vkgen_debugmarker_go_pre_DebugMarkerSetObjectNameEXT, .name_cache = 1) \
+	X(vkDebugMarkerSetObjectTagEXT, VKGEN_1, 1, 0) \
+	X(vkDestroyDebugUtilsMessengerEXT, VKGEN_1, 1, .c_pre = debugmarker_pre_DestroyDebugUtilsMessengerEXT, .c_post = debugmarker_post_DestroyDebugUtilsMessengerEXT) \
+	X(vkDestroyDevice, VKGEN_0, 1, .go_pre = vkgen_debugmarker_go_pre_DestroyDevice) \
+	X(vkDestroyInstance, VKGEN_0, 1, .go_post = vkgen_debugmarker_go_post_DestroyInstance) \
+	X(vkEnumerateDeviceExtensionProperties, VKGEN_0, 1, 0) \
+	X(vkEnumerateDeviceLayerProperties, VKGEN_0, 1, 0) \
+	X(vkEnumerateInstanceExtensionProperties, VKGEN_0, 1, 0) \
+	X(vkEnumerateInstanceLayerProperties, VKGEN_0, 1, 0) \
+	X(vkQueueBeginDebugUtilsLabelEXT, VKGEN_1, 1, 0) \
+	X(vkQueueEndDebugUtilsLabelEXT, VKGEN_1, 1, 0) \
+	X(vkQueueInsertDebugUtilsLabelEXT, VKGEN_1, 1, 0) \
+	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 1, .c_pre = debugmarker_pre_SetDebugUtilsObjectNameEXT, .go_pre = vkgen_debugmarker_go_pre_SetDebugUtilsObjectNameEXT, .name_cache = 1) \
+	X(vkSetDebugUtilsObjectTagEXT, VKGEN_1, 1, 0) \
+	X(vkSubmitDebugUtilsMessageEXT, VKGEN_1, 1, 0) \
+
+VKGEN_HOOKS(VKGEN_LAYER_TRAMP)
+VKGEN_FORGETS
 
 static const struct vkgen_intercept intercepts[VKGEN_NAMES] = {
-	VKGEN_EXPORT_ENTRIES(debugmarker) VKGEN_RUNTIME_ENTRIES(t_)
-	VKGEN_ENTRY_vkCmdBeginDebugUtilsLabelEXT(t_, 1)
-	VKGEN_ENTRY_vkCmdDebugMarkerBeginEXT(t_, 1)
-	VKGEN_ENTRY_vkCmdDebugMarkerEndEXT(t_, 1)
-	VKGEN_ENTRY_vkCmdDebugMarkerInsertEXT(t_, 1)
-	VKGEN_ENTRY_vkCmdEndDebugUtilsLabelEXT(t_, 1)
-	VKGEN_ENTRY_vkCmdInsertDebugUtilsLabelEXT(t_, 1)
-	VKGEN_ENTRY_vkCreateDebugUtilsMessengerEXT(t_, 1)
-	VKGEN_ENTRY_vkDebugMarkerSetObjectNameEXT(t_, 1)
-	VKGEN_ENTRY_vkDebugMarkerSetObjectTagEXT(t_, 1)
-	VKGEN_ENTRY_vkDestroyDebugUtilsMessengerEXT(t_, 1)
-	VKGEN_ENTRY_vkQueueBeginDebugUtilsLabelEXT(t_, 1)
-	VKGEN_ENTRY_vkQueueEndDebugUtilsLabelEXT(t_, 1)
-	VKGEN_ENTRY_vkQueueInsertDebugUtilsLabelEXT(t_, 1)
-	VKGEN_ENTRY_vkSetDebugUtilsObjectNameEXT(t_, 1)
-	VKGEN_ENTRY_vkSetDebugUtilsObjectTagEXT(t_, 1)
-	VKGEN_ENTRY_vkSubmitDebugUtilsMessageEXT(t_, 1)
+	VKGEN_EXPORT_ENTRIES(debugmarker) VKGEN_RUNTIME_ENTRIES(t_) VKGEN_HOOKS(VKGEN_LAYER_ENTRY)
 };
 static const struct vkgen_intercept forgets[VKGEN_NAMES] = {VKGEN_FORGET_ENTRIES};
 static const VkExtensionProperties instance_extensions[] = {{"VK_EXT_debug_utils", 2}, {"VK_EXT_layer_settings", 2}, };

@@ -11,34 +11,32 @@
 
 static struct vkgen_namecache names;
 
-VKGEN_TRAMP_vkCreateBuffer(LAYER, t_, .go_pre = vkgen_example_go_pre_CreateBuffer, .go_post = vkgen_example_go_post_CreateBuffer)
-VKGEN_TRAMP_vkCreateDevice(LAYER, t_, .go_post = vkgen_example_go_post_CreateDevice)
-VKGEN_TRAMP_vkCreateImage(LAYER, t_, .go_post = vkgen_example_go_post_CreateImage)
-VKGEN_TRAMP_vkCreateInstance(LAYER, t_, .go_post = vkgen_example_go_post_CreateInstance)
-VKGEN_TRAMP_vkDebugMarkerSetObjectNameEXT(LAYER, t_, .go_pre = vkgen_example_go_pre_DebugMarkerSetObjectNameEXT)
-VKGEN_TRAMP_vkDestroyBuffer(LAYER, t_, .go_pre = vkgen_example_go_pre_DestroyBuffer)
-VKGEN_TRAMP_vkDestroyDevice(LAYER, t_, 0)
-VKGEN_TRAMP_vkDestroyImage(LAYER, t_, .go_pre = vkgen_example_go_pre_DestroyImage)
-VKGEN_TRAMP_vkDestroyInstance(LAYER, t_, .go_post = vkgen_example_go_post_DestroyInstance)
-VKGEN_TRAMP_vkEnumerateDeviceExtensionProperties(LAYER, t_, 0)
-VKGEN_TRAMP_vkEnumerateDeviceLayerProperties(LAYER, t_, 0)
-VKGEN_TRAMP_vkEnumerateInstanceExtensionProperties(LAYER, t_, 0)
-VKGEN_TRAMP_vkEnumerateInstanceLayerProperties(LAYER, t_, 0)
-VKGEN_TRAMP_vkGetBufferMemoryRequirements(LAYER, t_, 0)
-VKGEN_TRAMP_vkQueueSubmit(LAYER, t_, .go_pre = vkgen_example_go_pre_QueueSubmit)
-VKGEN_TRAMP_vkSetDebugUtilsObjectNameEXT(LAYER, t_, .go_pre = vkgen_example_go_pre_SetDebugUtilsObjectNameEXT, .name_cache = 1)
-VKGEN_FORGETS(LAYER)
+/* The layer's table, one row per entry point it intercepts: X(entry, own,
+ * claimed, hooks) with own VKGEN_1 where the entry is the layer's (VKGEN_0:
+ * the runtime's, VKGEN_RUNTIME_ENTRIES) and hooks .c_pre = f, ... (0: none). */
+#define VKGEN_HOOKS(X) \
+	X(vkCreateBuffer, VKGEN_1, 0, .go_pre = vkgen_example_go_pre_CreateBuffer, .go_post = vkgen_example_go_post_CreateBuffer) \
+	X(vkCreateDevice, VKGEN_0, 1, .go_post = vkgen_example_go_post_CreateDevice) \
+	X(vkCreateImage, VKGEN_1, 0, .go_post = vkgen_example_go_post_CreateImage) \
+	X(vkCreateInstance, VKGEN_0, 1, .go_post = vkgen_example_go_post_CreateInstance) \
+	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .go_pre = vkgen_example_go_pre_DebugMarkerSetObjectNameEXT) \
+	X(vkDestroyBuffer, VKGEN_1, 0, .go_pre = vkgen_example_go_pre_DestroyBuffer) \
+	X(vkDestroyDevice, VKGEN_0, 1, 0) \
+	X(vkDestroyImage, VKGEN_1, 0, .go_pre = vkgen_example_go_pre_DestroyImage) \
+	X(vkDestroyInstance, VKGEN_0, 1, .go_post = vkgen_example_go_post_DestroyInstance) \
+	X(vkEnumerateDeviceExtensionProperties, VKGEN_0, 1, 0) \
+	X(vkEnumerateDeviceLayerProperties, VKGEN_0, 1, 0) \
+	X(vkEnumerateInstanceExtensionProperties, VKGEN_0, 1, 0) \
+	X(vkEnumerateInstanceLayerProperties, VKGEN_0, 1, 0) \
+	X(vkGetBufferMemoryRequirements, VKGEN_1, 0, 0) \
+	X(vkQueueSubmit, VKGEN_1, 0, .go_pre = vkgen_example_go_pre_QueueSubmit) \
+	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .go_pre = vkgen_example_go_pre_SetDebugUtilsObjectNameEXT, .name_cache = 1) \
+
+VKGEN_HOOKS(VKGEN_LAYER_TRAMP)
+VKGEN_FORGETS
 
 static const struct vkgen_intercept intercepts[VKGEN_NAMES] = {
-	VKGEN_EXPORT_ENTRIES(example) VKGEN_RUNTIME_ENTRIES(t_)
-	VKGEN_ENTRY_vkCreateBuffer(t_, 0)
-	VKGEN_ENTRY_vkCreateImage(t_, 0)
-	VKGEN_ENTRY_vkDebugMarkerSetObjectNameEXT(t_, 0)
-	VKGEN_ENTRY_vkDestroyBuffer(t_, 0)
-	VKGEN_ENTRY_vkDestroyImage(t_, 0)
-	VKGEN_ENTRY_vkGetBufferMemoryRequirements(t_, 0)
-	VKGEN_ENTRY_vkQueueSubmit(t_, 0)
-	VKGEN_ENTRY_vkSetDebugUtilsObjectNameEXT(t_, 0)
+	VKGEN_EXPORT_ENTRIES(example) VKGEN_RUNTIME_ENTRIES(t_) VKGEN_HOOKS(VKGEN_LAYER_ENTRY)
 };
 static const struct vkgen_intercept forgets[VKGEN_NAMES] = {VKGEN_FORGET_ENTRIES};
 

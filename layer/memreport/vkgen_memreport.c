@@ -11,58 +11,44 @@
 
 static struct vkgen_namecache names;
 
-VKGEN_TRAMP_vkAllocateMemory(LAYER, t_, .go_post = vkgen_memreport_go_post_AllocateMemory)
-VKGEN_TRAMP_vkBindBufferMemory(LAYER, t_, .go_post = vkgen_memreport_go_post_BindBufferMemory)
-VKGEN_TRAMP_vkBindBufferMemory2(LAYER, t_, .go_post = vkgen_memreport_go_post_BindBufferMemory2)
-VKGEN_TRAMP_vkBindBufferMemory2KHR(LAYER, t_, .go_post = vkgen_memreport_go_post_BindBufferMemory2)
-VKGEN_TRAMP_vkBindImageMemory(LAYER, t_, .go_post = vkgen_memreport_go_post_BindImageMemory)
-VKGEN_TRAMP_vkBindImageMemory2(LAYER, t_, .go_post = vkgen_memreport_go_post_BindImageMemory2)
-VKGEN_TRAMP_vkBindImageMemory2KHR(LAYER, t_, .go_post = vkgen_memreport_go_post_BindImageMemory2)
-VKGEN_TRAMP_vkCreateBuffer(LAYER, t_, .go_post = vkgen_memreport_go_post_CreateBuffer)
-VKGEN_TRAMP_vkCreateDevice(LAYER, t_, .c_pre = memreport_pre_CreateDevice, .c_post = memreport_post_CreateDevice)
-VKGEN_TRAMP_vkCreateImage(LAYER, t_, .go_post = vkgen_memreport_go_post_CreateImage)
-VKGEN_TRAMP_vkCreateInstance(LAYER, t_, .c_post = memreport_post_CreateInstance, .go_post = vkgen_memreport_go_post_CreateInstance)
-VKGEN_TRAMP_vkDebugMarkerSetObjectNameEXT(LAYER, t_, .go_post = vkgen_memreport_go_post_DebugMarkerSetObjectNameEXT, .name_cache = 1)
-VKGEN_TRAMP_vkDestroyBuffer(LAYER, t_, .go_pre = vkgen_memreport_go_pre_DestroyBuffer)
-VKGEN_TRAMP_vkDestroyDevice(LAYER, t_, .go_post = vkgen_memreport_go_post_DestroyDevice)
-VKGEN_TRAMP_vkDestroyImage(LAYER, t_, .go_pre = vkgen_memreport_go_pre_DestroyImage)
-VKGEN_TRAMP_vkDestroyInstance(LAYER, t_, .go_post = vkgen_memreport_go_post_DestroyInstance)
-VKGEN_TRAMP_vkEnumerateDeviceExtensionProperties(LAYER, t_, 0)
-VKGEN_TRAMP_vkEnumerateDeviceLayerProperties(LAYER, t_, 0)
-VKGEN_TRAMP_vkEnumerateInstanceExtensionProperties(LAYER, t_, 0)
-VKGEN_TRAMP_vkEnumerateInstanceLayerProperties(LAYER, t_, 0)
-VKGEN_TRAMP_vkFreeMemory(LAYER, t_, .go_pre = vkgen_memreport_go_pre_FreeMemory)
-VKGEN_TRAMP_vkGetBufferMemoryRequirements(LAYER, t_, .go_post = vkgen_memreport_go_post_GetBufferMemoryRequirements)
-VKGEN_TRAMP_vkGetBufferMemoryRequirements2(LAYER, t_, .go_post = vkgen_memreport_go_post_GetBufferMemoryRequirements2)
-VKGEN_TRAMP_vkGetBufferMemoryRequirements2KHR(LAYER, t_, .go_post = vkgen_memreport_go_post_GetBufferMemoryRequirements2)
-VKGEN_TRAMP_vkGetImageMemoryRequirements(LAYER, t_, .go_post = vkgen_memreport_go_post_GetImageMemoryRequirements)
-VKGEN_TRAMP_vkGetImageMemoryRequirements2(LAYER, t_, .go_post = vkgen_memreport_go_post_GetImageMemoryRequirements2)
-VKGEN_TRAMP_vkGetImageMemoryRequirements2KHR(LAYER, t_, .go_post = vkgen_memreport_go_post_GetImageMemoryRequirements2)
-VKGEN_TRAMP_vkSetDebugUtilsObjectNameEXT(LAYER, t_, .go_post = vkgen_memreport_go_post_SetDebugUtilsObjectNameEXT, .name_cache = 1)
-VKGEN_FORGETS(LAYER)
+/* The layer's table, one row per entry point it intercepts: X(entry, own,
+ * claimed, hooks) with own VKGEN_1 where the entry is the layer's (VKGEN_0:
+ * the runtime's, VKGEN_RUNTIME_ENTRIES) and hooks .c_pre = f, ... (0: none). */
+#define VKGEN_HOOKS(X) \
+	X(vkAllocateMemory, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_AllocateMemory) \
+	X(vkBindBufferMemory, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_BindBufferMemory) \
+	X(vkBindBufferMemory2, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_BindBufferMemory2) \
+	X(vkBindBufferMemory2KHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_BindBufferMemory2) \
+	X(vkBindImageMemory, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_BindImageMemory) \
+	X(vkBindImageMemory2, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_BindImageMemory2) \
+	X(vkBindImageMemory2KHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_BindImageMemory2) \
+	X(vkCreateBuffer, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_CreateBuffer) \
+	X(vkCreateDevice, VKGEN_0, 1, .c_pre = memreport_pre_CreateDevice, .c_post = memreport_post_CreateDevice) \
+	X(vkCreateImage, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_CreateImage) \
+	X(vkCreateInstance, VKGEN_0, 1, .c_post = memreport_post_CreateInstance, .go_post = vkgen_memreport_go_post_CreateInstance) \
+	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_DebugMarkerSetObjectNameEXT, .name_cache = 1) \
+	X(vkDestroyBuffer, VKGEN_1, 0, .go_pre = vkgen_memreport_go_pre_DestroyBuffer) \
+	X(vkDestroyDevice, VKGEN_0, 1, .go_post = vkgen_memreport_go_post_DestroyDevice) \
+	X(vkDestroyImage, VKGEN_1, 0, .go_pre = vkgen_memreport_go_pre_DestroyImage) \
+	X(vkDestroyInstance, VKGEN_0, 1, .go_post = vkgen_memreport_go_post_DestroyInstance) \
+	X(vkEnumerateDeviceExtensionProperties, VKGEN_0, 1, 0) \
+	X(vkEnumerateDeviceLayerProperties, VKGEN_0, 1, 0) \
+	X(vkEnumerateInstanceExtensionProperties, VKGEN_0, 1, 0) \
+	X(vkEnumerateInstanceLayerProperties, VKGEN_0, 1, 0) \
+	X(vkFreeMemory, VKGEN_1, 0, .go_pre = vkgen_memreport_go_pre_FreeMemory) \
+	X(vkGetBufferMemoryRequirements, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetBufferMemoryRequirements) \
+	X(vkGetBufferMemoryRequirements2, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetBufferMemoryRequirements2) \
+	X(vkGetBufferMemoryRequirements2KHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetBufferMemoryRequirements2) \
+	X(vkGetImageMemoryRequirements, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetImageMemoryRequirements) \
+	X(vkGetImageMemoryRequirements2, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetImageMemoryRequirements2) \
+	X(vkGetImageMemoryRequirements2KHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetImageMemoryRequirements2) \
+	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_SetDebugUtilsObjectNameEXT, .name_cache = 1) \
+
+VKGEN_HOOKS(VKGEN_LAYER_TRAMP)
+VKGEN_FORGETS
 
 static const struct vkgen_intercept intercepts[VKGEN_NAMES] = {
-	VKGEN_EXPORT_ENTRIES(memreport) VKGEN_RUNTIME_ENTRIES(t_)
-	VKGEN_ENTRY_vkAllocateMemory(t_, 0)
-	VKGEN_ENTRY_vkBindBufferMemory(t_, 0)
-	VKGEN_ENTRY_vkBindBufferMemory2(t_, 0)
-	VKGEN_ENTRY_vkBindBufferMemory2KHR(t_, 0)
-	VKGEN_ENTRY_vkBindImageMemory(t_, 0)
-	VKGEN_ENTRY_vkBindImageMemory2(t_, 0)
-	VKGEN_ENTRY_vkBindImageMemory2KHR(t_, 0)
-	VKGEN_ENTRY_vkCreateBuffer(t_, 0)
-	VKGEN_ENTRY_vkCreateImage(t_, 0)
-	VKGEN_ENTRY_vkDebugMarkerSetObjectNameEXT(t_, 0)
-	VKGEN_ENTRY_vkDestroyBuffer(t_, 0)
-	VKGEN_ENTRY_vkDestroyImage(t_, 0)
-	VKGEN_ENTRY_vkFreeMemory(t_, 0)
-	VKGEN_ENTRY_vkGetBufferMemoryRequirements(t_, 0)
-	VKGEN_ENTRY_vkGetBufferMemoryRequirements2(t_, 0)
-	VKGEN_ENTRY_vkGetBufferMemoryRequirements2KHR(t_, 0)
-	VKGEN_ENTRY_vkGetImageMemoryRequirements(t_, 0)
-	VKGEN_ENTRY_vkGetImageMemoryRequirements2(t_, 0)
-	VKGEN_ENTRY_vkGetImageMemoryRequirements2KHR(t_, 0)
-	VKGEN_ENTRY_vkSetDebugUtilsObjectNameEXT(t_, 0)
+	VKGEN_EXPORT_ENTRIES(memreport) VKGEN_RUNTIME_ENTRIES(t_) VKGEN_HOOKS(VKGEN_LAYER_ENTRY)
 };
 static const struct vkgen_intercept forgets[VKGEN_NAMES] = {VKGEN_FORGET_ENTRIES};
 static const VkExtensionProperties instance_extensions[] = {{"VK_EXT_layer_settings", 2}, };
