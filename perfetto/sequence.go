@@ -50,7 +50,7 @@ func (q *sequence) readyLocked() (ok, yield bool) {
 	if q.closed || q.s.closed.Load() {
 		return false, false
 	}
-	if q.limit > 0 && len(q.buf) >= q.limit && !q.s.helpFlushLocked(q) {
+	if q.limit > 0 && len(q.buf) >= q.limit && !q.s.handOffLocked(q) {
 		q.dropped++
 		return false, q.s.wake()
 	}

@@ -372,12 +372,12 @@ func (s *Session) closeOutputLocked() {
 	}
 }
 
-// helpFlushLocked makes room in q's full buffer without writing it: when no
+// handOffLocked makes room in q's full buffer without writing it: when no
 // write of q is in progress and no batch is already waiting, the buffer
 // becomes the batch the flusher writes next, so a flusher slow to get a CPU
 // does not turn into drops, and a stalled output never blocks an emitter.
 // It reports whether q has room now.
-func (s *Session) helpFlushLocked(q *sequence) bool {
+func (s *Session) handOffLocked(q *sequence) bool {
 	if !s.live.Load() || q.handed || !q.wmu.TryLock() {
 		return false
 	}
