@@ -86,9 +86,11 @@
 // append whatever was still buffered, so with that helper nothing is lost.
 //
 // Each sequence buffer holds at most Options.BufferBytes (default 1 MiB).
-// An emitter that finds its buffer full writes it out itself unless that
-// sequence is already being written; only then is the event dropped and
-// counted, so an application thread never waits for a busy sequence. At the
+// An emitter that finds its buffer full hands it to the session's flusher
+// goroutine as that sequence's next batch (the buffers swap; nothing is
+// written on the emitting thread) unless the sequence is being written or
+// already has a batch waiting; only then is the event dropped and counted,
+// so an application thread never waits for the output. At the
 // next flush the session writes the running total of dropped events on the
 // counter track DroppedEventsName (UNIT_COUNT), on a packet with
 // previous_packet_dropped set, which trace_processor shows as an ordinary

@@ -19,9 +19,11 @@ type sequence struct {
 	pktSeq  uint32 // trusted_packet_sequence_id written: id, or 0 with OmitSequenceID
 	buf     []byte // packets not yet handed to the output
 	spare   []byte // the buffer being written; under wmu
+	handed  bool   // spare holds a batch an emitter handed over, not yet written; under mu and wmu
 	limit   int    // drop events once buf holds this many bytes; 0: never (replay)
 	wakeAt  int    // wake the flusher when buf grows past this
 	started bool   // header packet written
+	opened  bool   // a batch holding the header packet was handed over
 	closed  bool   // session over: emits are no-ops
 	dropped uint64 // events dropped since the last loss report
 
@@ -40,14 +42,15 @@ type sequence struct {
 }
 
 // readyLocked reports whether an event may be appended and writes the
-// sequence header on first use. When the buffer is full the emitter writes it
-// out itself if no other write is in progress; otherwise the event is dropped
-// and counted, and yield asks the caller to let the woken flusher run.
+// sequence header on first use. When the buffer is full the emitter hands it
+// to the flusher if no write is in progress and no batch waits; otherwise the
+// event is dropped and counted, and yield asks the caller to let the woken
+// flusher run.
 func (q *sequence) readyLocked() (ok, yield bool) {
 	if q.closed || q.s.closed.Load() {
 		return false, false
 	}
-	if q.limit > 0 && len(q.buf) >= q.limit && !q.s.helpFlushLocked(q) {
+	if q.limit > 0 && len(q.buf) >= q.limit && !q.s.handOffLocked(q) {
 		q.dropped++
 		return false, q.s.wake()
 	}
@@ -69,11 +72,21 @@ func (q *sequence) swapLocked() []byte {
 	g := q.s.clearGen.Load()
 	if !q.closed && (q.dropped > 0 || g != q.clearGen && len(q.buf) > 0) {
 		q.clearGen = g
-		b := append(q.appendResync(q.spare[:0]), q.buf...)
+		var b []byte
+		if q.opened || !q.started {
+			b = append(q.appendResync(q.spare[:0]), q.buf...)
+		} else {
+			// buf starts the sequence, so the resync follows it: nothing
+			// was lost before it (events dropped while it was full never
+			// interned anything).
+			b = q.appendResync(append(q.spare[:0], q.buf...))
+		}
+		q.opened = true
 		q.buf, q.spare = q.buf[:0], b
 		q.publishSwapLocked(b)
 		return b
 	}
+	q.opened = q.started
 	b := q.buf
 	q.buf = q.spare[:0]
 	q.spare = b

@@ -314,6 +314,13 @@ func (s *Session) flushSeq(q *sequence, final bool) {
 	q.wmu.Lock()
 	defer q.wmu.Unlock()
 	q.mu.Lock()
+	if q.handed { // an emitter's full buffer, swapped into spare: it goes first
+		q.handed = false
+		b := q.spare
+		q.mu.Unlock()
+		s.write(q, b)
+		q.mu.Lock()
+	}
 	b := q.swapLocked()
 	if final {
 		q.closed = true
@@ -365,16 +372,20 @@ func (s *Session) closeOutputLocked() {
 	}
 }
 
-// helpFlushLocked writes q's full buffer from the emitting goroutine when no
-// other write of q is in progress, so a flusher that is slow to get a CPU
-// does not turn into drops. It reports whether q has room now.
-func (s *Session) helpFlushLocked(q *sequence) bool {
-	if !s.live.Load() || !q.wmu.TryLock() {
+// handOffLocked makes room in q's full buffer without writing it: when no
+// write of q is in progress and no batch is already waiting, the buffer
+// becomes the batch the flusher writes next, so a flusher slow to get a CPU
+// does not turn into drops, and a stalled output never blocks an emitter.
+// It reports whether q has room now.
+func (s *Session) handOffLocked(q *sequence) bool {
+	if !s.live.Load() || q.handed || !q.wmu.TryLock() {
 		return false
 	}
-	defer q.wmu.Unlock()
-	s.write(q, q.swapLocked())
-	return !s.closed.Load()
+	q.swapLocked()
+	q.handed = true
+	q.wmu.Unlock()
+	s.wake()
+	return true
 }
 
 func (s *Session) all() []*sequence {

@@ -99,8 +99,9 @@
 // # Failure handling
 //
 // Everything that touches the socket runs on background goroutines; the
-// application's threads only copy into shared memory and append to a
-// bounded queue. Socket writes and the handshake have timeouts; a service
+// copies into shared memory, and the bounded queue they append commits to,
+// are the session's flusher's work (or that of an explicit Flush or Stop):
+// emitting threads only hand it full buffers. Socket writes and the handshake have timeouts; a service
 // that stops reading (4096 queued frames), sends a malformed or oversized
 // frame, floods commands, passes an unsealed memfd (whose shrinking would
 // fault the application) or disconnects ends the connection: its instances'

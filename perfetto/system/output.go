@@ -23,13 +23,16 @@ type output struct {
 	reserve []shmabi.Chunk
 }
 
-// seqWriter is one SMB writer (writer id) and its current chunk.
+// seqWriter is one SMB writer (writer id) and its current chunk. chunkID is
+// read from the conn once per chunk, not per packet: the conn's counter sits
+// behind a mutex every sequence's writer shares.
 type seqWriter struct {
-	id    uint16
-	cur   shmabi.Chunk
-	off   int
-	count uint16
-	flags uint8
+	id      uint16
+	cur     shmabi.Chunk
+	chunkID uint32
+	off     int
+	count   uint16
+	flags   uint8
 }
 
 func newOutput(c *conn, cfg dsConfig) *output {
@@ -153,7 +156,7 @@ func (o *output) writePacket(w *seqWriter, r []byte) bool {
 	for off := 0; ; {
 		if !w.cur.Valid() {
 			w.cur, res = res[0], res[1:]
-			w.off, w.count, w.flags = 0, 0, flags
+			w.chunkID, w.off, w.count, w.flags = c.chunkID(w.id), 0, 0, flags
 		}
 		k := min(n-off, w.space()-shmabi.PacketHeaderSize)
 		pl := c.buf.Payload(w.cur)
@@ -163,7 +166,7 @@ func (o *output) writePacket(w *seqWriter, r []byte) bool {
 		w.count++
 		off += k
 		if off == n {
-			c.buf.SetHeader(w.cur, shmabi.Header{ChunkID: c.chunkID(w.id), WriterID: w.id, Count: w.count, Flags: w.flags})
+			c.buf.SetHeader(w.cur, shmabi.Header{ChunkID: w.chunkID, WriterID: w.id, Count: w.count, Flags: w.flags})
 			return true
 		}
 		w.flags |= shmabi.LastPacketContinuesOnNextChunk
@@ -182,7 +185,7 @@ func (o *output) release(w *seqWriter) {
 	if w.count == 0 {
 		c.buf.Unacquire(w.cur)
 	} else {
-		c.buf.SetHeader(w.cur, shmabi.Header{ChunkID: c.chunkID(w.id), WriterID: w.id, Count: w.count, Flags: w.flags})
+		c.buf.SetHeader(w.cur, shmabi.Header{ChunkID: w.chunkID, WriterID: w.id, Count: w.count, Flags: w.flags})
 		ref := chunkRef{page: uint32(w.cur.Page), chunk: uint32(w.cur.Index), targetBuffer: o.target}
 		if c.emulated {
 			// The copy travels in CommitData; the chunk is free at once.
