@@ -162,9 +162,14 @@ func TestDropsAreCounted(t *testing.T) {
 	if uint64(last) != s.Dropped() || kept+int(last) != n || d.Track.Counter.Unit != int32(perfetto.UnitCount) {
 		t.Errorf("kept %d + dropped %d (session says %d) != %d", kept, last, s.Dropped(), n)
 	}
+	// Each loss report follows the cleared header that carries the loss.
+	lossHeader := map[uint32]bool{}
 	for _, p := range tr.Packets {
-		if p.Event != nil && p.Event.Type == decode.TypeCounter && !p.PreviousDropped {
-			t.Errorf("loss report without previous_packet_dropped")
+		if p.SeqFlags&decode.SeqIncrementalStateCleared != 0 {
+			lossHeader[p.SeqID] = p.PreviousDropped
+		}
+		if p.Event != nil && p.Event.Type == decode.TypeCounter && !lossHeader[p.SeqID] {
+			t.Errorf("loss report %d not after a cleared header with previous_packet_dropped", p.Index)
 		}
 	}
 }

@@ -56,7 +56,7 @@ func (q *sequence) readyLocked() (ok, yield bool) {
 	}
 	if !q.started {
 		q.started = true
-		q.buf = q.appendHeader(q.buf, Now(), true)
+		q.buf = q.appendHeader(q.buf, Now(), true, false)
 	}
 	return true, false
 }
@@ -124,24 +124,27 @@ func (q *sequence) appendResync(b []byte) []byte {
 	ts := Now()
 	if !q.started {
 		q.started = true
-		b = q.appendHeader(b, ts, true)
+		b = q.appendHeader(b, ts, true, false)
 	} else if q.dropped == 0 {
-		b = q.appendState(b, ts)
+		b = q.appendState(b, ts, false)
 	}
 	if q.dropped > 0 {
 		total := q.s.dropped.Add(q.dropped)
 		q.dropped = 0
-		b = q.appendCounter(b, droppedTrack, int64(total), true)
-		b = q.appendState(b, ts)
+		// The cleared header that restarts the state carries the loss, so
+		// trace_processor counts it and keeps everything after it, the
+		// running total of the loss counter included.
+		b = q.appendState(b, ts, true)
+		b = q.appendCounter(b, droppedTrack, int64(total))
 	}
 	return b
 }
 
 // appendState re-emits everything later packets may refer to: a cleared
-// header carrying every interned name, then every counter and thread track
-// descriptor of the sequence.
-func (q *sequence) appendState(b []byte, ts uint64) []byte {
-	b = q.appendHeader(b, ts, false)
+// header carrying every interned name (and previous_packet_dropped when
+// dropped), then every counter and thread track descriptor of the sequence.
+func (q *sequence) appendState(b []byte, ts uint64, dropped bool) []byte {
+	b = q.appendHeader(b, ts, false, dropped)
 	for id, ok := range q.counters {
 		if d, valid := CounterTrack(id).def(); ok && valid {
 			b = q.appendCounterDesc(b, ts, d)
@@ -165,9 +168,12 @@ func (q *sequence) doneLocked(before int) (yield bool) {
 // state: it clears it, sets the default track (the process track), describes
 // the process and, on a restart (first false), interns again every name the
 // sequence had interned.
-func (q *sequence) appendHeader(b []byte, ts uint64, first bool) []byte {
+func (q *sequence) appendHeader(b []byte, ts uint64, first, dropped bool) []byte {
 	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
 	b = appendVarintField(b, fSequenceFlags, seqIncrementalStateCleared)
+	if dropped {
+		b = appendVarintField(b, fPreviousPacketDropped, 1)
+	}
 	if first {
 		b = appendVarintField(b, fFirstPacketOnSequence, 1)
 	} else {
@@ -349,14 +355,13 @@ func (q *sequence) counterLocked(c CounterTrack, v int64) (yield bool) {
 		return yield
 	}
 	before := len(q.buf)
-	q.buf = q.appendCounter(q.buf, c, v, false)
+	q.buf = q.appendCounter(q.buf, c, v)
 	return q.doneLocked(before)
 }
 
 // appendCounter writes the counter's descriptor (once per sequence) and a
-// TYPE_COUNTER event; dropped sets previous_packet_dropped on the value
-// packet. An invalid handle writes nothing.
-func (q *sequence) appendCounter(b []byte, c CounterTrack, v int64, dropped bool) []byte {
+// TYPE_COUNTER event. An invalid handle writes nothing.
+func (q *sequence) appendCounter(b []byte, c CounterTrack, v int64) []byte {
 	d, ok := c.def()
 	if !ok {
 		return b
@@ -367,9 +372,9 @@ func (q *sequence) appendCounter(b []byte, c CounterTrack, v int64, dropped bool
 		b = q.appendCounterDesc(b, ts, d)
 	}
 	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
-	if dropped {
-		b = appendVarintField(b, fPreviousPacketDropped, 1)
-	}
+	// The value refers to the descriptor, which is incremental state: where
+	// a ring buffer overwrote it, readers skip the value until the next clear.
+	b = appendVarintField(b, fSequenceFlags, seqNeedsIncrementalState)
 	b, te := beginMsg(b, fTrackEvent)
 	b = appendVarintField(b, fTEType, typeCounter)
 	b = appendVarintField(b, fTETrackUUID, d.uuid)
