@@ -8,6 +8,8 @@ var Tracing = []Def{
 		Description: "Perfetto trace file the layers write, created owner-only (0600) and never overwritten; %p is the process id. Empty: no trace file."},
 	{Key: "trace_buffer_kb", Label: "Trace buffer per thread (KiB)", Type: Int, Default: int64(1024), Min: 1, Max: 4 << 20,
 		Description: "Events a thread may buffer between two writes of the trace file; beyond it events are dropped and the drops are counted in the trace."},
+	{Key: "trace_categories", Label: "Trace file categories", Type: String, Default: "",
+		Description: "Comma-separated track-event categories the trace file records (VulkanDebugMarker, VulkanDeviceMemoryReport); empty: every category. Raw object-name packets are always recorded."},
 	{Key: "perfetto_system", Label: "Record into traced", Type: Bool, Default: true,
 		Description: "Be a producer of the Perfetto system service (traced) whenever it runs, so perfetto sessions record the layers."},
 	{Key: "perfetto_startup_ms", Label: "Startup tracing window (ms)", Type: Int, Default: int64(10000), Min: 0, Max: 3600000,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vkgen/vkgen/layer/settings"
+	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/system"
 )
 
@@ -27,6 +28,7 @@ const (
 type config struct {
 	traceFile, traceFileSource string // "" when no trace file is configured
 	bufferBytes                int
+	categories                 []string // the trace file's categories; nil: all
 	system                     bool
 	startupWindow              time.Duration
 }
@@ -52,10 +54,24 @@ func readConfig(layer string, api []settings.APISetting) config {
 		system:        v["perfetto_system"].V.(bool),
 		startupWindow: time.Duration(v["perfetto_startup_ms"].V.(int64)) * time.Millisecond,
 	}
+	for _, cat := range strings.Split(v["trace_categories"].V.(string), ",") {
+		if cat = strings.TrimSpace(cat); cat != "" {
+			c.categories = append(c.categories, cat)
+		}
+	}
 	if f := v["trace_file"]; f.V.(string) != "" {
 		c.traceFile, c.traceFileSource = expandPath(f.V.(string)), f.Source
 	}
 	return c
+}
+
+// fileOptions are the trace file session's options.
+func (c config) fileOptions() perfetto.Options {
+	o := perfetto.Options{BufferBytes: c.bufferBytes}
+	if c.categories != nil {
+		o.CategoryFilter = func(cat perfetto.Category) bool { return slices.Contains(c.categories, cat.String()) }
+	}
+	return o
 }
 
 func (c config) systemConfig() system.Config {

@@ -77,3 +77,36 @@ func TestTraceFileConfiguration(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// trace_categories limits what the trace file records to the categories it
+// names; raw object-name packets are recorded whatever it says.
+func TestTraceCategories(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "cats.pftrace")
+	t.Setenv(EnvSystem, "0")
+	t.Setenv(EnvSettingsPath, filepath.Join(dir, "none"))
+	t.Setenv(EnvTraceFile, trace)
+	t.Setenv("VK_VKGEN_TRACE_CATEGORIES", " tracing.kept , other")
+	kept, dropped := perfetto.NewCategory("tracing.kept"), perfetto.NewCategory("tracing.dropped")
+	ev := perfetto.NewEventName("tracing.event")
+	if err := Start(); err != nil {
+		t.Fatal(err)
+	}
+	perfetto.Instant(kept, ev)
+	perfetto.Instant(dropped, ev)
+	perfetto.VkObjectName(1, 9, 2, "raw")
+	if err := perfetto.StopAll(); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := decode.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cats []string
+	for _, p := range tr.Instants() {
+		cats = append(cats, p.Event.Categories...)
+	}
+	if strings.Join(cats, ",") != "tracing.kept" || len(tr.ObjectNames()) != 1 {
+		t.Errorf("recorded categories %v and %d object names, want tracing.kept and 1", cats, len(tr.ObjectNames()))
+	}
+}

@@ -85,7 +85,7 @@ func startFile(c config) error {
 			return nil
 		}
 	}
-	if _, err := perfetto.StartFileSession(path, perfetto.Options{BufferBytes: c.bufferBytes}); err != nil {
+	if _, err := perfetto.StartFileSession(path, c.fileOptions()); err != nil {
 		err = fmt.Errorf("trace file from %s: %w", source, err)
 		refused[path] = err
 		fmt.Fprintf(os.Stderr, "vkgen: tracing: %v; not tracing to it\n", err)
