@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"syscall"
+
+	"github.com/vkgen/vkgen/internal/fileinput"
 )
 
 // DefaultMaxSize bounds one audit input: the largest files that hold such
@@ -44,7 +46,7 @@ func ReadSource(path string, opt Options) ([]byte, error) {
 		case fi.IsDir():
 			return nil, fmt.Errorf("%s: is a directory", path)
 		case !fi.Mode().IsRegular():
-			return nil, fmt.Errorf("%s: not a regular file (%s); give a source file, or - to read standard input", path, fileKind(fi.Mode()))
+			return nil, fmt.Errorf("%s: not a regular file (%s); give a source file, or - to read standard input", path, fileinput.Kind(fi.Mode()))
 		case fi.Size() > limit:
 			return nil, tooLarge(path, limit)
 		}
@@ -65,18 +67,4 @@ func ReadSource(path string, opt Options) ([]byte, error) {
 
 func tooLarge(path string, limit int64) error {
 	return fmt.Errorf("%s: larger than the %d-byte limit for an audit input; raise it with --max-size", path, limit)
-}
-
-func fileKind(m os.FileMode) string {
-	switch {
-	case m&os.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&os.ModeCharDevice != 0:
-		return "a character device"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	}
-	return "mode " + m.String()
 }

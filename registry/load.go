@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/beevik/etree"
+	"github.com/vkgen/vkgen/internal/fileinput"
 )
 
 // Option configures Load and Parse.
@@ -78,7 +79,7 @@ func Load(path string, opts ...Option) (*Registry, error) {
 	case mode.IsDir():
 		return nil, fmt.Errorf("registry: %s is a directory, want the vk.xml file", path)
 	default:
-		return nil, fmt.Errorf("registry: %s is %s, want the vk.xml file (a file or a pipe)", path, fileKind(mode))
+		return nil, fmt.Errorf("registry: %s is %s, want the vk.xml file (a file or a pipe)", path, fileinput.Kind(mode))
 	}
 	src, err := readLimited(f, path, o.maxSize)
 	if err != nil {
@@ -99,18 +100,6 @@ func Parse(r io.Reader, name string, opts ...Option) (*Registry, error) {
 		return nil, err
 	}
 	return parseBytes(src, name, o)
-}
-
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "not a regular file (mode " + m.Type().String() + ")"
 }
 
 // readLimited reads r to its end, or fails once it passes limit bytes.

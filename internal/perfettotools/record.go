@@ -11,7 +11,7 @@ import (
 type Recording struct {
 	Out  string // the trace file
 	pid  int
-	log  lockedBuffer
+	log  LockedBuffer
 	done chan error
 }
 

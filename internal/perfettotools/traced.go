@@ -23,7 +23,7 @@ type Service struct {
 	args         []string
 	cmd          *exec.Cmd
 	exited       chan error
-	log          lockedBuffer
+	log          LockedBuffer
 }
 
 // StartTraced starts traced (tracebox traced args...) and returns once its
@@ -82,7 +82,7 @@ func (s *Service) Start(t testing.TB) {
 
 // startApplet starts a tracebox applet with env added and waits until it
 // accepts connections on sock (the applets have no readiness signal).
-func startApplet(t testing.TB, bin string, args, env []string, sock string, log *lockedBuffer) (*exec.Cmd, chan error) {
+func startApplet(t testing.TB, bin string, args, env []string, sock string, log *LockedBuffer) (*exec.Cmd, chan error) {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(bin, "tracebox"), args...)
 	cmd.Env = append(os.Environ(), env...)
@@ -113,7 +113,7 @@ func startApplet(t testing.TB, bin string, args, env []string, sock string, log 
 // its own socket (in its own folder) to a Service, as on a second machine.
 type Relay struct {
 	ProducerSock string
-	log          lockedBuffer
+	log          LockedBuffer
 }
 
 // StartRelay starts a relay to s (started by StartTracedForRelay); it is
@@ -169,21 +169,29 @@ func (s *Service) Perfetto(args ...string) *exec.Cmd {
 // Log returns what the service printed so far, for failure messages.
 func (s *Service) Log() string { return s.log.String() }
 
-// lockedBuffer collects the service's output, written by exec's copying
-// goroutines while tests read it.
-type lockedBuffer struct {
+// LockedBuffer is a bytes.Buffer safe for one writer and concurrent
+// readers: a process's output written by exec's copying goroutines, or a
+// session output, while a test reads it.
+type LockedBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (l *lockedBuffer) Write(p []byte) (int, error) {
+func (l *LockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
 }
 
-func (l *lockedBuffer) String() string {
+func (l *LockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// Bytes returns a copy of what was written so far.
+func (l *LockedBuffer) Bytes() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return bytes.Clone(l.b.Bytes())
 }

@@ -7,8 +7,6 @@ package debugmarker
 // TestNamesFromBothAPIsReachTheTrace in integration_test.go).
 
 import (
-	"bytes"
-	"sync"
 	"testing"
 
 	"github.com/vkgen/vkgen/generated"
@@ -18,21 +16,9 @@ import (
 	"github.com/vkgen/vkgen/perfetto/decode"
 )
 
-// lockedBuffer is a session output the test can read after Stop.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func start(t *testing.T, name string) (*perfetto.Session, *lockedBuffer) {
+func start(t *testing.T, name string) (*perfetto.Session, *perfettotools.LockedBuffer) {
 	t.Helper()
-	var out lockedBuffer
+	var out perfettotools.LockedBuffer
 	s, err := perfetto.StartSession(name, perfetto.WriterOutput(&out), perfetto.Options{Sequences: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -40,16 +26,16 @@ func start(t *testing.T, name string) (*perfetto.Session, *lockedBuffer) {
 	return s, &out
 }
 
-func stop(t *testing.T, s *perfetto.Session, out *lockedBuffer) *decode.Trace {
+func stop(t *testing.T, s *perfetto.Session, out *perfettotools.LockedBuffer) *decode.Trace {
 	t.Helper()
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := decode.Decode(out.b.Bytes())
+	tr, err := decode.Decode(out.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	perfettotools.CheckStatsData(t, out.b.Bytes())
+	perfettotools.CheckStatsData(t, out.Bytes())
 	return tr
 }
 
