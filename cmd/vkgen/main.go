@@ -52,8 +52,8 @@ locations below; then $VULKAN_SDK/share/vulkan/registry/vk.xml,
 	},
 }
 
-// chdir is -C: go:generate runs in generated/, and relative paths such as
-// VK_REGISTRY=../shared/... are meant from the repository root.
+// chdir is -C: relative paths, $VK_REGISTRY's included, are then taken
+// from DIR.
 var chdir string
 
 func init() {

@@ -2,8 +2,8 @@
 // every trace the project writes: trace_processor_shell (the engine behind
 // ui.perfetto.dev) loads a trace and answers SQL, and tracebox runs a private
 // traced on sockets in a temporary folder. The tools come from the v58.2
-// tarball in ../shared/perfetto/tools, unpacked once into the user cache
-// folder; tests skip with a message when ../shared is absent, except that
+// tarball in the shared test-data folder (perfetto/tools), unpacked once into the user cache
+// folder; tests skip with a message when the shared test-data folder is absent, except that
 // CheckStats and CheckStatsData, added to tests that are useful without
 // the tools, only log then. It knows no layer and no trace content: the
 // tests own their queries.
@@ -39,7 +39,7 @@ var unpacked struct {
 // tools unpacks the shared tarball on first use (into $VKGEN_CACHE or the
 // user cache folder, keyed by the tarball's checksum, under a file lock so
 // test binaries running in parallel unpack it once). missing says why the
-// tools are absent (no ../shared or no tarball), fail why unpacking failed.
+// tools are absent (no shared test-data folder or no tarball), fail why unpacking failed.
 func tools() (dir, missing, fail string) {
 	unpacked.once.Do(func() {
 		shared, ok := testenv.SharedDir()
@@ -53,7 +53,7 @@ func tools() (dir, missing, fail string) {
 	return unpacked.dir, unpacked.missing, unpacked.fail
 }
 
-// Missing says why the tools are absent (no ../shared or no tarball), ""
+// Missing says why the tools are absent (no shared test-data folder or no tarball), ""
 // when they are there: for checks added to tests that are useful without
 // them, which then log instead of skipping.
 func Missing() string {
@@ -62,7 +62,7 @@ func Missing() string {
 }
 
 // BinDir returns the folder holding tracebox and trace_processor_shell. It
-// skips t when ../shared or the tarball is absent and fails t when
+// skips t when the shared test-data folder or the tarball is absent and fails t when
 // unpacking fails.
 func BinDir(t testing.TB) string {
 	t.Helper()
@@ -238,7 +238,7 @@ func StatsProblems(t testing.TB, trace string, allowed ...string) []string {
 
 // CheckStats fails t when the trace's stats table has a non-zero error or
 // data_loss row other than those named in allowed. Without the tools (no
-// ../shared) it only logs: it is added to tests that are useful without it.
+// the shared test-data folder) it only logs: it is added to tests that are useful without it.
 func CheckStats(t testing.TB, trace string, allowed ...string) {
 	t.Helper()
 	if missing := Missing(); missing != "" {
