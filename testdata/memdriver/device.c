@@ -33,7 +33,7 @@ static int removed(VkStructureType t) {
 }
 
 /* The create info lavapipe gets: a copy without this driver's extensions and
- * structs and without sparse features. Nodes are copied up to the last one
+ * structs and, with the sparse option, without sparse features. Nodes are copied up to the last one
  * removed; an unknown struct before it ends the copying there (lavapipe
  * ignores structs it does not know). One allocation, freed by the caller. */
 struct lower_create {
@@ -44,6 +44,7 @@ struct lower_create {
 };
 
 static void clear_sparse(VkPhysicalDeviceFeatures *f) {
+	if (!(md_opts & MD_OPT_SPARSE)) return; /* lavapipe refuses them, as it should */
 	f->sparseBinding = f->sparseResidencyBuffer = f->sparseResidencyImage2D = f->sparseResidencyImage3D = VK_FALSE;
 	f->sparseResidency2Samples = f->sparseResidency4Samples = f->sparseResidency8Samples = VK_FALSE;
 	f->sparseResidency16Samples = f->sparseResidencyAliased = VK_FALSE;
@@ -56,7 +57,7 @@ static int lower_create_info(const VkDeviceCreateInfo *app, struct lower_create 
 	if (!lc->exts) return 0;
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < app->enabledExtensionCount; i++)
-		if (!md_is_added_extension(app->ppEnabledExtensionNames[i])) lc->exts[n++] = app->ppEnabledExtensionNames[i];
+		if (!md_offers_extension(app->ppEnabledExtensionNames[i])) lc->exts[n++] = app->ppEnabledExtensionNames[i];
 	lc->ci.enabledExtensionCount = n;
 	lc->ci.ppEnabledExtensionNames = lc->exts;
 	if (app->pEnabledFeatures) {

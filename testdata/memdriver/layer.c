@@ -141,9 +141,9 @@ static const struct {
 };
 #define NADDED (sizeof(added) / sizeof(added[0]))
 
-int md_is_added_extension(const char *name) {
+int md_offers_extension(const char *name) {
 	for (size_t k = 0; k < NADDED; k++)
-		if (strcmp(name, added[k].name) == 0) return 1;
+		if (strcmp(name, added[k].name) == 0) return !added[k].opt || (md_opts & added[k].opt);
 	return 0;
 }
 

@@ -53,8 +53,10 @@ enum { MD_OPT_BUDGET = 1, MD_OPT_MAINTENANCE6 = 2, MD_OPT_SPARSE = 4, MD_OPT_VID
 extern unsigned md_opts;
 extern uint64_t md_fail_size; /* VKGEN_MEMDRIVER_FAIL_SIZE, 0: none */
 void md_read_options(void);
-/* Whether name is a device extension this driver adds (never passed to lavapipe). */
-int md_is_added_extension(const char *name);
+/* Whether name is a device extension this driver offers with the current
+ * options (then it is never passed to lavapipe; one it does not offer is, so
+ * lavapipe refuses it as a driver would). */
+int md_offers_extension(const char *name);
 
 struct md_instance {
 	void *key;

@@ -1,0 +1,82 @@
+package vktest_test
+
+import (
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/vkgen/vkgen/internal/vktest"
+)
+
+// TestMemDriverEmulations runs testdata/memdriver/check through the loader
+// with only the memdriver layer over lavapipe and every option on: what
+// each emulation advertises and does, exactly (the device-memory-report
+// events themselves are checked with the DeviceMemoryReport layer above,
+// in layer/memreport).
+func TestMemDriverEmulations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds C programs; skipped with -short")
+	}
+	prog := vktest.Program(t, "testdata/memdriver/check/check.c")
+	cmd := exec.Command(prog)
+	cmd.Env = append(vktest.EnvWith(t, vktest.MemDriver(t), vktest.MemDriverLayer), "VKGEN_MEMDRIVER=all")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	// lavapipe's one heap: its size decides the budget (half of it).
+	m := regexp.MustCompile(`(?m)^budget before_device heaps=1 heap0=(\d+) `).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("no budget line with one heap:\n%s", out)
+	}
+	heap, _ := strconv.ParseUint(string(m[1]), 10, 64)
+	budget := func(when string, usage uint64) string {
+		return fmt.Sprintf("budget %s heaps=1 heap0=%d budget0=%d usage0=%d usage1=0", when, heap, heap/2, usage)
+	}
+	want := []string{
+		"extension VK_EXT_device_memory_report=1",
+		"extension VK_EXT_memory_budget=1",
+		"extension VK_KHR_maintenance6=1",
+		"extension VK_KHR_video_queue=1",
+		"features deviceMemoryReport=1 maintenance6=1 sparseBinding=1 queue0_sparse=1",
+		budget("before_device", 0),
+		budget("device", 1048576),                        // the device's internal allocation
+		budget("allocated", 1048576+65536),               // and the application's
+		"bind2 result=-2 status0=0 status1=-2 rebind1=0", // the 0xdead0000 bind refused, not bound below
+		"sparse bind=0 fence=0",
+		"video session=0x71de0010 bindings=2 [0 size=65536 align=4096 types=0x1] [1 size=262144 align=4096 types=0x1] bind=0 rebind=-3",
+		budget("destroyed", 0),
+	}
+	if got := strings.Split(strings.TrimSpace(string(out)), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestMemDriverOptionsOff: without VKGEN_MEMDRIVER only the report
+// extension is offered, and a device enabling the others (and
+// sparseBinding) is refused by lavapipe: the driver passes down what it
+// does not offer.
+func TestMemDriverOptionsOff(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds C programs; skipped with -short")
+	}
+	prog := vktest.Program(t, "testdata/memdriver/check/check.c")
+	cmd := exec.Command(prog)
+	cmd.Env = vktest.EnvWith(t, vktest.MemDriver(t), vktest.MemDriverLayer)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Errorf("exit: %v, want status 1 (vkCreateDevice refused)", err)
+	}
+	want := "extension VK_EXT_device_memory_report=1\nextension VK_EXT_memory_budget=0\n" +
+		"extension VK_KHR_maintenance6=0\nextension VK_KHR_video_queue=0\n" +
+		"features deviceMemoryReport=1 maintenance6=0 sparseBinding=0 queue0_sparse=0\n" +
+		"budget before_device heaps=1 heap0="
+	if !strings.HasPrefix(string(out), want) || !regexp.MustCompile(`^memdriver-check: vkCreateDevice\(.*\) failed: -8 `).MatchString(stderr.String()) {
+		t.Errorf("got:\n%s%s\nwant it to start with:\n%s\nand vkCreateDevice to fail with VK_ERROR_FEATURE_NOT_PRESENT (-8)", out, stderr.String(), want)
+	}
+}
