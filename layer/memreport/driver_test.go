@@ -42,7 +42,8 @@ func runReportApp(t *testing.T, layers []string, driverFirst bool) *reportRun {
 	setup(t)
 	app := vktest.Program(t, "layer/memreport/testdata/reportapp.c")
 	tracePath := filepath.Join(t.TempDir(), "reportapp.pftrace")
-	env := vktest.DriverEnv(t, "", layers...)
+	// heaps: internal allocations in a heap of their own (index 1)
+	env := vktest.DriverEnv(t, "heaps", layers...)
 	if driverFirst {
 		// The driver layer above the others, so they see lavapipe only: the
 		// loader stacks layers in the order their manifests were found, so
@@ -101,16 +102,18 @@ func field(t *testing.T, line, key string) uint64 {
 
 // appEvents is what the driver sends each callback for reportapp's calls,
 // in order: VkDeviceMemoryReportEventTypeEXT, memoryObjectId (a counter
-// from 1), size, VkObjectType, handle, heap, flags (0x1: internal), thread.
+// from 1), size, VkObjectType, handle, heap (the heaps option's device-local
+// heap 1 for internal allocations, lavapipe's 0 for memory of type 0),
+// flags (0x1: internal), thread.
 func (r *reportRun) appEvents() []string {
 	o := r.objects
 	ev := func(typ, id int, size uint64, objType int, handle uint64, thread string) string {
-		flags := 0
+		internal := 0     // flags and heap: internal allocations in heap 1
 		if objType != 8 { // VK_OBJECT_TYPE_DEVICE_MEMORY
-			flags = 1
+			internal = 1
 		}
-		return fmt.Sprintf("event type=%d id=%d size=%d object_type=%d handle=%d heap=0 flags=%d thread=%s",
-			typ, id, size, objType, handle, flags, thread)
+		return fmt.Sprintf("event type=%d id=%d size=%d object_type=%d handle=%d heap=%d flags=%d thread=%s",
+			typ, id, size, objType, handle, internal, internal, thread)
 	}
 	const (
 		allocate, free, imp, unimport, failed  = 0, 1, 2, 3, 4

@@ -1,5 +1,5 @@
 /* check: exercises the opt-in emulations of the memdriver layer
- * (VKGEN_MEMDRIVER=all) through the loader, without other layers, and
+ * (VKGEN_MEMDRIVER=all,heaps) through the loader, without other layers, and
  * prints what it observed one fact a line for internal/vktest's test. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +23,14 @@ static void budget(VkPhysicalDevice phys, const char *when) {
 	VkPhysicalDeviceMemoryBudgetPropertiesEXT b = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
 	VkPhysicalDeviceMemoryProperties2 mp = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2, &b};
 	vkGetPhysicalDeviceMemoryProperties2(phys, &mp);
-	printf("budget %s heaps=%u heap0=%llu budget0=%llu usage0=%llu usage1=%llu\n", when, mp.memoryProperties.memoryHeapCount,
-	       (unsigned long long)mp.memoryProperties.memoryHeaps[0].size, (unsigned long long)b.heapBudget[0], (unsigned long long)b.heapUsage[0], (unsigned long long)b.heapUsage[1]);
+	const VkPhysicalDeviceMemoryProperties *m = &mp.memoryProperties;
+	printf("budget %s heaps=%u heap0=%llu budget0=%llu usage0=%llu heap1=%llu/%#x budget1=%llu usage1=%llu", when,
+	       m->memoryHeapCount, (unsigned long long)m->memoryHeaps[0].size, (unsigned long long)b.heapBudget[0],
+	       (unsigned long long)b.heapUsage[0], (unsigned long long)m->memoryHeaps[1].size, m->memoryHeaps[1].flags,
+	       (unsigned long long)b.heapBudget[1], (unsigned long long)b.heapUsage[1]);
+	for (uint32_t i = 0; i < m->memoryTypeCount; i++)
+		printf(" type%u=%#x/heap%u", i, m->memoryTypes[i].propertyFlags, m->memoryTypes[i].heapIndex);
+	printf("\n");
 }
 
 static VkBuffer buffer(VkDevice dev, VkBufferCreateFlags flags) {
@@ -39,7 +45,7 @@ int main(void) {
 	VkInstance inst = vkc_create_instance("memdriver-check", NULL, 0, NULL);
 	VkPhysicalDevice phys = vkc_physical_device(inst);
 	const char *names[] = {VK_EXT_DEVICE_MEMORY_REPORT_EXTENSION_NAME, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME,
-	                       MD_KHR_MAINTENANCE_6_NAME, VK_KHR_VIDEO_QUEUE_EXTENSION_NAME};
+	                       MD_KHR_MAINTENANCE_6_NAME, VK_KHR_VIDEO_QUEUE_EXTENSION_NAME, VK_KHR_MAINTENANCE_4_EXTENSION_NAME};
 	for (int i = 0; i < 4; i++) printf("extension %s=%d\n", names[i], has_ext(phys, names[i]));
 
 	md_maintenance6_features m6 = {MD_STYPE_MAINTENANCE_6_FEATURES};
@@ -59,7 +65,7 @@ int main(void) {
 	enable.features.sparseBinding = VK_TRUE;
 	float prio = 1.0f;
 	VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
-	VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &enable, 0, 1, &qci, 0, NULL, 4, names, NULL};
+	VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &enable, 0, 1, &qci, 0, NULL, 5, names, NULL};
 	budget(phys, "before_device");
 	VkDevice dev;
 	CHECK(vkCreateDevice(phys, &dci, NULL, &dev));
@@ -68,6 +74,25 @@ int main(void) {
 	VkDeviceMemory mem;
 	CHECK(vkAllocateMemory(dev, &ai, NULL, &mem));
 	budget(phys, "allocated");
+
+	/* heaps: requirements allow the added type, and memory of it works. */
+	VkBuffer hb = buffer(dev, 0);
+	VkMemoryRequirements req;
+	vkGetBufferMemoryRequirements(dev, hb, &req);
+	VkBufferCreateInfo hbci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, NULL, 0, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+	VkDeviceBufferMemoryRequirements dbr = {VK_STRUCTURE_TYPE_DEVICE_BUFFER_MEMORY_REQUIREMENTS, NULL, &hbci};
+	VkMemoryRequirements2 req2 = {VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
+	PFN_vkGetDeviceBufferMemoryRequirements dreq =
+	    (PFN_vkGetDeviceBufferMemoryRequirements)vkGetDeviceProcAddr(dev, "vkGetDeviceBufferMemoryRequirementsKHR");
+	dreq(dev, &dbr, &req2);
+	VkMemoryAllocateInfo hai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, 4096, 1};
+	VkDeviceMemory hmem;
+	CHECK(vkAllocateMemory(dev, &hai, NULL, &hmem));
+	printf("heaps types=%#x device_types=%#x bind=%d\n", req.memoryTypeBits, req2.memoryRequirements.memoryTypeBits,
+	       vkBindBufferMemory(dev, hb, hmem, 0));
+	budget(phys, "allocated_heap1");
+	vkDestroyBuffer(dev, hb, NULL);
+	vkFreeMemory(dev, hmem, NULL);
 
 	/* maintenance6: per-bind results, the second bind refused. */
 	VkBuffer b0 = buffer(dev, 0), b1 = buffer(dev, 0);
