@@ -13,6 +13,7 @@ import (
 	"github.com/vkgen/vkgen/internal/vktest"
 	"github.com/vkgen/vkgen/layer/memreport"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
+	"github.com/vkgen/vkgen/layer/memreport/tracesummary"
 	"github.com/vkgen/vkgen/perfetto/decode"
 )
 
@@ -226,6 +227,25 @@ func TestDriverReportCallbacks(t *testing.T) {
 		if _, ok := wantCounters[name]; !ok && strings.HasPrefix(name, "vulkan.mem.") {
 			t.Errorf("unexpected counter track %s", name)
 		}
+	}
+
+	// vkgen trace summary: one object per allocation (the device's own one
+	// included) and per buffer, peak and final bytes.
+	var objs []string
+	for _, ob := range tracesummary.Summarize(r.trace).Objects {
+		objs = append(objs, fmt.Sprintf("%s %d %d %d", ob.Type, ob.Handle, ob.Bytes, ob.Final))
+	}
+	slices.Sort(objs)
+	wantObjs := []string{
+		fmt.Sprintf("BUFFER %d %d 0", r.buffer.handle, r.buffer.size),
+		fmt.Sprintf("DEVICE_MEMORY %d 65536 0", o["plain"]), fmt.Sprintf("DEVICE_MEMORY %d 8192 0", o["exported"]),
+		fmt.Sprintf("DEVICE_MEMORY %d 8192 0", o["imported_fd"]), fmt.Sprintf("DEVICE_MEMORY %d 65536 0", o["imported_host"]),
+		"DRIVER 0 1048576 0", fmt.Sprintf("DRIVER %d 65536 0", o["command_pool"]),
+		fmt.Sprintf("DRIVER %d 32768 0", o["descriptor_pool"]), fmt.Sprintf("DRIVER %d 8192 0", o["pipeline"]),
+	}
+	slices.Sort(wantObjs)
+	if !slices.Equal(objs, wantObjs) {
+		t.Errorf("summary objects:\n%s\nwant:\n%s", strings.Join(objs, "\n"), strings.Join(wantObjs, "\n"))
 	}
 }
 
