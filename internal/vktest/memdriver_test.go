@@ -20,7 +20,7 @@ func TestMemDriverEmulations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds C programs; skipped with -short")
 	}
-	prog := vktest.Program(t, "testdata/memdriver/check/check.c")
+	prog := vktest.Program(t, "testdata/memdriver/check/memdriver_check.c")
 	cmd := exec.Command(prog)
 	cmd.Env = append(vktest.EnvWith(t, vktest.MemDriver(t), vktest.MemDriverLayer), "VKGEN_MEMDRIVER=all,heaps")
 	out, err := cmd.CombinedOutput()
@@ -67,7 +67,7 @@ func TestMemDriverOptionsOff(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds C programs; skipped with -short")
 	}
-	prog := vktest.Program(t, "testdata/memdriver/check/check.c")
+	prog := vktest.Program(t, "testdata/memdriver/check/memdriver_check.c")
 	cmd := exec.Command(prog)
 	cmd.Env = vktest.EnvWith(t, vktest.MemDriver(t), vktest.MemDriverLayer)
 	var stderr strings.Builder

@@ -1,4 +1,4 @@
-/* check: exercises the opt-in emulations of the memdriver layer
+/* memdriver_check: exercises the opt-in emulations of the memdriver layer
  * (VKGEN_MEMDRIVER=all,heaps) through the loader, without other layers, and
  * prints what it observed one fact a line for internal/vktest's test. */
 #include <stdio.h>
