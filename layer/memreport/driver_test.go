@@ -18,8 +18,8 @@ import (
 )
 
 // The driver tests run testdata/reportapp.c through the real loader with
-// this layer over the test driver layer (testdata/memdriver, enabled after
-// it, so below it, over lavapipe): the callback path of
+// this layer over the test driver layer (testdata/memdriver, found after
+// it, so below it, over lavapipe: vktest.DriverEnv): the callback path of
 // VK_EXT_device_memory_report end to end, the application's own callback
 // registered too.
 
@@ -67,6 +67,7 @@ func runReportApp(t *testing.T, layers []string, driverFirst bool, options strin
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Fields(line)
 		switch {
+		case len(f) < 2:
 		case f[0] == "object":
 			r.objects[f[1]] = field(t, line, "handle")
 		case f[0] == "buffer":
