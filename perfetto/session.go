@@ -536,7 +536,7 @@ func InstantOn(t Track, cat Category, name EventName, args ...Arg) {
 	for _, s := range *p {
 		if s.allows(cat) {
 			q := s.pick()
-			q.unlock(q.instantLocked(t, cat, name, args))
+			q.unlock(q.eventLocked(t, cat, name, args, nil))
 		}
 	}
 }
@@ -589,14 +589,14 @@ func (e *Emitter) locked(f func(q *sequence)) {
 // Instant is the replay form of the package-level Instant.
 func (e *Emitter) Instant(cat Category, name EventName, args ...Arg) {
 	if e.s.allows(cat) {
-		e.locked(func(q *sequence) { q.instantLocked(Track{}, cat, name, args) })
+		e.locked(func(q *sequence) { q.eventLocked(Track{}, cat, name, args, nil) })
 	}
 }
 
 // InstantOn is the replay form of the package-level InstantOn.
 func (e *Emitter) InstantOn(t Track, cat Category, name EventName, args ...Arg) {
 	if e.s.allows(cat) {
-		e.locked(func(q *sequence) { q.instantLocked(t, cat, name, args) })
+		e.locked(func(q *sequence) { q.eventLocked(t, cat, name, args, nil) })
 	}
 }
 

@@ -5,15 +5,14 @@ import (
 	"testing"
 
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
-	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
 )
 
 // benchCreateBindDestroy is the Go side of vkCreateBuffer + vkBindBufferMemory
 // + vkDestroyBuffer (the three hooks' work without the cgo crossings).
 func benchCreateBindDestroy(b *testing.B) {
-	s := newState(traceSink{}, objectnames.New(nameSink{}))
-	s.deviceCreated(dev, 1, false, []uint32{0})
+	s := newTraceState()
+	s.deviceCreated(dev, 0, 1, false, props(0))
 	s.memoryAllocated(dev, 0x100, 1<<20, 0)
 	query := func() uint64 { return 4096 }
 	b.ReportAllocs()

@@ -28,7 +28,8 @@ func postCreateInstance(info *C.VkInstanceCreateInfo, _ *C.VkAllocationCallbacks
 	}
 }
 
-func postDestroyInstance(_ uintptr, _ *C.VkAllocationCallbacks) {
+func postDestroyInstance(instance uintptr, _ *C.VkAllocationCallbacks) {
+	st.instanceDestroyed(instance)
 	presence.InstanceDestroyed()
 }
 
@@ -37,8 +38,15 @@ func postDestroyDevice(device uintptr, _ *C.VkAllocationCallbacks) {
 }
 
 func postAllocateMemory(device uintptr, info *C.VkMemoryAllocateInfo, _ *C.VkAllocationCallbacks, pMemory *uint64, result C.VkResult) {
-	if result != C.VK_SUCCESS || info == nil || pMemory == nil {
-		return // a failed allocation records nothing
+	if info == nil {
+		return
+	}
+	if result != C.VK_SUCCESS {
+		st.allocationFailed(device, uint64(info.allocationSize), uint32(info.memoryTypeIndex))
+		return
+	}
+	if pMemory == nil {
+		return
 	}
 	st.memoryAllocated(device, *pMemory, uint64(info.allocationSize), uint32(info.memoryTypeIndex))
 }

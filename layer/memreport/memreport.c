@@ -111,10 +111,14 @@ void memreport_post_CreateDevice(struct vkgen_call *call, VkPhysicalDevice phys,
 		struct vkgen_instance *inst = vkgen_instance_of(LAYER, phys);
 		PFN_vkGetPhysicalDeviceMemoryProperties get = inst ? VKGEN_NEXT_INSTANCE(inst, vkGetPhysicalDeviceMemoryProperties) : NULL;
 		if (get) get(phys, &mp);
-		uint32_t flags[VK_MAX_MEMORY_TYPES];
+		uint32_t flags[VK_MAX_MEMORY_TYPES], heaps[VK_MAX_MEMORY_TYPES];
 		uint32_t n = mp.memoryTypeCount < VK_MAX_MEMORY_TYPES ? mp.memoryTypeCount : VK_MAX_MEMORY_TYPES;
-		for (uint32_t i = 0; i < n; i++) flags[i] = mp.memoryTypes[i].propertyFlags;
-		memreportDeviceCreated((GoUintptr)(uintptr_t)*out, token, mc && mc->callback, flags, n);
+		for (uint32_t i = 0; i < n; i++) {
+			flags[i] = mp.memoryTypes[i].propertyFlags;
+			heaps[i] = mp.memoryTypes[i].heapIndex;
+		}
+		memreportDeviceCreated((GoUintptr)(uintptr_t)*out, (GoUintptr)(uintptr_t)(inst ? inst->handle : NULL), token,
+		                       mc && mc->callback, flags, heaps, n);
 	} else if (token) {
 		memreportDeviceFailed(token); /* drop what callbacks reported during the failed creation */
 	}

@@ -1,6 +1,8 @@
 package memreport
 
 import (
+	"sync/atomic"
+
 	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
 	"github.com/vkgen/vkgen/objectnames"
@@ -12,12 +14,16 @@ const (
 	Category            = "VulkanDeviceMemoryReport"
 	AllocationEventName = "VulkanMemoryAllocation"
 	ObjectNameEventName = "VulkanObjectName"
+	FailureEventName    = "VulkanMemoryAllocationFailed"
+	LeakEventName       = "VulkanMemoryLeak"
 )
 
 var (
 	category   = perfetto.NewCategory(Category, "Vulkan Device Memory Report Counters")
 	allocEvent = perfetto.NewEventName(AllocationEventName)
 	nameEvent  = perfetto.NewEventName(ObjectNameEventName)
+	failEvent  = perfetto.NewEventName(FailureEventName)
+	leakEvent  = perfetto.NewEventName(LeakEventName)
 
 	argOperation    = perfetto.NewAnnotationName("operation")
 	argSource       = perfetto.NewAnnotationName("source")
@@ -28,6 +34,8 @@ var (
 	argMemoryType   = perfetto.NewAnnotationName("memory_type")
 	argObjectType   = perfetto.NewAnnotationName("object_type")
 	argObjectName   = perfetto.NewAnnotationName("object_name")
+	argHeap         = perfetto.NewAnnotationName("heap")
+	argAt           = perfetto.NewAnnotationName("at")
 
 	// counterTracks holds every vulkan.mem.{app|driver}.usage.<cluster>
 	// track, registered once (unit bytes, process-scoped).
@@ -40,15 +48,57 @@ var (
 	}()
 )
 
+// heapCounterTracks are the vulkan.mem.heap<N>.* tracks, registered on first
+// use (16 heaps of 30 tracks, most never used); 0 until then.
+var (
+	heapCounterTracks [accounting.MaxHeaps][]atomic.Uint32
+	trackIndex        = map[string]int{}
+)
+
+func init() {
+	for i, n := range accounting.TrackNames() {
+		trackIndex[n] = i
+	}
+	for h := range heapCounterTracks {
+		heapCounterTracks[h] = make([]atomic.Uint32, len(trackIndex))
+	}
+}
+
+func heapCounterTrack(heap uint32, track string) (perfetto.CounterTrack, bool) {
+	i, ok := trackIndex[track]
+	if !ok || heap >= accounting.MaxHeaps {
+		return 0, false
+	}
+	slot := &heapCounterTracks[heap][i]
+	if t := slot.Load(); t != 0 {
+		return perfetto.CounterTrack(t), true
+	}
+	t := perfetto.NewCounterTrackIn(category, accounting.HeapTrackNames(heap)[i], perfetto.UnitSizeBytes) // deduplicated by name
+	slot.Store(uint32(t))
+	return t, true
+}
+
 // traceSink writes the engine's output to every running session (em == nil)
-// or, during a session-start replay, to that session only.
-type traceSink struct{ em *perfetto.Emitter }
+// or, during a session-start replay, to that session only. Allocation events
+// carry the lifetime slices of lt.
+type traceSink struct {
+	em *perfetto.Emitter
+	lt *lifetimes
+}
 
 func (s traceSink) Counter(name string, bytes int64) {
-	t, ok := counterTracks[name]
-	if !ok {
-		return
+	if t, ok := counterTracks[name]; ok {
+		s.counter(t, bytes)
 	}
+}
+
+func (s traceSink) HeapCounter(heap uint32, name string, bytes int64) {
+	if t, ok := heapCounterTrack(heap, name); ok {
+		s.counter(t, bytes)
+	}
+}
+
+func (s traceSink) counter(t perfetto.CounterTrack, bytes int64) {
 	if s.em != nil {
 		s.em.Counter(t, bytes)
 		return
@@ -57,6 +107,20 @@ func (s traceSink) Counter(name string, bytes int64) {
 }
 
 func (s traceSink) Allocation(ev accounting.AllocationEvent) {
+	if ev.Operation == accounting.OpAllocationFailed {
+		s.failure(ev)
+		return
+	}
+	// Lifetimes are tracked with or without a session, so a session started
+	// later replays the open slices with their tracks.
+	var sl, end *perfetto.Slice
+	if s.lt != nil {
+		if s.em != nil {
+			sl = s.lt.current(&ev)
+		} else {
+			sl, end = s.lt.slice(&ev)
+		}
+	}
 	if s.em == nil && !perfetto.Enabled() {
 		return // do not build the annotations for nobody
 	}
@@ -68,12 +132,47 @@ func (s traceSink) Allocation(ev accounting.AllocationEvent) {
 		perfetto.Uint(argOffset, ev.Offset),
 		perfetto.Uint(argObjectHandle, ev.ObjectHandle),
 		perfetto.String(argMemoryType, ev.MemoryType),
+		perfetto.Uint(argHeap, uint64(ev.Heap)),
 	}
 	if s.em != nil {
-		s.em.Instant(category, allocEvent, args[:]...)
+		s.em.InstantSlice(category, allocEvent, sl, args[:]...)
 		return
 	}
-	perfetto.Instant(category, allocEvent, args[:]...)
+	if end != nil {
+		perfetto.Slices(category, *end)
+	}
+	perfetto.InstantSlice(category, allocEvent, sl, args[:]...)
+}
+
+// failure writes a VulkanMemoryAllocationFailed event.
+func (s traceSink) failure(ev accounting.AllocationEvent) {
+	if s.em != nil || !perfetto.Enabled() {
+		return // failures are events of their moment, never replayed
+	}
+	perfetto.Instant(category, failEvent,
+		perfetto.String(argSource, ev.Source.String()),
+		perfetto.Uint(argMemoryObject, ev.MemoryObjectID),
+		perfetto.Uint(argSize, ev.Size),
+		perfetto.Uint(argObjectHandle, ev.ObjectHandle),
+		perfetto.Uint(argHeap, uint64(ev.Heap)))
+}
+
+// Leak writes a VulkanMemoryLeak event: an object still alive at at
+// ("vkDestroyDevice", "vkDestroyInstance" or "exit"), with its name.
+func (s traceSink) Leak(ev accounting.AllocationEvent, name, at string) {
+	if !perfetto.Enabled() {
+		return
+	}
+	perfetto.Instant(category, leakEvent,
+		perfetto.String(argSource, ev.Source.String()),
+		perfetto.Uint(argMemoryObject, ev.MemoryObjectID),
+		perfetto.Uint(argSize, ev.Size),
+		perfetto.Uint(argOffset, ev.Offset),
+		perfetto.Uint(argObjectHandle, ev.ObjectHandle),
+		perfetto.String(argMemoryType, ev.MemoryType),
+		perfetto.Uint(argHeap, uint64(ev.Heap)),
+		perfetto.String(argObjectName, name),
+		perfetto.String(argAt, at))
 }
 
 // nameSink writes VulkanObjectName events like traceSink, for the object
@@ -108,6 +207,6 @@ func (s nameSink) EmitName(r objectnames.Record) {
 // allocations and binds, then the names (a name is only useful once the
 // memory it attaches to is in the trace).
 func (s *state) replay(em *perfetto.Emitter) {
-	s.engine.Snapshot(traceSink{em})
+	s.engine.Snapshot(traceSink{em: em, lt: s.lt})
 	s.names.EmitAll(nameSink{em})
 }

@@ -150,4 +150,3 @@ func leakStrings(evs []AllocationEvent) []string {
 	}
 	return out
 }
-

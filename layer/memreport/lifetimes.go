@@ -1,0 +1,225 @@
+package memreport
+
+import (
+	"strconv"
+	"sync"
+
+	"github.com/vkgen/vkgen/generated"
+	"github.com/vkgen/vkgen/layer/memreport/accounting"
+	"github.com/vkgen/vkgen/objectnames"
+	"github.com/vkgen/vkgen/perfetto"
+)
+
+// lifetimes turns the engine's CREATE/BIND ... DESTROY events into Perfetto
+// slices: one track per allocation or binding (lifetimes overlap, so they
+// cannot share a track), under a group track per device and one per heap of
+// that device. The slice is named by the object's name; a rename ends the
+// slice and begins one with the new name on the same track at the same
+// timestamp, so the track spans the lifetime exactly.
+//
+// Lock order: the engine's lock, then lt.mu (the trace sink calls in with
+// the engine locked); the name store's shard lock, then lt.mu (renames). lt
+// never calls the engine or the store, so names are copied here rather than
+// looked up in the store.
+type lifetimes struct {
+	mu      sync.Mutex
+	open    map[liveKey]*liveSlice
+	names   map[nameKey]string
+	devices map[uint64]uintptr // device key -> VkDevice, for track names
+	key     func(uintptr) uint64
+	next    uint64
+}
+
+// liveKey is an allocation (src DEVICE_MEMORY or DRIVER, id its
+// memory_object_id) or a binding (src BUFFER or IMAGE, id the handle, and the
+// plane of a disjoint image).
+type liveKey struct {
+	dev   uint64
+	src   accounting.Source
+	id    uint64
+	plane uint8
+}
+
+type nameKey struct {
+	dev    uint64
+	typ    generated.ObjectType
+	handle uint64
+}
+
+type liveSlice struct {
+	begin perfetto.Slice // the begin as last written: track, groups, names
+	name  nameKey        // where renames come from (typ 0: never named)
+}
+
+// newLifetimes returns empty state; the layer's state sets key (VkDevice to
+// device key) before any name arrives.
+func newLifetimes() *lifetimes {
+	return &lifetimes{open: map[liveKey]*liveSlice{}, names: map[nameKey]string{}, devices: map[uint64]uintptr{}}
+}
+
+func liveKeyOf(ev *accounting.AllocationEvent) liveKey {
+	switch ev.Source {
+	case accounting.SourceBuffer, accounting.SourceImage:
+		return liveKey{ev.Device, ev.Source, ev.ObjectHandle, ev.Plane}
+	}
+	return liveKey{ev.Device, ev.Source, ev.MemoryObjectID, 0}
+}
+
+// nameKeyOf is where an event's object gets its name; typ 0 for driver
+// allocations, which have none.
+func nameKeyOf(ev *accounting.AllocationEvent) nameKey {
+	switch ev.Source {
+	case accounting.SourceBuffer:
+		return nameKey{ev.Device, generated.ObjectTypeBuffer, ev.ObjectHandle}
+	case accounting.SourceImage:
+		return nameKey{ev.Device, generated.ObjectTypeImage, ev.ObjectHandle}
+	case accounting.SourceDeviceMemory:
+		return nameKey{ev.Device, generated.ObjectTypeDeviceMemory, ev.ObjectHandle}
+	}
+	return nameKey{}
+}
+
+// trackNames are the object tracks' names by source: the UI shows the
+// tracks of one heap with the same name as one track.
+var trackNames = [...]string{
+	accounting.SourceDriver: "driver", accounting.SourceDeviceMemory: "VkDeviceMemory",
+	accounting.SourceImage: "VkImage", accounting.SourceBuffer: "VkBuffer",
+}
+
+// slice returns the slice event for a live CREATE, BIND or DESTROY (nil for
+// other operations, or a DESTROY of nothing open) and updates the open
+// slices. A CREATE or BIND of an object already open (the driver reported
+// an allocation again) continues on its track: end is the slice to end
+// first.
+func (lt *lifetimes) slice(ev *accounting.AllocationEvent) (sl, end *perfetto.Slice) {
+	k := liveKeyOf(ev)
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	switch ev.Operation {
+	case accounting.OpCreate, accounting.OpBind:
+		ls := lt.open[k]
+		if ls != nil {
+			end = &perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.begin.Track}
+		} else {
+			lt.next++
+			ls = &liveSlice{name: nameKeyOf(ev)}
+			ls.begin.Track = perfetto.ProcessTrackUUID() ^ mix(lt.next)
+			lt.open[k] = ls
+		}
+		dev := perfetto.ProcessTrackUUID() ^ mix(ev.Device|1<<62)
+		heap := dev ^ mix(uint64(ev.Heap)+1)
+		ls.begin = perfetto.Slice{
+			Op: perfetto.SliceBegin, Track: ls.begin.Track, TrackName: trackNames[ev.Source],
+			Groups: []perfetto.GroupTrack{
+				{UUID: dev, Name: "VkDevice 0x" + strconv.FormatUint(uint64(lt.devices[ev.Device]), 16)},
+				{UUID: heap, Parent: dev, Name: "heap " + strconv.FormatUint(uint64(ev.Heap), 10)},
+			},
+			Name: lt.nameLocked(ls.name, ev),
+		}
+		b := ls.begin
+		return &b, end
+	case accounting.OpDestroy:
+		ls := lt.open[k]
+		if ls == nil {
+			return nil, nil
+		}
+		delete(lt.open, k)
+		return &perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.begin.Track}, nil
+	}
+	return nil, nil
+}
+
+// current returns the begin of an open object for a session-start replay.
+func (lt *lifetimes) current(ev *accounting.AllocationEvent) *perfetto.Slice {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	if ls := lt.open[liveKeyOf(ev)]; ls != nil {
+		b := ls.begin
+		return &b
+	}
+	return nil
+}
+
+// nameLocked is the slice name: the object's name, else its type and handle.
+func (lt *lifetimes) nameLocked(k nameKey, ev *accounting.AllocationEvent) string {
+	if n := lt.names[k]; n != "" {
+		return n
+	}
+	h := ev.ObjectHandle
+	if ev.Source == accounting.SourceDriver {
+		h = ev.MemoryObjectID
+	}
+	return trackNames[ev.Source] + " 0x" + strconv.FormatUint(h, 16)
+}
+
+// EmitName takes every name change of the shared store (an objectnames
+// Emitter) and renames the open slices of the object.
+func (lt *lifetimes) EmitName(r objectnames.Record) {
+	var src accounting.Source
+	switch r.Type {
+	case generated.ObjectTypeBuffer:
+		src = accounting.SourceBuffer
+	case generated.ObjectTypeImage:
+		src = accounting.SourceImage
+	case generated.ObjectTypeDeviceMemory:
+		src = accounting.SourceDeviceMemory
+	default:
+		return
+	}
+	nk := nameKey{lt.key(uintptr(r.Device)), r.Type, r.Handle}
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	if r.Removed {
+		delete(lt.names, nk)
+	} else {
+		lt.names[nk] = r.Name
+	}
+	var out []perfetto.Slice
+	for plane := range uint8(4) {
+		ls := lt.open[liveKey{nk.dev, src, r.Handle, plane}]
+		if ls == nil {
+			continue
+		}
+		ev := accounting.AllocationEvent{Source: src, ObjectHandle: r.Handle}
+		ls.begin.Name = lt.nameLocked(nk, &ev)
+		out = append(out, perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.begin.Track}, ls.begin)
+	}
+	if len(out) > 0 {
+		perfetto.Slices(category, out...)
+	}
+}
+
+// forget drops the name of a destroyed object.
+func (lt *lifetimes) forget(dev uint64, t generated.ObjectType, handle uint64) {
+	lt.mu.Lock()
+	delete(lt.names, nameKey{dev, t, handle})
+	lt.mu.Unlock()
+}
+
+func (lt *lifetimes) deviceCreated(dev uint64, device uintptr) {
+	lt.mu.Lock()
+	lt.devices[dev] = device
+	lt.mu.Unlock()
+}
+
+// deviceDestroyed forgets the device's names (its DESTROY events closed its
+// slices already).
+func (lt *lifetimes) deviceDestroyed(dev uint64) {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	delete(lt.devices, dev)
+	for k := range lt.names {
+		if k.dev == dev {
+			delete(lt.names, k)
+		}
+	}
+}
+
+// mix spreads a counter over 64 bits (splitmix64's finaliser) so track
+// uuids do not collide with the process track's neighbours.
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}

@@ -1,0 +1,139 @@
+package perfetto
+
+// GroupTrack is a named track that groups others under the process track
+// (in a layer: a device, a heap of that device). Its descriptor is written
+// once per sequence, before the first slice under it, and again with the
+// sequence's state after a loss. Parent 0 means the process track.
+type GroupTrack struct {
+	UUID, Parent uint64
+	Name         string
+}
+
+// SliceOp says whether a Slice begins or ends.
+type SliceOp uint8
+
+const (
+	SliceBegin SliceOp = 1 // TrackEvent.TYPE_SLICE_BEGIN
+	SliceEnd   SliceOp = 2 // TrackEvent.TYPE_SLICE_END
+)
+
+// Slice is the begin or end of a slice on a track of its own (one track per
+// object lifetime, so lifetimes that overlap never need to nest). A begin
+// writes the track's descriptor (uuid Track, parent the last of Groups,
+// name TrackName) before the event: tracks that share a parent and a name
+// are shown as one track by the Perfetto UI, in lanes.
+type Slice struct {
+	Op        SliceOp
+	Track     uint64
+	Groups    []GroupTrack // the track's ancestors, outermost first (begin only)
+	TrackName string       // begin only
+	Name      string       // the slice's name (begin only)
+}
+
+// InstantSlice emits an instant event on the process track and a slice
+// event with the same timestamp, to every running session in which cat is
+// enabled: a consumer pairing the two sees equal times.
+func InstantSlice(cat Category, name EventName, sl *Slice, args ...Arg) {
+	p := active.Load()
+	if p == nil {
+		return
+	}
+	for _, s := range *p {
+		if s.allows(cat) {
+			q := s.pick()
+			q.unlock(q.eventLocked(Track{}, cat, name, args, sl))
+		}
+	}
+}
+
+// Slices emits slice events of category cat with one timestamp (an end and
+// the begin that replaces it, say) to every running session.
+func Slices(cat Category, sl ...Slice) {
+	p := active.Load()
+	if p == nil {
+		return
+	}
+	for _, s := range *p {
+		if s.allows(cat) {
+			q := s.pick()
+			q.unlock(q.slicesLocked(cat, sl))
+		}
+	}
+}
+
+// InstantSlice is the replay form of the package-level InstantSlice.
+func (e *Emitter) InstantSlice(cat Category, name EventName, sl *Slice, args ...Arg) {
+	if e.s.allows(cat) {
+		e.locked(func(q *sequence) { q.eventLocked(Track{}, cat, name, args, sl) })
+	}
+}
+
+func (q *sequence) slicesLocked(cat Category, sl []Slice) (yield bool) {
+	if ok, yield := q.readyLocked(); !ok {
+		return yield
+	}
+	catName, ok := categories.lookup(uint32(cat))
+	if !ok {
+		return false
+	}
+	before := len(q.buf)
+	ts := Now()
+	b := q.buf
+	if !known(q.cats, uint32(cat)) {
+		var pkt, id int
+		b, pkt = appendPacketHeader(b, ts, q.pktSeq)
+		b = appendVarintField(b, fSequenceFlags, seqNeedsIncrementalState)
+		b, id = beginMsg(b, fInternedData)
+		b = appendInterned(b, fIDCategories, uint32(cat), catName)
+		b = endMsg(endMsg(b, id), pkt)
+		q.cats = mark(q.cats, uint32(cat))
+	}
+	for i := range sl {
+		b = q.appendSlice(b, ts, cat, &sl[i])
+	}
+	q.buf = b
+	return q.doneLocked(before)
+}
+
+// appendSlice writes the group and slice track descriptors a begin needs and
+// the slice event; cat must be interned on the sequence.
+func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []byte {
+	if sl.Op == SliceBegin {
+		parent := processUUID
+		for _, g := range sl.Groups {
+			if g.Parent == 0 {
+				g.Parent = processUUID
+			}
+			if _, ok := q.groups[g.UUID]; !ok {
+				if q.groups == nil {
+					q.groups = map[uint64]GroupTrack{}
+				}
+				q.groups[g.UUID] = g
+				b = appendTrackDesc(b, ts, q.pktSeq, g.UUID, g.Parent, g.Name)
+			}
+			parent = g.UUID
+		}
+		b = appendTrackDesc(b, ts, q.pktSeq, sl.Track, parent, sl.TrackName)
+	}
+	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
+	b = appendVarintField(b, fSequenceFlags, seqNeedsIncrementalState)
+	b, te := beginMsg(b, fTrackEvent)
+	b = appendVarintField(b, fTETrackUUID, sl.Track)
+	b = appendVarintField(b, fTEType, uint64(sl.Op))
+	if sl.Op == SliceBegin {
+		b = appendVarintField(b, fTECategoryIIDs, uint64(cat))
+		b = appendString(b, fTEName, sl.Name)
+	}
+	b = endMsg(b, te)
+	return endMsg(b, pkt)
+}
+
+func appendTrackDesc(b []byte, ts uint64, seq uint32, uuid, parent uint64, name string) []byte {
+	b, pkt := appendPacketHeader(b, ts, seq)
+	b, td := beginMsg(b, fTrackDescriptor)
+	b = appendVarintField(b, fTDUUID, uuid)
+	b = appendVarintField(b, fTDParentUUID, parent)
+	b = appendString(b, fTDName, name)
+	b = endMsg(b, td)
+	return endMsg(b, pkt)
+}
