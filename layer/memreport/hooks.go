@@ -33,6 +33,10 @@ func postDestroyInstance(instance uintptr, _ *C.VkAllocationCallbacks) {
 	presence.InstanceDestroyed()
 }
 
+func preDestroyDevice(device uintptr, _ *C.VkAllocationCallbacks) {
+	st.deviceDestroying(device)
+}
+
 func postDestroyDevice(device uintptr, _ *C.VkAllocationCallbacks) {
 	st.deviceDestroyed(device)
 }

@@ -189,6 +189,13 @@ func (lt *lifetimes) EmitName(r objectnames.Record) {
 	}
 }
 
+// name returns the object's name as the store last published it.
+func (lt *lifetimes) name(dev uint64, t generated.ObjectType, handle uint64) string {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	return lt.names[nameKey{dev, t, handle}]
+}
+
 // forget drops the name of a destroyed object.
 func (lt *lifetimes) forget(dev uint64, t generated.ObjectType, handle uint64) {
 	lt.mu.Lock()

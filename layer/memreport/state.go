@@ -96,15 +96,22 @@ func (s *state) deviceCreated(device, instance uintptr, token uint64, hasCallbac
 // vkCreateDevice.
 func (s *state) deviceFailed(token uint64) { s.engine.DeviceDestroyed(token) }
 
+// deviceDestroying runs before vkDestroyDevice calls down: what is still
+// alive is a leak, reported (once) before the driver's FREE callbacks
+// release it.
+func (s *state) deviceDestroying(device uintptr) {
+	if device != 0 {
+		s.reportLeaks(s.key(device), "vkDestroyDevice")
+	}
+}
+
 // deviceDestroyed runs after vkDestroyDevice returned, so FREE callbacks the
 // driver sent during it were accounted; whatever is left is released.
-// Objects still alive are leaks, reported (once) before they are released.
 func (s *state) deviceDestroyed(device uintptr) {
 	if device == 0 {
 		return
 	}
 	key := s.key(device)
-	s.reportLeaks(device, key, "vkDestroyDevice")
 	s.engine.DeviceDestroyed(key)
 	s.names.DeviceDestroyed(uint64(device))
 	s.lt.deviceDestroyed(key)
@@ -117,7 +124,7 @@ func (s *state) deviceDestroyed(device uintptr) {
 func (s *state) instanceDestroyed(instance uintptr) {
 	for device, d := range *s.keys.Load() {
 		if d.instance == instance {
-			s.reportLeaks(device, d.key, "vkDestroyInstance")
+			s.reportLeaks(d.key, "vkDestroyInstance")
 			s.engine.DeviceDestroyed(d.key)
 			s.names.DeviceDestroyed(uint64(device))
 			s.lt.deviceDestroyed(d.key)
@@ -130,23 +137,24 @@ func (s *state) instanceDestroyed(instance uintptr) {
 // exits; the state stays (other exit handlers may still call Vulkan), and a
 // later vkDestroyDevice reports only what was created after.
 func (s *state) exiting() {
-	for device, d := range *s.keys.Load() {
-		s.reportLeaks(device, d.key, "exit")
+	for _, d := range *s.keys.Load() {
+		s.reportLeaks(d.key, "exit")
 	}
 }
 
-// reportLeaks writes a VulkanMemoryLeak event, named from the store, for
-// each object of the device not reported as a leak before.
-func (s *state) reportLeaks(device uintptr, key uint64, at string) {
+// reportLeaks writes a VulkanMemoryLeak event for each object of the device
+// not reported as a leak before, named as the layer last saw it published
+// (another layer may have dropped the store's names of the device already).
+func (s *state) reportLeaks(key uint64, at string) {
 	for _, ev := range s.engine.Leaks(key) {
 		var name string
 		switch ev.Source {
 		case accounting.SourceBuffer:
-			name, _ = s.names.Get(uint64(device), generated.ObjectTypeBuffer, ev.ObjectHandle)
+			name = s.lt.name(key, generated.ObjectTypeBuffer, ev.ObjectHandle)
 		case accounting.SourceImage:
-			name, _ = s.names.Get(uint64(device), generated.ObjectTypeImage, ev.ObjectHandle)
+			name = s.lt.name(key, generated.ObjectTypeImage, ev.ObjectHandle)
 		case accounting.SourceDeviceMemory:
-			name, _ = s.names.Get(uint64(device), generated.ObjectTypeDeviceMemory, ev.ObjectHandle)
+			name = s.lt.name(key, generated.ObjectTypeDeviceMemory, ev.ObjectHandle)
 		}
 		s.out.Leak(ev, name, at)
 	}

@@ -281,6 +281,7 @@ func TestTraceLiveAndReplay(t *testing.T) {
 	if err := rs.Stop(); err != nil {
 		t.Fatal(err)
 	}
+	s.deviceDestroying(dev)
 	s.deviceDestroyed(dev)
 	if err := ls.Stop(); err != nil {
 		t.Fatal(err)
