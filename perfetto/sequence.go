@@ -332,6 +332,19 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 	if t.tid != 0 {
 		b = appendVarintField(b, fTETrackUUID, t.UUID())
 	}
+	b = q.appendArgs(b, args)
+	b = endMsg(b, te)
+	b = endMsg(b, pkt)
+	if sl != nil {
+		b = q.appendSlice(b, ts, cat, sl)
+	}
+	q.buf = b
+	return q.doneLocked(before)
+}
+
+// appendArgs writes the debug annotations whose names are interned on the
+// sequence (unregistered names are skipped).
+func (q *sequence) appendArgs(b []byte, args []Arg) []byte {
 	for i := range args {
 		a := &args[i]
 		if !known(q.annots, uint32(a.name)) {
@@ -352,13 +365,7 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 		}
 		b = endMsg(b, da)
 	}
-	b = endMsg(b, te)
-	b = endMsg(b, pkt)
-	if sl != nil {
-		b = q.appendSlice(b, ts, cat, sl)
-	}
-	q.buf = b
-	return q.doneLocked(before)
+	return b
 }
 
 func (q *sequence) counterLocked(c CounterTrack, v int64) (yield bool) {

@@ -28,6 +28,7 @@ type Slice struct {
 	Groups    []GroupTrack // the track's ancestors, outermost first (begin only)
 	TrackName string       // begin only
 	Name      string       // the slice's name (begin only)
+	Args      []Arg        // debug annotations (begin only)
 }
 
 // InstantSlice emits an instant event on the process track and a slice
@@ -72,22 +73,9 @@ func (q *sequence) slicesLocked(cat Category, sl []Slice) (yield bool) {
 	if ok, yield := q.readyLocked(); !ok {
 		return yield
 	}
-	catName, ok := categories.lookup(uint32(cat))
-	if !ok {
-		return false
-	}
 	before := len(q.buf)
 	ts := Now()
 	b := q.buf
-	if !known(q.cats, uint32(cat)) {
-		var pkt, id int
-		b, pkt = appendPacketHeader(b, ts, q.pktSeq)
-		b = appendVarintField(b, fSequenceFlags, seqNeedsIncrementalState)
-		b, id = beginMsg(b, fInternedData)
-		b = appendInterned(b, fIDCategories, uint32(cat), catName)
-		b = endMsg(endMsg(b, id), pkt)
-		q.cats = mark(q.cats, uint32(cat))
-	}
 	for i := range sl {
 		b = q.appendSlice(b, ts, cat, &sl[i])
 	}
@@ -95,8 +83,38 @@ func (q *sequence) slicesLocked(cat Category, sl []Slice) (yield bool) {
 	return q.doneLocked(before)
 }
 
+// internSliceLocked writes the InternedData a slice begin needs that the
+// sequence lacks (its category and annotation names). ok is false for an
+// unregistered category.
+func (q *sequence) internSliceLocked(b []byte, cat Category, args []Arg) (_ []byte, ok bool) {
+	need := !known(q.cats, uint32(cat))
+	for i := range args {
+		need = need || !known(q.annots, uint32(args[i].name))
+	}
+	if !need {
+		return b, true
+	}
+	catName, ok := categories.lookup(uint32(cat))
+	if !ok {
+		return b, false
+	}
+	b, id := beginMsg(b, fInternedData)
+	if !known(q.cats, uint32(cat)) {
+		b = appendInterned(b, fIDCategories, uint32(cat), catName)
+		q.cats = mark(q.cats, uint32(cat))
+	}
+	for i := range args {
+		n := uint32(args[i].name)
+		if s, ok := annotationNames.lookup(n); ok && !known(q.annots, n) {
+			b = appendInterned(b, fIDAnnotNames, n, s)
+			q.annots = mark(q.annots, n)
+		}
+	}
+	return endMsg(b, id), true
+}
+
 // appendSlice writes the group and slice track descriptors a begin needs and
-// the slice event; cat must be interned on the sequence.
+// the slice event, interning what the begin needs in its own packet.
 func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []byte {
 	if sl.Op == SliceBegin {
 		parent := processUUID
@@ -115,14 +133,22 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 		}
 		b = appendTrackDesc(b, ts, q.pktSeq, sl.Track, parent, sl.TrackName)
 	}
+	start := len(b)
 	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
 	b = appendVarintField(b, fSequenceFlags, seqNeedsIncrementalState)
+	if sl.Op == SliceBegin {
+		var ok bool
+		if b, ok = q.internSliceLocked(b, cat, sl.Args); !ok {
+			return b[:start]
+		}
+	}
 	b, te := beginMsg(b, fTrackEvent)
 	b = appendVarintField(b, fTETrackUUID, sl.Track)
 	b = appendVarintField(b, fTEType, uint64(sl.Op))
 	if sl.Op == SliceBegin {
 		b = appendVarintField(b, fTECategoryIIDs, uint64(cat))
 		b = appendString(b, fTEName, sl.Name)
+		b = q.appendArgs(b, sl.Args)
 	}
 	b = endMsg(b, te)
 	return endMsg(b, pkt)

@@ -15,7 +15,10 @@ import (
 // cannot share a track), under a group track per device and one per heap of
 // that device. The slice is named by the object's name; a rename ends the
 // slice and begins one with the new name on the same track at the same
-// timestamp, so the track spans the lifetime exactly.
+// timestamp, so the track spans the lifetime exactly. trace_processor (and
+// so the UI) merges sibling tracks of one name into as few tracks as keep
+// slices from overlapping, so every begin carries a "lifetime" annotation,
+// a number unique in the process, that groups the slices of one lifetime.
 //
 // Lock order: the engine's lock, then lt.mu (the trace sink calls in with
 // the engine locked); the name store's shard lock, then lt.mu (renames). lt
@@ -47,8 +50,9 @@ type nameKey struct {
 }
 
 type liveSlice struct {
-	begin perfetto.Slice // the begin as last written: track, groups, names
-	name  nameKey        // where renames come from (typ 0: never named)
+	begin    perfetto.Slice // the begin as last written: track, groups, names
+	name     nameKey        // where renames come from (typ 0: never named)
+	lifetime uint64         // the slices' "lifetime" annotation
 }
 
 // newLifetimes returns empty state; the layer's state sets key (VkDevice to
@@ -102,7 +106,7 @@ func (lt *lifetimes) slice(ev *accounting.AllocationEvent) (sl, end *perfetto.Sl
 			end = &perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.begin.Track}
 		} else {
 			lt.next++
-			ls = &liveSlice{name: nameKeyOf(ev)}
+			ls = &liveSlice{name: nameKeyOf(ev), lifetime: lt.next}
 			ls.begin.Track = perfetto.ProcessTrackUUID() ^ mix(lt.next)
 			lt.open[k] = ls
 		}
@@ -115,6 +119,7 @@ func (lt *lifetimes) slice(ev *accounting.AllocationEvent) (sl, end *perfetto.Sl
 				{UUID: heap, Parent: dev, Name: "heap " + strconv.FormatUint(uint64(ev.Heap), 10)},
 			},
 			Name: lt.nameLocked(ls.name, ev),
+			Args: []perfetto.Arg{perfetto.Uint(argLifetime, ls.lifetime)},
 		}
 		b := ls.begin
 		return &b, end

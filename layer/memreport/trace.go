@@ -36,6 +36,7 @@ var (
 	argObjectName   = perfetto.NewAnnotationName("object_name")
 	argHeap         = perfetto.NewAnnotationName("heap")
 	argAt           = perfetto.NewAnnotationName("at")
+	argLifetime     = perfetto.NewAnnotationName("lifetime")
 
 	// counterTracks holds every vulkan.mem.{app|driver}.usage.<cluster>
 	// track, registered once (unit bytes, process-scoped).
