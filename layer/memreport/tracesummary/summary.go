@@ -46,7 +46,9 @@ type Object struct {
 	Final   uint64 `json:"final_bytes"`
 	Cluster string `json:"cluster"` // memory_type of its last event
 	// Created and Destroyed are the times of its first and last event, in
-	// ns since the first event of the trace; Destroyed is -1 for an object
+	// ns since the layer's first event (an instant of its category or a
+	// counter value; DebugMarker's raw names do not count, so the
+	// PerfettoSQL module vkgen.memory finds the same origin); Destroyed is -1 for an object
 	// still alive at the end.
 	Created   uint64 `json:"created_ns"`
 	Destroyed int64  `json:"destroyed_ns"`
@@ -73,7 +75,7 @@ type Cluster struct {
 }
 
 // Series is one counter track's samples, timestamps in ns relative to the
-// first event of the trace, reduced to at most a few thousand points.
+// layer's first event, reduced to at most a few thousand points.
 type Series struct {
 	Track   string
 	Samples []decode.CounterSample
@@ -298,7 +300,7 @@ func (s *summarizer) event(p *decode.Packet) (event, bool) {
 // apply takes the events in time order.
 func (s *summarizer) apply(e *event) {
 	s.events++
-	if !s.started {
+	if !s.started && e.kind != evRawName {
 		s.started, s.t0 = true, e.ts
 	}
 	switch e.kind {
