@@ -12,7 +12,7 @@ import (
 // + vkDestroyBuffer (the three hooks' work without the cgo crossings).
 func benchCreateBindDestroy(b *testing.B) {
 	s := newTraceState()
-	s.deviceCreated(dev, 0, 1, false, props(0))
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.memoryAllocated(dev, 0x100, 1<<20, 0)
 	query := func() uint64 { return 4096 }
 	b.ReportAllocs()

@@ -3,6 +3,7 @@ package memreport
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
@@ -23,17 +24,22 @@ type state struct {
 	// intercept reads it, devices come and go rarely.
 	keys   atomic.Pointer[map[uintptr]deviceInfo]
 	keysMu sync.Mutex
+
+	now func() time.Duration // the budget sampler's clock
 }
 
 type deviceInfo struct {
 	key      uint64
 	instance uintptr
+	budget   *budgetState // nil: no VK_EXT_memory_budget
 }
 
 // sink is the engine's Sink plus the leak events the layer adds.
 type sink interface {
 	accounting.Sink
 	Leak(ev accounting.AllocationEvent, name, at string)
+	// Budget reports one VK_EXT_memory_budget sample of a heap.
+	Budget(heap uint32, budget, usage uint64)
 }
 
 // newState returns the layer state writing to out; lt (nil: a new one) is
@@ -43,7 +49,7 @@ func newState(out sink, names *objectnames.Store, lt *lifetimes) *state {
 	if lt == nil {
 		lt = newLifetimes()
 	}
-	s := &state{engine: accounting.New(out), out: out, names: names, lt: lt}
+	s := &state{engine: accounting.New(out), out: out, names: names, lt: lt, now: budgetClock}
 	s.keys.Store(&map[uintptr]deviceInfo{})
 	lt.key = s.key
 	return s
@@ -78,8 +84,9 @@ func (s *state) setKey(device uintptr, info deviceInfo, add bool) {
 
 // deviceCreated records a successful vkCreateDevice of instance. token is
 // what the report callback (if installed) passes as pUserData; 0 when the
-// layer could not allocate one.
-func (s *state) deviceCreated(device, instance uintptr, token uint64, hasCallback bool, props accounting.MemoryProperties) {
+// layer could not allocate one. budget says whether VK_EXT_memory_budget
+// can be sampled for the device.
+func (s *state) deviceCreated(device, instance uintptr, token uint64, hasCallback, budget bool, props accounting.MemoryProperties) {
 	if device == 0 {
 		return
 	}
@@ -87,7 +94,12 @@ func (s *state) deviceCreated(device, instance uintptr, token uint64, hasCallbac
 	if key == 0 {
 		key = uint64(device) | 1<<63
 	}
-	s.setKey(device, deviceInfo{key, instance}, true)
+	info := deviceInfo{key: key, instance: instance}
+	if budget {
+		info.budget = &budgetState{}
+		info.budget.last.Store(-1)
+	}
+	s.setKey(device, info, true)
 	s.lt.deviceCreated(key, device)
 	s.engine.DeviceCreated(key, props, hasCallback)
 }

@@ -3,6 +3,7 @@ package memreport
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -21,6 +22,13 @@ type recorder struct {
 	counters map[string]int64
 	events   []accounting.AllocationEvent
 	names    []objectnames.Record
+	budgets  []string
+}
+
+func (r *recorder) Budget(heap uint32, budget, usage uint64) {
+	r.mu.Lock()
+	r.budgets = append(r.budgets, fmt.Sprintf("heap%d %d/%d", heap, usage, budget))
+	r.mu.Unlock()
 }
 
 func newRecorder() *recorder { return &recorder{counters: map[string]int64{}} }
@@ -117,7 +125,7 @@ func TestCallbackTokenBeforeDevice(t *testing.T) {
 	const token = 7
 	s.callback(token, accounting.CallbackEvent{Type: accounting.CallbackAllocate, MemoryObjectID: 1, Size: 8192,
 		ObjectType: int32(generated.ObjectTypeDevice), ObjectHandle: 0x1, Internal: true})
-	s.deviceCreated(dev, 0, token, true, props(hostVis))
+	s.deviceCreated(dev, 0, token, true, false, props(hostVis))
 	// Application memory: the ALLOCATE callback fires inside vkAllocateMemory,
 	// then the intercept supplies the memory type's flags.
 	s.callback(token, accounting.CallbackEvent{Type: accounting.CallbackAllocate, MemoryObjectID: 2, Size: 4096,
@@ -161,8 +169,8 @@ func TestFailedDeviceCreation(t *testing.T) {
 func TestFallbackTwoDevices(t *testing.T) {
 	s, r := newTestState()
 	dev2 := dev + 0x100
-	s.deviceCreated(dev, 0, 1, false, props(0))
-	s.deviceCreated(dev2, 0, 2, false, props(hostVis))
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
+	s.deviceCreated(dev2, 0, 2, false, false, props(hostVis))
 	for _, d := range []uintptr{dev, dev2} {
 		s.memoryAllocated(d, 0x100, 65536, 0)
 		s.bufferCreated(d, 0xb1, accounting.BufferUsageTransferSrc, 4096)
@@ -190,7 +198,7 @@ func TestFallbackTwoDevices(t *testing.T) {
 // nothing.
 func TestBindTimeQueries(t *testing.T) {
 	s, r := newTestState()
-	s.deviceCreated(dev, 0, 1, false, props(0))
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.memoryAllocated(dev, 0x100, 1<<20, 0)
 	s.imageCreated(dev, 0x1a, accounting.ImageUsageColorAttachment|accounting.ImageUsageSampled, 0)
 	queries := 0
@@ -267,7 +275,7 @@ func TestTraceLiveAndReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.deviceCreated(dev, 0, 1, false, props(0))
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.memoryAllocated(dev, 0x100, 65536, 0)
 	s.bufferCreated(dev, 0xb1, accounting.BufferUsageUniform, 256)
 	s.bound(dev, accounting.KindBuffer, 0xb1, 0x100, 0, planeAspectNone, noQuery(t))

@@ -1,6 +1,8 @@
 package memreport
 
 import (
+	"math"
+	"strconv"
 	"sync/atomic"
 
 	"github.com/vkgen/vkgen/generated"
@@ -156,6 +158,27 @@ func (s traceSink) failure(ev accounting.AllocationEvent) {
 		perfetto.Uint(argSize, ev.Size),
 		perfetto.Uint(argObjectHandle, ev.ObjectHandle),
 		perfetto.Uint(argHeap, uint64(ev.Heap)))
+}
+
+// budgetTracks are the vulkan.mem.heap<N>.budget and .budget_usage tracks.
+var budgetTracks = func() (t [accounting.MaxHeaps][2]perfetto.CounterTrack) {
+	for h := range t {
+		p := "vulkan.mem.heap" + strconv.Itoa(h) + "."
+		t[h] = [2]perfetto.CounterTrack{
+			perfetto.NewCounterTrackIn(category, p+"budget", perfetto.UnitSizeBytes),
+			perfetto.NewCounterTrackIn(category, p+"budget_usage", perfetto.UnitSizeBytes),
+		}
+	}
+	return t
+}()
+
+// Budget writes one VK_EXT_memory_budget sample of a heap (values past
+// math.MaxInt64 saturate).
+func (s traceSink) Budget(heap uint32, budget, usage uint64) {
+	if heap < accounting.MaxHeaps {
+		s.counter(budgetTracks[heap][0], int64(min(budget, math.MaxInt64)))
+		s.counter(budgetTracks[heap][1], int64(min(usage, math.MaxInt64)))
+	}
 }
 
 // Leak writes a VulkanMemoryLeak event: an object still alive at at
