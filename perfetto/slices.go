@@ -1,5 +1,10 @@
 package perfetto
 
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
 // GroupTrack is a named track that groups others under the process track
 // (in a layer: a device, a heap of that device). Its descriptor is written
 // once per sequence, before the first slice under it, and again with the
@@ -27,8 +32,12 @@ type Slice struct {
 	Track     uint64
 	Groups    []GroupTrack // the track's ancestors, outermost first (begin only)
 	TrackName string       // begin only
-	Name      string       // the slice's name (begin only)
-	Args      []Arg        // debug annotations (begin only)
+	// Name is the slice's name (begin only); when empty, the slice is named
+	// TrackName, " 0x" and NameHandle in hex, written without building the
+	// string.
+	Name       string
+	NameHandle uint64
+	Arg        Arg // a debug annotation (begin only; none when its name is 0)
 }
 
 // InstantSlice emits an instant event on the process track and a slice
@@ -86,11 +95,8 @@ func (q *sequence) slicesLocked(cat Category, sl []Slice) (yield bool) {
 // internSliceLocked writes the InternedData a slice begin needs that the
 // sequence lacks (its category and annotation names). ok is false for an
 // unregistered category.
-func (q *sequence) internSliceLocked(b []byte, cat Category, args []Arg) (_ []byte, ok bool) {
-	need := !known(q.cats, uint32(cat))
-	for i := range args {
-		need = need || !known(q.annots, uint32(args[i].name))
-	}
+func (q *sequence) internSliceLocked(b []byte, cat Category, arg Arg) (_ []byte, ok bool) {
+	need := !known(q.cats, uint32(cat)) || arg.name != 0 && !known(q.annots, uint32(arg.name))
 	if !need {
 		return b, true
 	}
@@ -103,9 +109,8 @@ func (q *sequence) internSliceLocked(b []byte, cat Category, args []Arg) (_ []by
 		b = appendInterned(b, fIDCategories, uint32(cat), catName)
 		q.cats = mark(q.cats, uint32(cat))
 	}
-	for i := range args {
-		n := uint32(args[i].name)
-		if s, ok := annotationNames.lookup(n); ok && !known(q.annots, n) {
+	if n := uint32(arg.name); n != 0 && !known(q.annots, n) {
+		if s, ok := annotationNames.lookup(n); ok {
 			b = appendInterned(b, fIDAnnotNames, n, s)
 			q.annots = mark(q.annots, n)
 		}
@@ -138,7 +143,7 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 	b = appendVarintField(b, fSequenceFlags, seqNeedsIncrementalState)
 	if sl.Op == SliceBegin {
 		var ok bool
-		if b, ok = q.internSliceLocked(b, cat, sl.Args); !ok {
+		if b, ok = q.internSliceLocked(b, cat, sl.Arg); !ok {
 			return b[:start]
 		}
 	}
@@ -147,8 +152,19 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 	b = appendVarintField(b, fTEType, uint64(sl.Op))
 	if sl.Op == SliceBegin {
 		b = appendVarintField(b, fTECategoryIIDs, uint64(cat))
-		b = appendString(b, fTEName, sl.Name)
-		b = q.appendArgs(b, sl.Args)
+		if sl.Name != "" {
+			b = appendString(b, fTEName, sl.Name)
+		} else if len(sl.TrackName) <= 64 && utf8.ValidString(sl.TrackName) {
+			var n int
+			b, n = beginMsg(b, fTEName)
+			b = strconv.AppendUint(append(append(b, sl.TrackName...), " 0x"...), sl.NameHandle, 16)
+			b = endMsg(b, n)
+		} else {
+			b = appendString(b, fTEName, sl.TrackName+" 0x"+strconv.FormatUint(sl.NameHandle, 16))
+		}
+		if sl.Arg.name != 0 {
+			b = q.appendArgs(b, []Arg{sl.Arg})
+		}
 	}
 	b = endMsg(b, te)
 	return endMsg(b, pkt)

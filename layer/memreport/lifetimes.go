@@ -26,9 +26,10 @@ import (
 // looked up in the store.
 type lifetimes struct {
 	mu      sync.Mutex
-	open    map[liveKey]*liveSlice
+	open    map[liveKey]liveSlice
 	names   map[nameKey]string
 	devices map[uint64]uintptr // device key -> VkDevice, for track names
+	groups  map[groupKey][]perfetto.GroupTrack
 	key     func(uintptr) uint64
 	next    uint64
 }
@@ -49,16 +50,28 @@ type nameKey struct {
 	handle uint64
 }
 
+type groupKey struct {
+	dev  uint64
+	heap uint32
+}
+
+// liveSlice is an open lifetime: what its next begin needs.
 type liveSlice struct {
-	begin    perfetto.Slice // the begin as last written: track, groups, names
-	name     nameKey        // where renames come from (typ 0: never named)
-	lifetime uint64         // the slices' "lifetime" annotation
+	track    uint64
+	lifetime uint64  // the slices' "lifetime" annotation
+	name     nameKey // where renames come from (typ 0: never named)
+	handle   uint64  // named by while unnamed
+	src      accounting.Source
+	groups   []perfetto.GroupTrack // device, heap
 }
 
 // newLifetimes returns empty state; the layer's state sets key (VkDevice to
 // device key) before any name arrives.
 func newLifetimes() *lifetimes {
-	return &lifetimes{open: map[liveKey]*liveSlice{}, names: map[nameKey]string{}, devices: map[uint64]uintptr{}}
+	return &lifetimes{
+		open: map[liveKey]liveSlice{}, names: map[nameKey]string{},
+		devices: map[uint64]uintptr{}, groups: map[groupKey][]perfetto.GroupTrack{},
+	}
 }
 
 func liveKeyOf(ev *accounting.AllocationEvent) liveKey {
@@ -90,71 +103,74 @@ var trackNames = [...]string{
 	accounting.SourceImage: "VkImage", accounting.SourceBuffer: "VkBuffer",
 }
 
-// slice returns the slice event for a live CREATE, BIND or DESTROY (nil for
-// other operations, or a DESTROY of nothing open) and updates the open
-// slices. A CREATE or BIND of an object already open (the driver reported
-// an allocation again) continues on its track: end is the slice to end
-// first.
-func (lt *lifetimes) slice(ev *accounting.AllocationEvent) (sl, end *perfetto.Slice) {
+// slice updates the open lifetimes for a live CREATE, BIND or DESTROY and
+// returns its slice event (ok false: none, e.g. a DESTROY of nothing open).
+// A CREATE or BIND of an object already open (the driver reported an
+// allocation again) continues on its track: reopen says to end the open
+// slice on sl.Track first.
+func (lt *lifetimes) slice(ev *accounting.AllocationEvent) (sl perfetto.Slice, ok, reopen bool) {
 	k := liveKeyOf(ev)
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	switch ev.Operation {
 	case accounting.OpCreate, accounting.OpBind:
-		ls := lt.open[k]
-		if ls != nil {
-			end = &perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.begin.Track}
-		} else {
+		ls, reopen := lt.open[k]
+		if !reopen {
 			lt.next++
-			ls = &liveSlice{name: nameKeyOf(ev), lifetime: lt.next}
-			ls.begin.Track = perfetto.ProcessTrackUUID() ^ mix(lt.next)
-			lt.open[k] = ls
+			ls = liveSlice{track: perfetto.ProcessTrackUUID() ^ mix(lt.next), lifetime: lt.next, name: nameKeyOf(ev), src: ev.Source}
 		}
-		dev := perfetto.ProcessTrackUUID() ^ mix(ev.Device|1<<62)
-		heap := dev ^ mix(uint64(ev.Heap)+1)
-		ls.begin = perfetto.Slice{
-			Op: perfetto.SliceBegin, Track: ls.begin.Track, TrackName: trackNames[ev.Source],
-			Groups: []perfetto.GroupTrack{
-				{UUID: dev, Name: "VkDevice 0x" + strconv.FormatUint(uint64(lt.devices[ev.Device]), 16)},
-				{UUID: heap, Parent: dev, Name: "heap " + strconv.FormatUint(uint64(ev.Heap), 10)},
-			},
-			Name: lt.nameLocked(ls.name, ev),
-			Args: []perfetto.Arg{perfetto.Uint(argLifetime, ls.lifetime)},
+		ls.handle = ev.ObjectHandle
+		if ev.Source == accounting.SourceDriver {
+			ls.handle = ev.MemoryObjectID
 		}
-		b := ls.begin
-		return &b, end
+		ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
+		lt.open[k] = ls
+		return lt.beginLocked(&ls), true, reopen
 	case accounting.OpDestroy:
-		ls := lt.open[k]
-		if ls == nil {
-			return nil, nil
+		ls, open := lt.open[k]
+		if !open {
+			return sl, false, false
 		}
 		delete(lt.open, k)
-		return &perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.begin.Track}, nil
+		return perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, true, false
 	}
-	return nil, nil
+	return sl, false, false
 }
 
 // current returns the begin of an open object for a session-start replay.
-func (lt *lifetimes) current(ev *accounting.AllocationEvent) *perfetto.Slice {
+func (lt *lifetimes) current(ev *accounting.AllocationEvent) (perfetto.Slice, bool) {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
-	if ls := lt.open[liveKeyOf(ev)]; ls != nil {
-		b := ls.begin
-		return &b
+	if ls, ok := lt.open[liveKeyOf(ev)]; ok {
+		return lt.beginLocked(&ls), true
 	}
-	return nil
+	return perfetto.Slice{}, false
 }
 
-// nameLocked is the slice name: the object's name, else its type and handle.
-func (lt *lifetimes) nameLocked(k nameKey, ev *accounting.AllocationEvent) string {
-	if n := lt.names[k]; n != "" {
-		return n
+// beginLocked is the begin of an open lifetime's slice: named by the
+// object's name, else by its type and handle (written by the encoder, so
+// no string is built).
+func (lt *lifetimes) beginLocked(ls *liveSlice) perfetto.Slice {
+	return perfetto.Slice{
+		Op: perfetto.SliceBegin, Track: ls.track, Groups: ls.groups, TrackName: trackNames[ls.src],
+		Name: lt.names[ls.name], NameHandle: ls.handle,
+		Arg: perfetto.Uint(argLifetime, ls.lifetime),
 	}
-	h := ev.ObjectHandle
-	if ev.Source == accounting.SourceDriver {
-		h = ev.MemoryObjectID
+}
+
+// groupsLocked returns the device and heap group tracks, made once.
+func (lt *lifetimes) groupsLocked(dev uint64, heap uint32) []perfetto.GroupTrack {
+	k := groupKey{dev, heap}
+	if g, ok := lt.groups[k]; ok {
+		return g
 	}
-	return trackNames[ev.Source] + " 0x" + strconv.FormatUint(h, 16)
+	d := perfetto.ProcessTrackUUID() ^ mix(dev|1<<62)
+	g := []perfetto.GroupTrack{
+		{UUID: d, Name: "VkDevice 0x" + strconv.FormatUint(uint64(lt.devices[dev]), 16)},
+		{UUID: d ^ mix(uint64(heap)+1), Parent: d, Name: "heap " + strconv.FormatUint(uint64(heap), 10)},
+	}
+	lt.groups[k] = g
+	return g
 }
 
 // EmitName takes every name change of the shared store (an objectnames
@@ -181,13 +197,11 @@ func (lt *lifetimes) EmitName(r objectnames.Record) {
 	}
 	var out []perfetto.Slice
 	for plane := range uint8(4) {
-		ls := lt.open[liveKey{nk.dev, src, r.Handle, plane}]
-		if ls == nil {
+		ls, ok := lt.open[liveKey{nk.dev, src, r.Handle, plane}]
+		if !ok {
 			continue
 		}
-		ev := accounting.AllocationEvent{Source: src, ObjectHandle: r.Handle}
-		ls.begin.Name = lt.nameLocked(nk, &ev)
-		out = append(out, perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.begin.Track}, ls.begin)
+		out = append(out, perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, lt.beginLocked(&ls))
 	}
 	if len(out) > 0 {
 		perfetto.Slices(category, out...)
@@ -220,6 +234,11 @@ func (lt *lifetimes) deviceDestroyed(dev uint64) {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	delete(lt.devices, dev)
+	for k := range lt.groups {
+		if k.dev == dev {
+			delete(lt.groups, k)
+		}
+	}
 	for k := range lt.names {
 		if k.dev == dev {
 			delete(lt.names, k)

@@ -116,12 +116,13 @@ func (s traceSink) Allocation(ev accounting.AllocationEvent) {
 	}
 	// Lifetimes are tracked with or without a session, so a session started
 	// later replays the open slices with their tracks.
-	var sl, end *perfetto.Slice
+	var sl perfetto.Slice
+	var has, reopen bool
 	if s.lt != nil {
 		if s.em != nil {
-			sl = s.lt.current(&ev)
+			sl, has = s.lt.current(&ev)
 		} else {
-			sl, end = s.lt.slice(&ev)
+			sl, has, reopen = s.lt.slice(&ev)
 		}
 	}
 	if s.em == nil && !perfetto.Enabled() {
@@ -137,14 +138,18 @@ func (s traceSink) Allocation(ev accounting.AllocationEvent) {
 		perfetto.String(argMemoryType, ev.MemoryType),
 		perfetto.Uint(argHeap, uint64(ev.Heap)),
 	}
+	var slp *perfetto.Slice
+	if has {
+		slp = &sl
+	}
 	if s.em != nil {
-		s.em.InstantSlice(category, allocEvent, sl, args[:]...)
+		s.em.InstantSlice(category, allocEvent, slp, args[:]...)
 		return
 	}
-	if end != nil {
-		perfetto.Slices(category, *end)
+	if reopen {
+		perfetto.Slices(category, perfetto.Slice{Op: perfetto.SliceEnd, Track: sl.Track})
 	}
-	perfetto.InstantSlice(category, allocEvent, sl, args[:]...)
+	perfetto.InstantSlice(category, allocEvent, slp, args[:]...)
 }
 
 // failure writes a VulkanMemoryAllocationFailed event.
