@@ -9,6 +9,9 @@
 #   VKGEN        the vkgen binary (default build/vkgen)
 #   DEMO_LAYERS  layers to enable (default DebugMarker, when built, and
 #                DeviceMemoryReport)
+#   DEMO_ARGS    the demo's options (default "--fail-alloc --leak": a refused
+#                allocation and a named leak in the trace; validation
+#                reports both, so a validation run sets DEMO_ARGS="")
 #   VK_DRIVER_FILES / VK_ICD_FILENAMES  the driver; lavapipe when neither
 #                is set, e.g. VK_DRIVER_FILES=/usr/share/vulkan/icd.d/nvidia_icd.json
 # Writes OUTDIR/demo.pftrace (replaced if present), demo.out (the program's
@@ -29,11 +32,11 @@ out="$(cd "$out" && pwd)"
 rm -f "$out/demo.pftrace" # the layer never overwrites a trace
 echo "== demo ($DEMO_LAYERS; driver ${VK_DRIVER_FILES:-$VK_ICD_FILENAMES})"
 VK_ADD_LAYER_PATH="$layers" VK_INSTANCE_LAYERS="$DEMO_LAYERS" VK_VKGEN_TRACE_FILE="$out/demo.pftrace" \
-	"$demo" >"$out/demo.out" 2>&1 || {
+	"$demo" ${DEMO_ARGS---fail-alloc --leak} >"$out/demo.out" 2>&1 || {
 	cat "$out/demo.out" >&2
 	exit 1
 }
-grep -E '^(device|phase|validation_messages)' "$out/demo.out"
+grep -E '^(device|phase|failed_allocation|leaked|validation_messages)' "$out/demo.out"
 echo "== vkgen trace summary $out/demo.pftrace"
 "$vkgen" trace summary --format json "$out/demo.pftrace" >"$out/summary.json"
 "$vkgen" trace summary --html "$out/memory.html" "$out/demo.pftrace" | tee "$out/summary.txt"
