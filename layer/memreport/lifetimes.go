@@ -3,6 +3,7 @@ package memreport
 import (
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
@@ -26,6 +27,7 @@ import (
 // looked up in the store.
 type lifetimes struct {
 	mu      sync.Mutex
+	nopen   atomic.Int64 // len(open), read without mu
 	open    map[liveKey]liveSlice
 	names   map[nameKey]string
 	devices map[uint64]uintptr // device key -> VkDevice, for track names
@@ -109,6 +111,11 @@ var trackNames = [...]string{
 // allocation again) continues on its track: reopen says to end the open
 // slice on sl.Track first.
 func (lt *lifetimes) slice(ev *accounting.AllocationEvent) (sl perfetto.Slice, ok, reopen bool) {
+	if lt.nopen.Load() == 0 && !perfetto.Enabled() {
+		// Untraced: nothing to end, nothing to begin. A session that starts
+		// later begins the live objects' slices in its replay (current).
+		return sl, false, false
+	}
 	k := liveKeyOf(ev)
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
@@ -116,15 +123,13 @@ func (lt *lifetimes) slice(ev *accounting.AllocationEvent) (sl perfetto.Slice, o
 	case accounting.OpCreate, accounting.OpBind:
 		ls, reopen := lt.open[k]
 		if !reopen {
-			lt.next++
-			ls = liveSlice{track: perfetto.ProcessTrackUUID() ^ mix(lt.next), lifetime: lt.next, name: nameKeyOf(ev), src: ev.Source}
+			ls = lt.openLocked(k, ev)
+		} else {
+			// Reported again (the driver's ALLOCATE for a live key): same
+			// track, its heap as reported now.
+			ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
+			lt.open[k] = ls
 		}
-		ls.handle = ev.ObjectHandle
-		if ev.Source == accounting.SourceDriver {
-			ls.handle = ev.MemoryObjectID
-		}
-		ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
-		lt.open[k] = ls
 		return lt.beginLocked(&ls), true, reopen
 	case accounting.OpDestroy:
 		ls, open := lt.open[k]
@@ -132,19 +137,40 @@ func (lt *lifetimes) slice(ev *accounting.AllocationEvent) (sl perfetto.Slice, o
 			return sl, false, false
 		}
 		delete(lt.open, k)
+		lt.nopen.Store(int64(len(lt.open)))
 		return perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, true, false
 	}
 	return sl, false, false
 }
 
-// current returns the begin of an open object for a session-start replay.
+// current returns the begin of an object for a session-start replay: its
+// open lifetime's, or a new lifetime's when it was created untraced.
 func (lt *lifetimes) current(ev *accounting.AllocationEvent) (perfetto.Slice, bool) {
+	if ev.Operation != accounting.OpCreate && ev.Operation != accounting.OpBind {
+		return perfetto.Slice{}, false
+	}
+	k := liveKeyOf(ev)
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
-	if ls, ok := lt.open[liveKeyOf(ev)]; ok {
-		return lt.beginLocked(&ls), true
+	ls, ok := lt.open[k]
+	if !ok {
+		ls = lt.openLocked(k, ev)
 	}
-	return perfetto.Slice{}, false
+	return lt.beginLocked(&ls), true
+}
+
+// openLocked starts a lifetime: a new track and lifetime number.
+func (lt *lifetimes) openLocked(k liveKey, ev *accounting.AllocationEvent) liveSlice {
+	lt.next++
+	ls := liveSlice{track: perfetto.ProcessTrackUUID() ^ mix(lt.next), lifetime: lt.next, name: nameKeyOf(ev), src: ev.Source}
+	ls.handle = ev.ObjectHandle
+	if ev.Source == accounting.SourceDriver {
+		ls.handle = ev.MemoryObjectID
+	}
+	ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
+	lt.open[k] = ls
+	lt.nopen.Store(int64(len(lt.open)))
+	return ls
 }
 
 // beginLocked is the begin of an open lifetime's slice: named by the

@@ -363,3 +363,52 @@ func TestTraceLiveAndReplay(t *testing.T) {
 		t.Errorf("live events %v, want %v", ops, wantOps)
 	}
 }
+
+// Objects created untraced get their slices from the replay of a session
+// started later: the begins there, on tracks that their live DESTROYs end.
+func TestSlicesOfObjectsCreatedUntraced(t *testing.T) {
+	s := newTraceState()
+	unregister := perfetto.RegisterReplay(s.replay)
+	defer unregister()
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
+	s.memoryAllocated(dev, 0x100, 65536, 0)
+	s.bufferCreated(dev, 0xb1, accounting.BufferUsageUniform, 256)
+	s.bound(dev, accounting.KindBuffer, 0xb1, 0x100, 0, planeAspectNone, noQuery(t))
+	if n := s.lt.nopen.Load(); n != 0 {
+		t.Fatalf("%d lifetimes tracked untraced, want 0", n)
+	}
+
+	var out bytes.Buffer
+	sess, err := perfetto.StartSession("late", perfetto.WriterOutput(&out), perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.resourceDestroyed(dev, accounting.KindBuffer, 0xb1)
+	s.memoryFreed(dev, 0x100)
+	if err := sess.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.lt.nopen.Load(); n != 0 {
+		t.Fatalf("%d lifetimes left open, want 0", n)
+	}
+	tr, err := decode.Decode(out.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	perfettotools.CheckStatsData(t, out.Bytes())
+	begun := map[uint64]string{}
+	var ended []string
+	for _, p := range tr.Packets {
+		switch {
+		case p.Event == nil:
+		case p.Event.Type == decode.TypeSliceBegin:
+			begun[p.Event.TrackUUID] = p.Event.Name
+		case p.Event.Type == decode.TypeSliceEnd:
+			ended = append(ended, begun[p.Event.TrackUUID])
+		}
+	}
+	slices.Sort(ended)
+	if want := []string{"VkBuffer 0xb1", "VkDeviceMemory 0x100"}; len(begun) != 2 || !slices.Equal(ended, want) {
+		t.Fatalf("begun %v, ended %q; want %q begun and ended", begun, ended, want)
+	}
+}

@@ -51,32 +51,26 @@ var (
 	}()
 )
 
-// heapCounterTracks are the vulkan.mem.heap<N>.* tracks, registered on first
-// use (16 heaps of 30 tracks, most never used); 0 until then.
-var (
-	heapCounterTracks [accounting.MaxHeaps][]atomic.Uint32
-	trackIndex        = map[string]int{}
-)
+// heapCounterTracks are the vulkan.mem.heap<N>.* tracks by heap and track
+// index, registered on first use (16 heaps of 30 tracks, most never used);
+// 0 until then.
+var heapCounterTracks [accounting.MaxHeaps][]atomic.Uint32
 
 func init() {
-	for i, n := range accounting.TrackNames() {
-		trackIndex[n] = i
-	}
 	for h := range heapCounterTracks {
-		heapCounterTracks[h] = make([]atomic.Uint32, len(trackIndex))
+		heapCounterTracks[h] = make([]atomic.Uint32, len(counterTracks))
 	}
 }
 
-func heapCounterTrack(heap uint32, track string) (perfetto.CounterTrack, bool) {
-	i, ok := trackIndex[track]
-	if !ok || heap >= accounting.MaxHeaps {
+func heapCounterTrack(heap uint32, track int) (perfetto.CounterTrack, bool) {
+	if heap >= accounting.MaxHeaps || track < 0 || track >= len(heapCounterTracks[heap]) {
 		return 0, false
 	}
-	slot := &heapCounterTracks[heap][i]
+	slot := &heapCounterTracks[heap][track]
 	if t := slot.Load(); t != 0 {
 		return perfetto.CounterTrack(t), true
 	}
-	t := perfetto.NewCounterTrackIn(category, accounting.HeapTrackNames(heap)[i], perfetto.UnitSizeBytes) // deduplicated by name
+	t := perfetto.NewCounterTrackIn(category, accounting.HeapTrackNames(heap)[track], perfetto.UnitSizeBytes) // deduplicated by name
 	slot.Store(uint32(t))
 	return t, true
 }
@@ -90,13 +84,19 @@ type traceSink struct {
 }
 
 func (s traceSink) Counter(name string, bytes int64) {
+	if s.em == nil && !perfetto.Enabled() {
+		return
+	}
 	if t, ok := counterTracks[name]; ok {
 		s.counter(t, bytes)
 	}
 }
 
-func (s traceSink) HeapCounter(heap uint32, name string, bytes int64) {
-	if t, ok := heapCounterTrack(heap, name); ok {
+func (s traceSink) HeapCounter(heap uint32, track int, bytes int64) {
+	if s.em == nil && !perfetto.Enabled() {
+		return
+	}
+	if t, ok := heapCounterTrack(heap, track); ok {
 		s.counter(t, bytes)
 	}
 }

@@ -9,8 +9,10 @@ const MaxHeaps = 16
 // HeapSink is implemented by a Sink that also wants every counter per memory
 // heap. The engine reports HeapCounter whenever a heap's value of a track
 // changes, including to 0, with the same ordering guarantees as Counter.
+// track indexes TrackNames (and HeapTrackNames(heap)), so the hot path
+// hashes no strings.
 type HeapSink interface {
-	HeapCounter(heap uint32, track string, bytes int64)
+	HeapCounter(heap uint32, track int, bytes int64)
 }
 
 // HeapTrackName is the per-heap form of TrackName:
@@ -69,7 +71,7 @@ func (h *heapTotals) report(t track, heap uint8) {
 	}
 	h.reported[heap][t] = v
 	if h.sink != nil {
-		h.sink.HeapCounter(uint32(heap), trackNames[t], v)
+		h.sink.HeapCounter(uint32(heap), int(t), v)
 	}
 }
 
@@ -113,7 +115,7 @@ func (e *Engine) snapshotHeaps(sink Sink) {
 	for h := range e.heaps.reported {
 		for t, v := range e.heaps.reported[h] {
 			if v != 0 {
-				hs.HeapCounter(uint32(h), trackNames[t], v)
+				hs.HeapCounter(uint32(h), t, v)
 			}
 		}
 	}

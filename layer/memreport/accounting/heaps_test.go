@@ -3,7 +3,6 @@ package accounting
 import (
 	"maps"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -13,8 +12,8 @@ type heapRecorder struct {
 	heaps map[string]int64
 }
 
-func (r *heapRecorder) HeapCounter(heap uint32, track string, bytes int64) {
-	r.heaps[heapPrefix(heap)+strings.TrimPrefix(track, "vulkan.mem.")] = bytes
+func (r *heapRecorder) HeapCounter(heap uint32, track int, bytes int64) {
+	r.heaps[HeapTrackNames(heap)[track]] = bytes
 }
 
 func newHeapEngine() (*Engine, *heapRecorder) {
