@@ -377,14 +377,32 @@ func (q *sequence) counterLocked(c CounterTrack, v int64) (yield bool) {
 	return q.doneLocked(before)
 }
 
+// countersLocked writes the values the session records with one timestamp.
+func (q *sequence) countersLocked(s *Session, vals []CounterValue) (yield bool) {
+	if ok, yield := q.readyLocked(); !ok {
+		return yield
+	}
+	before := len(q.buf)
+	ts := Now()
+	for _, cv := range vals {
+		if s.allowsCounter(cv.Track) {
+			q.buf = q.appendCounterAt(q.buf, ts, cv.Track, cv.Value)
+		}
+	}
+	return q.doneLocked(before)
+}
+
 // appendCounter writes the counter's descriptor (once per sequence) and a
 // TYPE_COUNTER event. An invalid handle writes nothing.
 func (q *sequence) appendCounter(b []byte, c CounterTrack, v int64) []byte {
+	return q.appendCounterAt(b, Now(), c, v)
+}
+
+func (q *sequence) appendCounterAt(b []byte, ts uint64, c CounterTrack, v int64) []byte {
 	d, ok := c.def()
 	if !ok {
 		return b
 	}
-	ts := Now()
 	if !known(q.counters, uint32(c)) {
 		q.counters = mark(q.counters, uint32(c))
 		b = q.appendCounterDesc(b, ts, d)

@@ -41,13 +41,16 @@ var (
 	argLifetime     = perfetto.NewAnnotationName("lifetime")
 
 	// counterTracks holds every vulkan.mem.{app|driver}.usage.<cluster>
-	// track, registered once (unit bytes, process-scoped).
-	counterTracks = func() map[string]perfetto.CounterTrack {
+	// track, registered once (unit bytes, process-scoped), by name and in
+	// TrackNames order.
+	counterTracks, counterList = func() (map[string]perfetto.CounterTrack, []perfetto.CounterTrack) {
 		m := map[string]perfetto.CounterTrack{}
+		var l []perfetto.CounterTrack
 		for _, n := range accounting.TrackNames() {
 			m[n] = perfetto.NewCounterTrackIn(category, n, perfetto.UnitSizeBytes)
+			l = append(l, m[n])
 		}
-		return m
+		return m, l
 	}()
 )
 
@@ -60,6 +63,13 @@ func init() {
 	for h := range heapCounterTracks {
 		heapCounterTracks[h] = make([]atomic.Uint32, len(counterTracks))
 	}
+}
+
+func trackByIndex(track int) (perfetto.CounterTrack, bool) {
+	if track < 0 || track >= len(counterList) {
+		return 0, false
+	}
+	return counterList[track], true
 }
 
 func heapCounterTrack(heap uint32, track int) (perfetto.CounterTrack, bool) {
@@ -92,13 +102,27 @@ func (s traceSink) Counter(name string, bytes int64) {
 	}
 }
 
-func (s traceSink) HeapCounter(heap uint32, track int, bytes int64) {
+// Counters writes a track's process-wide and per-heap values (those that
+// changed) with one timestamp.
+func (s traceSink) Counters(track int, total int64, totalChanged bool, heap uint32, heapValue int64, heapChanged bool) {
 	if s.em == nil && !perfetto.Enabled() {
 		return
 	}
-	if t, ok := heapCounterTrack(heap, track); ok {
-		s.counter(t, bytes)
+	var vals [2]perfetto.CounterValue
+	n := 0
+	if t, ok := trackByIndex(track); ok && totalChanged {
+		vals[n] = perfetto.CounterValue{Track: t, Value: total}
+		n++
 	}
+	if t, ok := heapCounterTrack(heap, track); ok && heapChanged {
+		vals[n] = perfetto.CounterValue{Track: t, Value: heapValue}
+		n++
+	}
+	if s.em != nil {
+		s.em.Counters(vals[:n]...)
+		return
+	}
+	perfetto.Counters(vals[:n]...)
 }
 
 func (s traceSink) counter(t perfetto.CounterTrack, bytes int64) {

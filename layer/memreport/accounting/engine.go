@@ -662,14 +662,14 @@ func (e *Engine) unboundCluster(a *allocation) Cluster {
 // counter of one heap.
 func (e *Engine) add(t track, heap uint8, bytes uint64) {
 	e.totals[t].add(bytes)
-	e.report(t)
-	e.heaps.add(t, heap, bytes)
+	e.heaps.totals[heap][t].add(bytes)
+	e.report(t, heap)
 }
 
 func (e *Engine) sub(t track, heap uint8, bytes uint64) {
 	e.totals[t].sub(bytes)
-	e.report(t)
-	e.heaps.sub(t, heap, bytes)
+	e.heaps.totals[heap][t].sub(bytes)
+	e.report(t, heap)
 }
 
 func (c *total) add(bytes uint64) {
@@ -689,14 +689,20 @@ func (c *total) sub(bytes uint64) {
 	c.hi -= borrow
 }
 
-// report emits a track's value when it differs from the last one reported.
-func (e *Engine) report(t track) {
+// report emits a track's value, and its value in heap, when they differ from
+// the last ones reported: to a HeapSink in one call, else the process-wide
+// value to Counter.
+func (e *Engine) report(t track, heap uint8) {
 	v := e.totals[t].value()
-	if v == e.reported[t] {
-		return
-	}
+	changed := v != e.reported[t]
 	e.reported[t] = v
-	if e.sink != nil {
+	hv, hchanged := e.heaps.update(t, heap)
+	switch {
+	case e.heaps.sink != nil:
+		if changed || hchanged {
+			e.heaps.sink.Counters(int(t), v, changed, uint32(heap), hv, hchanged)
+		}
+	case changed && e.sink != nil:
 		e.sink.Counter(trackNames[t], v)
 	}
 }

@@ -7,12 +7,13 @@ import "strconv"
 const MaxHeaps = 16
 
 // HeapSink is implemented by a Sink that also wants every counter per memory
-// heap. The engine reports HeapCounter whenever a heap's value of a track
-// changes, including to 0, with the same ordering guarantees as Counter.
-// track indexes TrackNames (and HeapTrackNames(heap)), so the hot path
-// hashes no strings.
+// heap. The engine then reports every change through Counters instead of
+// Counter: a track's process-wide value (when totalChanged) and its value
+// in one heap (when heapChanged), in one call so the sink can write both at
+// once, with the ordering guarantees of Counter. track indexes TrackNames
+// (and HeapTrackNames(heap)), so the hot path hashes no strings.
 type HeapSink interface {
-	HeapCounter(heap uint32, track int, bytes int64)
+	Counters(track int, total int64, totalChanged bool, heap uint32, heapValue int64, heapChanged bool)
 }
 
 // HeapTrackName is the per-heap form of TrackName:
@@ -54,25 +55,13 @@ type heapTotals struct {
 	reported [MaxHeaps][numTracks]int64
 }
 
-func (h *heapTotals) add(t track, heap uint8, bytes uint64) {
-	h.totals[heap][t].add(bytes)
-	h.report(t, heap)
-}
-
-func (h *heapTotals) sub(t track, heap uint8, bytes uint64) {
-	h.totals[heap][t].sub(bytes)
-	h.report(t, heap)
-}
-
-func (h *heapTotals) report(t track, heap uint8) {
+// update records a heap's value of a track as reported and says whether it
+// changed.
+func (h *heapTotals) update(t track, heap uint8) (int64, bool) {
 	v := h.totals[heap][t].value()
-	if v == h.reported[heap][t] {
-		return
-	}
+	changed := v != h.reported[heap][t]
 	h.reported[heap][t] = v
-	if h.sink != nil {
-		h.sink.HeapCounter(uint32(heap), int(t), v)
-	}
+	return v, changed
 }
 
 // heapOf clamps a heap index to the counters' range.
@@ -115,7 +104,7 @@ func (e *Engine) snapshotHeaps(sink Sink) {
 	for h := range e.heaps.reported {
 		for t, v := range e.heaps.reported[h] {
 			if v != 0 {
-				hs.HeapCounter(uint32(h), t, v)
+				hs.Counters(t, 0, false, uint32(h), v, true)
 			}
 		}
 	}

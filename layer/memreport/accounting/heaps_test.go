@@ -12,8 +12,13 @@ type heapRecorder struct {
 	heaps map[string]int64
 }
 
-func (r *heapRecorder) HeapCounter(heap uint32, track int, bytes int64) {
-	r.heaps[HeapTrackNames(heap)[track]] = bytes
+func (r *heapRecorder) Counters(track int, total int64, totalChanged bool, heap uint32, v int64, heapChanged bool) {
+	if totalChanged {
+		r.Counter(trackNames[track], total)
+	}
+	if heapChanged {
+		r.heaps[HeapTrackNames(heap)[track]] = v
+	}
 }
 
 func newHeapEngine() (*Engine, *heapRecorder) {
