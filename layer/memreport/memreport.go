@@ -20,6 +20,13 @@
 // and destroy calls. The layer claims no extension: it sees object naming
 // only when something below implements it.
 //
+// Besides counters (process-wide and per heap) and instants, every
+// allocation and binding is a slice on its own track under process >
+// device > heap (lifetimes.go), objects still alive when their device's life
+// ends are VulkanMemoryLeak events (vkDestroyDevice, vkDestroyInstance,
+// exit), failed allocations VulkanMemoryAllocationFailed events, and
+// VK_EXT_memory_budget is sampled into counters (budget.go).
+//
 // Tracing starts at vkCreateInstance from $VK_VKGEN_TRACE_FILE or
 // vk_layer_settings.txt (package layer/tracing) and is flushed at
 // vkDestroyInstance. See docs/memreport.md.
@@ -40,6 +47,10 @@ const layerName = "VK_LAYER_VKGEN_DeviceMemoryReport"
 // events; presence publishes names and replays state only while the layer
 // has a live instance.
 var (
-	st       = newState(traceSink{}, objectnames.Shared())
-	presence = tracing.Presence{Layer: layerName, Names: nameSink{}, Replay: st.replay}
+	lives    = newLifetimes()
+	st       = newState(traceSink{lt: lives}, objectnames.Shared(), lives)
+	presence = tracing.Presence{Layer: layerName, Names: objectnames.Emitters{lives, nameSink{}}, Replay: st.replay}
 )
+
+// At exit, objects still alive are reported as leaks before the exit flush.
+func init() { tracing.OnExit(st.exiting) }
