@@ -9,8 +9,10 @@
 # (create + bind + destroy of a buffer; DeviceMemoryReport) and rename (a
 # new name on one buffer; DebugMarker). Each round runs, interleaved, no
 # layer and each layer set with no service and then in a session. Every
-# process sleeps 1 s before its timed loop: the peer connects to traced
-# asynchronously. Each session's trace must show no loss or error in
+# process sleeps 1 s before its timed loop; in a session the loop also
+# waits until every layer library joined it (the peer connects to traced
+# asynchronously; `perfetto --query` shows the session's data sources).
+# Each session's trace must show no loss or error in
 # trace_processor's stats and hold the layer set's events for every timed
 # iteration (tracecount), else the script fails. The tables give the
 # median over rounds of each process's best of REPS repetitions.
@@ -32,6 +34,7 @@ export VK_ADD_LAYER_PATH="$work/layers:$work/vulkantools-pr39-layers-linux-amd64
 # One private traced for the sessions; "no service" runs point the layers
 # at a socket nobody listens on.
 mkdir -p "$work/s"
+mkfifo "$work/go"
 export PERFETTO_CONSUMER_SOCK_NAME="$work/s/c.sock"
 PERFETTO_PRODUCER_SOCK_NAME="$work/s/p.sock" "$bin/tracebox" traced >"$work/traced.log" 2>&1 &
 traced=$!
@@ -74,22 +77,50 @@ expected() {
 	esac
 }
 # run MODE SIDE STATE: one vkloop process; prints "MODE SIDE STATE THREAD PROCESS WALL".
+# In a session its timed loop starts once the layers joined the session.
 run() {
-	local mode=$1 side=$2 state=$3 out pid=""
+	local mode=$1 side=$2 state=$3 pid app ds=1
 	local -a env=(PERFETTO_PRODUCER_SOCK_NAME="$work/none.sock")
+	local -a loop=("$work/vkloop" --mode "$mode" --iterations "$iters" --reps "$reps" --warmup-ms 1000)
 	[ "$side" = none ] || env+=(VK_INSTANCE_LAYERS="$(layers "$mode" "$side")")
-	if [ "$state" = session ]; then
-		env=(PERFETTO_PRODUCER_SOCK_NAME="$work/s/p.sock" "${env[@]:1}")
+	if [ "$state" = none ]; then
+		env -u VK_INSTANCE_LAYERS "${env[@]}" "${loop[@]}" >"$work/out"
+	else
+		env[0]=PERFETTO_PRODUCER_SOCK_NAME="$work/s/p.sock"
 		rm -f "$work/t.pftrace"
 		pid=$("$bin/tracebox" perfetto --txt -c "$work/session.pbtxt" -o "$work/t.pftrace" --background-wait 2>>"$work/perfetto.log")
-	fi
-	out=$(env -u VK_INSTANCE_LAYERS "${env[@]}" "$work/vkloop" --mode "$mode" --iterations "$iters" --reps "$reps" --warmup-ms 1000)
-	if [ -n "$pid" ]; then
+		env -u VK_INSTANCE_LAYERS "${env[@]}" "${loop[@]}" --gate <"$work/go" >"$work/out" &
+		app=$!
+		exec 3>"$work/go"
+		# Each peer layer is a producer of its own; vkgen's library is one.
+		[ "$side" = peer ] && ds=$(layers "$mode" peer | tr ':' '\n' | wc -l)
+		wait_sources "$ds"
+		echo go >&3
+		# Stop the session while the layers are alive to flush into it.
+		until grep -q '^vkloop ' "$work/out"; do
+			kill -0 "$app"
+			sleep 0.05
+		done
 		kill -TERM "$pid"
 		while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
+		echo end >&3
+		exec 3>&-
+		wait "$app"
 		check "$mode $side" "$work/t.pftrace"
 	fi
-	awk -v c="$mode $side $state" '{ for (i = 3; i <= 5; i++) { split($i, kv, "="); c = c " " kv[2] } print c }' <<<"$out"
+	awk -v c="$mode $side $state" '{ for (i = 3; i <= 5; i++) { split($i, kv, "="); c = c " " kv[2] } print c }' "$work/out"
+}
+# wait_sources N: waits (at most 60 s) until the running session has N
+# data source instances, i.e. every layer library's producer joined it.
+wait_sources() {
+	local n
+	for ((i = 0; i < 600; i++)); do
+		n=$("$bin/tracebox" perfetto --query 2>/dev/null | awk '/^TRACING SESSIONS/ { s = 1 } s && $3 == "STARTED" { print $7 }')
+		[ "${n:-0}" -ge "$1" ] && return
+		sleep 0.1
+	done
+	echo "peer.sh: the layers did not join the session within 60 s (data sources: ${n:-none}, want $1)" >&2
+	exit 1
 }
 # check WHAT TRACE: fails unless trace_processor reports no loss or error
 # and the trace holds the expected events for every timed iteration.

@@ -1,7 +1,7 @@
 /* vkloop: one thread looping over buffer and memory calls, timed, for the
  * side-by-side benchmark of layer sets (bench/layers/peer.sh).
  *
- *   vkloop [--mode loop|memory|rename] [--iterations N] [--reps R] [--warmup-ms MS]
+ *   vkloop [--mode loop|memory|rename] [--iterations N] [--reps R] [--warmup-ms MS] [--gate]
  *
  * Modes, per iteration:
  *   loop    vkCreateBuffer, name it, rename it, vkAllocateMemory,
@@ -12,13 +12,16 @@
  *   rename  one buffer renamed, a new string each time.
  * After setting up the device the program sleeps MS milliseconds (layers
  * that reach a tracing service asynchronously connect meanwhile, without
- * filling the trace with warm-up events), then runs R timed repetitions of
- * N iterations. Prints
+ * filling the trace with warm-up events); with --gate it then waits for a
+ * line on stdin (a script seeing the layers join its session says go).
+ * Then it runs R timed repetitions of N iterations and prints
  *   "vkloop MODE thread_ns=T process_ns=P wall_ns=W iterations=I"
  * where T, P and W are the best of the R repetitions per iteration of the
  * calling thread's CPU time, the process's CPU time (every thread: layers'
- * background threads too) and wall time, and I = R * N. Any failing call
- * exits with status 1. */
+ * background threads too) and wall time, and I = R * N. With --gate it
+ * then waits for a second line before tearing down (the script stops its
+ * session while the layers can still flush). Any failing call exits with
+ * status 1. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,10 +73,19 @@ static void iterate(int mode) {
 	}
 }
 
+/* Reads stdin up to a newline; exits with status 1 at EOF. */
+static void wait_line(const char *what) {
+	for (int c = 0; c != '\n'; c = getchar())
+		if (c == EOF) {
+			fprintf(stderr, "vkloop: stdin closed before the %s line\n", what);
+			exit(1);
+		}
+}
+
 int main(int argc, char **argv) {
 	vkc_prog = "vkloop";
 	static const char *modes[] = {"loop", "memory", "rename"};
-	int mode = 0, reps = 5;
+	int mode = 0, reps = 5, gate = 0;
 	long n = 20000, warmup_ms = 0;
 	for (int i = 1; i < argc; i++) {
 		int m = -1;
@@ -88,10 +100,12 @@ int main(int argc, char **argv) {
 			reps = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--warmup-ms") && i + 1 < argc)
 			warmup_ms = atol(argv[++i]);
+		else if (!strcmp(argv[i], "--gate"))
+			gate = 1;
 		else
 			mode = -1;
 		if (mode < 0 || n < 1 || reps < 1 || warmup_ms < 0) {
-			fprintf(stderr, "usage: vkloop [--mode loop|memory|rename] [--iterations N>0] [--reps R>0] [--warmup-ms MS]\n");
+			fprintf(stderr, "usage: vkloop [--mode loop|memory|rename] [--iterations N>0] [--reps R>0] [--warmup-ms MS] [--gate]\n");
 			return 2;
 		}
 	}
@@ -112,6 +126,7 @@ int main(int argc, char **argv) {
 	struct timespec warmup = {warmup_ms / 1000, warmup_ms % 1000 * 1000000};
 	while (nanosleep(&warmup, &warmup)) {
 	}
+	if (gate) wait_line("go");
 	double best[3] = {1e30, 1e30, 1e30};
 	static const clockid_t clocks[3] = {CLOCK_THREAD_CPUTIME_ID, CLOCK_PROCESS_CPUTIME_ID, CLOCK_MONOTONIC};
 	for (int r = 0; r < reps; r++) {
@@ -126,6 +141,8 @@ int main(int argc, char **argv) {
 	printf("vkloop %s thread_ns=%.1f process_ns=%.1f wall_ns=%.1f iterations=%ld\n", modes[mode], best[0], best[1],
 	       best[2], n * reps);
 
+	fflush(stdout);
+	if (gate) wait_line("end");
 	if (renamed) vkDestroyBuffer(dev, renamed, NULL);
 	if (shared_mem) vkFreeMemory(dev, shared_mem, NULL);
 	vkDestroyDevice(dev, NULL);
