@@ -21,8 +21,11 @@ set -euo pipefail
 iters="${1:-20000}"
 reps="${2:-5}"
 rounds="${3:-3}"
+shared="${VKGEN_SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/../shared}"
+for f in peer/vulkantools-pr39-layers-linux-amd64.tar.xz perfetto/tools/perfetto-v58.2-linux-amd64.tar.xz; do
+	[ -f "$shared/$f" ] || { echo "peer.sh: $shared/$f missing (set VKGEN_SHARED)" >&2; exit 1; }
+done
 . "$(dirname "$0")/lib.sh"
-shared="${VKGEN_SHARED:-$root/../shared}"
 tar -xJf "$shared/peer/vulkantools-pr39-layers-linux-amd64.tar.xz" -C "$work"
 tar -xJf "$shared/perfetto/tools/perfetto-v58.2-linux-amd64.tar.xz" -C "$work"
 bin="$work/perfetto-v58.2-linux-amd64/bin"
