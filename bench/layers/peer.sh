@@ -8,13 +8,14 @@
 # the memory, destroy both; DebugMarker + DeviceMemoryReport), memory
 # (create + bind + destroy of a buffer; DeviceMemoryReport) and rename (a
 # new name on one buffer; DebugMarker). Each round runs, interleaved, no
-# layer and each layer set with no service and then in a session. Every
-# process sleeps 1 s before its timed loop; in a session the loop also
-# waits until every layer library joined it (the peer connects to traced
-# asynchronously; `perfetto --query` shows the session's data sources).
-# Each session's trace must show no loss or error in
-# trace_processor's stats and hold the layer set's events for every timed
-# iteration (tracecount), else the script fails. The tables give the
+# layer and each layer set with no service and then in a session (which
+# set goes first alternates by round). Every process sleeps 1 s before its
+# timed loop; in a session the loop also waits until every layer library
+# joined it (the peer connects to traced asynchronously; `perfetto
+# --query` shows the session's data sources). Each session's trace must
+# show no loss or error in trace_processor's stats and hold the layer
+# set's events for every timed iteration (tracecount), else the script
+# fails. The tables give the
 # median over rounds of each process's best of REPS repetitions.
 # $VKGEN_SHARED overrides ../shared (the peer and the Perfetto tools).
 set -euo pipefail
@@ -46,9 +47,10 @@ until [ -S "$work/s/c.sock" ]; do
 	kill -0 "$traced" || { cat "$work/traced.log"; exit 1; }
 	sleep 0.05
 done
-# The peer's Perfetto SDK keeps the service's default shared memory buffer
-# and drops events when it fills; 32 MiB (traced's maximum) for the
-# loop's producers (the peer names itself after argv[0]) avoids that.
+# The peer's Perfetto SDK takes the service's default shared memory buffer
+# and drops events when it fills; 32 MiB (traced's maximum) for its
+# producers (named after argv[0]) avoids that. vkgen's producer brings its
+# own buffer (4 MiB), which this does not change.
 cat >"$work/session.pbtxt" <<EOF
 buffers { size_kb: 524288 fill_policy: DISCARD }
 data_sources { config { name: "track_event" track_event_config {
@@ -56,7 +58,6 @@ data_sources { config { name: "track_event" track_event_config {
   enabled_categories: "VulkanDebugMarker"
   enabled_categories: "VulkanDeviceMemoryReport" } } }
 producers { producer_name: "$work/vkloop" shm_size_kb: 32768 }
-producers { producer_name: "vkgen:vkloop" shm_size_kb: 32768 }
 duration_ms: 600000
 EOF
 
@@ -149,10 +150,12 @@ check() {
 
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
 for ((r = 0; r < rounds; r++)); do
+	sides="vkgen peer"
+	((r % 2)) && sides="peer vkgen" # neither set always runs first
 	for mode in loop memory rename; do
 		run "$mode" none none
 		for state in none session; do
-			for side in vkgen peer; do run "$mode" "$side" "$state"; done
+			for side in $sides; do run "$mode" "$side" "$state"; done
 		done
 	done
 done >"$work/raw"
