@@ -15,8 +15,8 @@
 # --query` shows the session's data sources). Each session's trace must
 # show no loss or error in trace_processor's stats and hold the layer
 # set's events for every timed iteration (tracecount), else the script
-# fails. The tables give the
-# median over rounds of each process's best of REPS repetitions.
+# fails. The tables give the median over rounds of each process's best of
+# REPS repetitions.
 # $VKGEN_SHARED overrides ../shared (the peer and the Perfetto tools).
 set -euo pipefail
 iters="${1:-20000}"
