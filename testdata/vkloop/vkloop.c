@@ -90,8 +90,8 @@ int main(int argc, char **argv) {
 	for (int i = 1; i < argc; i++) {
 		int m = -1;
 		if (!strcmp(argv[i], "--mode") && i + 1 < argc) {
-			for (m = 2; m >= 0 && strcmp(argv[i + 1], modes[m]); m--) {
-			}
+			for (m = 2; m >= 0; m--)
+				if (!strcmp(argv[i + 1], modes[m])) break;
 			mode = m;
 			i++;
 		} else if (!strcmp(argv[i], "--iterations") && i + 1 < argc)
@@ -118,6 +118,10 @@ int main(int argc, char **argv) {
 	VkMemoryRequirements req;
 	vkGetBufferMemoryRequirements(dev, probe, &req);
 	vkDestroyBuffer(dev, probe, NULL);
+	if (!req.memoryTypeBits) {
+		fprintf(stderr, "vkloop: no memory type for a buffer\n");
+		return 1;
+	}
 	mai.allocationSize = req.size;
 	mai.memoryTypeIndex = (uint32_t)__builtin_ctz(req.memoryTypeBits);
 	if (mode == 1) CHECK(vkAllocateMemory(dev, &mai, NULL, &shared_mem));
