@@ -1,4 +1,4 @@
-# Sourced by the layer benchmarks (bench/layers/run.sh,
+# Sourced by the layer benchmarks (bench/layers/run.sh, compare.sh, peer.sh,
 # layer/debugmarker/bench.sh): builds the layer library and testdata/vkprog
 # into a temporary $work (removed at exit), points the loader at lavapipe and
 # that library, and sets $awk_median, the awk function median(" v1 v2 ...").
