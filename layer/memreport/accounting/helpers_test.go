@@ -32,10 +32,11 @@ func evString(ev AllocationEvent) string {
 		ev.Operation, ev.Source, ev.Device, ev.MemoryObjectID, ev.Size, ev.Offset, ev.ObjectHandle, ev.MemoryType)
 }
 
-// take returns the events recorded since the last take.
+// take returns the events recorded since the last take (and forgets
+// their allocs).
 func (r *recorder) take() []string {
 	ev := r.events
-	r.events = nil
+	r.events, r.allocs = nil, nil
 	return ev
 }
 

@@ -2,16 +2,18 @@ package accounting
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 )
 
 // Snapshot replays the current state into sink for a new tracing session:
 // first every non-zero counter (in TrackNames order), then for each device
 // (ascending key) and each allocation (handle key space first, ascending
-// key) a CREATE followed by a BIND per sub-allocation in offset order.
-// Placeholders (memory known only from binds) replay their BINDs without a
-// CREATE, exactly as they were reported live. Names are the caller's to
-// replay afterwards.
+// key) a CREATE followed by a BIND per sub-allocation in offset order, then
+// the device's swapchain images (ascending swapchain, in the order they
+// became known). Placeholders (memory known only from binds) replay their
+// BINDs without a CREATE, exactly as they were reported live. Names are the
+// caller's to replay afterwards.
 func (e *Engine) Snapshot(sink Sink) {
 	if sink == nil {
 		return
@@ -29,7 +31,12 @@ func (e *Engine) Snapshot(sink Sink) {
 				sink.Allocation(allocationEvent(a, OpCreate))
 			}
 			for _, s := range a.subs {
-				sink.Allocation(bindingEvent(s.res, int(s.plane), OpBind))
+				sink.Allocation(s.event(OpBind))
+			}
+		}
+		for _, sc := range slices.Sorted(maps.Keys(d.swapchains)) {
+			for _, r := range d.swapchains[sc] {
+				sink.Allocation(swapchainEvent(d, r, OpBind))
 			}
 		}
 	}
@@ -88,9 +95,13 @@ type BindingInfo struct {
 	Kind     ResourceKind
 	Resource uint64
 	Plane    int // 0 unless the image is disjoint
-	Offset   uint64
-	Size     uint64
-	Track    string
+	// Range marks a sparse range or video session binding; Key is its
+	// resource offset or memoryBindIndex.
+	Range  bool
+	Key    uint64
+	Offset uint64
+	Size   uint64
+	Track  string
 }
 
 // Allocations returns every tracked allocation in Snapshot order.
@@ -107,10 +118,10 @@ func (e *Engine) Allocations() []AllocationInfo {
 				Unbound: a.unbound, UnboundTrack: trackNames[a.unboundTrack],
 			}
 			for _, s := range a.subs {
-				sl := &s.res.slots[s.plane]
+				ev := s.event(OpBind)
 				info.Bindings = append(info.Bindings, BindingInfo{
-					Kind: s.res.key.kind, Resource: s.res.key.handle, Plane: int(s.plane),
-					Offset: sl.offset, Size: sl.size, Track: trackNames[sl.track],
+					Kind: s.res.key.kind, Resource: s.res.key.handle, Plane: int(s.plane), Range: ev.Range, Key: ev.Key,
+					Offset: ev.Offset, Size: ev.Size, Track: trackNames[s.track()],
 				})
 			}
 			out = append(out, info)
@@ -128,6 +139,14 @@ type ResourceInfo struct {
 	Size       uint64
 	PlaneSizes [maxPlanes]uint64 // per plane of a disjoint image
 	BoundSlots int               // bound planes (or 1 when a whole resource is bound)
+	// Ranges and RangeBytes count the sparse ranges or video session
+	// bindings bound and their bytes (saturating).
+	Ranges     int
+	RangeBytes uint64
+	// Swapchain is the swapchain whose image this is (Presentable) or
+	// whose memory it is bound to.
+	Swapchain   uint64
+	Presentable bool
 }
 
 // Resource returns what the engine knows about a buffer or image.
@@ -142,7 +161,10 @@ func (e *Engine) Resource(dev uint64, kind ResourceKind, handle uint64) (Resourc
 	if r == nil {
 		return ResourceInfo{}, false
 	}
-	info := ResourceInfo{Usage: r.usage, Disjoint: r.disjoint}
+	info := ResourceInfo{Usage: r.usage, Disjoint: r.disjoint, Ranges: len(r.ranges), Swapchain: r.swapchain, Presentable: r.presentable}
+	for _, b := range r.ranges {
+		info.RangeBytes = addSat(info.RangeBytes, b.size)
+	}
 	for i, s := range r.slots {
 		if r.disjoint {
 			info.PlaneSizes[i] = s.size

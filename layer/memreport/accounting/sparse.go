@@ -1,0 +1,164 @@
+package accounting
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Range binds: memory bound to part of a resource, many per resource. Sparse
+// buffers and opaque sparse image ranges (vkQueueBindSparse) bind byte
+// ranges of the resource, a later bind replacing what it overlaps; video
+// sessions bind numbered bindings (vkBindVideoSessionMemoryKHR), each its
+// own key. Each range is one sub-allocation of its memory, counted in the
+// resource's cluster and reported as BIND/DESTROY with Range set.
+
+// rangeBind is one bound range of a resource: resource-space [key,
+// key+span) on memory [offset, offset+size). For sparse ranges span equals
+// size; a video binding has span 1 (its memoryBindIndex) and its own size.
+type rangeBind struct {
+	res          *resource
+	key, span    uint64
+	size, offset uint64
+	mem          *allocation
+	track        track
+}
+
+func (b *rangeBind) end() uint64 { return addSat(b.key, b.span) }
+
+// SparseBound records one VkSparseMemoryBind of a sparse buffer or an opaque
+// image range (vkQueueBindSparse, once it returned VK_SUCCESS): resource
+// bytes [resourceOffset, resourceOffset+size) now live in memory at
+// memoryOffset, replacing whatever was bound there; memory 0 unbinds them.
+func (e *Engine) SparseBound(dev uint64, kind ResourceKind, handle, resourceOffset, size, memory, memoryOffset uint64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	d, r := e.rangeTarget(dev, kind, handle)
+	if r == nil || size == 0 {
+		return
+	}
+	e.cut(r, resourceOffset, addSat(resourceOffset, size))
+	if memory != 0 {
+		e.bindRange(r, resourceOffset, size, size, e.findOrPlaceholder(d, memory), memoryOffset)
+	}
+}
+
+// VideoSessionCreated records a successful vkCreateVideoSessionKHR; the
+// session is destroyed with ResourceDestroyed(dev, KindVideoSession, ...).
+func (e *Engine) VideoSessionCreated(dev, session uint64) {
+	e.resourceCreated(dev, resKey{KindVideoSession, session}, 0, false, 0)
+}
+
+// VideoSessionBound records one VkBindVideoSessionMemoryInfoKHR of a
+// successful vkBindVideoSessionMemoryKHR: size bytes of memory at offset
+// back the session's binding bindIndex.
+func (e *Engine) VideoSessionBound(dev, session uint64, bindIndex uint32, memory, offset, size uint64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	d, r := e.rangeTarget(dev, KindVideoSession, session)
+	if r == nil {
+		return
+	}
+	if memory == 0 || size == 0 {
+		e.stats.InvalidCalls++
+		return
+	}
+	key := uint64(bindIndex)
+	e.cut(r, key, key+1)
+	e.bindRange(r, key, 1, size, e.findOrPlaceholder(d, memory), offset)
+}
+
+// rangeTarget returns the known resource range binds go to with its
+// device, or a nil resource (counted as a dropped bind).
+func (e *Engine) rangeTarget(dev uint64, kind ResourceKind, handle uint64) (*device, *resource) {
+	d := e.devices[dev]
+	var r *resource
+	if d != nil {
+		r = d.resources[resKey{kind, handle}]
+	}
+	if r == nil || r.swapchain != 0 {
+		e.stats.DroppedBinds++
+		return d, nil
+	}
+	return d, r
+}
+
+// cut unbinds resource space [lo, hi): ranges inside it go, ranges it
+// overlaps keep their parts outside it (rebound at the matching memory
+// offset).
+func (e *Engine) cut(r *resource, lo, hi uint64) {
+	for _, b := range slices.Clone(r.ranges) {
+		if b.end() <= lo || b.key >= hi {
+			continue
+		}
+		e.unbindRange(b)
+		if b.key < lo { // the part before lo
+			n := lo - b.key
+			e.bindRange(r, b.key, n, n, b.mem, b.offset)
+		}
+		if end := b.end(); end > hi { // the part from hi on
+			d := hi - b.key
+			e.bindRange(r, hi, end-hi, end-hi, b.mem, addSat(b.offset, d))
+		}
+	}
+}
+
+func (e *Engine) bindRange(r *resource, key, span, size uint64, a *allocation, off uint64) {
+	b := &rangeBind{res: r, key: key, span: span, size: size, mem: a, offset: off,
+		track: trackOf(a.driver, r.cluster(a.flags))}
+	i, _ := slices.BinarySearchFunc(r.ranges, key, func(x *rangeBind, k uint64) int { return cmp.Compare(x.key, k) })
+	r.ranges = slices.Insert(r.ranges, i, b)
+	n := sub{off: off, end: addSat(off, size), res: r, rb: b}
+	j, _ := slices.BinarySearchFunc(a.subs, n, cmpSub)
+	a.subs = slices.Insert(a.subs, j, n)
+	e.add(b.track, size)
+	e.recomputeUnbound(a)
+	e.emitRange(b, OpBind)
+}
+
+// unbindRange removes a range with its sub-allocation.
+func (e *Engine) unbindRange(b *rangeBind) {
+	a := b.mem
+	if i := slices.IndexFunc(a.subs, func(s sub) bool { return s.rb == b }); i >= 0 {
+		a.subs = slices.Delete(a.subs, i, i+1)
+	}
+	e.dropRange(b)
+	e.recomputeUnbound(a)
+}
+
+// dropRange reports a range's end and removes it from its resource, leaving
+// the allocation's sub list to the caller.
+func (e *Engine) dropRange(b *rangeBind) {
+	e.sub(b.track, b.size)
+	e.emitRange(b, OpDestroy)
+	r := b.res
+	if i := slices.Index(r.ranges, b); i >= 0 {
+		r.ranges = slices.Delete(r.ranges, i, i+1)
+	}
+}
+
+// reclassifyRange moves a range to the track its memory's flags now give.
+func (e *Engine) reclassifyRange(b *rangeBind) {
+	t := trackOf(b.mem.driver, b.res.cluster(b.mem.flags))
+	if t == b.track {
+		return
+	}
+	e.sub(b.track, b.size)
+	e.emitRange(b, OpDestroy)
+	b.track = t
+	e.add(t, b.size)
+	e.emitRange(b, OpBind)
+}
+
+func (e *Engine) emitRange(b *rangeBind, op Operation) {
+	if e.sink != nil {
+		e.sink.Allocation(rangeEvent(b, op))
+	}
+}
+
+func rangeEvent(b *rangeBind, op Operation) AllocationEvent {
+	return AllocationEvent{
+		Operation: op, Source: b.res.key.kind.source(), Device: b.mem.dev.key, MemoryObjectID: b.mem.key.id,
+		Size: b.size, Offset: b.offset, ObjectHandle: b.res.key.handle, MemoryType: b.track.cluster().String(),
+		Range: true, Key: b.key,
+	}
+}
