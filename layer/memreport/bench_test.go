@@ -14,7 +14,7 @@ import (
 func benchCreateBindDestroy(b *testing.B) {
 	s := newState(traceSink{}, objectnames.New(nameSink{}))
 	s.deviceCreated(dev, 1, false, []uint32{0})
-	s.memoryAllocated(dev, 0x100, 1<<20, 0)
+	s.memoryAllocated(dev, 0x100, 1<<20, 0, accounting.MemoryInfo{})
 	query := func() uint64 { return 4096 }
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {

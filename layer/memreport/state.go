@@ -88,8 +88,8 @@ func (s *state) deviceDestroyed(device uintptr) {
 
 func (s *state) callback(token uint64, ev accounting.CallbackEvent) { s.engine.Callback(token, ev) }
 
-func (s *state) memoryAllocated(device uintptr, memory, size uint64, typeIndex uint32) {
-	s.engine.MemoryAllocated(s.key(device), memory, size, typeIndex)
+func (s *state) memoryAllocated(device uintptr, memory, size uint64, typeIndex uint32, info accounting.MemoryInfo) {
+	s.engine.MemoryAllocatedWith(s.key(device), memory, size, typeIndex, info)
 }
 
 func (s *state) memoryFreed(device uintptr, memory uint64) {
@@ -114,8 +114,11 @@ func (s *state) resourceDestroyed(device uintptr, kind accounting.ResourceKind, 
 	}
 	s.engine.ResourceDestroyed(s.key(device), kind, handle)
 	t := generated.ObjectTypeBuffer
-	if kind == accounting.KindImage {
+	switch kind {
+	case accounting.KindImage:
 		t = generated.ObjectTypeImage
+	case accounting.KindVideoSession:
+		t = generated.ObjectTypeVideoSessionKHR
 	}
 	s.names.ObjectDestroyed(uint64(device), t, handle)
 }

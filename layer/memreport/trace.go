@@ -28,6 +28,14 @@ var (
 	argMemoryType   = perfetto.NewAnnotationName("memory_type")
 	argObjectType   = perfetto.NewAnnotationName("object_type")
 	argObjectName   = perfetto.NewAnnotationName("object_name")
+	// Only on the events they describe (docs/memreport.md).
+	argExternal        = perfetto.NewAnnotationName("external")
+	argHandleTypes     = perfetto.NewAnnotationName("handle_types")
+	argDedicatedType   = perfetto.NewAnnotationName("dedicated_type")
+	argDedicatedHandle = perfetto.NewAnnotationName("dedicated_handle")
+	argResourceOffset  = perfetto.NewAnnotationName("resource_offset")
+	argBindIndex       = perfetto.NewAnnotationName("bind_index")
+	argSwapchain       = perfetto.NewAnnotationName("swapchain")
 
 	// counterTracks holds every vulkan.mem.{app|driver}.usage.<cluster>
 	// track, registered once (unit bytes, process-scoped).
@@ -60,7 +68,8 @@ func (s traceSink) Allocation(ev accounting.AllocationEvent) {
 	if s.em == nil && !perfetto.Enabled() {
 		return // do not build the annotations for nobody
 	}
-	args := [...]perfetto.Arg{
+	var buf [11]perfetto.Arg
+	args := append(buf[:0],
 		perfetto.String(argOperation, ev.Operation.String()),
 		perfetto.String(argSource, ev.Source.String()),
 		perfetto.Uint(argMemoryObject, ev.MemoryObjectID),
@@ -68,12 +77,43 @@ func (s traceSink) Allocation(ev accounting.AllocationEvent) {
 		perfetto.Uint(argOffset, ev.Offset),
 		perfetto.Uint(argObjectHandle, ev.ObjectHandle),
 		perfetto.String(argMemoryType, ev.MemoryType),
-	}
+	)
+	args = appendDetails(args, &ev)
 	if s.em != nil {
-		s.em.Instant(category, allocEvent, args[:]...)
+		s.em.Instant(category, allocEvent, args...)
 		return
 	}
-	perfetto.Instant(category, allocEvent, args[:]...)
+	perfetto.Instant(category, allocEvent, args...)
+}
+
+// appendDetails adds the annotations only some events have: external and
+// dedicated memory, sparse ranges and video bindings, swapchain images.
+func appendDetails(args []perfetto.Arg, ev *accounting.AllocationEvent) []perfetto.Arg {
+	if ev.External != accounting.ExternalNone {
+		args = append(args, perfetto.String(argExternal, ev.External.String()), perfetto.Uint(argHandleTypes, uint64(ev.HandleTypes)))
+	}
+	if ev.Dedicated != 0 {
+		args = append(args, perfetto.String(argDedicatedType, dedicatedType(ev.Dedicated)), perfetto.Uint(argDedicatedHandle, ev.DedicatedHandle))
+	}
+	switch {
+	case ev.Range && ev.Source == accounting.SourceVideoSession:
+		args = append(args, perfetto.Uint(argBindIndex, ev.Key))
+	case ev.Range:
+		args = append(args, perfetto.Uint(argResourceOffset, ev.Key))
+	}
+	if ev.Swapchain != 0 {
+		args = append(args, perfetto.Uint(argSwapchain, ev.Swapchain))
+	}
+	return args
+}
+
+// dedicatedType names a dedicated allocation's resource kind in the event
+// sources' vocabulary.
+func dedicatedType(k accounting.ResourceKind) string {
+	if k == accounting.KindImage {
+		return "IMAGE"
+	}
+	return "BUFFER"
 }
 
 // nameSink writes VulkanObjectName events like traceSink, for the object
@@ -85,7 +125,7 @@ type nameSink struct{ em *perfetto.Emitter }
 
 func (s nameSink) EmitName(r objectnames.Record) {
 	switch r.Type {
-	case generated.ObjectTypeBuffer, generated.ObjectTypeImage, generated.ObjectTypeDeviceMemory:
+	case generated.ObjectTypeBuffer, generated.ObjectTypeImage, generated.ObjectTypeDeviceMemory, generated.ObjectTypeVideoSessionKHR:
 	default:
 		return
 	}

@@ -265,3 +265,29 @@ func TestVideoSessionBindings(t *testing.T) {
 		ObjectType: ObjectTypeVideoSessionKHR, ObjectHandle: 0x7F})
 	wantTotals(t, e, r, map[string]int64{app(ClusterUnbound): 65536, drv(ClusterVideoSession): 1000})
 }
+
+func TestSparseImageRegions(t *testing.T) {
+	e, r := newTestEngine()
+	e.DeviceCreated(1, testProps, false)
+	e.ImageCreated(1, 0x1A, ImageUsageSampled, 0)
+	e.MemoryAllocated(1, 0x40, 1<<20, 0)
+	a := ImageRegion{Aspect: 1, MipLevel: 0, X: 0}
+	b := ImageRegion{Aspect: 1, MipLevel: 0, X: 128}
+	e.SparseImageBound(1, 0x1A, a, 65536, 0x40, 0)
+	e.SparseImageBound(1, 0x1A, b, 65536, 0x40, 65536)
+	e.SparseImageBound(1, 0x1A, a, 65536, 0x40, 131072) // the same region again: replaces
+	wantTotals(t, e, r, map[string]int64{app(ClusterStaticTexture): 131072, app(ClusterUnbound): 1<<20 - 131072})
+	e.SparseImageBound(1, 0x1A, b, 0, 0, 0) // unbind
+	e.SparseImageBound(1, 0x1A, b, 0, 0x40, 0)
+	wantTotals(t, e, r, map[string]int64{app(ClusterStaticTexture): 65536, app(ClusterUnbound): 1<<20 - 65536})
+	if s := e.Stats(); s.DroppedBinds != 1 {
+		t.Fatalf("stats %+v: a bind of unknown size is dropped", s)
+	}
+	for _, ev := range r.allocs {
+		if ev.Range {
+			t.Fatalf("%s: image region binds carry no resource offset", evString(ev))
+		}
+	}
+	e.ResourceDestroyed(1, KindImage, 0x1A)
+	wantTotals(t, e, r, map[string]int64{app(ClusterUnbound): 1 << 20})
+}

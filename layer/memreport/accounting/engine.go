@@ -58,6 +58,8 @@ type resource struct {
 	// ranges are the binds of a sparse resource or of a video session's
 	// bindings, sorted by key (sparse.go).
 	ranges []*rangeBind
+	// regions numbers the image regions sparse binds have named.
+	regions []ImageRegion
 	// swapchain is the VkSwapchainKHR whose memory the image is (presentable
 	// images) or is bound to; such images take no other binds or sizes.
 	swapchain   uint64

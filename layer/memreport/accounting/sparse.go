@@ -7,10 +7,12 @@ import (
 
 // Range binds: memory bound to part of a resource, many per resource. Sparse
 // buffers and opaque sparse image ranges (vkQueueBindSparse) bind byte
-// ranges of the resource, a later bind replacing what it overlaps; video
-// sessions bind numbered bindings (vkBindVideoSessionMemoryKHR), each its
-// own key. Each range is one sub-allocation of its memory, counted in the
-// resource's cluster and reported as BIND/DESTROY with Range set.
+// ranges of the resource, a later bind replacing what it overlaps; image
+// regions of sparse-residency images and the numbered bindings of video
+// sessions (vkBindVideoSessionMemoryKHR) are each their own key. Each range
+// is one sub-allocation of its memory, counted in the resource's cluster and
+// reported as BIND/DESTROY (with Range set and Key the resource offset or
+// binding index, except for image regions).
 
 // rangeBind is one bound range of a resource: resource-space [key,
 // key+span) on memory [offset, offset+size). For sparse ranges span equals
@@ -39,6 +41,46 @@ func (e *Engine) SparseBound(dev uint64, kind ResourceKind, handle, resourceOffs
 	e.cut(r, resourceOffset, addSat(resourceOffset, size))
 	if memory != 0 {
 		e.bindRange(r, resourceOffset, size, size, e.findOrPlaceholder(d, memory), memoryOffset)
+	}
+}
+
+// ImageRegion is where a VkSparseImageMemoryBind binds: the subresource
+// (aspect, mip level, array layer) and the texel offset.
+type ImageRegion struct {
+	Aspect, MipLevel, ArrayLayer uint32
+	X, Y, Z                      int32
+}
+
+// regionKeys is where the keys of image region binds start: above every
+// byte offset of an opaque range, so the two never overlap.
+const regionKeys = 1 << 63
+
+// SparseImageBound records one VkSparseImageMemoryBind of a sparse-residency
+// image: size bytes (its sparse blocks times the block size, which the layer
+// asks the driver for) of memory at memoryOffset back region, replacing an
+// earlier bind of the same region; memory 0 unbinds it. Regions are told
+// apart by subresource and offset: a region bound at another offset that
+// overlaps an earlier one is counted beside it.
+func (e *Engine) SparseImageBound(dev, image uint64, region ImageRegion, size, memory, memoryOffset uint64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	d, r := e.rangeTarget(dev, KindImage, image)
+	if r == nil {
+		return
+	}
+	i := slices.Index(r.regions, region)
+	if i < 0 {
+		i = len(r.regions)
+		r.regions = append(r.regions, region)
+	}
+	key := regionKeys + uint64(i)
+	e.cut(r, key, key+1)
+	switch {
+	case memory == 0:
+	case size == 0:
+		e.stats.DroppedBinds++ // the driver told no block size
+	default:
+		e.bindRange(r, key, 1, size, e.findOrPlaceholder(d, memory), memoryOffset)
 	}
 }
 
@@ -159,6 +201,6 @@ func rangeEvent(b *rangeBind, op Operation) AllocationEvent {
 	return AllocationEvent{
 		Operation: op, Source: b.res.key.kind.source(), Device: b.mem.dev.key, MemoryObjectID: b.mem.key.id,
 		Size: b.size, Offset: b.offset, ObjectHandle: b.res.key.handle, MemoryType: b.track.cluster().String(),
-		Range: true, Key: b.key,
+		Range: b.key < regionKeys, Key: b.key,
 	}
 }
