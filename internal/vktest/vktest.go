@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -142,6 +143,35 @@ func GoProgram(t testing.TB, pkg string) string {
 		cmd.Dir = testenv.Root()
 		return cmd
 	})
+}
+
+// MemDriverLayer is the layer of testdata/memdriver: a driver-side
+// VK_EXT_device_memory_report (and opt-in emulations) over lavapipe.
+const MemDriverLayer = "VK_LAYER_VKGEN_TEST_memdriver"
+
+// MemDriver builds testdata/memdriver (libVkLayer_memdriver.so and its
+// manifest), once per test binary, and returns their directory. It calls
+// Require first.
+func MemDriver(t testing.TB) string {
+	t.Helper()
+	return build(t, "testdata/memdriver", func(out string) *exec.Cmd {
+		src := filepath.Join(testenv.Root(), "testdata", "memdriver")
+		files, _ := filepath.Glob(filepath.Join(src, "*.c"))
+		script := `set -e; mkdir -p "$1"; cp "$2" "$1/"; out="$1/libVkLayer_memdriver.so"; shift 2; ` +
+			`gcc -O2 -Wall -Werror -shared -fPIC -fvisibility=hidden -o "$out" "$@" -lpthread`
+		args := append([]string{"-c", script, "sh", out, filepath.Join(src, "VkLayer_memdriver.json")}, files...)
+		return exec.Command("sh", args...)
+	})
+}
+
+// DriverEnv is Env with the memdriver layer of MemDriver found too and
+// enabled after the given layers, so it sits below them, nearest lavapipe;
+// options is its VKGEN_MEMDRIVER value (testdata/memdriver/README.md).
+func DriverEnv(t testing.TB, options string, enabled ...string) []string {
+	t.Helper()
+	dirs := Layers(t) + string(os.PathListSeparator) + MemDriver(t)
+	env := EnvWith(t, dirs, append(slices.Clone(enabled), MemDriverLayer)...)
+	return append(env, "VKGEN_MEMDRIVER="+options)
 }
 
 // Env is the environment of a run on lavapipe with the library of Layers
