@@ -1,6 +1,7 @@
 package memreport_test
 
 import (
+	"maps"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -230,20 +231,31 @@ func bindSetup(t *testing.T) {
 // application only asked for with maintenance4's vkGetDevice*MemoryRequirements
 // (the layer's bind-time query must find the same sizes), dedicated
 // allocations (the whole allocation is its resource's from allocation on),
-// and exported and imported memory marked in the trace.
+// and exported and imported memory marked in the trace; on lavapipe alone
+// (the fallback path) and over the memdriver (the callback path, where the
+// CREATE comes from the driver's ALLOCATE or IMPORT before the layer sees
+// the allocate info: only the DESTROY carries the dedication and the export,
+// the counters move when vkAllocateMemory returns).
 func TestBindsOnLavapipe(t *testing.T) {
 	bindSetup(t)
-	r := runBindProg(t, vktest.Env(t, dmrLayer), "core")
+	t.Run("fallback", func(t *testing.T) { checkCore(t, runBindProg(t, vktest.Env(t, dmrLayer), "core"), false) })
+	t.Run("callback", func(t *testing.T) { checkCore(t, runBindProg(t, vktest.DriverEnv(t, "", dmrLayer), "core"), true) })
+}
+
+func checkCore(t *testing.T, r *bindRun, callback bool) {
 	unbound := accounting.TrackName(false, accounting.ClusterUnbound)
 	want := map[string]int64{}
+	if callback {
+		want[accounting.TrackName(true, accounting.ClusterUnbound)] = memdriverDevice
+	}
 	resources := append(r.of("buffer"), r.of("image")...)
 	for _, m := range r.of("memory") {
 		args := map[string]string{"source": "DEVICE_MEMORY", "memory_object_id": u(m.num(t, "handle")),
 			"object_handle": u(m.num(t, "handle")), "size": m.kv["size"], "offset": "0"}
+		marks := map[string]string{}
 		var owner *bindLine
 		if kind, h, ok := strings.Cut(m.kv["dedicated"], ":"); ok {
-			args["dedicated_type"] = strings.ToUpper(kind)
-			args["dedicated_handle"] = u(mustNum(t, h))
+			marks["dedicated_type"], marks["dedicated_handle"] = strings.ToUpper(kind), u(mustNum(t, h))
 			for i := range resources {
 				if resources[i].kv["handle"] == h {
 					owner = &resources[i]
@@ -254,32 +266,49 @@ func TestBindsOnLavapipe(t *testing.T) {
 			}
 		}
 		if x := m.kv["external"]; x != "" {
-			args["external"], args["handle_types"] = x, u(m.num(t, "handle_types"))
+			marks["external"], marks["handle_types"] = x, u(m.num(t, "handle_types"))
 		}
 		want[unbound] += int64(m.num(t, "size"))
-		args["operation"], args["memory_type"] = "CREATE", "unbound_memory"
-		if owner == nil {
-			r.wantOne(t, "memory "+m.name+" CREATE", args)
+		create := maps.Clone(args)
+		create["operation"], create["memory_type"] = "CREATE", "unbound_memory"
+		switch {
+		case !callback:
+			maps.Copy(create, marks)
+		case marks["external"] == "IMPORTED":
+			create["external"], create["handle_types"] = "IMPORTED", "0" // the callback's IMPORT
+		}
+		if owner == nil || callback {
+			e := r.wantOne(t, "memory "+m.name+" CREATE", create)
+			if _, ok := e.args["external"]; ok && create["external"] == "" {
+				t.Errorf("memory %s: CREATE marked external: %v", m.name, e.args)
+			}
 		} else {
 			// From its CREATE on, a dedicated allocation counts in its
 			// resource's cluster: the counter rose by its size then.
 			cl := cluster(t, *owner, uint32(m.num(t, "flags")))
-			args["memory_type"] = cl.String()
-			e := r.wantOne(t, "memory "+m.name+" CREATE", args)
+			create["memory_type"] = cl.String()
+			e := r.wantOne(t, "memory "+m.name+" CREATE", create)
 			track := accounting.TrackName(false, cl)
 			if before, after := r.counterAt(track, r.before(e)), r.counterAt(track, e.ts); after-before != int64(m.num(t, "size")) {
 				t.Errorf("memory %s: %s went %d -> %d at its CREATE, want +%s", m.name, track, before, after, m.kv["size"])
 			}
 		}
-		// Freed after its resource was destroyed: nobody's memory then.
-		args["operation"], args["memory_type"] = "DESTROY", "unbound_memory"
-		r.wantOne(t, "memory "+m.name+" DESTROY", args)
-		if m.kv["external"] == "" && m.kv["dedicated"] == "" {
-			for _, e := range r.matching(map[string]string{"memory_object_id": u(m.num(t, "handle")), "source": "DEVICE_MEMORY"}) {
-				if _, ok := e.args["external"]; ok {
-					t.Errorf("memory %s: plain memory marked external: %v", m.name, e.args)
-				}
+		if owner != nil {
+			// Its resource's bind moves no bytes: they were counted there.
+			cl := cluster(t, *owner, uint32(m.num(t, "flags")))
+			track := accounting.TrackName(false, cl)
+			e := r.wantOne(t, owner.name+" BIND", map[string]string{"operation": "BIND", "object_handle": u(owner.num(t, "handle"))})
+			if before, after := r.counterAt(track, r.before(e)), r.counterAt(track, e.ts); after != before {
+				t.Errorf("%s: %s went %d -> %d at its BIND, want no change", owner.name, track, before, after)
 			}
+		}
+		// Freed after its resource was destroyed: nobody's memory then.
+		destroy := maps.Clone(args)
+		maps.Copy(destroy, marks)
+		destroy["operation"], destroy["memory_type"] = "DESTROY", "unbound_memory"
+		e := r.wantOne(t, "memory "+m.name+" DESTROY", destroy)
+		if _, ok := e.args["external"]; ok && marks["external"] == "" {
+			t.Errorf("memory %s: DESTROY marked external: %v", m.name, e.args)
 		}
 	}
 	checkWholeBinds(t, r, want)
