@@ -410,8 +410,10 @@ func TestBindsMaintenance6(t *testing.T) {
 func TestBindsSparse(t *testing.T) {
 	bindSetup(t)
 	r := runBindProg(t, vktest.DriverEnv(t, "sparse", dmrLayer), "sparse")
-	type rng struct{ src, handle, key, size, mem, off string }
-	live := map[rng]bool{}
+	// Ranges by (source, resource, resource offset, memory, offset); a
+	// BIND of a bound range is its new size.
+	type rng struct{ src, handle, key, mem, off string }
+	live := map[rng]string{}
 	// The second batch replaces ranges (DESTROY then BIND) and its last
 	// operation, the unbind, rebinds the rest of a range: the state after
 	// it is the state at the last BIND.
@@ -426,10 +428,10 @@ func TestBindsSparse(t *testing.T) {
 		if !ok || e.ts > last {
 			continue
 		}
-		k := rng{e.args["source"], e.args["object_handle"], key, e.args["size"], e.args["memory_object_id"], e.args["offset"]}
+		k := rng{e.args["source"], e.args["object_handle"], key, e.args["memory_object_id"], e.args["offset"]}
 		switch e.args["operation"] {
 		case "BIND":
-			live[k] = true
+			live[k] = e.args["size"]
 		case "DESTROY":
 			delete(live, k)
 		}
@@ -444,8 +446,8 @@ func TestBindsSparse(t *testing.T) {
 		if l.name == "sparse.image" {
 			src, cl = "IMAGE", accounting.ClusterStaticTexture
 		}
-		k := rng{src, u(l.num(t, "handle")), l.kv["resource_offset"], l.kv["size"], u(r.memory(t, l.kv["memory"]).num(t, "handle")), l.kv["offset"]}
-		if !live[k] {
+		k := rng{src, u(l.num(t, "handle")), l.kv["resource_offset"], u(r.memory(t, l.kv["memory"]).num(t, "handle")), l.kv["offset"]}
+		if live[k] != l.kv["size"] {
 			t.Errorf("range %+v not bound after the last batch; bound: %v", k, live)
 		}
 		want[accounting.TrackName(false, cl)] += int64(l.num(t, "size"))
@@ -455,6 +457,18 @@ func TestBindsSparse(t *testing.T) {
 		t.Errorf("%d ranges bound, %d printed, want 4: %v", len(live), len(ranges), live)
 	}
 	r.wantCounters(t, last, want)
+	// One object per resource in the summary, holding at most what was
+	// bound at once (128 KiB of the buffer after each batch).
+	buf := u(ranges[0].num(t, "handle"))
+	var objs []tracesummary.Object
+	for _, o := range tracesummary.Summarize(r.trace).Objects {
+		if u(o.Handle) == buf && o.Type == "BUFFER" {
+			objs = append(objs, o)
+		}
+	}
+	if len(objs) != 1 || objs[0].Bytes != 128<<10 || objs[0].Final != 0 {
+		t.Errorf("summary objects of the sparse buffer %+v, want one of 131072 bytes", objs)
+	}
 }
 
 // TestBindsVideoSession (memdriver video): memory bound to a video session's

@@ -3,6 +3,7 @@ package accounting
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -183,8 +184,9 @@ func TestSparseRanges(t *testing.T) {
 		}
 		got = append(got, evString(ev)+" key="+strconv.FormatUint(ev.Key, 10))
 	}
+	// What it replaces first: the first range shrinks in place, the second
+	// goes and its end becomes a range of its own; then the new range.
 	want := []string{
-		"DESTROY BUFFER dev=0x1 mem=0x40 size=65536 off=0 obj=0xb compute_storage key=0",
 		"BIND BUFFER dev=0x1 mem=0x40 size=32768 off=0 obj=0xb compute_storage key=0",
 		"DESTROY BUFFER dev=0x1 mem=0x41 size=65536 off=0 obj=0xb compute_storage key=65536",
 		"BIND BUFFER dev=0x1 mem=0x41 size=32768 off=32768 obj=0xb compute_storage key=98304",
@@ -193,10 +195,21 @@ func TestSparseRanges(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("events:\n%v\nwant:\n%v", got, want)
 	}
+	for _, ev := range r.events {
+		if v, ok := strings.CutPrefix(ev, "counter app.usage.compute_storage="); ok {
+			if n, _ := strconv.Atoi(v); n > 128*K {
+				t.Errorf("compute_storage went to %d during the rebind: bytes must leave before new ones come", n)
+			}
+		}
+	}
 	info, _ := e.Resource(1, KindBuffer, 0xB)
 	if info.Ranges != 3 || info.RangeBytes != 128*K {
 		t.Fatalf("resource %+v", info)
 	}
+	// Binding what is bound changes nothing.
+	r.take()
+	e.SparseBound(1, KindBuffer, 0xB, 32*K, 64*K, 0x40, 128*K)
+	wantEvents(t, r)
 	// Unbinding (memory VK_NULL_HANDLE) part of it.
 	e.SparseBound(1, KindBuffer, 0xB, 0, 40*K, 0, 0)
 	wantTotals(t, e, r, map[string]int64{app(ClusterComputeStorage): 88 * K, app(ClusterUnbound): 424 * K})

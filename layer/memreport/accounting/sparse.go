@@ -38,10 +38,11 @@ func (e *Engine) SparseBound(dev uint64, kind ResourceKind, handle, resourceOffs
 	if r == nil || size == 0 {
 		return
 	}
-	e.cut(r, resourceOffset, addSat(resourceOffset, size))
+	var a *allocation
 	if memory != 0 {
-		e.bindRange(r, resourceOffset, size, size, e.findOrPlaceholder(d, memory), memoryOffset)
+		a = e.findOrPlaceholder(d, memory)
 	}
+	e.replace(r, resourceOffset, size, size, a, memoryOffset)
 }
 
 // ImageRegion is where a VkSparseImageMemoryBind binds: the subresource
@@ -73,15 +74,16 @@ func (e *Engine) SparseImageBound(dev, image uint64, region ImageRegion, size, m
 		i = len(r.regions)
 		r.regions = append(r.regions, region)
 	}
-	key := regionKeys + uint64(i)
-	e.cut(r, key, key+1)
+	var a *allocation
 	switch {
 	case memory == 0:
 	case size == 0:
 		e.stats.DroppedBinds++ // the driver told no block size
+		return
 	default:
-		e.bindRange(r, key, 1, size, e.findOrPlaceholder(d, memory), memoryOffset)
+		a = e.findOrPlaceholder(d, memory)
 	}
+	e.replace(r, regionKeys+uint64(i), 1, size, a, memoryOffset)
 }
 
 // VideoSessionCreated records a successful vkCreateVideoSessionKHR; the
@@ -104,9 +106,7 @@ func (e *Engine) VideoSessionBound(dev, session uint64, bindIndex uint32, memory
 		e.stats.InvalidCalls++
 		return
 	}
-	key := uint64(bindIndex)
-	e.cut(r, key, key+1)
-	e.bindRange(r, key, 1, size, e.findOrPlaceholder(d, memory), offset)
+	e.replace(r, uint64(bindIndex), 1, size, e.findOrPlaceholder(d, memory), offset)
 }
 
 // rangeTarget returns the known resource range binds go to with its
@@ -124,24 +124,53 @@ func (e *Engine) rangeTarget(dev uint64, kind ResourceKind, handle uint64) (*dev
 	return d, r
 }
 
-// cut unbinds resource space [lo, hi): ranges inside it go, ranges it
-// overlaps keep their parts outside it (rebound at the matching memory
-// offset).
-func (e *Engine) cut(r *resource, lo, hi uint64) {
-	for _, b := range slices.Clone(r.ranges) {
-		if b.end() <= lo || b.key >= hi {
+// replace binds resource space [key, key+span) to a at off (size bytes),
+// or unbinds it when a is nil. A range it overlaps keeps its part before
+// key in place (a BIND with the smaller size) and its part after the space
+// as a range of its own; a range with nothing before key goes. Bytes leave
+// before new ones come, so no counter overshoots; rebinding what is bound
+// changes nothing.
+func (e *Engine) replace(r *resource, key, span, size uint64, a *allocation, off uint64) {
+	hi := addSat(key, span)
+	var old []*rangeBind
+	for _, b := range r.ranges {
+		if b.end() <= key || b.key >= hi {
 			continue
 		}
-		e.unbindRange(b)
-		if b.key < lo { // the part before lo
-			n := lo - b.key
-			e.bindRange(r, b.key, n, n, b.mem, b.offset)
+		if a != nil && b.key == key && b.span == span && b.size == size && b.mem == a && b.offset == off {
+			return
 		}
-		if end := b.end(); end > hi { // the part from hi on
-			d := hi - b.key
-			e.bindRange(r, hi, end-hi, end-hi, b.mem, addSat(b.offset, d))
+		old = append(old, b)
+	}
+	for _, b := range old {
+		end := b.end()
+		if b.key < key {
+			e.shrinkRange(b, key-b.key)
+		} else {
+			e.unbindRange(b)
+		}
+		if end > hi {
+			e.bindRange(r, hi, end-hi, end-hi, b.mem, addSat(b.offset, hi-b.key))
 		}
 	}
+	if a != nil {
+		e.bindRange(r, key, span, size, a, off)
+	}
+}
+
+// shrinkRange keeps the first n bytes of a sparse range.
+func (e *Engine) shrinkRange(b *rangeBind, n uint64) {
+	a := b.mem
+	if i := slices.IndexFunc(a.subs, func(s sub) bool { return s.rb == b }); i >= 0 {
+		a.subs = slices.Delete(a.subs, i, i+1)
+	}
+	e.sub(b.track, b.size-n)
+	b.span, b.size = n, n
+	ns := sub{off: b.offset, end: addSat(b.offset, n), res: b.res, rb: b}
+	j, _ := slices.BinarySearchFunc(a.subs, ns, cmpSub)
+	a.subs = slices.Insert(a.subs, j, ns)
+	e.recomputeUnbound(a)
+	e.emitRange(b, OpBind)
 }
 
 func (e *Engine) bindRange(r *resource, key, span, size uint64, a *allocation, off uint64) {

@@ -14,9 +14,11 @@ type event struct {
 	src   uint32 // interned source (object type)
 	clust uint32 // interned memory_type
 	// handle, memory object, size, offset; a counter keeps its track uuid in
-	// handle and its value in size.
-	handle, mem, size, off uint64
-	name                   string
+	// handle and its value in size. key is a sparse range's resource offset
+	// or a video binding's index, which tell apart binds of one resource
+	// at the same memory and offset.
+	handle, mem, size, off, key uint64
+	name                        string
 }
 
 const (

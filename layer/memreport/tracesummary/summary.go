@@ -221,6 +221,8 @@ func (s *summarizer) event(p *decode.Packet) (event, bool) {
 				e.size = argUint(a)
 			case "offset":
 				e.off = argUint(a)
+			case "resource_offset", "bind_index":
+				e.key = argUint(a)
 			}
 		}
 	case p.Event.Name == objectNameEvent:
