@@ -17,8 +17,10 @@
 // callback chained in (memreport.c); the callback reports driver-internal
 // and application allocations. Otherwise vkAllocateMemory/vkFreeMemory are
 // the source. Buffers and images come from their create, requirements, bind
-// and destroy calls. The layer claims no extension: it sees object naming
-// only when something below implements it.
+// and destroy calls; swapchain images, sparse binds and video sessions from
+// theirs, dedication and import/export from vkAllocateMemory's chain
+// (bindhooks.go, bindstate.go). The layer claims no extension: it sees
+// object naming only when something below implements it.
 //
 // Tracing starts at vkCreateInstance from $VK_VKGEN_TRACE_FILE or
 // vk_layer_settings.txt (package layer/tracing) and is flushed at
