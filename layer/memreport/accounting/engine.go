@@ -54,16 +54,15 @@ type resource struct {
 	key      resKey
 	usage    uint64 // buffer usage, or image usage widened
 	disjoint bool
-	slots    [maxPlanes]slot
-	// ranges are the binds of a sparse resource or of a video session's
-	// bindings, sorted by key (sparse.go).
-	ranges []*rangeBind
-	// regions numbers the image regions sparse binds have named.
-	regions []ImageRegion
-	// swapchain is the VkSwapchainKHR whose memory the image is (presentable
-	// images) or is bound to; such images take no other binds or sizes.
-	swapchain   uint64
+	// presentable and swapchain: the image is one of swapchain's own
+	// (presentable) or is bound to its memory; such images take no other
+	// binds or sizes.
 	presentable bool
+	swapchain   uint64
+	slots       [maxPlanes]slot
+	// rs holds the range binds of a sparse resource or video session
+	// (sparse.go); nil for the others, so the common record stays small.
+	rs *rangeSet
 }
 
 type slot struct {
@@ -83,14 +82,13 @@ func (r *resource) cluster(memFlags uint32) Cluster {
 	return ClassifyBuffer(r.usage, memFlags)
 }
 
-// sub is one bound slot of a resource (or one range bind, rb) inside an
-// allocation; subs are kept sorted by (off, end) so the bound union is one
-// linear pass.
+// sub is one bound slot of a resource inside an allocation; subs are kept
+// sorted by (off, end) so the bound union is one linear pass (with the
+// allocation's range binds, kept apart so the common sub stays small).
 type sub struct {
 	off, end uint64
 	res      *resource
 	plane    uint8
-	rb       *rangeBind
 }
 
 type allocation struct {
@@ -105,7 +103,10 @@ type allocation struct {
 	flags        uint32
 	objectType   int32
 	objectHandle uint64
-	info         MemoryInfo
+	// ranges are the range binds in this allocation, sorted by (offset,
+	// end).
+	ranges []*rangeBind
+	info   MemoryInfo
 	// owner is the resource whose cluster the unbound bytes count in: the
 	// buffer/image a driver allocation was reported for or the resource of
 	// a dedicated allocation (zero kind: none).
@@ -592,8 +593,8 @@ func (e *Engine) unbindAll(r *resource) {
 	for i := range r.slots {
 		e.unbind(r, i)
 	}
-	for len(r.ranges) > 0 {
-		e.unbindRange(r.ranges[0])
+	for r.rs != nil && len(r.rs.ranges) > 0 {
+		e.unbindRange(r.rs.ranges[0])
 	}
 }
 
@@ -601,14 +602,13 @@ func (e *Engine) unbindAll(r *resource) {
 // (5.8); the resources stay, unbound.
 func (e *Engine) removeAllocation(a *allocation) {
 	for _, s := range a.subs {
-		if s.rb != nil {
-			e.dropRange(s.rb)
-			continue
-		}
 		e.detach(s.res, int(s.plane))
 		s.res.slots[s.plane].mem = nil
 	}
-	a.subs = nil
+	for _, b := range a.ranges {
+		e.dropRange(b)
+	}
+	a.subs, a.ranges = nil, nil
 	e.sub(a.unboundTrack, a.unbound)
 	a.unbound = 0
 	e.unindex(a)
@@ -668,11 +668,10 @@ func (e *Engine) setFlags(a *allocation, flags uint32) {
 // reclassify moves every bound slot of a whose track changed with the
 // memory flags to its new track, reported as DESTROY + BIND.
 func (e *Engine) reclassify(a *allocation) {
+	for _, b := range a.ranges {
+		e.reclassifyRange(b)
+	}
 	for _, sb := range a.subs {
-		if sb.rb != nil {
-			e.reclassifyRange(sb.rb)
-			continue
-		}
 		r, idx := sb.res, int(sb.plane)
 		s := &r.slots[idx]
 		t := trackOf(a.driver, r.cluster(a.flags))
@@ -693,7 +692,16 @@ func (e *Engine) recomputeUnbound(a *allocation) {
 	var bound uint64
 	var curS, curE uint64
 	open := false
-	for _, s := range a.subs {
+	for i, j := 0, 0; i < len(a.subs) || j < len(a.ranges); {
+		// The next interval of either sorted list.
+		var s sub
+		if j == len(a.ranges) || (i < len(a.subs) && a.subs[i].off <= a.ranges[j].offset) {
+			s = a.subs[i]
+			i++
+		} else {
+			s = sub{off: a.ranges[j].offset, end: a.ranges[j].memEnd()}
+			j++
+		}
 		if s.end == s.off {
 			continue
 		}
@@ -799,22 +807,6 @@ func bindingEvent(r *resource, idx int, op Operation) AllocationEvent {
 		Operation: op, Source: r.key.kind.source(), Device: s.mem.dev.key, MemoryObjectID: s.mem.key.id,
 		Size: s.size, Offset: s.offset, ObjectHandle: r.key.handle, MemoryType: s.track.cluster().String(),
 	}
-}
-
-// event is the BIND or DESTROY of the slot or range s stands for.
-func (s sub) event(op Operation) AllocationEvent {
-	if s.rb != nil {
-		return rangeEvent(s.rb, op)
-	}
-	return bindingEvent(s.res, int(s.plane), op)
-}
-
-// track is where the bytes of s were added.
-func (s sub) track() track {
-	if s.rb != nil {
-		return s.rb.track
-	}
-	return s.res.slots[s.plane].track
 }
 
 func cmpSub(x, y sub) int {

@@ -9,8 +9,8 @@ import (
 // Snapshot replays the current state into sink for a new tracing session:
 // first every non-zero counter (in TrackNames order), then for each device
 // (ascending key) and each allocation (handle key space first, ascending
-// key) a CREATE followed by a BIND per sub-allocation in offset order, then
-// the device's swapchain images (ascending swapchain, in the order they
+// key) a CREATE followed by a BIND per sub-allocation in offset order (slot
+// binds, then range binds), then the device's swapchain images (ascending swapchain, in the order they
 // became known). Placeholders (memory known only from binds) replay their
 // BINDs without a CREATE, exactly as they were reported live. Names are the
 // caller's to replay afterwards.
@@ -31,7 +31,10 @@ func (e *Engine) Snapshot(sink Sink) {
 				sink.Allocation(allocationEvent(a, OpCreate))
 			}
 			for _, s := range a.subs {
-				sink.Allocation(s.event(OpBind))
+				sink.Allocation(bindingEvent(s.res, int(s.plane), OpBind))
+			}
+			for _, b := range a.ranges {
+				sink.Allocation(rangeEvent(b, OpBind))
 			}
 		}
 		for _, sc := range slices.Sorted(maps.Keys(d.swapchains)) {
@@ -118,10 +121,16 @@ func (e *Engine) Allocations() []AllocationInfo {
 				Unbound: a.unbound, UnboundTrack: trackNames[a.unboundTrack],
 			}
 			for _, s := range a.subs {
-				ev := s.event(OpBind)
+				sl := &s.res.slots[s.plane]
 				info.Bindings = append(info.Bindings, BindingInfo{
-					Kind: s.res.key.kind, Resource: s.res.key.handle, Plane: int(s.plane), Range: ev.Range, Key: ev.Key,
-					Offset: ev.Offset, Size: ev.Size, Track: trackNames[s.track()],
+					Kind: s.res.key.kind, Resource: s.res.key.handle, Plane: int(s.plane),
+					Offset: sl.offset, Size: sl.size, Track: trackNames[sl.track],
+				})
+			}
+			for _, b := range a.ranges {
+				info.Bindings = append(info.Bindings, BindingInfo{
+					Kind: b.res.key.kind, Resource: b.res.key.handle, Range: b.key < regionKeys, Key: b.key,
+					Offset: b.offset, Size: b.size, Track: trackNames[b.track],
 				})
 			}
 			out = append(out, info)
@@ -139,8 +148,8 @@ type ResourceInfo struct {
 	Size       uint64
 	PlaneSizes [maxPlanes]uint64 // per plane of a disjoint image
 	BoundSlots int               // bound planes (or 1 when a whole resource is bound)
-	// Ranges and RangeBytes count the sparse ranges or video session
-	// bindings bound and their bytes (saturating).
+	// Ranges and RangeBytes count the range binds (sparse ranges and
+	// regions, video session bindings) and their bytes (saturating).
 	Ranges     int
 	RangeBytes uint64
 	// Swapchain is the swapchain whose image this is (Presentable) or
@@ -161,9 +170,12 @@ func (e *Engine) Resource(dev uint64, kind ResourceKind, handle uint64) (Resourc
 	if r == nil {
 		return ResourceInfo{}, false
 	}
-	info := ResourceInfo{Usage: r.usage, Disjoint: r.disjoint, Ranges: len(r.ranges), Swapchain: r.swapchain, Presentable: r.presentable}
-	for _, b := range r.ranges {
-		info.RangeBytes = addSat(info.RangeBytes, b.size)
+	info := ResourceInfo{Usage: r.usage, Disjoint: r.disjoint, Swapchain: r.swapchain, Presentable: r.presentable}
+	if r.rs != nil {
+		info.Ranges = len(r.rs.ranges)
+		for _, b := range r.rs.ranges {
+			info.RangeBytes = addSat(info.RangeBytes, b.size)
+		}
 	}
 	for i, s := range r.slots {
 		if r.disjoint {

@@ -25,7 +25,22 @@ type rangeBind struct {
 	track        track
 }
 
-func (b *rangeBind) end() uint64 { return addSat(b.key, b.span) }
+func (b *rangeBind) end() uint64    { return addSat(b.key, b.span) }
+func (b *rangeBind) memEnd() uint64 { return addSat(b.offset, b.size) }
+
+// rangeSet is what a resource with range binds has.
+type rangeSet struct {
+	ranges  []*rangeBind // sorted by key
+	regions []ImageRegion
+}
+
+// ranges returns r's range set, creating it.
+func (r *resource) ranges() *rangeSet {
+	if r.rs == nil {
+		r.rs = &rangeSet{}
+	}
+	return r.rs
+}
 
 // SparseBound records one VkSparseMemoryBind of a sparse buffer or an opaque
 // image range (vkQueueBindSparse, once it returned VK_SUCCESS): resource
@@ -69,10 +84,11 @@ func (e *Engine) SparseImageBound(dev, image uint64, region ImageRegion, size, m
 	if r == nil {
 		return
 	}
-	i := slices.Index(r.regions, region)
+	rs := r.ranges()
+	i := slices.Index(rs.regions, region)
 	if i < 0 {
-		i = len(r.regions)
-		r.regions = append(r.regions, region)
+		i = len(rs.regions)
+		rs.regions = append(rs.regions, region)
 	}
 	var a *allocation
 	switch {
@@ -133,7 +149,7 @@ func (e *Engine) rangeTarget(dev uint64, kind ResourceKind, handle uint64) (*dev
 func (e *Engine) replace(r *resource, key, span, size uint64, a *allocation, off uint64) {
 	hi := addSat(key, span)
 	var old []*rangeBind
-	for _, b := range r.ranges {
+	for _, b := range r.ranges().ranges {
 		if b.end() <= key || b.key >= hi {
 			continue
 		}
@@ -161,26 +177,42 @@ func (e *Engine) replace(r *resource, key, span, size uint64, a *allocation, off
 // shrinkRange keeps the first n bytes of a sparse range.
 func (e *Engine) shrinkRange(b *rangeBind, n uint64) {
 	a := b.mem
-	if i := slices.IndexFunc(a.subs, func(s sub) bool { return s.rb == b }); i >= 0 {
-		a.subs = slices.Delete(a.subs, i, i+1)
-	}
+	a.ranges = deleteRange(a.ranges, b)
 	e.sub(b.track, b.size-n)
 	b.span, b.size = n, n
-	ns := sub{off: b.offset, end: addSat(b.offset, n), res: b.res, rb: b}
-	j, _ := slices.BinarySearchFunc(a.subs, ns, cmpSub)
-	a.subs = slices.Insert(a.subs, j, ns)
+	a.ranges = insertRange(a.ranges, b)
 	e.recomputeUnbound(a)
 	e.emitRange(b, OpBind)
+}
+
+// insertRange and deleteRange keep an allocation's ranges sorted by
+// (offset, end).
+func insertRange(list []*rangeBind, b *rangeBind) []*rangeBind {
+	i, _ := slices.BinarySearchFunc(list, b, cmpRange)
+	return slices.Insert(list, i, b)
+}
+
+func deleteRange(list []*rangeBind, b *rangeBind) []*rangeBind {
+	i, _ := slices.BinarySearchFunc(list, b, cmpRange)
+	for ; i < len(list) && list[i].offset == b.offset; i++ {
+		if list[i] == b {
+			return slices.Delete(list, i, i+1)
+		}
+	}
+	return list
+}
+
+func cmpRange(x, y *rangeBind) int {
+	return cmp.Or(cmp.Compare(x.offset, y.offset), cmp.Compare(x.memEnd(), y.memEnd()))
 }
 
 func (e *Engine) bindRange(r *resource, key, span, size uint64, a *allocation, off uint64) {
 	b := &rangeBind{res: r, key: key, span: span, size: size, mem: a, offset: off,
 		track: trackOf(a.driver, r.cluster(a.flags))}
-	i, _ := slices.BinarySearchFunc(r.ranges, key, func(x *rangeBind, k uint64) int { return cmp.Compare(x.key, k) })
-	r.ranges = slices.Insert(r.ranges, i, b)
-	n := sub{off: off, end: addSat(off, size), res: r, rb: b}
-	j, _ := slices.BinarySearchFunc(a.subs, n, cmpSub)
-	a.subs = slices.Insert(a.subs, j, n)
+	rs := r.ranges()
+	i, _ := slices.BinarySearchFunc(rs.ranges, key, func(x *rangeBind, k uint64) int { return cmp.Compare(x.key, k) })
+	rs.ranges = slices.Insert(rs.ranges, i, b)
+	a.ranges = insertRange(a.ranges, b)
 	e.add(b.track, size)
 	e.recomputeUnbound(a)
 	e.emitRange(b, OpBind)
@@ -189,21 +221,23 @@ func (e *Engine) bindRange(r *resource, key, span, size uint64, a *allocation, o
 // unbindRange removes a range with its sub-allocation.
 func (e *Engine) unbindRange(b *rangeBind) {
 	a := b.mem
-	if i := slices.IndexFunc(a.subs, func(s sub) bool { return s.rb == b }); i >= 0 {
-		a.subs = slices.Delete(a.subs, i, i+1)
-	}
+	a.ranges = deleteRange(a.ranges, b)
 	e.dropRange(b)
 	e.recomputeUnbound(a)
 }
 
 // dropRange reports a range's end and removes it from its resource, leaving
-// the allocation's sub list to the caller.
+// the allocation's range list to the caller.
 func (e *Engine) dropRange(b *rangeBind) {
 	e.sub(b.track, b.size)
 	e.emitRange(b, OpDestroy)
-	r := b.res
-	if i := slices.Index(r.ranges, b); i >= 0 {
-		r.ranges = slices.Delete(r.ranges, i, i+1)
+	rs := b.res.rs
+	i, _ := slices.BinarySearchFunc(rs.ranges, b.key, func(x *rangeBind, k uint64) int { return cmp.Compare(x.key, k) })
+	for ; i < len(rs.ranges) && rs.ranges[i].key == b.key; i++ {
+		if rs.ranges[i] == b {
+			rs.ranges = slices.Delete(rs.ranges, i, i+1)
+			break
+		}
 	}
 }
 
