@@ -167,8 +167,11 @@ func MemDriver(t testing.TB) string {
 }
 
 // DriverEnv is Env with the memdriver layer of MemDriver found too and
-// enabled after the given layers, so it sits below them, nearest lavapipe;
-// options is its VKGEN_MEMDRIVER value (testdata/memdriver/README.md).
+// enabled after the given layers, below them, nearest lavapipe; options is
+// its VKGEN_MEMDRIVER value (testdata/memdriver/README.md). The loader
+// (1.3.239) stacks the layers of VK_INSTANCE_LAYERS in the order it found
+// their manifests, not in the variable's order: the driver's directory is
+// last in VK_ADD_LAYER_PATH, which puts it at the bottom.
 func DriverEnv(t testing.TB, options string, enabled ...string) []string {
 	t.Helper()
 	dirs := Layers(t) + string(os.PathListSeparator) + MemDriver(t)

@@ -33,7 +33,7 @@ static int removed(VkStructureType t) {
 }
 
 /* The create info lavapipe gets: a copy without this driver's extensions and
- * structs and without sparse features. Nodes are copied up to the last one
+ * structs and, with the sparse option, without sparse features. Nodes are copied up to the last one
  * removed; an unknown struct before it ends the copying there (lavapipe
  * ignores structs it does not know). One allocation, freed by the caller. */
 struct lower_create {
@@ -44,6 +44,7 @@ struct lower_create {
 };
 
 static void clear_sparse(VkPhysicalDeviceFeatures *f) {
+	if (!(md_opts & MD_OPT_SPARSE)) return; /* lavapipe refuses them, as it should */
 	f->sparseBinding = f->sparseResidencyBuffer = f->sparseResidencyImage2D = f->sparseResidencyImage3D = VK_FALSE;
 	f->sparseResidency2Samples = f->sparseResidency4Samples = f->sparseResidency8Samples = VK_FALSE;
 	f->sparseResidency16Samples = f->sparseResidencyAliased = VK_FALSE;
@@ -56,7 +57,7 @@ static int lower_create_info(const VkDeviceCreateInfo *app, struct lower_create 
 	if (!lc->exts) return 0;
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < app->enabledExtensionCount; i++)
-		if (!md_is_added_extension(app->ppEnabledExtensionNames[i])) lc->exts[n++] = app->ppEnabledExtensionNames[i];
+		if (!md_offers_extension(app->ppEnabledExtensionNames[i])) lc->exts[n++] = app->ppEnabledExtensionNames[i];
 	lc->ci.enabledExtensionCount = n;
 	lc->ci.ppEnabledExtensionNames = lc->exts;
 	if (app->pEnabledFeatures) {
@@ -122,17 +123,19 @@ VKAPI_ATTR VkResult VKAPI_CALL md_CreateDevice(VkPhysicalDevice phys, const VkDe
 			if (r->pfnUserCallback) d->callbacks[d->ncallbacks++] = (struct md_callback){r->pfnUserCallback, r->pUserData};
 		}
 	inst->GetPhysicalDeviceMemoryProperties(phys, &d->mem);
+	d->lower_types = d->mem.memoryTypeCount;
+	md_add_heap(&d->mem);
 
 	/* The device's own bookkeeping, reported before the device exists. */
 	d->device_id = md_next_id();
 	md_report(d, VK_DEVICE_MEMORY_REPORT_EVENT_TYPE_ALLOCATE_EXT, d->device_id, MD_SIZE_DEVICE, VK_OBJECT_TYPE_DEVICE, 0,
-	          d->mem.memoryTypes[0].heapIndex);
+	          md_internal_heap(d));
 	VkResult r = create(phys, &lc.ci, alloc, out);
 	free(lc.exts);
 	free(lc.nodes);
 	if (r != VK_SUCCESS) {
 		md_report(d, VK_DEVICE_MEMORY_REPORT_EVENT_TYPE_FREE_EXT, d->device_id, MD_SIZE_DEVICE, VK_OBJECT_TYPE_DEVICE, 0,
-		          d->mem.memoryTypes[0].heapIndex);
+		          md_internal_heap(d));
 		free(d->callbacks);
 		free(d);
 		return r;
@@ -156,7 +159,19 @@ VKAPI_ATTR VkResult VKAPI_CALL md_CreateDevice(VkPhysicalDevice phys, const VkDe
 	GET(CreateBuffer);
 	GET(CreateImage);
 	GET(QueueSubmit);
+	GET(GetBufferMemoryRequirements);
+	GET(GetImageMemoryRequirements);
+	GET(GetBufferMemoryRequirements2);
+	GET(GetImageMemoryRequirements2);
+	GET(GetDeviceBufferMemoryRequirements);
+	GET(GetDeviceImageMemoryRequirements);
 #undef GET
+	if (!d->GetBufferMemoryRequirements2) d->GetBufferMemoryRequirements2 = (PFN_vkGetBufferMemoryRequirements2)gdpa(*out, "vkGetBufferMemoryRequirements2KHR");
+	if (!d->GetImageMemoryRequirements2) d->GetImageMemoryRequirements2 = (PFN_vkGetImageMemoryRequirements2)gdpa(*out, "vkGetImageMemoryRequirements2KHR");
+	if (!d->GetDeviceBufferMemoryRequirements)
+		d->GetDeviceBufferMemoryRequirements = (PFN_vkGetDeviceBufferMemoryRequirements)gdpa(*out, "vkGetDeviceBufferMemoryRequirementsKHR");
+	if (!d->GetDeviceImageMemoryRequirements)
+		d->GetDeviceImageMemoryRequirements = (PFN_vkGetDeviceImageMemoryRequirements)gdpa(*out, "vkGetDeviceImageMemoryRequirementsKHR");
 	md_device_add(d);
 	return VK_SUCCESS;
 }
@@ -169,7 +184,7 @@ VKAPI_ATTR void VKAPI_CALL md_DestroyDevice(VkDevice device, const VkAllocationC
 	d->DestroyDevice(device, alloc);
 	md_release_all(d); /* what the application left, then the device's own */
 	md_report(d, VK_DEVICE_MEMORY_REPORT_EVENT_TYPE_FREE_EXT, d->device_id, MD_SIZE_DEVICE, VK_OBJECT_TYPE_DEVICE,
-	          (uint64_t)(uintptr_t)device, d->mem.memoryTypes[0].heapIndex);
+	          (uint64_t)(uintptr_t)device, md_internal_heap(d));
 	for (struct md_video_session *s = d->sessions, *next; s; s = next) {
 		next = s->next;
 		free(s);

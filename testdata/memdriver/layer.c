@@ -22,7 +22,7 @@ void md_read_options(void) {
 		const char *name;
 		unsigned bit;
 	} names[] = {{"budget", MD_OPT_BUDGET}, {"maintenance6", MD_OPT_MAINTENANCE6}, {"sparse", MD_OPT_SPARSE},
-	             {"video", MD_OPT_VIDEO},   {"flags0", MD_OPT_FLAGS0}};
+	             {"video", MD_OPT_VIDEO},   {"flags0", MD_OPT_FLAGS0},           {"heaps", MD_OPT_HEAPS}};
 	while (s && *s) {
 		size_t n = strcspn(s, ",");
 		int known = 0;
@@ -141,9 +141,9 @@ static const struct {
 };
 #define NADDED (sizeof(added) / sizeof(added[0]))
 
-int md_is_added_extension(const char *name) {
+int md_offers_extension(const char *name) {
 	for (size_t k = 0; k < NADDED; k++)
-		if (strcmp(name, added[k].name) == 0) return 1;
+		if (strcmp(name, added[k].name) == 0) return !added[k].opt || (md_opts & added[k].opt);
 	return 0;
 }
 
@@ -235,6 +235,7 @@ static VKAPI_ATTR void VKAPI_CALL md_GetPhysicalDeviceMemoryProperties2(VkPhysic
                                                                         VkPhysicalDeviceMemoryProperties2 *p) {
 	struct md_instance *i = md_instance_of(phys);
 	(i->GetPhysicalDeviceMemoryProperties2 ? i->GetPhysicalDeviceMemoryProperties2 : i->GetPhysicalDeviceMemoryProperties2KHR)(phys, p);
+	md_add_heap(&p->memoryProperties);
 	if (!(md_opts & MD_OPT_BUDGET)) return;
 	for (VkBaseOutStructure *s = p->pNext; s; s = s->pNext)
 		if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT) {
@@ -245,6 +246,12 @@ static VKAPI_ATTR void VKAPI_CALL md_GetPhysicalDeviceMemoryProperties2(VkPhysic
 				b->heapUsage[h] = in ? md_heap_usage[h] : 0;
 			}
 		}
+}
+
+static VKAPI_ATTR void VKAPI_CALL md_GetPhysicalDeviceMemoryProperties(VkPhysicalDevice phys,
+                                                                       VkPhysicalDeviceMemoryProperties *p) {
+	md_instance_of(phys)->GetPhysicalDeviceMemoryProperties(phys, p);
+	md_add_heap(p);
 }
 
 static VKAPI_ATTR void VKAPI_CALL md_GetPhysicalDeviceQueueFamilyProperties(VkPhysicalDevice phys, uint32_t *n,
@@ -275,6 +282,7 @@ static PFN_vkVoidFunction instance_command(const char *name) {
 	    F("vkGetPhysicalDeviceFeatures2KHR", md_GetPhysicalDeviceFeatures2),
 	    F("vkGetPhysicalDeviceProperties2", md_GetPhysicalDeviceProperties2),
 	    F("vkGetPhysicalDeviceProperties2KHR", md_GetPhysicalDeviceProperties2),
+	    F("vkGetPhysicalDeviceMemoryProperties", md_GetPhysicalDeviceMemoryProperties),
 	    F("vkGetPhysicalDeviceMemoryProperties2", md_GetPhysicalDeviceMemoryProperties2),
 	    F("vkGetPhysicalDeviceMemoryProperties2KHR", md_GetPhysicalDeviceMemoryProperties2),
 	    F("vkGetPhysicalDeviceQueueFamilyProperties", md_GetPhysicalDeviceQueueFamilyProperties),
@@ -292,6 +300,7 @@ static PFN_vkVoidFunction device_command(const char *name) {
 	PFN_vkVoidFunction f = md_device_command(name);
 	if (!f) f = md_report_command(name);
 	if (!f) f = md_bind_command(name);
+	if (!f && (md_opts & MD_OPT_HEAPS)) f = md_heap_command(name);
 	if (!f && (md_opts & MD_OPT_VIDEO)) f = md_video_command(name);
 	return f;
 }

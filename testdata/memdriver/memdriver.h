@@ -49,12 +49,25 @@ enum {
 enum { MD_VIDEO_BIND0 = 65536, MD_VIDEO_BIND1 = 262144, MD_VIDEO_ALIGN = 4096 };
 
 /* VKGEN_MEMDRIVER options. */
-enum { MD_OPT_BUDGET = 1, MD_OPT_MAINTENANCE6 = 2, MD_OPT_SPARSE = 4, MD_OPT_VIDEO = 8, MD_OPT_FLAGS0 = 16 };
+enum {
+	MD_OPT_BUDGET = 1,
+	MD_OPT_MAINTENANCE6 = 2,
+	MD_OPT_SPARSE = 4,
+	MD_OPT_VIDEO = 8,
+	MD_OPT_FLAGS0 = 16,
+	MD_OPT_HEAPS = 32,
+};
+
+/* The heaps option's device-local heap (after lavapipe's) and its one
+ * memory type (after lavapipe's), whose memory is lavapipe's type 0. */
+#define MD_EXTRA_HEAP_SIZE 268435456ull
 extern unsigned md_opts;
 extern uint64_t md_fail_size; /* VKGEN_MEMDRIVER_FAIL_SIZE, 0: none */
 void md_read_options(void);
-/* Whether name is a device extension this driver adds (never passed to lavapipe). */
-int md_is_added_extension(const char *name);
+/* Whether name is a device extension this driver offers with the current
+ * options (then it is never passed to lavapipe; one it does not offer is, so
+ * lavapipe refuses it as a driver would). */
+int md_offers_extension(const char *name);
 
 struct md_instance {
 	void *key;
@@ -112,7 +125,14 @@ struct md_device {
 	PFN_vkCreateBuffer CreateBuffer;
 	PFN_vkCreateImage CreateImage;
 	PFN_vkQueueSubmit QueueSubmit;
-	VkPhysicalDeviceMemoryProperties mem;
+	PFN_vkGetBufferMemoryRequirements GetBufferMemoryRequirements;
+	PFN_vkGetImageMemoryRequirements GetImageMemoryRequirements;
+	PFN_vkGetBufferMemoryRequirements2 GetBufferMemoryRequirements2;
+	PFN_vkGetImageMemoryRequirements2 GetImageMemoryRequirements2;
+	PFN_vkGetDeviceBufferMemoryRequirements GetDeviceBufferMemoryRequirements;
+	PFN_vkGetDeviceImageMemoryRequirements GetDeviceImageMemoryRequirements;
+	VkPhysicalDeviceMemoryProperties mem; /* as the application sees it */
+	uint32_t lower_types;                 /* lavapipe's memory type count */
 	uint32_t ncallbacks;
 	struct md_callback *callbacks; /* fixed at creation: read without the lock */
 	uint64_t device_id;            /* the internal allocation made during vkCreateDevice */
@@ -130,6 +150,12 @@ struct md_instance *md_instance_of(const void *dispatchable);
 struct md_device *md_device_of(const void *dispatchable);
 void md_device_add(struct md_device *d);
 void md_device_remove(struct md_device *d);
+
+/* Heaps option (heaps.c). */
+void md_add_heap(VkPhysicalDeviceMemoryProperties *p);
+/* The heap driver-internal allocations are reported in. */
+uint32_t md_internal_heap(const struct md_device *d);
+PFN_vkVoidFunction md_heap_command(const char *name);
 
 /* Reporting (report.c). */
 uint64_t md_next_id(void);

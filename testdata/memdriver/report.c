@@ -109,8 +109,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL md_AllocateMemory(VkDevice device, const V
                                                         const VkAllocationCallbacks *alloc, VkDeviceMemory *out) {
 	struct md_device *d = md_device_of(device);
 	uint32_t heap = ai->memoryTypeIndex < d->mem.memoryTypeCount ? d->mem.memoryTypes[ai->memoryTypeIndex].heapIndex : 0;
+	VkMemoryAllocateInfo lower = *ai;
+	if (lower.memoryTypeIndex >= d->lower_types) lower.memoryTypeIndex = 0; /* the heaps option's type */
 	VkResult r = md_fail_size && ai->allocationSize == md_fail_size ? VK_ERROR_OUT_OF_DEVICE_MEMORY
-	                                                                 : d->AllocateMemory(device, ai, alloc, out);
+	                                                                 : d->AllocateMemory(device, &lower, alloc, out);
 	if (r != VK_SUCCESS) {
 		md_report(d, VK_DEVICE_MEMORY_REPORT_EVENT_TYPE_ALLOCATION_FAILED_EXT, md_next_id(), ai->allocationSize,
 		          VK_OBJECT_TYPE_DEVICE_MEMORY, 0, heap);
@@ -126,14 +128,12 @@ static VKAPI_ATTR void VKAPI_CALL md_FreeMemory(VkDevice device, VkDeviceMemory 
 	d->FreeMemory(device, memory, alloc);
 }
 
-static uint32_t internal_heap(struct md_device *d) { return d->mem.memoryTypes[0].heapIndex; }
-
 static VKAPI_ATTR VkResult VKAPI_CALL md_CreateCommandPool(VkDevice device, const VkCommandPoolCreateInfo *ci,
                                                            const VkAllocationCallbacks *alloc, VkCommandPool *out) {
 	struct md_device *d = md_device_of(device);
 	VkResult r = d->CreateCommandPool(device, ci, alloc, out);
 	if (r == VK_SUCCESS)
-		md_track(d, (uint64_t)*out, VK_OBJECT_TYPE_COMMAND_POOL, MD_SIZE_COMMAND_POOL, internal_heap(d), 0);
+		md_track(d, (uint64_t)*out, VK_OBJECT_TYPE_COMMAND_POOL, MD_SIZE_COMMAND_POOL, md_internal_heap(d), 0);
 	return r;
 }
 
@@ -169,7 +169,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL md_CreateDescriptorPool(VkDevice device, c
 	struct md_device *d = md_device_of(device);
 	VkResult r = d->CreateDescriptorPool(device, ci, alloc, out);
 	if (r == VK_SUCCESS)
-		md_track(d, (uint64_t)*out, VK_OBJECT_TYPE_DESCRIPTOR_POOL, MD_SIZE_DESCRIPTOR_POOL, internal_heap(d), 0);
+		md_track(d, (uint64_t)*out, VK_OBJECT_TYPE_DESCRIPTOR_POOL, MD_SIZE_DESCRIPTOR_POOL, md_internal_heap(d), 0);
 	return r;
 }
 
@@ -183,7 +183,7 @@ static VKAPI_ATTR void VKAPI_CALL md_DestroyDescriptorPool(VkDevice device, VkDe
 static void track_pipelines(struct md_device *d, VkResult r, uint32_t n, const VkPipeline *p) {
 	if (r != VK_SUCCESS && r != VK_PIPELINE_COMPILE_REQUIRED) return;
 	for (uint32_t i = 0; i < n; i++)
-		if (p[i]) md_track(d, (uint64_t)p[i], VK_OBJECT_TYPE_PIPELINE, MD_SIZE_PIPELINE, internal_heap(d), 0);
+		if (p[i]) md_track(d, (uint64_t)p[i], VK_OBJECT_TYPE_PIPELINE, MD_SIZE_PIPELINE, md_internal_heap(d), 0);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL md_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
