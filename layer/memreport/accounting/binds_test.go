@@ -59,6 +59,9 @@ func TestExternalMemoryIsMarked(t *testing.T) {
 	e.DeviceCreated(1, testProps, false)
 	e.MemoryAllocatedWith(1, 0x40, 4096, 0, MemoryInfo{External: ExternalImported, HandleTypes: 0x1})
 	e.MemoryAllocatedWith(1, 0x41, 8192, 1, MemoryInfo{External: ExternalExported, HandleTypes: 0x1})
+	if infos := e.Allocations(); len(infos) != 2 || infos[0].Info.External != ExternalImported || infos[1].Info.External != ExternalExported {
+		t.Fatalf("allocations %+v", infos)
+	}
 	e.MemoryFreed(1, 0x40)
 	e.MemoryFreed(1, 0x41)
 	var got []string

@@ -90,6 +90,8 @@ type AllocationInfo struct {
 	ObjectHandle uint64
 	Unbound      uint64 // bytes applied to UnboundTrack
 	UnboundTrack string
+	// Info is what vkAllocateMemory said: dedication, import or export.
+	Info MemoryInfo
 	Bindings     []BindingInfo // in offset order
 }
 
@@ -118,7 +120,7 @@ func (e *Engine) Allocations() []AllocationInfo {
 				Device: d.key, Space: a.key.space, ID: a.key.id, Placeholder: !a.created,
 				Driver: a.driver, Size: a.total, MemoryFlags: a.flags,
 				ObjectType: a.objectType, ObjectHandle: a.objectHandle,
-				Unbound: a.unbound, UnboundTrack: trackNames[a.unboundTrack],
+				Unbound: a.unbound, UnboundTrack: trackNames[a.unboundTrack], Info: a.info,
 			}
 			for _, s := range a.subs {
 				sl := &s.res.slots[s.plane]
