@@ -91,8 +91,8 @@ type AllocationInfo struct {
 	Unbound      uint64 // bytes applied to UnboundTrack
 	UnboundTrack string
 	// Info is what vkAllocateMemory said: dedication, import or export.
-	Info MemoryInfo
-	Bindings     []BindingInfo // in offset order
+	Info     MemoryInfo
+	Bindings []BindingInfo // in offset order
 }
 
 // BindingInfo describes one sub-allocation.
