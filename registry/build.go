@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -23,12 +24,17 @@ type builder struct {
 	protectOf map[string]string // platform name -> protect macro
 	typeAlias map[string]string // type alias -> target (handles, enums, bitmasks)
 	handles   map[string]*Handle
-	enums     map[string]*Enum
-	values    map[string]*EnumValue // every enumerant defined so far, by name
-	commands  map[string]*Command
-	cmdAlias  map[string]string // command alias -> target
-	required  map[string][]string
-	removed   map[string]bool
+	structs   map[string]*Struct
+	// typeByName holds every type defined so far by its own name.
+	typeByName map[string]*Type
+	// pending are the declarations read so far (see resolveDecls).
+	pending  []pendingDecl
+	enums    map[string]*Enum
+	values   map[string]*EnumValue // every enumerant defined so far, by name
+	commands map[string]*Command
+	cmdAlias map[string]string // command alias -> target
+	required map[string][]string
+	removed  map[string]bool
 	// extProtect holds the guard of every selected platform extension.
 	extProtect map[string]string
 	// publicFeature maps an internal feature (apitype="internal") to the
@@ -44,6 +50,8 @@ func newBuilder(file string, src []byte, root *etree.Element, api string) *build
 		protectOf:     map[string]string{},
 		typeAlias:     map[string]string{},
 		handles:       map[string]*Handle{},
+		structs:       map[string]*Struct{},
+		typeByName:    map[string]*Type{},
 		enums:         map[string]*Enum{},
 		values:        map[string]*EnumValue{},
 		commands:      map[string]*Command{},
@@ -80,6 +88,7 @@ var known = map[string]string{
 	"commands":  "comment",
 	"command":   "alias allownoqueues api cmdbufferlevel comment conditionalrendering errorcodes export name pipeline queues renderpass successcodes tasks videocoding",
 	"param":     "altlen api externsync len noautovalidity objecttype optional stride validstructs",
+	"member":    "altlen api deprecated externsync featurelink flagsextend flagsextendmember len limittype noautovalidity objecttype optional selection selector stride validextensionstructs values",
 	"proto":     "",
 	"feature":   "api apitype comment depends name number sortorder protect",
 	"extension": "author comment contact depends deprecatedby name nofeatures number obsoletedby platform promotedto protect provisional ratified requires requiresCore sortorder specialuse supported type",
@@ -310,6 +319,13 @@ func (b *builder) finish() {
 		}
 	}
 	b.objectTypes()
+	b.resolveDecls()
+	reg.typeByName = maps.Clone(b.typeByName)
+	for alias := range b.typeAlias {
+		if t := b.typeByName[b.resolveType(alias)]; t != nil {
+			reg.typeByName[alias] = t
+		}
+	}
 	reg.index()
 }
 

@@ -32,12 +32,18 @@ func (b *builder) command(el *etree.Element) error {
 	if c.Name == "" {
 		return b.errorf(proto, "<proto> without <name>")
 	}
+	var els []*etree.Element
 	for _, ch := range el.ChildElements() {
 		switch ch.Tag {
 		case "param":
 			b.checkAttrs(ch, "param")
 			if supports(attr(ch, "api"), b.api) {
-				c.Params = append(c.Params, param(ch))
+				d, err := b.decl(ch)
+				if err != nil {
+					return err
+				}
+				c.Params = append(c.Params, d)
+				els = append(els, ch)
 			}
 		case "proto", "implicitexternsyncparams", "validity", "description", "comment":
 		default:
@@ -50,6 +56,7 @@ func (b *builder) command(el *etree.Element) error {
 	}
 	b.commands[c.Name] = c
 	b.reg.Commands = append(b.reg.Commands, c)
+	b.addPending(c.Name, c.Params, els)
 	return nil
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -95,14 +97,24 @@ func dump(r *Registry) string {
 			}
 		}
 		for _, prm := range c.Params {
-			p("  param %q name=%s type=%s optional=%s len=%s", prm.Decl, prm.Name, prm.Type, prm.Optional, prm.Len)
+			p("  param %s", dumpDecl(prm))
 		}
 	}
 	for _, fp := range r.FuncPointers {
-		p("funcpointer %s return=%q decl=%q", fp.Name, fp.Return, fp.Decl)
+		p("funcpointer %s return=%q", fp.Name, fp.Return)
 		for _, prm := range fp.Params {
-			p("  param %q name=%s type=%s", prm.Decl, prm.Name, prm.Type)
+			p("  param %s", dumpDecl(prm))
 		}
+	}
+	for _, s := range r.Structs {
+		p("struct %s union=%t stype=%s extends=%s returnedonly=%t aliases=%s protect=%s requiredby=%s",
+			s.Name, s.Union, s.SType, list(s.Extends), s.ReturnedOnly, list(s.Aliases), s.Protect, list(s.RequiredBy))
+		for _, m := range s.Members {
+			p("  member %s", dumpDecl(m))
+		}
+	}
+	for _, t := range r.Types {
+		p("%s", dumpType(t))
 	}
 	for _, f := range r.Features {
 		p("feature %s number=%s api=%s depends=%q merged=%s", f.Name, f.Number, list(f.API), f.Depends, list(f.Merged))
@@ -116,5 +128,46 @@ func dump(r *Registry) string {
 	for _, w := range r.Warnings {
 		p("warning %s", w)
 	}
+	return b.String()
+}
+
+func dumpType(t *Type) string {
+	u := ""
+	if t.Underlying != nil {
+		u = " underlying=" + strconv.Quote(t.Underlying.CType())
+	}
+	return fmt.Sprintf("type %s kind=%s%s header=%s", t.Name, t.Kind, u, t.Header)
+}
+
+// dumpDecl renders every field of a declaration, zero values left out.
+func dumpDecl(d Decl) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q name=%s type=%s", d.C(), d.Name, d.Type)
+	add := func(key string, val any, zero bool) {
+		if !zero {
+			fmt.Fprintf(&b, " %s=%v", key, val)
+		}
+	}
+	add("struct", d.Struct, !d.Struct)
+	add("ptr", d.Pointers, d.Pointers == 0)
+	add("const", d.Const, !slices.Contains(d.Const, true))
+	var dims strings.Builder
+	for _, a := range d.Array {
+		if a.Const != "" {
+			fmt.Fprintf(&dims, "[%s=%d]", a.Const, a.Size)
+		} else {
+			fmt.Fprintf(&dims, "[%d]", a.Size)
+		}
+	}
+	add("array", dims.String(), d.Array == nil)
+	add("bits", d.BitWidth, d.BitWidth == 0)
+	add("len", d.Len, d.Len == "")
+	add("altlen", d.AltLen, d.AltLen == "")
+	add("optional", d.Optional, d.Optional == nil)
+	add("externsync", d.ExternSync, d.ExternSync == "")
+	add("noautovalidity", d.NoAutoValidity, !d.NoAutoValidity)
+	add("values", d.Values, d.Values == "")
+	add("selector", d.Selector, d.Selector == "")
+	add("selection", d.Selection, d.Selection == nil)
 	return b.String()
 }

@@ -28,6 +28,7 @@ func (r *Registry) index() {
 	r.commandByName = byName(r.Commands, func(c *Command) (string, []string) { return c.Name, c.Aliases })
 	r.featureByName = byName(r.Features, func(f *Feature) (string, []string) { return f.Name, f.Merged })
 	r.extByName = byName(r.Extensions, func(x *Extension) (string, []string) { return x.Name, nil })
+	r.structByName = byName(r.Structs, func(s *Struct) (string, []string) { return s.Name, s.Aliases })
 }
 
 // Handle returns the handle named name or one of its aliases, nil if none.

@@ -21,6 +21,10 @@ type Registry struct {
 	Extensions []*Extension
 	// FuncPointers are the PFN_* typedefs, both registry syntaxes normalised.
 	FuncPointers []*FuncPointer
+	Structs      []*Struct // structs and unions, registry order, aliases in Struct.Aliases
+	// Types are every type name the registry defines, with its kind
+	// (aliases are not listed; Registry.Type resolves them).
+	Types []*Type
 
 	// Warnings are unknown elements/attributes and tolerated oddities,
 	// each with file:line:column. They never make Load fail.
@@ -34,6 +38,8 @@ type Registry struct {
 	commandByName map[string]*Command
 	featureByName map[string]*Feature
 	extByName     map[string]*Extension
+	structByName  map[string]*Struct
+	typeByName    map[string]*Type
 }
 
 // Diagnostic is a message tied to a position in the input.
@@ -96,20 +102,18 @@ const (
 	LevelDevice   // first param VkDevice, VkQueue, VkCommandBuffer, VkExternalComputeQueueNV, ...
 )
 
-type Param struct {
-	Name     string
-	Type     string // base type name, e.g. VkBuffer, uint32_t
-	Decl     string // full C declaration, e.g. "const VkAllocationCallbacks* pAllocator"
-	Optional string
-	Len      string
-	// ExternSync is the externsync attribute ("true", or the members named).
-	ExternSync string
-}
+// Global, Instance and Device say which level l is (for templates).
+func (l CommandLevel) Global() bool   { return l == LevelGlobal }
+func (l CommandLevel) Instance() bool { return l == LevelInstance }
+func (l CommandLevel) Device() bool   { return l == LevelDevice }
+
+// Valid reports whether l is one of the three levels.
+func (l CommandLevel) Valid() bool { return l >= LevelGlobal && l <= LevelDevice }
 
 type Command struct {
 	Name       string
 	Return     string // VkResult, void, PFN_vkVoidFunction...
-	Params     []Param
+	Params     []Decl
 	Aliases    []string
 	Level      CommandLevel
 	RequiredBy []string // VK_VERSION_1_0, VK_EXT_debug_utils, ... (requiring this name)
@@ -122,12 +126,9 @@ type Command struct {
 
 // FuncPointer is a PFN_* typedef.
 type FuncPointer struct {
-	Name   string  // PFN_vkAllocationFunction
-	Return string  // void*
-	Params []Param // Optional/Len are not given for funcpointer params
-	// Decl is the whole C typedef on one line:
-	// "typedef void* (VKAPI_PTR *PFN_vkAllocationFunction)(void* pUserData, size_t size, ...);"
-	Decl string
+	Name   string // PFN_vkAllocationFunction
+	Return string // void*
+	Params []Decl // Optional/Len are not given for funcpointer params
 }
 
 type Feature struct {

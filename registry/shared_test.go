@@ -3,6 +3,7 @@ package registry
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -102,10 +103,10 @@ func checkKnownEntries(t *testing.T, v string, r *Registry) {
 		}
 	}
 	if c := r.Command("vkCmdDraw"); c == nil || !slices.Contains(c.RequiredBy, "VK_VERSION_1_0") || c.Return != "void" ||
-		len(c.Params) != 5 || c.Params[0].Decl != "VkCommandBuffer commandBuffer" || c.Params[0].Type != "VkCommandBuffer" {
+		len(c.Params) != 5 || c.Params[0].C() != "VkCommandBuffer commandBuffer" || c.Params[0].Type != "VkCommandBuffer" {
 		t.Errorf("vkCmdDraw = %+v", c)
 	}
-	if c := r.Command("vkCreateInstance"); c == nil || c.Params[1].Decl != "const VkAllocationCallbacks* pAllocator" || c.Params[1].Optional != "true" {
+	if c := r.Command("vkCreateInstance"); c == nil || c.Params[1].C() != "const VkAllocationCallbacks* pAllocator" || !slices.Equal(c.Params[1].Optional, []bool{true}) {
 		t.Errorf("vkCreateInstance = %+v", c)
 	}
 	if c := r.Command("vkCreateXlibSurfaceKHR"); c == nil || c.Protect != "VK_USE_PLATFORM_XLIB_KHR" || !slices.Equal(c.RequiredBy, []string{"VK_KHR_xlib_surface"}) {
@@ -305,12 +306,12 @@ func TestFuncPointerSyntaxes(t *testing.T) {
 			t.Errorf("%s missing in 1.4.359", o.Name)
 			continue
 		}
-		if n.Decl != o.Decl || n.Return != o.Return || len(n.Params) != len(o.Params) {
-			t.Errorf("%s:\n old %q %q %d params\n new %q %q %d params", o.Name, o.Decl, o.Return, len(o.Params), n.Decl, n.Return, len(n.Params))
+		if n.Return != o.Return || len(n.Params) != len(o.Params) {
+			t.Errorf("%s:\n old %q %d params\n new %q %d params", o.Name, o.Return, len(o.Params), n.Return, len(n.Params))
 			continue
 		}
 		for i := range o.Params {
-			if o.Params[i].Name != n.Params[i].Name || o.Params[i].Type != n.Params[i].Type || o.Params[i].Decl != n.Params[i].Decl {
+			if !reflect.DeepEqual(o.Params[i], n.Params[i]) {
 				t.Errorf("%s param %d: old %+v new %+v", o.Name, i, o.Params[i], n.Params[i])
 			}
 		}

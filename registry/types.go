@@ -34,12 +34,41 @@ func (b *builder) types(sec *etree.Element) error {
 			b.typeAlias[name] = alias
 			continue
 		}
-		switch attr(el, "category") {
+		cat := attr(el, "category")
+		switch cat {
 		case "handle":
 			b.handle(el, name)
+			b.addType(el, &Type{Name: name, Kind: KindHandle})
 		case "funcpointer":
-			b.funcPointer(el, name)
+			if err := b.funcPointer(el, name); err != nil {
+				return err
+			}
+			b.addType(el, &Type{Name: name, Kind: KindFuncPointer})
+		case "struct", "union":
+			if err := b.structType(el, name, cat == "union"); err != nil {
+				return err
+			}
+		case "basetype", "bitmask":
+			if err := b.typedef(el, name, cat); err != nil {
+				return err
+			}
+		case "enum":
+			b.addType(el, &Type{Name: name, Kind: KindEnum})
+		case "":
+			kind := KindExternal
+			if attr(el, "requires") == "vk_platform" {
+				kind = KindScalar
+			}
+			b.addType(el, &Type{Name: name, Kind: kind, Header: attr(el, "requires")})
 		case "define":
+			// Old registries file opaque platform types ("struct
+			// <name>ANativeWindow</name>;") as defines; macros are "#define".
+			if !isMacro(el) {
+				if err := b.typedef(el, name, "basetype"); err != nil {
+					return err
+				}
+				continue
+			}
 			if name == "VK_HEADER_VERSION" && !b.headerSeen {
 				if err := b.headerVersion(el); err != nil {
 					return err
@@ -54,11 +83,28 @@ func (b *builder) types(sec *etree.Element) error {
 		if h := b.handles[target]; h != nil {
 			h.Aliases = append(h.Aliases, alias)
 		}
+		if s := b.structs[target]; s != nil {
+			s.Aliases = append(s.Aliases, alias)
+		}
 	}
 	for _, h := range b.reg.Handles {
 		slices.Sort(h.Aliases)
 	}
+	for _, s := range b.reg.Structs {
+		slices.Sort(s.Aliases)
+	}
 	return nil
+}
+
+// addType records the kind of a type name; the first definition wins, as
+// for handles.
+func (b *builder) addType(el *etree.Element, t *Type) {
+	if name := t.Name; name == "" {
+		b.warnf(el, "<type> without a name")
+	} else if b.typeByName[name] == nil {
+		b.typeByName[name] = t
+		b.reg.Types = append(b.reg.Types, t)
+	}
 }
 
 func (b *builder) handle(el *etree.Element, name string) {
@@ -94,66 +140,61 @@ func (b *builder) headerVersion(el *etree.Element) error {
 }
 
 // funcPointer models both syntaxes: the C text with a <name> child (before
-// 1.4.339) and <proto>/<param> children (after). Both normalise to the same
-// Decl, so generators never see the difference.
-func (b *builder) funcPointer(el *etree.Element, name string) {
+// 1.4.339) and <proto>/<param> children (after). Both give typed
+// parameters, so generators never see the difference.
+func (b *builder) funcPointer(el *etree.Element, name string) error {
 	fp := &FuncPointer{Name: name}
+	var els []*etree.Element // per parameter, where it is declared
 	if proto := el.SelectElement("proto"); proto != nil {
 		fp.Return = returnType(proto)
-		var decls []string
 		for _, p := range el.SelectElements("param") {
 			if !supports(attr(p, "api"), b.api) {
 				continue
 			}
-			prm := param(p)
-			fp.Params = append(fp.Params, prm)
-			decls = append(decls, prm.Decl)
+			d, err := b.decl(p)
+			if err != nil {
+				return err
+			}
+			fp.Params = append(fp.Params, d)
+			els = append(els, p)
 		}
-		list := "void"
-		if len(decls) > 0 {
-			list = strings.Join(decls, ", ")
-		}
-		fp.Decl = "typedef " + fp.Return + " (VKAPI_PTR *" + name + ")(" + list + ");"
 	} else {
-		fp.Decl = tidyC(text(el))
-		fp.Return, fp.Params = parseFuncPointerText(fp.Decl, name)
+		// typedef R (VKAPI_PTR *<name>PFN</name>)(T1 p1, T2 p2);
+		toks := tokens(el)
+		open := slices.IndexFunc(toks, func(t token) bool { return t.is(tokPunct, "(") })
+		at := slices.IndexFunc(toks, func(t token) bool { return t.kind == tokName })
+		if open < 1 || at < open || at+2 >= len(toks) || !toks[at+1].is(tokPunct, ")") || !toks[at+2].is(tokPunct, "(") {
+			return b.errorf(el, "funcpointer %s is not \"typedef R (VKAPI_PTR *NAME)(params);\"", name)
+		}
+		ret, msg := parseDecl(append(slices.Clone(toks[1:open]), token{tokName, ""}), false)
+		if msg != "" {
+			return b.errorf(el, "funcpointer %s: return type: %s", name, msg)
+		}
+		fp.Return = ret.CType()
+		list := toks[at+3:]
+		if end := slices.IndexFunc(list, func(t token) bool { return t.is(tokPunct, ")") }); end >= 0 {
+			list = list[:end]
+		}
+		if len(list) == 1 && list[0].text == "void" {
+			list = nil
+		}
+		for len(list) > 0 {
+			n := slices.IndexFunc(list, func(t token) bool { return t.is(tokPunct, ",") })
+			if n < 0 {
+				n = len(list)
+			}
+			d, msg := parseDecl(list[:n], true)
+			if msg != "" {
+				return b.errorf(el, "funcpointer %s: parameter %d: %s", name, len(fp.Params)+1, msg)
+			}
+			fp.Params = append(fp.Params, d)
+			els = append(els, el)
+			list = list[min(n+1, len(list)):]
+		}
 	}
 	b.reg.FuncPointers = append(b.reg.FuncPointers, fp)
-}
-
-// tidyC drops the spaces the XML layout leaves inside parentheses and before
-// commas: "( void* p , int x )" -> "(void* p, int x)".
-func tidyC(s string) string {
-	r := strings.NewReplacer("( ", "(", " )", ")", " ,", ",", " ;", ";")
-	return r.Replace(s)
-}
-
-// parseFuncPointerText splits "typedef R (VKAPI_PTR *NAME)(params);".
-func parseFuncPointerText(decl, name string) (string, []Param) {
-	ret := strings.TrimPrefix(decl, "typedef ")
-	if i := strings.Index(ret, "(VKAPI_PTR"); i >= 0 {
-		ret = strings.TrimSpace(ret[:i])
-	}
-	marker := name + ")("
-	i := strings.Index(decl, marker)
-	if i < 0 {
-		return ret, nil
-	}
-	list := strings.TrimSuffix(strings.TrimSuffix(decl[i+len(marker):], ";"), ")")
-	if list == "void" || list == "" {
-		return ret, nil
-	}
-	var params []Param
-	for d := range strings.SplitSeq(list, ",") {
-		d = strings.TrimSpace(d)
-		f := strings.Fields(strings.NewReplacer("*", " ", "const ", "", "struct ", "").Replace(d))
-		p := Param{Decl: d}
-		if len(f) >= 2 {
-			p.Type, p.Name = f[0], f[len(f)-1]
-		}
-		params = append(params, p)
-	}
-	return ret, params
+	b.addPending(name, fp.Params, els)
+	return nil
 }
 
 func returnType(proto *etree.Element) string {
@@ -171,13 +212,34 @@ func returnType(proto *etree.Element) string {
 	return strings.Join(strings.Fields(strings.Join(parts, "")), " ")
 }
 
-func param(p *etree.Element) Param {
-	return Param{
-		Name:       childText(p, "name"),
-		Type:       childText(p, "type"),
-		Decl:       text(p),
-		Optional:   attr(p, "optional"),
-		Len:        attr(p, "len"),
-		ExternSync: attr(p, "externsync"),
+// decl reads the typed declaration of a <param> or <member>.
+func (b *builder) decl(el *etree.Element) (Decl, error) {
+	d, msg := parseDecl(tokens(el), false)
+	if msg != "" {
+		what := "<" + el.Tag + ">"
+		if d.Name != "" {
+			what += " " + d.Name
+		}
+		return d, b.errorf(el, "%s: %s", what, msg)
 	}
+	d.Len = attr(el, "len")
+	d.AltLen = attr(el, "altlen")
+	d.Optional = parseOptional(attr(el, "optional"))
+	d.ExternSync = attr(el, "externsync")
+	d.NoAutoValidity = attr(el, "noautovalidity") == "true"
+	d.Values = attr(el, "values")
+	d.Selector = attr(el, "selector")
+	d.Selection = splitList(attr(el, "selection"))
+	return d, nil
+}
+
+// isMacro reports whether a category="define" type is a #define.
+func isMacro(el *etree.Element) bool {
+	toks := tokens(el)
+	for i := 1; i < len(toks); i++ {
+		if toks[i-1].is(tokOther, "#") && toks[i].is(tokIdent, "define") {
+			return true
+		}
+	}
+	return false
 }

@@ -18,8 +18,8 @@ import (
 type Name struct {
 	Name    string
 	Command *registry.Command // the canonical command (Name may be one of its aliases)
-	Level   string            // GLOBAL, INSTANCE or DEVICE
-	Slot    int               // index into the instance or device slots (0 for GLOBAL)
+	Level   registry.CommandLevel
+	Slot    int // index into the instance or device slots (0 for GLOBAL)
 }
 
 // Table is the entry-point inventory the C dispatch is generated from.
@@ -45,12 +45,6 @@ func (t *Table) Lookup(name string) (Name, bool) {
 	return Name{}, false
 }
 
-var levelName = map[registry.CommandLevel]string{
-	registry.LevelGlobal:   "GLOBAL",
-	registry.LevelInstance: "INSTANCE",
-	registry.LevelDevice:   "DEVICE",
-}
-
 // Build lists every entry point required by a feature or extension of r:
 // each command under its own name and under every alias something requires.
 func Build(r *registry.Registry) (*Table, error) {
@@ -63,8 +57,7 @@ func Build(r *registry.Registry) (*Table, error) {
 		if c == nil || len(c.RequiredBy) == 0 {
 			continue
 		}
-		lvl, ok := levelName[c.Level]
-		if !ok {
+		if !c.Level.Valid() {
 			return nil, fmt.Errorf("cdispatch: %s: unknown command level %d", c.Name, c.Level)
 		}
 		names := []string{c.Name}
@@ -79,16 +72,16 @@ func Build(r *registry.Registry) (*Table, error) {
 				return nil, fmt.Errorf("cdispatch: entry point %s defined twice", n)
 			}
 			seen[n] = true
-			t.Names = append(t.Names, Name{Name: n, Command: c, Level: lvl})
+			t.Names = append(t.Names, Name{Name: n, Command: c, Level: c.Level})
 		}
 	}
 	sort.Slice(t.Names, func(i, j int) bool { return t.Names[i].Name < t.Names[j].Name })
 	for i := range t.Names {
 		switch n := &t.Names[i]; n.Level {
-		case "INSTANCE":
+		case registry.LevelInstance:
 			n.Slot = len(t.Instance)
 			t.Instance = append(t.Instance, n.Name)
-		case "DEVICE":
+		case registry.LevelDevice:
 			n.Slot = len(t.Device)
 			t.Device = append(t.Device, n.Name)
 		}

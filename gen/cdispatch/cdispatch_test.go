@@ -6,6 +6,7 @@ import (
 
 	"github.com/vkgen/vkgen/internal/testenv"
 	"github.com/vkgen/vkgen/internal/testreg"
+	"github.com/vkgen/vkgen/registry"
 )
 
 func TestBuild(t *testing.T) {
@@ -13,17 +14,17 @@ func TestBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, level := range map[string]string{
-		"vkCreateInstance":                  "GLOBAL",
-		"vkCreateDevice":                    "INSTANCE",
-		"vkGetPhysicalDeviceProperties2KHR": "INSTANCE", // alias gets its own slot
-		"vkCreateBuffer":                    "DEVICE",
-		"vkSetDebugUtilsObjectNameEXT":      "DEVICE",
-		"vkCmdPushDescriptorSetKHR":         "DEVICE",
+	for name, level := range map[string]registry.CommandLevel{
+		"vkCreateInstance":                  registry.LevelGlobal,
+		"vkCreateDevice":                    registry.LevelInstance,
+		"vkGetPhysicalDeviceProperties2KHR": registry.LevelInstance, // alias gets its own slot
+		"vkCreateBuffer":                    registry.LevelDevice,
+		"vkSetDebugUtilsObjectNameEXT":      registry.LevelDevice,
+		"vkCmdPushDescriptorSetKHR":         registry.LevelDevice,
 	} {
 		n, ok := tab.Lookup(name)
 		if !ok || n.Level != level {
-			t.Errorf("%s: %+v %v, want level %s", name, n, ok, level)
+			t.Errorf("%s: %+v %v, want level %d", name, n, ok, level)
 		}
 	}
 	if _, ok := tab.Lookup("vkNotACommand"); ok {
@@ -35,7 +36,7 @@ func TestBuild(t *testing.T) {
 		}
 	}
 	for _, n := range tab.Names {
-		list := map[string][]string{"INSTANCE": tab.Instance, "DEVICE": tab.Device}[n.Level]
+		list := map[registry.CommandLevel][]string{registry.LevelInstance: tab.Instance, registry.LevelDevice: tab.Device}[n.Level]
 		if list != nil && list[n.Slot] != n.Name {
 			t.Errorf("%s: slot %d holds %s", n.Name, n.Slot, list[n.Slot])
 		}

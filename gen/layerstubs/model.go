@@ -2,6 +2,7 @@ package layerstubs
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -67,7 +68,7 @@ type command struct {
 	Name, Short, Return string
 	Result              bool // non-void
 	VkResult            bool
-	Level               string // GLOBAL, INSTANCE, DEVICE
+	Level               registry.CommandLevel
 	Params              []param
 	Entries             []entry
 	Requires            []string // features and extensions requiring it
@@ -163,7 +164,7 @@ func (b *builder) command(name string) (*command, error) {
 		Requires: sorted(c.RequiredBy), Down: down, NameCache: nameCached[c.Name],
 		Export: isMandatory && down == "",
 	}
-	if cmd.Level == "GLOBAL" && down == "" {
+	if cmd.Level.Global() && down == "" {
 		return nil, fmt.Errorf("layerstubs: global command %s cannot be intercepted", c.Name)
 	}
 	for _, p := range c.Params {
@@ -173,7 +174,7 @@ func (b *builder) command(name string) (*command, error) {
 		}
 		cmd.Params = append(cmd.Params, pp)
 	}
-	if cmd.Level != "GLOBAL" && down == "" && !cmd.Export {
+	if !cmd.Level.Global() && down == "" && !cmd.Export {
 		if len(c.Params) == 0 {
 			return nil, fmt.Errorf("layerstubs: %s has no dispatchable first parameter", c.Name)
 		}
@@ -196,9 +197,9 @@ func (b *builder) entry(c *command, name string, reqs []string) entry {
 	e := entry{Name: name, Slot: "0", Requires: reqs}
 	switch {
 	case c.Down != "":
-	case c.Level == "INSTANCE":
+	case c.Level.Instance():
 		e.Slot = "VKGEN_I_" + name
-	case c.Level == "DEVICE":
+	case c.Level.Device():
 		e.Slot = "VKGEN_D_" + name
 	}
 	return e
@@ -244,7 +245,7 @@ func (b *builder) addForgets() error {
 		if h := b.r.Handle(rc.Params[d.Param].Type); h != nil && h.Dispatchable {
 			f.Dispatchable = true
 		}
-		if c.Level == "DEVICE" && rc.Params[0].Type == "VkDevice" {
+		if c.Level.Device() && rc.Params[0].Type == "VkDevice" {
 			f.Device = c.Params[0].Name
 		}
 		c.Forget = f
@@ -436,27 +437,29 @@ var goKeywords = map[string]bool{
 }
 
 // newParam derives the C type and the Go-facing form of one parameter.
-// Handles reach Go as integers (uint64, or uintptr when dispatchable), never
-// as Go pointers: drivers may use small integers as handles, which the Go
-// garbage collector rejects in pointer-typed variables.
-func newParam(r *registry.Registry, p registry.Param) (param, error) {
-	decl := strings.TrimSpace(p.Decl)
-	ctype := strings.TrimSpace(strings.TrimSuffix(decl, p.Name))
-	if i := strings.Index(decl, "["); i >= 0 {
-		ctype = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(decl[:i]), p.Name)) + "*"
+// Array parameters decay to pointers, as C passes them. Handles reach Go as
+// integers (uint64, or uintptr when dispatchable), never as Go pointers:
+// drivers may use small integers as handles, which the Go garbage collector
+// rejects in pointer-typed variables.
+func newParam(r *registry.Registry, p registry.Decl) (param, error) {
+	if p.Name == "" || p.Type == "" {
+		return param{}, fmt.Errorf("parameter %q of type %q: incomplete declaration", p.Name, p.Type)
 	}
-	if ctype == decl || ctype == "" {
-		return param{}, fmt.Errorf("parameter %s: cannot split declaration %q", p.Name, p.Decl)
+	decayed := p
+	if len(p.Array) > 0 {
+		decayed.Array = nil
+		decayed.Pointers++
+		decayed.Const = append(slices.Clone(p.Const), false)
 	}
-	depth := strings.Count(ctype, "*")
-	pp := param{Name: p.Name, Decl: decl, CType: ctype, GoName: p.Name}
+	depth := decayed.Pointers
+	pp := param{Name: p.Name, Decl: p.C(), CType: decayed.CType(), GoName: p.Name}
 	if goKeywords[p.Name] {
 		pp.GoName = p.Name + "_"
 	}
 	h := r.Handle(p.Type)
 	var goBase, cBase string
 	switch {
-	case strings.Contains(ctype, "struct ") || p.Type == "void":
+	case p.Struct || p.Type == "void":
 		goBase, cBase = "unsafe.Pointer", "void*"
 		depth-- // unsafe.Pointer is itself the first level
 		if depth < 0 {

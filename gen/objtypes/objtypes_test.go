@@ -19,8 +19,8 @@ func miniRegistry() *registry.Registry {
 		return &registry.Handle{Name: name, ObjectType: objType, Parents: ps, Dispatchable: disp, Aliases: aliases, RequiredBy: []string{"VK_VERSION_1_0"}}
 	}
 	v := func(name string, val int64) *registry.EnumValue { return &registry.EnumValue{Name: name, Value: val} }
-	p := func(typ, name, length string) registry.Param {
-		return registry.Param{Type: typ, Name: name, Len: length}
+	p := func(typ, name, length string) registry.Decl {
+		return registry.Decl{Type: typ, Name: name, Len: length}
 	}
 	r := &registry.Registry{
 		HeaderVersion: 7,
@@ -48,14 +48,14 @@ func miniRegistry() *registry.Registry {
 			}},
 		},
 		Commands: []*registry.Command{
-			{Name: "vkDestroyInstance", Params: []registry.Param{p("VkInstance", "instance", ""), p("VkAllocationCallbacks", "pAllocator", "")}},
-			{Name: "vkFreeCommandBuffers", Params: []registry.Param{p("VkDevice", "device", ""), p("VkCommandPool", "commandPool", ""),
+			{Name: "vkDestroyInstance", Params: []registry.Decl{p("VkInstance", "instance", ""), p("VkAllocationCallbacks", "pAllocator", "")}},
+			{Name: "vkFreeCommandBuffers", Params: []registry.Decl{p("VkDevice", "device", ""), p("VkCommandPool", "commandPool", ""),
 				p("uint32_t", "commandBufferCount", ""), p("VkCommandBuffer", "pCommandBuffers", "commandBufferCount")}},
-			{Name: "vkFreeMemory", Params: []registry.Param{p("VkDevice", "device", ""), p("VkDeviceMemory", "memory", "")}},
-			{Name: "vkDestroyTemplate", Aliases: []string{"vkDestroyTemplateKHR"}, Params: []registry.Param{p("VkDevice", "device", ""), p("VkTemplate", "t", "")}},
-			{Name: "vkReleaseProfilingLockKHR", Params: []registry.Param{p("VkDevice", "device", "")}},
-			{Name: "vkDestroyNothing", Params: []registry.Param{p("VkDevice", "device", "")}},
-			{Name: "vkCreateDevice", Params: []registry.Param{p("VkInstance", "instance", "")}},
+			{Name: "vkFreeMemory", Params: []registry.Decl{p("VkDevice", "device", ""), p("VkDeviceMemory", "memory", "")}},
+			{Name: "vkDestroyTemplate", Aliases: []string{"vkDestroyTemplateKHR"}, Params: []registry.Decl{p("VkDevice", "device", ""), p("VkTemplate", "t", "")}},
+			{Name: "vkReleaseProfilingLockKHR", Params: []registry.Decl{p("VkDevice", "device", "")}},
+			{Name: "vkDestroyNothing", Params: []registry.Decl{p("VkDevice", "device", "")}},
+			{Name: "vkCreateDevice", Params: []registry.Decl{p("VkInstance", "instance", "")}},
 		},
 		Extensions: []*registry.Extension{{Name: "VK_NVX_gone"}, {Name: "VK_KHR_surface"}},
 	}
@@ -64,7 +64,7 @@ func miniRegistry() *registry.Registry {
 	}
 	// Neither belongs to the selected API: no warning, no destroyer.
 	r.Handles = append(r.Handles, &registry.Handle{Name: "VkScOnly", ObjectType: "VK_OBJECT_TYPE_SC_ONLY"})
-	r.Commands = append(r.Commands, &registry.Command{Name: "vkDestroyScOnly", Params: []registry.Param{p("VkDevice", "device", ""), p("VkScOnly", "x", "")}})
+	r.Commands = append(r.Commands, &registry.Command{Name: "vkDestroyScOnly", Params: []registry.Decl{p("VkDevice", "device", ""), p("VkScOnly", "x", "")}})
 	return r
 }
 
