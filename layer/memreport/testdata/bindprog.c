@@ -7,6 +7,7 @@
  *   buffer|image NAME handle=0xH usage=0xU size=N memory=MEMNAME offset=N
  *   range NAME handle=0xH resource_offset=N size=N memory=MEMNAME offset=N   (sparse)
  *   video NAME handle=0xH bind_index=N size=N memory=MEMNAME offset=N
+ *   unit U                                      (sparse: the unit of its offsets and sizes)
  *   swapchain_image NAME handle=0xH swapchain=0xS   (its own images; "-": unnamed; and
  *                                                   an application image bound to its memory)
  *   unbound NAME handle=0xH                     (a bind that did not take effect)
@@ -120,11 +121,17 @@ static void print_res(const char *kind, const char *n, uint64_t h, uint64_t usag
 
 static VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
 
-static void setup(uint32_t n_inst_exts, const char *const *inst_exts, uint32_t n_exts, const char *const *exts) {
+/* An instance and a device with one queue of family 0, the extensions and
+ * the features (NULL: none). */
+static void setup(uint32_t n_inst_exts, const char *const *inst_exts, uint32_t n_exts, const char *const *exts,
+                  const VkPhysicalDeviceFeatures *features) {
 	inst = vkc_create_instance("bindprog", NULL, n_inst_exts, inst_exts);
 	phys = vkc_physical_device(inst);
 	vkGetPhysicalDeviceMemoryProperties(phys, &memprops);
-	dev = vkc_create_device(phys, n_exts, exts);
+	float prio = 1.0f;
+	VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
+	VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, NULL, 0, 1, &qci, 0, NULL, n_exts, exts, features};
+	CHECK(vkCreateDevice(phys, &dci, NULL, &dev));
 	vkGetDeviceQueue(dev, 0, 0, &queue);
 	set_name = vkc_set_name_fn(dev);
 }
@@ -139,7 +146,7 @@ static void teardown(void) {
 static void run_core(void) {
 	const char *exts[] = {VK_KHR_MAINTENANCE_4_EXTENSION_NAME, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME,
 	                      VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME};
-	setup(0, NULL, 3, exts);
+	setup(0, NULL, 3, exts, NULL);
 
 	/* One vkBindBufferMemory2 of two buffers and one vkBindImageMemory2. */
 	VkBuffer vb = buffer("b2.vertex", 4096, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, 0);
@@ -247,7 +254,7 @@ static void run_core(void) {
  * whose second fails. */
 static void run_maint6(void) {
 	const char *exts[] = {"VK_KHR_maintenance6"};
-	setup(0, NULL, 1, exts);
+	setup(0, NULL, 1, exts, NULL);
 	VkBuffer b[3];
 	const char *names[3] = {"m6.ok0", "m6.failed", "m6.ok2"};
 	VkMemoryRequirements r;
@@ -286,46 +293,61 @@ static void run_maint6(void) {
 }
 
 /* vkQueueBindSparse: buffer ranges in two allocations, a rebind over both,
- * an unbind, and an opaque image range; each batch waited for. */
+ * an unbind, and an opaque image range; each batch waited for. Offsets and
+ * sizes are in units U of at least 16 KiB and the sparse block size (the
+ * buffer's alignment), so real drivers accept them too. */
 static void run_sparse(void) {
-	setup(0, NULL, 0, NULL);
-	const VkDeviceSize K = 1024;
-	VkBuffer sb = buffer("sparse.buffer", 256 * K, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VK_BUFFER_CREATE_SPARSE_BINDING_BIT);
-	VkImageCreateInfo ici = image_info(128, VK_IMAGE_USAGE_SAMPLED_BIT, VK_IMAGE_CREATE_SPARSE_BINDING_BIT);
-	VkImage si = image("sparse.image", &ici);
+	VkPhysicalDeviceFeatures features = {.sparseBinding = VK_TRUE};
+	setup(0, NULL, 0, NULL, &features);
+	VkBuffer sb = buffer("sparse.probe", 1, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VK_BUFFER_CREATE_SPARSE_BINDING_BIT);
 	VkMemoryRequirements rb, ri;
 	vkGetBufferMemoryRequirements(dev, sb, &rb);
+	vkDestroyBuffer(dev, sb, NULL);
+	const VkDeviceSize U = rb.alignment > 16384 ? rb.alignment : 16384;
+	sb = buffer("sparse.buffer", 16 * U, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VK_BUFFER_CREATE_SPARSE_BINDING_BIT);
+	VkImageCreateInfo ici = image_info(128, VK_IMAGE_USAGE_SAMPLED_BIT, VK_IMAGE_CREATE_SPARSE_BINDING_BIT);
+	VkImage si = image("sparse.image", &ici);
+	vkGetBufferMemoryRequirements(dev, sb, &rb);
 	vkGetImageMemoryRequirements(dev, si, &ri);
-	struct mem a = alloc("sparse.a", 256 * K, rb.memoryTypeBits, NULL, NULL);
-	struct mem b = alloc("sparse.b", 256 * K, rb.memoryTypeBits & ri.memoryTypeBits, NULL, NULL);
+	VkDeviceSize isize = ri.size;
+	if (isize > 8 * U) {
+		fprintf(stderr, "bindprog: sparse image of %" PRIu64 " bytes, more than 8 units\n", (uint64_t)isize);
+		exit(1);
+	}
+	printf("unit %" PRIu64 "\n", (uint64_t)U);
+	struct mem a = alloc("sparse.a", 16 * U, rb.memoryTypeBits, NULL, NULL);
+	struct mem b = alloc("sparse.b", 16 * U, rb.memoryTypeBits & ri.memoryTypeBits, NULL, NULL);
 	VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
 	VkFence fence;
 	CHECK(vkCreateFence(dev, &fci, NULL, &fence));
-	/* Batch 1: [0,64K) -> a@0, [64K,128K) -> b@0, the image's first 64 KiB
-	 * -> b@128K. Batch 2: [32K,96K) -> a@128K over both, then [0,16K)
-	 * unbound. */
-	VkSparseMemoryBind b1[2] = {{0, 64 * K, a.handle, 0, 0}, {64 * K, 64 * K, b.handle, 0, 0}};
-	VkSparseMemoryBind o1 = {0, 64 * K, b.handle, 128 * K, 0};
+	/* Batch 1: [0,4U) -> a@0, [4U,8U) -> b@0, the whole image -> b@8U.
+	 * Batch 2: [2U,6U) -> a@8U over both, then [0,U) unbound. */
+	VkSparseMemoryBind b1[2] = {{0, 4 * U, a.handle, 0, 0}, {4 * U, 4 * U, b.handle, 0, 0}};
+	VkSparseMemoryBind o1 = {0, isize, b.handle, 8 * U, 0};
 	VkSparseBufferMemoryBindInfo sb1 = {sb, 2, b1};
 	VkSparseImageOpaqueMemoryBindInfo so1 = {si, 1, &o1};
 	VkBindSparseInfo bs1 = {VK_STRUCTURE_TYPE_BIND_SPARSE_INFO, NULL, 0, NULL, 1, &sb1, 1, &so1, 0, NULL, 0, NULL};
 	CHECK(vkQueueBindSparse(queue, 1, &bs1, fence));
 	CHECK(vkWaitForFences(dev, 1, &fence, VK_TRUE, UINT64_MAX));
 	CHECK(vkResetFences(dev, 1, &fence));
-	VkSparseMemoryBind b2[2] = {{32 * K, 64 * K, a.handle, 128 * K, 0}, {0, 16 * K, VK_NULL_HANDLE, 0, 0}};
+	VkSparseMemoryBind b2[2] = {{2 * U, 4 * U, a.handle, 8 * U, 0}, {0, U, VK_NULL_HANDLE, 0, 0}};
 	VkSparseBufferMemoryBindInfo sb2 = {sb, 2, b2};
 	VkBindSparseInfo bs2 = {VK_STRUCTURE_TYPE_BIND_SPARSE_INFO, NULL, 0, NULL, 1, &sb2, 0, NULL, 0, NULL, 0, NULL};
 	CHECK(vkQueueBindSparse(queue, 1, &bs2, fence));
 	CHECK(vkWaitForFences(dev, 1, &fence, VK_TRUE, UINT64_MAX));
 	/* What is bound now, by resource offset. */
-	printf("range sparse.buffer handle=0x%" PRIx64 " resource_offset=%" PRIu64 " size=%" PRIu64 " memory=sparse.a offset=%" PRIu64 "\n",
-	       H(sb), 16 * K, 16 * K, 16 * K);
-	printf("range sparse.buffer handle=0x%" PRIx64 " resource_offset=%" PRIu64 " size=%" PRIu64 " memory=sparse.a offset=%" PRIu64 "\n",
-	       H(sb), 32 * K, 64 * K, 128 * K);
-	printf("range sparse.buffer handle=0x%" PRIx64 " resource_offset=%" PRIu64 " size=%" PRIu64 " memory=sparse.b offset=%" PRIu64 "\n",
-	       H(sb), 96 * K, 32 * K, 32 * K);
-	printf("range sparse.image handle=0x%" PRIx64 " resource_offset=0 size=%" PRIu64 " memory=sparse.b offset=%" PRIu64 "\n", H(si),
-	       64 * K, 128 * K);
+	const struct {
+		const char *res;
+		uint64_t h, at, size;
+		const char *mem;
+		uint64_t off;
+	} now[] = {{"sparse.buffer", H(sb), U, U, "sparse.a", U},
+	           {"sparse.buffer", H(sb), 2 * U, 4 * U, "sparse.a", 8 * U},
+	           {"sparse.buffer", H(sb), 6 * U, 2 * U, "sparse.b", 2 * U},
+	           {"sparse.image", H(si), 0, isize, "sparse.b", 8 * U}};
+	for (size_t i = 0; i < sizeof(now) / sizeof(now[0]); i++)
+		printf("range %s handle=0x%" PRIx64 " resource_offset=%" PRIu64 " size=%" PRIu64 " memory=%s offset=%" PRIu64 "\n",
+		       now[i].res, now[i].h, now[i].at, now[i].size, now[i].mem, now[i].off);
 	vkDestroyFence(dev, fence, NULL);
 	vkDestroyBuffer(dev, sb, NULL);
 	vkDestroyImage(dev, si, NULL);
@@ -337,7 +359,7 @@ static void run_sparse(void) {
 /* A video session's two bindings in one allocation. */
 static void run_video(void) {
 	const char *exts[] = {"VK_KHR_video_queue"};
-	setup(0, NULL, 1, exts);
+	setup(0, NULL, 1, exts, NULL);
 	VkVideoProfileInfoKHR profile = {VK_STRUCTURE_TYPE_VIDEO_PROFILE_INFO_KHR};
 	VkVideoSessionCreateInfoKHR sci = {VK_STRUCTURE_TYPE_VIDEO_SESSION_CREATE_INFO_KHR};
 	sci.pVideoProfile = &profile;
@@ -391,7 +413,7 @@ static void run_swapchain(void) {
 	xcb_flush(conn);
 	const char *iexts[] = {VK_KHR_SURFACE_EXTENSION_NAME, VK_KHR_XCB_SURFACE_EXTENSION_NAME};
 	const char *exts[] = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
-	setup(2, iexts, 1, exts);
+	setup(2, iexts, 1, exts, NULL);
 	VkXcbSurfaceCreateInfoKHR xci = {VK_STRUCTURE_TYPE_XCB_SURFACE_CREATE_INFO_KHR, NULL, 0, conn, win};
 	VkSurfaceKHR surface;
 	CHECK(vkCreateXcbSurfaceKHR(inst, &xci, NULL, &surface));
