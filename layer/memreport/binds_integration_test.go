@@ -2,7 +2,6 @@ package memreport_test
 
 import (
 	"maps"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -524,23 +523,3 @@ func TestBindsVideoSession(t *testing.T) {
 	}
 }
 
-// TestBindsRecordedRun applies the lavapipe checks of the core and sparse
-// modes to runs recorded elsewhere (a real driver with sparse binding):
-// VKGEN_BINDS_RUN=DIR holding core.out, core.pftrace, sparse.out and
-// sparse.pftrace (bindprog's output and trace, the DeviceMemoryReport layer
-// alone, a driver without VK_EXT_device_memory_report).
-func TestBindsRecordedRun(t *testing.T) {
-	dir := os.Getenv("VKGEN_BINDS_RUN")
-	if dir == "" {
-		t.Skip("VKGEN_BINDS_RUN not set")
-	}
-	read := func(mode string) *bindRun {
-		out, err := os.ReadFile(filepath.Join(dir, mode+".out"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return parseBindRun(t, string(out), filepath.Join(dir, mode+".pftrace"))
-	}
-	t.Run("core", func(t *testing.T) { checkCore(t, read("core"), false) })
-	t.Run("sparse", func(t *testing.T) { checkSparse(t, read("sparse"), false) })
-}
