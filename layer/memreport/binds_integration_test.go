@@ -522,4 +522,3 @@ func TestBindsVideoSession(t *testing.T) {
 		}
 	}
 }
-
