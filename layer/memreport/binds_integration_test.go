@@ -416,12 +416,7 @@ func TestBindsMaintenance6(t *testing.T) {
 // what is bound after the last batch is exactly what the program printed.
 func TestBindsSparse(t *testing.T) {
 	bindSetup(t)
-	checkSparse(t, runBindProg(t, vktest.DriverEnv(t, "sparse", dmrLayer), "sparse"), true)
-}
-
-// checkSparse checks a sparse run; memdriver says whether it ran over the
-// memdriver (whose device allocation is driver memory).
-func checkSparse(t *testing.T, r *bindRun, memdriver bool) {
+	r := runBindProg(t, vktest.DriverEnv(t, "sparse", dmrLayer), "sparse")
 	// Ranges by (source, resource, resource offset, memory, offset); a
 	// BIND of a bound range is its new size.
 	type rng struct{ src, handle, key, mem, off string }
@@ -448,10 +443,7 @@ func checkSparse(t *testing.T, r *bindRun, memdriver bool) {
 			delete(live, k)
 		}
 	}
-	want := map[string]int64{}
-	if memdriver {
-		want[accounting.TrackName(true, accounting.ClusterUnbound)] = memdriverDevice
-	}
+	want := map[string]int64{accounting.TrackName(true, accounting.ClusterUnbound): memdriverDevice}
 	for _, name := range []string{"sparse.a", "sparse.b"} {
 		want[accounting.TrackName(false, accounting.ClusterUnbound)] += int64(r.memory(t, name).num(t, "size"))
 	}
