@@ -10,10 +10,11 @@
  *   image NAME handle=0xH usage=0xU size=N memory=MEMNAME offset=N
  *   phase bound | phase freed | phase reused
  *   failed_allocation result=R          (--fail-alloc)
+ *   leaked NAME                         (--leak, before vkDestroyDevice)
  *   validation_messages=N               (at exit)
  *
  * Sizes are those vkGet*MemoryRequirements(2) returned.
- *   demo [--fail-alloc] [--reuse] [--bench N]
+ *   demo [--fail-alloc] [--reuse] [--leak] [--skip-destroy device|instance] [--bench N]
  * --fail-alloc adds an allocation the driver must refuse (larger than any
  * heap): the layer must record nothing for it (validation flags it, so the
  * validation run leaves it out).
@@ -22,6 +23,12 @@
  * "reuse.small" in its place: drivers that recycle handles (lavapipe) give
  * the second buffer the first one's handle, a new object under an old
  * handle value.
+ * --leak binds a buffer "leak.forgotten" to its own allocation "leak.block"
+ * and destroys neither: the layer reports both as leaks at vkDestroyDevice
+ * (validation reports them too, so the validation run leaves it out).
+ * --skip-destroy device leaves the device to vkDestroyInstance (the layer
+ * reports leaks there); --skip-destroy instance destroys neither and returns
+ * from main (leaks at exit).
  * --bench N times N iterations of vkCreateBuffer + vkBindBufferMemory +
  * vkDestroyBuffer with CLOCK_THREAD_CPUTIME_ID and prints
  * "bench create_bind_destroy_buffer NS_PER_ITERATION" (best of 5). */
@@ -127,6 +134,13 @@ static void reuse(void) {
 	printf("phase reused\n");
 }
 
+/* --leak: a named buffer and its memory never destroyed or freed. */
+static void leak(void) {
+	struct memory m = {"leak.block"};
+	bound_buffer("leak.forgotten", VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, 4096, &m);
+	printf("leaked leak.forgotten\nleaked leak.block\n");
+}
+
 static void bench(long n) {
 	VkBufferCreateInfo bi = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
 	bi.size = 4096;
@@ -158,14 +172,18 @@ static void bench(long n) {
 
 int main(int argc, char **argv) {
 	vkc_prog = "demo";
-	int fail_alloc = 0, reuse_handle = 0;
+	int fail_alloc = 0, reuse_handle = 0, leak_objects = 0, skip_device = 0, skip_instance = 0;
 	long bench_n = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--fail-alloc")) fail_alloc = 1;
 		else if (!strcmp(argv[i], "--reuse")) reuse_handle = 1;
+		else if (!strcmp(argv[i], "--leak")) leak_objects = 1;
+		else if (!strcmp(argv[i], "--skip-destroy") && i + 1 < argc && !strcmp(argv[i + 1], "device")) skip_device = ++i;
+		else if (!strcmp(argv[i], "--skip-destroy") && i + 1 < argc && !strcmp(argv[i + 1], "instance"))
+			skip_device = skip_instance = ++i;
 		else if (!strcmp(argv[i], "--bench") && i + 1 < argc) bench_n = atol(argv[++i]);
 		else {
-			fprintf(stderr, "usage: demo [--fail-alloc] [--reuse] [--bench N]\n");
+			fprintf(stderr, "usage: demo [--fail-alloc] [--reuse] [--leak] [--skip-destroy device|instance] [--bench N]\n");
 			return 2;
 		}
 	}
@@ -350,9 +368,11 @@ int main(int argc, char **argv) {
 		vkFreeMemory(dev, host.handle, NULL);
 		printf("phase freed\n");
 		if (reuse_handle) reuse();
+		if (leak_objects) leak();
 	}
 
-	vkDestroyDevice(dev, NULL);
+	if (skip_instance) return 0;
+	if (!skip_device) vkDestroyDevice(dev, NULL);
 	PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger =
 	    (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkDestroyDebugUtilsMessengerEXT");
 	if (messenger && destroy_messenger) destroy_messenger(inst, messenger, NULL);

@@ -9,6 +9,12 @@
 #   VKGEN        the vkgen binary (default build/vkgen)
 #   DEMO_LAYERS  layers to enable (default DebugMarker, when built, and
 #                DeviceMemoryReport)
+#   TRACE_PROCESSOR  Perfetto's trace_processor_shell (default: the one in
+#                PATH, if any): prints the leaks, lifetimes and per-heap peaks
+#                through the vkgen.memory module
+#   DEMO_ARGS    the demo's options (default "--fail-alloc --leak": a refused
+#                allocation and a named leak in the trace; validation
+#                reports both, so a validation run sets DEMO_ARGS="")
 #   VK_DRIVER_FILES / VK_ICD_FILENAMES  the driver; lavapipe when neither
 #                is set, e.g. VK_DRIVER_FILES=/usr/share/vulkan/icd.d/nvidia_icd.json
 # Writes OUTDIR/demo.pftrace (replaced if present), demo.out (the program's
@@ -29,12 +35,22 @@ out="$(cd "$out" && pwd)"
 rm -f "$out/demo.pftrace" # the layer never overwrites a trace
 echo "== demo ($DEMO_LAYERS; driver ${VK_DRIVER_FILES:-$VK_ICD_FILENAMES})"
 VK_ADD_LAYER_PATH="$layers" VK_INSTANCE_LAYERS="$DEMO_LAYERS" VK_VKGEN_TRACE_FILE="$out/demo.pftrace" \
-	"$demo" >"$out/demo.out" 2>&1 || {
+	"$demo" ${DEMO_ARGS---fail-alloc --leak} >"$out/demo.out" 2>&1 || {
 	cat "$out/demo.out" >&2
 	exit 1
 }
-grep -E '^(device|phase|validation_messages)' "$out/demo.out"
+grep -E '^(device|phase|failed_allocation|leaked|validation_messages)' "$out/demo.out"
 echo "== vkgen trace summary $out/demo.pftrace"
 "$vkgen" trace summary --format json "$out/demo.pftrace" >"$out/summary.json"
 "$vkgen" trace summary --html "$out/memory.html" "$out/demo.pftrace" | tee "$out/summary.txt"
+tp="${TRACE_PROCESSOR:-$(command -v trace_processor_shell || true)}"
+if [ -n "$tp" ]; then
+	echo "== trace_processor_shell with the vkgen.memory module (layer/memreport/sql)"
+	for q in "SELECT type, name, bytes, at FROM vkgen_memory_leaks" \
+		"SELECT kind, name, heap, dur FROM vkgen_memory_lifetimes ORDER BY ts" \
+		"SELECT track, peak, final FROM vkgen_memory_clusters WHERE track GLOB 'vulkan.mem.heap*'"; do
+		"$tp" --add-sql-package "$root/layer/memreport/sql/vkgen" \
+			-Q "INCLUDE PERFETTO MODULE vkgen.memory; $q" "$out/demo.pftrace" 2>/dev/null
+	done
+fi
 echo "wrote $out/{demo.pftrace,demo.out,summary.txt,summary.json,memory.html}"

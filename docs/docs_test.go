@@ -64,7 +64,7 @@ func theDemo(t *testing.T) *demoRun {
 	env := vktest.Env(t, "VK_LAYER_VKGEN_DebugMarker", "VK_LAYER_VKGEN_DeviceMemoryReport")
 	run.once.Do(func() {
 		trace := filepath.Join(tmp, "demo.pftrace")
-		cmd := exec.Command(prog, "--reuse")
+		cmd := exec.Command(prog, "--reuse", "--fail-alloc", "--leak")
 		cmd.Env = append(env, "VK_VKGEN_TRACE_FILE="+trace)
 		b, err := cmd.Output()
 		if err != nil {
@@ -151,6 +151,46 @@ var expected = map[string]expectation{
 		[]string{"track", "peak", "final"}, wantPeakFinal, false},
 	"perfetto-system.md: -- Every value of the memory counters.": {
 		[]string{"name", "ts", "value"}, wantSamples, false},
+	"memreport.md: -- Leaks: what was alive when its device's life ended, named.": {
+		[]string{"type", "name", "bytes", "at"}, wantLeaks, false},
+	"memreport.md: -- Lifetime slices: device > heap > kind, one slice per name of each life.": {
+		[]string{"device", "heap", "kind", "slice", "ended"}, wantSlices, true},
+}
+
+// wantLeaks: the demo's --leak objects, the allocation first (the layer
+// reports an allocation, then what is bound in it).
+func wantLeaks(r *demoRun) [][]string {
+	m, _ := r.out.Memory("leak.block")
+	var b account.Resource
+	for _, res := range r.out.Resources {
+		if res.Name == "leak.forgotten" {
+			b = res
+		}
+	}
+	return [][]string{
+		{"DEVICE_MEMORY", m.Name, dec(m.Size), "vkDestroyDevice"},
+		{"BUFFER", b.Name, dec(b.Size), "vkDestroyDevice"},
+	}
+}
+
+// wantSlices: every buffer and image one slice under its name; every
+// allocation two (its handle's until the demo names it, then the name);
+// all on heap 0 of the demo's one device, all ended. The device column is
+// checked by its prefix.
+func wantSlices(r *demoRun) [][]string {
+	var rows [][]string
+	for _, m := range r.out.Memories {
+		rows = append(rows, []string{"VkDeviceMemory", fmt.Sprintf("VkDeviceMemory %#x", m.Handle), "1"},
+			[]string{"VkDeviceMemory", m.Name, "1"})
+	}
+	for _, res := range r.out.Resources {
+		kind := "VkBuffer"
+		if res.Kind == "image" {
+			kind = "VkImage"
+		}
+		rows = append(rows, []string{kind, res.Name, "1"})
+	}
+	return rows
 }
 
 // TestDocsSQL runs every ```sql block of docs/*.md and compares its rows
@@ -166,6 +206,9 @@ func TestDocsSQL(t *testing.T) {
 			}
 			res := query(t, b.sql)
 			rows := want.rows(r)
+			if b.key == "memreport.md: -- Lifetime slices: device > heap > kind, one slice per name of each life." {
+				res = deviceAndHeap(t, res)
+			}
 			got := leading(res, rows)
 			if want.sorted {
 				slices.SortFunc(got, slices.Compare)
@@ -179,6 +222,26 @@ func TestDocsSQL(t *testing.T) {
 	if len(blocks) != len(expected) {
 		t.Errorf("%d SQL blocks in docs/, %d expected: a documented query was removed or its first line changed", len(blocks), len(expected))
 	}
+}
+
+// deviceAndHeap checks the slice query's device and heap columns (one
+// VkDevice, heap 0) and drops them.
+func deviceAndHeap(t *testing.T, res perfettotools.Result) perfettotools.Result {
+	t.Helper()
+	devices := map[string]bool{}
+	out := res
+	out.Rows = nil
+	for _, row := range res.Rows {
+		devices[row[0]] = true
+		if !strings.HasPrefix(row[0], "VkDevice 0x") || row[1] != "heap 0" {
+			t.Errorf("slice row %q: want device VkDevice 0x..., heap 0", row)
+		}
+		out.Rows = append(out.Rows, row[2:])
+	}
+	if len(devices) != 1 {
+		t.Errorf("slices on %d devices, want 1", len(devices))
+	}
+	return out
 }
 
 // leading cuts each row of res to the width of the expected rows.

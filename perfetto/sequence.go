@@ -37,6 +37,7 @@ type sequence struct {
 
 	cats, names, annots, counters []bool // interned / described per handle
 	threads                       map[int32]struct{}
+	groups                        map[uint64]GroupTrack // group tracks described
 
 	_ [64]byte // keep neighbouring sequences' hot fields off this cache line
 }
@@ -142,7 +143,8 @@ func (q *sequence) appendResync(b []byte) []byte {
 
 // appendState re-emits everything later packets may refer to: a cleared
 // header carrying every interned name (and previous_packet_dropped when
-// dropped), then every counter and thread track descriptor of the sequence.
+// dropped), then every counter, thread and group track descriptor of the
+// sequence.
 func (q *sequence) appendState(b []byte, ts uint64, dropped bool) []byte {
 	b = q.appendHeader(b, ts, false, dropped)
 	for id, ok := range q.counters {
@@ -152,6 +154,9 @@ func (q *sequence) appendState(b []byte, ts uint64, dropped bool) []byte {
 	}
 	for tid := range q.threads {
 		b = q.appendThreadDesc(b, ts, tid)
+	}
+	for _, g := range q.groups {
+		b = appendTrackDesc(b, ts, q.pktSeq, g.UUID, g.Parent, g.Name)
 	}
 	return b
 }
@@ -301,7 +306,9 @@ func (q *sequence) appendThreadDesc(b []byte, ts uint64, tid int32) []byte {
 	return endMsg(b, pkt)
 }
 
-func (q *sequence) instantLocked(t Track, cat Category, name EventName, args []Arg) (yield bool) {
+// eventLocked writes an instant event and, when sl is not nil, a slice event
+// with the same timestamp.
+func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg, sl *Slice) (yield bool) {
 	if ok, yield := q.readyLocked(); !ok {
 		return yield
 	}
@@ -325,6 +332,19 @@ func (q *sequence) instantLocked(t Track, cat Category, name EventName, args []A
 	if t.tid != 0 {
 		b = appendVarintField(b, fTETrackUUID, t.UUID())
 	}
+	b = q.appendArgs(b, args)
+	b = endMsg(b, te)
+	b = endMsg(b, pkt)
+	if sl != nil {
+		b = q.appendSlice(b, ts, cat, sl)
+	}
+	q.buf = b
+	return q.doneLocked(before)
+}
+
+// appendArgs writes the debug annotations whose names are interned on the
+// sequence (unregistered names are skipped).
+func (q *sequence) appendArgs(b []byte, args []Arg) []byte {
 	for i := range args {
 		a := &args[i]
 		if !known(q.annots, uint32(a.name)) {
@@ -345,9 +365,7 @@ func (q *sequence) instantLocked(t Track, cat Category, name EventName, args []A
 		}
 		b = endMsg(b, da)
 	}
-	b = endMsg(b, te)
-	q.buf = endMsg(b, pkt)
-	return q.doneLocked(before)
+	return b
 }
 
 func (q *sequence) counterLocked(c CounterTrack, v int64) (yield bool) {
@@ -359,14 +377,32 @@ func (q *sequence) counterLocked(c CounterTrack, v int64) (yield bool) {
 	return q.doneLocked(before)
 }
 
+// countersLocked writes the values the session records with one timestamp.
+func (q *sequence) countersLocked(s *Session, vals []CounterValue) (yield bool) {
+	if ok, yield := q.readyLocked(); !ok {
+		return yield
+	}
+	before := len(q.buf)
+	ts := Now()
+	for _, cv := range vals {
+		if s.allowsCounter(cv.Track) {
+			q.buf = q.appendCounterAt(q.buf, ts, cv.Track, cv.Value)
+		}
+	}
+	return q.doneLocked(before)
+}
+
 // appendCounter writes the counter's descriptor (once per sequence) and a
 // TYPE_COUNTER event. An invalid handle writes nothing.
 func (q *sequence) appendCounter(b []byte, c CounterTrack, v int64) []byte {
+	return q.appendCounterAt(b, Now(), c, v)
+}
+
+func (q *sequence) appendCounterAt(b []byte, ts uint64, c CounterTrack, v int64) []byte {
 	d, ok := c.def()
 	if !ok {
 		return b
 	}
-	ts := Now()
 	if !known(q.counters, uint32(c)) {
 		q.counters = mark(q.counters, uint32(c))
 		b = q.appendCounterDesc(b, ts, d)

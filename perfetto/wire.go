@@ -30,6 +30,7 @@ const (
 	fTEType         = 9
 	fTENameIID      = 10
 	fTETrackUUID    = 11
+	fTEName         = 23
 	fTECounterValue = 30
 
 	// DebugAnnotation
@@ -46,6 +47,7 @@ const (
 
 	// TrackDescriptor
 	fTDUUID       = 1
+	fTDName       = 2
 	fTDProcess    = 3
 	fTDThread     = 4
 	fTDParentUUID = 5

@@ -10,7 +10,6 @@ import (
 	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
-	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
 )
@@ -38,7 +37,7 @@ func TestBindOK(t *testing.T) {
 // Swapchain images forget their names with their swapchain.
 func TestSwapchainNamesForgotten(t *testing.T) {
 	s, r := newTestState()
-	s.deviceCreated(dev, 1, false, []uint32{0})
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.swapchainImages(dev, 0x5c, []uint64{0xa1, 0xa2})
 	s.debugUtilsName(dev, int32(generated.ObjectTypeImage), 0xa1, "backbuffer 0")
 	if s.names.Len() != 1 {
@@ -60,13 +59,13 @@ func TestSwapchainNamesForgotten(t *testing.T) {
 // The annotations only some events carry reach the trace with their values,
 // and trace_processor reads it cleanly.
 func TestTraceDetails(t *testing.T) {
-	s := newState(traceSink{}, objectnames.New(nameSink{}))
+	s := newTraceState()
 	var out bytes.Buffer
 	ss, err := perfetto.StartSession("details", perfetto.WriterOutput(&out), perfetto.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.deviceCreated(dev, 1, false, []uint32{0})
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.imageCreated(dev, 0x1a, accounting.ImageUsageSampled, 0)
 	s.memoryAllocated(dev, 0x100, 65536, 0, accounting.MemoryInfo{Dedicated: accounting.KindImage, DedicatedHandle: 0x1a})
 	s.memoryAllocated(dev, 0x101, 8192, 0, accounting.MemoryInfo{External: accounting.ExternalImported, HandleTypes: 0x80})

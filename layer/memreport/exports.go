@@ -26,16 +26,20 @@ func memreportCallback(token uint64, typ uint32, memoryObjectID, size uint64, ob
 }
 
 // memreportDeviceCreated is called by the C post hook of a successful
-// vkCreateDevice with the memory type flags of its physical device.
+// vkCreateDevice with the memory type flags and heap indices of its
+// physical device (n entries each), its instance, and whether its
+// VK_EXT_memory_budget can be sampled (then it is, once, at once).
 //
 //export memreportDeviceCreated
-func memreportDeviceCreated(device uintptr, token uint64, hasCallback C.int, flags *C.uint32_t, n C.uint32_t) {
+func memreportDeviceCreated(device, instance uintptr, token uint64, hasCallback C.int, flags, heaps *C.uint32_t, n C.uint32_t, budget C.int) {
 	defer layer.Recover(layerName, "postCreateDevice")
-	var typeFlags []uint32
-	if flags != nil && n > 0 {
-		typeFlags = unsafe.Slice((*uint32)(unsafe.Pointer(flags)), int(n))
+	var props accounting.MemoryProperties
+	if flags != nil && heaps != nil && n > 0 {
+		props.TypeFlags = unsafe.Slice((*uint32)(unsafe.Pointer(flags)), int(n))
+		props.TypeHeaps = unsafe.Slice((*uint32)(unsafe.Pointer(heaps)), int(n))
 	}
-	st.deviceCreated(device, token, hasCallback != 0, typeFlags) // the engine copies typeFlags
+	st.deviceCreated(device, instance, token, hasCallback != 0, budget != 0, props) // the engine copies both
+	sampleBudgetNow(device, true)
 }
 
 // memreportDeviceFailed is called when vkCreateDevice failed after the

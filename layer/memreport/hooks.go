@@ -7,6 +7,7 @@ package memreport
 uint64_t memreport_buffer_size(uintptr_t device_handle, uint64_t buffer);
 uint64_t memreport_image_size(uintptr_t device_handle, uint64_t image);
 uint64_t memreport_image_plane_size(uintptr_t device_handle, uint64_t image, uint32_t aspect);
+uint32_t memreport_budget(uintptr_t device_handle, uint64_t *budget, uint64_t *usage, uint32_t max);
 */
 import "C"
 
@@ -28,8 +29,14 @@ func postCreateInstance(info *C.VkInstanceCreateInfo, _ *C.VkAllocationCallbacks
 	}
 }
 
-func postDestroyInstance(_ uintptr, _ *C.VkAllocationCallbacks) {
+func postDestroyInstance(instance uintptr, _ *C.VkAllocationCallbacks) {
+	st.instanceDestroyed(instance)
 	presence.InstanceDestroyed()
+}
+
+func preDestroyDevice(device uintptr, _ *C.VkAllocationCallbacks) {
+	st.deviceDestroying(device)
+	sampleBudgetNow(device, true)
 }
 
 func postDestroyDevice(device uintptr, _ *C.VkAllocationCallbacks) {
@@ -37,14 +44,39 @@ func postDestroyDevice(device uintptr, _ *C.VkAllocationCallbacks) {
 }
 
 func postAllocateMemory(device uintptr, info *C.VkMemoryAllocateInfo, _ *C.VkAllocationCallbacks, pMemory *uint64, result C.VkResult) {
-	if result != C.VK_SUCCESS || info == nil || pMemory == nil {
-		return // a failed allocation records nothing
+	if info == nil {
+		return
+	}
+	defer sampleBudgetNow(device, false)
+	if result != C.VK_SUCCESS {
+		st.allocationFailed(device, uint64(info.allocationSize), uint32(info.memoryTypeIndex))
+		return
+	}
+	if pMemory == nil {
+		return
 	}
 	st.memoryAllocated(device, *pMemory, uint64(info.allocationSize), uint32(info.memoryTypeIndex), memoryInfo(info.pNext))
 }
 
+// preFreeMemory samples the budget before the free (the hook runs before the
+// call down): what the free releases shows at the next sample.
 func preFreeMemory(device uintptr, memory uint64, _ *C.VkAllocationCallbacks) {
 	st.memoryFreed(device, memory)
+	sampleBudgetNow(device, false)
+}
+
+// sampleBudgetNow samples VK_EXT_memory_budget when the device has it and
+// BudgetInterval has passed, or force; only then does it call into C.
+func sampleBudgetNow(device uintptr, force bool) {
+	st.sampleBudget(device, force, func() (budget, usage []uint64) {
+		var b, u [accounting.MaxHeaps]C.uint64_t
+		n := int(C.memreport_budget(C.uintptr_t(device), &b[0], &u[0], accounting.MaxHeaps))
+		budget, usage = make([]uint64, n), make([]uint64, n)
+		for i := range n {
+			budget[i], usage[i] = uint64(b[i]), uint64(u[i])
+		}
+		return budget, usage
+	})
 }
 
 func postCreateBuffer(device uintptr, info *C.VkBufferCreateInfo, _ *C.VkAllocationCallbacks, pBuffer *uint64, result C.VkResult) {

@@ -223,6 +223,16 @@ func TestDemoFallbackPath(t *testing.T) {
 		t.Fatalf("the oversized allocation did not fail as expected:\n%s", r.stdout)
 	}
 	checkRun(t, r)
+	// The refused allocation is one failure event, of its size and heap.
+	var fails []string
+	for _, e := range layerEvents(r.trace) {
+		if e.name == memreport.FailureEventName {
+			fails = append(fails, e.args["source"]+" "+e.args["size"]+" heap="+e.args["heap"])
+		}
+	}
+	if want := []string{"DEVICE_MEMORY " + u(1<<62) + " heap=0"}; !slices.Equal(fails, want) {
+		t.Errorf("failure events %q, want %q", fails, want)
+	}
 	// The DebugMarker layer is in the library but not enabled: it must
 	// publish nothing, although the names are in the store it shares.
 	if n := len(r.trace.ObjectNames()); n != 0 {

@@ -53,19 +53,29 @@ static int downstream_has_extension(struct vkgen_instance *inst, VkPhysicalDevic
 	return 0;
 }
 
-/* Whether the physical device supports the deviceMemoryReport feature, asked
- * only the ways the instance allows (core 1.1 or the KHR extension). */
-static int feature_supported(struct vkgen_instance *inst, VkPhysicalDevice phys) {
+/* Whether the instance allows *2 physical-device queries for phys (core 1.1
+ * on a 1.1 device, or the KHR extension enabled). */
+static int props2_allowed(struct vkgen_instance *inst, VkPhysicalDevice phys, int *core) {
 	uintptr_t bits = (uintptr_t)inst->user;
-	PFN_vkGetPhysicalDeviceFeatures2 get = NULL;
+	*core = 0;
 	if (bits & INST_API_1_1) {
 		PFN_vkGetPhysicalDeviceProperties props = VKGEN_NEXT_INSTANCE(inst, vkGetPhysicalDeviceProperties);
 		VkPhysicalDeviceProperties p;
 		memset(&p, 0, sizeof(p));
 		if (props) props(phys, &p);
-		if (p.apiVersion >= VK_API_VERSION_1_1) get = VKGEN_NEXT_INSTANCE(inst, vkGetPhysicalDeviceFeatures2);
+		*core = p.apiVersion >= VK_API_VERSION_1_1;
 	}
-	if (!get && (bits & INST_PROPS2_KHR)) get = (PFN_vkGetPhysicalDeviceFeatures2)VKGEN_NEXT_INSTANCE(inst, vkGetPhysicalDeviceFeatures2KHR);
+	return *core || (bits & INST_PROPS2_KHR);
+}
+
+/* Whether the physical device supports the deviceMemoryReport feature, asked
+ * only the ways the instance allows (core 1.1 or the KHR extension). */
+static int feature_supported(struct vkgen_instance *inst, VkPhysicalDevice phys) {
+	int core;
+	PFN_vkGetPhysicalDeviceFeatures2 get = NULL;
+	if (!props2_allowed(inst, phys, &core)) return 0;
+	if (core) get = VKGEN_NEXT_INSTANCE(inst, vkGetPhysicalDeviceFeatures2);
+	if (!get) get = (PFN_vkGetPhysicalDeviceFeatures2)VKGEN_NEXT_INSTANCE(inst, vkGetPhysicalDeviceFeatures2KHR);
 	if (!get) return 0;
 	VkPhysicalDeviceDeviceMemoryReportFeaturesEXT report = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEVICE_MEMORY_REPORT_FEATURES_EXT};
 	VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &report};
@@ -111,14 +121,54 @@ void memreport_post_CreateDevice(struct vkgen_call *call, VkPhysicalDevice phys,
 		struct vkgen_instance *inst = vkgen_instance_of(LAYER, phys);
 		PFN_vkGetPhysicalDeviceMemoryProperties get = inst ? VKGEN_NEXT_INSTANCE(inst, vkGetPhysicalDeviceMemoryProperties) : NULL;
 		if (get) get(phys, &mp);
-		uint32_t flags[VK_MAX_MEMORY_TYPES];
+		uint32_t flags[VK_MAX_MEMORY_TYPES], heaps[VK_MAX_MEMORY_TYPES];
 		uint32_t n = mp.memoryTypeCount < VK_MAX_MEMORY_TYPES ? mp.memoryTypeCount : VK_MAX_MEMORY_TYPES;
-		for (uint32_t i = 0; i < n; i++) flags[i] = mp.memoryTypes[i].propertyFlags;
-		memreportDeviceCreated((GoUintptr)(uintptr_t)*out, token, mc && mc->callback, flags, n);
+		for (uint32_t i = 0; i < n; i++) {
+			flags[i] = mp.memoryTypes[i].propertyFlags;
+			heaps[i] = mp.memoryTypes[i].heapIndex;
+		}
+		/* VK_EXT_memory_budget: sampled through the *2 query the instance
+		 * allows; the device's user field keeps that query for
+		 * memreport_budget. */
+		struct vkgen_device *d = vkgen_device_of(LAYER, *out);
+		int core, budget = 0;
+		if (d && inst && props2_allowed(inst, phys, &core) &&
+		    downstream_has_extension(inst, phys, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME)) {
+			PFN_vkGetPhysicalDeviceMemoryProperties2 get2 =
+			    core ? VKGEN_NEXT_INSTANCE(inst, vkGetPhysicalDeviceMemoryProperties2) : NULL;
+			if (!get2)
+				get2 = (PFN_vkGetPhysicalDeviceMemoryProperties2)VKGEN_NEXT_INSTANCE(inst, vkGetPhysicalDeviceMemoryProperties2KHR);
+			d->user = (void *)get2;
+			budget = get2 != NULL;
+		}
+		memreportDeviceCreated((GoUintptr)(uintptr_t)*out, (GoUintptr)(uintptr_t)(inst ? inst->handle : NULL), token,
+		                       mc && mc->callback, flags, heaps, n, budget);
 	} else if (token) {
 		memreportDeviceFailed(token); /* drop what callbacks reported during the failed creation */
 	}
 	free(mc);
+}
+
+/* VK_EXT_memory_budget's heapBudget and heapUsage of the device's physical
+ * device, for up to max heaps; returns the heap count (0 when the device has
+ * no budget query). */
+uint32_t memreport_budget(uintptr_t device_handle, uint64_t *budget, uint64_t *usage, uint32_t max) {
+	struct vkgen_device *d = vkgen_device_of(LAYER, (VkDevice)device_handle);
+	PFN_vkGetPhysicalDeviceMemoryProperties2 get = d ? (PFN_vkGetPhysicalDeviceMemoryProperties2)d->user : NULL;
+	if (!get || !budget || !usage) return 0;
+	VkPhysicalDeviceMemoryBudgetPropertiesEXT b;
+	memset(&b, 0, sizeof(b));
+	b.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT;
+	VkPhysicalDeviceMemoryProperties2 p = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2, &b};
+	get(d->physical, &p);
+	uint32_t n = p.memoryProperties.memoryHeapCount;
+	if (n > max) n = max;
+	if (n > VK_MAX_MEMORY_HEAPS) n = VK_MAX_MEMORY_HEAPS;
+	for (uint32_t i = 0; i < n; i++) {
+		budget[i] = b.heapBudget[i];
+		usage[i] = b.heapUsage[i];
+	}
+	return n;
 }
 
 uint64_t memreport_buffer_size(uintptr_t device_handle, uint64_t buffer) {

@@ -42,6 +42,10 @@ const layerName = "VK_LAYER_VKGEN_DeviceMemoryReport"
 // events; presence publishes names and replays state only while the layer
 // has a live instance.
 var (
-	st       = newState(traceSink{}, objectnames.Shared())
-	presence = tracing.Presence{Layer: layerName, Names: nameSink{}, Replay: st.replay}
+	lives    = newLifetimes()
+	st       = newState(traceSink{lt: lives}, objectnames.Shared(), lives)
+	presence = tracing.Presence{Layer: layerName, Names: objectnames.Emitters{lives, nameSink{}}, Replay: st.replay}
 )
+
+// At exit, objects still alive are reported as leaks before the exit flush.
+func init() { tracing.OnExit(st.exiting) }

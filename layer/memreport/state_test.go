@@ -3,6 +3,7 @@ package memreport
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -21,6 +22,13 @@ type recorder struct {
 	counters map[string]int64
 	events   []accounting.AllocationEvent
 	names    []objectnames.Record
+	budgets  []string
+}
+
+func (r *recorder) Budget(heap uint32, budget, usage uint64) {
+	r.mu.Lock()
+	r.budgets = append(r.budgets, fmt.Sprintf("heap%d %d/%d", heap, usage, budget))
+	r.mu.Unlock()
 }
 
 func newRecorder() *recorder { return &recorder{counters: map[string]int64{}} }
@@ -53,9 +61,31 @@ func (r *recorder) nonZero() map[string]int64 {
 	return out
 }
 
+// Leak records a leak as an event with operation LEAK, name and place in
+// MemoryType.
+func (r *recorder) Leak(ev accounting.AllocationEvent, name, at string) {
+	r.mu.Lock()
+	ev.MemoryType = "LEAK " + name + " at " + at
+	r.events = append(r.events, ev)
+	r.mu.Unlock()
+}
+
+// props describes a device whose memory types have the given flags, all in
+// heap 0.
+func props(flags ...uint32) accounting.MemoryProperties {
+	return accounting.MemoryProperties{TypeFlags: flags, TypeHeaps: make([]uint32, len(flags))}
+}
+
+// newTraceState is the layer's state as the library wires it: the trace
+// sink with lifetimes that see the store's names.
+func newTraceState() *state {
+	lt := newLifetimes()
+	return newState(traceSink{lt: lt}, objectnames.New(objectnames.Emitters{lt, nameSink{}}), lt)
+}
+
 func newTestState() (*state, *recorder) {
 	r := newRecorder()
-	return newState(r, objectnames.New(r)), r
+	return newState(r, objectnames.New(r), nil), r
 }
 
 const (
@@ -95,7 +125,7 @@ func TestCallbackTokenBeforeDevice(t *testing.T) {
 	const token = 7
 	s.callback(token, accounting.CallbackEvent{Type: accounting.CallbackAllocate, MemoryObjectID: 1, Size: 8192,
 		ObjectType: int32(generated.ObjectTypeDevice), ObjectHandle: 0x1, Internal: true})
-	s.deviceCreated(dev, token, true, []uint32{hostVis})
+	s.deviceCreated(dev, 0, token, true, false, props(hostVis))
 	// Application memory: the ALLOCATE callback fires inside vkAllocateMemory,
 	// then the intercept supplies the memory type's flags.
 	s.callback(token, accounting.CallbackEvent{Type: accounting.CallbackAllocate, MemoryObjectID: 2, Size: 4096,
@@ -139,8 +169,8 @@ func TestFailedDeviceCreation(t *testing.T) {
 func TestFallbackTwoDevices(t *testing.T) {
 	s, r := newTestState()
 	dev2 := dev + 0x100
-	s.deviceCreated(dev, 1, false, []uint32{0})
-	s.deviceCreated(dev2, 2, false, []uint32{hostVis})
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
+	s.deviceCreated(dev2, 0, 2, false, false, props(hostVis))
 	for _, d := range []uintptr{dev, dev2} {
 		s.memoryAllocated(d, 0x100, 65536, 0, accounting.MemoryInfo{})
 		s.bufferCreated(d, 0xb1, accounting.BufferUsageTransferSrc, 4096)
@@ -168,7 +198,7 @@ func TestFallbackTwoDevices(t *testing.T) {
 // nothing.
 func TestBindTimeQueries(t *testing.T) {
 	s, r := newTestState()
-	s.deviceCreated(dev, 1, false, []uint32{0})
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.memoryAllocated(dev, 0x100, 1<<20, 0, accounting.MemoryInfo{})
 	s.imageCreated(dev, 0x1a, accounting.ImageUsageColorAttachment|accounting.ImageUsageSampled, 0)
 	queries := 0
@@ -236,7 +266,7 @@ func TestNames(t *testing.T) {
 // receives the replay in the documented order (non-zero counters, then
 // allocations with their binds, then names).
 func TestTraceLiveAndReplay(t *testing.T) {
-	s := newState(traceSink{}, objectnames.New(nameSink{}))
+	s := newTraceState()
 	unregister := perfetto.RegisterReplay(s.replay)
 	defer unregister()
 
@@ -245,7 +275,7 @@ func TestTraceLiveAndReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.deviceCreated(dev, 1, false, []uint32{0})
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.memoryAllocated(dev, 0x100, 65536, 0, accounting.MemoryInfo{})
 	s.bufferCreated(dev, 0xb1, accounting.BufferUsageUniform, 256)
 	s.bound(dev, accounting.KindBuffer, 0xb1, 0x100, 0, planeAspectNone, noQuery(t))
@@ -259,6 +289,7 @@ func TestTraceLiveAndReplay(t *testing.T) {
 	if err := rs.Stop(); err != nil {
 		t.Fatal(err)
 	}
+	s.deviceDestroying(dev)
 	s.deviceDestroyed(dev)
 	if err := ls.Stop(); err != nil {
 		t.Fatal(err)
@@ -280,10 +311,18 @@ func TestTraceLiveAndReplay(t *testing.T) {
 			case p.Event == nil:
 			case p.Event.Type == decode.TypeCounter:
 				out = append(out, ev{"counter", tr.Tracks[p.Event.TrackUUID].Name})
+			case p.Event.Type == decode.TypeSliceBegin:
+				out = append(out, ev{"begin", p.Event.Name})
+			case p.Event.Type == decode.TypeSliceEnd:
+				out = append(out, ev{"end", ""})
 			case slices.Contains(p.Event.Categories, Category):
 				a, _ := p.Event.Arg("operation")
-				if p.Event.Name == ObjectNameEventName {
+				switch p.Event.Name {
+				case ObjectNameEventName:
 					a, _ = p.Event.Arg("object_name")
+				case LeakEventName:
+					a, _ = p.Event.Arg("object_name")
+					a.Str = "leak " + a.Str
 				}
 				out = append(out, ev{p.Event.Name, a.Str})
 			}
@@ -291,11 +330,16 @@ func TestTraceLiveAndReplay(t *testing.T) {
 		return out
 	}
 	replay := read(late.Bytes())
+	// The replayed slices begin with the current names.
 	want := []ev{
 		{"counter", app(accounting.ClusterUniformConstants)},
 		{"counter", app(accounting.ClusterUnbound)},
+		{"counter", "vulkan.mem.heap0.app.usage.uniform_constants"},
+		{"counter", "vulkan.mem.heap0.app.usage.unbound_memory"},
 		{AllocationEventName, "CREATE"},
+		{"begin", "VkDeviceMemory 0x100"},
 		{AllocationEventName, "BIND"},
+		{"begin", "camera"},
 		{ObjectNameEventName, "camera"},
 	}
 	if !slices.Equal(replay, want) {
@@ -308,9 +352,63 @@ func TestTraceLiveAndReplay(t *testing.T) {
 			ops = append(ops, e.what)
 		}
 	}
-	// Live: CREATE, BIND, name, then at device destroy the bind's and the
-	// allocation's DESTROY.
-	if wantOps := []string{"CREATE", "BIND", "camera", "DESTROY", "DESTROY"}; !slices.Equal(ops, wantOps) {
+	// Live: CREATE, BIND, each with its slice; the name renames the bound
+	// buffer's slice (end, begin); at device destroy both are leaks (the
+	// buffer's with its name), then the bind's and the allocation's
+	// DESTROY end their slices.
+	if wantOps := []string{
+		"CREATE", "VkDeviceMemory 0x100", "BIND", "VkBuffer 0xb1", "", "camera", "camera",
+		"leak ", "leak camera", "DESTROY", "", "DESTROY", "",
+	}; !slices.Equal(ops, wantOps) {
 		t.Errorf("live events %v, want %v", ops, wantOps)
+	}
+}
+
+// Objects created untraced get their slices from the replay of a session
+// started later: the begins there, on tracks that their live DESTROYs end.
+func TestSlicesOfObjectsCreatedUntraced(t *testing.T) {
+	s := newTraceState()
+	unregister := perfetto.RegisterReplay(s.replay)
+	defer unregister()
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
+	s.memoryAllocated(dev, 0x100, 65536, 0, accounting.MemoryInfo{})
+	s.bufferCreated(dev, 0xb1, accounting.BufferUsageUniform, 256)
+	s.bound(dev, accounting.KindBuffer, 0xb1, 0x100, 0, planeAspectNone, noQuery(t))
+	if n := s.lt.nopen.Load(); n != 0 {
+		t.Fatalf("%d lifetimes tracked untraced, want 0", n)
+	}
+
+	var out bytes.Buffer
+	sess, err := perfetto.StartSession("late", perfetto.WriterOutput(&out), perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.resourceDestroyed(dev, accounting.KindBuffer, 0xb1)
+	s.memoryFreed(dev, 0x100)
+	if err := sess.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.lt.nopen.Load(); n != 0 {
+		t.Fatalf("%d lifetimes left open, want 0", n)
+	}
+	tr, err := decode.Decode(out.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	perfettotools.CheckStatsData(t, out.Bytes())
+	begun := map[uint64]string{}
+	var ended []string
+	for _, p := range tr.Packets {
+		switch {
+		case p.Event == nil:
+		case p.Event.Type == decode.TypeSliceBegin:
+			begun[p.Event.TrackUUID] = p.Event.Name
+		case p.Event.Type == decode.TypeSliceEnd:
+			ended = append(ended, begun[p.Event.TrackUUID])
+		}
+	}
+	slices.Sort(ended)
+	if want := []string{"VkBuffer 0xb1", "VkDeviceMemory 0x100"}; len(begun) != 2 || !slices.Equal(ended, want) {
+		t.Fatalf("begun %v, ended %q; want %q begun and ended", begun, ended, want)
 	}
 }

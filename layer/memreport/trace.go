@@ -1,6 +1,10 @@
 package memreport
 
 import (
+	"math"
+	"strconv"
+	"sync/atomic"
+
 	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
 	"github.com/vkgen/vkgen/objectnames"
@@ -12,12 +16,16 @@ const (
 	Category            = "VulkanDeviceMemoryReport"
 	AllocationEventName = "VulkanMemoryAllocation"
 	ObjectNameEventName = "VulkanObjectName"
+	FailureEventName    = "VulkanMemoryAllocationFailed"
+	LeakEventName       = "VulkanMemoryLeak"
 )
 
 var (
 	category   = perfetto.NewCategory(Category, "Vulkan Device Memory Report Counters")
 	allocEvent = perfetto.NewEventName(AllocationEventName)
 	nameEvent  = perfetto.NewEventName(ObjectNameEventName)
+	failEvent  = perfetto.NewEventName(FailureEventName)
+	leakEvent  = perfetto.NewEventName(LeakEventName)
 
 	argOperation    = perfetto.NewAnnotationName("operation")
 	argSource       = perfetto.NewAnnotationName("source")
@@ -28,6 +36,9 @@ var (
 	argMemoryType   = perfetto.NewAnnotationName("memory_type")
 	argObjectType   = perfetto.NewAnnotationName("object_type")
 	argObjectName   = perfetto.NewAnnotationName("object_name")
+	argHeap         = perfetto.NewAnnotationName("heap")
+	argAt           = perfetto.NewAnnotationName("at")
+	argLifetime     = perfetto.NewAnnotationName("lifetime")
 	// Only on the events they describe (docs/memreport.md).
 	argExternal        = perfetto.NewAnnotationName("external")
 	argHandleTypes     = perfetto.NewAnnotationName("handle_types")
@@ -38,25 +49,91 @@ var (
 	argSwapchain       = perfetto.NewAnnotationName("swapchain")
 
 	// counterTracks holds every vulkan.mem.{app|driver}.usage.<cluster>
-	// track, registered once (unit bytes, process-scoped).
-	counterTracks = func() map[string]perfetto.CounterTrack {
+	// track, registered once (unit bytes, process-scoped), by name and in
+	// TrackNames order.
+	counterTracks, counterList = func() (map[string]perfetto.CounterTrack, []perfetto.CounterTrack) {
 		m := map[string]perfetto.CounterTrack{}
+		var l []perfetto.CounterTrack
 		for _, n := range accounting.TrackNames() {
 			m[n] = perfetto.NewCounterTrackIn(category, n, perfetto.UnitSizeBytes)
+			l = append(l, m[n])
 		}
-		return m
+		return m, l
 	}()
 )
 
+// heapCounterTracks are the vulkan.mem.heap<N>.* tracks by heap and track
+// index, registered on first use (16 heaps of 30 tracks, most never used);
+// 0 until then.
+var heapCounterTracks [accounting.MaxHeaps][]atomic.Uint32
+
+func init() {
+	for h := range heapCounterTracks {
+		heapCounterTracks[h] = make([]atomic.Uint32, len(counterTracks))
+	}
+}
+
+func trackByIndex(track int) (perfetto.CounterTrack, bool) {
+	if track < 0 || track >= len(counterList) {
+		return 0, false
+	}
+	return counterList[track], true
+}
+
+func heapCounterTrack(heap uint32, track int) (perfetto.CounterTrack, bool) {
+	if heap >= accounting.MaxHeaps || track < 0 || track >= len(heapCounterTracks[heap]) {
+		return 0, false
+	}
+	slot := &heapCounterTracks[heap][track]
+	if t := slot.Load(); t != 0 {
+		return perfetto.CounterTrack(t), true
+	}
+	t := perfetto.NewCounterTrackIn(category, accounting.HeapTrackNames(heap)[track], perfetto.UnitSizeBytes) // deduplicated by name
+	slot.Store(uint32(t))
+	return t, true
+}
+
 // traceSink writes the engine's output to every running session (em == nil)
-// or, during a session-start replay, to that session only.
-type traceSink struct{ em *perfetto.Emitter }
+// or, during a session-start replay, to that session only. Allocation events
+// carry the lifetime slices of lt.
+type traceSink struct {
+	em *perfetto.Emitter
+	lt *lifetimes
+}
 
 func (s traceSink) Counter(name string, bytes int64) {
-	t, ok := counterTracks[name]
-	if !ok {
+	if s.em == nil && !perfetto.Enabled() {
 		return
 	}
+	if t, ok := counterTracks[name]; ok {
+		s.counter(t, bytes)
+	}
+}
+
+// Counters writes a track's process-wide and per-heap values (those that
+// changed) with one timestamp.
+func (s traceSink) Counters(track int, total int64, totalChanged bool, heap uint32, heapValue int64, heapChanged bool) {
+	if s.em == nil && !perfetto.Enabled() {
+		return
+	}
+	var vals [2]perfetto.CounterValue
+	n := 0
+	if t, ok := trackByIndex(track); ok && totalChanged {
+		vals[n] = perfetto.CounterValue{Track: t, Value: total}
+		n++
+	}
+	if t, ok := heapCounterTrack(heap, track); ok && heapChanged {
+		vals[n] = perfetto.CounterValue{Track: t, Value: heapValue}
+		n++
+	}
+	if s.em != nil {
+		s.em.Counters(vals[:n]...)
+		return
+	}
+	perfetto.Counters(vals[:n]...)
+}
+
+func (s traceSink) counter(t perfetto.CounterTrack, bytes int64) {
 	if s.em != nil {
 		s.em.Counter(t, bytes)
 		return
@@ -65,10 +142,25 @@ func (s traceSink) Counter(name string, bytes int64) {
 }
 
 func (s traceSink) Allocation(ev accounting.AllocationEvent) {
+	if ev.Operation == accounting.OpAllocationFailed {
+		s.failure(ev)
+		return
+	}
+	// Lifetimes are tracked with or without a session, so a session started
+	// later replays the open slices with their tracks.
+	var sl perfetto.Slice
+	var has, reopen bool
+	if s.lt != nil {
+		if s.em != nil {
+			sl, has = s.lt.current(&ev)
+		} else {
+			sl, has, reopen = s.lt.slice(&ev)
+		}
+	}
 	if s.em == nil && !perfetto.Enabled() {
 		return // do not build the annotations for nobody
 	}
-	var buf [11]perfetto.Arg
+	var buf [14]perfetto.Arg
 	args := append(buf[:0],
 		perfetto.String(argOperation, ev.Operation.String()),
 		perfetto.String(argSource, ev.Source.String()),
@@ -77,13 +169,21 @@ func (s traceSink) Allocation(ev accounting.AllocationEvent) {
 		perfetto.Uint(argOffset, ev.Offset),
 		perfetto.Uint(argObjectHandle, ev.ObjectHandle),
 		perfetto.String(argMemoryType, ev.MemoryType),
+		perfetto.Uint(argHeap, uint64(ev.Heap)),
 	)
 	args = appendDetails(args, &ev)
+	var slp *perfetto.Slice
+	if has {
+		slp = &sl
+	}
 	if s.em != nil {
-		s.em.Instant(category, allocEvent, args...)
+		s.em.InstantSlice(category, allocEvent, slp, args...)
 		return
 	}
-	perfetto.Instant(category, allocEvent, args...)
+	if reopen {
+		perfetto.Slices(category, perfetto.Slice{Op: perfetto.SliceEnd, Track: sl.Track})
+	}
+	perfetto.InstantSlice(category, allocEvent, slp, args...)
 }
 
 // appendDetails adds the annotations only some events have: external and
@@ -114,6 +214,60 @@ func dedicatedType(k accounting.ResourceKind) string {
 		return "IMAGE"
 	}
 	return "BUFFER"
+}
+
+// failure writes a VulkanMemoryAllocationFailed event.
+func (s traceSink) failure(ev accounting.AllocationEvent) {
+	if s.em != nil || !perfetto.Enabled() {
+		return // failures are events of their moment, never replayed
+	}
+	perfetto.Instant(category, failEvent,
+		perfetto.String(argSource, ev.Source.String()),
+		perfetto.Uint(argMemoryObject, ev.MemoryObjectID),
+		perfetto.Uint(argSize, ev.Size),
+		perfetto.Uint(argObjectHandle, ev.ObjectHandle),
+		perfetto.Uint(argHeap, uint64(ev.Heap)))
+}
+
+// budgetTracks are the vulkan.mem.heap<N>.budget and .budget_usage tracks.
+var budgetTracks = func() (t [accounting.MaxHeaps][2]perfetto.CounterTrack) {
+	for h := range t {
+		p := "vulkan.mem.heap" + strconv.Itoa(h) + "."
+		t[h] = [2]perfetto.CounterTrack{
+			perfetto.NewCounterTrackIn(category, p+"budget", perfetto.UnitSizeBytes),
+			perfetto.NewCounterTrackIn(category, p+"budget_usage", perfetto.UnitSizeBytes),
+		}
+	}
+	return t
+}()
+
+// Budget writes one VK_EXT_memory_budget sample of a heap (values past
+// math.MaxInt64 saturate).
+func (s traceSink) Budget(heap uint32, budget, usage uint64) {
+	if heap < accounting.MaxHeaps {
+		s.counter(budgetTracks[heap][0], int64(min(budget, math.MaxInt64)))
+		s.counter(budgetTracks[heap][1], int64(min(usage, math.MaxInt64)))
+	}
+}
+
+// Leak writes a VulkanMemoryLeak event: an object still alive at at
+// ("vkDestroyDevice", "vkDestroyInstance" or "exit"), with its name.
+func (s traceSink) Leak(ev accounting.AllocationEvent, name, at string) {
+	if !perfetto.Enabled() {
+		return
+	}
+	var buf [15]perfetto.Arg
+	args := append(buf[:0],
+		perfetto.String(argSource, ev.Source.String()),
+		perfetto.Uint(argMemoryObject, ev.MemoryObjectID),
+		perfetto.Uint(argSize, ev.Size),
+		perfetto.Uint(argOffset, ev.Offset),
+		perfetto.Uint(argObjectHandle, ev.ObjectHandle),
+		perfetto.String(argMemoryType, ev.MemoryType),
+		perfetto.Uint(argHeap, uint64(ev.Heap)),
+		perfetto.String(argObjectName, name),
+		perfetto.String(argAt, at))
+	perfetto.Instant(category, leakEvent, appendDetails(args, &ev)...)
 }
 
 // nameSink writes VulkanObjectName events like traceSink, for the object
@@ -148,6 +302,6 @@ func (s nameSink) EmitName(r objectnames.Record) {
 // allocations and binds, then the names (a name is only useful once the
 // memory it attaches to is in the trace).
 func (s *state) replay(em *perfetto.Emitter) {
-	s.engine.Snapshot(traceSink{em})
+	s.engine.Snapshot(traceSink{em: em, lt: s.lt})
 	s.names.EmitAll(nameSink{em})
 }

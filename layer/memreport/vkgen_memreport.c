@@ -30,7 +30,7 @@ static struct vkgen_namecache names;
 	X(vkCreateVideoSessionKHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_CreateVideoSessionKHR) \
 	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_DebugMarkerSetObjectNameEXT, .name_cache = 1) \
 	X(vkDestroyBuffer, VKGEN_1, 0, .go_pre = vkgen_memreport_go_pre_DestroyBuffer) \
-	X(vkDestroyDevice, VKGEN_0, 1, .go_post = vkgen_memreport_go_post_DestroyDevice) \
+	X(vkDestroyDevice, VKGEN_0, 1, .go_pre = vkgen_memreport_go_pre_DestroyDevice, .go_post = vkgen_memreport_go_post_DestroyDevice) \
 	X(vkDestroyImage, VKGEN_1, 0, .go_pre = vkgen_memreport_go_pre_DestroyImage) \
 	X(vkDestroyInstance, VKGEN_0, 1, .go_post = vkgen_memreport_go_post_DestroyInstance) \
 	X(vkDestroySwapchainKHR, VKGEN_1, 0, .go_pre = vkgen_memreport_go_pre_DestroySwapchainKHR) \

@@ -28,6 +28,7 @@ var (
 	_ func(device uintptr, pCreateInfo *C.VkVideoSessionCreateInfoKHR, pAllocator *C.VkAllocationCallbacks, pVideoSession *uint64, result C.VkResult)                 = postCreateVideoSessionKHR
 	_ func(device uintptr, pNameInfo *C.VkDebugMarkerObjectNameInfoEXT, result C.VkResult)                                                                            = postDebugMarkerSetObjectNameEXT
 	_ func(device uintptr, buffer uint64, pAllocator *C.VkAllocationCallbacks)                                                                                        = preDestroyBuffer
+	_ func(device uintptr, pAllocator *C.VkAllocationCallbacks)                                                                                                       = preDestroyDevice
 	_ func(device uintptr, pAllocator *C.VkAllocationCallbacks)                                                                                                       = postDestroyDevice
 	_ func(device uintptr, image uint64, pAllocator *C.VkAllocationCallbacks)                                                                                         = preDestroyImage
 	_ func(instance uintptr, pAllocator *C.VkAllocationCallbacks)                                                                                                     = postDestroyInstance
@@ -140,6 +141,14 @@ func vkgen_memreport_go_post_DebugMarkerSetObjectNameEXT(device uintptr, pNameIn
 func vkgen_memreport_go_pre_DestroyBuffer(device uintptr, buffer uint64, pAllocator *C.VkAllocationCallbacks) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "preDestroyBuffer")
 	preDestroyBuffer(device, buffer, pAllocator)
+}
+
+// go_pre of vkDestroyDevice calls preDestroyDevice, a func(device uintptr, pAllocator *C.VkAllocationCallbacks).
+//
+//export vkgen_memreport_go_pre_DestroyDevice
+func vkgen_memreport_go_pre_DestroyDevice(device uintptr, pAllocator *C.VkAllocationCallbacks) {
+	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "preDestroyDevice")
+	preDestroyDevice(device, pAllocator)
 }
 
 // go_post of vkDestroyDevice calls postDestroyDevice, a func(device uintptr, pAllocator *C.VkAllocationCallbacks).

@@ -27,11 +27,38 @@ func registerAtExit() {
 	}
 }
 
+var exitHooks struct {
+	mu  sync.Mutex
+	fns []func()
+}
+
+// OnExit registers fn to run when the process ends through exit(3) (or a
+// return from a C main) while tracing, before the exit flush, so what it
+// emits is in the trace: a layer reports there what the application never
+// released. Other ends (the exit watcher's) run no Go code.
+func OnExit(fn func()) {
+	exitHooks.mu.Lock()
+	exitHooks.fns = append(exitHooks.fns, fn)
+	exitHooks.mu.Unlock()
+}
+
 //export vkgenTracingAtExit
 func vkgenTracingAtExit() {
 	defer func() { _ = recover() }() // never turn the application's exit into a crash
+	exitHooks.mu.Lock()
+	fns := exitHooks.fns
+	exitHooks.mu.Unlock()
+	for _, fn := range fns {
+		runExitHook(fn)
+	}
 	_ = perfetto.FlushAll()
 	system.AtExit()
+}
+
+// runExitHook runs one hook; a panic in it skips only that hook.
+func runExitHook(fn func()) {
+	defer func() { _ = recover() }()
+	fn()
 }
 
 var watchOnce sync.Once

@@ -30,8 +30,10 @@ const (
 
 // Track event types (TrackEvent.Type).
 const (
-	TypeInstant = 3
-	TypeCounter = 4
+	TypeSliceBegin = 1
+	TypeSliceEnd   = 2
+	TypeInstant    = 3
+	TypeCounter    = 4
 )
 
 // Packet is one decoded TracePacket; at most one of Event, Track and

@@ -11,6 +11,9 @@ import (
 // 3): dedicated and external allocations, swapchain images, sparse ranges
 // and video sessions.
 
+// clear forgets what r recorded.
+func (r *recorder) clear() { r.events, r.allocs = nil, nil }
+
 func TestDedicatedAllocationBelongsToItsResource(t *testing.T) {
 	e, r := newTestEngine()
 	e.DeviceCreated(1, testProps, false)
@@ -79,7 +82,7 @@ func TestExternalMemoryIsMarked(t *testing.T) {
 
 	// Callback IMPORT marks it too, and vkAllocateMemory's return keeps the
 	// mark while adding the handle type.
-	r.take()
+	r.clear()
 	e.DeviceCreated(2, testProps, true)
 	e.Callback(2, appAlloc(CallbackImport, 0x60, 4096))
 	e.MemoryAllocatedWith(2, 0x60, 4096, 0, MemoryInfo{HandleTypes: 0x80})
@@ -176,7 +179,7 @@ func TestSparseRanges(t *testing.T) {
 	e.SparseBound(1, KindBuffer, 0xB, 0, 64*K, 0x40, 0)
 	e.SparseBound(1, KindBuffer, 0xB, 64*K, 64*K, 0x41, 0)
 	wantTotals(t, e, r, map[string]int64{app(ClusterComputeStorage): 128 * K, app(ClusterUnbound): 384 * K})
-	r.take()
+	r.clear()
 	// A bind across both ranges replaces the parts it covers.
 	e.SparseBound(1, KindBuffer, 0xB, 32*K, 64*K, 0x40, 128*K)
 	wantTotals(t, e, r, map[string]int64{app(ClusterComputeStorage): 128 * K, app(ClusterUnbound): 384 * K})
@@ -252,7 +255,7 @@ func TestVideoSessionBindings(t *testing.T) {
 	e.DeviceCreated(1, testProps, false)
 	e.VideoSessionCreated(1, 0x7E)
 	e.MemoryAllocated(1, 0x40, 65536, 0)
-	r.take()
+	r.clear()
 	e.VideoSessionBound(1, 0x7E, 0, 0x40, 0, 4096)
 	e.VideoSessionBound(1, 0x7E, 1, 0x40, 8192, 16384)
 	allocs := r.allocs

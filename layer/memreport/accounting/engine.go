@@ -38,6 +38,7 @@ type resKey struct {
 type device struct {
 	key         uint64
 	typeFlags   []uint32
+	typeHeaps   []uint32
 	hasCallback bool
 	resources   map[resKey]*resource
 	allocs      map[allocKey]*allocation
@@ -70,6 +71,8 @@ type slot struct {
 	mem    *allocation
 	offset uint64
 	track  track // where the bound bytes were added
+	heap   uint8 // the heap they were added to
+	leaked bool  // reported by Leaks since it was bound
 }
 
 func (r *resource) cluster(memFlags uint32) Cluster {
@@ -99,8 +102,10 @@ type allocation struct {
 	// from memory flags; it is removed when its VkDeviceMemory is freed.
 	created      bool
 	driver       bool
+	leaked       bool // reported by Leaks
 	total        uint64
 	flags        uint32
+	heap         uint8 // memory heap index (0 until known)
 	objectType   int32
 	objectHandle uint64
 	// ranges are the range binds in this allocation, sorted by (offset,
@@ -113,7 +118,8 @@ type allocation struct {
 	owner        resKey
 	subs         []sub
 	unboundTrack track
-	unbound      uint64 // bytes applied to unboundTrack
+	unboundHeap  uint8
+	unbound      uint64 // bytes applied to unboundTrack in unboundHeap
 }
 
 // Engine is the accounting state of every device of the process.
@@ -126,6 +132,7 @@ type Engine struct {
 	// reported holds the int64 values last reported (saturated).
 	totals   [numTracks]total
 	reported [numTracks]int64
+	heaps    heapTotals
 	stats    Stats
 }
 
@@ -143,7 +150,9 @@ func (c total) value() int64 {
 // New returns an empty engine reporting to sink; a nil sink discards events
 // (the state is still kept so a later Snapshot is complete).
 func New(sink Sink) *Engine {
-	return &Engine{sink: sink, devices: make(map[uint64]*device)}
+	e := &Engine{sink: sink, devices: make(map[uint64]*device)}
+	e.heaps.sink, _ = sink.(HeapSink)
+	return e
 }
 
 // dev returns the state of a device, creating it for a device the engine has
@@ -172,6 +181,7 @@ func (e *Engine) DeviceCreated(dev uint64, props MemoryProperties, hasCallback b
 	defer e.mu.Unlock()
 	d := e.dev(dev)
 	d.typeFlags = slices.Clone(props.TypeFlags)
+	d.typeHeaps = slices.Clone(props.TypeHeaps)
 	d.hasCallback = hasCallback
 }
 
@@ -428,10 +438,7 @@ func (e *Engine) MemoryAllocatedWith(dev, memory, size uint64, typeIndex uint32,
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	d := e.dev(dev)
-	var flags uint32
-	if int(typeIndex) < len(d.typeFlags) {
-		flags = d.typeFlags[typeIndex]
-	}
+	flags, heap := d.typeInfo(typeIndex)
 	k := allocKey{KeyMemoryHandle, memory}
 	a := d.allocs[k]
 	if d.hasCallback {
@@ -442,7 +449,7 @@ func (e *Engine) MemoryAllocatedWith(dev, memory, size uint64, typeIndex uint32,
 			info.External = ExternalImported // the callback said IMPORT
 		}
 		e.setInfo(a, info)
-		e.setFlags(a, flags)
+		e.setFlags(a, flags, heap)
 		e.recomputeUnbound(a)
 		return
 	}
@@ -457,7 +464,7 @@ func (e *Engine) MemoryAllocatedWith(dev, memory, size uint64, typeIndex uint32,
 	a.created, a.total = true, size
 	a.objectType, a.objectHandle = ObjectTypeDeviceMemory, memory
 	e.setInfo(a, info)
-	e.setFlags(a, flags)
+	e.setFlags(a, flags, heap)
 	e.recomputeUnbound(a)
 	e.emitAllocation(a, OpCreate)
 }
@@ -512,6 +519,9 @@ func (e *Engine) Callback(dev uint64, ev CallbackEvent) {
 		if ev.Type == CallbackImport {
 			a.info.External = ExternalImported
 		}
+		if h := heapOf(ev.HeapIndex); h != a.heap {
+			e.setFlags(a, a.flags, h)
+		}
 		// Only the unbound track depends on this: binds target the handle
 		// space, which holds application memory only.
 		a.driver = ev.Internal
@@ -532,8 +542,14 @@ func (e *Engine) Callback(dev uint64, ev CallbackEvent) {
 		}
 		e.removeAllocation(a)
 	case CallbackAllocationFailed:
-		e.stats.AllocationFailures++
-		e.stats.FailedBytes = addSat(e.stats.FailedBytes, ev.Size)
+		src := SourceDeviceMemory
+		if ev.Internal {
+			src = SourceDriver
+		}
+		e.failed(AllocationEvent{
+			Operation: OpAllocationFailed, Source: src, Device: dev, MemoryObjectID: ev.MemoryObjectID,
+			Size: ev.Size, ObjectHandle: ev.ObjectHandle, Heap: ev.HeapIndex,
+		})
 	default:
 		e.stats.InvalidCalls++
 	}
@@ -556,12 +572,12 @@ func (e *Engine) findOrPlaceholder(d *device, memory uint64) *allocation {
 // bind attaches slot idx of r to a at off; the slot must be unbound.
 func (e *Engine) bind(r *resource, idx int, a *allocation, off uint64) {
 	s := &r.slots[idx]
-	s.mem, s.offset = a, off
-	s.track = trackOf(a.driver, r.cluster(a.flags))
+	s.mem, s.offset, s.leaked = a, off, false
+	s.track, s.heap = trackOf(a.driver, r.cluster(a.flags)), a.heap
 	n := sub{off: off, end: addSat(off, s.size), res: r, plane: uint8(idx)}
 	i, _ := slices.BinarySearchFunc(a.subs, n, cmpSub)
 	a.subs = slices.Insert(a.subs, i, n)
-	e.add(s.track, s.size)
+	e.add(s.track, s.heap, s.size)
 	e.recomputeUnbound(a)
 	e.emitBinding(r, idx, OpBind)
 }
@@ -585,7 +601,7 @@ func (e *Engine) unbind(r *resource, idx int) {
 // the allocation's sub list to the caller.
 func (e *Engine) detach(r *resource, idx int) {
 	s := &r.slots[idx]
-	e.sub(s.track, s.size)
+	e.sub(s.track, s.heap, s.size)
 	e.emitBinding(r, idx, OpDestroy)
 }
 
@@ -609,7 +625,7 @@ func (e *Engine) removeAllocation(a *allocation) {
 		e.dropRange(b)
 	}
 	a.subs, a.ranges = nil, nil
-	e.sub(a.unboundTrack, a.unbound)
+	e.sub(a.unboundTrack, a.unboundHeap, a.unbound)
 	a.unbound = 0
 	e.unindex(a)
 	delete(a.dev.allocs, a.key)
@@ -654,13 +670,14 @@ func (e *Engine) setInfo(a *allocation, info MemoryInfo) {
 	}
 }
 
-// setFlags stores memory property flags; changed flags re-classify bound
-// sub-allocations as well as unbound bytes (fix of 7.2.4).
-func (e *Engine) setFlags(a *allocation, flags uint32) {
-	if a.flags == flags {
+// setFlags stores memory property flags and heap; changed flags re-classify
+// bound sub-allocations as well as unbound bytes (fix of 7.2.4), a changed
+// heap moves them to the new heap's counters.
+func (e *Engine) setFlags(a *allocation, flags uint32, heap uint8) {
+	if a.flags == flags && a.heap == heap {
 		return
 	}
-	a.flags = flags
+	a.flags, a.heap = flags, heap
 	e.reclassify(a)
 	e.recomputeUnbound(a)
 }
@@ -675,12 +692,12 @@ func (e *Engine) reclassify(a *allocation) {
 		r, idx := sb.res, int(sb.plane)
 		s := &r.slots[idx]
 		t := trackOf(a.driver, r.cluster(a.flags))
-		if t == s.track {
+		if t == s.track && s.heap == a.heap {
 			continue
 		}
 		e.detach(r, idx)
-		s.track = t
-		e.add(t, s.size)
+		s.track, s.heap = t, a.heap
+		e.add(t, s.heap, s.size)
 		e.emitBinding(r, idx, OpBind)
 	}
 }
@@ -723,15 +740,15 @@ func (e *Engine) recomputeUnbound(a *allocation) {
 	}
 	t := trackOf(a.driver, e.unboundCluster(a))
 	switch {
-	case t != a.unboundTrack:
-		e.sub(a.unboundTrack, a.unbound)
-		e.add(t, n)
+	case t != a.unboundTrack || a.heap != a.unboundHeap:
+		e.sub(a.unboundTrack, a.unboundHeap, a.unbound)
+		e.add(t, a.heap, n)
 	case n > a.unbound: // same track: one counter update
-		e.add(t, n-a.unbound)
+		e.add(t, a.heap, n-a.unbound)
 	default:
-		e.sub(t, a.unbound-n)
+		e.sub(t, a.heap, a.unbound-n)
 	}
-	a.unboundTrack, a.unbound = t, n
+	a.unboundTrack, a.unboundHeap, a.unbound = t, a.heap, n
 }
 
 // unboundCluster: an allocation owned by a known resource (a driver
@@ -744,34 +761,51 @@ func (e *Engine) unboundCluster(a *allocation) Cluster {
 	return ClusterUnbound
 }
 
-func (e *Engine) add(t track, bytes uint64) {
-	c := &e.totals[t]
+// add and sub move bytes on a track's process-wide counter and on its
+// counter of one heap.
+func (e *Engine) add(t track, heap uint8, bytes uint64) {
+	e.totals[t].add(bytes)
+	e.heaps.totals[heap][t].add(bytes)
+	e.report(t, heap)
+}
+
+func (e *Engine) sub(t track, heap uint8, bytes uint64) {
+	e.totals[t].sub(bytes)
+	e.heaps.totals[heap][t].sub(bytes)
+	e.report(t, heap)
+}
+
+func (c *total) add(bytes uint64) {
 	var carry uint64
 	c.lo, carry = bits.Add64(c.lo, bytes, 0)
 	c.hi += carry
-	e.report(t)
 }
 
-func (e *Engine) sub(t track, bytes uint64) {
-	c := &e.totals[t]
+// sub clamps at 0: never underflow.
+func (c *total) sub(bytes uint64) {
 	if c.hi == 0 && c.lo < bytes {
-		*c = total{} // clamp: never underflow
-	} else {
-		var borrow uint64
-		c.lo, borrow = bits.Sub64(c.lo, bytes, 0)
-		c.hi -= borrow
-	}
-	e.report(t)
-}
-
-// report emits a track's value when it differs from the last one reported.
-func (e *Engine) report(t track) {
-	v := e.totals[t].value()
-	if v == e.reported[t] {
+		*c = total{}
 		return
 	}
+	var borrow uint64
+	c.lo, borrow = bits.Sub64(c.lo, bytes, 0)
+	c.hi -= borrow
+}
+
+// report emits a track's value, and its value in heap, when they differ from
+// the last ones reported: to a HeapSink in one call, else the process-wide
+// value to Counter.
+func (e *Engine) report(t track, heap uint8) {
+	v := e.totals[t].value()
+	changed := v != e.reported[t]
 	e.reported[t] = v
-	if e.sink != nil {
+	hv, hchanged := e.heaps.update(t, heap)
+	switch {
+	case e.heaps.sink != nil:
+		if changed || hchanged {
+			e.heaps.sink.Counters(int(t), v, changed, uint32(heap), hv, hchanged)
+		}
+	case changed && e.sink != nil:
 		e.sink.Counter(trackNames[t], v)
 	}
 }
@@ -796,6 +830,7 @@ func allocationEvent(a *allocation, op Operation) AllocationEvent {
 	return AllocationEvent{
 		Operation: op, Source: src, Device: a.dev.key, MemoryObjectID: a.key.id,
 		Size: a.total, ObjectHandle: a.objectHandle, MemoryType: a.unboundTrack.cluster().String(),
+		Heap:     uint32(a.heap),
 		External: a.info.External, HandleTypes: a.info.HandleTypes,
 		Dedicated: a.info.Dedicated, DedicatedHandle: a.info.DedicatedHandle,
 	}
@@ -806,6 +841,7 @@ func bindingEvent(r *resource, idx int, op Operation) AllocationEvent {
 	return AllocationEvent{
 		Operation: op, Source: r.key.kind.source(), Device: s.mem.dev.key, MemoryObjectID: s.mem.key.id,
 		Size: s.size, Offset: s.offset, ObjectHandle: r.key.handle, MemoryType: s.track.cluster().String(),
+		Heap: uint32(s.heap), Plane: uint8(idx),
 	}
 }
 

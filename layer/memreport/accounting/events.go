@@ -21,9 +21,13 @@ const (
 	OpCreate Operation = iota + 1
 	OpBind
 	OpDestroy
+	// OpAllocationFailed is a failed allocation (ALLOCATION_FAILED callback,
+	// or a failed vkAllocateMemory on a device without the callback); the
+	// layer writes it as its own event, not as a VulkanMemoryAllocation.
+	OpAllocationFailed
 )
 
-var opNames = [...]string{OpCreate: "CREATE", OpBind: "BIND", OpDestroy: "DESTROY"}
+var opNames = [...]string{OpCreate: "CREATE", OpBind: "BIND", OpDestroy: "DESTROY", OpAllocationFailed: "ALLOCATION_FAILED"}
 
 func (o Operation) String() string {
 	if o == 0 || int(o) >= len(opNames) {
@@ -71,8 +75,16 @@ type AllocationEvent struct {
 	// (fallback) or the buffer/image handle (sub-allocations).
 	ObjectHandle uint64
 	// MemoryType is the cluster name, e.g. "color_render_target" or
-	// "unbound_memory"; SwapchainMemoryType for a swapchain image.
+	// "unbound_memory"; SwapchainMemoryType for a swapchain image; "" for
+	// OpAllocationFailed.
 	MemoryType string
+	// Heap is the memory heap index: of the allocation's memory type, the
+	// callback's heapIndex, or the bound memory's.
+	Heap uint32
+	// Plane is the bound plane of a disjoint image (0 otherwise), so
+	// per-binding consumers can pair a BIND with its DESTROY (with Key for
+	// range binds).
+	Plane uint8
 
 	// The rest is zero unless the event is of the kind named.
 
@@ -179,6 +191,8 @@ func kindOfObjectType(t int32) (ResourceKind, bool) {
 // indexed by memory type index.
 type MemoryProperties struct {
 	TypeFlags []uint32
+	// TypeHeaps is each memory type's heapIndex (missing entries: heap 0).
+	TypeHeaps []uint32
 }
 
 // CallbackType is VkDeviceMemoryReportEventTypeEXT (same numeric values).
@@ -210,7 +224,7 @@ type CallbackEvent struct {
 // Stats counts inputs the engine ignored or could not account, so tools and
 // tests can see them instead of silent drift.
 type Stats struct {
-	AllocationFailures uint64 // ALLOCATION_FAILED callbacks
+	AllocationFailures uint64 // ALLOCATION_FAILED callbacks and failed fallback vkAllocateMemory calls
 	FailedBytes        uint64 // their sizes, saturating
 	UnknownFrees       uint64 // callback FREE/UNIMPORT or fallback vkFreeMemory of untracked memory
 	NullMemoryBinds    uint64 // binds with memory == VK_NULL_HANDLE (swapchain binds)

@@ -32,11 +32,10 @@ func evString(ev AllocationEvent) string {
 		ev.Operation, ev.Source, ev.Device, ev.MemoryObjectID, ev.Size, ev.Offset, ev.ObjectHandle, ev.MemoryType)
 }
 
-// take returns the events recorded since the last take (and forgets
-// their allocs).
+// take returns the events recorded since the last take.
 func (r *recorder) take() []string {
 	ev := r.events
-	r.events, r.allocs = nil, nil
+	r.events = nil
 	return ev
 }
 

@@ -7,7 +7,8 @@ import (
 )
 
 // Snapshot replays the current state into sink for a new tracing session:
-// first every non-zero counter (in TrackNames order), then for each device
+// first every non-zero counter (in TrackNames order), the non-zero per-heap
+// counters when sink is a HeapSink, then for each device
 // (ascending key) and each allocation (handle key space first, ascending
 // key) a CREATE followed by a BIND per sub-allocation in offset order (slot
 // binds, then range binds), then the device's swapchain images (ascending swapchain, in the order they
@@ -25,6 +26,7 @@ func (e *Engine) Snapshot(sink Sink) {
 			sink.Counter(trackNames[t], v)
 		}
 	}
+	e.snapshotHeaps(sink)
 	for _, d := range sortedDevices(e.devices) {
 		for _, a := range sortedAllocs(d) {
 			if a.created {

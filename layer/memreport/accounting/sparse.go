@@ -23,6 +23,8 @@ type rangeBind struct {
 	size, offset uint64
 	mem          *allocation
 	track        track
+	heap         uint8 // the heap the bytes were added to
+	leaked       bool  // reported by Leaks
 }
 
 func (b *rangeBind) end() uint64    { return addSat(b.key, b.span) }
@@ -178,7 +180,7 @@ func (e *Engine) replace(r *resource, key, span, size uint64, a *allocation, off
 func (e *Engine) shrinkRange(b *rangeBind, n uint64) {
 	a := b.mem
 	a.ranges = deleteRange(a.ranges, b)
-	e.sub(b.track, b.size-n)
+	e.sub(b.track, b.heap, b.size-n)
 	b.span, b.size = n, n
 	a.ranges = insertRange(a.ranges, b)
 	e.recomputeUnbound(a)
@@ -208,12 +210,12 @@ func cmpRange(x, y *rangeBind) int {
 
 func (e *Engine) bindRange(r *resource, key, span, size uint64, a *allocation, off uint64) {
 	b := &rangeBind{res: r, key: key, span: span, size: size, mem: a, offset: off,
-		track: trackOf(a.driver, r.cluster(a.flags))}
+		track: trackOf(a.driver, r.cluster(a.flags)), heap: a.heap}
 	rs := r.ranges()
 	i, _ := slices.BinarySearchFunc(rs.ranges, key, func(x *rangeBind, k uint64) int { return cmp.Compare(x.key, k) })
 	rs.ranges = slices.Insert(rs.ranges, i, b)
 	a.ranges = insertRange(a.ranges, b)
-	e.add(b.track, size)
+	e.add(b.track, b.heap, size)
 	e.recomputeUnbound(a)
 	e.emitRange(b, OpBind)
 }
@@ -229,7 +231,7 @@ func (e *Engine) unbindRange(b *rangeBind) {
 // dropRange reports a range's end and removes it from its resource, leaving
 // the allocation's range list to the caller.
 func (e *Engine) dropRange(b *rangeBind) {
-	e.sub(b.track, b.size)
+	e.sub(b.track, b.heap, b.size)
 	e.emitRange(b, OpDestroy)
 	rs := b.res.rs
 	i, _ := slices.BinarySearchFunc(rs.ranges, b.key, func(x *rangeBind, k uint64) int { return cmp.Compare(x.key, k) })
@@ -241,16 +243,16 @@ func (e *Engine) dropRange(b *rangeBind) {
 	}
 }
 
-// reclassifyRange moves a range to the track its memory's flags now give.
+// reclassifyRange moves a range to the track and heap its memory now gives.
 func (e *Engine) reclassifyRange(b *rangeBind) {
 	t := trackOf(b.mem.driver, b.res.cluster(b.mem.flags))
-	if t == b.track {
+	if t == b.track && b.heap == b.mem.heap {
 		return
 	}
-	e.sub(b.track, b.size)
+	e.sub(b.track, b.heap, b.size)
 	e.emitRange(b, OpDestroy)
-	b.track = t
-	e.add(t, b.size)
+	b.track, b.heap = t, b.mem.heap
+	e.add(t, b.heap, b.size)
 	e.emitRange(b, OpBind)
 }
 
@@ -264,6 +266,6 @@ func rangeEvent(b *rangeBind, op Operation) AllocationEvent {
 	return AllocationEvent{
 		Operation: op, Source: b.res.key.kind.source(), Device: b.mem.dev.key, MemoryObjectID: b.mem.key.id,
 		Size: b.size, Offset: b.offset, ObjectHandle: b.res.key.handle, MemoryType: b.track.cluster().String(),
-		Range: b.key < regionKeys, Key: b.key,
+		Heap: uint32(b.heap), Range: b.key < regionKeys, Key: b.key,
 	}
 }

@@ -165,13 +165,19 @@ func TestNullMemoryBindIgnored(t *testing.T) {
 	wantTotals(t, e, r, nil)
 }
 
-func TestAllocationFailedIgnoredButCounted(t *testing.T) {
+// ALLOCATION_FAILED is an event and a count, never an allocation.
+func TestAllocationFailedReportedAndCounted(t *testing.T) {
 	e, r := newTestEngine()
 	e.DeviceCreated(1, testProps, true)
-	e.Callback(1, CallbackEvent{Type: CallbackAllocationFailed, MemoryObjectID: 3, Size: 1 << 30, ObjectType: ObjectTypeDeviceMemory})
-	e.Callback(1, CallbackEvent{Type: CallbackAllocationFailed, Size: math.MaxUint64})
+	e.Callback(1, CallbackEvent{Type: CallbackAllocationFailed, MemoryObjectID: 3, Size: 1 << 30, ObjectType: ObjectTypeDeviceMemory, HeapIndex: 1})
+	e.Callback(1, CallbackEvent{Type: CallbackAllocationFailed, Size: math.MaxUint64, Internal: true})
 	e.Callback(1, CallbackEvent{Type: 99, MemoryObjectID: 3, Size: 10})
-	wantEvents(t, r)
+	wantEvents(t, r,
+		"ALLOCATION_FAILED DEVICE_MEMORY dev=0x1 mem=0x3 size=1073741824 off=0 obj=0x0 ",
+		"ALLOCATION_FAILED DRIVER dev=0x1 mem=0x0 size=18446744073709551615 off=0 obj=0x0 ")
+	if r.allocs[0].Heap != 1 {
+		t.Fatalf("heap = %d, want 1", r.allocs[0].Heap)
+	}
 	s := e.Stats()
 	if s.AllocationFailures != 2 || s.FailedBytes != math.MaxUint64 || s.InvalidCalls != 1 || len(e.Allocations()) != 0 {
 		t.Fatalf("stats = %+v", s)

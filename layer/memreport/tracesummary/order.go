@@ -13,6 +13,8 @@ type event struct {
 	op    uint8  // opAdd, opRemove, opOther
 	src   uint32 // interned source (object type)
 	clust uint32 // interned memory_type
+	heap  uint32
+	at    uint32 // interned place of a leak
 	// handle, memory object, size, offset; a counter keeps its track uuid in
 	// handle and its value in size. key is a sparse range's resource offset
 	// or a video binding's index, which tell apart binds of one resource
@@ -26,6 +28,8 @@ const (
 	evName          // VulkanObjectName instant
 	evRawName       // DebugMarker's VkDebugUtilsObjectName packet
 	evCounter
+	evFailure // VulkanMemoryAllocationFailed
+	evLeak    // VulkanMemoryLeak
 )
 
 func eventLess(a, b *event) bool {

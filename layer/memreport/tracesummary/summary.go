@@ -26,6 +26,8 @@ const (
 	category         = "VulkanDeviceMemoryReport"
 	allocationEvent  = "VulkanMemoryAllocation"
 	objectNameEvent  = "VulkanObjectName"
+	failureEvent     = "VulkanMemoryAllocationFailed"
+	leakEvent        = "VulkanMemoryLeak"
 	counterPrefix    = "vulkan.mem."
 	objectTypeBuffer = 9
 	objectTypeImage  = 10
@@ -46,10 +48,25 @@ type Object struct {
 	Final   uint64 `json:"final_bytes"`
 	Cluster string `json:"cluster"` // memory_type of its last event
 	// Created and Destroyed are the times of its first and last event, in
-	// ns since the first event of the trace; Destroyed is -1 for an object
+	// ns since the layer's first event (an instant of its category or a
+	// counter value; DebugMarker's raw names do not count, so the
+	// PerfettoSQL module vkgen.memory finds the same origin); Destroyed is -1 for an object
 	// still alive at the end.
 	Created   uint64 `json:"created_ns"`
 	Destroyed int64  `json:"destroyed_ns"`
+}
+
+// Leak is an object the application had not released at vkDestroyDevice,
+// vkDestroyInstance or exit (a VulkanMemoryLeak event).
+type Leak struct {
+	Name    string `json:"name"` // "" when never named
+	Type    string `json:"type"` // BUFFER, IMAGE, DEVICE_MEMORY or DRIVER
+	Handle  uint64 `json:"handle"`
+	Bytes   uint64 `json:"bytes"`
+	Cluster string `json:"cluster"`
+	Heap    uint32 `json:"heap"`
+	At      string `json:"at"` // vkDestroyDevice, vkDestroyInstance or exit
+	Time    uint64 `json:"ns"` // ns since the first event of the trace
 }
 
 // Cluster is one counter track.
@@ -60,7 +77,7 @@ type Cluster struct {
 }
 
 // Series is one counter track's samples, timestamps in ns relative to the
-// first event of the trace, reduced to at most a few thousand points.
+// layer's first event, reduced to at most a few thousand points.
 type Series struct {
 	Track   string
 	Samples []decode.CounterSample
@@ -72,9 +89,16 @@ type Summary struct {
 	Objects []Object `json:"objects"`
 	// ObjectsTotal counts every object lifetime in the trace.
 	ObjectsTotal int `json:"objects_total"`
-	// Events counts the allocation, name and counter events read.
+	// Events counts the allocation, name, counter, leak and failure events
+	// read.
 	Events   int       `json:"events"`
 	Clusters []Cluster `json:"clusters"`
+	// Leaks are every VulkanMemoryLeak event, in time order.
+	Leaks []Leak `json:"leaks"`
+	// AllocationFailures counts VulkanMemoryAllocationFailed events (failed
+	// allocations); FailedBytes sums their sizes, saturating.
+	AllocationFailures int    `json:"allocation_failures"`
+	FailedBytes        uint64 `json:"failed_bytes"`
 	// DroppedEvents is the trace writer's count of events it dropped because
 	// its buffers were full (perfetto.DroppedEventsName): the tables miss
 	// those.
@@ -174,6 +198,9 @@ type summarizer struct {
 	objs     objects
 	counters map[uint64]*counter
 	strs     interner
+	leaks    []Leak
+	failures int
+	failed   uint64
 }
 
 func newSummarizer(o Options, tracks map[uint64]*decode.Track) *summarizer {
@@ -225,6 +252,31 @@ func (s *summarizer) event(p *decode.Packet) (event, bool) {
 				e.key = argUint(a)
 			}
 		}
+	case p.Event.Name == failureEvent:
+		e.kind = evFailure
+		if a, ok := p.Event.Arg("size"); ok {
+			e.size = argUint(a)
+		}
+	case p.Event.Name == leakEvent:
+		e.kind = evLeak
+		for _, a := range p.Event.Annotations {
+			switch a.Name {
+			case "source":
+				e.src = s.strs.id(a.Str)
+			case "memory_type":
+				e.clust = s.strs.id(a.Str)
+			case "object_handle":
+				e.handle = argUint(a)
+			case "size":
+				e.size = argUint(a)
+			case "heap":
+				e.heap = uint32(argUint(a))
+			case "object_name":
+				e.name = a.Str
+			case "at":
+				e.at = s.strs.id(a.Str)
+			}
+		}
 	case p.Event.Name == objectNameEvent:
 		e.kind = evName
 		typ := int64(-1)
@@ -252,10 +304,22 @@ func (s *summarizer) event(p *decode.Packet) (event, bool) {
 // apply takes the events in time order.
 func (s *summarizer) apply(e *event) {
 	s.events++
-	if !s.started {
+	if !s.started && e.kind != evRawName {
 		s.started, s.t0 = true, e.ts
 	}
-	if e.kind != evCounter {
+	switch e.kind {
+	case evFailure:
+		s.failures++
+		s.failed = satAdd(s.failed, e.size)
+		return
+	case evLeak:
+		s.leaks = append(s.leaks, Leak{
+			Name: e.name, Type: s.strs.str(e.src), Handle: e.handle, Bytes: e.size,
+			Cluster: s.strs.str(e.clust), Heap: e.heap, At: s.strs.str(e.at), Time: e.ts - s.t0,
+		})
+		return
+	case evCounter:
+	default:
 		s.objs.apply(e, s.t0, &s.strs)
 		return
 	}
@@ -271,7 +335,7 @@ func (s *summarizer) apply(e *event) {
 
 func (s *summarizer) finish() *Summary {
 	s.order.flush()
-	sum := &Summary{LateEvents: s.order.late, Events: s.events}
+	sum := &Summary{LateEvents: s.order.late, Events: s.events, Leaks: s.leaks, AllocationFailures: s.failures, FailedBytes: s.failed}
 	sum.Objects, sum.ObjectsTotal = s.objs.finish(s.t0, &s.strs)
 	for uuid, c := range s.counters {
 		tr := s.tracks[uuid]
@@ -307,6 +371,13 @@ func (s *summarizer) nameKey(objectType int64) (uint32, bool) {
 		return s.strs.id("VIDEO_SESSION"), true
 	}
 	return 0, false
+}
+
+func satAdd(x, y uint64) uint64 {
+	if x+y < x {
+		return ^uint64(0)
+	}
+	return x + y
 }
 
 // argUint is an integer annotation's value, signed or not.

@@ -25,6 +25,18 @@ func (s *Summary) Text() string {
 	for _, c := range s.Clusters {
 		fmt.Fprintf(&b, "%-48s %12d %12d\n", c.Track, c.Peak, c.Final)
 	}
+	fmt.Fprintf(&b, "\nLeaks (alive at vkDestroyDevice, vkDestroyInstance or exit): %d\n", len(s.Leaks))
+	if len(s.Leaks) > 0 {
+		fmt.Fprintf(&b, "%-28s %-13s %-18s %12s %4s %-17s %10s  %s\n", "NAME", "TYPE", "HANDLE", "BYTES", "HEAP", "AT", "TIME", "CLUSTER")
+	}
+	for _, l := range s.Leaks {
+		name := l.Name
+		if name == "" {
+			name = "(unnamed)"
+		}
+		fmt.Fprintf(&b, "%-28s %-13s %#-18x %12d %4d %-17s %10.6f  %s\n", name, l.Type, l.Handle, l.Bytes, l.Heap, l.At, float64(l.Time)/1e9, l.Cluster)
+	}
+	fmt.Fprintf(&b, "\nFailed allocations: %d (%d bytes)\n", s.AllocationFailures, s.FailedBytes)
 	if s.DroppedEvents > 0 {
 		fmt.Fprintf(&b, "\nwarning: the trace writer dropped %d events (its buffers were full); the tables miss them\n", s.DroppedEvents)
 	}

@@ -1,0 +1,62 @@
+package memreport
+
+import (
+	"sync/atomic"
+	"time"
+
+	"github.com/vkgen/vkgen/layer/memreport/accounting"
+)
+
+// BudgetInterval is the least time between two VK_EXT_memory_budget samples
+// of one device: heap budget and usage are sampled when the application
+// allocates or frees memory, at most this often, so a burst of allocations
+// costs one query, and no thread of the layer's polls. vkCreateDevice (after
+// the call) and vkDestroyDevice (before it) always sample.
+const BudgetInterval = 10 * time.Millisecond
+
+// budgetClock is the sampler's clock: the time since the process's first
+// reading. Tests replace state.now.
+func budgetClock() time.Duration { return time.Since(clockStart) }
+
+var clockStart = time.Now()
+
+// budgetState is one device's sampling state; nil for a device without
+// VK_EXT_memory_budget.
+type budgetState struct {
+	last atomic.Int64 // state.now() of the last sample; -1: never
+}
+
+// budgetDue reports whether the device's budget should be sampled now
+// (always when forced), and claims the sample: of concurrent callers, one
+// wins.
+func (s *state) budgetDue(device uintptr, force bool) bool {
+	d, ok := (*s.keys.Load())[device]
+	if !ok || d.budget == nil {
+		return false
+	}
+	now := int64(s.now())
+	if force {
+		d.budget.last.Store(now)
+		return true
+	}
+	last := d.budget.last.Load()
+	if last >= 0 && now-last < int64(BudgetInterval) {
+		return false
+	}
+	return d.budget.last.CompareAndSwap(last, now)
+}
+
+// budgetSampled writes one sample: heapBudget and heapUsage per heap.
+func (s *state) budgetSampled(budget, usage []uint64) {
+	for h := range min(len(budget), len(usage), accounting.MaxHeaps) {
+		s.out.Budget(uint32(h), budget[h], usage[h])
+	}
+}
+
+// sampleBudget samples the device's budget through query (the C call) when
+// due or forced.
+func (s *state) sampleBudget(device uintptr, force bool, query func() (budget, usage []uint64)) {
+	if s.budgetDue(device, force) {
+		s.budgetSampled(query())
+	}
+}

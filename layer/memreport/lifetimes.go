@@ -1,0 +1,317 @@
+package memreport
+
+import (
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/vkgen/vkgen/generated"
+	"github.com/vkgen/vkgen/layer/memreport/accounting"
+	"github.com/vkgen/vkgen/objectnames"
+	"github.com/vkgen/vkgen/perfetto"
+)
+
+// lifetimes turns the engine's CREATE/BIND ... DESTROY events into Perfetto
+// slices: one track per allocation or binding (lifetimes overlap, so they
+// cannot share a track), under a group track per device and one per heap of
+// that device. The slice is named by the object's name; a rename ends the
+// slice and begins one with the new name on the same track at the same
+// timestamp, so the track spans the lifetime exactly. trace_processor (and
+// so the UI) merges sibling tracks of one name into as few tracks as keep
+// slices from overlapping, so every begin carries a "lifetime" annotation,
+// a number unique in the process, that groups the slices of one lifetime.
+//
+// Lock order: the engine's lock, then lt.mu (the trace sink calls in with
+// the engine locked); the name store's shard lock, then lt.mu (renames). lt
+// never calls the engine or the store, so names are copied here rather than
+// looked up in the store.
+type lifetimes struct {
+	mu    sync.Mutex
+	nopen atomic.Int64 // len(open), read without mu
+	open  map[liveKey]liveSlice
+	// ranged lists the keys of an object's open range binds (sparse
+	// ranges, video session bindings) by its key without them, for renames.
+	ranged  map[liveKey][]uint64
+	names   map[nameKey]string
+	devices map[uint64]uintptr // device key -> VkDevice, for track names
+	groups  map[groupKey][]perfetto.GroupTrack
+	key     func(uintptr) uint64
+	next    uint64
+}
+
+// liveKey is an allocation (src DEVICE_MEMORY or DRIVER, id its
+// memory_object_id) or a binding (src BUFFER, IMAGE or VIDEO_SESSION, id the
+// handle, and the plane of a disjoint image or the key of a range bind).
+type liveKey struct {
+	dev   uint64
+	src   accounting.Source
+	id    uint64
+	plane uint8
+	key   uint64
+}
+
+type nameKey struct {
+	dev    uint64
+	typ    generated.ObjectType
+	handle uint64
+}
+
+type groupKey struct {
+	dev  uint64
+	heap uint32
+}
+
+// liveSlice is an open lifetime: what its next begin needs.
+type liveSlice struct {
+	track    uint64
+	lifetime uint64  // the slices' "lifetime" annotation
+	name     nameKey // where renames come from (typ 0: never named)
+	handle   uint64  // named by while unnamed
+	src      accounting.Source
+	groups   []perfetto.GroupTrack // device, heap
+}
+
+// newLifetimes returns empty state; the layer's state sets key (VkDevice to
+// device key) before any name arrives.
+func newLifetimes() *lifetimes {
+	return &lifetimes{
+		open: map[liveKey]liveSlice{}, ranged: map[liveKey][]uint64{}, names: map[nameKey]string{},
+		devices: map[uint64]uintptr{}, groups: map[groupKey][]perfetto.GroupTrack{},
+	}
+}
+
+func liveKeyOf(ev *accounting.AllocationEvent) liveKey {
+	switch ev.Source {
+	case accounting.SourceBuffer, accounting.SourceImage, accounting.SourceVideoSession:
+		return liveKey{ev.Device, ev.Source, ev.ObjectHandle, ev.Plane, ev.Key}
+	}
+	return liveKey{ev.Device, ev.Source, ev.MemoryObjectID, 0, 0}
+}
+
+// nameKeyOf is where an event's object gets its name; typ 0 for driver
+// allocations, which have none.
+func nameKeyOf(ev *accounting.AllocationEvent) nameKey {
+	switch ev.Source {
+	case accounting.SourceBuffer:
+		return nameKey{ev.Device, generated.ObjectTypeBuffer, ev.ObjectHandle}
+	case accounting.SourceImage:
+		return nameKey{ev.Device, generated.ObjectTypeImage, ev.ObjectHandle}
+	case accounting.SourceDeviceMemory:
+		return nameKey{ev.Device, generated.ObjectTypeDeviceMemory, ev.ObjectHandle}
+	case accounting.SourceVideoSession:
+		return nameKey{ev.Device, generated.ObjectTypeVideoSessionKHR, ev.ObjectHandle}
+	}
+	return nameKey{}
+}
+
+// trackNames are the object tracks' names by source: the UI shows the
+// tracks of one heap with the same name as one track.
+var trackNames = [...]string{
+	accounting.SourceDriver: "driver", accounting.SourceDeviceMemory: "VkDeviceMemory",
+	accounting.SourceImage: "VkImage", accounting.SourceBuffer: "VkBuffer",
+	accounting.SourceVideoSession: "VkVideoSessionKHR",
+}
+
+// slice updates the open lifetimes for a live CREATE, BIND or DESTROY and
+// returns its slice event (ok false: none, e.g. a DESTROY of nothing open).
+// A CREATE or BIND of an object already open (the driver reported an
+// allocation again) continues on its track: reopen says to end the open
+// slice on sl.Track first.
+func (lt *lifetimes) slice(ev *accounting.AllocationEvent) (sl perfetto.Slice, ok, reopen bool) {
+	if lt.nopen.Load() == 0 && !perfetto.Enabled() {
+		// Untraced: nothing to end, nothing to begin. A session that starts
+		// later begins the live objects' slices in its replay (current).
+		return sl, false, false
+	}
+	k := liveKeyOf(ev)
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	switch ev.Operation {
+	case accounting.OpCreate, accounting.OpBind:
+		ls, reopen := lt.open[k]
+		if !reopen {
+			ls = lt.openLocked(k, ev)
+		} else {
+			// Reported again (the driver's ALLOCATE for a live key): same
+			// track, its heap as reported now.
+			ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
+			lt.open[k] = ls
+		}
+		return lt.beginLocked(&ls), true, reopen
+	case accounting.OpDestroy:
+		ls, open := lt.open[k]
+		if !open {
+			return sl, false, false
+		}
+		lt.closeLocked(k)
+		return perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, true, false
+	}
+	return sl, false, false
+}
+
+// current returns the begin of an object for a session-start replay: its
+// open lifetime's, or a new lifetime's when it was created untraced.
+func (lt *lifetimes) current(ev *accounting.AllocationEvent) (perfetto.Slice, bool) {
+	if ev.Operation != accounting.OpCreate && ev.Operation != accounting.OpBind {
+		return perfetto.Slice{}, false
+	}
+	k := liveKeyOf(ev)
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	ls, ok := lt.open[k]
+	if !ok {
+		ls = lt.openLocked(k, ev)
+	}
+	return lt.beginLocked(&ls), true
+}
+
+// openLocked starts a lifetime: a new track and lifetime number.
+func (lt *lifetimes) openLocked(k liveKey, ev *accounting.AllocationEvent) liveSlice {
+	lt.next++
+	ls := liveSlice{track: perfetto.ProcessTrackUUID() ^ mix(lt.next), lifetime: lt.next, name: nameKeyOf(ev), src: ev.Source}
+	ls.handle = ev.ObjectHandle
+	if ev.Source == accounting.SourceDriver {
+		ls.handle = ev.MemoryObjectID
+	}
+	ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
+	lt.open[k] = ls
+	lt.nopen.Store(int64(len(lt.open)))
+	if k.key != 0 {
+		obj := liveKey{k.dev, k.src, k.id, k.plane, 0}
+		lt.ranged[obj] = append(lt.ranged[obj], k.key)
+	}
+	return ls
+}
+
+// closeLocked ends a lifetime.
+func (lt *lifetimes) closeLocked(k liveKey) {
+	delete(lt.open, k)
+	lt.nopen.Store(int64(len(lt.open)))
+	if k.key != 0 {
+		obj := liveKey{k.dev, k.src, k.id, k.plane, 0}
+		keys := lt.ranged[obj]
+		if i := slices.Index(keys, k.key); i >= 0 {
+			keys = slices.Delete(keys, i, i+1)
+		}
+		if len(keys) == 0 {
+			delete(lt.ranged, obj)
+		} else {
+			lt.ranged[obj] = keys
+		}
+	}
+}
+
+// beginLocked is the begin of an open lifetime's slice: named by the
+// object's name, else by its type and handle (written by the encoder, so
+// no string is built).
+func (lt *lifetimes) beginLocked(ls *liveSlice) perfetto.Slice {
+	return perfetto.Slice{
+		Op: perfetto.SliceBegin, Track: ls.track, Groups: ls.groups, TrackName: trackNames[ls.src],
+		Name: lt.names[ls.name], NameHandle: ls.handle,
+		Arg: perfetto.Uint(argLifetime, ls.lifetime),
+	}
+}
+
+// groupsLocked returns the device and heap group tracks, made once.
+func (lt *lifetimes) groupsLocked(dev uint64, heap uint32) []perfetto.GroupTrack {
+	k := groupKey{dev, heap}
+	if g, ok := lt.groups[k]; ok {
+		return g
+	}
+	d := perfetto.ProcessTrackUUID() ^ mix(dev|1<<62)
+	g := []perfetto.GroupTrack{
+		{UUID: d, Name: "VkDevice 0x" + strconv.FormatUint(uint64(lt.devices[dev]), 16)},
+		{UUID: d ^ mix(uint64(heap)+1), Parent: d, Name: "heap " + strconv.FormatUint(uint64(heap), 10)},
+	}
+	lt.groups[k] = g
+	return g
+}
+
+// EmitName takes every name change of the shared store (an objectnames
+// Emitter) and renames the open slices of the object.
+func (lt *lifetimes) EmitName(r objectnames.Record) {
+	var src accounting.Source
+	switch r.Type {
+	case generated.ObjectTypeBuffer:
+		src = accounting.SourceBuffer
+	case generated.ObjectTypeImage:
+		src = accounting.SourceImage
+	case generated.ObjectTypeDeviceMemory:
+		src = accounting.SourceDeviceMemory
+	case generated.ObjectTypeVideoSessionKHR:
+		src = accounting.SourceVideoSession
+	default:
+		return
+	}
+	nk := nameKey{lt.key(uintptr(r.Device)), r.Type, r.Handle}
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	if r.Removed {
+		delete(lt.names, nk)
+	} else {
+		lt.names[nk] = r.Name
+	}
+	var out []perfetto.Slice
+	rename := func(k liveKey) {
+		if ls, ok := lt.open[k]; ok {
+			out = append(out, perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, lt.beginLocked(&ls))
+		}
+	}
+	for plane := range uint8(4) {
+		rename(liveKey{nk.dev, src, r.Handle, plane, 0})
+	}
+	for _, key := range lt.ranged[liveKey{nk.dev, src, r.Handle, 0, 0}] {
+		rename(liveKey{nk.dev, src, r.Handle, 0, key})
+	}
+	if len(out) > 0 {
+		perfetto.Slices(category, out...)
+	}
+}
+
+// name returns the object's name as the store last published it.
+func (lt *lifetimes) name(dev uint64, t generated.ObjectType, handle uint64) string {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	return lt.names[nameKey{dev, t, handle}]
+}
+
+// forget drops the name of a destroyed object.
+func (lt *lifetimes) forget(dev uint64, t generated.ObjectType, handle uint64) {
+	lt.mu.Lock()
+	delete(lt.names, nameKey{dev, t, handle})
+	lt.mu.Unlock()
+}
+
+func (lt *lifetimes) deviceCreated(dev uint64, device uintptr) {
+	lt.mu.Lock()
+	lt.devices[dev] = device
+	lt.mu.Unlock()
+}
+
+// deviceDestroyed forgets the device's names (its DESTROY events closed its
+// slices already).
+func (lt *lifetimes) deviceDestroyed(dev uint64) {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	delete(lt.devices, dev)
+	for k := range lt.groups {
+		if k.dev == dev {
+			delete(lt.groups, k)
+		}
+	}
+	for k := range lt.names {
+		if k.dev == dev {
+			delete(lt.names, k)
+		}
+	}
+}
+
+// mix spreads a counter over 64 bits (splitmix64's finaliser) so track
+// uuids do not collide with the process track's neighbours.
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}

@@ -1,0 +1,351 @@
+// Package sql_test checks the PerfettoSQL module vkgen.memory (vkgen/memory.sql)
+// with Perfetto's trace_processor_shell against `vkgen trace summary`
+// (package tracesummary): two independent readers of the same trace must
+// agree on every number, on the demo's trace and on a multi-thread stress
+// trace, and the lifetime slices must span exactly what the instants say.
+package sql_test
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/vkgen/vkgen/demo/account"
+	"github.com/vkgen/vkgen/internal/perfettotools"
+	"github.com/vkgen/vkgen/internal/testenv"
+	"github.com/vkgen/vkgen/internal/vktest"
+	"github.com/vkgen/vkgen/layer/memreport/tracesummary"
+	"github.com/vkgen/vkgen/perfetto/decode"
+)
+
+const (
+	dmrLayer = "VK_LAYER_VKGEN_DeviceMemoryReport"
+	dmLayer  = "VK_LAYER_VKGEN_DebugMarker"
+)
+
+func setup(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the layer library and runs Vulkan programs; skipped with -short")
+	}
+	perfettotools.BinDir(t)
+	vktest.Layers(t)
+}
+
+// record runs prog with args and the layers, writing a trace; it returns the
+// trace's path and what the program printed.
+func record(t *testing.T, prog string, layers []string, args ...string) (string, string) {
+	t.Helper()
+	trace := filepath.Join(t.TempDir(), "run.pftrace")
+	cmd := exec.Command(prog, args...)
+	cmd.Env = append(vktest.Env(t, layers...), "VK_VKGEN_TRACE_FILE="+trace)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %v: %v\n%s", prog, args, err, out)
+	}
+	perfettotools.CheckStats(t, trace)
+	return trace, string(out)
+}
+
+// query runs sql after including the module.
+func query(t *testing.T, trace, sql string) perfettotools.Result {
+	t.Helper()
+	dir := filepath.Join(testenv.Root(), "layer", "memreport", "sql", "vkgen")
+	return perfettotools.Query(t, trace, "INCLUDE PERFETTO MODULE vkgen.memory;\n"+sql, "--add-sql-package", dir)
+}
+
+func summary(t *testing.T, trace string) *tracesummary.Summary {
+	t.Helper()
+	f, err := os.Open(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := tracesummary.Read(f, trace, tracesummary.Options{Top: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// handle prints a handle trace_processor stored as a signed integer the way
+// the summary holds it.
+func handle(t *testing.T, s string) string {
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatalf("handle %q: %v", s, err)
+	}
+	return fmt.Sprintf("%#x", uint64(v))
+}
+
+func nullAsMinusOne(s string) string {
+	if s == "[NULL]" {
+		return "-1"
+	}
+	return s
+}
+
+func sorted(rows []string) []string {
+	slices.Sort(rows)
+	return rows
+}
+
+// compare checks the module's objects, counter tracks, leaks and failures
+// against the summary of the same trace, row for row.
+func compare(t *testing.T, trace string, sum *tracesummary.Summary) {
+	t.Helper()
+	var want, got []string
+	for _, o := range sum.Objects {
+		want = append(want, fmt.Sprintf("%s %#x %q %d %d %s %d %d", o.Type, o.Handle, o.Name, o.Bytes, o.Final, o.Cluster, o.Created, o.Destroyed))
+	}
+	res := query(t, trace, "SELECT type, handle, name, bytes, final_bytes, cluster, created_ns, destroyed_ns FROM vkgen_memory_objects")
+	for _, r := range res.Rows {
+		got = append(got, fmt.Sprintf("%s %s %q %s %s %s %s %s", r[0], handle(t, r[1]), r[2], r[3], r[4], r[5], r[6], nullAsMinusOne(r[7])))
+	}
+	if len(want) != sum.ObjectsTotal || len(want) == 0 {
+		t.Fatalf("summary has %d of %d objects", len(want), sum.ObjectsTotal)
+	}
+	if w, g := sorted(want), sorted(got); !slices.Equal(w, g) {
+		t.Errorf("objects: module has %d rows, summary %d; first differences:\n%s", len(g), len(w), diff(g, w))
+	}
+
+	want, got = nil, nil
+	for _, c := range sum.Clusters {
+		want = append(want, fmt.Sprintf("%s %d %d", c.Track, c.Peak, c.Final))
+	}
+	for _, r := range query(t, trace, "SELECT track, peak, final FROM vkgen_memory_clusters ORDER BY track").Rows {
+		got = append(got, strings.Join(r, " "))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("counter tracks:\n%s", diff(got, want))
+	}
+
+	want, got = nil, nil
+	for _, l := range sum.Leaks {
+		want = append(want, fmt.Sprintf("%d %s %s %#x %q %d %s %d", l.Time, l.At, l.Type, l.Handle, l.Name, l.Bytes, l.Cluster, l.Heap))
+	}
+	for _, r := range query(t, trace, "SELECT ns, at, type, handle, name, bytes, cluster, heap FROM vkgen_memory_leaks").Rows {
+		got = append(got, fmt.Sprintf("%s %s %s %s %q %s %s %s", r[0], r[1], r[2], handle(t, r[3]), r[4], r[5], r[6], r[7]))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("leaks:\n%s", diff(got, want))
+	}
+
+	f := query(t, trace, "SELECT COUNT(*), COALESCE(SUM(size), 0) FROM vkgen_memory_failures").Rows[0]
+	if w := []string{strconv.Itoa(sum.AllocationFailures), strconv.FormatUint(sum.FailedBytes, 10)}; !slices.Equal(f, w) {
+		t.Errorf("failures: module %q, summary %q", f, w)
+	}
+}
+
+// diff lists the rows only one side has (at most 10 of each).
+func diff(got, want []string) string {
+	var b strings.Builder
+	n := 0
+	for _, g := range got {
+		if !slices.Contains(want, g) && n < 10 {
+			fmt.Fprintf(&b, "  module only:  %s\n", g)
+			n++
+		}
+	}
+	n = 0
+	for _, w := range want {
+		if !slices.Contains(got, w) && n < 10 {
+			fmt.Fprintf(&b, "  summary only: %s\n", w)
+			n++
+		}
+	}
+	return b.String()
+}
+
+// TestModuleOnDemo: the demo with a failed allocation, a reused handle and
+// a named leak, through DebugMarker and DeviceMemoryReport on lavapipe.
+func TestModuleOnDemo(t *testing.T) {
+	setup(t)
+	prog := vktest.Program(t, "demo/demo.c")
+	trace, out := record(t, prog, []string{dmLayer, dmrLayer}, "--fail-alloc", "--reuse", "--leak")
+	acc, err := account.Parse(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := summary(t, trace)
+	compare(t, trace, sum)
+
+	// The named leak: both objects of --leak, with their sizes, once each,
+	// at vkDestroyDevice.
+	var leaks []string
+	for _, l := range sum.Leaks {
+		leaks = append(leaks, fmt.Sprintf("%s %s %d %s", l.Type, l.Name, l.Bytes, l.At))
+	}
+	mem, _ := acc.Memory("leak.block")
+	var buf account.Resource
+	for _, r := range acc.Resources {
+		if r.Name == "leak.forgotten" {
+			buf = r
+		}
+	}
+	wantLeaks := []string{
+		fmt.Sprintf("DEVICE_MEMORY leak.block %d vkDestroyDevice", mem.Size),
+		fmt.Sprintf("BUFFER leak.forgotten %d vkDestroyDevice", buf.Size),
+	}
+	if mem.Size == 0 || buf.Size == 0 || !slices.Equal(sorted(leaks), sorted(wantLeaks)) {
+		t.Errorf("leaks %q, want %q", leaks, wantLeaks)
+	}
+	// The refused allocation: one failure of 1<<62 bytes.
+	if sum.AllocationFailures != 1 || sum.FailedBytes != 1<<62 {
+		t.Errorf("failures %d (%d bytes), want 1 (%d)", sum.AllocationFailures, sum.FailedBytes, uint64(1)<<62)
+	}
+
+	checkLifetimes(t, trace, sum)
+	checkHeapCounters(t, trace)
+	checkPeak(t, trace)
+}
+
+// checkLifetimes: every object of the demo is one lifetime of slices named
+// by its name, on a track under "heap 0" under "VkDevice 0x..." of the
+// demo's process, lasting exactly from its CREATE/BIND to its DESTROY.
+func checkLifetimes(t *testing.T, trace string, sum *tracesummary.Summary) {
+	t.Helper()
+	kinds := map[string]string{"VkBuffer": "BUFFER", "VkImage": "IMAGE", "VkDeviceMemory": "DEVICE_MEMORY"}
+	var want, got []string
+	for _, o := range sum.Objects {
+		want = append(want, fmt.Sprintf("%s %s %d %d", o.Type, o.Name, o.Created, o.Destroyed-int64(o.Created)))
+	}
+	res := query(t, trace, `SELECT kind, name, ts - (SELECT ts FROM vkgen_memory_t0), dur, device, heap FROM vkgen_memory_lifetimes`)
+	for _, r := range res.Rows {
+		got = append(got, fmt.Sprintf("%s %s %s %s", kinds[r[0]], r[1], r[2], r[3]))
+		if !strings.HasPrefix(r[4], "VkDevice 0x") || r[5] != "0" {
+			t.Errorf("lifetime %q: want device VkDevice 0x... and heap 0", r)
+		}
+	}
+	if !slices.Equal(sorted(got), sorted(want)) {
+		t.Errorf("lifetimes (kind, name, start, duration) vs the summary's objects:\n%s", diff(got, want))
+	}
+	// Grouping: object tracks -> heap track -> device track, all tracks of
+	// the one process, and one device track.
+	g := query(t, trace, `
+SELECT COUNT(DISTINCT dev.id), COUNT(DISTINCT heap.id), MIN(kind.upid = dev.upid AND heap.upid = dev.upid),
+       MIN(dev.parent_id IS NULL), (SELECT COUNT(*) FROM process WHERE upid = MIN(dev.upid) AND pid > 0)
+FROM slice s
+JOIN process_track kind ON kind.id = s.track_id
+JOIN process_track heap ON heap.id = kind.parent_id
+JOIN process_track dev ON dev.id = heap.parent_id
+WHERE s.category = 'VulkanDeviceMemoryReport' AND s.dur != 0`)
+	if w := []string{"1", "1", "1", "1", "1"}; len(g.Rows) != 1 || !slices.Equal(g.Rows[0], w) {
+		t.Errorf("track grouping %v, want one device and one heap track of one process:\n%s", g.Rows, g)
+	}
+	// A name given after the bind renames the slice: the memory objects
+	// are named after vkAllocateMemory, so their lifetimes have two slices
+	// (the handle's, then the name's) that meet exactly.
+	r := query(t, trace, `SELECT name, slices FROM vkgen_memory_lifetimes WHERE kind = 'VkDeviceMemory' AND name = 'block.device_local'`)
+	if len(r.Rows) != 1 || r.Rows[0][1] != "2" {
+		t.Errorf("block.device_local lifetime: %v, want 2 slices", r.Rows)
+	}
+}
+
+// checkHeapCounters: lavapipe has one heap, so every vulkan.mem.heap0.*
+// track has exactly the values of its process-wide track, and the module's
+// per-heap view names them so.
+func checkHeapCounters(t *testing.T, trace string) {
+	t.Helper()
+	tr, err := decode.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := tr.Counters()
+	n := 0
+	for name, c := range cs {
+		rest, ok := strings.CutPrefix(name, "vulkan.mem.heap0.")
+		if !ok {
+			continue
+		}
+		n++
+		whole := cs["vulkan.mem."+rest]
+		if whole == nil || !slices.Equal(values(c.Samples), values(whole.Samples)) {
+			t.Errorf("%s values %v, process-wide %v", name, values(c.Samples), whole)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no vulkan.mem.heap0.* tracks")
+	}
+	res := query(t, trace, "SELECT COUNT(DISTINCT cluster_track), MIN(heap), MAX(heap) FROM vkgen_memory_heaps")
+	if w := []string{strconv.Itoa(n), "0", "0"}; !slices.Equal(res.Rows[0], w) {
+		t.Errorf("vkgen_memory_heaps: %q, want %q", res.Rows[0], w)
+	}
+}
+
+func values(s []decode.CounterSample) []int64 {
+	var out []int64
+	for _, x := range s {
+		out = append(out, x.Value)
+	}
+	return out
+}
+
+// checkPeak: the module's peak equals the peak of the sum of the usage
+// counters as the Go decoder reads them, taken at each allocation event
+// (between the counter updates of one call the sum passes through
+// intermediate values: a bind adds to its cluster before the unbound bytes
+// shrink), and the allocations alive at it add up to it.
+func checkPeak(t *testing.T, trace string) {
+	t.Helper()
+	tr, err := decode.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type sample struct {
+		ts    uint64
+		track string // "" for an allocation event
+		v     int64
+	}
+	var all []sample
+	for name, c := range tr.Counters() {
+		if strings.HasPrefix(name, "vulkan.mem.app.usage.") || strings.HasPrefix(name, "vulkan.mem.driver.usage.") {
+			for _, s := range c.Samples {
+				all = append(all, sample{s.Timestamp, name, s.Value})
+			}
+		}
+	}
+	for _, p := range tr.Instants() {
+		if p.Event.Name == "VulkanMemoryAllocation" {
+			all = append(all, sample{ts: p.Timestamp})
+		}
+	}
+	// Counters first at equal times: an event follows its counter updates.
+	slices.SortStableFunc(all, func(a, b sample) int {
+		return cmp.Or(cmp.Compare(a.ts, b.ts), cmp.Compare(b.track, a.track))
+	})
+	last := map[string]int64{}
+	var total, peak int64
+	for _, s := range all {
+		if s.track == "" {
+			peak = max(peak, total)
+			continue
+		}
+		total += s.v - last[s.track]
+		last[s.track] = s.v
+	}
+	p := query(t, trace, "SELECT peak_bytes FROM vkgen_memory_peak").Rows
+	a := query(t, trace, "SELECT SUM(bytes) FROM vkgen_memory_top_at_peak WHERE type IN ('DEVICE_MEMORY', 'DRIVER')").Rows
+	if w := strconv.FormatInt(peak, 10); peak == 0 || len(p) != 1 || p[0][0] != w || a[0][0] != w {
+		t.Errorf("peak: module %v, allocations at it %v; counters %d", p, a, peak)
+	}
+}
+
+// TestModuleOnStress: four threads creating, naming, binding and destroying
+// buffers and memory on one device (lavapipe recycles the handles).
+func TestModuleOnStress(t *testing.T) {
+	setup(t)
+	prog := vktest.Program(t, "testdata/vkstress/vkstress.c")
+	trace, _ := record(t, prog, []string{dmrLayer}, "--threads", "4", "--iterations", "200")
+	sum := summary(t, trace)
+	if sum.ObjectsTotal != 2*4*200 {
+		t.Errorf("summary has %d objects, want %d (a buffer and its memory per iteration)", sum.ObjectsTotal, 2*4*200)
+	}
+	compare(t, trace, sum)
+}

@@ -1,0 +1,209 @@
+-- vkgen.memory: the DeviceMemoryReport layer's trace as tables.
+--
+-- Load with `trace_processor_shell --add-sql-module layer/memreport/sql/vkgen`
+-- (ui.perfetto.dev: paste this file into the query page), then
+-- `INCLUDE PERFETTO MODULE vkgen.memory;`. docs/memreport.md describes the
+-- events. The tables agree with `vkgen trace summary`, which reads the same
+-- events independently: layer/memreport/sql's test compares them.
+
+-- Every event of the layer: VulkanMemoryAllocation, VulkanObjectName,
+-- VulkanMemoryLeak and VulkanMemoryAllocationFailed instants with their
+-- annotations (uint64 values as trace_processor stores them: signed).
+CREATE PERFETTO VIEW vkgen_memory_events AS
+SELECT
+  s.id,
+  s.ts,
+  s.name AS event,
+  EXTRACT_ARG(s.arg_set_id, 'debug.operation') AS operation,
+  EXTRACT_ARG(s.arg_set_id, 'debug.source') AS source,
+  EXTRACT_ARG(s.arg_set_id, 'debug.memory_object_id') AS memory_object_id,
+  EXTRACT_ARG(s.arg_set_id, 'debug.size') AS size,
+  EXTRACT_ARG(s.arg_set_id, 'debug.offset') AS offset,
+  EXTRACT_ARG(s.arg_set_id, 'debug.object_handle') AS object_handle,
+  EXTRACT_ARG(s.arg_set_id, 'debug.memory_type') AS memory_type,
+  EXTRACT_ARG(s.arg_set_id, 'debug.heap') AS heap,
+  EXTRACT_ARG(s.arg_set_id, 'debug.object_type') AS object_type,
+  EXTRACT_ARG(s.arg_set_id, 'debug.object_name') AS object_name,
+  EXTRACT_ARG(s.arg_set_id, 'debug.at') AS at
+FROM slice s
+WHERE s.category = 'VulkanDeviceMemoryReport'
+  AND s.dur = 0
+  AND s.name IN ('VulkanMemoryAllocation', 'VulkanObjectName', 'VulkanMemoryLeak', 'VulkanMemoryAllocationFailed');
+
+-- The time every *_ns column counts from: the first event of the layer (an
+-- instant or a vulkan.mem.* counter value), as in `vkgen trace summary`.
+CREATE PERFETTO TABLE vkgen_memory_t0 AS
+SELECT MIN(ts) AS ts FROM (
+  SELECT MIN(ts) AS ts FROM vkgen_memory_events
+  UNION ALL
+  SELECT MIN(c.ts) FROM counter c JOIN counter_track t ON t.id = c.track_id
+  WHERE t.name GLOB 'vulkan.mem.*' OR t.name = 'vkgen.perfetto.dropped_events'
+);
+
+-- Memory and name events per object, with what the object holds after each:
+-- an object is one lifetime of a (type, handle): it begins with its first
+-- event after the DESTROY that released its last slot (allocation or
+-- binding, keyed by memory and offset) and ends with that DESTROY. A name
+-- belongs to the lifetime it was given in, or, given between lifetimes, to
+-- the next one.
+CREATE PERFETTO TABLE _vkgen_memory_object_events AS
+WITH ev AS (
+  SELECT id, ts, source AS type, object_handle AS handle, memory_object_id AS mem, offset AS off,
+         size, memory_type, operation, NULL AS name
+  FROM vkgen_memory_events
+  WHERE event = 'VulkanMemoryAllocation' AND operation IN ('CREATE', 'BIND', 'DESTROY')
+  UNION ALL
+  SELECT id, ts, CASE object_type WHEN 8 THEN 'DEVICE_MEMORY' WHEN 9 THEN 'BUFFER' WHEN 10 THEN 'IMAGE' END,
+         object_handle, NULL, NULL, NULL, NULL, 'NAME', object_name
+  FROM vkgen_memory_events
+  WHERE event = 'VulkanObjectName' AND object_type IN (8, 9, 10)
+), slot AS (
+  -- a slot's presence and size after the event; a replayed CREATE/BIND of
+  -- a slot already held changes nothing but its size
+  SELECT *,
+         CASE operation WHEN 'DESTROY' THEN 0 ELSE 1 END AS present,
+         CASE operation WHEN 'DESTROY' THEN 0 ELSE size END AS slot_size
+  FROM ev WHERE operation != 'NAME'
+), delta AS (
+  SELECT *,
+         present - LAG(present, 1, 0) OVER w AS d_present,
+         slot_size - LAG(slot_size, 1, 0) OVER w AS d_size
+  FROM slot
+  WINDOW w AS (PARTITION BY type, handle, mem, off ORDER BY ts, id)
+), merged AS (
+  SELECT id, ts, type, handle, mem, off, size, memory_type, operation, name, d_present, d_size FROM delta
+  UNION ALL
+  SELECT id, ts, type, handle, NULL, NULL, NULL, NULL, operation, name, 0, 0 FROM ev WHERE operation = 'NAME'
+), running AS (
+  SELECT *,
+         SUM(d_present) OVER w AS slots,
+         SUM(d_size) OVER w AS held
+  FROM merged
+  WINDOW w AS (PARTITION BY type, handle ORDER BY ts, id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+), ends AS (
+  SELECT *, (operation = 'DESTROY' AND d_present = -1 AND slots = 0) AS ends_life FROM running
+)
+SELECT *,
+       COALESCE(SUM(ends_life) OVER (PARTITION BY type, handle ORDER BY ts, id
+                                     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS life
+FROM ends;
+
+-- One row per object lifetime (docs/memreport.md, "vkgen trace summary"):
+-- bytes is the most it held at once, final_bytes what it held at the end
+-- of the trace, cluster the memory_type of its last memory event,
+-- created_ns/destroyed_ns since vkgen_memory_t0 (destroyed_ns NULL: alive at
+-- the end). A stray DESTROY of a slot the trace never saw held is ignored.
+CREATE PERFETTO TABLE vkgen_memory_objects AS
+WITH lives AS (
+  SELECT type, handle, life,
+         MAX(CASE WHEN operation != 'NAME' THEN held END) AS bytes,
+         MIN(CASE WHEN operation != 'NAME' THEN ts END) AS created,
+         MAX(CASE WHEN ends_life THEN ts END) AS destroyed
+  FROM _vkgen_memory_object_events
+  GROUP BY type, handle, life
+  HAVING created IS NOT NULL
+), last_mem AS (
+  SELECT type, handle, life, held, memory_type,
+         ROW_NUMBER() OVER (PARTITION BY type, handle, life ORDER BY ts DESC, id DESC) AS r
+  FROM _vkgen_memory_object_events WHERE operation != 'NAME'
+), last_name AS (
+  SELECT type, handle, life, name,
+         ROW_NUMBER() OVER (PARTITION BY type, handle, life ORDER BY ts DESC, id DESC) AS r
+  FROM _vkgen_memory_object_events WHERE operation = 'NAME'
+)
+SELECT l.type, l.handle, COALESCE(n.name, '') AS name, l.bytes, m.held AS final_bytes, m.memory_type AS cluster,
+       l.created - (SELECT ts FROM vkgen_memory_t0) AS created_ns,
+       l.destroyed - (SELECT ts FROM vkgen_memory_t0) AS destroyed_ns,
+       l.life
+FROM lives l
+JOIN last_mem m ON m.type = l.type AND m.handle = l.handle AND m.life = l.life AND m.r = 1
+LEFT JOIN last_name n ON n.type = l.type AND n.handle = l.handle AND n.life = l.life AND n.r = 1;
+
+-- Every vulkan.mem.* counter value: per cluster (heap NULL) and per heap
+-- (vulkan.mem.heap<N>.*, heap N) over time; budget and driver-reported usage
+-- tracks of VK_EXT_memory_budget too (docs/memreport.md).
+CREATE PERFETTO VIEW vkgen_memory_counters AS
+SELECT t.name AS track,
+       CASE WHEN t.name GLOB 'vulkan.mem.heap[0-9]*.*'
+            THEN CAST(substr(t.name, 16, instr(substr(t.name, 16), '.') - 1) AS INT) END AS heap,
+       c.ts, CAST(c.value AS INT) AS value
+FROM counter c JOIN counter_track t ON t.id = c.track_id
+WHERE t.name GLOB 'vulkan.mem.*';
+
+-- Memory per heap over time: the per-heap counters with the cluster track
+-- they split.
+CREATE PERFETTO VIEW vkgen_memory_heaps AS
+SELECT heap, 'vulkan.mem.' || substr(track, 17 + length(CAST(heap AS TEXT))) AS cluster_track, ts, value
+FROM vkgen_memory_counters WHERE heap IS NOT NULL;
+
+-- Peak and final value of every vulkan.mem.* counter track.
+CREATE PERFETTO TABLE vkgen_memory_clusters AS
+SELECT track, MAX(value) AS peak,
+       (SELECT value FROM vkgen_memory_counters c2 WHERE c2.track = c.track ORDER BY ts DESC LIMIT 1) AS final
+FROM vkgen_memory_counters c
+GROUP BY track;
+
+-- The moment the allocations held the most (the first, if several), from
+-- the allocation events: peak_bytes equals the peak of the sum of the
+-- vulkan.mem.{app|driver}.usage.* counters.
+CREATE PERFETTO TABLE vkgen_memory_peak AS
+WITH alloc AS (
+  SELECT ts, id, SUM(d_size) OVER (ORDER BY ts, id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS total
+  FROM _vkgen_memory_object_events WHERE type IN ('DEVICE_MEMORY', 'DRIVER')
+)
+SELECT ts, id, total AS peak_bytes FROM alloc ORDER BY total DESC, ts, id LIMIT 1;
+
+-- The objects alive at the peak with what each held then, largest first:
+-- allocations (DEVICE_MEMORY, DRIVER) add up to peak_bytes; buffers and
+-- images show what was bound in them.
+CREATE PERFETTO TABLE vkgen_memory_top_at_peak AS
+WITH at_peak AS (
+  SELECT e.type, e.handle, e.life, e.held,
+         ROW_NUMBER() OVER (PARTITION BY e.type, e.handle, e.life ORDER BY e.ts DESC, e.id DESC) AS r
+  FROM _vkgen_memory_object_events e, vkgen_memory_peak p
+  WHERE e.operation != 'NAME' AND (e.ts < p.ts OR (e.ts = p.ts AND e.id <= p.id))
+)
+SELECT o.type, o.handle, o.name, a.held AS bytes, o.cluster,
+       (SELECT ts FROM vkgen_memory_peak) - (SELECT ts FROM vkgen_memory_t0) AS peak_ns
+FROM at_peak a
+JOIN vkgen_memory_objects o ON o.type = a.type AND o.handle = a.handle AND o.life = a.life
+WHERE a.r = 1 AND a.held > 0
+ORDER BY bytes DESC, o.type, o.handle;
+
+-- Objects the application had not released at vkDestroyDevice,
+-- vkDestroyInstance or exit (VulkanMemoryLeak events), in time order.
+CREATE PERFETTO TABLE vkgen_memory_leaks AS
+SELECT ts - (SELECT ts FROM vkgen_memory_t0) AS ns, at, source AS type, object_handle AS handle,
+       object_name AS name, size AS bytes, memory_type AS cluster, heap
+FROM vkgen_memory_events WHERE event = 'VulkanMemoryLeak'
+ORDER BY ts, id;
+
+-- Failed allocations (VulkanMemoryAllocationFailed events).
+CREATE PERFETTO TABLE vkgen_memory_failures AS
+SELECT ts - (SELECT ts FROM vkgen_memory_t0) AS ns, source, size, heap, memory_object_id
+FROM vkgen_memory_events WHERE event = 'VulkanMemoryAllocationFailed'
+ORDER BY ts, id;
+
+-- The lifetime slices (what the UI shows under process > VkDevice > heap):
+-- one row per allocation or binding, grouped by the slices' lifetime
+-- annotation (a rename ends a slice and begins the next at the same time).
+-- dur is NULL for a lifetime still open at the end of the trace.
+CREATE PERFETTO TABLE vkgen_memory_lifetimes AS
+WITH sl AS (
+  SELECT s.id, s.ts, s.dur, s.name, s.track_id, EXTRACT_ARG(s.arg_set_id, 'debug.lifetime') AS lifetime,
+         ROW_NUMBER() OVER (PARTITION BY EXTRACT_ARG(s.arg_set_id, 'debug.lifetime') ORDER BY s.ts DESC, s.id DESC) AS r
+  FROM slice s
+  WHERE s.category = 'VulkanDeviceMemoryReport' AND EXTRACT_ARG(s.arg_set_id, 'debug.lifetime') IS NOT NULL
+)
+SELECT sl.lifetime, kind.name AS kind, dev.name AS device,
+       CAST(substr(heap.name, 6) AS INT) AS heap,
+       last.name AS name,
+       MIN(sl.ts) AS ts,
+       CASE WHEN last.dur < 0 THEN NULL ELSE last.ts + last.dur - MIN(sl.ts) END AS dur,
+       COUNT(*) AS slices
+FROM sl
+JOIN sl last ON last.lifetime = sl.lifetime AND last.r = 1
+JOIN track kind ON kind.id = last.track_id
+JOIN track heap ON heap.id = kind.parent_id
+JOIN track dev ON dev.id = heap.parent_id
+GROUP BY sl.lifetime;

@@ -1,0 +1,181 @@
+package perfetto
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// GroupTrack is a named track that groups others under the process track
+// (in a layer: a device, a heap of that device). Its descriptor is written
+// once per sequence, before the first slice under it, and again with the
+// sequence's state after a loss. Parent 0 means the process track.
+type GroupTrack struct {
+	UUID, Parent uint64
+	Name         string
+}
+
+// SliceOp says whether a Slice begins or ends.
+type SliceOp uint8
+
+const (
+	SliceBegin SliceOp = 1 // TrackEvent.TYPE_SLICE_BEGIN
+	SliceEnd   SliceOp = 2 // TrackEvent.TYPE_SLICE_END
+)
+
+// Slice is the begin or end of a slice on a track of its own (one track per
+// object lifetime, so lifetimes that overlap never need to nest). A begin
+// writes the track's descriptor (uuid Track, parent the last of Groups,
+// name TrackName) before the event: tracks that share a parent and a name
+// are shown as one track by the Perfetto UI, in lanes.
+type Slice struct {
+	Op        SliceOp
+	Track     uint64
+	Groups    []GroupTrack // the track's ancestors, outermost first (begin only)
+	TrackName string       // begin only
+	// Name is the slice's name (begin only); when empty, the slice is named
+	// TrackName, " 0x" and NameHandle in hex, written without building the
+	// string.
+	Name       string
+	NameHandle uint64
+	Arg        Arg // a debug annotation (begin only; none when its name is 0)
+}
+
+// InstantSlice emits an instant event on the process track and a slice
+// event with the same timestamp, to every running session in which cat is
+// enabled: a consumer pairing the two sees equal times.
+func InstantSlice(cat Category, name EventName, sl *Slice, args ...Arg) {
+	p := active.Load()
+	if p == nil {
+		return
+	}
+	for _, s := range *p {
+		if s.allows(cat) {
+			q := s.pick()
+			q.unlock(q.eventLocked(Track{}, cat, name, args, sl))
+		}
+	}
+}
+
+// Slices emits slice events of category cat with one timestamp (an end and
+// the begin that replaces it, say) to every running session.
+func Slices(cat Category, sl ...Slice) {
+	p := active.Load()
+	if p == nil {
+		return
+	}
+	for _, s := range *p {
+		if s.allows(cat) {
+			q := s.pick()
+			q.unlock(q.slicesLocked(cat, sl))
+		}
+	}
+}
+
+// InstantSlice is the replay form of the package-level InstantSlice.
+func (e *Emitter) InstantSlice(cat Category, name EventName, sl *Slice, args ...Arg) {
+	if e.s.allows(cat) {
+		e.locked(func(q *sequence) { q.eventLocked(Track{}, cat, name, args, sl) })
+	}
+}
+
+func (q *sequence) slicesLocked(cat Category, sl []Slice) (yield bool) {
+	if ok, yield := q.readyLocked(); !ok {
+		return yield
+	}
+	before := len(q.buf)
+	ts := Now()
+	b := q.buf
+	for i := range sl {
+		b = q.appendSlice(b, ts, cat, &sl[i])
+	}
+	q.buf = b
+	return q.doneLocked(before)
+}
+
+// internSliceLocked writes the InternedData a slice begin needs that the
+// sequence lacks (its category and annotation names). ok is false for an
+// unregistered category.
+func (q *sequence) internSliceLocked(b []byte, cat Category, arg Arg) (_ []byte, ok bool) {
+	need := !known(q.cats, uint32(cat)) || arg.name != 0 && !known(q.annots, uint32(arg.name))
+	if !need {
+		return b, true
+	}
+	catName, ok := categories.lookup(uint32(cat))
+	if !ok {
+		return b, false
+	}
+	b, id := beginMsg(b, fInternedData)
+	if !known(q.cats, uint32(cat)) {
+		b = appendInterned(b, fIDCategories, uint32(cat), catName)
+		q.cats = mark(q.cats, uint32(cat))
+	}
+	if n := uint32(arg.name); n != 0 && !known(q.annots, n) {
+		if s, ok := annotationNames.lookup(n); ok {
+			b = appendInterned(b, fIDAnnotNames, n, s)
+			q.annots = mark(q.annots, n)
+		}
+	}
+	return endMsg(b, id), true
+}
+
+// appendSlice writes the group and slice track descriptors a begin needs and
+// the slice event, interning what the begin needs in its own packet.
+func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []byte {
+	if sl.Op == SliceBegin {
+		parent := processUUID
+		for _, g := range sl.Groups {
+			if g.Parent == 0 {
+				g.Parent = processUUID
+			}
+			if _, ok := q.groups[g.UUID]; !ok {
+				if q.groups == nil {
+					q.groups = map[uint64]GroupTrack{}
+				}
+				q.groups[g.UUID] = g
+				b = appendTrackDesc(b, ts, q.pktSeq, g.UUID, g.Parent, g.Name)
+			}
+			parent = g.UUID
+		}
+		b = appendTrackDesc(b, ts, q.pktSeq, sl.Track, parent, sl.TrackName)
+	}
+	start := len(b)
+	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
+	b = appendVarintField(b, fSequenceFlags, seqNeedsIncrementalState)
+	if sl.Op == SliceBegin {
+		var ok bool
+		if b, ok = q.internSliceLocked(b, cat, sl.Arg); !ok {
+			return b[:start]
+		}
+	}
+	b, te := beginMsg(b, fTrackEvent)
+	b = appendVarintField(b, fTETrackUUID, sl.Track)
+	b = appendVarintField(b, fTEType, uint64(sl.Op))
+	if sl.Op == SliceBegin {
+		b = appendVarintField(b, fTECategoryIIDs, uint64(cat))
+		if sl.Name != "" {
+			b = appendString(b, fTEName, sl.Name)
+		} else if len(sl.TrackName) <= 64 && utf8.ValidString(sl.TrackName) {
+			var n int
+			b, n = beginMsg(b, fTEName)
+			b = strconv.AppendUint(append(append(b, sl.TrackName...), " 0x"...), sl.NameHandle, 16)
+			b = endMsg(b, n)
+		} else {
+			b = appendString(b, fTEName, sl.TrackName+" 0x"+strconv.FormatUint(sl.NameHandle, 16))
+		}
+		if sl.Arg.name != 0 {
+			b = q.appendArgs(b, []Arg{sl.Arg})
+		}
+	}
+	b = endMsg(b, te)
+	return endMsg(b, pkt)
+}
+
+func appendTrackDesc(b []byte, ts uint64, seq uint32, uuid, parent uint64, name string) []byte {
+	b, pkt := appendPacketHeader(b, ts, seq)
+	b, td := beginMsg(b, fTrackDescriptor)
+	b = appendVarintField(b, fTDUUID, uuid)
+	b = appendVarintField(b, fTDParentUUID, parent)
+	b = appendString(b, fTDName, name)
+	b = endMsg(b, td)
+	return endMsg(b, pkt)
+}
