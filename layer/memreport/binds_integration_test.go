@@ -39,6 +39,7 @@ func (l bindLine) num(t *testing.T, k string) uint64 {
 }
 
 type bindRun struct {
+	path   string // the trace
 	stdout string
 	lines  []bindLine
 	evs    []event
@@ -93,7 +94,7 @@ func runBindProg(t *testing.T, env []string, mode string) *bindRun {
 // trace_processor must read with a clean stats table.
 func parseBindRun(t *testing.T, stdout, tracePath string) *bindRun {
 	t.Helper()
-	r := &bindRun{stdout: stdout}
+	r := &bindRun{path: tracePath, stdout: stdout}
 	for _, line := range strings.Split(r.stdout, "\n") {
 		f := strings.Fields(line)
 		if len(f) < 2 {
@@ -381,6 +382,9 @@ func TestBindsSwapchain(t *testing.T) {
 	if found != len(images) {
 		t.Errorf("summary lists %d swapchain images, want %d", found, len(images))
 	}
+	// The named swapchain image is one lifetime slice, ended with its
+	// swapchain.
+	wantQuery(t, r, `SELECT COUNT(*) AS slices, SUM(dur < 0) AS open FROM slice WHERE name = 'backbuffer0'`, "1,0")
 }
 
 // TestBindsMaintenance6 (memdriver maintenance6): of a failed
@@ -481,6 +485,12 @@ func TestBindsSparse(t *testing.T) {
 	if len(objs) != 1 || objs[0].Bytes != 8*unit || objs[0].Final != 0 {
 		t.Errorf("summary objects of the sparse buffer %+v, want one of %d bytes", objs, 8*unit)
 	}
+	// Lifetime slices: each range is a lifetime (the two of batch 1, the
+	// rest of the second, the new range, the rest of the first after the
+	// unbind); the first continues with a second slice when it shrinks.
+	// All end with the buffer.
+	wantQuery(t, r, `SELECT COUNT(DISTINCT EXTRACT_ARG(arg_set_id, 'debug.lifetime')) AS lives, COUNT(*) AS slices,
+		SUM(dur < 0) AS open FROM slice WHERE name = 'sparse.buffer'`, "5,6,0")
 }
 
 // TestBindsVideoSession (memdriver video): memory bound to a video session's
@@ -508,9 +518,22 @@ func TestBindsVideoSession(t *testing.T) {
 		want[accounting.TrackName(false, accounting.ClusterUnbound)] -= int64(b.num(t, "size"))
 	}
 	r.wantCounters(t, r.peak(), want)
+	// Each binding is a lifetime slice on a VkVideoSessionKHR track.
+	wantQuery(t, r, `SELECT COUNT(*) AS slices, SUM(dur < 0) AS open FROM slice s JOIN track t ON s.track_id = t.id
+		WHERE t.name = 'VkVideoSessionKHR'`, "2,0")
 	for _, o := range tracesummary.Summarize(r.trace).Objects {
 		if o.Type == "VIDEO_SESSION" && (o.Handle != binds[0].num(t, "handle") || o.Bytes != uint64(want[accounting.TrackName(false, accounting.ClusterVideoSession)])) {
 			t.Errorf("summary lists the session as %+v", o)
 		}
+	}
+}
+
+// wantQuery runs sql on the run's trace in trace_processor and compares
+// its one row with want (CSV).
+func wantQuery(t *testing.T, r *bindRun, sql, want string) {
+	t.Helper()
+	res := perfettotools.Query(t, r.path, sql)
+	if len(res.Rows) != 1 || strings.Join(res.Rows[0], ",") != want {
+		t.Errorf("%s\n= %s, want %s", sql, res, want)
 	}
 }
