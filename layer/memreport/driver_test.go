@@ -29,6 +29,7 @@ const failSize = 12345
 
 // reportRun is what reportapp printed and the trace of its run.
 type reportRun struct {
+	flags0  bool              // the driver's flags0 option
 	objects map[string]uint64 // name -> handle
 	buffer  struct{ handle, size, offset, usage, flags uint64 }
 	events  []string // "event ..." lines: what the application's callback got
@@ -37,14 +38,13 @@ type reportRun struct {
 }
 
 // runReportApp runs reportapp with the given layers above the driver layer
-// (below them when driverFirst) and a trace.
-func runReportApp(t *testing.T, layers []string, driverFirst bool) *reportRun {
+// (below them when driverFirst), the driver's options and a trace.
+func runReportApp(t *testing.T, layers []string, driverFirst bool, options string) *reportRun {
 	t.Helper()
 	setup(t)
 	app := vktest.Program(t, "layer/memreport/testdata/reportapp.c")
 	tracePath := filepath.Join(t.TempDir(), "reportapp.pftrace")
-	// heaps: internal allocations in a heap of their own (index 1)
-	env := vktest.DriverEnv(t, "heaps", layers...)
+	env := vktest.DriverEnv(t, options, layers...)
 	if driverFirst {
 		// The driver layer above the others, so they see lavapipe only: the
 		// loader stacks layers in the order their manifests were found, so
@@ -63,7 +63,7 @@ func runReportApp(t *testing.T, layers []string, driverFirst bool) *reportRun {
 	if err != nil {
 		t.Fatalf("reportapp: %v\n%s\n%s", err, out, stderr.String())
 	}
-	r := &reportRun{objects: map[string]uint64{}}
+	r := &reportRun{objects: map[string]uint64{}, flags0: strings.Contains(options, "flags0")}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Fields(line)
 		switch {
@@ -105,16 +105,19 @@ func field(t *testing.T, line, key string) uint64 {
 // in order: VkDeviceMemoryReportEventTypeEXT, memoryObjectId (a counter
 // from 1), size, VkObjectType, handle, heap (the heaps option's device-local
 // heap 1 for internal allocations, lavapipe's 0 for memory of type 0),
-// flags (0x1: internal), thread.
+// flags (0x1: internal, unless flags0), thread.
 func (r *reportRun) appEvents() []string {
 	o := r.objects
 	ev := func(typ, id int, size uint64, objType int, handle uint64, thread string) string {
-		internal := 0     // flags and heap: internal allocations in heap 1
-		if objType != 8 { // VK_OBJECT_TYPE_DEVICE_MEMORY
-			internal = 1
+		heap, flags := 0, 0
+		if objType != 8 { // not VK_OBJECT_TYPE_DEVICE_MEMORY: internal
+			heap, flags = 1, 1
+			if r.flags0 {
+				flags = 0
+			}
 		}
 		return fmt.Sprintf("event type=%d id=%d size=%d object_type=%d handle=%d heap=%d flags=%d thread=%s",
-			typ, id, size, objType, handle, internal, internal, thread)
+			typ, id, size, objType, handle, heap, flags, thread)
 	}
 	const (
 		allocate, free, imp, unimport, failed  = 0, 1, 2, 3, 4
@@ -156,8 +159,18 @@ func allocationEvents(tr *decode.Trace) []string {
 	return out
 }
 
+// TestDriverReportCallbacks runs with the heaps option (internal
+// allocations in a heap of their own, index 1), and again with flags0: a
+// driver following the specification sends no flags, and the layer must
+// tell internal allocations by their object type.
 func TestDriverReportCallbacks(t *testing.T) {
-	r := runReportApp(t, []string{dmrLayer}, false)
+	for _, options := range []string{"heaps", "heaps,flags0"} {
+		t.Run(options, func(t *testing.T) { checkReportCallbacks(t, runReportApp(t, []string{dmrLayer}, false, options)) })
+	}
+}
+
+func checkReportCallbacks(t *testing.T, r *reportRun) {
+	t.Helper()
 	o := r.objects
 
 	// The application's own callback got every event the driver sent, with
@@ -265,7 +278,7 @@ func TestDriverReportCallbacks(t *testing.T) {
 // the fallback path: no DRIVER events, application memory from
 // vkAllocateMemory. The application's callback still gets every event.
 func TestDriverAboveLayer(t *testing.T) {
-	r := runReportApp(t, []string{dmrLayer}, true)
+	r := runReportApp(t, []string{dmrLayer}, true, "heaps")
 	if want := r.appEvents(); !slices.Equal(r.events, want) {
 		t.Errorf("application callback events:\n%s\nwant:\n%s", strings.Join(r.events, "\n"), strings.Join(want, "\n"))
 	}

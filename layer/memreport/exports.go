@@ -21,7 +21,11 @@ func memreportCallback(token uint64, typ uint32, memoryObjectID, size uint64, ob
 	st.callback(token, accounting.CallbackEvent{
 		Type: accounting.CallbackType(typ), MemoryObjectID: memoryObjectID, Size: size,
 		ObjectType: objectType, ObjectHandle: objectHandle, HeapIndex: heapIndex,
-		Internal: flags&1 != 0, // VK_DEVICE_MEMORY_REPORT_FLAGS internal-object bit, as the reference reads it
+		// The reference reads an INTERNAL_OBJECT bit (0x1) that the registry
+		// does not define; drivers following the specification send 0 and
+		// report application memory as VK_OBJECT_TYPE_DEVICE_MEMORY, so any
+		// other object type is internal too.
+		Internal: flags&1 != 0 || objectType != accounting.ObjectTypeDeviceMemory,
 	})
 }
 

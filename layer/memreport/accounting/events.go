@@ -216,8 +216,9 @@ type CallbackEvent struct {
 	ObjectHandle   uint64
 	HeapIndex      uint32
 	// Internal marks a driver-internal allocation. The registry defines no
-	// VkDeviceMemoryReportFlagsEXT bits; like the reference, the layer sets
-	// it from flags&0x1 (the INTERNAL_OBJECT bit value).
+	// VkDeviceMemoryReportFlagsEXT bits; the layer sets it from flags&0x1
+	// (the reference's INTERNAL_OBJECT bit value) or an object type other
+	// than VK_OBJECT_TYPE_DEVICE_MEMORY.
 	Internal bool
 }
 
