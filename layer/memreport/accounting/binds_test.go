@@ -310,3 +310,31 @@ func TestSparseImageRegions(t *testing.T) {
 	e.ResourceDestroyed(1, KindImage, 0x1A)
 	wantTotals(t, e, r, map[string]int64{app(ClusterUnbound): 1 << 20})
 }
+
+// Ranges still bound when the device goes are leaks, once each; swapchain
+// images are none.
+func TestRangeLeaks(t *testing.T) {
+	e, _ := newTestEngine()
+	e.DeviceCreated(1, testProps, false)
+	e.BufferCreated(1, 0xB, BufferUsageStorage, 1<<20)
+	e.VideoSessionCreated(1, 0x7E)
+	e.MemoryAllocated(1, 0x40, 1<<20, 0)
+	e.SparseBound(1, KindBuffer, 0xB, 65536, 4096, 0x40, 0)
+	e.VideoSessionBound(1, 0x7E, 1, 0x40, 8192, 4096)
+	e.SwapchainImages(1, 0x5C, []uint64{0xA1})
+	var got []string
+	for _, ev := range e.Leaks(1) {
+		got = append(got, evString(ev)+" key="+strconv.FormatUint(ev.Key, 10))
+	}
+	want := []string{
+		"CREATE DEVICE_MEMORY dev=0x1 mem=0x40 size=1048576 off=0 obj=0x40 unbound_memory key=0",
+		"BIND BUFFER dev=0x1 mem=0x40 size=4096 off=0 obj=0xb compute_storage key=65536",
+		"BIND VIDEO_SESSION dev=0x1 mem=0x40 size=4096 off=8192 obj=0x7e video_session key=1",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("leaks:\n%v\nwant:\n%v", got, want)
+	}
+	if again := e.Leaks(1); len(again) != 0 {
+		t.Fatalf("leaks reported twice: %v", again)
+	}
+}
