@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/vkgen/vkgen/generated"
@@ -108,5 +109,50 @@ func TestTraceDetails(t *testing.T) {
 	}
 	if !slices.EqualFunc(got, want, maps.Equal) {
 		t.Errorf("details %v, want %v", got, want)
+	}
+}
+
+// Each sparse range and video session binding is a lifetime slice on its
+// own track, and a rename of the resource renames all of them.
+func TestRangeLifetimesRenamed(t *testing.T) {
+	s := newTraceState()
+	var out bytes.Buffer
+	sess, err := perfetto.StartSession("ranges", perfetto.WriterOutput(&out), perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
+	s.memoryAllocated(dev, 0x100, 65536, 0, accounting.MemoryInfo{})
+	s.bufferCreated(dev, 0xb1, accounting.BufferUsageStorage, 1<<20)
+	s.sparseBound(dev, accounting.KindBuffer, 0xb1, 0, 4096, 0x100, 0)
+	s.sparseBound(dev, accounting.KindBuffer, 0xb1, 65536, 4096, 0x100, 4096)
+	s.videoSessionCreated(dev, 0x7e)
+	s.videoSessionBound(dev, 0x7e, 0, 0x100, 8192, 4096)
+	s.debugUtilsName(dev, int32(generated.ObjectTypeBuffer), 0xb1, "streamed")
+	s.debugUtilsName(dev, int32(generated.ObjectTypeVideoSessionKHR), 0x7e, "decoder")
+	if err := sess.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	perfettotools.CheckStatsData(t, out.Bytes())
+	tr, err := decode.Decode(out.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkts := slices.Clone(tr.Packets)
+	slices.SortStableFunc(pkts, func(a, b decode.Packet) int { return cmp.Compare(a.Timestamp, b.Timestamp) })
+	names := map[uint64][]string{} // slice names per track, in order
+	for _, p := range pkts {
+		if p.Event != nil && p.Event.Type == decode.TypeSliceBegin {
+			names[p.Event.TrackUUID] = append(names[p.Event.TrackUUID], p.Event.Name)
+		}
+	}
+	var got []string
+	for _, n := range names {
+		got = append(got, strings.Join(n, " > "))
+	}
+	slices.Sort(got)
+	want := []string{"VkBuffer 0xb1 > streamed", "VkBuffer 0xb1 > streamed", "VkDeviceMemory 0x100", "VkVideoSessionKHR 0x7e > decoder"}
+	if !slices.Equal(got, want) {
+		t.Errorf("slices per track %q, want %q", got, want)
 	}
 }
