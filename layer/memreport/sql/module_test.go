@@ -359,9 +359,10 @@ func TestModuleOnStress(t *testing.T) {
 
 // TestModuleOnBinds: the module and the summary agree on the traces of the
 // other ways memory is bound (layer/memreport/testdata/bindprog.c): batches,
-// maintenance4, dedicated and external memory on lavapipe; per-bind
-// results, sparse ranges (several bindings of one buffer, replaced and
-// shrunk) and video session bindings over the memdriver.
+// maintenance4, dedicated and external memory and swapchain images (xvfb)
+// on lavapipe; per-bind results, sparse ranges (several bindings of one
+// buffer, replaced and shrunk) and video session bindings over the
+// memdriver.
 func TestModuleOnBinds(t *testing.T) {
 	setup(t)
 	prog := vktest.Program(t, "layer/memreport/testdata/bindprog.c", "-lxcb")
@@ -375,6 +376,23 @@ func TestModuleOnBinds(t *testing.T) {
 			compare(t, trace, summary(t, trace))
 		})
 	}
+	t.Run("swapchain", func(t *testing.T) {
+		if _, err := exec.LookPath("xvfb-run"); err != nil {
+			t.Skip("xvfb-run not installed (scripts/setup.sh installs xvfb)")
+		}
+		trace, _ := recordIn(t, vktest.Env(t, dmrLayer), "xvfb-run", "-a", prog, "swapchain")
+		sum := summary(t, trace)
+		compare(t, trace, sum)
+		n := 0
+		for _, o := range sum.Objects {
+			if o.Cluster == "swapchain" {
+				n++
+			}
+		}
+		if n < 3 {
+			t.Errorf("%d swapchain images listed, want the swapchain's and the alias", n)
+		}
+	})
 }
 
 // TestModuleRangeKeys: two ranges of one sparse buffer aliasing the same
