@@ -109,6 +109,11 @@ func TestDriverFailureAndBudget(t *testing.T) {
 	if want := []string{fmt.Sprintf("DEVICE_MEMORY %d heap=0", uint64(1)<<62)}; !slices.Equal(fails, want) {
 		t.Errorf("failures %q, want %q", fails, want)
 	}
+	// The leaks are reported before the driver's FREE callbacks at
+	// vkDestroyDevice; the driver's own device allocation is none.
+	if got, want := leaks(tr), []string{"DEVICE_MEMORY leak.block 4096 vkDestroyDevice", "BUFFER leak.forgotten 4096 vkDestroyDevice"}; !slices.Equal(got, want) {
+		t.Errorf("leaks %q, want %q", got, want)
+	}
 
 	cs := tr.Counters()
 	usage, budget := cs["vulkan.mem.heap0.budget_usage"], cs["vulkan.mem.heap0.budget"]

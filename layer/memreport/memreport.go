@@ -22,6 +22,13 @@
 // (bindhooks.go, bindstate.go). The layer claims no extension: it sees
 // object naming only when something below implements it.
 //
+// Besides counters (process-wide and per heap) and instants, every
+// allocation and binding is a slice on its own track under process >
+// device > heap (lifetimes.go), objects still alive when their device's life
+// ends are VulkanMemoryLeak events (vkDestroyDevice, vkDestroyInstance,
+// exit), failed allocations VulkanMemoryAllocationFailed events, and
+// VK_EXT_memory_budget is sampled into counters (budget.go).
+//
 // Tracing starts at vkCreateInstance from $VK_VKGEN_TRACE_FILE or
 // vk_layer_settings.txt (package layer/tracing) and is flushed at
 // vkDestroyInstance. See docs/memreport.md.

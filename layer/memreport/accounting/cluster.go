@@ -34,6 +34,7 @@ const (
 
 // VkObjectType values the engine interprets in callback events.
 const (
+	ObjectTypeDevice          int32 = 3
 	ObjectTypeDeviceMemory    int32 = 8
 	ObjectTypeBuffer          int32 = 9
 	ObjectTypeImage           int32 = 10

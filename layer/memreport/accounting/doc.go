@@ -42,8 +42,10 @@
 //     the sum of its planes, and NeedsPlaneSize lets the layer query a
 //     missing plane size at bind time instead of dropping the bind.
 //   - Binds to memory VK_NULL_HANDLE (swapchain binds) are ignored and
-//     counted (Stats.NullMemoryBinds); ALLOCATION_FAILED is ignored and
-//     counted (Stats.AllocationFailures, FailedBytes); frees of unknown
+//     counted (Stats.NullMemoryBinds); ALLOCATION_FAILED, and a failed
+//     vkAllocateMemory on a device without the callback (AllocationFailed),
+//     are OpAllocationFailed events and counted (Stats.AllocationFailures,
+//     FailedBytes), never allocations; frees of unknown
 //     memory are ignored and counted (Stats.UnknownFrees). No input panics.
 //   - Binds before the memory is known create a placeholder (no CREATE, app,
 //     size 0) whose BINDs count and are replayed by Snapshot as they were
@@ -59,6 +61,11 @@
 //   - A resource whose requirement size changes while bound is rebound in
 //     place with the new size; a handle reused without a seen destroy/free
 //     retires the stale record first.
+//   - Heaps (7.2.10): every counter also exists per memory heap (the
+//     memory type's heapIndex from MemoryProperties.TypeHeaps, or the
+//     callback's heapIndex), reported to a HeapSink with its process-wide
+//     value (heaps.go).
+//   - Leaks: Leaks lists, once, what is still alive on a device (leaks.go).
 //   - Counters: totals are exact unsigned 128-bit sums of uint64 sizes and
 //     are reported as int64 saturating at math.MaxInt64, so huge sizes never
 //     make a counter drift; subtraction clamps at 0. Every counter returns
@@ -99,7 +106,7 @@
 //
 //	vkCreateDevice ok          DeviceCreated (after the call; callbacks fired
 //	                           during it use the same device key)
-//	vkDestroyDevice            DeviceDestroyed
+//	vkDestroyDevice            Leaks before the call, DeviceDestroyed after
 //	vkCreateBuffer/Image ok    BufferCreated / ImageCreated
 //	vkDestroyBuffer/Image      ResourceDestroyed, before calling down
 //	vkGet*MemoryRequirements*  RequirementsKnown, or PlaneRequirementsKnown
@@ -112,6 +119,7 @@
 //	                           *2 call whose VkBindMemoryStatus says so)
 //	vkAllocateMemory ok        MemoryAllocatedWith (the chain's dedicated,
 //	                           import and export structs)
+//	vkAllocateMemory failed    AllocationFailed
 //	vkGetSwapchainImagesKHR    SwapchainImages
 //	vkDestroySwapchainKHR      SwapchainDestroyed, before calling down
 //	vkQueueBindSparse ok       SparseBound, SparseImageBound per bind

@@ -145,6 +145,13 @@ func TestLeaksOnce(t *testing.T) {
 	if e.Leaks(99) != nil {
 		t.Fatal("leaks of an unknown device")
 	}
+	// A driver allocation for the device itself is not a leak; one for
+	// another object (a command pool the application kept) is.
+	e.Callback(1, CallbackEvent{Type: CallbackAllocate, MemoryObjectID: 1, Size: 1 << 20, ObjectType: ObjectTypeDevice, ObjectHandle: 0xd, Internal: true})
+	e.Callback(1, CallbackEvent{Type: CallbackAllocate, MemoryObjectID: 2, Size: 65536, ObjectType: 25, ObjectHandle: 0xc0, Internal: true})
+	if got, want := leakStrings(e.Leaks(1)), []string{"CREATE DRIVER dev=0x1 mem=0x2 size=65536 off=0 obj=0xc0 unbound_memory"}; !slices.Equal(got, want) {
+		t.Fatalf("driver leaks = %v, want %v", got, want)
+	}
 }
 
 func leakStrings(evs []AllocationEvent) []string {

@@ -27,8 +27,10 @@ func (e *Engine) failed(ev AllocationEvent) {
 // Leaks returns what is still alive on the device and was not returned by an
 // earlier Leaks call: each created allocation (its CREATE event) followed by
 // its bound resources (their BIND events; each range of a sparse resource or
-// video session), in Snapshot order. Swapchain images hold no memory of
-// the application and are no leaks. It changes
+// video session), in Snapshot order. Swapchain images hold no memory of the
+// application and are no leaks; driver allocations reported for the
+// VkDevice itself are the device's own memory, which the driver frees in
+// vkDestroyDevice: never leaks. It changes
 // nothing else: the layer calls it at vkDestroyDevice before
 // DeviceDestroyed, at vkDestroyInstance and at process exit, and each object
 // is a leak once. A binding made after the call is a new object.
@@ -41,7 +43,7 @@ func (e *Engine) Leaks(dev uint64) []AllocationEvent {
 	}
 	var out []AllocationEvent
 	for _, a := range sortedAllocs(d) {
-		if a.created && !a.leaked {
+		if a.created && !a.leaked && !(a.driver && a.objectType == ObjectTypeDevice) {
 			a.leaked = true
 			out = append(out, allocationEvent(a, OpCreate))
 		}
