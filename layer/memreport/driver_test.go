@@ -18,8 +18,8 @@ import (
 )
 
 // The driver tests run testdata/reportapp.c through the real loader with
-// this layer over the test driver layer (testdata/memdriver, enabled after
-// it, so below it, over lavapipe): the callback path of
+// this layer over the test driver layer (testdata/memdriver, found after
+// it, so below it, over lavapipe: vktest.DriverEnv): the callback path of
 // VK_EXT_device_memory_report end to end, the application's own callback
 // registered too.
 
@@ -34,6 +34,7 @@ type reportRun struct {
 	buffer  struct{ handle, size, offset, usage, flags uint64 }
 	events  []string // "event ..." lines: what the application's callback got
 	counts  string
+	failed  string // "failed_device result=R": the refused vkCreateDevice
 	trace   *decode.Trace
 }
 
@@ -67,6 +68,7 @@ func runReportApp(t *testing.T, layers []string, driverFirst bool, options strin
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Fields(line)
 		switch {
+		case len(f) < 2:
 		case f[0] == "object":
 			r.objects[f[1]] = field(t, line, "handle")
 		case f[0] == "buffer":
@@ -76,6 +78,8 @@ func runReportApp(t *testing.T, layers []string, driverFirst bool, options strin
 			r.events = append(r.events, line)
 		case f[0] == "counts":
 			r.counts = line
+		case f[0] == "failed_device":
+			r.failed = line
 		}
 	}
 	perfettotools.CheckStats(t, tracePath)
@@ -124,23 +128,27 @@ func (r *reportRun) appEvents() []string {
 		device, memory, pipeline, dpool, cpool = 3, 8, 19, 22, 25
 	)
 	return []string{
-		ev(allocate, 1, 1048576, device, 0, "main"), // inside vkCreateDevice: no VkDevice yet
-		ev(allocate, 2, 65536, memory, o["plain"], "main"),
-		ev(allocate, 3, 8192, memory, o["exported"], "main"),
-		ev(imp, 4, 8192, memory, o["imported_fd"], "main"),
-		ev(imp, 5, 65536, memory, o["imported_host"], "main"),
-		ev(failed, 6, failSize, memory, 0, "main"),
-		ev(allocate, 7, 65536, cpool, o["command_pool"], "main"),
-		ev(allocate, 8, 32768, dpool, o["descriptor_pool"], "main"),
-		ev(allocate, 9, 8192, pipeline, o["pipeline"], "main"),
-		ev(free, 9, 8192, pipeline, o["pipeline"], "main"),
-		ev(free, 8, 32768, dpool, o["descriptor_pool"], "main"),
-		ev(free, 7, 65536, cpool, o["command_pool"], "other"), // a driver worker thread
-		ev(unimport, 5, 65536, memory, o["imported_host"], "main"),
-		ev(unimport, 4, 8192, memory, o["imported_fd"], "main"),
-		ev(free, 3, 8192, memory, o["exported"], "main"),
-		ev(free, 2, 65536, memory, o["plain"], "main"),
-		ev(free, 1, 1048576, device, o["device"], "main"),
+		// a device lavapipe refuses (sparseBinding): its internal
+		// allocation is made and freed inside vkCreateDevice
+		ev(allocate, 1, 1048576, device, 0, "main"),
+		ev(free, 1, 1048576, device, 0, "main"),
+		ev(allocate, 2, 1048576, device, 0, "main"), // inside vkCreateDevice: no VkDevice yet
+		ev(allocate, 3, 65536, memory, o["plain"], "main"),
+		ev(allocate, 4, 8192, memory, o["exported"], "main"),
+		ev(imp, 5, 8192, memory, o["imported_fd"], "main"),
+		ev(imp, 6, 65536, memory, o["imported_host"], "main"),
+		ev(failed, 7, failSize, memory, 0, "main"),
+		ev(allocate, 8, 65536, cpool, o["command_pool"], "main"),
+		ev(allocate, 9, 32768, dpool, o["descriptor_pool"], "main"),
+		ev(allocate, 10, 8192, pipeline, o["pipeline"], "main"),
+		ev(free, 10, 8192, pipeline, o["pipeline"], "main"),
+		ev(free, 9, 32768, dpool, o["descriptor_pool"], "main"),
+		ev(free, 8, 65536, cpool, o["command_pool"], "other"), // a driver worker thread
+		ev(unimport, 6, 65536, memory, o["imported_host"], "main"),
+		ev(unimport, 5, 8192, memory, o["imported_fd"], "main"),
+		ev(free, 4, 8192, memory, o["exported"], "main"),
+		ev(free, 3, 65536, memory, o["plain"], "main"),
+		ev(free, 2, 1048576, device, o["device"], "main"),
 	}
 }
 
@@ -178,8 +186,11 @@ func checkReportCallbacks(t *testing.T, r *reportRun) {
 	if want := r.appEvents(); !slices.Equal(r.events, want) {
 		t.Errorf("application callback events:\n%s\nwant:\n%s", strings.Join(r.events, "\n"), strings.Join(want, "\n"))
 	}
-	if want := "counts allocate=6 free=6 import=2 unimport=2 allocation_failed=1"; r.counts != want {
+	if want := "counts allocate=7 free=7 import=2 unimport=2 allocation_failed=1"; r.counts != want {
 		t.Errorf("%s, want %s", r.counts, want)
+	}
+	if want := "failed_device result=-8"; r.failed != want { // VK_ERROR_FEATURE_NOT_PRESENT
+		t.Errorf("%q, want %q", r.failed, want)
 	}
 
 	// The layer saw the extension as offered (it is below it) and accounted
@@ -199,18 +210,19 @@ func checkReportCallbacks(t *testing.T, r *reportRun) {
 	}
 	bind := fmt.Sprintf("BIND BUFFER id=%d handle=%d size=%d offset=%d %s", o["plain"], r.buffer.handle, r.buffer.size, r.buffer.offset, cluster)
 	want := []string{
-		drv("CREATE", 1, 0, 1048576),
+		drv("CREATE", 1, 0, 1048576), drv("DESTROY", 1, 0, 1048576), // the refused device
+		drv("CREATE", 2, 0, 1048576),
 		mem("CREATE", "plain"), mem("CREATE", "exported"), mem("CREATE", "imported_fd"), mem("CREATE", "imported_host"),
 		bind,
-		drv("CREATE", 7, o["command_pool"], 65536),
-		drv("CREATE", 8, o["descriptor_pool"], 32768),
-		drv("CREATE", 9, o["pipeline"], 8192),
-		drv("DESTROY", 9, o["pipeline"], 8192),
-		drv("DESTROY", 8, o["descriptor_pool"], 32768),
-		drv("DESTROY", 7, o["command_pool"], 65536),
+		drv("CREATE", 8, o["command_pool"], 65536),
+		drv("CREATE", 9, o["descriptor_pool"], 32768),
+		drv("CREATE", 10, o["pipeline"], 8192),
+		drv("DESTROY", 10, o["pipeline"], 8192),
+		drv("DESTROY", 9, o["descriptor_pool"], 32768),
+		drv("DESTROY", 8, o["command_pool"], 65536),
 		strings.Replace(bind, "BIND", "DESTROY", 1),
 		mem("DESTROY", "imported_host"), mem("DESTROY", "imported_fd"), mem("DESTROY", "exported"), mem("DESTROY", "plain"),
-		drv("DESTROY", 1, 0, 1048576),
+		drv("DESTROY", 2, 0, 1048576),
 	}
 	got := allocationEvents(r.trace)
 	if !slices.Equal(got, want) {
@@ -229,7 +241,7 @@ func checkReportCallbacks(t *testing.T, r *reportRun) {
 	unbound := accounting.TrackName(false, accounting.ClusterUnbound)
 	driver := accounting.TrackName(true, accounting.ClusterUnbound)
 	wantCounters := map[string][]int64{
-		driver:                          {1048576, 1114112, 1146880, 1155072, 1146880, 1114112, 1048576, 0},
+		driver:                          {1048576, 0, 1048576, 1114112, 1146880, 1155072, 1146880, 1114112, 1048576, 0},
 		unbound:                         {65536, 73728, 81920, 147456, 147456 - int64(r.buffer.size), 147456, 81920, 73728, 65536, 0},
 		accounting.TrackName(false, cl): {int64(r.buffer.size), 0},
 	}
@@ -253,7 +265,7 @@ func checkReportCallbacks(t *testing.T, r *reportRun) {
 		}
 	}
 
-	// vkgen trace summary: one object per allocation (the device's own one
+	// vkgen trace summary: one object per allocation (the devices' own ones
 	// included) and per buffer, peak and final bytes.
 	var objs []string
 	for _, ob := range tracesummary.Summarize(r.trace).Objects {
@@ -264,7 +276,7 @@ func checkReportCallbacks(t *testing.T, r *reportRun) {
 		fmt.Sprintf("BUFFER %d %d 0", r.buffer.handle, r.buffer.size),
 		fmt.Sprintf("DEVICE_MEMORY %d 65536 0", o["plain"]), fmt.Sprintf("DEVICE_MEMORY %d 8192 0", o["exported"]),
 		fmt.Sprintf("DEVICE_MEMORY %d 8192 0", o["imported_fd"]), fmt.Sprintf("DEVICE_MEMORY %d 65536 0", o["imported_host"]),
-		"DRIVER 0 1048576 0", fmt.Sprintf("DRIVER %d 65536 0", o["command_pool"]),
+		"DRIVER 0 1048576 0", "DRIVER 0 1048576 0", fmt.Sprintf("DRIVER %d 65536 0", o["command_pool"]),
 		fmt.Sprintf("DRIVER %d 32768 0", o["descriptor_pool"]), fmt.Sprintf("DRIVER %d 8192 0", o["pipeline"]),
 	}
 	slices.Sort(wantObjs)

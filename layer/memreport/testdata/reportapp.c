@@ -1,10 +1,11 @@
 /* reportapp: a Vulkan application that registers its own
  * VK_EXT_device_memory_report callback, for the integration tests of the
  * DeviceMemoryReport layer over the test driver layer (testdata/memdriver).
- * It makes every kind of event the driver reports: application memory
- * (allocated, exported, imported from an fd and from a host pointer, one
- * failed allocation of --fail-size bytes), a bound buffer, and internal
- * allocations (command pool, descriptor pool, compute pipeline). It prints
+ * It makes every kind of event the driver reports: a failed vkCreateDevice,
+ * application memory (allocated, exported, imported from an fd and from a
+ * host pointer, one failed allocation of --fail-size bytes), a bound buffer,
+ * and internal allocations (command pool, descriptor pool, compute
+ * pipeline). It prints
  * what it created ("object NAME handle=H size=S"), then every event its
  * callback received in order ("event ...") and their counts per type. */
 #include <pthread.h>
@@ -105,7 +106,14 @@ int main(int argc, char **argv) {
 	dci.pQueueCreateInfos = &qci;
 	dci.enabledExtensionCount = 3;
 	dci.ppEnabledExtensionNames = exts;
+	/* First a device lavapipe refuses (sparseBinding): the driver reports
+	 * and frees an internal allocation inside the failed vkCreateDevice. */
+	VkPhysicalDeviceFeatures sparse = {0};
+	sparse.sparseBinding = VK_TRUE;
+	dci.pEnabledFeatures = &sparse;
 	VkDevice dev;
+	printf("failed_device result=%d\n", vkCreateDevice(phys, &dci, NULL, &dev));
+	dci.pEnabledFeatures = NULL;
 	CHECK(vkCreateDevice(phys, &dci, NULL, &dev));
 	object("device", (uint64_t)(uintptr_t)dev, 0);
 
