@@ -32,8 +32,8 @@ func (b *rangeBind) memEnd() uint64 { return addSat(b.offset, b.size) }
 
 // rangeSet is what a resource with range binds has.
 type rangeSet struct {
-	ranges  []*rangeBind // sorted by key
-	regions []ImageRegion
+	ranges  []*rangeBind           // sorted by key
+	regions map[ImageRegion]uint64 // image regions' keys, numbered as first bound
 }
 
 // ranges returns r's range set, creating it.
@@ -87,10 +87,13 @@ func (e *Engine) SparseImageBound(dev, image uint64, region ImageRegion, size, m
 		return
 	}
 	rs := r.ranges()
-	i := slices.Index(rs.regions, region)
-	if i < 0 {
-		i = len(rs.regions)
-		rs.regions = append(rs.regions, region)
+	key, ok := rs.regions[region]
+	if !ok {
+		if rs.regions == nil {
+			rs.regions = map[ImageRegion]uint64{}
+		}
+		key = regionKeys + uint64(len(rs.regions))
+		rs.regions[region] = key
 	}
 	var a *allocation
 	switch {
@@ -101,7 +104,7 @@ func (e *Engine) SparseImageBound(dev, image uint64, region ImageRegion, size, m
 	default:
 		a = e.findOrPlaceholder(d, memory)
 	}
-	e.replace(r, regionKeys+uint64(i), 1, size, a, memoryOffset)
+	e.replace(r, key, 1, size, a, memoryOffset)
 }
 
 // VideoSessionCreated records a successful vkCreateVideoSessionKHR; the
