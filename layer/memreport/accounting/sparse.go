@@ -154,9 +154,18 @@ func (e *Engine) rangeTarget(dev uint64, kind ResourceKind, handle uint64) (*dev
 func (e *Engine) replace(r *resource, key, span, size uint64, a *allocation, off uint64) {
 	hi := addSat(key, span)
 	var old []*rangeBind
-	for _, b := range r.ranges().ranges {
-		if b.end() <= key || b.key >= hi {
-			continue
+	// The ranges do not overlap, so their ends are sorted like their keys:
+	// the overlapped ones start at the first that ends after key.
+	list := r.ranges().ranges
+	i, _ := slices.BinarySearchFunc(list, key, func(b *rangeBind, k uint64) int {
+		if b.end() <= k {
+			return -1
+		}
+		return 1
+	})
+	for _, b := range list[i:] {
+		if b.key >= hi {
+			break
 		}
 		if a != nil && b.key == key && b.span == span && b.size == size && b.mem == a && b.offset == off {
 			return
