@@ -26,8 +26,10 @@ func (s *state) swapchainBound(device uintptr, image, swapchain uint64) {
 }
 
 func (s *state) swapchainDestroyed(device uintptr, swapchain uint64) {
-	for _, image := range s.engine.SwapchainDestroyed(s.key(device), swapchain) {
+	key := s.key(device)
+	for _, image := range s.engine.SwapchainDestroyed(key, swapchain) {
 		s.names.ObjectDestroyed(uint64(device), generated.ObjectTypeImage, image)
+		s.lt.forget(key, generated.ObjectTypeImage, image)
 	}
 }
 
