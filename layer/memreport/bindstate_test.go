@@ -156,3 +156,19 @@ func TestRangeLifetimesRenamed(t *testing.T) {
 		t.Errorf("slices per track %q, want %q", got, want)
 	}
 }
+
+// The lifetimes' copy of a swapchain image's name goes with its swapchain,
+// so an image that reuses the handle does not start with it.
+func TestSwapchainLifetimeNameForgotten(t *testing.T) {
+	s := newTraceState()
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
+	s.swapchainImages(dev, 0x5c, []uint64{0xa1})
+	s.debugUtilsName(dev, int32(generated.ObjectTypeImage), 0xa1, "backbuffer 0")
+	if got := s.lt.name(s.key(dev), generated.ObjectTypeImage, 0xa1); got != "backbuffer 0" {
+		t.Fatalf("lifetimes hold %q", got)
+	}
+	s.swapchainDestroyed(dev, 0x5c)
+	if got := s.lt.name(s.key(dev), generated.ObjectTypeImage, 0xa1); got != "" {
+		t.Errorf("lifetimes still hold %q after vkDestroySwapchainKHR", got)
+	}
+}
