@@ -63,7 +63,7 @@ var (
 )
 
 // heapCounterTracks are the vulkan.mem.heap<N>.* tracks by heap and track
-// index, registered on first use (16 heaps of 30 tracks, most never used);
+// index, registered on first use (16 heaps of 32 tracks, most never used);
 // 0 until then.
 var heapCounterTracks [accounting.MaxHeaps][]atomic.Uint32
 
