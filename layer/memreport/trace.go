@@ -146,8 +146,8 @@ func (s traceSink) Allocation(ev accounting.AllocationEvent) {
 		s.failure(ev)
 		return
 	}
-	// Lifetimes are tracked with or without a session, so a session started
-	// later replays the open slices with their tracks.
+	// Live events open and end lifetimes (while traced: lifetimes.slice); a
+	// session-start replay begins each live object's current one.
 	var sl perfetto.Slice
 	var has, reopen bool
 	if s.lt != nil {

@@ -209,13 +209,20 @@ func TestModuleOnDemo(t *testing.T) {
 	}
 
 	checkLifetimes(t, trace, sum)
+	// A name given after the bind renames the slice: the memory objects
+	// are named after vkAllocateMemory, so their lifetimes have two slices
+	// (the handle's, then the name's) that meet exactly.
+	r := query(t, trace, `SELECT name, slices FROM vkgen_memory_lifetimes WHERE kind = 'VkDeviceMemory' AND name = 'block.device_local'`)
+	if len(r.Rows) != 1 || r.Rows[0][1] != "2" {
+		t.Errorf("block.device_local lifetime: %v, want 2 slices", r.Rows)
+	}
 	checkHeapCounters(t, trace)
 	checkPeak(t, trace)
 }
 
-// checkLifetimes: every object of the demo is one lifetime of slices named
-// by its name, on a track under "heap 0" under "VkDevice 0x..." of the
-// demo's process, lasting exactly from its CREATE/BIND to its DESTROY.
+// checkLifetimes: every object is one lifetime of slices named by its name,
+// on a track under "heap 0" under "VkDevice 0x..." of the program's
+// process, lasting exactly from its CREATE/BIND to its DESTROY.
 func checkLifetimes(t *testing.T, trace string, sum *tracesummary.Summary) {
 	t.Helper()
 	kinds := map[string]string{"VkBuffer": "BUFFER", "VkImage": "IMAGE", "VkDeviceMemory": "DEVICE_MEMORY"}
@@ -245,13 +252,6 @@ JOIN process_track dev ON dev.id = heap.parent_id
 WHERE s.category = 'VulkanDeviceMemoryReport' AND s.dur != 0`)
 	if w := []string{"1", "1", "1", "1", "1"}; len(g.Rows) != 1 || !slices.Equal(g.Rows[0], w) {
 		t.Errorf("track grouping %v, want one device and one heap track of one process:\n%s", g.Rows, g)
-	}
-	// A name given after the bind renames the slice: the memory objects
-	// are named after vkAllocateMemory, so their lifetimes have two slices
-	// (the handle's, then the name's) that meet exactly.
-	r := query(t, trace, `SELECT name, slices FROM vkgen_memory_lifetimes WHERE kind = 'VkDeviceMemory' AND name = 'block.device_local'`)
-	if len(r.Rows) != 1 || r.Rows[0][1] != "2" {
-		t.Errorf("block.device_local lifetime: %v, want 2 slices", r.Rows)
 	}
 }
 
@@ -355,6 +355,7 @@ func TestModuleOnStress(t *testing.T) {
 		t.Errorf("summary has %d objects, want %d (a buffer and its memory per iteration)", sum.ObjectsTotal, 2*4*200)
 	}
 	compare(t, trace, sum)
+	checkLifetimes(t, trace, sum) // slices from four threads, renames of the memory
 }
 
 // TestModuleOnBinds: the module and the summary agree on the traces of the

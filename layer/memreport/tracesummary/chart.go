@@ -55,7 +55,8 @@ func (s *Summary) SVG() string {
 	return b.String()
 }
 
-// HTML is a self-contained page with the chart and both tables.
+// HTML is a self-contained page with the chart, the object, cluster and
+// leak tables and the failed allocations.
 func (s *Summary) HTML(title string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title>\n", html.EscapeString(title))
@@ -70,7 +71,12 @@ func (s *Summary) HTML(title string) string {
 	for _, c := range s.Clusters {
 		fmt.Fprintf(&b, "<tr><td>%s</td><td>%d</td><td>%d</td></tr>\n", html.EscapeString(c.Track), c.Peak, c.Final)
 	}
-	b.WriteString("</table>\n</body></html>\n")
+	fmt.Fprintf(&b, "</table>\n<h2>Leaks: %d</h2>\n<table><tr><th>name</th><th>type</th><th>handle</th><th>bytes</th><th>heap</th><th>at</th><th>cluster</th></tr>\n", len(s.Leaks))
+	for _, l := range s.Leaks {
+		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%#x</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td></tr>\n",
+			html.EscapeString(l.Name), html.EscapeString(l.Type), l.Handle, l.Bytes, l.Heap, html.EscapeString(l.At), html.EscapeString(l.Cluster))
+	}
+	fmt.Fprintf(&b, "</table>\n<p>Failed allocations: %d (%d bytes)</p>\n</body></html>\n", s.AllocationFailures, s.FailedBytes)
 	return b.String()
 }
 

@@ -25,6 +25,10 @@ var (
 	aType    = perfetto.NewAnnotationName("memory_type")
 	aObjType = perfetto.NewAnnotationName("object_type")
 	aName    = perfetto.NewAnnotationName("object_name")
+	aHeap    = perfetto.NewAnnotationName("heap")
+	aAt      = perfetto.NewAnnotationName("at")
+	leakEv   = perfetto.NewEventName(leakEvent)
+	failEv   = perfetto.NewEventName(failureEvent)
 	geometry = perfetto.NewCounterTrack("vulkan.mem.app.usage.geometry_mesh", perfetto.UnitSizeBytes)
 	unbound  = perfetto.NewCounterTrack("vulkan.mem.app.usage.unbound_memory", perfetto.UnitSizeBytes)
 )
@@ -145,6 +149,64 @@ func TestCharts(t *testing.T) {
 	empty := Summarize(&decode.Trace{})
 	if len(empty.Objects)+len(empty.Clusters) != 0 || !strings.Contains(empty.SVG(), "</svg>") {
 		t.Errorf("empty trace: %+v", empty)
+	}
+}
+
+// Leaks are listed in time order with their names, failures counted with
+// their bytes (saturating), and times count from the layer's first event,
+// not from DebugMarker's earlier raw name packet.
+func TestLeaksAndFailures(t *testing.T) {
+	var buf bytes.Buffer
+	s, err := perfetto.StartSession("test", perfetto.WriterOutput(&buf), perfetto.Options{Sequences: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perfetto.VkObjectName(1, 9, 0xb1, "raw") // before every event of the layer
+	alloc(cat, "CREATE", "DEVICE_MEMORY", 0x100, 65536, 0, 0x100, "unbound_memory")
+	fail := func(size uint64) {
+		perfetto.Instant(cat, failEv, perfetto.String(aSrc, "DEVICE_MEMORY"), perfetto.Uint(aSize, size), perfetto.Uint(aHeap, 1))
+	}
+	fail(1 << 62)
+	fail(1 << 63)
+	fail(1 << 63)
+	perfetto.Instant(cat, leakEv, perfetto.String(aSrc, "BUFFER"), perfetto.Uint(aMem, 0x100), perfetto.Uint(aSize, 4096),
+		perfetto.Uint(aOff, 0), perfetto.Uint(aHandle, 0xb1), perfetto.String(aType, "geometry_mesh"), perfetto.Uint(aHeap, 2),
+		perfetto.String(aName, "<leaky>"), perfetto.String(aAt, "exit"))
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := decode.Decode(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var t0, leakTS uint64
+	for _, p := range tr.Packets {
+		if p.Event != nil && p.Event.Name == allocationEvent {
+			t0 = p.Timestamp
+		}
+		if p.Event != nil && p.Event.Name == leakEvent {
+			leakTS = p.Timestamp
+		}
+	}
+	sum := Summarize(tr)
+	want := Leak{Name: "<leaky>", Type: "BUFFER", Handle: 0xb1, Bytes: 4096, Cluster: "geometry_mesh", Heap: 2, At: "exit", Time: leakTS - t0}
+	if len(sum.Leaks) != 1 || sum.Leaks[0] != want {
+		t.Errorf("leaks %+v, want [%+v]", sum.Leaks, want)
+	}
+	if sum.AllocationFailures != 3 || sum.FailedBytes != ^uint64(0) {
+		t.Errorf("failures %d (%d bytes), want 3 (saturated)", sum.AllocationFailures, sum.FailedBytes)
+	}
+	if o := sum.Objects; len(o) != 1 || o[0].Created != 0 {
+		t.Errorf("objects %+v, want one created at 0", o)
+	}
+	for what, doc := range map[string]string{"text": sum.Text(), "html": sum.HTML("t")} {
+		leak := "<leaky>"
+		if what == "html" {
+			leak = "&lt;leaky&gt;"
+		}
+		if !strings.Contains(doc, leak) || !strings.Contains(doc, "Failed allocations: 3 (18446744073709551615 bytes)") {
+			t.Errorf("%s lacks the leak or the failures:\n%s", what, doc)
+		}
 	}
 }
 
