@@ -52,6 +52,11 @@ VKGEN_SIGNATURES(BindImageMemory2, VkResult, VKGEN_1, (VkDevice, uint32_t, const
 #elif !(defined(VK_VERSION_1_1))
 #error "vkgen: a layer of this library intercepts vkBindImageMemory2 (VK_VERSION_1_1), which these Vulkan headers lack; build against newer headers"
 #endif
+#if (defined(VK_KHR_video_queue))
+VKGEN_SIGNATURES(BindVideoSessionMemoryKHR, VkResult, VKGEN_1, (VkDevice, VkVideoSessionKHR, uint32_t, const VkBindVideoSessionMemoryInfoKHR*), (VkDevice device, VkVideoSessionKHR videoSession, uint32_t bindSessionMemoryInfoCount, const VkBindVideoSessionMemoryInfoKHR* pBindSessionMemoryInfos), (VkDevice *device, VkVideoSessionKHR *videoSession, uint32_t *bindSessionMemoryInfoCount, const VkBindVideoSessionMemoryInfoKHR* *pBindSessionMemoryInfos))
+#elif !(defined(VK_KHR_video_queue))
+#error "vkgen: a layer of this library intercepts vkBindVideoSessionMemoryKHR (VK_KHR_video_queue), which these Vulkan headers lack; build against newer headers"
+#endif
 #if (defined(VK_EXT_debug_utils))
 VKGEN_SIGNATURES(CmdBeginDebugUtilsLabelEXT, void, VKGEN_0, (VkCommandBuffer, const VkDebugUtilsLabelEXT*), (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (VkCommandBuffer *commandBuffer, const VkDebugUtilsLabelEXT* *pLabelInfo))
 #elif !(defined(VK_EXT_debug_utils))
@@ -106,6 +111,11 @@ VKGEN_SIGNATURES(CreateImage, VkResult, VKGEN_1, (VkDevice, const VkImageCreateI
 VKGEN_SIGNATURES(CreateInstance, VkResult, VKGEN_1, (const VkInstanceCreateInfo*, const VkAllocationCallbacks*, VkInstance*), (const VkInstanceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkInstance* pInstance), (const VkInstanceCreateInfo* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkInstance* *pInstance))
 #elif !(defined(VK_VERSION_1_0))
 #error "vkgen: a layer of this library intercepts vkCreateInstance (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if (defined(VK_KHR_video_queue))
+VKGEN_SIGNATURES(CreateVideoSessionKHR, VkResult, VKGEN_1, (VkDevice, const VkVideoSessionCreateInfoKHR*, const VkAllocationCallbacks*, VkVideoSessionKHR*), (VkDevice device, const VkVideoSessionCreateInfoKHR* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkVideoSessionKHR* pVideoSession), (VkDevice *device, const VkVideoSessionCreateInfoKHR* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkVideoSessionKHR* *pVideoSession))
+#elif !(defined(VK_KHR_video_queue))
+#error "vkgen: a layer of this library intercepts vkCreateVideoSessionKHR (VK_KHR_video_queue), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_EXT_debug_marker))
 VKGEN_SIGNATURES(DebugMarkerSetObjectNameEXT, VkResult, VKGEN_1, (VkDevice, const VkDebugMarkerObjectNameInfoEXT*), (VkDevice device, const VkDebugMarkerObjectNameInfoEXT* pNameInfo), (VkDevice *device, const VkDebugMarkerObjectNameInfoEXT* *pNameInfo))
@@ -264,6 +274,8 @@ VKGEN_SIGNATURES(DestroySurfaceKHR, void, VKGEN_0, (VkInstance, VkSurfaceKHR, co
 #endif
 #if (defined(VK_KHR_swapchain))
 VKGEN_SIGNATURES(DestroySwapchainKHR, void, VKGEN_0, (VkDevice, VkSwapchainKHR, const VkAllocationCallbacks*), (VkDevice device, VkSwapchainKHR swapchain, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkSwapchainKHR *swapchain, const VkAllocationCallbacks* *pAllocator))
+#elif !(defined(VK_KHR_swapchain))
+#error "vkgen: a layer of this library intercepts vkDestroySwapchainKHR (VK_KHR_swapchain), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_ARM_tensors))
 VKGEN_SIGNATURES(DestroyTensorARM, void, VKGEN_0, (VkDevice, VkTensorARM, const VkAllocationCallbacks*), (VkDevice device, VkTensorARM tensor, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkTensorARM *tensor, const VkAllocationCallbacks* *pAllocator))
@@ -276,6 +288,8 @@ VKGEN_SIGNATURES(DestroyValidationCacheEXT, void, VKGEN_0, (VkDevice, VkValidati
 #endif
 #if (defined(VK_KHR_video_queue))
 VKGEN_SIGNATURES(DestroyVideoSessionKHR, void, VKGEN_0, (VkDevice, VkVideoSessionKHR, const VkAllocationCallbacks*), (VkDevice device, VkVideoSessionKHR videoSession, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkVideoSessionKHR *videoSession, const VkAllocationCallbacks* *pAllocator))
+#elif !(defined(VK_KHR_video_queue))
+#error "vkgen: a layer of this library intercepts vkDestroyVideoSessionKHR (VK_KHR_video_queue), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_KHR_video_queue))
 VKGEN_SIGNATURES(DestroyVideoSessionParametersKHR, void, VKGEN_0, (VkDevice, VkVideoSessionParametersKHR, const VkAllocationCallbacks*), (VkDevice device, VkVideoSessionParametersKHR videoSessionParameters, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkVideoSessionParametersKHR *videoSessionParameters, const VkAllocationCallbacks* *pAllocator))
@@ -323,10 +337,20 @@ VKGEN_SIGNATURES(GetImageMemoryRequirements2, void, VKGEN_0, (VkDevice, const Vk
 #elif !(defined(VK_VERSION_1_1))
 #error "vkgen: a layer of this library intercepts vkGetImageMemoryRequirements2 (VK_VERSION_1_1), which these Vulkan headers lack; build against newer headers"
 #endif
+#if (defined(VK_KHR_swapchain))
+VKGEN_SIGNATURES(GetSwapchainImagesKHR, VkResult, VKGEN_1, (VkDevice, VkSwapchainKHR, uint32_t*, VkImage*), (VkDevice device, VkSwapchainKHR swapchain, uint32_t* pSwapchainImageCount, VkImage* pSwapchainImages), (VkDevice *device, VkSwapchainKHR *swapchain, uint32_t* *pSwapchainImageCount, VkImage* *pSwapchainImages))
+#elif !(defined(VK_KHR_swapchain))
+#error "vkgen: a layer of this library intercepts vkGetSwapchainImagesKHR (VK_KHR_swapchain), which these Vulkan headers lack; build against newer headers"
+#endif
 #if (defined(VK_EXT_debug_utils))
 VKGEN_SIGNATURES(QueueBeginDebugUtilsLabelEXT, void, VKGEN_0, (VkQueue, const VkDebugUtilsLabelEXT*), (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (VkQueue *queue, const VkDebugUtilsLabelEXT* *pLabelInfo))
 #elif !(defined(VK_EXT_debug_utils))
 #error "vkgen: a layer of this library intercepts vkQueueBeginDebugUtilsLabelEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
+#endif
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(QueueBindSparse, VkResult, VKGEN_1, (VkQueue, uint32_t, const VkBindSparseInfo*, VkFence), (VkQueue queue, uint32_t bindInfoCount, const VkBindSparseInfo* pBindInfo, VkFence fence), (VkQueue *queue, uint32_t *bindInfoCount, const VkBindSparseInfo* *pBindInfo, VkFence *fence))
+#elif !(defined(VK_VERSION_1_0))
+#error "vkgen: a layer of this library intercepts vkQueueBindSparse (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_EXT_debug_utils))
 VKGEN_SIGNATURES(QueueEndDebugUtilsLabelEXT, void, VKGEN_0, (VkQueue), (VkQueue queue), (VkQueue *queue))

@@ -137,6 +137,15 @@ VKGEN_TRAMPOLINE(BindImageMemory2, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 
 #define VKGEN_CMD_vkBindImageMemory2KHR(X, ...)
 #endif
 
+#if (defined(VK_KHR_video_queue))
+VKGEN_TRAMPOLINE(BindVideoSessionMemoryKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkVideoSessionKHR videoSession, uint32_t bindSessionMemoryInfoCount, const VkBindVideoSessionMemoryInfoKHR* pBindSessionMemoryInfos), (device, videoSession, bindSessionMemoryInfoCount, pBindSessionMemoryInfos), (&device, &videoSession, &bindSessionMemoryInfoCount, &pBindSessionMemoryInfos), (GoUintptr, GoUint64, uint32_t, VkBindVideoSessionMemoryInfoKHR*), ((GoUintptr)device, (GoUint64)videoSession, (uint32_t)bindSessionMemoryInfoCount, (VkBindVideoSessionMemoryInfoKHR*)pBindSessionMemoryInfos), ())
+#endif
+#if (defined(VK_KHR_video_queue))
+#define VKGEN_CMD_vkBindVideoSessionMemoryKHR(X, ...) X(vkBindVideoSessionMemoryKHR, BindVideoSessionMemoryKHR, VkResult, VKGEN_1, VKGEN_D_vkBindVideoSessionMemoryKHR, (VkDevice device, VkVideoSessionKHR videoSession, uint32_t bindSessionMemoryInfoCount, const VkBindVideoSessionMemoryInfoKHR* pBindSessionMemoryInfos), (device, videoSession, bindSessionMemoryInfoCount, pBindSessionMemoryInfos), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkBindVideoSessionMemoryKHR(X, ...)
+#endif
+
 #if (defined(VK_EXT_debug_utils))
 VKGEN_TRAMPOLINE(CmdBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (commandBuffer, pLabelInfo), (&commandBuffer, &pLabelInfo), (GoUintptr, VkDebugUtilsLabelEXT*), ((GoUintptr)commandBuffer, (VkDebugUtilsLabelEXT*)pLabelInfo), ())
 #endif
@@ -234,6 +243,15 @@ VKGEN_TRAMPOLINE(CreateInstance, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, call, vkge
 #define VKGEN_CMD_vkCreateInstance(X, ...) X(vkCreateInstance, CreateInstance, VkResult, VKGEN_1, 0, (const VkInstanceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkInstance* pInstance), (pCreateInfo, pAllocator, pInstance), __VA_ARGS__)
 #else
 #define VKGEN_CMD_vkCreateInstance(X, ...)
+#endif
+
+#if (defined(VK_KHR_video_queue))
+VKGEN_TRAMPOLINE(CreateVideoSessionKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkVideoSessionCreateInfoKHR* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkVideoSessionKHR* pVideoSession), (device, pCreateInfo, pAllocator, pVideoSession), (&device, &pCreateInfo, &pAllocator, &pVideoSession), (GoUintptr, VkVideoSessionCreateInfoKHR*, VkAllocationCallbacks*, GoUint64*), ((GoUintptr)device, (VkVideoSessionCreateInfoKHR*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pVideoSession), ())
+#endif
+#if (defined(VK_KHR_video_queue))
+#define VKGEN_CMD_vkCreateVideoSessionKHR(X, ...) X(vkCreateVideoSessionKHR, CreateVideoSessionKHR, VkResult, VKGEN_1, VKGEN_D_vkCreateVideoSessionKHR, (VkDevice device, const VkVideoSessionCreateInfoKHR* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkVideoSessionKHR* pVideoSession), (device, pCreateInfo, pAllocator, pVideoSession), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkCreateVideoSessionKHR(X, ...)
 #endif
 
 #if (defined(VK_EXT_debug_marker))
@@ -837,6 +855,15 @@ VKGEN_TRAMPOLINE(GetImageMemoryRequirements2, void, VKGEN_0, VKGEN_0, VKGEN_0, d
 #define VKGEN_CMD_vkGetImageMemoryRequirements2KHR(X, ...)
 #endif
 
+#if (defined(VK_KHR_swapchain))
+VKGEN_TRAMPOLINE(GetSwapchainImagesKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkSwapchainKHR swapchain, uint32_t* pSwapchainImageCount, VkImage* pSwapchainImages), (device, swapchain, pSwapchainImageCount, pSwapchainImages), (&device, &swapchain, &pSwapchainImageCount, &pSwapchainImages), (GoUintptr, GoUint64, uint32_t*, GoUint64*), ((GoUintptr)device, (GoUint64)swapchain, (uint32_t*)pSwapchainImageCount, (GoUint64*)pSwapchainImages), ())
+#endif
+#if (defined(VK_KHR_swapchain))
+#define VKGEN_CMD_vkGetSwapchainImagesKHR(X, ...) X(vkGetSwapchainImagesKHR, GetSwapchainImagesKHR, VkResult, VKGEN_1, VKGEN_D_vkGetSwapchainImagesKHR, (VkDevice device, VkSwapchainKHR swapchain, uint32_t* pSwapchainImageCount, VkImage* pSwapchainImages), (device, swapchain, pSwapchainImageCount, pSwapchainImages), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkGetSwapchainImagesKHR(X, ...)
+#endif
+
 #if (defined(VK_EXT_debug_utils))
 VKGEN_TRAMPOLINE(QueueBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (queue, pLabelInfo), (&queue, &pLabelInfo), (GoUintptr, VkDebugUtilsLabelEXT*), ((GoUintptr)queue, (VkDebugUtilsLabelEXT*)pLabelInfo), ())
 #endif
@@ -844,6 +871,15 @@ VKGEN_TRAMPOLINE(QueueBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, 
 #define VKGEN_CMD_vkQueueBeginDebugUtilsLabelEXT(X, ...) X(vkQueueBeginDebugUtilsLabelEXT, QueueBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_D_vkQueueBeginDebugUtilsLabelEXT, (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (queue, pLabelInfo), __VA_ARGS__)
 #else
 #define VKGEN_CMD_vkQueueBeginDebugUtilsLabelEXT(X, ...)
+#endif
+
+#if (defined(VK_VERSION_1_0))
+VKGEN_TRAMPOLINE(QueueBindSparse, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkQueue queue, uint32_t bindInfoCount, const VkBindSparseInfo* pBindInfo, VkFence fence), (queue, bindInfoCount, pBindInfo, fence), (&queue, &bindInfoCount, &pBindInfo, &fence), (GoUintptr, uint32_t, VkBindSparseInfo*, GoUint64), ((GoUintptr)queue, (uint32_t)bindInfoCount, (VkBindSparseInfo*)pBindInfo, (GoUint64)fence), ())
+#endif
+#if (defined(VK_VERSION_1_0))
+#define VKGEN_CMD_vkQueueBindSparse(X, ...) X(vkQueueBindSparse, QueueBindSparse, VkResult, VKGEN_1, VKGEN_D_vkQueueBindSparse, (VkQueue queue, uint32_t bindInfoCount, const VkBindSparseInfo* pBindInfo, VkFence fence), (queue, bindInfoCount, pBindInfo, fence), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkQueueBindSparse(X, ...)
 #endif
 
 #if (defined(VK_EXT_debug_utils))

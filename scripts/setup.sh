@@ -9,7 +9,7 @@ set -euo pipefail
 PACKAGES=(
 	libvulkan1 libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
 	xvfb xauth protobuf-compiler libprotobuf32 zlib1g xz-utils
-	gcc libc6-dev git ca-certificates curl python3 time
+	gcc libc6-dev libxcb1-dev git ca-certificates curl python3 time
 )
 
 cd "$(dirname "$0")/.."

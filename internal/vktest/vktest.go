@@ -90,15 +90,17 @@ func Layers(t testing.TB) string {
 }
 
 // Program compiles the C program src (relative to the repository root) with
-// the shared testdata/vkcommon code, once per test binary, and returns the
-// executable's path. It calls Require first.
-func Program(t testing.TB, src string) string {
+// the shared testdata/vkcommon code and linked with -lvulkan -ldl and libs
+// (such as "-lxcb"), once per test binary, and returns the executable's
+// path. It calls Require first.
+func Program(t testing.TB, src string, libs ...string) string {
 	t.Helper()
 	return build(t, src, func(out string) *exec.Cmd {
 		root := testenv.Root()
 		common := filepath.Join(root, "testdata", "vkcommon")
-		return exec.Command("gcc", "-O2", "-Wall", "-Werror", "-I", common, "-o", out,
-			filepath.Join(root, src), filepath.Join(common, "vkcommon.c"), "-lvulkan", "-ldl")
+		args := []string{"-O2", "-Wall", "-Werror", "-I", common, "-o", out,
+			filepath.Join(root, src), filepath.Join(common, "vkcommon.c"), "-lvulkan", "-ldl"}
+		return exec.Command("gcc", append(args, libs...)...)
 	})
 }
 

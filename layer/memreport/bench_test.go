@@ -13,7 +13,7 @@ import (
 func benchCreateBindDestroy(b *testing.B) {
 	s := newTraceState()
 	s.deviceCreated(dev, 0, 1, false, false, props(0))
-	s.memoryAllocated(dev, 0x100, 1<<20, 0)
+	s.memoryAllocated(dev, 0x100, 1<<20, 0, accounting.MemoryInfo{})
 	query := func() uint64 { return 4096 }
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {

@@ -55,7 +55,7 @@ func postAllocateMemory(device uintptr, info *C.VkMemoryAllocateInfo, _ *C.VkAll
 	if pMemory == nil {
 		return
 	}
-	st.memoryAllocated(device, *pMemory, uint64(info.allocationSize), uint32(info.memoryTypeIndex))
+	st.memoryAllocated(device, *pMemory, uint64(info.allocationSize), uint32(info.memoryTypeIndex), memoryInfo(info.pNext))
 }
 
 // preFreeMemory samples the budget before the free (the hook runs before the
@@ -144,26 +144,28 @@ func postBindImageMemory(device uintptr, image, memory uint64, offset C.VkDevice
 }
 
 func postBindBufferMemory2(device uintptr, n C.uint32_t, infos *C.VkBindBufferMemoryInfo, result C.VkResult) {
-	if result != C.VK_SUCCESS || infos == nil {
-		return
-	}
-	for _, b := range unsafe.Slice(infos, int(n)) {
-		bindBuffer(device, handle(unsafe.Pointer(b.buffer)), handle(unsafe.Pointer(b.memory)), uint64(b.memoryOffset))
+	for _, b := range cslice(infos, n) {
+		if bindTookEffect(result, b.pNext) {
+			bindBuffer(device, handle(unsafe.Pointer(b.buffer)), handle(unsafe.Pointer(b.memory)), uint64(b.memoryOffset))
+		}
 	}
 }
 
 func postBindImageMemory2(device uintptr, n C.uint32_t, infos *C.VkBindImageMemoryInfo, result C.VkResult) {
-	if result != C.VK_SUCCESS || infos == nil {
-		return
-	}
-	for _, b := range unsafe.Slice(infos, int(n)) {
+	for _, b := range cslice(infos, n) {
+		if !bindTookEffect(result, b.pNext) {
+			continue
+		}
+		image, memory := handle(unsafe.Pointer(b.image)), handle(unsafe.Pointer(b.memory))
+		if p := findInChain(b.pNext, C.VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_SWAPCHAIN_INFO_KHR); p != nil && memory == 0 {
+			st.swapchainBound(device, image, handle(unsafe.Pointer((*C.VkBindImageMemorySwapchainInfoKHR)(p).swapchain)))
+			continue
+		}
 		aspect := uint32(planeAspectNone)
 		if p := findInChain(b.pNext, C.VK_STRUCTURE_TYPE_BIND_IMAGE_PLANE_MEMORY_INFO); p != nil {
 			aspect = uint32((*C.VkBindImagePlaneMemoryInfo)(p).planeAspect)
 		}
-		// Swapchain binds (VkBindImageMemorySwapchainInfoKHR) carry memory
-		// VK_NULL_HANDLE; the engine counts and ignores them.
-		bindImage(device, handle(unsafe.Pointer(b.image)), handle(unsafe.Pointer(b.memory)), uint64(b.memoryOffset), aspect)
+		bindImage(device, image, memory, uint64(b.memoryOffset), aspect)
 	}
 }
 

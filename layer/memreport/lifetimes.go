@@ -1,6 +1,7 @@
 package memreport
 
 import (
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -26,9 +27,12 @@ import (
 // never calls the engine or the store, so names are copied here rather than
 // looked up in the store.
 type lifetimes struct {
-	mu      sync.Mutex
-	nopen   atomic.Int64 // len(open), read without mu
-	open    map[liveKey]liveSlice
+	mu    sync.Mutex
+	nopen atomic.Int64 // len(open), read without mu
+	open  map[liveKey]liveSlice
+	// ranged lists the keys of an object's open range binds (sparse
+	// ranges, video session bindings) by its key without them, for renames.
+	ranged  map[liveKey][]uint64
 	names   map[nameKey]string
 	devices map[uint64]uintptr // device key -> VkDevice, for track names
 	groups  map[groupKey][]perfetto.GroupTrack
@@ -37,13 +41,14 @@ type lifetimes struct {
 }
 
 // liveKey is an allocation (src DEVICE_MEMORY or DRIVER, id its
-// memory_object_id) or a binding (src BUFFER or IMAGE, id the handle, and the
-// plane of a disjoint image).
+// memory_object_id) or a binding (src BUFFER, IMAGE or VIDEO_SESSION, id the
+// handle, and the plane of a disjoint image or the key of a range bind).
 type liveKey struct {
 	dev   uint64
 	src   accounting.Source
 	id    uint64
 	plane uint8
+	key   uint64
 }
 
 type nameKey struct {
@@ -71,17 +76,17 @@ type liveSlice struct {
 // device key) before any name arrives.
 func newLifetimes() *lifetimes {
 	return &lifetimes{
-		open: map[liveKey]liveSlice{}, names: map[nameKey]string{},
+		open: map[liveKey]liveSlice{}, ranged: map[liveKey][]uint64{}, names: map[nameKey]string{},
 		devices: map[uint64]uintptr{}, groups: map[groupKey][]perfetto.GroupTrack{},
 	}
 }
 
 func liveKeyOf(ev *accounting.AllocationEvent) liveKey {
 	switch ev.Source {
-	case accounting.SourceBuffer, accounting.SourceImage:
-		return liveKey{ev.Device, ev.Source, ev.ObjectHandle, ev.Plane}
+	case accounting.SourceBuffer, accounting.SourceImage, accounting.SourceVideoSession:
+		return liveKey{ev.Device, ev.Source, ev.ObjectHandle, ev.Plane, ev.Key}
 	}
-	return liveKey{ev.Device, ev.Source, ev.MemoryObjectID, 0}
+	return liveKey{ev.Device, ev.Source, ev.MemoryObjectID, 0, 0}
 }
 
 // nameKeyOf is where an event's object gets its name; typ 0 for driver
@@ -94,6 +99,8 @@ func nameKeyOf(ev *accounting.AllocationEvent) nameKey {
 		return nameKey{ev.Device, generated.ObjectTypeImage, ev.ObjectHandle}
 	case accounting.SourceDeviceMemory:
 		return nameKey{ev.Device, generated.ObjectTypeDeviceMemory, ev.ObjectHandle}
+	case accounting.SourceVideoSession:
+		return nameKey{ev.Device, generated.ObjectTypeVideoSessionKHR, ev.ObjectHandle}
 	}
 	return nameKey{}
 }
@@ -103,6 +110,7 @@ func nameKeyOf(ev *accounting.AllocationEvent) nameKey {
 var trackNames = [...]string{
 	accounting.SourceDriver: "driver", accounting.SourceDeviceMemory: "VkDeviceMemory",
 	accounting.SourceImage: "VkImage", accounting.SourceBuffer: "VkBuffer",
+	accounting.SourceVideoSession: "VkVideoSessionKHR",
 }
 
 // slice updates the open lifetimes for a live CREATE, BIND or DESTROY and
@@ -136,8 +144,7 @@ func (lt *lifetimes) slice(ev *accounting.AllocationEvent) (sl perfetto.Slice, o
 		if !open {
 			return sl, false, false
 		}
-		delete(lt.open, k)
-		lt.nopen.Store(int64(len(lt.open)))
+		lt.closeLocked(k)
 		return perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, true, false
 	}
 	return sl, false, false
@@ -170,7 +177,29 @@ func (lt *lifetimes) openLocked(k liveKey, ev *accounting.AllocationEvent) liveS
 	ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
 	lt.open[k] = ls
 	lt.nopen.Store(int64(len(lt.open)))
+	if k.key != 0 {
+		obj := liveKey{k.dev, k.src, k.id, k.plane, 0}
+		lt.ranged[obj] = append(lt.ranged[obj], k.key)
+	}
 	return ls
+}
+
+// closeLocked ends a lifetime.
+func (lt *lifetimes) closeLocked(k liveKey) {
+	delete(lt.open, k)
+	lt.nopen.Store(int64(len(lt.open)))
+	if k.key != 0 {
+		obj := liveKey{k.dev, k.src, k.id, k.plane, 0}
+		keys := lt.ranged[obj]
+		if i := slices.Index(keys, k.key); i >= 0 {
+			keys = slices.Delete(keys, i, i+1)
+		}
+		if len(keys) == 0 {
+			delete(lt.ranged, obj)
+		} else {
+			lt.ranged[obj] = keys
+		}
+	}
 }
 
 // beginLocked is the begin of an open lifetime's slice: named by the
@@ -210,6 +239,8 @@ func (lt *lifetimes) EmitName(r objectnames.Record) {
 		src = accounting.SourceImage
 	case generated.ObjectTypeDeviceMemory:
 		src = accounting.SourceDeviceMemory
+	case generated.ObjectTypeVideoSessionKHR:
+		src = accounting.SourceVideoSession
 	default:
 		return
 	}
@@ -222,12 +253,16 @@ func (lt *lifetimes) EmitName(r objectnames.Record) {
 		lt.names[nk] = r.Name
 	}
 	var out []perfetto.Slice
-	for plane := range uint8(4) {
-		ls, ok := lt.open[liveKey{nk.dev, src, r.Handle, plane}]
-		if !ok {
-			continue
+	rename := func(k liveKey) {
+		if ls, ok := lt.open[k]; ok {
+			out = append(out, perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, lt.beginLocked(&ls))
 		}
-		out = append(out, perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, lt.beginLocked(&ls))
+	}
+	for plane := range uint8(4) {
+		rename(liveKey{nk.dev, src, r.Handle, plane, 0})
+	}
+	for _, key := range lt.ranged[liveKey{nk.dev, src, r.Handle, 0, 0}] {
+		rename(liveKey{nk.dev, src, r.Handle, 0, key})
 	}
 	if len(out) > 0 {
 		perfetto.Slices(category, out...)

@@ -207,3 +207,36 @@ uint64_t memreport_image_plane_size(uintptr_t device_handle, uint64_t image, uin
 	get(device, &info, &r);
 	return r.memoryRequirements.size;
 }
+
+/* The VkDevice a queue belongs to (queues share their device's dispatch
+ * key); 0 for a queue of a device the layer does not know. */
+uintptr_t memreport_queue_device(uintptr_t queue) {
+	struct vkgen_device *d = queue ? vkgen_device_of(LAYER, (const void *)queue) : NULL;
+	return d ? (uintptr_t)d->handle : 0;
+}
+
+/* Bytes a VkSparseImageMemoryBind of extent binds in the aspect: its sparse
+ * blocks (the aspect's imageGranularity, partial blocks at the edge counted
+ * whole) times the block size (the image's memory alignment). 0 when the
+ * driver reports no sparse requirements for the aspect. */
+uint64_t memreport_sparse_image_bind_size(uintptr_t device_handle, uint64_t image, uint32_t aspect, VkExtent3D extent) {
+	VkDevice device = (VkDevice)device_handle;
+	struct vkgen_device *d = vkgen_device_of(LAYER, device);
+	if (!d || !image) return 0;
+	PFN_vkGetImageSparseMemoryRequirements sparse = VKGEN_NEXT_DEVICE(d, vkGetImageSparseMemoryRequirements);
+	PFN_vkGetImageMemoryRequirements reqs = VKGEN_NEXT_DEVICE(d, vkGetImageMemoryRequirements);
+	if (!sparse || !reqs) return 0;
+	VkSparseImageMemoryRequirements props[8];
+	uint32_t n = 8;
+	sparse(device, (VkImage)image, &n, props);
+	VkExtent3D g = {0, 0, 0};
+	for (uint32_t i = 0; i < n && i < 8; i++)
+		if (props[i].formatProperties.aspectMask & aspect) g = props[i].formatProperties.imageGranularity;
+	if (!g.width || !g.height || !g.depth) return 0;
+	VkMemoryRequirements r;
+	memset(&r, 0, sizeof(r));
+	reqs(device, (VkImage)image, &r);
+	uint64_t blocks = (((uint64_t)extent.width + g.width - 1) / g.width) * (((uint64_t)extent.height + g.height - 1) / g.height) *
+	                  (((uint64_t)extent.depth + g.depth - 1) / g.depth);
+	return blocks * r.alignment;
+}

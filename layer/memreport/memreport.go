@@ -17,8 +17,10 @@
 // callback chained in (memreport.c); the callback reports driver-internal
 // and application allocations. Otherwise vkAllocateMemory/vkFreeMemory are
 // the source. Buffers and images come from their create, requirements, bind
-// and destroy calls. The layer claims no extension: it sees object naming
-// only when something below implements it.
+// and destroy calls; swapchain images, sparse binds and video sessions from
+// theirs, dedication and import/export from vkAllocateMemory's chain
+// (bindhooks.go, bindstate.go). The layer claims no extension: it sees
+// object naming only when something below implements it.
 //
 // Besides counters (process-wide and per heap) and instants, every
 // allocation and binding is a slice on its own track under process >

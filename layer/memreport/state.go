@@ -174,8 +174,8 @@ func (s *state) reportLeaks(key uint64, at string) {
 
 func (s *state) callback(token uint64, ev accounting.CallbackEvent) { s.engine.Callback(token, ev) }
 
-func (s *state) memoryAllocated(device uintptr, memory, size uint64, typeIndex uint32) {
-	s.engine.MemoryAllocated(s.key(device), memory, size, typeIndex)
+func (s *state) memoryAllocated(device uintptr, memory, size uint64, typeIndex uint32, info accounting.MemoryInfo) {
+	s.engine.MemoryAllocatedWith(s.key(device), memory, size, typeIndex, info)
 }
 
 // allocationFailed records a vkAllocateMemory that returned an error.
@@ -208,8 +208,11 @@ func (s *state) resourceDestroyed(device uintptr, kind accounting.ResourceKind, 
 	key := s.key(device)
 	s.engine.ResourceDestroyed(key, kind, handle)
 	t := generated.ObjectTypeBuffer
-	if kind == accounting.KindImage {
+	switch kind {
+	case accounting.KindImage:
 		t = generated.ObjectTypeImage
+	case accounting.KindVideoSession:
+		t = generated.ObjectTypeVideoSessionKHR
 	}
 	s.names.ObjectDestroyed(uint64(device), t, handle)
 	s.lt.forget(key, t, handle)

@@ -130,7 +130,7 @@ func TestCallbackTokenBeforeDevice(t *testing.T) {
 	// then the intercept supplies the memory type's flags.
 	s.callback(token, accounting.CallbackEvent{Type: accounting.CallbackAllocate, MemoryObjectID: 2, Size: 4096,
 		ObjectType: accounting.ObjectTypeDeviceMemory, ObjectHandle: 0x100})
-	s.memoryAllocated(dev, 0x100, 4096, 0)
+	s.memoryAllocated(dev, 0x100, 4096, 0, accounting.MemoryInfo{})
 	s.bufferCreated(dev, 0xb1, accounting.BufferUsageVertex, 1000)
 	s.requirements(dev, accounting.KindBuffer, 0xb1, 1024)
 	s.bound(dev, accounting.KindBuffer, 0xb1, 0x100, 0, planeAspectNone, noQuery(t))
@@ -172,7 +172,7 @@ func TestFallbackTwoDevices(t *testing.T) {
 	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.deviceCreated(dev2, 0, 2, false, false, props(hostVis))
 	for _, d := range []uintptr{dev, dev2} {
-		s.memoryAllocated(d, 0x100, 65536, 0)
+		s.memoryAllocated(d, 0x100, 65536, 0, accounting.MemoryInfo{})
 		s.bufferCreated(d, 0xb1, accounting.BufferUsageTransferSrc, 4096)
 		s.bound(d, accounting.KindBuffer, 0xb1, 0x100, 0, planeAspectNone, noQuery(t))
 	}
@@ -199,7 +199,7 @@ func TestFallbackTwoDevices(t *testing.T) {
 func TestBindTimeQueries(t *testing.T) {
 	s, r := newTestState()
 	s.deviceCreated(dev, 0, 1, false, false, props(0))
-	s.memoryAllocated(dev, 0x100, 1<<20, 0)
+	s.memoryAllocated(dev, 0x100, 1<<20, 0, accounting.MemoryInfo{})
 	s.imageCreated(dev, 0x1a, accounting.ImageUsageColorAttachment|accounting.ImageUsageSampled, 0)
 	queries := 0
 	q := func(size uint64) func() uint64 { return func() uint64 { queries++; return size } }
@@ -276,7 +276,7 @@ func TestTraceLiveAndReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.deviceCreated(dev, 0, 1, false, false, props(0))
-	s.memoryAllocated(dev, 0x100, 65536, 0)
+	s.memoryAllocated(dev, 0x100, 65536, 0, accounting.MemoryInfo{})
 	s.bufferCreated(dev, 0xb1, accounting.BufferUsageUniform, 256)
 	s.bound(dev, accounting.KindBuffer, 0xb1, 0x100, 0, planeAspectNone, noQuery(t))
 	s.debugUtilsName(dev, int32(generated.ObjectTypeBuffer), 0xb1, "camera")
@@ -371,7 +371,7 @@ func TestSlicesOfObjectsCreatedUntraced(t *testing.T) {
 	unregister := perfetto.RegisterReplay(s.replay)
 	defer unregister()
 	s.deviceCreated(dev, 0, 1, false, false, props(0))
-	s.memoryAllocated(dev, 0x100, 65536, 0)
+	s.memoryAllocated(dev, 0x100, 65536, 0, accounting.MemoryInfo{})
 	s.bufferCreated(dev, 0xb1, accounting.BufferUsageUniform, 256)
 	s.bound(dev, accounting.KindBuffer, 0xb1, 0x100, 0, planeAspectNone, noQuery(t))
 	if n := s.lt.nopen.Load(); n != 0 {

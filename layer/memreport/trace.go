@@ -39,6 +39,14 @@ var (
 	argHeap         = perfetto.NewAnnotationName("heap")
 	argAt           = perfetto.NewAnnotationName("at")
 	argLifetime     = perfetto.NewAnnotationName("lifetime")
+	// Only on the events they describe (docs/memreport.md).
+	argExternal        = perfetto.NewAnnotationName("external")
+	argHandleTypes     = perfetto.NewAnnotationName("handle_types")
+	argDedicatedType   = perfetto.NewAnnotationName("dedicated_type")
+	argDedicatedHandle = perfetto.NewAnnotationName("dedicated_handle")
+	argResourceOffset  = perfetto.NewAnnotationName("resource_offset")
+	argBindIndex       = perfetto.NewAnnotationName("bind_index")
+	argSwapchain       = perfetto.NewAnnotationName("swapchain")
 
 	// counterTracks holds every vulkan.mem.{app|driver}.usage.<cluster>
 	// track, registered once (unit bytes, process-scoped), by name and in
@@ -55,7 +63,7 @@ var (
 )
 
 // heapCounterTracks are the vulkan.mem.heap<N>.* tracks by heap and track
-// index, registered on first use (16 heaps of 30 tracks, most never used);
+// index, registered on first use (16 heaps of 32 tracks, most never used);
 // 0 until then.
 var heapCounterTracks [accounting.MaxHeaps][]atomic.Uint32
 
@@ -152,7 +160,8 @@ func (s traceSink) Allocation(ev accounting.AllocationEvent) {
 	if s.em == nil && !perfetto.Enabled() {
 		return // do not build the annotations for nobody
 	}
-	args := [...]perfetto.Arg{
+	var buf [14]perfetto.Arg
+	args := append(buf[:0],
 		perfetto.String(argOperation, ev.Operation.String()),
 		perfetto.String(argSource, ev.Source.String()),
 		perfetto.Uint(argMemoryObject, ev.MemoryObjectID),
@@ -161,19 +170,50 @@ func (s traceSink) Allocation(ev accounting.AllocationEvent) {
 		perfetto.Uint(argObjectHandle, ev.ObjectHandle),
 		perfetto.String(argMemoryType, ev.MemoryType),
 		perfetto.Uint(argHeap, uint64(ev.Heap)),
-	}
+	)
+	args = appendDetails(args, &ev)
 	var slp *perfetto.Slice
 	if has {
 		slp = &sl
 	}
 	if s.em != nil {
-		s.em.InstantSlice(category, allocEvent, slp, args[:]...)
+		s.em.InstantSlice(category, allocEvent, slp, args...)
 		return
 	}
 	if reopen {
 		perfetto.Slices(category, perfetto.Slice{Op: perfetto.SliceEnd, Track: sl.Track})
 	}
-	perfetto.InstantSlice(category, allocEvent, slp, args[:]...)
+	perfetto.InstantSlice(category, allocEvent, slp, args...)
+}
+
+// appendDetails adds the annotations only some events have: external and
+// dedicated memory, sparse ranges and video bindings, swapchain images.
+func appendDetails(args []perfetto.Arg, ev *accounting.AllocationEvent) []perfetto.Arg {
+	if ev.External != accounting.ExternalNone {
+		args = append(args, perfetto.String(argExternal, ev.External.String()), perfetto.Uint(argHandleTypes, uint64(ev.HandleTypes)))
+	}
+	if ev.Dedicated != 0 {
+		args = append(args, perfetto.String(argDedicatedType, dedicatedType(ev.Dedicated)), perfetto.Uint(argDedicatedHandle, ev.DedicatedHandle))
+	}
+	switch {
+	case ev.Range && ev.Source == accounting.SourceVideoSession:
+		args = append(args, perfetto.Uint(argBindIndex, ev.Key))
+	case ev.Range:
+		args = append(args, perfetto.Uint(argResourceOffset, ev.Key))
+	}
+	if ev.Swapchain != 0 {
+		args = append(args, perfetto.Uint(argSwapchain, ev.Swapchain))
+	}
+	return args
+}
+
+// dedicatedType names a dedicated allocation's resource kind in the event
+// sources' vocabulary.
+func dedicatedType(k accounting.ResourceKind) string {
+	if k == accounting.KindImage {
+		return "IMAGE"
+	}
+	return "BUFFER"
 }
 
 // failure writes a VulkanMemoryAllocationFailed event.
@@ -216,7 +256,8 @@ func (s traceSink) Leak(ev accounting.AllocationEvent, name, at string) {
 	if !perfetto.Enabled() {
 		return
 	}
-	perfetto.Instant(category, leakEvent,
+	var buf [15]perfetto.Arg
+	args := append(buf[:0],
 		perfetto.String(argSource, ev.Source.String()),
 		perfetto.Uint(argMemoryObject, ev.MemoryObjectID),
 		perfetto.Uint(argSize, ev.Size),
@@ -226,6 +267,7 @@ func (s traceSink) Leak(ev accounting.AllocationEvent, name, at string) {
 		perfetto.Uint(argHeap, uint64(ev.Heap)),
 		perfetto.String(argObjectName, name),
 		perfetto.String(argAt, at))
+	perfetto.Instant(category, leakEvent, appendDetails(args, &ev)...)
 }
 
 // nameSink writes VulkanObjectName events like traceSink, for the object
@@ -237,7 +279,7 @@ type nameSink struct{ em *perfetto.Emitter }
 
 func (s nameSink) EmitName(r objectnames.Record) {
 	switch r.Type {
-	case generated.ObjectTypeBuffer, generated.ObjectTypeImage, generated.ObjectTypeDeviceMemory:
+	case generated.ObjectTypeBuffer, generated.ObjectTypeImage, generated.ObjectTypeDeviceMemory, generated.ObjectTypeVideoSessionKHR:
 	default:
 		return
 	}

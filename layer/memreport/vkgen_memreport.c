@@ -22,15 +22,19 @@ static struct vkgen_namecache names;
 	X(vkBindImageMemory, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_BindImageMemory) \
 	X(vkBindImageMemory2, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_BindImageMemory2) \
 	X(vkBindImageMemory2KHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_BindImageMemory2) \
+	X(vkBindVideoSessionMemoryKHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_BindVideoSessionMemoryKHR) \
 	X(vkCreateBuffer, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_CreateBuffer) \
 	X(vkCreateDevice, VKGEN_0, 1, .c_pre = memreport_pre_CreateDevice, .c_post = memreport_post_CreateDevice) \
 	X(vkCreateImage, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_CreateImage) \
 	X(vkCreateInstance, VKGEN_0, 1, .c_post = memreport_post_CreateInstance, .go_post = vkgen_memreport_go_post_CreateInstance) \
+	X(vkCreateVideoSessionKHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_CreateVideoSessionKHR) \
 	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_DebugMarkerSetObjectNameEXT, .name_cache = 1) \
 	X(vkDestroyBuffer, VKGEN_1, 0, .go_pre = vkgen_memreport_go_pre_DestroyBuffer) \
 	X(vkDestroyDevice, VKGEN_0, 1, .go_pre = vkgen_memreport_go_pre_DestroyDevice, .go_post = vkgen_memreport_go_post_DestroyDevice) \
 	X(vkDestroyImage, VKGEN_1, 0, .go_pre = vkgen_memreport_go_pre_DestroyImage) \
 	X(vkDestroyInstance, VKGEN_0, 1, .go_post = vkgen_memreport_go_post_DestroyInstance) \
+	X(vkDestroySwapchainKHR, VKGEN_1, 0, .go_pre = vkgen_memreport_go_pre_DestroySwapchainKHR) \
+	X(vkDestroyVideoSessionKHR, VKGEN_1, 0, .go_pre = vkgen_memreport_go_pre_DestroyVideoSessionKHR) \
 	X(vkEnumerateDeviceExtensionProperties, VKGEN_0, 1, 0) \
 	X(vkEnumerateDeviceLayerProperties, VKGEN_0, 1, 0) \
 	X(vkEnumerateInstanceExtensionProperties, VKGEN_0, 1, 0) \
@@ -42,6 +46,8 @@ static struct vkgen_namecache names;
 	X(vkGetImageMemoryRequirements, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetImageMemoryRequirements) \
 	X(vkGetImageMemoryRequirements2, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetImageMemoryRequirements2) \
 	X(vkGetImageMemoryRequirements2KHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetImageMemoryRequirements2) \
+	X(vkGetSwapchainImagesKHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetSwapchainImagesKHR) \
+	X(vkQueueBindSparse, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_QueueBindSparse) \
 	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_SetDebugUtilsObjectNameEXT, .name_cache = 1) \
 
 VKGEN_HOOKS(VKGEN_LAYER_TRAMP)

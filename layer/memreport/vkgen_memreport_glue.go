@@ -16,26 +16,32 @@ import (
 // The Go hooks the spec asks for, with their signatures: a hook with another
 // signature fails to compile here, naming the function and the expected type.
 var (
-	_ func(device uintptr, pAllocateInfo *C.VkMemoryAllocateInfo, pAllocator *C.VkAllocationCallbacks, pMemory *uint64, result C.VkResult) = postAllocateMemory
-	_ func(device uintptr, buffer uint64, memory uint64, memoryOffset C.VkDeviceSize, result C.VkResult)                                   = postBindBufferMemory
-	_ func(device uintptr, bindInfoCount C.uint32_t, pBindInfos *C.VkBindBufferMemoryInfo, result C.VkResult)                              = postBindBufferMemory2
-	_ func(device uintptr, image uint64, memory uint64, memoryOffset C.VkDeviceSize, result C.VkResult)                                    = postBindImageMemory
-	_ func(device uintptr, bindInfoCount C.uint32_t, pBindInfos *C.VkBindImageMemoryInfo, result C.VkResult)                               = postBindImageMemory2
-	_ func(device uintptr, pCreateInfo *C.VkBufferCreateInfo, pAllocator *C.VkAllocationCallbacks, pBuffer *uint64, result C.VkResult)     = postCreateBuffer
-	_ func(device uintptr, pCreateInfo *C.VkImageCreateInfo, pAllocator *C.VkAllocationCallbacks, pImage *uint64, result C.VkResult)       = postCreateImage
-	_ func(pCreateInfo *C.VkInstanceCreateInfo, pAllocator *C.VkAllocationCallbacks, pInstance *uintptr, result C.VkResult)                = postCreateInstance
-	_ func(device uintptr, pNameInfo *C.VkDebugMarkerObjectNameInfoEXT, result C.VkResult)                                                 = postDebugMarkerSetObjectNameEXT
-	_ func(device uintptr, buffer uint64, pAllocator *C.VkAllocationCallbacks)                                                             = preDestroyBuffer
-	_ func(device uintptr, pAllocator *C.VkAllocationCallbacks)                                                                            = preDestroyDevice
-	_ func(device uintptr, pAllocator *C.VkAllocationCallbacks)                                                                            = postDestroyDevice
-	_ func(device uintptr, image uint64, pAllocator *C.VkAllocationCallbacks)                                                              = preDestroyImage
-	_ func(instance uintptr, pAllocator *C.VkAllocationCallbacks)                                                                          = postDestroyInstance
-	_ func(device uintptr, memory uint64, pAllocator *C.VkAllocationCallbacks)                                                             = preFreeMemory
-	_ func(device uintptr, buffer uint64, pMemoryRequirements *C.VkMemoryRequirements)                                                     = postGetBufferMemoryRequirements
-	_ func(device uintptr, pInfo *C.VkBufferMemoryRequirementsInfo2, pMemoryRequirements *C.VkMemoryRequirements2)                         = postGetBufferMemoryRequirements2
-	_ func(device uintptr, image uint64, pMemoryRequirements *C.VkMemoryRequirements)                                                      = postGetImageMemoryRequirements
-	_ func(device uintptr, pInfo *C.VkImageMemoryRequirementsInfo2, pMemoryRequirements *C.VkMemoryRequirements2)                          = postGetImageMemoryRequirements2
-	_ func(device uintptr, pNameInfo *C.VkDebugUtilsObjectNameInfoEXT, result C.VkResult)                                                  = postSetDebugUtilsObjectNameEXT
+	_ func(device uintptr, pAllocateInfo *C.VkMemoryAllocateInfo, pAllocator *C.VkAllocationCallbacks, pMemory *uint64, result C.VkResult)                            = postAllocateMemory
+	_ func(device uintptr, buffer uint64, memory uint64, memoryOffset C.VkDeviceSize, result C.VkResult)                                                              = postBindBufferMemory
+	_ func(device uintptr, bindInfoCount C.uint32_t, pBindInfos *C.VkBindBufferMemoryInfo, result C.VkResult)                                                         = postBindBufferMemory2
+	_ func(device uintptr, image uint64, memory uint64, memoryOffset C.VkDeviceSize, result C.VkResult)                                                               = postBindImageMemory
+	_ func(device uintptr, bindInfoCount C.uint32_t, pBindInfos *C.VkBindImageMemoryInfo, result C.VkResult)                                                          = postBindImageMemory2
+	_ func(device uintptr, videoSession uint64, bindSessionMemoryInfoCount C.uint32_t, pBindSessionMemoryInfos *C.VkBindVideoSessionMemoryInfoKHR, result C.VkResult) = postBindVideoSessionMemoryKHR
+	_ func(device uintptr, pCreateInfo *C.VkBufferCreateInfo, pAllocator *C.VkAllocationCallbacks, pBuffer *uint64, result C.VkResult)                                = postCreateBuffer
+	_ func(device uintptr, pCreateInfo *C.VkImageCreateInfo, pAllocator *C.VkAllocationCallbacks, pImage *uint64, result C.VkResult)                                  = postCreateImage
+	_ func(pCreateInfo *C.VkInstanceCreateInfo, pAllocator *C.VkAllocationCallbacks, pInstance *uintptr, result C.VkResult)                                           = postCreateInstance
+	_ func(device uintptr, pCreateInfo *C.VkVideoSessionCreateInfoKHR, pAllocator *C.VkAllocationCallbacks, pVideoSession *uint64, result C.VkResult)                 = postCreateVideoSessionKHR
+	_ func(device uintptr, pNameInfo *C.VkDebugMarkerObjectNameInfoEXT, result C.VkResult)                                                                            = postDebugMarkerSetObjectNameEXT
+	_ func(device uintptr, buffer uint64, pAllocator *C.VkAllocationCallbacks)                                                                                        = preDestroyBuffer
+	_ func(device uintptr, pAllocator *C.VkAllocationCallbacks)                                                                                                       = preDestroyDevice
+	_ func(device uintptr, pAllocator *C.VkAllocationCallbacks)                                                                                                       = postDestroyDevice
+	_ func(device uintptr, image uint64, pAllocator *C.VkAllocationCallbacks)                                                                                         = preDestroyImage
+	_ func(instance uintptr, pAllocator *C.VkAllocationCallbacks)                                                                                                     = postDestroyInstance
+	_ func(device uintptr, swapchain uint64, pAllocator *C.VkAllocationCallbacks)                                                                                     = preDestroySwapchainKHR
+	_ func(device uintptr, videoSession uint64, pAllocator *C.VkAllocationCallbacks)                                                                                  = preDestroyVideoSessionKHR
+	_ func(device uintptr, memory uint64, pAllocator *C.VkAllocationCallbacks)                                                                                        = preFreeMemory
+	_ func(device uintptr, buffer uint64, pMemoryRequirements *C.VkMemoryRequirements)                                                                                = postGetBufferMemoryRequirements
+	_ func(device uintptr, pInfo *C.VkBufferMemoryRequirementsInfo2, pMemoryRequirements *C.VkMemoryRequirements2)                                                    = postGetBufferMemoryRequirements2
+	_ func(device uintptr, image uint64, pMemoryRequirements *C.VkMemoryRequirements)                                                                                 = postGetImageMemoryRequirements
+	_ func(device uintptr, pInfo *C.VkImageMemoryRequirementsInfo2, pMemoryRequirements *C.VkMemoryRequirements2)                                                     = postGetImageMemoryRequirements2
+	_ func(device uintptr, swapchain uint64, pSwapchainImageCount *C.uint32_t, pSwapchainImages *uint64, result C.VkResult)                                           = postGetSwapchainImagesKHR
+	_ func(queue uintptr, bindInfoCount C.uint32_t, pBindInfo *C.VkBindSparseInfo, fence uint64, result C.VkResult)                                                   = postQueueBindSparse
+	_ func(device uintptr, pNameInfo *C.VkDebugUtilsObjectNameInfoEXT, result C.VkResult)                                                                             = postSetDebugUtilsObjectNameEXT
 )
 
 // The C trampolines call these exports only where the spec declares Go hooks;
@@ -81,6 +87,14 @@ func vkgen_memreport_go_post_BindImageMemory2(device uintptr, bindInfoCount C.ui
 	postBindImageMemory2(device, bindInfoCount, pBindInfos, result)
 }
 
+// go_post of vkBindVideoSessionMemoryKHR calls postBindVideoSessionMemoryKHR, a func(device uintptr, videoSession uint64, bindSessionMemoryInfoCount C.uint32_t, pBindSessionMemoryInfos *C.VkBindVideoSessionMemoryInfoKHR, result C.VkResult).
+//
+//export vkgen_memreport_go_post_BindVideoSessionMemoryKHR
+func vkgen_memreport_go_post_BindVideoSessionMemoryKHR(device uintptr, videoSession uint64, bindSessionMemoryInfoCount C.uint32_t, pBindSessionMemoryInfos *C.VkBindVideoSessionMemoryInfoKHR, result C.VkResult) {
+	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postBindVideoSessionMemoryKHR")
+	postBindVideoSessionMemoryKHR(device, videoSession, bindSessionMemoryInfoCount, pBindSessionMemoryInfos, result)
+}
+
 // go_post of vkCreateBuffer calls postCreateBuffer, a func(device uintptr, pCreateInfo *C.VkBufferCreateInfo, pAllocator *C.VkAllocationCallbacks, pBuffer *uint64, result C.VkResult).
 //
 //export vkgen_memreport_go_post_CreateBuffer
@@ -103,6 +117,14 @@ func vkgen_memreport_go_post_CreateImage(device uintptr, pCreateInfo *C.VkImageC
 func vkgen_memreport_go_post_CreateInstance(pCreateInfo *C.VkInstanceCreateInfo, pAllocator *C.VkAllocationCallbacks, pInstance *uintptr, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postCreateInstance")
 	postCreateInstance(pCreateInfo, pAllocator, pInstance, result)
+}
+
+// go_post of vkCreateVideoSessionKHR calls postCreateVideoSessionKHR, a func(device uintptr, pCreateInfo *C.VkVideoSessionCreateInfoKHR, pAllocator *C.VkAllocationCallbacks, pVideoSession *uint64, result C.VkResult).
+//
+//export vkgen_memreport_go_post_CreateVideoSessionKHR
+func vkgen_memreport_go_post_CreateVideoSessionKHR(device uintptr, pCreateInfo *C.VkVideoSessionCreateInfoKHR, pAllocator *C.VkAllocationCallbacks, pVideoSession *uint64, result C.VkResult) {
+	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postCreateVideoSessionKHR")
+	postCreateVideoSessionKHR(device, pCreateInfo, pAllocator, pVideoSession, result)
 }
 
 // go_post of vkDebugMarkerSetObjectNameEXT calls postDebugMarkerSetObjectNameEXT, a func(device uintptr, pNameInfo *C.VkDebugMarkerObjectNameInfoEXT, result C.VkResult).
@@ -153,6 +175,22 @@ func vkgen_memreport_go_post_DestroyInstance(instance uintptr, pAllocator *C.VkA
 	postDestroyInstance(instance, pAllocator)
 }
 
+// go_pre of vkDestroySwapchainKHR calls preDestroySwapchainKHR, a func(device uintptr, swapchain uint64, pAllocator *C.VkAllocationCallbacks).
+//
+//export vkgen_memreport_go_pre_DestroySwapchainKHR
+func vkgen_memreport_go_pre_DestroySwapchainKHR(device uintptr, swapchain uint64, pAllocator *C.VkAllocationCallbacks) {
+	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "preDestroySwapchainKHR")
+	preDestroySwapchainKHR(device, swapchain, pAllocator)
+}
+
+// go_pre of vkDestroyVideoSessionKHR calls preDestroyVideoSessionKHR, a func(device uintptr, videoSession uint64, pAllocator *C.VkAllocationCallbacks).
+//
+//export vkgen_memreport_go_pre_DestroyVideoSessionKHR
+func vkgen_memreport_go_pre_DestroyVideoSessionKHR(device uintptr, videoSession uint64, pAllocator *C.VkAllocationCallbacks) {
+	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "preDestroyVideoSessionKHR")
+	preDestroyVideoSessionKHR(device, videoSession, pAllocator)
+}
+
 // go_pre of vkFreeMemory calls preFreeMemory, a func(device uintptr, memory uint64, pAllocator *C.VkAllocationCallbacks).
 //
 //export vkgen_memreport_go_pre_FreeMemory
@@ -191,6 +229,22 @@ func vkgen_memreport_go_post_GetImageMemoryRequirements(device uintptr, image ui
 func vkgen_memreport_go_post_GetImageMemoryRequirements2(device uintptr, pInfo *C.VkImageMemoryRequirementsInfo2, pMemoryRequirements *C.VkMemoryRequirements2) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postGetImageMemoryRequirements2")
 	postGetImageMemoryRequirements2(device, pInfo, pMemoryRequirements)
+}
+
+// go_post of vkGetSwapchainImagesKHR calls postGetSwapchainImagesKHR, a func(device uintptr, swapchain uint64, pSwapchainImageCount *C.uint32_t, pSwapchainImages *uint64, result C.VkResult).
+//
+//export vkgen_memreport_go_post_GetSwapchainImagesKHR
+func vkgen_memreport_go_post_GetSwapchainImagesKHR(device uintptr, swapchain uint64, pSwapchainImageCount *C.uint32_t, pSwapchainImages *uint64, result C.VkResult) {
+	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postGetSwapchainImagesKHR")
+	postGetSwapchainImagesKHR(device, swapchain, pSwapchainImageCount, pSwapchainImages, result)
+}
+
+// go_post of vkQueueBindSparse calls postQueueBindSparse, a func(queue uintptr, bindInfoCount C.uint32_t, pBindInfo *C.VkBindSparseInfo, fence uint64, result C.VkResult).
+//
+//export vkgen_memreport_go_post_QueueBindSparse
+func vkgen_memreport_go_post_QueueBindSparse(queue uintptr, bindInfoCount C.uint32_t, pBindInfo *C.VkBindSparseInfo, fence uint64, result C.VkResult) {
+	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postQueueBindSparse")
+	postQueueBindSparse(queue, bindInfoCount, pBindInfo, fence, result)
 }
 
 // go_post of vkSetDebugUtilsObjectNameEXT calls postSetDebugUtilsObjectNameEXT, a func(device uintptr, pNameInfo *C.VkDebugUtilsObjectNameInfoEXT, result C.VkResult).

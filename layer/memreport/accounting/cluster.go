@@ -34,10 +34,11 @@ const (
 
 // VkObjectType values the engine interprets in callback events.
 const (
-	ObjectTypeDevice       int32 = 3
-	ObjectTypeDeviceMemory int32 = 8
-	ObjectTypeBuffer       int32 = 9
-	ObjectTypeImage        int32 = 10
+	ObjectTypeDevice          int32 = 3
+	ObjectTypeDeviceMemory    int32 = 8
+	ObjectTypeBuffer          int32 = 9
+	ObjectTypeImage           int32 = 10
+	ObjectTypeVideoSessionKHR int32 = 1000023000
 )
 
 const (
@@ -56,7 +57,8 @@ const (
 type Cluster uint8
 
 // The 15 clusters of reference-behaviour.md 4.7, buffer clusters in
-// precedence order, then image clusters, then unbound memory.
+// precedence order, then image clusters, then video sessions, then unbound
+// memory.
 const (
 	ClusterStagingTransfer Cluster = iota
 	ClusterRayTracing
@@ -72,6 +74,9 @@ const (
 	ClusterColorRenderTarget
 	ClusterStaticTexture
 	ClusterGeneralImage
+	// ClusterVideoSession is memory bound to a VkVideoSessionKHR (not one
+	// of the reference's clusters: it had no video binds).
+	ClusterVideoSession
 	ClusterUnbound
 	numClusters
 )
@@ -80,7 +85,7 @@ var clusterNames = [numClusters]string{
 	"staging_transfer", "ray_tracing", "indirect_gpu_driven", "compute_storage",
 	"uniform_constants", "geometry_mesh", "transform_feedback", "general_buffer",
 	"transient_memoryless", "storage_compute_image", "depth_stencil_target",
-	"color_render_target", "static_texture", "general_image", "unbound_memory",
+	"color_render_target", "static_texture", "general_image", "video_session", "unbound_memory",
 }
 
 // String returns the cluster's track component, e.g. "color_render_target";
@@ -132,7 +137,7 @@ func ClassifyImage(usage uint32, memFlags uint32) Cluster {
 	return ClusterGeneralImage
 }
 
-// track indexes the 30 counter tracks: app tracks first, then driver tracks,
+// track indexes the 32 counter tracks: app tracks first, then driver tracks,
 // each in Cluster order. A small integer keeps the hot path free of strings.
 type track uint8
 
@@ -169,6 +174,6 @@ func TrackName(driver bool, c Cluster) string {
 	return "vulkan.mem.app.usage." + clusterNames[c]
 }
 
-// TrackNames lists all 30 counter tracks: app tracks then driver tracks, each
+// TrackNames lists all 32 counter tracks: app tracks then driver tracks, each
 // in Cluster order (the order Snapshot emits counters in).
 func TrackNames() []string { return append([]string(nil), trackNames[:]...) }

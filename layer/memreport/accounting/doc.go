@@ -73,6 +73,30 @@
 //     deterministic (sorted devices and keys, sub-allocations in offset
 //     order), not hash-map order.
 //
+// # Beyond the reference (issue 15: every way memory is bound)
+//
+//   - Dedicated allocations (MemoryInfo.Dedicated): the allocation is owned
+//     by its image or buffer, so its unbound bytes count in that resource's
+//     cluster while the resource lives (the whole allocation is the
+//     resource's from allocation to free); when the resource is destroyed
+//     first they go back to unbound_memory. CREATE/DESTROY carry the
+//     resource (AllocationEvent.Dedicated, DedicatedHandle).
+//   - External memory (MemoryInfo.External, or a callback IMPORT) is marked
+//     IMPORTED or EXPORTED with its handle types on CREATE/DESTROY; it
+//     still counts like other application memory (the device uses it).
+//   - Swapchain images (SwapchainImages, SwapchainBound for application
+//     images bound to swapchain memory, SwapchainDestroyed): known as the
+//     presentation engine's, in no counter; size queries, binds and
+//     destroys of them are counted as invalid calls and change nothing;
+//     BIND/DESTROY events with memory_type SwapchainMemoryType and size 0
+//     list them (swapchain.go).
+//   - Range binds (sparse.go): sparse buffer and opaque image ranges
+//     (SparseBound: a bind replaces what it overlaps, memory 0 unbinds),
+//     sparse image regions (SparseImageBound: keyed by subresource and
+//     offset) and video session bindings (VideoSessionBound, cluster
+//     video_session, source VIDEO_SESSION); each range is a
+//     sub-allocation of its memory.
+//
 // Kept from the reference on purpose: an ALLOCATE/IMPORT for a key that is
 // already live updates it and reports CREATE again; a driver allocation keeps
 // its resource cluster when the resource is destroyed (the driver frees it
@@ -88,10 +112,20 @@
 //	vkGet*MemoryRequirements*  RequirementsKnown, or PlaneRequirementsKnown
 //	                           with VkImagePlaneMemoryRequirementsInfo
 //	vkBind*Memory* ok          Bound, or PlaneBound with
-//	                           VkBindImagePlaneMemoryInfo; query requirements
-//	                           first when NeedsSize/NeedsPlaneSize says so
-//	vkAllocateMemory ok        MemoryAllocated
+//	                           VkBindImagePlaneMemoryInfo, or SwapchainBound
+//	                           with VkBindImageMemorySwapchainInfoKHR; query
+//	                           requirements first when NeedsSize/
+//	                           NeedsPlaneSize says so (per bind of a failed
+//	                           *2 call whose VkBindMemoryStatus says so)
+//	vkAllocateMemory ok        MemoryAllocatedWith (the chain's dedicated,
+//	                           import and export structs)
 //	vkAllocateMemory failed    AllocationFailed
+//	vkGetSwapchainImagesKHR    SwapchainImages
+//	vkDestroySwapchainKHR      SwapchainDestroyed, before calling down
+//	vkQueueBindSparse ok       SparseBound, SparseImageBound per bind
+//	vkCreateVideoSessionKHR ok VideoSessionCreated (destroy:
+//	                           ResourceDestroyed with KindVideoSession)
+//	vkBindVideoSessionMemoryKHR ok  VideoSessionBound per binding
 //	vkFreeMemory               MemoryFreed, before calling down
 //	memory report callback     Callback
 //	tracing session start      Snapshot, then the name store's replay

@@ -2,6 +2,7 @@ package accounting
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"math/bits"
 	"slices"
@@ -41,16 +42,28 @@ type device struct {
 	hasCallback bool
 	resources   map[resKey]*resource
 	allocs      map[allocKey]*allocation
-	// byObject indexes driver allocations by the buffer/image they were
-	// reported for (5.3, 5.9), so resource creation needs no scan.
+	// byObject indexes allocations by their owner (driver allocations by
+	// the resource they were reported for, 5.3 and 5.9; dedicated
+	// allocations by their resource), so resource creation needs no scan.
 	byObject map[resKey][]*allocation
+	// swapchains lists the images of each swapchain: its own images and
+	// the application's images bound to its memory.
+	swapchains map[uint64][]*resource
 }
 
 type resource struct {
 	key      resKey
 	usage    uint64 // buffer usage, or image usage widened
 	disjoint bool
-	slots    [maxPlanes]slot
+	// presentable and swapchain: the image is one of swapchain's own
+	// (presentable) or is bound to its memory; such images take no other
+	// binds or sizes.
+	presentable bool
+	swapchain   uint64
+	slots       [maxPlanes]slot
+	// rs holds the range binds of a sparse resource or video session
+	// (sparse.go); nil for the others, so the common record stays small.
+	rs *rangeSet
 }
 
 type slot struct {
@@ -63,14 +76,18 @@ type slot struct {
 }
 
 func (r *resource) cluster(memFlags uint32) Cluster {
-	if r.key.kind == KindImage {
+	switch r.key.kind {
+	case KindImage:
 		return ClassifyImage(uint32(r.usage), memFlags)
+	case KindVideoSession:
+		return ClusterVideoSession
 	}
 	return ClassifyBuffer(r.usage, memFlags)
 }
 
 // sub is one bound slot of a resource inside an allocation; subs are kept
-// sorted by (off, end) so the bound union is one linear pass.
+// sorted by (off, end) so the bound union is one linear pass (with the
+// allocation's range binds, kept apart so the common sub stays small).
 type sub struct {
 	off, end uint64
 	res      *resource
@@ -91,6 +108,14 @@ type allocation struct {
 	heap         uint8 // memory heap index (0 until known)
 	objectType   int32
 	objectHandle uint64
+	// ranges are the range binds in this allocation, sorted by (offset,
+	// end).
+	ranges []*rangeBind
+	info   MemoryInfo
+	// owner is the resource whose cluster the unbound bytes count in: the
+	// buffer/image a driver allocation was reported for or the resource of
+	// a dedicated allocation (zero kind: none).
+	owner        resKey
 	subs         []sub
 	unboundTrack track
 	unboundHeap  uint8
@@ -136,10 +161,11 @@ func (e *Engine) dev(key uint64) *device {
 	d := e.devices[key]
 	if d == nil {
 		d = &device{
-			key:       key,
-			resources: make(map[resKey]*resource),
-			allocs:    make(map[allocKey]*allocation),
-			byObject:  make(map[resKey][]*allocation),
+			key:        key,
+			resources:  make(map[resKey]*resource),
+			allocs:     make(map[allocKey]*allocation),
+			byObject:   make(map[resKey][]*allocation),
+			swapchains: make(map[uint64][]*resource),
 		}
 		e.devices[key] = d
 	}
@@ -161,7 +187,7 @@ func (e *Engine) DeviceCreated(dev uint64, props MemoryProperties, hasCallback b
 
 // DeviceDestroyed releases everything of the device: each allocation gets its
 // sub-allocation and allocation DESTROY events and its bytes leave the
-// counters; resources are forgotten.
+// counters, swapchain images get theirs; resources are forgotten.
 func (e *Engine) DeviceDestroyed(dev uint64) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -171,6 +197,11 @@ func (e *Engine) DeviceDestroyed(dev uint64) {
 	}
 	for _, a := range sortedAllocs(d) {
 		e.removeAllocation(a)
+	}
+	for _, sc := range slices.Sorted(maps.Keys(d.swapchains)) {
+		for _, r := range d.swapchains[sc] {
+			e.emitSwapchain(d, r, OpDestroy)
+		}
 	}
 	delete(e.devices, dev)
 }
@@ -197,7 +228,7 @@ func (e *Engine) resourceCreated(dev uint64, k resKey, usage uint64, disjoint bo
 	d := e.dev(dev)
 	if old := d.resources[k]; old != nil {
 		// A handle reused without a destroy we saw: drop the stale record.
-		e.unbindAll(old)
+		e.forget(d, old)
 	}
 	r := &resource{key: k, usage: usage, disjoint: disjoint}
 	r.slots[0].size = size
@@ -218,13 +249,33 @@ func (e *Engine) ResourceDestroyed(dev uint64, kind ResourceKind, handle uint64)
 	if d == nil {
 		return
 	}
-	k := resKey{kind, handle}
-	r := d.resources[k]
+	r := d.resources[resKey{kind, handle}]
 	if r == nil {
 		return
 	}
+	if r.presentable {
+		e.stats.InvalidCalls++ // the swapchain owns it
+		return
+	}
+	e.forget(d, r)
+}
+
+// forget drops a resource record with its binds. Dedicated allocations of it
+// go back to unbound_memory (their memory is no longer anyone's); driver
+// allocations keep its cluster, as in the reference (the driver frees them
+// in the same vkDestroy* call).
+func (e *Engine) forget(d *device, r *resource) {
 	e.unbindAll(r)
-	delete(d.resources, k)
+	delete(d.resources, r.key)
+	if r.swapchain != 0 {
+		e.leaveSwapchain(d, r)
+	}
+	for _, a := range slices.Clone(d.byObject[r.key]) {
+		if !a.driver {
+			e.unindex(a)
+			e.recomputeUnbound(a)
+		}
+	}
 }
 
 // RequirementsKnown records the memory requirement size of a buffer or a
@@ -267,7 +318,7 @@ func (e *Engine) setSize(dev uint64, kind ResourceKind, handle uint64, plane int
 		}
 	}
 	idx, ok := slotIndex(r, plane)
-	if !ok {
+	if !ok || r.swapchain != 0 {
 		e.stats.InvalidCalls++
 		return
 	}
@@ -314,12 +365,13 @@ func (e *Engine) needsSize(dev uint64, kind ResourceKind, handle uint64, plane i
 		return false
 	}
 	idx, ok := slotIndex(r, plane)
-	return ok && r.slots[idx].size == 0
+	return ok && r.swapchain == 0 && r.slots[idx].size == 0
 }
 
 // Bound records a successful vkBindBufferMemory/vkBindImageMemory (or one
 // VkBind*MemoryInfo of the *2 variants) of a whole buffer or non-disjoint
-// image. memory == 0 (swapchain binds) is ignored.
+// image. memory == 0 (a swapchain bind without its swapchain: see
+// SwapchainBound) is counted and ignored.
 func (e *Engine) Bound(dev uint64, kind ResourceKind, handle, memory, offset uint64) {
 	e.boundSlot(dev, kind, handle, -1, memory, offset)
 }
@@ -354,7 +406,7 @@ func (e *Engine) boundSlot(dev uint64, kind ResourceKind, handle uint64, plane i
 		return
 	}
 	idx, ok := slotIndex(r, plane)
-	if !ok {
+	if !ok || r.swapchain != 0 {
 		e.stats.InvalidCalls++
 		return
 	}
@@ -370,6 +422,16 @@ func (e *Engine) boundSlot(dev uint64, kind ResourceKind, handle uint64, plane i
 // callback it only stores the memory type's flags (the ALLOCATE callback did
 // the accounting); otherwise it is the allocation (fallback path).
 func (e *Engine) MemoryAllocated(dev, memory, size uint64, typeIndex uint32) {
+	e.MemoryAllocatedWith(dev, memory, size, typeIndex, MemoryInfo{})
+}
+
+// MemoryAllocatedWith is MemoryAllocated with what the allocate info's
+// chain says. On a callback device the ALLOCATE or IMPORT callback already
+// reported the CREATE, so a dedicated owner shows in the counters only. A
+// dedicated allocation's unbound bytes count in its resource's cluster while
+// the resource lives: the whole allocation is the resource's from
+// allocation to free.
+func (e *Engine) MemoryAllocatedWith(dev, memory, size uint64, typeIndex uint32, info MemoryInfo) {
 	if memory == 0 {
 		return
 	}
@@ -383,7 +445,12 @@ func (e *Engine) MemoryAllocated(dev, memory, size uint64, typeIndex uint32) {
 		if a == nil {
 			a = e.newAllocation(d, k, false)
 		}
+		if a.info.External == ExternalImported && info.External == ExternalNone {
+			info.External = ExternalImported // the callback said IMPORT
+		}
+		e.setInfo(a, info)
 		e.setFlags(a, flags, heap)
+		e.recomputeUnbound(a)
 		return
 	}
 	if a != nil && a.created {
@@ -396,6 +463,7 @@ func (e *Engine) MemoryAllocated(dev, memory, size uint64, typeIndex uint32) {
 	}
 	a.created, a.total = true, size
 	a.objectType, a.objectHandle = ObjectTypeDeviceMemory, memory
+	e.setInfo(a, info)
 	e.setFlags(a, flags, heap)
 	e.recomputeUnbound(a)
 	e.emitAllocation(a, OpCreate)
@@ -448,6 +516,9 @@ func (e *Engine) Callback(dev uint64, ev CallbackEvent) {
 		e.unindex(a)
 		a.created, a.total = true, ev.Size
 		a.objectType, a.objectHandle = ev.ObjectType, ev.ObjectHandle
+		if ev.Type == CallbackImport {
+			a.info.External = ExternalImported
+		}
 		if h := heapOf(ev.HeapIndex); h != a.heap {
 			e.setFlags(a, a.flags, h)
 		}
@@ -455,8 +526,7 @@ func (e *Engine) Callback(dev uint64, ev CallbackEvent) {
 		// space, which holds application memory only.
 		a.driver = ev.Internal
 		if rk, ok := kindOfObjectType(a.objectType); ok && a.driver && a.objectHandle != 0 {
-			ik := resKey{rk, a.objectHandle}
-			d.byObject[ik] = append(d.byObject[ik], a)
+			e.index(a, resKey{rk, a.objectHandle})
 		}
 		e.recomputeUnbound(a)
 		e.emitAllocation(a, OpCreate)
@@ -539,6 +609,9 @@ func (e *Engine) unbindAll(r *resource) {
 	for i := range r.slots {
 		e.unbind(r, i)
 	}
+	for r.rs != nil && len(r.rs.ranges) > 0 {
+		e.unbindRange(r.rs.ranges[0])
+	}
 }
 
 // removeAllocation reports and drops an allocation with its sub-allocations
@@ -548,7 +621,10 @@ func (e *Engine) removeAllocation(a *allocation) {
 		e.detach(s.res, int(s.plane))
 		s.res.slots[s.plane].mem = nil
 	}
-	a.subs = nil
+	for _, b := range a.ranges {
+		e.dropRange(b)
+	}
+	a.subs, a.ranges = nil, nil
 	e.sub(a.unboundTrack, a.unboundHeap, a.unbound)
 	a.unbound = 0
 	e.unindex(a)
@@ -558,13 +634,19 @@ func (e *Engine) removeAllocation(a *allocation) {
 	}
 }
 
-// unindex drops a from the byObject index of the object it was reported for.
+// index makes k the owner of a.
+func (e *Engine) index(a *allocation, k resKey) {
+	a.owner = k
+	a.dev.byObject[k] = append(a.dev.byObject[k], a)
+}
+
+// unindex drops a from the byObject index of its owner.
 func (e *Engine) unindex(a *allocation) {
-	rk, ok := kindOfObjectType(a.objectType)
-	if !ok {
+	k := a.owner
+	if k.kind == 0 {
 		return
 	}
-	k := resKey{rk, a.objectHandle}
+	a.owner = resKey{}
 	list := a.dev.byObject[k]
 	if i := slices.Index(list, a); i >= 0 {
 		list = slices.Delete(list, i, i+1)
@@ -573,6 +655,18 @@ func (e *Engine) unindex(a *allocation) {
 		} else {
 			a.dev.byObject[k] = list
 		}
+	}
+}
+
+// setInfo stores what vkAllocateMemory said; a dedicated allocation is
+// owned by its resource. The caller recomputes the unbound bytes.
+func (e *Engine) setInfo(a *allocation, info MemoryInfo) {
+	a.info = info
+	if a.owner.kind != 0 && !a.driver {
+		e.unindex(a)
+	}
+	if (info.Dedicated == KindBuffer || info.Dedicated == KindImage) && info.DedicatedHandle != 0 {
+		e.index(a, resKey{info.Dedicated, info.DedicatedHandle})
 	}
 }
 
@@ -591,6 +685,9 @@ func (e *Engine) setFlags(a *allocation, flags uint32, heap uint8) {
 // reclassify moves every bound slot of a whose track changed with the
 // memory flags to its new track, reported as DESTROY + BIND.
 func (e *Engine) reclassify(a *allocation) {
+	for _, b := range a.ranges {
+		e.reclassifyRange(b)
+	}
 	for _, sb := range a.subs {
 		r, idx := sb.res, int(sb.plane)
 		s := &r.slots[idx]
@@ -612,7 +709,16 @@ func (e *Engine) recomputeUnbound(a *allocation) {
 	var bound uint64
 	var curS, curE uint64
 	open := false
-	for _, s := range a.subs {
+	for i, j := 0, 0; i < len(a.subs) || j < len(a.ranges); {
+		// The next interval of either sorted list.
+		var s sub
+		if j == len(a.ranges) || (i < len(a.subs) && a.subs[i].off <= a.ranges[j].offset) {
+			s = a.subs[i]
+			i++
+		} else {
+			s = sub{off: a.ranges[j].offset, end: a.ranges[j].memEnd()}
+			j++
+		}
 		if s.end == s.off {
 			continue
 		}
@@ -645,15 +751,12 @@ func (e *Engine) recomputeUnbound(a *allocation) {
 	a.unboundTrack, a.unboundHeap, a.unbound = t, a.heap, n
 }
 
-// unboundCluster: a driver allocation reported for a known buffer or image
-// counts its unbound bytes under that resource's cluster (5.3).
+// unboundCluster: an allocation owned by a known resource (a driver
+// allocation reported for it, 5.3, or a dedicated allocation) counts its
+// unbound bytes under that resource's cluster.
 func (e *Engine) unboundCluster(a *allocation) Cluster {
-	if a.driver {
-		if k, ok := kindOfObjectType(a.objectType); ok {
-			if r := a.dev.resources[resKey{k, a.objectHandle}]; r != nil {
-				return r.cluster(a.flags)
-			}
-		}
+	if r := a.dev.resources[a.owner]; a.owner.kind != 0 && r != nil {
+		return r.cluster(a.flags)
 	}
 	return ClusterUnbound
 }
@@ -727,7 +830,9 @@ func allocationEvent(a *allocation, op Operation) AllocationEvent {
 	return AllocationEvent{
 		Operation: op, Source: src, Device: a.dev.key, MemoryObjectID: a.key.id,
 		Size: a.total, ObjectHandle: a.objectHandle, MemoryType: a.unboundTrack.cluster().String(),
-		Heap: uint32(a.heap),
+		Heap:     uint32(a.heap),
+		External: a.info.External, HandleTypes: a.info.HandleTypes,
+		Dedicated: a.info.Dedicated, DedicatedHandle: a.info.DedicatedHandle,
 	}
 }
 

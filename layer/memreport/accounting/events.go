@@ -45,9 +45,11 @@ const (
 	SourceDeviceMemory                   // application allocation
 	SourceImage                          // image sub-allocation (bind)
 	SourceBuffer                         // buffer sub-allocation (bind)
+	SourceVideoSession                   // memory bound to a video session (not in the reference)
 )
 
-var sourceNames = [...]string{SourceDriver: "DRIVER", SourceDeviceMemory: "DEVICE_MEMORY", SourceImage: "IMAGE", SourceBuffer: "BUFFER"}
+var sourceNames = [...]string{SourceDriver: "DRIVER", SourceDeviceMemory: "DEVICE_MEMORY", SourceImage: "IMAGE", SourceBuffer: "BUFFER",
+	SourceVideoSession: "VIDEO_SESSION"}
 
 func (s Source) String() string {
 	if s == 0 || int(s) >= len(sourceNames) {
@@ -73,14 +75,69 @@ type AllocationEvent struct {
 	// (fallback) or the buffer/image handle (sub-allocations).
 	ObjectHandle uint64
 	// MemoryType is the cluster name, e.g. "color_render_target" or
-	// "unbound_memory"; "" for OpAllocationFailed.
+	// "unbound_memory"; SwapchainMemoryType for a swapchain image; "" for
+	// OpAllocationFailed.
 	MemoryType string
 	// Heap is the memory heap index: of the allocation's memory type, the
 	// callback's heapIndex, or the bound memory's.
 	Heap uint32
 	// Plane is the bound plane of a disjoint image (0 otherwise), so
-	// per-binding consumers can pair a BIND with its DESTROY.
+	// per-binding consumers can pair a BIND with its DESTROY (with Key for
+	// range binds).
 	Plane uint8
+
+	// The rest is zero unless the event is of the kind named.
+
+	// External marks imported or exported application memory (CREATE and
+	// DESTROY of DEVICE_MEMORY); HandleTypes is the import's handle type or
+	// the export's handle types (VkExternalMemoryHandleTypeFlags).
+	External    External
+	HandleTypes uint32
+	// Dedicated and DedicatedHandle name the image or buffer a dedicated
+	// allocation (VkMemoryDedicatedAllocateInfo) was made for.
+	Dedicated       ResourceKind
+	DedicatedHandle uint64
+	// Range marks a bind of a sparse resource range or of a video session
+	// binding; Key is its resource offset or memoryBindIndex.
+	Range bool
+	Key   uint64
+	// Swapchain is the VkSwapchainKHR a swapchain image belongs to or is
+	// bound to (VkBindImageMemorySwapchainInfoKHR).
+	Swapchain uint64
+}
+
+// SwapchainMemoryType is the memory_type of a swapchain image's BIND and
+// DESTROY: memory of the presentation engine, in no counter.
+const SwapchainMemoryType = "swapchain"
+
+// External says whether application memory was imported or allocated for
+// export.
+type External uint8
+
+const (
+	ExternalNone     External = iota
+	ExternalImported          // VkImportMemory*Info, or a callback IMPORT
+	ExternalExported          // VkExportMemoryAllocateInfo
+)
+
+var externalNames = [...]string{ExternalNone: "", ExternalImported: "IMPORTED", ExternalExported: "EXPORTED"}
+
+func (x External) String() string {
+	if int(x) >= len(externalNames) {
+		return "External(" + strconv.Itoa(int(x)) + ")"
+	}
+	return externalNames[x]
+}
+
+// MemoryInfo is what vkAllocateMemory's pNext chain says about an
+// allocation beyond its size and type.
+type MemoryInfo struct {
+	External    External
+	HandleTypes uint32
+	// Dedicated is KindImage or KindBuffer for a dedicated allocation, 0
+	// otherwise; DedicatedHandle is that resource.
+	Dedicated       ResourceKind
+	DedicatedHandle uint64
 }
 
 // ResourceKind says whether a resource handle is a VkBuffer or a VkImage.
@@ -89,6 +146,9 @@ type ResourceKind uint8
 const (
 	KindBuffer ResourceKind = iota + 1
 	KindImage
+	// KindVideoSession is a VkVideoSessionKHR: memory is bound to its
+	// numbered bindings (vkBindVideoSessionMemoryKHR).
+	KindVideoSession
 )
 
 func (k ResourceKind) String() string {
@@ -97,13 +157,18 @@ func (k ResourceKind) String() string {
 		return "buffer"
 	case KindImage:
 		return "image"
+	case KindVideoSession:
+		return "video session"
 	}
 	return "ResourceKind(" + strconv.Itoa(int(k)) + ")"
 }
 
 func (k ResourceKind) source() Source {
-	if k == KindImage {
+	switch k {
+	case KindImage:
 		return SourceImage
+	case KindVideoSession:
+		return SourceVideoSession
 	}
 	return SourceBuffer
 }
@@ -115,6 +180,8 @@ func kindOfObjectType(t int32) (ResourceKind, bool) {
 		return KindBuffer, true
 	case ObjectTypeImage:
 		return KindImage, true
+	case ObjectTypeVideoSessionKHR:
+		return KindVideoSession, true
 	}
 	return 0, false
 }

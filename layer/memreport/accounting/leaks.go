@@ -26,9 +26,11 @@ func (e *Engine) failed(ev AllocationEvent) {
 
 // Leaks returns what is still alive on the device and was not returned by an
 // earlier Leaks call: each created allocation (its CREATE event) followed by
-// its bound resources (their BIND events), in Snapshot order. Driver
-// allocations reported for the VkDevice itself are the device's own memory,
-// which the driver frees in vkDestroyDevice: never leaks. It changes
+// its bound resources (their BIND events; each range of a sparse resource or
+// video session), in Snapshot order. Swapchain images hold no memory of the
+// application and are no leaks; driver allocations reported for the
+// VkDevice itself are the device's own memory, which the driver frees in
+// vkDestroyDevice: never leaks. It changes
 // nothing else: the layer calls it at vkDestroyDevice before
 // DeviceDestroyed, at vkDestroyInstance and at process exit, and each object
 // is a leak once. A binding made after the call is a new object.
@@ -50,6 +52,12 @@ func (e *Engine) Leaks(dev uint64) []AllocationEvent {
 			if !sl.leaked {
 				sl.leaked = true
 				out = append(out, bindingEvent(s.res, int(s.plane), OpBind))
+			}
+		}
+		for _, b := range a.ranges {
+			if !b.leaked {
+				b.leaked = true
+				out = append(out, rangeEvent(b, OpBind))
 			}
 		}
 	}

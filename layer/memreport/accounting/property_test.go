@@ -19,10 +19,16 @@ func newBalance() *balance {
 	return &balance{recorder: recorder{last: make(map[string]int64)}, live: make(map[string]int)}
 }
 
+// liveKey identifies a binding or allocation. A range bind is identified
+// without its size: a BIND of a bound range is its new size.
 func liveKey(ev AllocationEvent) string {
-	if ev.Source == SourceBuffer || ev.Source == SourceImage {
-		return fmt.Sprintf("%s dev=%d mem=%#x obj=%#x off=%d size=%d %s",
-			ev.Source, ev.Device, ev.MemoryObjectID, ev.ObjectHandle, ev.Offset, ev.Size, ev.MemoryType)
+	switch {
+	case ev.Range || ev.Key >= regionKeys:
+		return fmt.Sprintf("%s dev=%d mem=%#x obj=%#x off=%d %s key=%d",
+			ev.Source, ev.Device, ev.MemoryObjectID, ev.ObjectHandle, ev.Offset, ev.MemoryType, ev.Key)
+	case ev.Source == SourceBuffer || ev.Source == SourceImage || ev.Source == SourceVideoSession:
+		return fmt.Sprintf("%s dev=%d mem=%#x obj=%#x off=%d size=%d %s sc=%#x",
+			ev.Source, ev.Device, ev.MemoryObjectID, ev.ObjectHandle, ev.Offset, ev.Size, ev.MemoryType, ev.Swapchain)
 	}
 	return fmt.Sprintf("%s dev=%d mem=%#x size=%d", ev.Source, ev.Device, ev.MemoryObjectID, ev.Size)
 }
@@ -30,9 +36,11 @@ func liveKey(ev AllocationEvent) string {
 func (b *balance) Allocation(ev AllocationEvent) {
 	b.recorder.Allocation(ev)
 	k := liveKey(ev)
-	if ev.Operation == OpDestroy {
+	switch {
+	case ev.Operation == OpDestroy:
 		b.live[k]--
-	} else {
+	case (ev.Range || ev.Key >= regionKeys) && b.live[k] > 0: // resized
+	default:
 		b.live[k]++
 	}
 	if b.live[k] == 0 {
@@ -50,6 +58,7 @@ type propWorld struct {
 	disjoint map[[2]uint64]bool
 	mems     map[[2]uint64]bool // (dev, handle) of every memory handle used
 	drivers  map[[2]uint64]bool // (dev, memoryObjectId) of live driver allocations
+	chains   map[[2]uint64]bool // (dev, swapchain)
 }
 
 var (
@@ -83,7 +92,7 @@ func (w *propWorld) pickMemory(dev uint64) uint64 {
 func (w *propWorld) step() {
 	dev := uint64(1 + w.rng.IntN(2))
 	e, rng := w.e, w.rng
-	switch op := rng.IntN(12); op {
+	switch op := rng.IntN(17); op {
 	case 0, 1: // buffer
 		h := w.fresh()
 		e.BufferCreated(dev, h, propBufferUsages[rng.IntN(len(propBufferUsages))], uint64(rng.IntN(1024)))
@@ -161,6 +170,70 @@ func (w *propWorld) step() {
 				break
 			}
 		}
+	case 12: // sparse range or image region bind (memory 0 unbinds)
+		h, kind, ok := w.pickResource(dev)
+		if !ok {
+			return
+		}
+		mem := w.pickMemory(dev)
+		if rng.IntN(4) == 0 {
+			mem = 0
+		}
+		if mem != 0 {
+			w.mems[[2]uint64{dev, mem}] = true
+		}
+		if kind == KindImage && rng.IntN(3) == 0 {
+			region := ImageRegion{Aspect: 1, X: int32(64 * rng.IntN(3))}
+			e.SparseImageBound(dev, h, region, uint64(256*rng.IntN(3)), mem, uint64(rng.IntN(4096)))
+			return
+		}
+		e.SparseBound(dev, kind, h, uint64(256*rng.IntN(8)), uint64(256*rng.IntN(5)), mem, uint64(rng.IntN(4096)))
+	case 13: // video session with a binding
+		s := w.fresh()
+		e.VideoSessionCreated(dev, s)
+		w.res[[2]uint64{dev, s}] = KindVideoSession
+		mem := w.pickMemory(dev)
+		w.mems[[2]uint64{dev, mem}] = true
+		for i := range uint32(rng.IntN(3)) {
+			e.VideoSessionBound(dev, s, i%2, mem, uint64(rng.IntN(4096)), uint64(1+rng.IntN(1024)))
+		}
+	case 14: // dedicated or external memory
+		h, size, typ := w.fresh(), uint64(1+rng.IntN(4096)), uint32(rng.IntN(4))
+		info := MemoryInfo{External: External(rng.IntN(3)), HandleTypes: 1}
+		if r, kind, ok := w.pickResource(dev); ok {
+			info.Dedicated, info.DedicatedHandle = kind, r
+		}
+		if dev == 2 {
+			e.Callback(dev, appAlloc([]CallbackType{CallbackAllocate, CallbackImport}[rng.IntN(2)], h, size))
+		}
+		e.MemoryAllocatedWith(dev, h, size, typ, info)
+		w.mems[[2]uint64{dev, h}] = true
+	case 15: // swapchain images, or an image bound to a swapchain
+		if h, kind, ok := w.pickResource(dev); ok && kind == KindImage && rng.IntN(2) == 0 {
+			for k := range w.chains {
+				if k[0] == dev {
+					e.SwapchainBound(dev, h, k[1])
+					return
+				}
+			}
+		}
+		sc := w.fresh()
+		imgs := []uint64{w.fresh(), w.fresh()}
+		e.SwapchainImages(dev, sc, imgs)
+		w.chains[[2]uint64{dev, sc}] = true
+		for _, h := range imgs {
+			w.res[[2]uint64{dev, h}] = KindImage
+		}
+	case 16: // swapchain destroyed
+		for k := range w.chains {
+			if k[0] == dev {
+				for _, h := range e.SwapchainDestroyed(dev, k[1]) {
+					delete(w.res, [2]uint64{dev, h})
+				}
+				delete(w.chains, k)
+				break
+			}
+		}
 	}
 }
 
@@ -235,7 +308,7 @@ func TestRandomSequencesBalance(t *testing.T) {
 			w := &propWorld{
 				t: t, rng: rand.New(rand.NewPCG(seed, 0x5eed)), e: New(b), b: b,
 				res: map[[2]uint64]ResourceKind{}, disjoint: map[[2]uint64]bool{},
-				mems: map[[2]uint64]bool{}, drivers: map[[2]uint64]bool{},
+				mems: map[[2]uint64]bool{}, drivers: map[[2]uint64]bool{}, chains: map[[2]uint64]bool{},
 			}
 			w.e.DeviceCreated(1, testProps, false)
 			w.e.DeviceCreated(2, testProps, true)
@@ -253,6 +326,9 @@ func TestRandomSequencesBalance(t *testing.T) {
 				}
 				for k := range w.drivers {
 					w.e.Callback(k[0], CallbackEvent{Type: CallbackFree, MemoryObjectID: k[1], Internal: true})
+				}
+				for k := range w.chains {
+					w.e.SwapchainDestroyed(k[0], k[1])
 				}
 				for k, kind := range w.res {
 					w.e.ResourceDestroyed(k[0], kind, k[1])

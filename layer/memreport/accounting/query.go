@@ -2,6 +2,7 @@ package accounting
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 )
 
@@ -9,10 +10,11 @@ import (
 // first every non-zero counter (in TrackNames order), the non-zero per-heap
 // counters when sink is a HeapSink, then for each device
 // (ascending key) and each allocation (handle key space first, ascending
-// key) a CREATE followed by a BIND per sub-allocation in offset order.
-// Placeholders (memory known only from binds) replay their BINDs without a
-// CREATE, exactly as they were reported live. Names are the caller's to
-// replay afterwards.
+// key) a CREATE followed by a BIND per sub-allocation in offset order (slot
+// binds, then range binds), then the device's swapchain images (ascending swapchain, in the order they
+// became known). Placeholders (memory known only from binds) replay their
+// BINDs without a CREATE, exactly as they were reported live. Names are the
+// caller's to replay afterwards.
 func (e *Engine) Snapshot(sink Sink) {
 	if sink == nil {
 		return
@@ -32,6 +34,14 @@ func (e *Engine) Snapshot(sink Sink) {
 			}
 			for _, s := range a.subs {
 				sink.Allocation(bindingEvent(s.res, int(s.plane), OpBind))
+			}
+			for _, b := range a.ranges {
+				sink.Allocation(rangeEvent(b, OpBind))
+			}
+		}
+		for _, sc := range slices.Sorted(maps.Keys(d.swapchains)) {
+			for _, r := range d.swapchains[sc] {
+				sink.Allocation(swapchainEvent(d, r, OpBind))
 			}
 		}
 	}
@@ -82,7 +92,9 @@ type AllocationInfo struct {
 	ObjectHandle uint64
 	Unbound      uint64 // bytes applied to UnboundTrack
 	UnboundTrack string
-	Bindings     []BindingInfo // in offset order
+	// Info is what vkAllocateMemory said: dedication, import or export.
+	Info     MemoryInfo
+	Bindings []BindingInfo // in offset order
 }
 
 // BindingInfo describes one sub-allocation.
@@ -90,9 +102,13 @@ type BindingInfo struct {
 	Kind     ResourceKind
 	Resource uint64
 	Plane    int // 0 unless the image is disjoint
-	Offset   uint64
-	Size     uint64
-	Track    string
+	// Range marks a sparse range or video session binding; Key is its
+	// resource offset or memoryBindIndex.
+	Range  bool
+	Key    uint64
+	Offset uint64
+	Size   uint64
+	Track  string
 }
 
 // Allocations returns every tracked allocation in Snapshot order.
@@ -106,13 +122,19 @@ func (e *Engine) Allocations() []AllocationInfo {
 				Device: d.key, Space: a.key.space, ID: a.key.id, Placeholder: !a.created,
 				Driver: a.driver, Size: a.total, MemoryFlags: a.flags,
 				ObjectType: a.objectType, ObjectHandle: a.objectHandle,
-				Unbound: a.unbound, UnboundTrack: trackNames[a.unboundTrack],
+				Unbound: a.unbound, UnboundTrack: trackNames[a.unboundTrack], Info: a.info,
 			}
 			for _, s := range a.subs {
 				sl := &s.res.slots[s.plane]
 				info.Bindings = append(info.Bindings, BindingInfo{
 					Kind: s.res.key.kind, Resource: s.res.key.handle, Plane: int(s.plane),
 					Offset: sl.offset, Size: sl.size, Track: trackNames[sl.track],
+				})
+			}
+			for _, b := range a.ranges {
+				info.Bindings = append(info.Bindings, BindingInfo{
+					Kind: b.res.key.kind, Resource: b.res.key.handle, Range: b.key < regionKeys, Key: b.key,
+					Offset: b.offset, Size: b.size, Track: trackNames[b.track],
 				})
 			}
 			out = append(out, info)
@@ -130,6 +152,14 @@ type ResourceInfo struct {
 	Size       uint64
 	PlaneSizes [maxPlanes]uint64 // per plane of a disjoint image
 	BoundSlots int               // bound planes (or 1 when a whole resource is bound)
+	// Ranges and RangeBytes count the range binds (sparse ranges and
+	// regions, video session bindings) and their bytes (saturating).
+	Ranges     int
+	RangeBytes uint64
+	// Swapchain is the swapchain whose image this is (Presentable) or
+	// whose memory it is bound to.
+	Swapchain   uint64
+	Presentable bool
 }
 
 // Resource returns what the engine knows about a buffer or image.
@@ -144,7 +174,13 @@ func (e *Engine) Resource(dev uint64, kind ResourceKind, handle uint64) (Resourc
 	if r == nil {
 		return ResourceInfo{}, false
 	}
-	info := ResourceInfo{Usage: r.usage, Disjoint: r.disjoint}
+	info := ResourceInfo{Usage: r.usage, Disjoint: r.disjoint, Swapchain: r.swapchain, Presentable: r.presentable}
+	if r.rs != nil {
+		info.Ranges = len(r.rs.ranges)
+		for _, b := range r.rs.ranges {
+			info.RangeBytes = addSat(info.RangeBytes, b.size)
+		}
+	}
 	for i, s := range r.slots {
 		if r.disjoint {
 			info.PlaneSizes[i] = s.size

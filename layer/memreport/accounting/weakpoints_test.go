@@ -358,7 +358,7 @@ func TestBadInputIsANoOp(t *testing.T) {
 		t.Fatalf("stats = %+v", s)
 	}
 	wantTotals(t, e, r, nil)
-	if got := (Operation(0)).String() + Source(9).String() + ResourceKind(3).String(); got != "Operation(0)Source(9)ResourceKind(3)" {
+	if got := (Operation(0)).String() + Source(9).String() + ResourceKind(4).String(); got != "Operation(0)Source(9)ResourceKind(4)" {
 		t.Fatalf("fallback names = %q", got)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/vkgen/vkgen/internal/testenv"
 	"github.com/vkgen/vkgen/internal/vktest"
 	"github.com/vkgen/vkgen/layer/memreport/tracesummary"
+	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
 )
 
@@ -42,9 +43,15 @@ func setup(t *testing.T) {
 // trace's path and what the program printed.
 func record(t *testing.T, prog string, layers []string, args ...string) (string, string) {
 	t.Helper()
+	return recordIn(t, vktest.Env(t, layers...), prog, args...)
+}
+
+// recordIn is record in the environment env.
+func recordIn(t *testing.T, env []string, prog string, args ...string) (string, string) {
+	t.Helper()
 	trace := filepath.Join(t.TempDir(), "run.pftrace")
 	cmd := exec.Command(prog, args...)
-	cmd.Env = append(vktest.Env(t, layers...), "VK_VKGEN_TRACE_FILE="+trace)
+	cmd.Env = append(env, "VK_VKGEN_TRACE_FILE="+trace)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("%s %v: %v\n%s", prog, args, err, out)
@@ -349,4 +356,75 @@ func TestModuleOnStress(t *testing.T) {
 	}
 	compare(t, trace, sum)
 	checkLifetimes(t, trace, sum) // slices from four threads, renames of the memory
+}
+
+// TestModuleOnBinds: the module and the summary agree on the traces of the
+// other ways memory is bound (layer/memreport/testdata/bindprog.c): batches,
+// maintenance4, dedicated and external memory and swapchain images (xvfb)
+// on lavapipe; per-bind results, sparse ranges (several bindings of one
+// buffer, replaced and shrunk) and video session bindings over the
+// memdriver.
+func TestModuleOnBinds(t *testing.T) {
+	setup(t)
+	prog := vktest.Program(t, "layer/memreport/testdata/bindprog.c", "-lxcb")
+	for _, c := range []struct{ mode, driver string }{{"core", ""}, {"maint6", "maintenance6"}, {"sparse", "sparse"}, {"video", "video"}} {
+		t.Run(c.mode, func(t *testing.T) {
+			env := vktest.Env(t, dmrLayer)
+			if c.driver != "" {
+				env = vktest.DriverEnv(t, c.driver, dmrLayer)
+			}
+			trace, _ := recordIn(t, env, prog, c.mode)
+			compare(t, trace, summary(t, trace))
+		})
+	}
+	t.Run("swapchain", func(t *testing.T) {
+		if _, err := exec.LookPath("xvfb-run"); err != nil {
+			t.Skip("xvfb-run not installed (scripts/setup.sh installs xvfb)")
+		}
+		trace, _ := recordIn(t, vktest.Env(t, dmrLayer), "xvfb-run", "-a", prog, "swapchain")
+		sum := summary(t, trace)
+		compare(t, trace, sum)
+		n := 0
+		for _, o := range sum.Objects {
+			if o.Cluster == "swapchain" {
+				n++
+			}
+		}
+		if n < 3 {
+			t.Errorf("%d swapchain images listed, want the swapchain's and the alias", n)
+		}
+	})
+}
+
+// TestModuleRangeKeys: two ranges of one sparse buffer aliasing the same
+// memory and offset are two bindings (resource_offset tells them apart) for
+// the module as for the summary: one object of both ranges' bytes.
+func TestModuleRangeKeys(t *testing.T) {
+	perfettotools.BinDir(t)
+	trace := filepath.Join(t.TempDir(), "ranges.pftrace")
+	s, err := perfetto.StartFileSession(trace, perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := perfetto.NewCategory("VulkanDeviceMemoryReport")
+	ev := perfetto.NewEventName("VulkanMemoryAllocation")
+	an := perfetto.NewAnnotationName
+	rng := func(op string, key uint64) {
+		perfetto.Instant(cat, ev, perfetto.String(an("operation"), op), perfetto.String(an("source"), "BUFFER"),
+			perfetto.Uint(an("memory_object_id"), 0x100), perfetto.Uint(an("size"), 4096), perfetto.Uint(an("offset"), 0),
+			perfetto.Uint(an("object_handle"), 0xb1), perfetto.String(an("memory_type"), "compute_storage"),
+			perfetto.Uint(an("resource_offset"), key))
+	}
+	rng("BIND", 0)
+	rng("BIND", 65536)
+	rng("DESTROY", 0)
+	rng("DESTROY", 65536)
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	sum := summary(t, trace)
+	if len(sum.Objects) != 1 || sum.Objects[0].Bytes != 8192 {
+		t.Fatalf("summary objects %+v, want one of 8192 bytes", sum.Objects)
+	}
+	compare(t, trace, sum)
 }

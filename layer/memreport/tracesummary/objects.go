@@ -28,8 +28,9 @@ type objKey struct {
 	handle uint64
 }
 
-// slot is one allocation or binding of an object.
-type slot struct{ mem, off, size uint64 }
+// slot is one allocation or binding of an object (a sparse resource or a
+// video session has one per range or binding: key).
+type slot struct{ mem, off, key, size uint64 }
 
 // lifetime is a live object, or the name waiting for the object a handle
 // will be next (an application names a buffer before binding it).
@@ -83,10 +84,10 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 	if !l.held {
 		l.held, l.created = true, e.ts
 	}
-	i := slices.IndexFunc(l.slots, func(s slot) bool { return s.mem == e.mem && s.off == e.off })
+	i := slices.IndexFunc(l.slots, func(s slot) bool { return s.mem == e.mem && s.off == e.off && s.key == e.key })
 	switch {
 	case e.op == opAdd && i < 0:
-		l.slots = append(l.slots, slot{e.mem, e.off, e.size})
+		l.slots = append(l.slots, slot{e.mem, e.off, e.key, e.size})
 	case e.op == opAdd:
 		l.slots[i].size = e.size
 	case e.op == opRemove && i >= 0:

@@ -16,9 +16,11 @@ type event struct {
 	heap  uint32
 	at    uint32 // interned place of a leak
 	// handle, memory object, size, offset; a counter keeps its track uuid in
-	// handle and its value in size.
-	handle, mem, size, off uint64
-	name                   string
+	// handle and its value in size. key is a sparse range's resource offset
+	// or a video binding's index, which tell apart binds of one resource
+	// at the same memory and offset.
+	handle, mem, size, off, key uint64
+	name                        string
 }
 
 const (

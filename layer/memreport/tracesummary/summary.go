@@ -32,12 +32,14 @@ const (
 	objectTypeBuffer = 9
 	objectTypeImage  = 10
 	objectTypeMemory = 8
+	// objectTypeVideoSession is VK_OBJECT_TYPE_VIDEO_SESSION_KHR.
+	objectTypeVideoSession = 1000023000
 )
 
 // Object is the memory one object held during its lifetime.
 type Object struct {
 	Name   string `json:"name"`   // "" when never named
-	Type   string `json:"type"`   // BUFFER, IMAGE, DEVICE_MEMORY or DRIVER
+	Type   string `json:"type"`   // BUFFER, IMAGE, VIDEO_SESSION, DEVICE_MEMORY or DRIVER
 	Handle uint64 `json:"handle"` // buffer/image/VkDeviceMemory handle, or the driver's object handle
 	// Bytes is the most the object held at once: its bound size for a
 	// buffer or image, its allocation size for memory.
@@ -246,6 +248,8 @@ func (s *summarizer) event(p *decode.Packet) (event, bool) {
 				e.size = argUint(a)
 			case "offset":
 				e.off = argUint(a)
+			case "resource_offset", "bind_index":
+				e.key = argUint(a)
 			}
 		}
 	case p.Event.Name == failureEvent:
@@ -363,6 +367,8 @@ func (s *summarizer) nameKey(objectType int64) (uint32, bool) {
 		return s.strs.id("IMAGE"), true
 	case objectTypeMemory:
 		return s.strs.id("DEVICE_MEMORY"), true
+	case objectTypeVideoSession:
+		return s.strs.id("VIDEO_SESSION"), true
 	}
 	return 0, false
 }

@@ -209,3 +209,35 @@ func TestLeaksAndFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestRangeKeys: two ranges of one sparse buffer bound at the same memory
+// and offset (aliased) are two bindings, told apart by resource_offset: the
+// buffer is one object holding both until the last goes.
+func TestRangeKeys(t *testing.T) {
+	var buf bytes.Buffer
+	s, err := perfetto.StartSession("test", perfetto.WriterOutput(&buf), perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	aKey := perfetto.NewAnnotationName("resource_offset")
+	rng := func(op string, key uint64) {
+		perfetto.Instant(cat, allocEv, perfetto.String(aOp, op), perfetto.String(aSrc, "BUFFER"), perfetto.Uint(aMem, 0x100),
+			perfetto.Uint(aSize, 4096), perfetto.Uint(aOff, 0), perfetto.Uint(aHandle, 0xb1),
+			perfetto.String(aType, "compute_storage"), perfetto.Uint(aKey, key))
+	}
+	rng("BIND", 0)
+	rng("BIND", 65536)
+	rng("DESTROY", 0)
+	rng("DESTROY", 65536)
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := decode.Decode(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := Summarize(tr)
+	if sum.ObjectsTotal != 1 || len(sum.Objects) != 1 || sum.Objects[0].Bytes != 8192 || sum.Objects[0].Destroyed < 0 {
+		t.Fatalf("objects %+v (%d), want one buffer of 8192 bytes", sum.Objects, sum.ObjectsTotal)
+	}
+}

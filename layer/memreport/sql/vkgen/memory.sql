@@ -19,6 +19,7 @@ SELECT
   EXTRACT_ARG(s.arg_set_id, 'debug.memory_object_id') AS memory_object_id,
   EXTRACT_ARG(s.arg_set_id, 'debug.size') AS size,
   EXTRACT_ARG(s.arg_set_id, 'debug.offset') AS offset,
+  COALESCE(EXTRACT_ARG(s.arg_set_id, 'debug.resource_offset'), EXTRACT_ARG(s.arg_set_id, 'debug.bind_index')) AS range_key,
   EXTRACT_ARG(s.arg_set_id, 'debug.object_handle') AS object_handle,
   EXTRACT_ARG(s.arg_set_id, 'debug.memory_type') AS memory_type,
   EXTRACT_ARG(s.arg_set_id, 'debug.heap') AS heap,
@@ -43,20 +44,23 @@ SELECT MIN(ts) AS ts FROM (
 -- Memory and name events per object, with what the object holds after each:
 -- an object is one lifetime of a (type, handle): it begins with its first
 -- event after the DESTROY that released its last slot (allocation or
--- binding, keyed by memory and offset) and ends with that DESTROY. A name
+-- binding, keyed by memory and offset, and the resource offset or binding
+-- index of sparse ranges and video session bindings) and ends with that
+-- DESTROY. A name
 -- belongs to the lifetime it was given in, or, given between lifetimes, to
 -- the next one.
 CREATE PERFETTO TABLE _vkgen_memory_object_events AS
 WITH ev AS (
   SELECT id, ts, source AS type, object_handle AS handle, memory_object_id AS mem, offset AS off,
-         size, memory_type, operation, NULL AS name
+         COALESCE(range_key, 0) AS rkey, size, memory_type, operation, NULL AS name
   FROM vkgen_memory_events
   WHERE event = 'VulkanMemoryAllocation' AND operation IN ('CREATE', 'BIND', 'DESTROY')
   UNION ALL
-  SELECT id, ts, CASE object_type WHEN 8 THEN 'DEVICE_MEMORY' WHEN 9 THEN 'BUFFER' WHEN 10 THEN 'IMAGE' END,
-         object_handle, NULL, NULL, NULL, NULL, 'NAME', object_name
+  SELECT id, ts, CASE object_type WHEN 8 THEN 'DEVICE_MEMORY' WHEN 9 THEN 'BUFFER' WHEN 10 THEN 'IMAGE'
+                                  WHEN 1000023000 THEN 'VIDEO_SESSION' END,
+         object_handle, NULL, NULL, NULL, NULL, NULL, 'NAME', object_name
   FROM vkgen_memory_events
-  WHERE event = 'VulkanObjectName' AND object_type IN (8, 9, 10)
+  WHERE event = 'VulkanObjectName' AND object_type IN (8, 9, 10, 1000023000)
 ), slot AS (
   -- a slot's presence and size after the event; a replayed CREATE/BIND of
   -- a slot already held changes nothing but its size
@@ -69,7 +73,7 @@ WITH ev AS (
          present - LAG(present, 1, 0) OVER w AS d_present,
          slot_size - LAG(slot_size, 1, 0) OVER w AS d_size
   FROM slot
-  WINDOW w AS (PARTITION BY type, handle, mem, off ORDER BY ts, id)
+  WINDOW w AS (PARTITION BY type, handle, mem, off, rkey ORDER BY ts, id)
 ), merged AS (
   SELECT id, ts, type, handle, mem, off, size, memory_type, operation, name, d_present, d_size FROM delta
   UNION ALL

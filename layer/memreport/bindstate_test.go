@@ -1,0 +1,174 @@
+package memreport
+
+import (
+	"bytes"
+	"cmp"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vkgen/vkgen/generated"
+	"github.com/vkgen/vkgen/internal/perfettotools"
+	"github.com/vkgen/vkgen/layer/memreport/accounting"
+	"github.com/vkgen/vkgen/perfetto"
+	"github.com/vkgen/vkgen/perfetto/decode"
+)
+
+// The rule for vkBind*Memory2 results (VK_KHR_maintenance6).
+func TestBindOK(t *testing.T) {
+	ok, failed := int32(0), int32(-2)
+	for _, c := range []struct {
+		callOK bool
+		status *int32
+		want   bool
+	}{
+		{true, nil, true},
+		{true, &failed, true}, // the call's success covers every bind
+		{false, nil, false},   // a failed batch without statuses: indeterminate, nothing recorded
+		{false, &ok, true},
+		{false, &failed, false},
+	} {
+		if got := bindOK(c.callOK, c.status); got != c.want {
+			t.Errorf("bindOK(%v, %v) = %v, want %v", c.callOK, c.status, got, c.want)
+		}
+	}
+}
+
+// Swapchain images forget their names with their swapchain.
+func TestSwapchainNamesForgotten(t *testing.T) {
+	s, r := newTestState()
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
+	s.swapchainImages(dev, 0x5c, []uint64{0xa1, 0xa2})
+	s.debugUtilsName(dev, int32(generated.ObjectTypeImage), 0xa1, "backbuffer 0")
+	if s.names.Len() != 1 {
+		t.Fatal("name not stored")
+	}
+	s.swapchainDestroyed(dev, 0x5c)
+	if n := s.names.Len(); n != 0 {
+		t.Errorf("%d names left after vkDestroySwapchainKHR", n)
+	}
+	var ops []string
+	for _, ev := range r.events {
+		ops = append(ops, ev.Operation.String()+" "+ev.MemoryType)
+	}
+	if want := []string{"BIND swapchain", "BIND swapchain", "DESTROY swapchain", "DESTROY swapchain"}; !slices.Equal(ops, want) {
+		t.Errorf("events %v, want %v", ops, want)
+	}
+}
+
+// The annotations only some events carry reach the trace with their values,
+// and trace_processor reads it cleanly.
+func TestTraceDetails(t *testing.T) {
+	s := newTraceState()
+	var out bytes.Buffer
+	ss, err := perfetto.StartSession("details", perfetto.WriterOutput(&out), perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
+	s.imageCreated(dev, 0x1a, accounting.ImageUsageSampled, 0)
+	s.memoryAllocated(dev, 0x100, 65536, 0, accounting.MemoryInfo{Dedicated: accounting.KindImage, DedicatedHandle: 0x1a})
+	s.memoryAllocated(dev, 0x101, 8192, 0, accounting.MemoryInfo{External: accounting.ExternalImported, HandleTypes: 0x80})
+	s.bufferCreated(dev, 0xb1, accounting.BufferUsageStorage, 1<<20)
+	s.sparseBound(dev, accounting.KindBuffer, 0xb1, 4096, 4096, 0x101, 0)
+	s.videoSessionCreated(dev, 0x7e)
+	s.videoSessionBound(dev, 0x7e, 3, 0x101, 4096, 2048)
+	s.swapchainImages(dev, 0x5c, []uint64{0xa1})
+	if err := ss.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	perfettotools.CheckStatsData(t, out.Bytes())
+	tr, err := decode.Decode(out.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	details := []string{"external", "handle_types", "dedicated_type", "dedicated_handle", "resource_offset", "bind_index", "swapchain"}
+	var got []map[string]string
+	// Emitters write to several sequences: time order, not file order.
+	pkts := tr.Instants()
+	slices.SortStableFunc(pkts, func(a, b decode.Packet) int { return cmp.Compare(a.Timestamp, b.Timestamp) })
+	for _, p := range pkts {
+		if p.Event.Name != AllocationEventName {
+			continue
+		}
+		m := map[string]string{}
+		for _, a := range p.Event.Annotations {
+			if slices.Contains(details, a.Name) || a.Name == "source" {
+				m[a.Name] = a.Value()
+			}
+		}
+		got = append(got, m)
+	}
+	want := []map[string]string{
+		{"source": "DEVICE_MEMORY", "dedicated_type": "IMAGE", "dedicated_handle": "26"},
+		{"source": "DEVICE_MEMORY", "external": "IMPORTED", "handle_types": "128"},
+		{"source": "BUFFER", "resource_offset": "4096"},
+		{"source": "VIDEO_SESSION", "bind_index": "3"},
+		{"source": "IMAGE", "swapchain": "92"},
+	}
+	if !slices.EqualFunc(got, want, maps.Equal) {
+		t.Errorf("details %v, want %v", got, want)
+	}
+}
+
+// Each sparse range and video session binding is a lifetime slice on its
+// own track, and a rename of the resource renames all of them.
+func TestRangeLifetimesRenamed(t *testing.T) {
+	s := newTraceState()
+	var out bytes.Buffer
+	sess, err := perfetto.StartSession("ranges", perfetto.WriterOutput(&out), perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
+	s.memoryAllocated(dev, 0x100, 65536, 0, accounting.MemoryInfo{})
+	s.bufferCreated(dev, 0xb1, accounting.BufferUsageStorage, 1<<20)
+	s.sparseBound(dev, accounting.KindBuffer, 0xb1, 0, 4096, 0x100, 0)
+	s.sparseBound(dev, accounting.KindBuffer, 0xb1, 65536, 4096, 0x100, 4096)
+	s.videoSessionCreated(dev, 0x7e)
+	s.videoSessionBound(dev, 0x7e, 0, 0x100, 8192, 4096)
+	s.debugUtilsName(dev, int32(generated.ObjectTypeBuffer), 0xb1, "streamed")
+	s.debugUtilsName(dev, int32(generated.ObjectTypeVideoSessionKHR), 0x7e, "decoder")
+	if err := sess.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	perfettotools.CheckStatsData(t, out.Bytes())
+	tr, err := decode.Decode(out.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkts := slices.Clone(tr.Packets)
+	slices.SortStableFunc(pkts, func(a, b decode.Packet) int { return cmp.Compare(a.Timestamp, b.Timestamp) })
+	names := map[uint64][]string{} // slice names per track, in order
+	for _, p := range pkts {
+		if p.Event != nil && p.Event.Type == decode.TypeSliceBegin {
+			names[p.Event.TrackUUID] = append(names[p.Event.TrackUUID], p.Event.Name)
+		}
+	}
+	var got []string
+	for _, n := range names {
+		got = append(got, strings.Join(n, " > "))
+	}
+	slices.Sort(got)
+	want := []string{"VkBuffer 0xb1 > streamed", "VkBuffer 0xb1 > streamed", "VkDeviceMemory 0x100", "VkVideoSessionKHR 0x7e > decoder"}
+	if !slices.Equal(got, want) {
+		t.Errorf("slices per track %q, want %q", got, want)
+	}
+}
+
+// The lifetimes' copy of a swapchain image's name goes with its swapchain,
+// so an image that reuses the handle does not start with it.
+func TestSwapchainLifetimeNameForgotten(t *testing.T) {
+	s := newTraceState()
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
+	s.swapchainImages(dev, 0x5c, []uint64{0xa1})
+	s.debugUtilsName(dev, int32(generated.ObjectTypeImage), 0xa1, "backbuffer 0")
+	if got := s.lt.name(s.key(dev), generated.ObjectTypeImage, 0xa1); got != "backbuffer 0" {
+		t.Fatalf("lifetimes hold %q", got)
+	}
+	s.swapchainDestroyed(dev, 0x5c)
+	if got := s.lt.name(s.key(dev), generated.ObjectTypeImage, 0xa1); got != "" {
+		t.Errorf("lifetimes still hold %q after vkDestroySwapchainKHR", got)
+	}
+}
