@@ -46,6 +46,7 @@ func ManifestName(symbol string) string { return "VkLayer_vkgen_" + symbol + ".j
 type Layer struct {
 	Dir  string
 	Spec *Spec
+	Impl *Impl // what its Go package implements (Discover)
 }
 
 // Generate renders the framework into frameworkDir and every layer into its
@@ -69,7 +70,7 @@ func Generate(r *registry.Registry, frameworkDir string, layers []Layer) ([]genf
 			return nil, fmt.Errorf("layerstubs: %s and %s both use symbol %q", other, l.Dir, l.Spec.Symbol)
 		}
 		seen[l.Spec.Symbol] = l.Dir
-		d, err := b.layer(l.Spec, PackageName(l.Dir), src)
+		d, err := b.layer(l.Spec, l.Impl, PackageName(l.Dir), src)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", l.Dir, err)
 		}

@@ -49,7 +49,11 @@ func Layers(root string) ([]layerstubs.Layer, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, layerstubs.Layer{Dir: path.Join(FrameworkDir, filepath.Base(filepath.Dir(p))), Spec: s})
+		impl, err := layerstubs.Discover(filepath.Dir(p))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, layerstubs.Layer{Dir: path.Join(FrameworkDir, filepath.Base(filepath.Dir(p))), Spec: s, Impl: impl})
 	}
 	return out, nil
 }
