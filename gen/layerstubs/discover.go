@@ -137,9 +137,9 @@ func (impl *Impl) addFile(fset *token.FileSet, f *ast.File) {
 	})
 }
 
-// isHookName: forget, or pre/post/on followed by an upper-case letter.
+// isHookName: forget*, or pre/post/on followed by an upper-case letter.
 func isHookName(n string) bool {
-	if n == "forget" {
+	if strings.HasPrefix(n, "forget") {
 		return true
 	}
 	for _, p := range []string{"pre", "post", "on"} {

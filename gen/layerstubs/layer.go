@@ -91,7 +91,10 @@ func (b *builder) layer(spec *Spec, impl *Impl, pkg, source string) (*layerData,
 	sort.Strings(names)
 	for _, name := range names {
 		u := uses[name]
-		b.finishUse(d, u, spec.Symbol, claimed)
+		if !u.Export {
+			b.finishUse(d, u, spec.Symbol, claimed)
+			d.Uses = append(d.Uses, u)
+		}
 	}
 	d.Forgets = d.NameCache || d.Forget != nil
 	return d, nil
