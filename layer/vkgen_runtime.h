@@ -15,6 +15,7 @@
 #include <vulkan/vulkan.h>
 #include <vulkan/vk_layer.h>
 
+#include "vkgen_defer.h"
 #include "vkgen_dispatch.h"
 #include "vkgen_fork.h"
 

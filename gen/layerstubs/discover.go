@@ -19,6 +19,7 @@ import (
 // each hook once, as Go.
 //
 //	pre<Cmd>, post<Cmd>   before / after vk<Cmd> (canonical command names)
+//	before<Cmd>, after<Cmd>  the same, deferred: off the application's thread
 //	forget                every ended handle (destroy and free commands)
 //	on<Callback>          a C callback of type PFN_vk<Callback> the layer hands
 //	                      down; the glue defines pfn<Callback>, its C pointer
@@ -142,7 +143,7 @@ func isHookName(n string) bool {
 	if strings.HasPrefix(n, "forget") {
 		return true
 	}
-	for _, p := range []string{"pre", "post", "on"} {
+	for _, p := range []string{"pre", "post", "before", "after", "on"} {
 		if rest, ok := strings.CutPrefix(n, p); ok && rest != "" && unicode.IsUpper(rune(rest[0])) {
 			return true
 		}

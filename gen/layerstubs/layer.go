@@ -124,8 +124,13 @@ func (b *builder) addFunc(d *layerData, f *Func, get func(string) (*use, error))
 	if rest, ok := strings.CutPrefix(f.Name, "on"); ok {
 		return b.addCallback(d, f, rest)
 	}
-	pre := strings.HasPrefix(f.Name, "pre")
-	short := strings.TrimPrefix(strings.TrimPrefix(f.Name, "pre"), "post")
+	var kind, short string
+	for _, k := range []string{"pre", "post", "before", "after"} {
+		if rest, ok := strings.CutPrefix(f.Name, k); ok {
+			kind, short = k, rest
+			break
+		}
+	}
 	name := "vk" + short
 	if c := b.r.Command(name); c == nil || c.Name != name {
 		if canon := canonical(b.r, name); canon != "" {
@@ -149,7 +154,26 @@ func (b *builder) addFunc(d *layerData, f *Func, get func(string) (*use, error))
 	}
 	withCall := append([]string{"*layer.Call"}, params...)
 	h := &goHook{Func: f.Name}
-	if pre {
+	switch kind {
+	case "before", "after":
+		if kind == "after" && u.ReturnGo != "" {
+			params = append(params, u.ReturnGo)
+		}
+		if !same(f.Params, params) || len(f.Results) != 0 {
+			return fmt.Errorf("%s has type %s; want %s", f.Name, f.Signature(), signature(params, nil))
+		}
+		b.nextID++
+		c, err := b.caps.command(name, "vkgen_cap_"+sym+"_"+f.Name, b.nextID)
+		if err != nil {
+			return err
+		}
+		dh := &deferHook{Func: f.Name, Cap: c}
+		if kind == "before" {
+			u.Before = dh
+		} else {
+			u.After = dh
+		}
+	case "pre":
 		var ptrs []string
 		for _, p := range params {
 			ptrs = append(ptrs, "*"+p)
@@ -168,7 +192,7 @@ func (b *builder) addFunc(d *layerData, f *Func, get func(string) (*use, error))
 			h.Export = "vkgen_" + sym + "_go_edit_" + u.Short
 		}
 		u.Pre = h
-	} else {
+	default:
 		if u.ReturnGo != "" {
 			params = append(params, u.ReturnGo)
 			withCall = append(withCall, u.ReturnGo)
@@ -272,7 +296,16 @@ func (b *builder) finishUse(d *layerData, u *use, sym string, claimed map[string
 	if u.Post != nil {
 		u.Hooks = append(u.Hooks, hook{"go_post", u.Post.Export})
 	}
-	if nameCached[u.Name] && (u.Pre != nil || u.Post != nil) {
+	if u.Before != nil {
+		u.Hooks = append(u.Hooks, hook{"defer_pre", "&" + u.Before.Cap.CName})
+	}
+	if u.After != nil {
+		u.Hooks = append(u.Hooks, hook{"defer_post", "&" + u.After.Cap.CName})
+	}
+	if u.Before != nil || u.After != nil {
+		d.Deferred = append(d.Deferred, u)
+	}
+	if nameCached[u.Name] && (u.Pre != nil || u.Post != nil || u.Before != nil || u.After != nil) {
 		u.Hooks = append(u.Hooks, hook{"name_cache", "1"})
 		d.NameCache = true
 	}

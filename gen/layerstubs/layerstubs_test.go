@@ -114,12 +114,12 @@ func use() { next.GetPhysicalDeviceProperties2KHR(0, nil); next.GetBufferMemoryR
 		t.Error("a layer with a name cache does not intercept destroy commands to invalidate it")
 	}
 	contains(t, "vkgen_trampolines.h", out["vkgen_trampolines.h"],
-		"#define VKGEN_TRAMPOLINE(S, RET, R, VR, NC, DOWN, F, PARAMS, ARGS, PTRS, GOTYPES, GOARGS, FORGET) \\\n",
+		"#define VKGEN_TRAMPOLINE(S, RET, R, VR, NC, DOWN, F, PARAMS, ARGS, PTRS, GOTYPES, GOARGS, U64ARGS, FORGET) \\\n",
 		// the alias calls down through its own slot
 		"#define VKGEN_CMD_vkGetPhysicalDeviceProperties2KHR(X, ...) X(vkGetPhysicalDeviceProperties2KHR, GetPhysicalDeviceProperties2, void, VKGEN_0, VKGEN_I_vkGetPhysicalDeviceProperties2KHR, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties2* pProperties), (physicalDevice, pProperties), __VA_ARGS__)",
 		"VKGEN_TRAMPOLINE(CreateDebugUtilsMessengerEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, instance, 0, ",
 		// an array parameter reaches Go as a pointer
-		", ((GoUintptr)commandBuffer, (void*)blendConstants), ())",
+		", ((GoUintptr)commandBuffer, (void*)blendConstants), ((uint64_t)(uintptr_t)commandBuffer, (uint64_t)(uintptr_t)blendConstants), ())",
 	)
 	contains(t, "glue", out["vkgen_t_glue.go"],
 		// exports take plain cgo types and hand hooks package vk's types
@@ -252,4 +252,49 @@ func TestForgetNamed(t *testing.T) {
 		t.Error("a forget hook without naming hooks must not have a name cache")
 	}
 	contains(t, "glue", out["vkgen_t_glue.go"], "forgetNamed(vk.Device(device), vk.ObjectType(objectType), handle)")
+}
+
+// TestDeferred: before/after hooks are recorded by the trampolines into the
+// ring, with tables saying what of the call is copied, and registered by
+// the glue; the layer's other Go hooks drain the ring first.
+func TestDeferred(t *testing.T) {
+	r := testreg.Load(t, testenv.PinnedRegistry)
+	out, err := gen(t, r, spec, `
+func afterCreateBuffer(vk.Device, *vk.BufferCreateInfo, *vk.AllocationCallbacks, *vk.Buffer, vk.Result) {}
+func beforeDestroyBuffer(vk.Device, vk.Buffer, *vk.AllocationCallbacks) {}
+func beforeSetDebugUtilsObjectNameEXT(vk.Device, *vk.DebugUtilsObjectNameInfoEXT) {}
+func postDestroyDevice(vk.Device, *vk.AllocationCallbacks) {}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains(t, "vkgen_t.c", out["vkgen_t.c"],
+		"X(vkCreateBuffer, VKGEN_1, 0, .defer_post = &vkgen_cap_t_afterCreateBuffer) \\\n",
+		"X(vkDestroyBuffer, VKGEN_1, 0, .defer_pre = &vkgen_cap_t_beforeDestroyBuffer) \\\n",
+		"X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT, .name_cache = 1) \\\n",
+		"extern const struct vkgen_cap_cmd vkgen_cap_t_afterCreateBuffer;",
+	)
+	contains(t, "vkgen_capture.c", out["vkgen_capture.c"],
+		// device by value, the create info with its chain and its queue
+		// family array (length queueFamilyIndexCount, 4 bytes at 40), no
+		// allocator, the created handle
+		"static const struct vkgen_cap_ptr vkgen_cap_t_afterCreateBuffer_params[] = {\n\t{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},\n\t{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &cap_VkBufferCreateInfo},\n\t{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},\n\t{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},\n};",
+		"static const struct vkgen_cap_ptr cap_VkBufferCreateInfo_ptrs[] = {\n\t{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},\n\t{48, VKGEN_CAP_BYTES, 4, 40, 40, 4, NULL},\n};",
+		"static const struct vkgen_cap_type cap_VkBufferCreateInfo = {56, 2, cap_VkBufferCreateInfo_ptrs};",
+		// the name is a string
+		"{32, VKGEN_CAP_STRING, 0, 0, 0, 0, NULL}",
+		// a structure a chain of a create info may carry, by its sType
+		"case 1000072000: return &cap_VkExternalMemoryBufferCreateInfo;",
+	)
+	contains(t, "glue", out["vkgen_t_glue.go"],
+		"layer.RegisterDeferred(1, \"VK_LAYER_T_t\", \"afterCreateBuffer\", func(r *layer.Record) {\n\t\tafterCreateBuffer(vk.Device(r.Value(0)), (*vk.BufferCreateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.Buffer)(r.Pointer(3)), vk.Result(r.Result()))",
+		"beforeDestroyBuffer(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), (*vk.AllocationCallbacks)(r.Pointer(2)))",
+		"\tlayer.Drain() // the deferred hooks of the calls before this one run first\n\tpostDestroyDevice(",
+	)
+	if _, err := gen(t, r, spec, "func afterCmdSetBlendConstants(vk.CommandBuffer, *float32) {}\n"); err != nil {
+		t.Errorf("an array parameter cannot be deferred: %v", err)
+	}
+	if _, err := gen(t, r, spec, "func afterCmdSetDepthBias(vk.CommandBuffer, float32, float32, float32) {}\n"); err == nil || !strings.Contains(err.Error(), "cannot be recorded") {
+		t.Errorf("a float parameter was deferred: %v", err)
+	}
 }

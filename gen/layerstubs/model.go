@@ -43,6 +43,7 @@ type param struct {
 	Decl    string // C declaration
 	CType   string // C type without the name, arrays as pointers
 	Pointer bool
+	Handle  bool
 	GoName  string // Go identifier
 	// HookType is the type in Go hook signatures ("" when the parameter has
 	// no Go form): vk.Device, *vk.BufferCreateInfo, uint32, unsafe.Pointer.
@@ -102,10 +103,17 @@ type goHook struct {
 // use is one command a layer intercepts.
 type use struct {
 	*command
-	Hooks     []hook
-	Claimed   []bool // per entry
-	Pre, Post *goHook
-	EditFn    string // the C wrapper of an editing pre hook
+	Hooks         []hook
+	Claimed       []bool // per entry
+	Pre, Post     *goHook
+	Before, After *deferHook
+	EditFn        string // the C wrapper of an editing pre hook
+}
+
+// deferHook is a deferred hook (before<Cmd>, after<Cmd>) and its record.
+type deferHook struct {
+	Func string
+	Cap  *capCmd
 }
 
 // nextCall is a next-layer helper: next.<Method> calls entry point Entry.
@@ -136,6 +144,7 @@ type layerData struct {
 	APIMajor, APIMinor string
 	Uses               []*use // sorted by name, without the exported entry points
 	GoHooks            []*use
+	Deferred           []*use // uses with a deferred hook
 	Edits              []*use // uses with an editing pre hook
 	Next               []*nextCall
 	Callbacks          []*callback
@@ -149,6 +158,7 @@ type layerData struct {
 
 type frameworkData struct {
 	Source   string
+	Captures *captures
 	Commands []*command // every command some layer or the forget set intercepts
 	Forgets  []*command // the destroy commands
 	Runtime  []*command // the commands every layer intercepts for the runtime (mandatory)
@@ -156,6 +166,8 @@ type frameworkData struct {
 
 type builder struct {
 	r       *registry.Registry
+	caps    *captures
+	nextID  uint32 // the last deferred hook's record id
 	tab     *cdispatch.Table
 	cmds    map[string]*command
 	forgets []*command
@@ -166,7 +178,7 @@ func newBuilder(r *registry.Registry) (*builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{r: r, tab: tab, cmds: map[string]*command{}}
+	b := &builder{r: r, tab: tab, cmds: map[string]*command{}, caps: newCaptures(r)}
 	return b, b.addForgets()
 }
 
@@ -286,7 +298,7 @@ func (b *builder) addForgets() error {
 
 // framework is the union of what the layers built so far intercept.
 func (b *builder) framework(source string) *frameworkData {
-	d := &frameworkData{Source: source, Forgets: b.forgets}
+	d := &frameworkData{Source: source, Forgets: b.forgets, Captures: b.caps}
 	for _, c := range b.cmds {
 		if !c.Export {
 			d.Commands = append(d.Commands, c)
@@ -391,6 +403,7 @@ func newParam(r *registry.Registry, p registry.Decl) (param, error) {
 		pp.HookType = strings.Repeat("*", depth) + base
 	}
 	h := r.Handle(p.Type)
+	pp.Handle = h != nil
 	switch {
 	case pp.Pointer:
 		pp.GoCType, pp.ExportGo, pp.Bridge = "void*", "unsafe.Pointer", "void *"
