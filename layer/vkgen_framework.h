@@ -27,31 +27,6 @@
 	typedef void vkgen_post_##S(struct vkgen_call *call, VKGEN_UNPAREN PARAMS R(, RET result)); \
 	typedef RET vkgen_fallback_##S(struct vkgen_call *call, VKGEN_UNPAREN PARAMS);
 
-#if (defined(VK_VERSION_1_0))
-VKGEN_SIGNATURES(AllocateMemory, VkResult, VKGEN_1, (VkDevice, const VkMemoryAllocateInfo*, const VkAllocationCallbacks*, VkDeviceMemory*), (VkDevice device, const VkMemoryAllocateInfo* pAllocateInfo, const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory), (VkDevice *device, const VkMemoryAllocateInfo* *pAllocateInfo, const VkAllocationCallbacks* *pAllocator, VkDeviceMemory* *pMemory))
-#elif !(defined(VK_VERSION_1_0))
-#error "vkgen: a layer of this library intercepts vkAllocateMemory (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
-#endif
-#if (defined(VK_VERSION_1_0))
-VKGEN_SIGNATURES(BindBufferMemory, VkResult, VKGEN_1, (VkDevice, VkBuffer, VkDeviceMemory, VkDeviceSize), (VkDevice device, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize memoryOffset), (VkDevice *device, VkBuffer *buffer, VkDeviceMemory *memory, VkDeviceSize *memoryOffset))
-#elif !(defined(VK_VERSION_1_0))
-#error "vkgen: a layer of this library intercepts vkBindBufferMemory (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
-#endif
-#if (defined(VK_VERSION_1_1))
-VKGEN_SIGNATURES(BindBufferMemory2, VkResult, VKGEN_1, (VkDevice, uint32_t, const VkBindBufferMemoryInfo*), (VkDevice device, uint32_t bindInfoCount, const VkBindBufferMemoryInfo* pBindInfos), (VkDevice *device, uint32_t *bindInfoCount, const VkBindBufferMemoryInfo* *pBindInfos))
-#elif !(defined(VK_VERSION_1_1))
-#error "vkgen: a layer of this library intercepts vkBindBufferMemory2 (VK_VERSION_1_1), which these Vulkan headers lack; build against newer headers"
-#endif
-#if (defined(VK_VERSION_1_0))
-VKGEN_SIGNATURES(BindImageMemory, VkResult, VKGEN_1, (VkDevice, VkImage, VkDeviceMemory, VkDeviceSize), (VkDevice device, VkImage image, VkDeviceMemory memory, VkDeviceSize memoryOffset), (VkDevice *device, VkImage *image, VkDeviceMemory *memory, VkDeviceSize *memoryOffset))
-#elif !(defined(VK_VERSION_1_0))
-#error "vkgen: a layer of this library intercepts vkBindImageMemory (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
-#endif
-#if (defined(VK_VERSION_1_1))
-VKGEN_SIGNATURES(BindImageMemory2, VkResult, VKGEN_1, (VkDevice, uint32_t, const VkBindImageMemoryInfo*), (VkDevice device, uint32_t bindInfoCount, const VkBindImageMemoryInfo* pBindInfos), (VkDevice *device, uint32_t *bindInfoCount, const VkBindImageMemoryInfo* *pBindInfos))
-#elif !(defined(VK_VERSION_1_1))
-#error "vkgen: a layer of this library intercepts vkBindImageMemory2 (VK_VERSION_1_1), which these Vulkan headers lack; build against newer headers"
-#endif
 #if (defined(VK_EXT_debug_utils))
 VKGEN_SIGNATURES(CmdBeginDebugUtilsLabelEXT, void, VKGEN_0, (VkCommandBuffer, const VkDebugUtilsLabelEXT*), (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (VkCommandBuffer *commandBuffer, const VkDebugUtilsLabelEXT* *pLabelInfo))
 #elif !(defined(VK_EXT_debug_utils))
@@ -98,11 +73,6 @@ VKGEN_SIGNATURES(CreateDevice, VkResult, VKGEN_1, (VkPhysicalDevice, const VkDev
 #error "vkgen: a layer of this library intercepts vkCreateDevice (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_VERSION_1_0))
-VKGEN_SIGNATURES(CreateImage, VkResult, VKGEN_1, (VkDevice, const VkImageCreateInfo*, const VkAllocationCallbacks*, VkImage*), (VkDevice device, const VkImageCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkImage* pImage), (VkDevice *device, const VkImageCreateInfo* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkImage* *pImage))
-#elif !(defined(VK_VERSION_1_0))
-#error "vkgen: a layer of this library intercepts vkCreateImage (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
-#endif
-#if (defined(VK_VERSION_1_0))
 VKGEN_SIGNATURES(CreateInstance, VkResult, VKGEN_1, (const VkInstanceCreateInfo*, const VkAllocationCallbacks*, VkInstance*), (const VkInstanceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkInstance* pInstance), (const VkInstanceCreateInfo* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkInstance* *pInstance))
 #elif !(defined(VK_VERSION_1_0))
 #error "vkgen: a layer of this library intercepts vkCreateInstance (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
@@ -125,8 +95,6 @@ VKGEN_SIGNATURES(DestroyAccelerationStructureNV, void, VKGEN_0, (VkDevice, VkAcc
 #endif
 #if (defined(VK_VERSION_1_0))
 VKGEN_SIGNATURES(DestroyBuffer, void, VKGEN_0, (VkDevice, VkBuffer, const VkAllocationCallbacks*), (VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkBuffer *buffer, const VkAllocationCallbacks* *pAllocator))
-#elif !(defined(VK_VERSION_1_0))
-#error "vkgen: a layer of this library intercepts vkDestroyBuffer (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if defined(VK_USE_PLATFORM_FUCHSIA) && (defined(VK_FUCHSIA_buffer_collection))
 VKGEN_SIGNATURES(DestroyBufferCollectionFUCHSIA, void, VKGEN_0, (VkDevice, VkBufferCollectionFUCHSIA, const VkAllocationCallbacks*), (VkDevice device, VkBufferCollectionFUCHSIA collection, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkBufferCollectionFUCHSIA *collection, const VkAllocationCallbacks* *pAllocator))
@@ -194,8 +162,6 @@ VKGEN_SIGNATURES(DestroyGpaSessionAMD, void, VKGEN_0, (VkDevice, VkGpaSessionAMD
 #endif
 #if (defined(VK_VERSION_1_0))
 VKGEN_SIGNATURES(DestroyImage, void, VKGEN_0, (VkDevice, VkImage, const VkAllocationCallbacks*), (VkDevice device, VkImage image, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkImage *image, const VkAllocationCallbacks* *pAllocator))
-#elif !(defined(VK_VERSION_1_0))
-#error "vkgen: a layer of this library intercepts vkDestroyImage (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_VERSION_1_0))
 VKGEN_SIGNATURES(DestroyImageView, void, VKGEN_0, (VkDevice, VkImageView, const VkAllocationCallbacks*), (VkDevice device, VkImageView imageView, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkImageView *imageView, const VkAllocationCallbacks* *pAllocator))
@@ -282,15 +248,23 @@ VKGEN_SIGNATURES(DestroyVideoSessionParametersKHR, void, VKGEN_0, (VkDevice, VkV
 #endif
 #if (defined(VK_VERSION_1_0))
 VKGEN_SIGNATURES(EnumerateDeviceExtensionProperties, VkResult, VKGEN_1, (VkPhysicalDevice, const char*, uint32_t*, VkExtensionProperties*), (VkPhysicalDevice physicalDevice, const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties), (VkPhysicalDevice *physicalDevice, const char* *pLayerName, uint32_t* *pPropertyCount, VkExtensionProperties* *pProperties))
+#elif !(defined(VK_VERSION_1_0))
+#error "vkgen: a layer of this library intercepts vkEnumerateDeviceExtensionProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_VERSION_1_0))
 VKGEN_SIGNATURES(EnumerateDeviceLayerProperties, VkResult, VKGEN_1, (VkPhysicalDevice, uint32_t*, VkLayerProperties*), (VkPhysicalDevice physicalDevice, uint32_t* pPropertyCount, VkLayerProperties* pProperties), (VkPhysicalDevice *physicalDevice, uint32_t* *pPropertyCount, VkLayerProperties* *pProperties))
+#elif !(defined(VK_VERSION_1_0))
+#error "vkgen: a layer of this library intercepts vkEnumerateDeviceLayerProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_VERSION_1_0))
 VKGEN_SIGNATURES(EnumerateInstanceExtensionProperties, VkResult, VKGEN_1, (const char*, uint32_t*, VkExtensionProperties*), (const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties), (const char* *pLayerName, uint32_t* *pPropertyCount, VkExtensionProperties* *pProperties))
+#elif !(defined(VK_VERSION_1_0))
+#error "vkgen: a layer of this library intercepts vkEnumerateInstanceExtensionProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_VERSION_1_0))
 VKGEN_SIGNATURES(EnumerateInstanceLayerProperties, VkResult, VKGEN_1, (uint32_t*, VkLayerProperties*), (uint32_t* pPropertyCount, VkLayerProperties* pProperties), (uint32_t* *pPropertyCount, VkLayerProperties* *pProperties))
+#elif !(defined(VK_VERSION_1_0))
+#error "vkgen: a layer of this library intercepts vkEnumerateInstanceLayerProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_VERSION_1_0))
 VKGEN_SIGNATURES(FreeCommandBuffers, void, VKGEN_0, (VkDevice, VkCommandPool, uint32_t, const VkCommandBuffer*), (VkDevice device, VkCommandPool commandPool, uint32_t commandBufferCount, const VkCommandBuffer* pCommandBuffers), (VkDevice *device, VkCommandPool *commandPool, uint32_t *commandBufferCount, const VkCommandBuffer* *pCommandBuffers))
@@ -300,28 +274,6 @@ VKGEN_SIGNATURES(FreeDescriptorSets, VkResult, VKGEN_1, (VkDevice, VkDescriptorP
 #endif
 #if (defined(VK_VERSION_1_0))
 VKGEN_SIGNATURES(FreeMemory, void, VKGEN_0, (VkDevice, VkDeviceMemory, const VkAllocationCallbacks*), (VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks* pAllocator), (VkDevice *device, VkDeviceMemory *memory, const VkAllocationCallbacks* *pAllocator))
-#elif !(defined(VK_VERSION_1_0))
-#error "vkgen: a layer of this library intercepts vkFreeMemory (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
-#endif
-#if (defined(VK_VERSION_1_0))
-VKGEN_SIGNATURES(GetBufferMemoryRequirements, void, VKGEN_0, (VkDevice, VkBuffer, VkMemoryRequirements*), (VkDevice device, VkBuffer buffer, VkMemoryRequirements* pMemoryRequirements), (VkDevice *device, VkBuffer *buffer, VkMemoryRequirements* *pMemoryRequirements))
-#elif !(defined(VK_VERSION_1_0))
-#error "vkgen: a layer of this library intercepts vkGetBufferMemoryRequirements (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
-#endif
-#if (defined(VK_VERSION_1_1))
-VKGEN_SIGNATURES(GetBufferMemoryRequirements2, void, VKGEN_0, (VkDevice, const VkBufferMemoryRequirementsInfo2*, VkMemoryRequirements2*), (VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (VkDevice *device, const VkBufferMemoryRequirementsInfo2* *pInfo, VkMemoryRequirements2* *pMemoryRequirements))
-#elif !(defined(VK_VERSION_1_1))
-#error "vkgen: a layer of this library intercepts vkGetBufferMemoryRequirements2 (VK_VERSION_1_1), which these Vulkan headers lack; build against newer headers"
-#endif
-#if (defined(VK_VERSION_1_0))
-VKGEN_SIGNATURES(GetImageMemoryRequirements, void, VKGEN_0, (VkDevice, VkImage, VkMemoryRequirements*), (VkDevice device, VkImage image, VkMemoryRequirements* pMemoryRequirements), (VkDevice *device, VkImage *image, VkMemoryRequirements* *pMemoryRequirements))
-#elif !(defined(VK_VERSION_1_0))
-#error "vkgen: a layer of this library intercepts vkGetImageMemoryRequirements (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
-#endif
-#if (defined(VK_VERSION_1_1))
-VKGEN_SIGNATURES(GetImageMemoryRequirements2, void, VKGEN_0, (VkDevice, const VkImageMemoryRequirementsInfo2*, VkMemoryRequirements2*), (VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (VkDevice *device, const VkImageMemoryRequirementsInfo2* *pInfo, VkMemoryRequirements2* *pMemoryRequirements))
-#elif !(defined(VK_VERSION_1_1))
-#error "vkgen: a layer of this library intercepts vkGetImageMemoryRequirements2 (VK_VERSION_1_1), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_EXT_debug_utils))
 VKGEN_SIGNATURES(QueueBeginDebugUtilsLabelEXT, void, VKGEN_0, (VkQueue, const VkDebugUtilsLabelEXT*), (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (VkQueue *queue, const VkDebugUtilsLabelEXT* *pLabelInfo))
@@ -337,11 +289,6 @@ VKGEN_SIGNATURES(QueueEndDebugUtilsLabelEXT, void, VKGEN_0, (VkQueue), (VkQueue 
 VKGEN_SIGNATURES(QueueInsertDebugUtilsLabelEXT, void, VKGEN_0, (VkQueue, const VkDebugUtilsLabelEXT*), (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (VkQueue *queue, const VkDebugUtilsLabelEXT* *pLabelInfo))
 #elif !(defined(VK_EXT_debug_utils))
 #error "vkgen: a layer of this library intercepts vkQueueInsertDebugUtilsLabelEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
-#endif
-#if (defined(VK_VERSION_1_0))
-VKGEN_SIGNATURES(QueueSubmit, VkResult, VKGEN_1, (VkQueue, uint32_t, const VkSubmitInfo*, VkFence), (VkQueue queue, uint32_t submitCount, const VkSubmitInfo* pSubmits, VkFence fence), (VkQueue *queue, uint32_t *submitCount, const VkSubmitInfo* *pSubmits, VkFence *fence))
-#elif !(defined(VK_VERSION_1_0))
-#error "vkgen: a layer of this library intercepts vkQueueSubmit (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_INTEL_performance_query))
 VKGEN_SIGNATURES(ReleasePerformanceConfigurationINTEL, VkResult, VKGEN_1, (VkDevice, VkPerformanceConfigurationINTEL), (VkDevice device, VkPerformanceConfigurationINTEL configuration), (VkDevice *device, VkPerformanceConfigurationINTEL *configuration))

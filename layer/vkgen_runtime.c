@@ -175,7 +175,7 @@ void vkgen_arena_free(struct vkgen_call *call) {
 
 static struct vkgen_map own_messengers = VKGEN_MAP_INIT;
 
-VkResult vkgen_fallback_CreateDebugUtilsMessengerEXT(struct vkgen_call *call, VkInstance instance,
+VkResult vkgen_stub_messenger_create(struct vkgen_call *call, VkInstance instance,
                                                      const VkDebugUtilsMessengerCreateInfoEXT *pCreateInfo,
                                                      const VkAllocationCallbacks *pAllocator,
                                                      VkDebugUtilsMessengerEXT *pMessenger) {
@@ -195,7 +195,7 @@ VkResult vkgen_fallback_CreateDebugUtilsMessengerEXT(struct vkgen_call *call, Vk
 /* An own messenger never reaches the chain below (which did not create it);
  * it is freed in the post hook, after the forget ran, so its address cannot
  * be handed out again while its name is still stored. */
-VkResult vkgen_pre_DestroyDebugUtilsMessengerEXT(struct vkgen_call *call, VkInstance *instance,
+VkResult vkgen_stub_messenger_destroy_pre(struct vkgen_call *call, VkInstance *instance,
                                                  VkDebugUtilsMessengerEXT *messenger,
                                                  const VkAllocationCallbacks **pAllocator) {
 	(void)instance, (void)pAllocator;
@@ -204,7 +204,7 @@ VkResult vkgen_pre_DestroyDebugUtilsMessengerEXT(struct vkgen_call *call, VkInst
 	return call->user ? VK_INCOMPLETE /* any result but VK_SUCCESS skips the call down */ : VK_SUCCESS;
 }
 
-void vkgen_post_DestroyDebugUtilsMessengerEXT(struct vkgen_call *call, VkInstance instance,
+void vkgen_stub_messenger_destroy_post(struct vkgen_call *call, VkInstance instance,
                                               VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks *pAllocator) {
 	(void)instance, (void)messenger, (void)pAllocator;
 	free(call->user);

@@ -183,14 +183,14 @@ void vkgen_arena_free(struct vkgen_call *call);
  * claims VK_EXT_debug_utils: with nothing below implementing it, creating one
  * returns a handle of the layer's own (a small allocation, non-null and
  * unique while alive), and destroying it frees that without a call down. */
-VkResult vkgen_fallback_CreateDebugUtilsMessengerEXT(struct vkgen_call *call, VkInstance instance,
+VkResult vkgen_stub_messenger_create(struct vkgen_call *call, VkInstance instance,
                                                      const VkDebugUtilsMessengerCreateInfoEXT *pCreateInfo,
                                                      const VkAllocationCallbacks *pAllocator,
                                                      VkDebugUtilsMessengerEXT *pMessenger);
-VkResult vkgen_pre_DestroyDebugUtilsMessengerEXT(struct vkgen_call *call, VkInstance *instance,
+VkResult vkgen_stub_messenger_destroy_pre(struct vkgen_call *call, VkInstance *instance,
                                                  VkDebugUtilsMessengerEXT *messenger,
                                                  const VkAllocationCallbacks **pAllocator);
-void vkgen_post_DestroyDebugUtilsMessengerEXT(struct vkgen_call *call, VkInstance instance,
+void vkgen_stub_messenger_destroy_post(struct vkgen_call *call, VkInstance instance,
                                               VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks *pAllocator);
 
 /* One ended handle: drops it from the name cache (clear: the whole cache, for

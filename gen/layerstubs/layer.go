@@ -106,8 +106,8 @@ var frameworkHooks = map[string]struct {
 	ext   string
 	hooks []hook
 }{
-	"vkCreateDebugUtilsMessengerEXT":  {"VK_EXT_debug_utils", []hook{{"fallback", "vkgen_fallback_CreateDebugUtilsMessengerEXT"}}},
-	"vkDestroyDebugUtilsMessengerEXT": {"VK_EXT_debug_utils", []hook{{"c_pre", "vkgen_pre_DestroyDebugUtilsMessengerEXT"}, {"c_post", "vkgen_post_DestroyDebugUtilsMessengerEXT"}}},
+	"vkCreateDebugUtilsMessengerEXT":  {"VK_EXT_debug_utils", []hook{{"fallback", "vkgen_stub_messenger_create"}}},
+	"vkDestroyDebugUtilsMessengerEXT": {"VK_EXT_debug_utils", []hook{{"c_pre", "vkgen_stub_messenger_destroy_pre"}, {"c_post", "vkgen_stub_messenger_destroy_post"}}},
 }
 
 // addFunc checks one hook function against what it hooks.

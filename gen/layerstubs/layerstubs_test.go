@@ -93,8 +93,8 @@ func use() { next.GetPhysicalDeviceProperties2KHR(0, nil); next.GetBufferMemoryR
 		"X(vkCreateDevice, VKGEN_0, 1, .c_pre = t_edit_CreateDevice, .go_post = vkgen_t_go_post_CreateDevice) \\\n",
 		// every command of a claimed extension is intercepted and handed out
 		// even when the driver lacks it; the messenger's stand-in is the framework's
-		"X(vkCreateDebugUtilsMessengerEXT, VKGEN_1, 1, .fallback = vkgen_fallback_CreateDebugUtilsMessengerEXT) \\\n",
-		"X(vkDestroyDebugUtilsMessengerEXT, VKGEN_1, 1, .c_pre = vkgen_pre_DestroyDebugUtilsMessengerEXT, .c_post = vkgen_post_DestroyDebugUtilsMessengerEXT) \\\n",
+		"X(vkCreateDebugUtilsMessengerEXT, VKGEN_1, 1, .fallback = vkgen_stub_messenger_create) \\\n",
+		"X(vkDestroyDebugUtilsMessengerEXT, VKGEN_1, 1, .c_pre = vkgen_stub_messenger_destroy_pre, .c_post = vkgen_stub_messenger_destroy_post) \\\n",
 		"X(vkQueueInsertDebugUtilsLabelEXT, VKGEN_1, 1, 0) \\\n",
 		// a naming hook sits behind the name cache
 		"X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 1, .go_post = vkgen_t_go_post_SetDebugUtilsObjectNameEXT, .name_cache = 1) \\\n",
@@ -128,7 +128,7 @@ func use() { next.GetPhysicalDeviceProperties2KHR(0, nil); next.GetBufferMemoryR
 		"preCmdSetBlendConstants(vk.CommandBuffer(commandBuffer), (*float32)(blendConstants))",
 		"return C.VkResult(preCreateDevice((*layer.Call)(call), (*vk.PhysicalDevice)(physicalDevice), (**vk.DeviceCreateInfo)(pCreateInfo), (**vk.AllocationCallbacks)(pAllocator), (**vk.Device)(pDevice)))",
 		"postCreateDevice((*layer.Call)(call), vk.PhysicalDevice(physicalDevice),",
-		"var pfnDeviceMemoryReportCallbackEXT = vk.PFN_vkDeviceMemoryReportCallbackEXT(unsafe.Pointer(C.vkgen_t_cb_DeviceMemoryReportCallbackEXT))",
+		"var pfnDeviceMemoryReportCallbackEXT = vk.PFNDeviceMemoryReportCallbackEXT(unsafe.Pointer(C.vkgen_t_cb_DeviceMemoryReportCallbackEXT))",
 		"func (nextLayer) GetPhysicalDeviceProperties2KHR(physicalDevice vk.PhysicalDevice, pProperties *vk.PhysicalDeviceProperties2) bool {",
 		"C.vkgen_t_next_GetBufferMemoryRequirements(&ok, C.uintptr_t(device), C.uint64_t(buffer), unsafe.Pointer(pMemoryRequirements))",
 	)

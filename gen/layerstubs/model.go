@@ -433,7 +433,7 @@ func goValueType(t string) string {
 	case goScalars[t] != "":
 		return goScalars[t]
 	case strings.HasPrefix(t, "PFN_vk"):
-		return "vk." + t
+		return "vk.PFN" + strings.TrimPrefix(t, "PFN_vk")
 	case strings.HasPrefix(t, "Vk"):
 		return "vk." + strings.TrimPrefix(t, "Vk")
 	}

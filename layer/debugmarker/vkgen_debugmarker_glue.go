@@ -10,58 +10,54 @@ package debugmarker
 import "C"
 
 import (
+	"unsafe"
+
 	"github.com/vkgen/vkgen/layer"
+	"github.com/vkgen/vkgen/layer/vk"
 )
 
-// The Go hooks the spec asks for, with their signatures: a hook with another
-// signature fails to compile here, naming the function and the expected type.
 var (
-	_ func(pCreateInfo *C.VkInstanceCreateInfo, pAllocator *C.VkAllocationCallbacks, pInstance *uintptr, result C.VkResult) = postCreateInstance
-	_ func(device uintptr, pNameInfo *C.VkDebugMarkerObjectNameInfoEXT)                                                     = preDebugMarkerSetObjectNameEXT
-	_ func(device uintptr, pAllocator *C.VkAllocationCallbacks)                                                             = preDestroyDevice
-	_ func(instance uintptr, pAllocator *C.VkAllocationCallbacks)                                                           = postDestroyInstance
-	_ func(device uintptr, pNameInfo *C.VkDebugUtilsObjectNameInfoEXT)                                                      = preSetDebugUtilsObjectNameEXT
+	_ = unsafe.Pointer(nil)
+	_ = vk.Success
+	_ = (*layer.Call)(nil)
 )
 
-// The C trampolines call these exports only where the spec declares Go hooks;
-// each recovers from panics so the Vulkan call still reaches the driver.
+// The C trampolines call these exports for the hooks the package
+// implements (vkgen generate checked their signatures); each recovers from
+// panics so the Vulkan call still reaches the driver.
 
-// go_post of vkCreateInstance calls postCreateInstance, a func(pCreateInfo *C.VkInstanceCreateInfo, pAllocator *C.VkAllocationCallbacks, pInstance *uintptr, result C.VkResult).
-//
 //export vkgen_debugmarker_go_post_CreateInstance
-func vkgen_debugmarker_go_post_CreateInstance(pCreateInfo *C.VkInstanceCreateInfo, pAllocator *C.VkAllocationCallbacks, pInstance *uintptr, result C.VkResult) {
+func vkgen_debugmarker_go_post_CreateInstance(call unsafe.Pointer, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pInstance unsafe.Pointer, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "postCreateInstance")
-	postCreateInstance(pCreateInfo, pAllocator, pInstance, result)
+	postCreateInstance((*vk.InstanceCreateInfo)(pCreateInfo), (*vk.AllocationCallbacks)(pAllocator), (*vk.Instance)(pInstance), vk.Result(result))
 }
 
-// go_pre of vkDebugMarkerSetObjectNameEXT calls preDebugMarkerSetObjectNameEXT, a func(device uintptr, pNameInfo *C.VkDebugMarkerObjectNameInfoEXT).
-//
 //export vkgen_debugmarker_go_pre_DebugMarkerSetObjectNameEXT
-func vkgen_debugmarker_go_pre_DebugMarkerSetObjectNameEXT(device uintptr, pNameInfo *C.VkDebugMarkerObjectNameInfoEXT) {
+func vkgen_debugmarker_go_pre_DebugMarkerSetObjectNameEXT(call unsafe.Pointer, device uintptr, pNameInfo unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "preDebugMarkerSetObjectNameEXT")
-	preDebugMarkerSetObjectNameEXT(device, pNameInfo)
+	preDebugMarkerSetObjectNameEXT(vk.Device(device), (*vk.DebugMarkerObjectNameInfoEXT)(pNameInfo))
 }
 
-// go_pre of vkDestroyDevice calls preDestroyDevice, a func(device uintptr, pAllocator *C.VkAllocationCallbacks).
-//
 //export vkgen_debugmarker_go_pre_DestroyDevice
-func vkgen_debugmarker_go_pre_DestroyDevice(device uintptr, pAllocator *C.VkAllocationCallbacks) {
+func vkgen_debugmarker_go_pre_DestroyDevice(call unsafe.Pointer, device uintptr, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "preDestroyDevice")
-	preDestroyDevice(device, pAllocator)
+	preDestroyDevice(vk.Device(device), (*vk.AllocationCallbacks)(pAllocator))
 }
 
-// go_post of vkDestroyInstance calls postDestroyInstance, a func(instance uintptr, pAllocator *C.VkAllocationCallbacks).
-//
 //export vkgen_debugmarker_go_post_DestroyInstance
-func vkgen_debugmarker_go_post_DestroyInstance(instance uintptr, pAllocator *C.VkAllocationCallbacks) {
+func vkgen_debugmarker_go_post_DestroyInstance(call unsafe.Pointer, instance uintptr, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "postDestroyInstance")
-	postDestroyInstance(instance, pAllocator)
+	postDestroyInstance(vk.Instance(instance), (*vk.AllocationCallbacks)(pAllocator))
 }
 
-// go_pre of vkSetDebugUtilsObjectNameEXT calls preSetDebugUtilsObjectNameEXT, a func(device uintptr, pNameInfo *C.VkDebugUtilsObjectNameInfoEXT).
-//
 //export vkgen_debugmarker_go_pre_SetDebugUtilsObjectNameEXT
-func vkgen_debugmarker_go_pre_SetDebugUtilsObjectNameEXT(device uintptr, pNameInfo *C.VkDebugUtilsObjectNameInfoEXT) {
+func vkgen_debugmarker_go_pre_SetDebugUtilsObjectNameEXT(call unsafe.Pointer, device uintptr, pNameInfo unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "preSetDebugUtilsObjectNameEXT")
-	preSetDebugUtilsObjectNameEXT(device, pNameInfo)
+	preSetDebugUtilsObjectNameEXT(vk.Device(device), (*vk.DebugUtilsObjectNameInfoEXT)(pNameInfo))
+}
+
+//export vkgen_debugmarker_go_forget
+func vkgen_debugmarker_go_forget(device uint64, objectType int32, handle uint64) {
+	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "forgetNamed")
+	forgetNamed(vk.Device(device), vk.ObjectType(objectType), handle)
 }

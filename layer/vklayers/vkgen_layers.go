@@ -7,5 +7,4 @@ package main
 import (
 	_ "github.com/vkgen/vkgen/layer/debugmarker"
 	_ "github.com/vkgen/vkgen/layer/example"
-	_ "github.com/vkgen/vkgen/layer/memreport"
 )
