@@ -61,8 +61,9 @@ func RegisterDeferred(id uint32, layer, name string, f func(*Record)) {
 	deferMu.Unlock()
 }
 
-// Current is the record of the deferred hook running now on this goroutine's
-// drain, nil outside deferred hooks. Trace sinks use its Time.
+// Current is the record of the deferred hook running now, nil in any other
+// hook (those of a layer with deferred hooks run under the drain lock, see
+// Sync). Trace sinks use its Time; outside hooks it means nothing.
 func Current() *Record { return current }
 
 // SetTimestamps makes records carry the time of their call (from when the
@@ -120,6 +121,10 @@ func Drain() int {
 	}
 	deferMu.Lock()
 	defer deferMu.Unlock()
+	return drainLocked()
+}
+
+func drainLocked() int {
 	head := atomic.LoadUint64(ringWord(&C.vkgen_ring.head))
 	tailp := ringWord(&C.vkgen_ring.tail)
 	tail := *tailp
@@ -155,6 +160,19 @@ func Drain() int {
 }
 
 var reportedLost uint64 // under deferMu
+
+// Sync drains and keeps the drain lock until the returned function is
+// called: the generated glue runs a deferred layer's other hooks under it
+// (defer layer.Sync()()), so they see every earlier call's deferred hooks
+// done and Current is nil while they run.
+func Sync() func() {
+	if !deferRuns.Load() {
+		return func() {}
+	}
+	deferMu.Lock()
+	drainLocked()
+	return deferMu.Unlock
+}
 
 // recHeader is where a record's slots start (cgo cannot name the flexible
 // array member).

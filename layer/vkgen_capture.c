@@ -8,9 +8,42 @@
 
 #include "vkgen_defer.h"
 
+static const struct vkgen_cap_type cap_VkDebugMarkerObjectNameInfoEXT;
+static const struct vkgen_cap_type cap_VkDebugUtilsObjectNameInfoEXT;
+static const struct vkgen_cap_ptr cap_VkDebugMarkerObjectNameInfoEXT_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+	{32, VKGEN_CAP_STRING, 0, 0, 0, 0, NULL},
+};
+static const struct vkgen_cap_type cap_VkDebugMarkerObjectNameInfoEXT = {40, 2, cap_VkDebugMarkerObjectNameInfoEXT_ptrs};
+static const struct vkgen_cap_ptr cap_VkDebugUtilsObjectNameInfoEXT_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+	{32, VKGEN_CAP_STRING, 0, 0, 0, 0, NULL},
+};
+static const struct vkgen_cap_type cap_VkDebugUtilsObjectNameInfoEXT = {40, 2, cap_VkDebugUtilsObjectNameInfoEXT_ptrs};
 
 const struct vkgen_cap_type *vkgen_cap_stype(int32_t stype) {
 	switch (stype) {
+	case 1000022000: return &cap_VkDebugMarkerObjectNameInfoEXT;
+	case 1000128000: return &cap_VkDebugUtilsObjectNameInfoEXT;
 	}
 	return NULL;
 }
+
+static const struct vkgen_cap_ptr vkgen_cap_debugmarker_beforeSetDebugUtilsObjectNameEXT_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &cap_VkDebugUtilsObjectNameInfoEXT},
+};
+const struct vkgen_cap_cmd vkgen_cap_debugmarker_beforeSetDebugUtilsObjectNameEXT = {1, 2, vkgen_cap_debugmarker_beforeSetDebugUtilsObjectNameEXT_params};
+
+static const struct vkgen_cap_ptr vkgen_cap_debugmarker_beforeDebugMarkerSetObjectNameEXT_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &cap_VkDebugMarkerObjectNameInfoEXT},
+};
+const struct vkgen_cap_cmd vkgen_cap_debugmarker_beforeDebugMarkerSetObjectNameEXT = {2, 2, vkgen_cap_debugmarker_beforeDebugMarkerSetObjectNameEXT_params};
+
+static const struct vkgen_cap_ptr vkgen_cap_debugmarker_forgetNamed_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+};
+const struct vkgen_cap_cmd vkgen_cap_debugmarker_forgetNamed = {3, 3, vkgen_cap_debugmarker_forgetNamed_params};

@@ -145,7 +145,10 @@ void vkgen_forget(struct vkgen_layer *L, uint64_t dev, int32_t type, uint64_t ha
 		vkgen_namecache_clear(L->names);
 	else
 		vkgen_namecache_forget(L->names, handle);
-	if (handle && L->forget && vkgen_named_maybe(L->named, handle) && vkgen_go_ok()) L->forget(dev, type, handle);
+	if (handle && L->forget && vkgen_named_maybe(L->named, handle)) {
+		const uint64_t a[] = {dev, (uint64_t)(int64_t)type, handle};
+		vkgen_defer(L->forget, a, 0);
+	}
 }
 
 /* ---- per-call arena ---- */

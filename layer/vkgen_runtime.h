@@ -84,11 +84,6 @@ void vkgen_namecache_clear(struct vkgen_namecache *c);
 struct vkgen_layer;
 struct vkgen_call;
 
-/* A layer's forget hook (its Go function forgetNamed): called before the
- * call down of every destroy/free command, once per ended non-null handle
- * that may have been named through the layer (device: the VkDevice of
- * device-level commands, 0 otherwise). */
-typedef void vkgen_forget_hook(uint64_t device, int32_t object_type, uint64_t handle);
 
 /* Handles ever named through a layer with a forget hook: a 65536-bit filter
  * with no false negatives, so destroying an object that was never named (the
@@ -158,7 +153,12 @@ struct vkgen_layer {
 	 * framework's VKGEN_FORGET_ENTRIES), consulted for commands the layer does
 	 * not intercept itself; NULL unless the layer has a name cache or a forget hook. */
 	const struct vkgen_intercept *forgets;
-	vkgen_forget_hook *forget; /* NULL unless the layer has a forget hook */
+	/* The layer's forget hook (its Go function forgetNamed), deferred: recorded
+	 * before the call down of every destroy/free command, once per ended
+	 * non-null handle that may have been named through the layer, as
+	 * (device: the VkDevice of device-level commands or 0, object type,
+	 * handle). NULL unless the layer has one. */
+	const struct vkgen_cap_cmd *forget;
 	struct vkgen_named *named; /* with forget: what the naming trampolines marked */
 	struct vkgen_map instances;
 	struct vkgen_map devices;

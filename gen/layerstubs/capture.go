@@ -113,6 +113,16 @@ func (c *captures) command(name, cname string, id uint32) (*capCmd, error) {
 	return cmd, c.drain()
 }
 
+// values describes a record of n integers (the forget hook's).
+func (c *captures) values(cname string, id uint32, n int) *capCmd {
+	cmd := &capCmd{CName: cname, ID: id, Params: make([]capPtr, n)}
+	for i := range cmd.Params {
+		cmd.Params[i].Kind = "VALUE"
+	}
+	c.Cmds = append(c.Cmds, cmd)
+	return cmd
+}
+
 // pointer describes a pointer (or array) declaration; count resolves a
 // len naming a sibling to (its index or offset, its size).
 func (c *captures) pointer(d registry.Decl, count func(string) (int, int, bool)) (capPtr, error) {

@@ -118,7 +118,8 @@ func (b *builder) addFunc(d *layerData, f *Func, get func(string) (*use, error))
 		if f.Name != "forgetNamed" || !same(f.Params, want) || len(f.Results) != 0 {
 			return fmt.Errorf("%s: the forget hook is func forgetNamed%s", f.Name, strings.TrimPrefix(signature(want, nil), "func"))
 		}
-		d.Forget = &goHook{Func: f.Name, Export: "vkgen_" + sym + "_go_forget"}
+		b.nextID++
+		d.Forget = &deferHook{Func: f.Name, Cap: b.caps.values("vkgen_cap_"+sym+"_forgetNamed", b.nextID, 3)}
 		return nil
 	}
 	if rest, ok := strings.CutPrefix(f.Name, "on"); ok {

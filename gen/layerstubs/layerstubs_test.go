@@ -246,12 +246,14 @@ func TestForgetNamed(t *testing.T) {
 		t.Error("vkDestroyDevice is the runtime's, not a forget call")
 	}
 	c := out["vkgen_t.c"]
-	contains(t, "vkgen_t.c", c, "\nVKGEN_FORGETS\n", "VKGEN_FORGET_ENTRIES", ".forget = forget_hook, .named = &named)",
+	contains(t, "vkgen_t.c", c, "\nVKGEN_FORGETS\n", "VKGEN_FORGET_ENTRIES", ".forget = &vkgen_cap_t_forgetNamed, .named = &named)",
 		"X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, 0) \\\n", "X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, 0) \\\n")
 	if strings.Contains(c, ".names") {
 		t.Error("a forget hook without naming hooks must not have a name cache")
 	}
-	contains(t, "glue", out["vkgen_t_glue.go"], "forgetNamed(vk.Device(device), vk.ObjectType(objectType), handle)")
+	// forgetNamed is deferred: the trampolines record (device, type, handle)
+	contains(t, "glue", out["vkgen_t_glue.go"], "forgetNamed(vk.Device(r.Value(0)), vk.ObjectType(r.Value(1)), r.Value(2))")
+	contains(t, "vkgen_capture.c", out["vkgen_capture.c"], "const struct vkgen_cap_cmd vkgen_cap_t_forgetNamed = {1, 3, vkgen_cap_t_forgetNamed_params};")
 }
 
 // TestDeferred: before/after hooks are recorded by the trampolines into the
@@ -289,7 +291,7 @@ func postDestroyDevice(vk.Device, *vk.AllocationCallbacks) {}
 	contains(t, "glue", out["vkgen_t_glue.go"],
 		"layer.RegisterDeferred(1, \"VK_LAYER_T_t\", \"afterCreateBuffer\", func(r *layer.Record) {\n\t\tafterCreateBuffer(vk.Device(r.Value(0)), (*vk.BufferCreateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.Buffer)(r.Pointer(3)), vk.Result(r.Result()))",
 		"beforeDestroyBuffer(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), (*vk.AllocationCallbacks)(r.Pointer(2)))",
-		"\tlayer.Drain() // the deferred hooks of the calls before this one run first\n\tpostDestroyDevice(",
+		"\tdefer layer.Sync()() // the deferred hooks of the calls before this one run first\n\tpostDestroyDevice(",
 	)
 	if _, err := gen(t, r, spec, "func afterCmdSetBlendConstants(vk.CommandBuffer, *float32) {}\n"); err != nil {
 		t.Errorf("an array parameter cannot be deferred: %v", err)

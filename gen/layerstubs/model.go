@@ -148,7 +148,7 @@ type layerData struct {
 	Edits              []*use // uses with an editing pre hook
 	Next               []*nextCall
 	Callbacks          []*callback
-	Forget             *goHook // forgetNamed
+	Forget             *deferHook // forgetNamed
 	NameCache          bool
 	Forgets            bool // name cache or forget hook: every destroy command is intercepted
 	InstanceExts       []extension

@@ -9,9 +9,11 @@
 // hook table, Go glue and manifest are generated (vkgen generate). The
 // framework forwards everything else of the two extensions it claims in C
 // and stands in for a driver without them (vkgen_runtime.h); Go sees only
-// name changes (the C name cache drops re-applied names), destroys of
+// name changes (the C name cache drops re-applied names) and destroys of
 // objects that may have been named (the framework's filter, forgetNamed),
-// and instance/device lifetime. It must not import other layers.
+// both deferred: the application's thread records them and the framework's
+// drain runs them in order; instance/device lifetime hooks run in the call
+// after the drain. It must not import other layers.
 package debugmarker
 
 import (
@@ -57,12 +59,14 @@ func replayInto(s *objectnames.Store) func(*perfetto.Emitter) {
 	}
 }
 
-// preSetDebugUtilsObjectNameEXT records before the call down and whatever
-// its result (the reference's choice): the name is what the application
-// meant, and a driver without the extension has no result to wait for.
+// beforeSetDebugUtilsObjectNameEXT records the name, deferred off the
+// application's thread (the framework copies the call before its call down),
+// whatever the result (the reference's choice): the name is what the
+// application meant, and a driver without the extension has no result to
+// wait for.
 // Names the store refuses (VK_OBJECT_TYPE_UNKNOWN, VK_NULL_HANDLE) are
 // invalid usage that the call down or the validation layer reports.
-func preSetDebugUtilsObjectNameEXT(device vk.Device, info *vk.DebugUtilsObjectNameInfoEXT) {
+func beforeSetDebugUtilsObjectNameEXT(device vk.Device, info *vk.DebugUtilsObjectNameInfoEXT) {
 	if info == nil {
 		return
 	}
@@ -73,9 +77,9 @@ func preSetDebugUtilsObjectNameEXT(device vk.Device, info *vk.DebugUtilsObjectNa
 	})
 }
 
-// preDebugMarkerSetObjectNameEXT maps the legacy object type to VkObjectType
+// beforeDebugMarkerSetObjectNameEXT maps the legacy object type to VkObjectType
 // through the generated table; an unmapped type is not stored.
-func preDebugMarkerSetObjectNameEXT(device vk.Device, info *vk.DebugMarkerObjectNameInfoEXT) {
+func beforeDebugMarkerSetObjectNameEXT(device vk.Device, info *vk.DebugMarkerObjectNameInfoEXT) {
 	if info == nil {
 		return
 	}

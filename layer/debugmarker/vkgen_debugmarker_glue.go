@@ -29,35 +29,34 @@ var (
 //export vkgen_debugmarker_go_post_CreateInstance
 func vkgen_debugmarker_go_post_CreateInstance(call unsafe.Pointer, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pInstance unsafe.Pointer, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "postCreateInstance")
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
 	postCreateInstance((*vk.InstanceCreateInfo)(pCreateInfo), (*vk.AllocationCallbacks)(pAllocator), (*vk.Instance)(pInstance), vk.Result(result))
-}
-
-//export vkgen_debugmarker_go_pre_DebugMarkerSetObjectNameEXT
-func vkgen_debugmarker_go_pre_DebugMarkerSetObjectNameEXT(call unsafe.Pointer, device uintptr, pNameInfo unsafe.Pointer) {
-	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "preDebugMarkerSetObjectNameEXT")
-	preDebugMarkerSetObjectNameEXT(vk.Device(device), (*vk.DebugMarkerObjectNameInfoEXT)(pNameInfo))
 }
 
 //export vkgen_debugmarker_go_pre_DestroyDevice
 func vkgen_debugmarker_go_pre_DestroyDevice(call unsafe.Pointer, device uintptr, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "preDestroyDevice")
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
 	preDestroyDevice(vk.Device(device), (*vk.AllocationCallbacks)(pAllocator))
 }
 
 //export vkgen_debugmarker_go_post_DestroyInstance
 func vkgen_debugmarker_go_post_DestroyInstance(call unsafe.Pointer, instance uintptr, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "postDestroyInstance")
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
 	postDestroyInstance(vk.Instance(instance), (*vk.AllocationCallbacks)(pAllocator))
 }
 
-//export vkgen_debugmarker_go_pre_SetDebugUtilsObjectNameEXT
-func vkgen_debugmarker_go_pre_SetDebugUtilsObjectNameEXT(call unsafe.Pointer, device uintptr, pNameInfo unsafe.Pointer) {
-	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "preSetDebugUtilsObjectNameEXT")
-	preSetDebugUtilsObjectNameEXT(vk.Device(device), (*vk.DebugUtilsObjectNameInfoEXT)(pNameInfo))
-}
-
-//export vkgen_debugmarker_go_forget
-func vkgen_debugmarker_go_forget(device uint64, objectType int32, handle uint64) {
-	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "forgetNamed")
-	forgetNamed(vk.Device(device), vk.ObjectType(objectType), handle)
+// The deferred hooks, run by package layer's drain in call order with the
+// call's copy (vkgen_capture.c says what is copied).
+func init() {
+	layer.RegisterDeferred(2, "VK_LAYER_VKGEN_DebugMarker", "beforeDebugMarkerSetObjectNameEXT", func(r *layer.Record) {
+		beforeDebugMarkerSetObjectNameEXT(vk.Device(r.Value(0)), (*vk.DebugMarkerObjectNameInfoEXT)(r.Pointer(1)))
+	})
+	layer.RegisterDeferred(1, "VK_LAYER_VKGEN_DebugMarker", "beforeSetDebugUtilsObjectNameEXT", func(r *layer.Record) {
+		beforeSetDebugUtilsObjectNameEXT(vk.Device(r.Value(0)), (*vk.DebugUtilsObjectNameInfoEXT)(r.Pointer(1)))
+	})
+	layer.RegisterDeferred(3, "VK_LAYER_VKGEN_DebugMarker", "forgetNamed", func(r *layer.Record) {
+		forgetNamed(vk.Device(r.Value(0)), vk.ObjectType(r.Value(1)), r.Value(2))
+	})
 }
