@@ -148,6 +148,8 @@ static void write_params(struct out *o, const struct vkgen_cap_cmd *cmd, const u
 
 /* ---- the ring ---- */
 
+static void record(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_t result);
+
 int vkgen_defer_timestamps;
 static atomic_uint_fast64_t lost;
 
@@ -207,6 +209,20 @@ static struct vkgen_rec *reserve(uint64_t n) {
 
 void vkgen_defer(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_t result) {
 	if (!vkgen_go_ok() || !vkgen_ring.buf) return;
+	if (cmd->query) {
+		uint64_t a[cmd->nparams];
+		_Alignas(16) unsigned char out[cmd->query_size];
+		memset(out, 0, sizeof(out));
+		memcpy(a, args, (cmd->nparams - 1) * sizeof(uint64_t));
+		cmd->query(args, out);
+		a[cmd->nparams - 1] = (uint64_t)(uintptr_t)out;
+		record(cmd, a, result);
+		return;
+	}
+	record(cmd, args, result);
+}
+
+static void record(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_t result) {
 	struct out m = {NULL, 0, 0};
 	write_params(&m, cmd, args, NULL);
 	uint64_t body = align8(cmd->nparams * sizeof(uint64_t)) + m.used;

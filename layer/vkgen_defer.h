@@ -44,12 +44,17 @@ struct vkgen_cap_type {
 	const struct vkgen_cap_ptr *ptrs;
 };
 
-/* A deferred hook: the record id the Go glue registered, its parameters,
- * and whether the record carries the call's result. */
+/* A deferred hook: the record id the Go glue registered and its
+ * parameters. With a query (the hook's //vkgen:query), the last parameter is
+ * not the call's: query fills query_size bytes from the call's parameters
+ * when the call is recorded (a next-layer command of the layer's, e.g. the
+ * memory requirements of the buffer being bound). */
 struct vkgen_cap_cmd {
 	uint32_t id;
 	uint32_t nparams;
 	const struct vkgen_cap_ptr *params;
+	void (*query)(const uint64_t *args, void *out);
+	uint32_t query_size;
 };
 
 /* The generated table of every structure a pNext chain may carry into a

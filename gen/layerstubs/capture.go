@@ -37,7 +37,22 @@ type capType struct {
 type capCmd struct {
 	CName  string // vkgen_cap_<symbol>_<before|after>_<Cmd>
 	ID     uint32
-	Params []capPtr
+	Params []capPtr // with a query, its result last
+	Query  *capQuery
+}
+
+// capQuery is a command the framework calls when it records a deferred
+// hook's call, whose result the hook receives as its last parameter.
+type capQuery struct {
+	*command
+	Fn       string // vkgen_<symbol>_query_<hook>, in the layer's C file
+	Args     []int  // per parameter but the last: the recorded call's parameter
+	Out      string // C type of the result
+	OutSize  int
+	OutSType int64 // the result's sType value, -1 for none
+	GoType   string
+	Slot     string
+	Instance bool
 }
 
 // captures builds the tables of every deferred hook of the library.
@@ -111,6 +126,38 @@ func (c *captures) command(name, cname string, id uint32) (*capCmd, error) {
 	}
 	c.Cmds = append(c.Cmds, cmd)
 	return cmd, c.drain()
+}
+
+// query adds q, called with the parameters of cmd named like its own, to
+// the record of cmd.
+func (c *captures) query(cmd *capCmd, rc *registry.Command, q *command) error {
+	rq := c.r.Command(q.Name)
+	n := len(rq.Params)
+	out := rq.Params[n-1]
+	if out.Pointers != 1 || out.IsConst(0) || c.r.Struct(out.Type) == nil {
+		return fmt.Errorf("the query %s does not return a structure through its last parameter", q.Name)
+	}
+	cq := &capQuery{command: q, Out: out.Type, OutSType: -1, GoType: "*" + goValueType(out.Type)}
+	for _, p := range rq.Params[:n-1] {
+		at := -1
+		for i, h := range rc.Params {
+			if h.Name == p.Name && h.Type == p.Type && h.Pointers == p.Pointers {
+				at = i
+			}
+		}
+		if at < 0 {
+			return fmt.Errorf("the query %s needs a parameter %s %s that %s lacks", q.Name, p.Type, p.Name, rc.Name)
+		}
+		cq.Args = append(cq.Args, at)
+	}
+	t, err := c.typeOf(out.Type)
+	if err != nil {
+		return err
+	}
+	cq.OutSize, cq.OutSType = t.Size, t.SType
+	cmd.Query = cq
+	cmd.Params = append(cmd.Params, capPtr{Kind: "STRUCT", Type: t.CName})
+	return c.drain()
 }
 
 // values describes a record of n integers (the forget hook's).

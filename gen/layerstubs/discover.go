@@ -42,7 +42,14 @@ type Func struct {
 	Pos     token.Position
 	Params  []string // parameter types, normalised ("*vk.BufferCreateInfo")
 	Results []string
+	// Query is the command a deferred hook's directive
+	// "//vkgen:query vkGetBufferMemoryRequirements" asks the framework to
+	// call when it records the call, "" for none.
+	Query string
 }
+
+// queryDirective introduces a deferred hook's query in its doc comment.
+const queryDirective = "//vkgen:query "
 
 // Signature is the function's type as Go source.
 func (f *Func) Signature() string { return signature(f.Params, f.Results) }
@@ -86,7 +93,7 @@ func Discover(dir string) (*Impl, error) {
 		if e.Type()&fs.ModeType != 0 {
 			continue // not a regular file
 		}
-		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.SkipObjectResolution|parser.ParseComments)
 		if err != nil {
 			return nil, err
 		}
@@ -121,10 +128,18 @@ func (impl *Impl) addFile(fset *token.FileSet, f *ast.File) {
 		if !ok || fd.Recv != nil || !isHookName(fd.Name.Name) {
 			continue
 		}
-		impl.Funcs[fd.Name.Name] = &Func{
+		f := &Func{
 			Name: fd.Name.Name, Pos: fset.Position(fd.Name.Pos()),
 			Params: fieldTypes(fd.Type.Params, names), Results: fieldTypes(fd.Type.Results, names),
 		}
+		if fd.Doc != nil {
+			for _, c := range fd.Doc.List {
+				if q, ok := strings.CutPrefix(c.Text, queryDirective); ok {
+					f.Query = strings.TrimSpace(q)
+				}
+			}
+		}
+		impl.Funcs[fd.Name.Name] = f
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		if s, ok := n.(*ast.SelectorExpr); ok {

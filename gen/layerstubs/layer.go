@@ -160,6 +160,17 @@ func (b *builder) addFunc(d *layerData, f *Func, get func(string) (*use, error))
 		if kind == "after" && u.ReturnGo != "" {
 			params = append(params, u.ReturnGo)
 		}
+		var q *command
+		if f.Query != "" {
+			if q, err = b.command(f.Query); err != nil {
+				return fmt.Errorf("%s: query: %w", f.Name, err)
+			}
+			if q.Level.Global() {
+				return fmt.Errorf("%s: the query %s is not dispatched through a layer's table", f.Name, f.Query)
+			}
+			out := q.Params[len(q.Params)-1]
+			params = append(params, out.HookType)
+		}
 		if !same(f.Params, params) || len(f.Results) != 0 {
 			return fmt.Errorf("%s has type %s; want %s", f.Name, f.Signature(), signature(params, nil))
 		}
@@ -167,6 +178,14 @@ func (b *builder) addFunc(d *layerData, f *Func, get func(string) (*use, error))
 		c, err := b.caps.command(name, "vkgen_cap_"+sym+"_"+f.Name, b.nextID)
 		if err != nil {
 			return err
+		}
+		if q != nil {
+			if err := b.caps.query(c, b.r.Command(name), q); err != nil {
+				return fmt.Errorf("%s: %w", f.Name, err)
+			}
+			c.Query.Fn = "vkgen_" + sym + "_query_" + f.Name
+			c.Query.Instance = q.Level.Instance()
+			c.Query.Slot = map[bool]string{true: "VKGEN_I_", false: "VKGEN_D_"}[c.Query.Instance] + q.Name
 		}
 		dh := &deferHook{Func: f.Name, Cap: c}
 		if kind == "before" {

@@ -213,6 +213,10 @@ func TestBadHooks(t *testing.T) {
 		"callback type":   {"func onDeviceMemoryReportCallbackEXT(unsafe.Pointer) {}", "want func(*vk.DeviceMemoryReportCallbackDataEXT, unsafe.Pointer)"},
 		"next":            {"func f() { next.Nope() }", "next.Nope: no Vulkan command vkNope"},
 		"next global":     {"func f() { next.EnumerateInstanceVersion(nil) }", "global command vkEnumerateInstanceVersion cannot be intercepted"},
+		"query args": {"//vkgen:query vkGetImageMemoryRequirements2\nfunc afterBindImageMemory(vk.Device, vk.Image, vk.DeviceMemory, vk.DeviceSize, vk.Result, *vk.MemoryRequirements2) {}",
+			"afterBindImageMemory: the query vkGetImageMemoryRequirements2 needs a parameter VkImageMemoryRequirementsInfo2 pInfo that vkBindImageMemory lacks"},
+		"query result": {"//vkgen:query vkGetBufferMemoryRequirements\nfunc afterBindBufferMemory(vk.Device, vk.Buffer, vk.DeviceMemory, vk.DeviceSize, vk.Result) {}",
+			"want func(vk.Device, vk.Buffer, vk.DeviceMemory, vk.DeviceSize, vk.Result, *vk.MemoryRequirements)"},
 	} {
 		_, err := gen(t, r, spec, c.src+"\n")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -263,6 +267,8 @@ func TestDeferred(t *testing.T) {
 	r := testreg.Load(t, testenv.PinnedRegistry)
 	out, err := gen(t, r, spec, `
 func afterCreateBuffer(vk.Device, *vk.BufferCreateInfo, *vk.AllocationCallbacks, *vk.Buffer, vk.Result) {}
+//vkgen:query vkGetBufferMemoryRequirements
+func afterBindBufferMemory(vk.Device, vk.Buffer, vk.DeviceMemory, vk.DeviceSize, vk.Result, *vk.MemoryRequirements) {}
 func beforeDestroyBuffer(vk.Device, vk.Buffer, *vk.AllocationCallbacks) {}
 func beforeSetDebugUtilsObjectNameEXT(vk.Device, *vk.DebugUtilsObjectNameInfoEXT) {}
 func postDestroyDevice(vk.Device, *vk.AllocationCallbacks) {}
@@ -275,6 +281,8 @@ func postDestroyDevice(vk.Device, *vk.AllocationCallbacks) {}
 		"X(vkDestroyBuffer, VKGEN_1, 0, .defer_pre = &vkgen_cap_t_beforeDestroyBuffer) \\\n",
 		"X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT, .name_cache = 1) \\\n",
 		"extern const struct vkgen_cap_cmd vkgen_cap_t_afterCreateBuffer;",
+		// a query runs through the next layer's table when the call is recorded
+		"void vkgen_t_query_afterBindBufferMemory(const uint64_t *a, void *out) {\n\tstruct vkgen_device *d = vkgen_device_of(LAYER, (const void *)(uintptr_t)a[0]);\n\tPFN_vkGetBufferMemoryRequirements fn = d ? (PFN_vkGetBufferMemoryRequirements)d->tab[VKGEN_D_vkGetBufferMemoryRequirements] : NULL;\n\tif (fn) fn((VkDevice)(uintptr_t)a[0], (VkBuffer)(uintptr_t)a[1], (VkMemoryRequirements *)out);\n}",
 	)
 	contains(t, "vkgen_capture.c", out["vkgen_capture.c"],
 		// device by value, the create info with its chain and its queue
@@ -292,7 +300,9 @@ func postDestroyDevice(vk.Device, *vk.AllocationCallbacks) {}
 		"layer.RegisterDeferred(1, \"VK_LAYER_T_t\", \"afterCreateBuffer\", func(r *layer.Record) {\n\t\tafterCreateBuffer(vk.Device(r.Value(0)), (*vk.BufferCreateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.Buffer)(r.Pointer(3)), vk.Result(r.Result()))",
 		"beforeDestroyBuffer(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), (*vk.AllocationCallbacks)(r.Pointer(2)))",
 		"\tdefer layer.Sync()() // the deferred hooks of the calls before this one run first\n\tpostDestroyDevice(",
+		"afterBindBufferMemory(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), vk.DeviceMemory(r.Value(2)), vk.DeviceSize(r.Value(3)), vk.Result(r.Result()), (*vk.MemoryRequirements)(r.Pointer(4)))",
 	)
+	contains(t, "vkgen_capture.c", out["vkgen_capture.c"], "vkgen_cap_t_afterBindBufferMemory_params, vkgen_t_query_afterBindBufferMemory, 24};")
 	if _, err := gen(t, r, spec, "func afterCmdSetBlendConstants(vk.CommandBuffer, *float32) {}\n"); err != nil {
 		t.Errorf("an array parameter cannot be deferred: %v", err)
 	}
