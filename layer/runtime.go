@@ -45,7 +45,9 @@ func Go(layerName, where string, f func()) {
 func vkgenGoStart() {
 	// Called once from the C runtime at the first layer negotiation. Entering
 	// Go here makes the runtime finish initialising (and install its SIGURG
-	// handler) before the C side chains that handler.
+	// handler) before the C side chains that handler; the deferred-hook ring
+	// exists before the first call is recorded.
+	startDeferred()
 }
 
 // CStringView returns the NUL-terminated C string at p as a Go string

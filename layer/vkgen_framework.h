@@ -296,15 +296,23 @@ VKGEN_SIGNATURES(DestroyVideoSessionParametersKHR, void, VKGEN_0, (VkDevice, VkV
 #endif
 #if (defined(VK_VERSION_1_0))
 VKGEN_SIGNATURES(EnumerateDeviceExtensionProperties, VkResult, VKGEN_1, (VkPhysicalDevice, const char*, uint32_t*, VkExtensionProperties*), (VkPhysicalDevice physicalDevice, const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties), (VkPhysicalDevice *physicalDevice, const char* *pLayerName, uint32_t* *pPropertyCount, VkExtensionProperties* *pProperties))
+#elif !(defined(VK_VERSION_1_0))
+#error "vkgen: a layer of this library intercepts vkEnumerateDeviceExtensionProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_VERSION_1_0))
 VKGEN_SIGNATURES(EnumerateDeviceLayerProperties, VkResult, VKGEN_1, (VkPhysicalDevice, uint32_t*, VkLayerProperties*), (VkPhysicalDevice physicalDevice, uint32_t* pPropertyCount, VkLayerProperties* pProperties), (VkPhysicalDevice *physicalDevice, uint32_t* *pPropertyCount, VkLayerProperties* *pProperties))
+#elif !(defined(VK_VERSION_1_0))
+#error "vkgen: a layer of this library intercepts vkEnumerateDeviceLayerProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_VERSION_1_0))
 VKGEN_SIGNATURES(EnumerateInstanceExtensionProperties, VkResult, VKGEN_1, (const char*, uint32_t*, VkExtensionProperties*), (const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties), (const char* *pLayerName, uint32_t* *pPropertyCount, VkExtensionProperties* *pProperties))
+#elif !(defined(VK_VERSION_1_0))
+#error "vkgen: a layer of this library intercepts vkEnumerateInstanceExtensionProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_VERSION_1_0))
 VKGEN_SIGNATURES(EnumerateInstanceLayerProperties, VkResult, VKGEN_1, (uint32_t*, VkLayerProperties*), (uint32_t* pPropertyCount, VkLayerProperties* pProperties), (uint32_t* *pPropertyCount, VkLayerProperties* *pProperties))
+#elif !(defined(VK_VERSION_1_0))
+#error "vkgen: a layer of this library intercepts vkEnumerateInstanceLayerProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_VERSION_1_0))
 VKGEN_SIGNATURES(FreeCommandBuffers, void, VKGEN_0, (VkDevice, VkCommandPool, uint32_t, const VkCommandBuffer*), (VkDevice device, VkCommandPool commandPool, uint32_t commandBufferCount, const VkCommandBuffer* pCommandBuffers), (VkDevice *device, VkCommandPool *commandPool, uint32_t *commandBufferCount, const VkCommandBuffer* *pCommandBuffers))
@@ -337,6 +345,21 @@ VKGEN_SIGNATURES(GetImageMemoryRequirements2, void, VKGEN_0, (VkDevice, const Vk
 #elif !(defined(VK_VERSION_1_1))
 #error "vkgen: a layer of this library intercepts vkGetImageMemoryRequirements2 (VK_VERSION_1_1), which these Vulkan headers lack; build against newer headers"
 #endif
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(GetImageSparseMemoryRequirements, void, VKGEN_0, (VkDevice, VkImage, uint32_t*, VkSparseImageMemoryRequirements*), (VkDevice device, VkImage image, uint32_t* pSparseMemoryRequirementCount, VkSparseImageMemoryRequirements* pSparseMemoryRequirements), (VkDevice *device, VkImage *image, uint32_t* *pSparseMemoryRequirementCount, VkSparseImageMemoryRequirements* *pSparseMemoryRequirements))
+#endif
+#if (defined(VK_VERSION_1_1))
+VKGEN_SIGNATURES(GetPhysicalDeviceFeatures2, void, VKGEN_0, (VkPhysicalDevice, VkPhysicalDeviceFeatures2*), (VkPhysicalDevice physicalDevice, VkPhysicalDeviceFeatures2* pFeatures), (VkPhysicalDevice *physicalDevice, VkPhysicalDeviceFeatures2* *pFeatures))
+#endif
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(GetPhysicalDeviceMemoryProperties, void, VKGEN_0, (VkPhysicalDevice, VkPhysicalDeviceMemoryProperties*), (VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties* pMemoryProperties), (VkPhysicalDevice *physicalDevice, VkPhysicalDeviceMemoryProperties* *pMemoryProperties))
+#endif
+#if (defined(VK_VERSION_1_1))
+VKGEN_SIGNATURES(GetPhysicalDeviceMemoryProperties2, void, VKGEN_0, (VkPhysicalDevice, VkPhysicalDeviceMemoryProperties2*), (VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties2* pMemoryProperties), (VkPhysicalDevice *physicalDevice, VkPhysicalDeviceMemoryProperties2* *pMemoryProperties))
+#endif
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(GetPhysicalDeviceProperties, void, VKGEN_0, (VkPhysicalDevice, VkPhysicalDeviceProperties*), (VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties* pProperties), (VkPhysicalDevice *physicalDevice, VkPhysicalDeviceProperties* *pProperties))
+#endif
 #if (defined(VK_KHR_swapchain))
 VKGEN_SIGNATURES(GetSwapchainImagesKHR, VkResult, VKGEN_1, (VkDevice, VkSwapchainKHR, uint32_t*, VkImage*), (VkDevice device, VkSwapchainKHR swapchain, uint32_t* pSwapchainImageCount, VkImage* pSwapchainImages), (VkDevice *device, VkSwapchainKHR *swapchain, uint32_t* *pSwapchainImageCount, VkImage* *pSwapchainImages))
 #elif !(defined(VK_KHR_swapchain))
@@ -361,11 +384,6 @@ VKGEN_SIGNATURES(QueueEndDebugUtilsLabelEXT, void, VKGEN_0, (VkQueue), (VkQueue 
 VKGEN_SIGNATURES(QueueInsertDebugUtilsLabelEXT, void, VKGEN_0, (VkQueue, const VkDebugUtilsLabelEXT*), (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (VkQueue *queue, const VkDebugUtilsLabelEXT* *pLabelInfo))
 #elif !(defined(VK_EXT_debug_utils))
 #error "vkgen: a layer of this library intercepts vkQueueInsertDebugUtilsLabelEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
-#endif
-#if (defined(VK_VERSION_1_0))
-VKGEN_SIGNATURES(QueueSubmit, VkResult, VKGEN_1, (VkQueue, uint32_t, const VkSubmitInfo*, VkFence), (VkQueue queue, uint32_t submitCount, const VkSubmitInfo* pSubmits, VkFence fence), (VkQueue *queue, uint32_t *submitCount, const VkSubmitInfo* *pSubmits, VkFence *fence))
-#elif !(defined(VK_VERSION_1_0))
-#error "vkgen: a layer of this library intercepts vkQueueSubmit (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
 #endif
 #if (defined(VK_INTEL_performance_query))
 VKGEN_SIGNATURES(ReleasePerformanceConfigurationINTEL, VkResult, VKGEN_1, (VkDevice, VkPerformanceConfigurationINTEL), (VkDevice device, VkPerformanceConfigurationINTEL configuration), (VkDevice *device, VkPerformanceConfigurationINTEL *configuration))

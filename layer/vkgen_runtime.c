@@ -2,6 +2,7 @@
 #include "vkgen_runtime.h"
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,10 +145,72 @@ void vkgen_forget(struct vkgen_layer *L, uint64_t dev, int32_t type, uint64_t ha
 		vkgen_namecache_clear(L->names);
 	else
 		vkgen_namecache_forget(L->names, handle);
-	if (handle && L->forget) {
-		struct vkgen_call call = {L, NULL};
-		L->forget(&call, dev, type, handle);
+	if (handle && L->forget && vkgen_named_maybe(L->named, handle)) {
+		const uint64_t a[] = {dev, (uint64_t)(int64_t)type, handle};
+		vkgen_defer(L->forget, a, 0);
 	}
+}
+
+/* ---- per-call arena ---- */
+
+struct vkgen_arena {
+	struct vkgen_arena *next;
+	max_align_t data[];
+};
+
+void *vkgen_arena_alloc(struct vkgen_call *call, size_t size) {
+	struct vkgen_arena *a = calloc(1, sizeof(*a) + size);
+	if (!a) return NULL;
+	a->next = call->arena;
+	call->arena = a;
+	return a->data;
+}
+
+void vkgen_arena_free(struct vkgen_call *call) {
+	for (struct vkgen_arena *a = call->arena, *next; a; a = next) {
+		next = a->next;
+		free(a);
+	}
+	call->arena = NULL;
+}
+
+/* ---- the debug-utils messenger of a layer claiming VK_EXT_debug_utils ---- */
+
+static struct vkgen_map own_messengers = VKGEN_MAP_INIT;
+
+VkResult vkgen_stub_messenger_create(struct vkgen_call *call, VkInstance instance,
+                                                     const VkDebugUtilsMessengerCreateInfoEXT *pCreateInfo,
+                                                     const VkAllocationCallbacks *pAllocator,
+                                                     VkDebugUtilsMessengerEXT *pMessenger) {
+	(void)call, (void)pCreateInfo, (void)pAllocator;
+	if (!pMessenger) return VK_ERROR_INITIALIZATION_FAILED;
+	VkInstance *m = malloc(sizeof(*m));
+	if (!m) return VK_ERROR_OUT_OF_HOST_MEMORY;
+	*m = instance;
+	if (vkgen_map_put(&own_messengers, (uintptr_t)m, m) != 0) {
+		free(m);
+		return VK_ERROR_OUT_OF_HOST_MEMORY;
+	}
+	*pMessenger = (VkDebugUtilsMessengerEXT)(uintptr_t)m;
+	return VK_SUCCESS;
+}
+
+/* An own messenger never reaches the chain below (which did not create it);
+ * it is freed in the post hook, after the forget ran, so its address cannot
+ * be handed out again while its name is still stored. */
+VkResult vkgen_stub_messenger_destroy_pre(struct vkgen_call *call, VkInstance *instance,
+                                                 VkDebugUtilsMessengerEXT *messenger,
+                                                 const VkAllocationCallbacks **pAllocator) {
+	(void)instance, (void)pAllocator;
+	if (!*messenger) return VK_SUCCESS;
+	call->user = vkgen_map_del(&own_messengers, (uintptr_t)*messenger);
+	return call->user ? VK_INCOMPLETE /* any result but VK_SUCCESS skips the call down */ : VK_SUCCESS;
+}
+
+void vkgen_stub_messenger_destroy_post(struct vkgen_call *call, VkInstance instance,
+                                              VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks *pAllocator) {
+	(void)instance, (void)messenger, (void)pAllocator;
+	free(call->user);
 }
 
 /* ---- SIGURG multiplexer ----

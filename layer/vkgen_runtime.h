@@ -15,6 +15,7 @@
 #include <vulkan/vulkan.h>
 #include <vulkan/vk_layer.h>
 
+#include "vkgen_defer.h"
 #include "vkgen_dispatch.h"
 #include "vkgen_fork.h"
 
@@ -24,6 +25,7 @@
 static inline uintptr_t vkgen_key(const void *dispatchable) {
 	return dispatchable ? *(const uintptr_t *)dispatchable : 0;
 }
+static inline uintptr_t vkgen_key_of(uintptr_t handle) { return vkgen_key((const void *)handle); }
 
 /* A map from dispatch key to state: lock-free lookup, mutex-protected
  * insert/remove. Entries are never moved, so a reader scanning the table sees
@@ -83,10 +85,28 @@ void vkgen_namecache_clear(struct vkgen_namecache *c);
 struct vkgen_layer;
 struct vkgen_call;
 
-/* A layer's forget hook (spec forget_hook): called before the call down of
- * every destroy/free command, once per ended non-null handle (device: the
- * VkDevice of device-level commands, 0 otherwise). */
-typedef void vkgen_forget_hook(struct vkgen_call *call, uint64_t device, int32_t object_type, uint64_t handle);
+
+/* Handles ever named through a layer with a forget hook: a 65536-bit filter
+ * with no false negatives, so destroying an object that was never named (the
+ * common case) does not enter Go. Bits are never cleared; a false positive
+ * costs one Go call that finds nothing to forget. */
+#define VKGEN_NAMED_BITS 65536
+struct vkgen_named {
+	uint64_t bits[VKGEN_NAMED_BITS / 64];
+};
+static inline uint32_t vkgen_named_bit(uint64_t handle) {
+	return (uint32_t)((handle * 0x9E3779B97F4A7C15ull) >> 48);
+}
+static inline void vkgen_named_mark(struct vkgen_named *n, uint64_t handle) {
+	uint32_t b = vkgen_named_bit(handle);
+	uint64_t m = 1ull << (b & 63);
+	/* Plain load first: re-naming must not pay for an atomic read-modify-write. */
+	if (!(__atomic_load_n(&n->bits[b >> 6], __ATOMIC_RELAXED) & m)) __atomic_fetch_or(&n->bits[b >> 6], m, __ATOMIC_RELAXED);
+}
+static inline int vkgen_named_maybe(const struct vkgen_named *n, uint64_t handle) {
+	uint32_t b = vkgen_named_bit(handle);
+	return (__atomic_load_n(&n->bits[b >> 6], __ATOMIC_RELAXED) >> (b & 63)) & 1;
+}
 
 /* Per-instance state of one layer. tab holds the next layer's pointers for
  * every instance-level command (NULL where the chain below lacks it). */
@@ -134,16 +154,45 @@ struct vkgen_layer {
 	 * framework's VKGEN_FORGET_ENTRIES), consulted for commands the layer does
 	 * not intercept itself; NULL unless the layer has a name cache or a forget hook. */
 	const struct vkgen_intercept *forgets;
-	vkgen_forget_hook *forget; /* NULL unless the spec sets forget_hook */
+	/* The layer's forget hook (its Go function forgetNamed), deferred: recorded
+	 * before the call down of every destroy/free command, once per ended
+	 * non-null handle that may have been named through the layer, as
+	 * (device: the VkDevice of device-level commands or 0, object type,
+	 * handle). NULL unless the layer has one. */
+	const struct vkgen_cap_cmd *forget;
+	struct vkgen_named *named; /* with forget: what the naming trampolines marked */
 	struct vkgen_map instances;
 	struct vkgen_map devices;
 };
 
-/* Passed to C hooks; user is per call, shared by the pre and post hook. */
+/* One intercepted call, passed to its hooks: user is shared by the pre and
+ * post hook; arena holds what the hooks allocated for the call down
+ * (vkgen_arena_alloc), freed when the trampoline returns. */
+struct vkgen_arena;
 struct vkgen_call {
 	struct vkgen_layer *layer;
 	void *user;
+	struct vkgen_arena *arena;
 };
+
+/* Zeroed memory that lives until the call's trampoline returns; NULL when out
+ * of memory. */
+void *vkgen_arena_alloc(struct vkgen_call *call, size_t size);
+void vkgen_arena_free(struct vkgen_call *call);
+
+/* The framework's own hooks for the debug-utils messenger of a layer that
+ * claims VK_EXT_debug_utils: with nothing below implementing it, creating one
+ * returns a handle of the layer's own (a small allocation, non-null and
+ * unique while alive), and destroying it frees that without a call down. */
+VkResult vkgen_stub_messenger_create(struct vkgen_call *call, VkInstance instance,
+                                                     const VkDebugUtilsMessengerCreateInfoEXT *pCreateInfo,
+                                                     const VkAllocationCallbacks *pAllocator,
+                                                     VkDebugUtilsMessengerEXT *pMessenger);
+VkResult vkgen_stub_messenger_destroy_pre(struct vkgen_call *call, VkInstance *instance,
+                                                 VkDebugUtilsMessengerEXT *messenger,
+                                                 const VkAllocationCallbacks **pAllocator);
+void vkgen_stub_messenger_destroy_post(struct vkgen_call *call, VkInstance instance,
+                                              VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks *pAllocator);
 
 /* One ended handle: drops it from the name cache (clear: the whole cache, for
  * pools whose children die with them) and calls the layer's forget hook. */
@@ -174,6 +223,17 @@ static inline void vkgen_names_store_DebugMarkerSetObjectNameEXT(struct vkgen_la
 	if (info)
 		vkgen_namecache_store(L->names, (uint64_t)vkgen_key(device),
 		                      (int32_t)(0x40000000u | (uint32_t)info->objectType), info->object, info->pObjectName);
+}
+
+static inline void vkgen_names_mark_SetDebugUtilsObjectNameEXT(struct vkgen_layer *L, VkDevice device,
+                                                               const VkDebugUtilsObjectNameInfoEXT *info) {
+	(void)device;
+	if (info) vkgen_named_mark(L->named, info->objectHandle);
+}
+static inline void vkgen_names_mark_DebugMarkerSetObjectNameEXT(struct vkgen_layer *L, VkDevice device,
+                                                                const VkDebugMarkerObjectNameInfoEXT *info) {
+	(void)device;
+	if (info) vkgen_named_mark(L->named, info->object);
 }
 
 static inline struct vkgen_instance *vkgen_instance_of(struct vkgen_layer *L, const void *dispatchable) {

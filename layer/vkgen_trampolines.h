@@ -18,24 +18,26 @@
 
 #include "vkgen_framework.h"
 
-/* VKGEN_TRAMPOLINE(S, Ret, R, VR, NC, down, params, args, ptrs, gotypes, goargs, forget):
+/* VKGEN_TRAMPOLINE(S, Ret, R, VR, NC, down, params, args, ptrs, gotypes, goargs, u64args, forget):
  * the hook table struct vkgen_hooks_S and the body vkgen_tramp_S of command
  * vkS. R (VR, NC) is VKGEN_1 for a command with a result (a VkResult, the
  * name cache), VKGEN_0 otherwise; down is device or instance (call the
  * next layer's table) or call (call the runtime function F instead); the lists are parenthesised: declarations, names, their addresses (c_pre),
- * the Go export's parameter types and the arguments cast to them; forget is
+ * the Go export's parameter types and the arguments cast to them, the
+ * arguments as integers for a deferred hook's record (vkgen_defer.h); forget is
  * the parenthesised statement that forgets destroyed objects, () for none. */
-#define VKGEN_TRAMPOLINE(S, RET, R, VR, NC, DOWN, F, PARAMS, ARGS, PTRS, GOTYPES, GOARGS, FORGET) \
+#define VKGEN_TRAMPOLINE(S, RET, R, VR, NC, DOWN, F, PARAMS, ARGS, PTRS, GOTYPES, GOARGS, U64ARGS, FORGET) \
 struct vkgen_hooks_##S { \
 	vkgen_pre_##S *c_pre; \
 	vkgen_post_##S *c_post; \
 	vkgen_fallback_##S *fallback; \
-	void (*go_pre)(VKGEN_UNPAREN GOTYPES); \
-	void (*go_post)(VKGEN_UNPAREN GOTYPES R(, RET)); \
+	void (*go_pre)(void *, VKGEN_UNPAREN GOTYPES); \
+	void (*go_post)(void *, VKGEN_UNPAREN GOTYPES R(, RET)); \
+	const struct vkgen_cap_cmd *defer_pre, *defer_post; \
 	int name_cache; \
 }; \
 static inline __attribute__((always_inline)) RET vkgen_tramp_##S(struct vkgen_layer *L, const struct vkgen_hooks_##S *h, int slot, VKGEN_UNPAREN PARAMS) { \
-	struct vkgen_call call = {L, NULL}; \
+	struct vkgen_call call = {L, NULL, NULL}; \
 	int down = 1, cached = 0; \
 	R(RET result = (RET)0;) \
 	if (h->c_pre) { \
@@ -45,14 +47,24 @@ static inline __attribute__((always_inline)) RET vkgen_tramp_##S(struct vkgen_la
 			VR(result = pre;) \
 		} \
 	} \
+	NC(if (L->named) vkgen_names_mark_##S(L, VKGEN_UNPAREN ARGS);) \
 	NC(if (h->name_cache) cached = vkgen_names_hit_##S(L, VKGEN_UNPAREN ARGS);) \
-	if (h->go_pre && down && !cached && vkgen_go_ok()) h->go_pre(VKGEN_UNPAREN GOARGS); \
+	if (h->go_pre && down && !cached && vkgen_go_ok()) h->go_pre(&call, VKGEN_UNPAREN GOARGS); \
+	if (h->defer_pre && down && !cached) { \
+		const uint64_t a[] = {VKGEN_UNPAREN U64ARGS}; \
+		vkgen_defer(h->defer_pre, a, 0); \
+	} \
 	VKGEN_UNPAREN FORGET \
 	if (down) { \
 		VKGEN_DOWN_##DOWN(S, R, F, ARGS) \
 	} \
-	if (h->go_post && !cached && vkgen_go_ok()) h->go_post(VKGEN_UNPAREN GOARGS R(, result)); \
+	if (h->go_post && !cached && vkgen_go_ok()) h->go_post(&call, VKGEN_UNPAREN GOARGS R(, result)); \
+	if (h->defer_post && !cached) { \
+		const uint64_t a[] = {VKGEN_UNPAREN U64ARGS}; \
+		vkgen_defer(h->defer_post, a, 0 R(+ (int64_t)result)); \
+	} \
 	if (h->c_post) h->c_post(&call, VKGEN_UNPAREN ARGS R(, result)); \
+	if (call.arena) vkgen_arena_free(&call); \
 	NC(if (h->name_cache && !cached && down VR(&& result == VK_SUCCESS)) vkgen_names_store_##S(L, VKGEN_UNPAREN ARGS);) \
 	(void)slot, (void)cached, (void)down; \
 	R(return result;) \
@@ -83,7 +95,7 @@ static inline __attribute__((always_inline)) RET vkgen_tramp_##S(struct vkgen_la
 #define VKGEN_LAYER_ENTRY(N, OWN, claimed, ...) OWN(VKGEN_ENTRY(N, t_, claimed))
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(AllocateMemory, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkMemoryAllocateInfo* pAllocateInfo, const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory), (device, pAllocateInfo, pAllocator, pMemory), (&device, &pAllocateInfo, &pAllocator, &pMemory), (GoUintptr, VkMemoryAllocateInfo*, VkAllocationCallbacks*, GoUint64*), ((GoUintptr)device, (VkMemoryAllocateInfo*)pAllocateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pMemory), ())
+VKGEN_TRAMPOLINE(AllocateMemory, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkMemoryAllocateInfo* pAllocateInfo, const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory), (device, pAllocateInfo, pAllocator, pMemory), (&device, &pAllocateInfo, &pAllocator, &pMemory), (GoUintptr, void*, void*, void*), ((GoUintptr)device, (void*)pAllocateInfo, (void*)pAllocator, (void*)pMemory), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pAllocateInfo, (uint64_t)(uintptr_t)pAllocator, (uint64_t)(uintptr_t)pMemory), ())
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkAllocateMemory(X, ...) X(vkAllocateMemory, AllocateMemory, VkResult, VKGEN_1, VKGEN_D_vkAllocateMemory, (VkDevice device, const VkMemoryAllocateInfo* pAllocateInfo, const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory), (device, pAllocateInfo, pAllocator, pMemory), __VA_ARGS__)
@@ -92,7 +104,7 @@ VKGEN_TRAMPOLINE(AllocateMemory, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0,
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(BindBufferMemory, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize memoryOffset), (device, buffer, memory, memoryOffset), (&device, &buffer, &memory, &memoryOffset), (GoUintptr, GoUint64, GoUint64, VkDeviceSize), ((GoUintptr)device, (GoUint64)buffer, (GoUint64)memory, (VkDeviceSize)memoryOffset), ())
+VKGEN_TRAMPOLINE(BindBufferMemory, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize memoryOffset), (device, buffer, memory, memoryOffset), (&device, &buffer, &memory, &memoryOffset), (GoUintptr, GoUint64, GoUint64, VkDeviceSize), ((GoUintptr)device, (GoUint64)buffer, (GoUint64)memory, (VkDeviceSize)memoryOffset), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)buffer, (uint64_t)(uintptr_t)memory, (uint64_t)memoryOffset), ())
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkBindBufferMemory(X, ...) X(vkBindBufferMemory, BindBufferMemory, VkResult, VKGEN_1, VKGEN_D_vkBindBufferMemory, (VkDevice device, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize memoryOffset), (device, buffer, memory, memoryOffset), __VA_ARGS__)
@@ -101,7 +113,7 @@ VKGEN_TRAMPOLINE(BindBufferMemory, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 
 #endif
 
 #if (defined(VK_VERSION_1_1))
-VKGEN_TRAMPOLINE(BindBufferMemory2, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, uint32_t bindInfoCount, const VkBindBufferMemoryInfo* pBindInfos), (device, bindInfoCount, pBindInfos), (&device, &bindInfoCount, &pBindInfos), (GoUintptr, uint32_t, VkBindBufferMemoryInfo*), ((GoUintptr)device, (uint32_t)bindInfoCount, (VkBindBufferMemoryInfo*)pBindInfos), ())
+VKGEN_TRAMPOLINE(BindBufferMemory2, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, uint32_t bindInfoCount, const VkBindBufferMemoryInfo* pBindInfos), (device, bindInfoCount, pBindInfos), (&device, &bindInfoCount, &pBindInfos), (GoUintptr, uint32_t, void*), ((GoUintptr)device, (uint32_t)bindInfoCount, (void*)pBindInfos), ((uint64_t)(uintptr_t)device, (uint64_t)bindInfoCount, (uint64_t)(uintptr_t)pBindInfos), ())
 #endif
 #if (defined(VK_VERSION_1_1))
 #define VKGEN_CMD_vkBindBufferMemory2(X, ...) X(vkBindBufferMemory2, BindBufferMemory2, VkResult, VKGEN_1, VKGEN_D_vkBindBufferMemory2, (VkDevice device, uint32_t bindInfoCount, const VkBindBufferMemoryInfo* pBindInfos), (device, bindInfoCount, pBindInfos), __VA_ARGS__)
@@ -115,7 +127,7 @@ VKGEN_TRAMPOLINE(BindBufferMemory2, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device,
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(BindImageMemory, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkImage image, VkDeviceMemory memory, VkDeviceSize memoryOffset), (device, image, memory, memoryOffset), (&device, &image, &memory, &memoryOffset), (GoUintptr, GoUint64, GoUint64, VkDeviceSize), ((GoUintptr)device, (GoUint64)image, (GoUint64)memory, (VkDeviceSize)memoryOffset), ())
+VKGEN_TRAMPOLINE(BindImageMemory, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkImage image, VkDeviceMemory memory, VkDeviceSize memoryOffset), (device, image, memory, memoryOffset), (&device, &image, &memory, &memoryOffset), (GoUintptr, GoUint64, GoUint64, VkDeviceSize), ((GoUintptr)device, (GoUint64)image, (GoUint64)memory, (VkDeviceSize)memoryOffset), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)image, (uint64_t)(uintptr_t)memory, (uint64_t)memoryOffset), ())
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkBindImageMemory(X, ...) X(vkBindImageMemory, BindImageMemory, VkResult, VKGEN_1, VKGEN_D_vkBindImageMemory, (VkDevice device, VkImage image, VkDeviceMemory memory, VkDeviceSize memoryOffset), (device, image, memory, memoryOffset), __VA_ARGS__)
@@ -124,7 +136,7 @@ VKGEN_TRAMPOLINE(BindImageMemory, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0
 #endif
 
 #if (defined(VK_VERSION_1_1))
-VKGEN_TRAMPOLINE(BindImageMemory2, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, uint32_t bindInfoCount, const VkBindImageMemoryInfo* pBindInfos), (device, bindInfoCount, pBindInfos), (&device, &bindInfoCount, &pBindInfos), (GoUintptr, uint32_t, VkBindImageMemoryInfo*), ((GoUintptr)device, (uint32_t)bindInfoCount, (VkBindImageMemoryInfo*)pBindInfos), ())
+VKGEN_TRAMPOLINE(BindImageMemory2, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, uint32_t bindInfoCount, const VkBindImageMemoryInfo* pBindInfos), (device, bindInfoCount, pBindInfos), (&device, &bindInfoCount, &pBindInfos), (GoUintptr, uint32_t, void*), ((GoUintptr)device, (uint32_t)bindInfoCount, (void*)pBindInfos), ((uint64_t)(uintptr_t)device, (uint64_t)bindInfoCount, (uint64_t)(uintptr_t)pBindInfos), ())
 #endif
 #if (defined(VK_VERSION_1_1))
 #define VKGEN_CMD_vkBindImageMemory2(X, ...) X(vkBindImageMemory2, BindImageMemory2, VkResult, VKGEN_1, VKGEN_D_vkBindImageMemory2, (VkDevice device, uint32_t bindInfoCount, const VkBindImageMemoryInfo* pBindInfos), (device, bindInfoCount, pBindInfos), __VA_ARGS__)
@@ -138,7 +150,7 @@ VKGEN_TRAMPOLINE(BindImageMemory2, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 
 #endif
 
 #if (defined(VK_KHR_video_queue))
-VKGEN_TRAMPOLINE(BindVideoSessionMemoryKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkVideoSessionKHR videoSession, uint32_t bindSessionMemoryInfoCount, const VkBindVideoSessionMemoryInfoKHR* pBindSessionMemoryInfos), (device, videoSession, bindSessionMemoryInfoCount, pBindSessionMemoryInfos), (&device, &videoSession, &bindSessionMemoryInfoCount, &pBindSessionMemoryInfos), (GoUintptr, GoUint64, uint32_t, VkBindVideoSessionMemoryInfoKHR*), ((GoUintptr)device, (GoUint64)videoSession, (uint32_t)bindSessionMemoryInfoCount, (VkBindVideoSessionMemoryInfoKHR*)pBindSessionMemoryInfos), ())
+VKGEN_TRAMPOLINE(BindVideoSessionMemoryKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkVideoSessionKHR videoSession, uint32_t bindSessionMemoryInfoCount, const VkBindVideoSessionMemoryInfoKHR* pBindSessionMemoryInfos), (device, videoSession, bindSessionMemoryInfoCount, pBindSessionMemoryInfos), (&device, &videoSession, &bindSessionMemoryInfoCount, &pBindSessionMemoryInfos), (GoUintptr, GoUint64, uint32_t, void*), ((GoUintptr)device, (GoUint64)videoSession, (uint32_t)bindSessionMemoryInfoCount, (void*)pBindSessionMemoryInfos), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)videoSession, (uint64_t)bindSessionMemoryInfoCount, (uint64_t)(uintptr_t)pBindSessionMemoryInfos), ())
 #endif
 #if (defined(VK_KHR_video_queue))
 #define VKGEN_CMD_vkBindVideoSessionMemoryKHR(X, ...) X(vkBindVideoSessionMemoryKHR, BindVideoSessionMemoryKHR, VkResult, VKGEN_1, VKGEN_D_vkBindVideoSessionMemoryKHR, (VkDevice device, VkVideoSessionKHR videoSession, uint32_t bindSessionMemoryInfoCount, const VkBindVideoSessionMemoryInfoKHR* pBindSessionMemoryInfos), (device, videoSession, bindSessionMemoryInfoCount, pBindSessionMemoryInfos), __VA_ARGS__)
@@ -147,7 +159,7 @@ VKGEN_TRAMPOLINE(BindVideoSessionMemoryKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0,
 #endif
 
 #if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(CmdBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (commandBuffer, pLabelInfo), (&commandBuffer, &pLabelInfo), (GoUintptr, VkDebugUtilsLabelEXT*), ((GoUintptr)commandBuffer, (VkDebugUtilsLabelEXT*)pLabelInfo), ())
+VKGEN_TRAMPOLINE(CmdBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (commandBuffer, pLabelInfo), (&commandBuffer, &pLabelInfo), (GoUintptr, void*), ((GoUintptr)commandBuffer, (void*)pLabelInfo), ((uint64_t)(uintptr_t)commandBuffer, (uint64_t)(uintptr_t)pLabelInfo), ())
 #endif
 #if (defined(VK_EXT_debug_utils))
 #define VKGEN_CMD_vkCmdBeginDebugUtilsLabelEXT(X, ...) X(vkCmdBeginDebugUtilsLabelEXT, CmdBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_D_vkCmdBeginDebugUtilsLabelEXT, (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (commandBuffer, pLabelInfo), __VA_ARGS__)
@@ -156,7 +168,7 @@ VKGEN_TRAMPOLINE(CmdBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, de
 #endif
 
 #if (defined(VK_EXT_debug_marker))
-VKGEN_TRAMPOLINE(CmdDebugMarkerBeginEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo), (commandBuffer, pMarkerInfo), (&commandBuffer, &pMarkerInfo), (GoUintptr, VkDebugMarkerMarkerInfoEXT*), ((GoUintptr)commandBuffer, (VkDebugMarkerMarkerInfoEXT*)pMarkerInfo), ())
+VKGEN_TRAMPOLINE(CmdDebugMarkerBeginEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo), (commandBuffer, pMarkerInfo), (&commandBuffer, &pMarkerInfo), (GoUintptr, void*), ((GoUintptr)commandBuffer, (void*)pMarkerInfo), ((uint64_t)(uintptr_t)commandBuffer, (uint64_t)(uintptr_t)pMarkerInfo), ())
 #endif
 #if (defined(VK_EXT_debug_marker))
 #define VKGEN_CMD_vkCmdDebugMarkerBeginEXT(X, ...) X(vkCmdDebugMarkerBeginEXT, CmdDebugMarkerBeginEXT, void, VKGEN_0, VKGEN_D_vkCmdDebugMarkerBeginEXT, (VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo), (commandBuffer, pMarkerInfo), __VA_ARGS__)
@@ -165,7 +177,7 @@ VKGEN_TRAMPOLINE(CmdDebugMarkerBeginEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device
 #endif
 
 #if (defined(VK_EXT_debug_marker))
-VKGEN_TRAMPOLINE(CmdDebugMarkerEndEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer), (commandBuffer), (&commandBuffer), (GoUintptr), ((GoUintptr)commandBuffer), ())
+VKGEN_TRAMPOLINE(CmdDebugMarkerEndEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer), (commandBuffer), (&commandBuffer), (GoUintptr), ((GoUintptr)commandBuffer), ((uint64_t)(uintptr_t)commandBuffer), ())
 #endif
 #if (defined(VK_EXT_debug_marker))
 #define VKGEN_CMD_vkCmdDebugMarkerEndEXT(X, ...) X(vkCmdDebugMarkerEndEXT, CmdDebugMarkerEndEXT, void, VKGEN_0, VKGEN_D_vkCmdDebugMarkerEndEXT, (VkCommandBuffer commandBuffer), (commandBuffer), __VA_ARGS__)
@@ -174,7 +186,7 @@ VKGEN_TRAMPOLINE(CmdDebugMarkerEndEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 
 #endif
 
 #if (defined(VK_EXT_debug_marker))
-VKGEN_TRAMPOLINE(CmdDebugMarkerInsertEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo), (commandBuffer, pMarkerInfo), (&commandBuffer, &pMarkerInfo), (GoUintptr, VkDebugMarkerMarkerInfoEXT*), ((GoUintptr)commandBuffer, (VkDebugMarkerMarkerInfoEXT*)pMarkerInfo), ())
+VKGEN_TRAMPOLINE(CmdDebugMarkerInsertEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo), (commandBuffer, pMarkerInfo), (&commandBuffer, &pMarkerInfo), (GoUintptr, void*), ((GoUintptr)commandBuffer, (void*)pMarkerInfo), ((uint64_t)(uintptr_t)commandBuffer, (uint64_t)(uintptr_t)pMarkerInfo), ())
 #endif
 #if (defined(VK_EXT_debug_marker))
 #define VKGEN_CMD_vkCmdDebugMarkerInsertEXT(X, ...) X(vkCmdDebugMarkerInsertEXT, CmdDebugMarkerInsertEXT, void, VKGEN_0, VKGEN_D_vkCmdDebugMarkerInsertEXT, (VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo), (commandBuffer, pMarkerInfo), __VA_ARGS__)
@@ -183,7 +195,7 @@ VKGEN_TRAMPOLINE(CmdDebugMarkerInsertEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, devic
 #endif
 
 #if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(CmdEndDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer), (commandBuffer), (&commandBuffer), (GoUintptr), ((GoUintptr)commandBuffer), ())
+VKGEN_TRAMPOLINE(CmdEndDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer), (commandBuffer), (&commandBuffer), (GoUintptr), ((GoUintptr)commandBuffer), ((uint64_t)(uintptr_t)commandBuffer), ())
 #endif
 #if (defined(VK_EXT_debug_utils))
 #define VKGEN_CMD_vkCmdEndDebugUtilsLabelEXT(X, ...) X(vkCmdEndDebugUtilsLabelEXT, CmdEndDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_D_vkCmdEndDebugUtilsLabelEXT, (VkCommandBuffer commandBuffer), (commandBuffer), __VA_ARGS__)
@@ -192,7 +204,7 @@ VKGEN_TRAMPOLINE(CmdEndDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, devi
 #endif
 
 #if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(CmdInsertDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (commandBuffer, pLabelInfo), (&commandBuffer, &pLabelInfo), (GoUintptr, VkDebugUtilsLabelEXT*), ((GoUintptr)commandBuffer, (VkDebugUtilsLabelEXT*)pLabelInfo), ())
+VKGEN_TRAMPOLINE(CmdInsertDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (commandBuffer, pLabelInfo), (&commandBuffer, &pLabelInfo), (GoUintptr, void*), ((GoUintptr)commandBuffer, (void*)pLabelInfo), ((uint64_t)(uintptr_t)commandBuffer, (uint64_t)(uintptr_t)pLabelInfo), ())
 #endif
 #if (defined(VK_EXT_debug_utils))
 #define VKGEN_CMD_vkCmdInsertDebugUtilsLabelEXT(X, ...) X(vkCmdInsertDebugUtilsLabelEXT, CmdInsertDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_D_vkCmdInsertDebugUtilsLabelEXT, (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (commandBuffer, pLabelInfo), __VA_ARGS__)
@@ -201,7 +213,7 @@ VKGEN_TRAMPOLINE(CmdInsertDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, d
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(CreateBuffer, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkBufferCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkBuffer* pBuffer), (device, pCreateInfo, pAllocator, pBuffer), (&device, &pCreateInfo, &pAllocator, &pBuffer), (GoUintptr, VkBufferCreateInfo*, VkAllocationCallbacks*, GoUint64*), ((GoUintptr)device, (VkBufferCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pBuffer), ())
+VKGEN_TRAMPOLINE(CreateBuffer, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkBufferCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkBuffer* pBuffer), (device, pCreateInfo, pAllocator, pBuffer), (&device, &pCreateInfo, &pAllocator, &pBuffer), (GoUintptr, void*, void*, void*), ((GoUintptr)device, (void*)pCreateInfo, (void*)pAllocator, (void*)pBuffer), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pCreateInfo, (uint64_t)(uintptr_t)pAllocator, (uint64_t)(uintptr_t)pBuffer), ())
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkCreateBuffer(X, ...) X(vkCreateBuffer, CreateBuffer, VkResult, VKGEN_1, VKGEN_D_vkCreateBuffer, (VkDevice device, const VkBufferCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkBuffer* pBuffer), (device, pCreateInfo, pAllocator, pBuffer), __VA_ARGS__)
@@ -210,7 +222,7 @@ VKGEN_TRAMPOLINE(CreateBuffer, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (
 #endif
 
 #if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(CreateDebugUtilsMessengerEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, instance, 0, (VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDebugUtilsMessengerEXT* pMessenger), (instance, pCreateInfo, pAllocator, pMessenger), (&instance, &pCreateInfo, &pAllocator, &pMessenger), (GoUintptr, VkDebugUtilsMessengerCreateInfoEXT*, VkAllocationCallbacks*, GoUint64*), ((GoUintptr)instance, (VkDebugUtilsMessengerCreateInfoEXT*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pMessenger), ())
+VKGEN_TRAMPOLINE(CreateDebugUtilsMessengerEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, instance, 0, (VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDebugUtilsMessengerEXT* pMessenger), (instance, pCreateInfo, pAllocator, pMessenger), (&instance, &pCreateInfo, &pAllocator, &pMessenger), (GoUintptr, void*, void*, void*), ((GoUintptr)instance, (void*)pCreateInfo, (void*)pAllocator, (void*)pMessenger), ((uint64_t)(uintptr_t)instance, (uint64_t)(uintptr_t)pCreateInfo, (uint64_t)(uintptr_t)pAllocator, (uint64_t)(uintptr_t)pMessenger), ())
 #endif
 #if (defined(VK_EXT_debug_utils))
 #define VKGEN_CMD_vkCreateDebugUtilsMessengerEXT(X, ...) X(vkCreateDebugUtilsMessengerEXT, CreateDebugUtilsMessengerEXT, VkResult, VKGEN_1, VKGEN_I_vkCreateDebugUtilsMessengerEXT, (VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDebugUtilsMessengerEXT* pMessenger), (instance, pCreateInfo, pAllocator, pMessenger), __VA_ARGS__)
@@ -219,7 +231,7 @@ VKGEN_TRAMPOLINE(CreateDebugUtilsMessengerEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(CreateDevice, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, call, vkgen_create_device, (VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDevice* pDevice), (physicalDevice, pCreateInfo, pAllocator, pDevice), (&physicalDevice, &pCreateInfo, &pAllocator, &pDevice), (GoUintptr, VkDeviceCreateInfo*, VkAllocationCallbacks*, GoUintptr*), ((GoUintptr)physicalDevice, (VkDeviceCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUintptr*)pDevice), ())
+VKGEN_TRAMPOLINE(CreateDevice, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, call, vkgen_create_device, (VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDevice* pDevice), (physicalDevice, pCreateInfo, pAllocator, pDevice), (&physicalDevice, &pCreateInfo, &pAllocator, &pDevice), (GoUintptr, void*, void*, void*), ((GoUintptr)physicalDevice, (void*)pCreateInfo, (void*)pAllocator, (void*)pDevice), ((uint64_t)(uintptr_t)physicalDevice, (uint64_t)(uintptr_t)pCreateInfo, (uint64_t)(uintptr_t)pAllocator, (uint64_t)(uintptr_t)pDevice), ())
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkCreateDevice(X, ...) X(vkCreateDevice, CreateDevice, VkResult, VKGEN_1, 0, (VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDevice* pDevice), (physicalDevice, pCreateInfo, pAllocator, pDevice), __VA_ARGS__)
@@ -228,7 +240,7 @@ VKGEN_TRAMPOLINE(CreateDevice, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, call, vkgen_
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(CreateImage, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkImageCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkImage* pImage), (device, pCreateInfo, pAllocator, pImage), (&device, &pCreateInfo, &pAllocator, &pImage), (GoUintptr, VkImageCreateInfo*, VkAllocationCallbacks*, GoUint64*), ((GoUintptr)device, (VkImageCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pImage), ())
+VKGEN_TRAMPOLINE(CreateImage, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkImageCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkImage* pImage), (device, pCreateInfo, pAllocator, pImage), (&device, &pCreateInfo, &pAllocator, &pImage), (GoUintptr, void*, void*, void*), ((GoUintptr)device, (void*)pCreateInfo, (void*)pAllocator, (void*)pImage), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pCreateInfo, (uint64_t)(uintptr_t)pAllocator, (uint64_t)(uintptr_t)pImage), ())
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkCreateImage(X, ...) X(vkCreateImage, CreateImage, VkResult, VKGEN_1, VKGEN_D_vkCreateImage, (VkDevice device, const VkImageCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkImage* pImage), (device, pCreateInfo, pAllocator, pImage), __VA_ARGS__)
@@ -237,7 +249,7 @@ VKGEN_TRAMPOLINE(CreateImage, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (V
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(CreateInstance, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, call, vkgen_create_instance, (const VkInstanceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkInstance* pInstance), (pCreateInfo, pAllocator, pInstance), (&pCreateInfo, &pAllocator, &pInstance), (VkInstanceCreateInfo*, VkAllocationCallbacks*, GoUintptr*), ((VkInstanceCreateInfo*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUintptr*)pInstance), ())
+VKGEN_TRAMPOLINE(CreateInstance, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, call, vkgen_create_instance, (const VkInstanceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkInstance* pInstance), (pCreateInfo, pAllocator, pInstance), (&pCreateInfo, &pAllocator, &pInstance), (void*, void*, void*), ((void*)pCreateInfo, (void*)pAllocator, (void*)pInstance), ((uint64_t)(uintptr_t)pCreateInfo, (uint64_t)(uintptr_t)pAllocator, (uint64_t)(uintptr_t)pInstance), ())
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkCreateInstance(X, ...) X(vkCreateInstance, CreateInstance, VkResult, VKGEN_1, 0, (const VkInstanceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkInstance* pInstance), (pCreateInfo, pAllocator, pInstance), __VA_ARGS__)
@@ -246,7 +258,7 @@ VKGEN_TRAMPOLINE(CreateInstance, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, call, vkge
 #endif
 
 #if (defined(VK_KHR_video_queue))
-VKGEN_TRAMPOLINE(CreateVideoSessionKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkVideoSessionCreateInfoKHR* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkVideoSessionKHR* pVideoSession), (device, pCreateInfo, pAllocator, pVideoSession), (&device, &pCreateInfo, &pAllocator, &pVideoSession), (GoUintptr, VkVideoSessionCreateInfoKHR*, VkAllocationCallbacks*, GoUint64*), ((GoUintptr)device, (VkVideoSessionCreateInfoKHR*)pCreateInfo, (VkAllocationCallbacks*)pAllocator, (GoUint64*)pVideoSession), ())
+VKGEN_TRAMPOLINE(CreateVideoSessionKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkVideoSessionCreateInfoKHR* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkVideoSessionKHR* pVideoSession), (device, pCreateInfo, pAllocator, pVideoSession), (&device, &pCreateInfo, &pAllocator, &pVideoSession), (GoUintptr, void*, void*, void*), ((GoUintptr)device, (void*)pCreateInfo, (void*)pAllocator, (void*)pVideoSession), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pCreateInfo, (uint64_t)(uintptr_t)pAllocator, (uint64_t)(uintptr_t)pVideoSession), ())
 #endif
 #if (defined(VK_KHR_video_queue))
 #define VKGEN_CMD_vkCreateVideoSessionKHR(X, ...) X(vkCreateVideoSessionKHR, CreateVideoSessionKHR, VkResult, VKGEN_1, VKGEN_D_vkCreateVideoSessionKHR, (VkDevice device, const VkVideoSessionCreateInfoKHR* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkVideoSessionKHR* pVideoSession), (device, pCreateInfo, pAllocator, pVideoSession), __VA_ARGS__)
@@ -255,7 +267,7 @@ VKGEN_TRAMPOLINE(CreateVideoSessionKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, dev
 #endif
 
 #if (defined(VK_EXT_debug_marker))
-VKGEN_TRAMPOLINE(DebugMarkerSetObjectNameEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_1, device, 0, (VkDevice device, const VkDebugMarkerObjectNameInfoEXT* pNameInfo), (device, pNameInfo), (&device, &pNameInfo), (GoUintptr, VkDebugMarkerObjectNameInfoEXT*), ((GoUintptr)device, (VkDebugMarkerObjectNameInfoEXT*)pNameInfo), ())
+VKGEN_TRAMPOLINE(DebugMarkerSetObjectNameEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_1, device, 0, (VkDevice device, const VkDebugMarkerObjectNameInfoEXT* pNameInfo), (device, pNameInfo), (&device, &pNameInfo), (GoUintptr, void*), ((GoUintptr)device, (void*)pNameInfo), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pNameInfo), ())
 #endif
 #if (defined(VK_EXT_debug_marker))
 #define VKGEN_CMD_vkDebugMarkerSetObjectNameEXT(X, ...) X(vkDebugMarkerSetObjectNameEXT, DebugMarkerSetObjectNameEXT, VkResult, VKGEN_1, VKGEN_D_vkDebugMarkerSetObjectNameEXT, (VkDevice device, const VkDebugMarkerObjectNameInfoEXT* pNameInfo), (device, pNameInfo), __VA_ARGS__)
@@ -264,7 +276,7 @@ VKGEN_TRAMPOLINE(DebugMarkerSetObjectNameEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_
 #endif
 
 #if (defined(VK_EXT_debug_marker))
-VKGEN_TRAMPOLINE(DebugMarkerSetObjectTagEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkDebugMarkerObjectTagInfoEXT* pTagInfo), (device, pTagInfo), (&device, &pTagInfo), (GoUintptr, VkDebugMarkerObjectTagInfoEXT*), ((GoUintptr)device, (VkDebugMarkerObjectTagInfoEXT*)pTagInfo), ())
+VKGEN_TRAMPOLINE(DebugMarkerSetObjectTagEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkDebugMarkerObjectTagInfoEXT* pTagInfo), (device, pTagInfo), (&device, &pTagInfo), (GoUintptr, void*), ((GoUintptr)device, (void*)pTagInfo), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pTagInfo), ())
 #endif
 #if (defined(VK_EXT_debug_marker))
 #define VKGEN_CMD_vkDebugMarkerSetObjectTagEXT(X, ...) X(vkDebugMarkerSetObjectTagEXT, DebugMarkerSetObjectTagEXT, VkResult, VKGEN_1, VKGEN_D_vkDebugMarkerSetObjectTagEXT, (VkDevice device, const VkDebugMarkerObjectTagInfoEXT* pTagInfo), (device, pTagInfo), __VA_ARGS__)
@@ -273,7 +285,7 @@ VKGEN_TRAMPOLINE(DebugMarkerSetObjectTagEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_0
 #endif
 
 #if (defined(VK_KHR_acceleration_structure))
-VKGEN_TRAMPOLINE(DestroyAccelerationStructureKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkAccelerationStructureKHR accelerationStructure, const VkAllocationCallbacks* pAllocator), (device, accelerationStructure, pAllocator), (&device, &accelerationStructure, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)accelerationStructure, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000150000, (uint64_t)accelerationStructure, 0);))
+VKGEN_TRAMPOLINE(DestroyAccelerationStructureKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkAccelerationStructureKHR accelerationStructure, const VkAllocationCallbacks* pAllocator), (device, accelerationStructure, pAllocator), (&device, &accelerationStructure, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)accelerationStructure, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)accelerationStructure, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000150000, (uint64_t)accelerationStructure, 0);))
 #endif
 #if (defined(VK_KHR_acceleration_structure))
 #define VKGEN_CMD_vkDestroyAccelerationStructureKHR(X, ...) X(vkDestroyAccelerationStructureKHR, DestroyAccelerationStructureKHR, void, VKGEN_0, VKGEN_D_vkDestroyAccelerationStructureKHR, (VkDevice device, VkAccelerationStructureKHR accelerationStructure, const VkAllocationCallbacks* pAllocator), (device, accelerationStructure, pAllocator), __VA_ARGS__)
@@ -282,7 +294,7 @@ VKGEN_TRAMPOLINE(DestroyAccelerationStructureKHR, void, VKGEN_0, VKGEN_0, VKGEN_
 #endif
 
 #if (defined(VK_NV_ray_tracing))
-VKGEN_TRAMPOLINE(DestroyAccelerationStructureNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkAccelerationStructureNV accelerationStructure, const VkAllocationCallbacks* pAllocator), (device, accelerationStructure, pAllocator), (&device, &accelerationStructure, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)accelerationStructure, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000165000, (uint64_t)accelerationStructure, 0);))
+VKGEN_TRAMPOLINE(DestroyAccelerationStructureNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkAccelerationStructureNV accelerationStructure, const VkAllocationCallbacks* pAllocator), (device, accelerationStructure, pAllocator), (&device, &accelerationStructure, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)accelerationStructure, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)accelerationStructure, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000165000, (uint64_t)accelerationStructure, 0);))
 #endif
 #if (defined(VK_NV_ray_tracing))
 #define VKGEN_CMD_vkDestroyAccelerationStructureNV(X, ...) X(vkDestroyAccelerationStructureNV, DestroyAccelerationStructureNV, void, VKGEN_0, VKGEN_D_vkDestroyAccelerationStructureNV, (VkDevice device, VkAccelerationStructureNV accelerationStructure, const VkAllocationCallbacks* pAllocator), (device, accelerationStructure, pAllocator), __VA_ARGS__)
@@ -291,7 +303,7 @@ VKGEN_TRAMPOLINE(DestroyAccelerationStructureNV, void, VKGEN_0, VKGEN_0, VKGEN_0
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyBuffer, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* pAllocator), (device, buffer, pAllocator), (&device, &buffer, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)buffer, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 9, (uint64_t)buffer, 0);))
+VKGEN_TRAMPOLINE(DestroyBuffer, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* pAllocator), (device, buffer, pAllocator), (&device, &buffer, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)buffer, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)buffer, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 9, (uint64_t)buffer, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyBuffer(X, ...) X(vkDestroyBuffer, DestroyBuffer, void, VKGEN_0, VKGEN_D_vkDestroyBuffer, (VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* pAllocator), (device, buffer, pAllocator), __VA_ARGS__)
@@ -300,7 +312,7 @@ VKGEN_TRAMPOLINE(DestroyBuffer, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkD
 #endif
 
 #if defined(VK_USE_PLATFORM_FUCHSIA) && (defined(VK_FUCHSIA_buffer_collection))
-VKGEN_TRAMPOLINE(DestroyBufferCollectionFUCHSIA, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkBufferCollectionFUCHSIA collection, const VkAllocationCallbacks* pAllocator), (device, collection, pAllocator), (&device, &collection, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)collection, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000366000, (uint64_t)collection, 0);))
+VKGEN_TRAMPOLINE(DestroyBufferCollectionFUCHSIA, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkBufferCollectionFUCHSIA collection, const VkAllocationCallbacks* pAllocator), (device, collection, pAllocator), (&device, &collection, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)collection, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)collection, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000366000, (uint64_t)collection, 0);))
 #endif
 #if defined(VK_USE_PLATFORM_FUCHSIA) && (defined(VK_FUCHSIA_buffer_collection))
 #define VKGEN_CMD_vkDestroyBufferCollectionFUCHSIA(X, ...) X(vkDestroyBufferCollectionFUCHSIA, DestroyBufferCollectionFUCHSIA, void, VKGEN_0, VKGEN_D_vkDestroyBufferCollectionFUCHSIA, (VkDevice device, VkBufferCollectionFUCHSIA collection, const VkAllocationCallbacks* pAllocator), (device, collection, pAllocator), __VA_ARGS__)
@@ -309,7 +321,7 @@ VKGEN_TRAMPOLINE(DestroyBufferCollectionFUCHSIA, void, VKGEN_0, VKGEN_0, VKGEN_0
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyBufferView, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkBufferView bufferView, const VkAllocationCallbacks* pAllocator), (device, bufferView, pAllocator), (&device, &bufferView, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)bufferView, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 13, (uint64_t)bufferView, 0);))
+VKGEN_TRAMPOLINE(DestroyBufferView, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkBufferView bufferView, const VkAllocationCallbacks* pAllocator), (device, bufferView, pAllocator), (&device, &bufferView, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)bufferView, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)bufferView, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 13, (uint64_t)bufferView, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyBufferView(X, ...) X(vkDestroyBufferView, DestroyBufferView, void, VKGEN_0, VKGEN_D_vkDestroyBufferView, (VkDevice device, VkBufferView bufferView, const VkAllocationCallbacks* pAllocator), (device, bufferView, pAllocator), __VA_ARGS__)
@@ -318,7 +330,7 @@ VKGEN_TRAMPOLINE(DestroyBufferView, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, 
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyCommandPool, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCommandPool commandPool, const VkAllocationCallbacks* pAllocator), (device, commandPool, pAllocator), (&device, &commandPool, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)commandPool, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 25, (uint64_t)commandPool, 1);))
+VKGEN_TRAMPOLINE(DestroyCommandPool, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCommandPool commandPool, const VkAllocationCallbacks* pAllocator), (device, commandPool, pAllocator), (&device, &commandPool, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)commandPool, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)commandPool, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 25, (uint64_t)commandPool, 1);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyCommandPool(X, ...) X(vkDestroyCommandPool, DestroyCommandPool, void, VKGEN_0, VKGEN_D_vkDestroyCommandPool, (VkDevice device, VkCommandPool commandPool, const VkAllocationCallbacks* pAllocator), (device, commandPool, pAllocator), __VA_ARGS__)
@@ -327,7 +339,7 @@ VKGEN_TRAMPOLINE(DestroyCommandPool, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0,
 #endif
 
 #if (defined(VK_NVX_binary_import))
-VKGEN_TRAMPOLINE(DestroyCuFunctionNVX, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCuFunctionNVX function, const VkAllocationCallbacks* pAllocator), (device, function, pAllocator), (&device, &function, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)function, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000029001, (uint64_t)function, 0);))
+VKGEN_TRAMPOLINE(DestroyCuFunctionNVX, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCuFunctionNVX function, const VkAllocationCallbacks* pAllocator), (device, function, pAllocator), (&device, &function, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)function, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)function, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000029001, (uint64_t)function, 0);))
 #endif
 #if (defined(VK_NVX_binary_import))
 #define VKGEN_CMD_vkDestroyCuFunctionNVX(X, ...) X(vkDestroyCuFunctionNVX, DestroyCuFunctionNVX, void, VKGEN_0, VKGEN_D_vkDestroyCuFunctionNVX, (VkDevice device, VkCuFunctionNVX function, const VkAllocationCallbacks* pAllocator), (device, function, pAllocator), __VA_ARGS__)
@@ -336,7 +348,7 @@ VKGEN_TRAMPOLINE(DestroyCuFunctionNVX, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 
 #endif
 
 #if (defined(VK_NVX_binary_import))
-VKGEN_TRAMPOLINE(DestroyCuModuleNVX, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCuModuleNVX module, const VkAllocationCallbacks* pAllocator), (device, module, pAllocator), (&device, &module, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)module, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000029000, (uint64_t)module, 0);))
+VKGEN_TRAMPOLINE(DestroyCuModuleNVX, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCuModuleNVX module, const VkAllocationCallbacks* pAllocator), (device, module, pAllocator), (&device, &module, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)module, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)module, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000029000, (uint64_t)module, 0);))
 #endif
 #if (defined(VK_NVX_binary_import))
 #define VKGEN_CMD_vkDestroyCuModuleNVX(X, ...) X(vkDestroyCuModuleNVX, DestroyCuModuleNVX, void, VKGEN_0, VKGEN_D_vkDestroyCuModuleNVX, (VkDevice device, VkCuModuleNVX module, const VkAllocationCallbacks* pAllocator), (device, module, pAllocator), __VA_ARGS__)
@@ -345,7 +357,7 @@ VKGEN_TRAMPOLINE(DestroyCuModuleNVX, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0,
 #endif
 
 #if defined(VK_ENABLE_BETA_EXTENSIONS) && (defined(VK_NV_cuda_kernel_launch))
-VKGEN_TRAMPOLINE(DestroyCudaFunctionNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCudaFunctionNV function, const VkAllocationCallbacks* pAllocator), (device, function, pAllocator), (&device, &function, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)function, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000307001, (uint64_t)function, 0);))
+VKGEN_TRAMPOLINE(DestroyCudaFunctionNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCudaFunctionNV function, const VkAllocationCallbacks* pAllocator), (device, function, pAllocator), (&device, &function, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)function, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)function, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000307001, (uint64_t)function, 0);))
 #endif
 #if defined(VK_ENABLE_BETA_EXTENSIONS) && (defined(VK_NV_cuda_kernel_launch))
 #define VKGEN_CMD_vkDestroyCudaFunctionNV(X, ...) X(vkDestroyCudaFunctionNV, DestroyCudaFunctionNV, void, VKGEN_0, VKGEN_D_vkDestroyCudaFunctionNV, (VkDevice device, VkCudaFunctionNV function, const VkAllocationCallbacks* pAllocator), (device, function, pAllocator), __VA_ARGS__)
@@ -354,7 +366,7 @@ VKGEN_TRAMPOLINE(DestroyCudaFunctionNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device,
 #endif
 
 #if defined(VK_ENABLE_BETA_EXTENSIONS) && (defined(VK_NV_cuda_kernel_launch))
-VKGEN_TRAMPOLINE(DestroyCudaModuleNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCudaModuleNV module, const VkAllocationCallbacks* pAllocator), (device, module, pAllocator), (&device, &module, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)module, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000307000, (uint64_t)module, 0);))
+VKGEN_TRAMPOLINE(DestroyCudaModuleNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCudaModuleNV module, const VkAllocationCallbacks* pAllocator), (device, module, pAllocator), (&device, &module, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)module, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)module, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000307000, (uint64_t)module, 0);))
 #endif
 #if defined(VK_ENABLE_BETA_EXTENSIONS) && (defined(VK_NV_cuda_kernel_launch))
 #define VKGEN_CMD_vkDestroyCudaModuleNV(X, ...) X(vkDestroyCudaModuleNV, DestroyCudaModuleNV, void, VKGEN_0, VKGEN_D_vkDestroyCudaModuleNV, (VkDevice device, VkCudaModuleNV module, const VkAllocationCallbacks* pAllocator), (device, module, pAllocator), __VA_ARGS__)
@@ -363,7 +375,7 @@ VKGEN_TRAMPOLINE(DestroyCudaModuleNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0
 #endif
 
 #if (defined(VK_ARM_data_graph))
-VKGEN_TRAMPOLINE(DestroyDataGraphPipelineSessionARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDataGraphPipelineSessionARM session, const VkAllocationCallbacks* pAllocator), (device, session, pAllocator), (&device, &session, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)session, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000507000, (uint64_t)session, 0);))
+VKGEN_TRAMPOLINE(DestroyDataGraphPipelineSessionARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDataGraphPipelineSessionARM session, const VkAllocationCallbacks* pAllocator), (device, session, pAllocator), (&device, &session, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)session, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)session, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000507000, (uint64_t)session, 0);))
 #endif
 #if (defined(VK_ARM_data_graph))
 #define VKGEN_CMD_vkDestroyDataGraphPipelineSessionARM(X, ...) X(vkDestroyDataGraphPipelineSessionARM, DestroyDataGraphPipelineSessionARM, void, VKGEN_0, VKGEN_D_vkDestroyDataGraphPipelineSessionARM, (VkDevice device, VkDataGraphPipelineSessionARM session, const VkAllocationCallbacks* pAllocator), (device, session, pAllocator), __VA_ARGS__)
@@ -372,7 +384,7 @@ VKGEN_TRAMPOLINE(DestroyDataGraphPipelineSessionARM, void, VKGEN_0, VKGEN_0, VKG
 #endif
 
 #if (defined(VK_EXT_debug_report))
-VKGEN_TRAMPOLINE(DestroyDebugReportCallbackEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkInstance instance, VkDebugReportCallbackEXT callback, const VkAllocationCallbacks* pAllocator), (instance, callback, pAllocator), (&instance, &callback, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)instance, (GoUint64)callback, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, 0, 1000011000, (uint64_t)callback, 0);))
+VKGEN_TRAMPOLINE(DestroyDebugReportCallbackEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkInstance instance, VkDebugReportCallbackEXT callback, const VkAllocationCallbacks* pAllocator), (instance, callback, pAllocator), (&instance, &callback, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)instance, (GoUint64)callback, (void*)pAllocator), ((uint64_t)(uintptr_t)instance, (uint64_t)(uintptr_t)callback, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, 0, 1000011000, (uint64_t)callback, 0);))
 #endif
 #if (defined(VK_EXT_debug_report))
 #define VKGEN_CMD_vkDestroyDebugReportCallbackEXT(X, ...) X(vkDestroyDebugReportCallbackEXT, DestroyDebugReportCallbackEXT, void, VKGEN_0, VKGEN_I_vkDestroyDebugReportCallbackEXT, (VkInstance instance, VkDebugReportCallbackEXT callback, const VkAllocationCallbacks* pAllocator), (instance, callback, pAllocator), __VA_ARGS__)
@@ -381,7 +393,7 @@ VKGEN_TRAMPOLINE(DestroyDebugReportCallbackEXT, void, VKGEN_0, VKGEN_0, VKGEN_0,
 #endif
 
 #if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(DestroyDebugUtilsMessengerEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkInstance instance, VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks* pAllocator), (instance, messenger, pAllocator), (&instance, &messenger, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)instance, (GoUint64)messenger, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, 0, 1000128000, (uint64_t)messenger, 0);))
+VKGEN_TRAMPOLINE(DestroyDebugUtilsMessengerEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkInstance instance, VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks* pAllocator), (instance, messenger, pAllocator), (&instance, &messenger, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)instance, (GoUint64)messenger, (void*)pAllocator), ((uint64_t)(uintptr_t)instance, (uint64_t)(uintptr_t)messenger, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, 0, 1000128000, (uint64_t)messenger, 0);))
 #endif
 #if (defined(VK_EXT_debug_utils))
 #define VKGEN_CMD_vkDestroyDebugUtilsMessengerEXT(X, ...) X(vkDestroyDebugUtilsMessengerEXT, DestroyDebugUtilsMessengerEXT, void, VKGEN_0, VKGEN_I_vkDestroyDebugUtilsMessengerEXT, (VkInstance instance, VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks* pAllocator), (instance, messenger, pAllocator), __VA_ARGS__)
@@ -390,7 +402,7 @@ VKGEN_TRAMPOLINE(DestroyDebugUtilsMessengerEXT, void, VKGEN_0, VKGEN_0, VKGEN_0,
 #endif
 
 #if (defined(VK_KHR_deferred_host_operations))
-VKGEN_TRAMPOLINE(DestroyDeferredOperationKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDeferredOperationKHR operation, const VkAllocationCallbacks* pAllocator), (device, operation, pAllocator), (&device, &operation, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)operation, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000268000, (uint64_t)operation, 0);))
+VKGEN_TRAMPOLINE(DestroyDeferredOperationKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDeferredOperationKHR operation, const VkAllocationCallbacks* pAllocator), (device, operation, pAllocator), (&device, &operation, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)operation, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)operation, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000268000, (uint64_t)operation, 0);))
 #endif
 #if (defined(VK_KHR_deferred_host_operations))
 #define VKGEN_CMD_vkDestroyDeferredOperationKHR(X, ...) X(vkDestroyDeferredOperationKHR, DestroyDeferredOperationKHR, void, VKGEN_0, VKGEN_D_vkDestroyDeferredOperationKHR, (VkDevice device, VkDeferredOperationKHR operation, const VkAllocationCallbacks* pAllocator), (device, operation, pAllocator), __VA_ARGS__)
@@ -399,7 +411,7 @@ VKGEN_TRAMPOLINE(DestroyDeferredOperationKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, d
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyDescriptorPool, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDescriptorPool descriptorPool, const VkAllocationCallbacks* pAllocator), (device, descriptorPool, pAllocator), (&device, &descriptorPool, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)descriptorPool, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 22, (uint64_t)descriptorPool, 1);))
+VKGEN_TRAMPOLINE(DestroyDescriptorPool, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDescriptorPool descriptorPool, const VkAllocationCallbacks* pAllocator), (device, descriptorPool, pAllocator), (&device, &descriptorPool, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)descriptorPool, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)descriptorPool, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 22, (uint64_t)descriptorPool, 1);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyDescriptorPool(X, ...) X(vkDestroyDescriptorPool, DestroyDescriptorPool, void, VKGEN_0, VKGEN_D_vkDestroyDescriptorPool, (VkDevice device, VkDescriptorPool descriptorPool, const VkAllocationCallbacks* pAllocator), (device, descriptorPool, pAllocator), __VA_ARGS__)
@@ -408,7 +420,7 @@ VKGEN_TRAMPOLINE(DestroyDescriptorPool, void, VKGEN_0, VKGEN_0, VKGEN_0, device,
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyDescriptorSetLayout, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDescriptorSetLayout descriptorSetLayout, const VkAllocationCallbacks* pAllocator), (device, descriptorSetLayout, pAllocator), (&device, &descriptorSetLayout, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)descriptorSetLayout, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 20, (uint64_t)descriptorSetLayout, 0);))
+VKGEN_TRAMPOLINE(DestroyDescriptorSetLayout, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDescriptorSetLayout descriptorSetLayout, const VkAllocationCallbacks* pAllocator), (device, descriptorSetLayout, pAllocator), (&device, &descriptorSetLayout, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)descriptorSetLayout, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)descriptorSetLayout, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 20, (uint64_t)descriptorSetLayout, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyDescriptorSetLayout(X, ...) X(vkDestroyDescriptorSetLayout, DestroyDescriptorSetLayout, void, VKGEN_0, VKGEN_D_vkDestroyDescriptorSetLayout, (VkDevice device, VkDescriptorSetLayout descriptorSetLayout, const VkAllocationCallbacks* pAllocator), (device, descriptorSetLayout, pAllocator), __VA_ARGS__)
@@ -417,7 +429,7 @@ VKGEN_TRAMPOLINE(DestroyDescriptorSetLayout, void, VKGEN_0, VKGEN_0, VKGEN_0, de
 #endif
 
 #if (defined(VK_VERSION_1_1))
-VKGEN_TRAMPOLINE(DestroyDescriptorUpdateTemplate, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate, const VkAllocationCallbacks* pAllocator), (device, descriptorUpdateTemplate, pAllocator), (&device, &descriptorUpdateTemplate, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)descriptorUpdateTemplate, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000085000, (uint64_t)descriptorUpdateTemplate, 0);))
+VKGEN_TRAMPOLINE(DestroyDescriptorUpdateTemplate, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate, const VkAllocationCallbacks* pAllocator), (device, descriptorUpdateTemplate, pAllocator), (&device, &descriptorUpdateTemplate, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)descriptorUpdateTemplate, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)descriptorUpdateTemplate, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000085000, (uint64_t)descriptorUpdateTemplate, 0);))
 #endif
 #if (defined(VK_VERSION_1_1))
 #define VKGEN_CMD_vkDestroyDescriptorUpdateTemplate(X, ...) X(vkDestroyDescriptorUpdateTemplate, DestroyDescriptorUpdateTemplate, void, VKGEN_0, VKGEN_D_vkDestroyDescriptorUpdateTemplate, (VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate, const VkAllocationCallbacks* pAllocator), (device, descriptorUpdateTemplate, pAllocator), __VA_ARGS__)
@@ -431,7 +443,7 @@ VKGEN_TRAMPOLINE(DestroyDescriptorUpdateTemplate, void, VKGEN_0, VKGEN_0, VKGEN_
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyDevice, void, VKGEN_0, VKGEN_0, VKGEN_0, call, vkgen_destroy_device, (VkDevice device, const VkAllocationCallbacks* pAllocator), (device, pAllocator), (&device, &pAllocator), (GoUintptr, VkAllocationCallbacks*), ((GoUintptr)device, (VkAllocationCallbacks*)pAllocator), ())
+VKGEN_TRAMPOLINE(DestroyDevice, void, VKGEN_0, VKGEN_0, VKGEN_0, call, vkgen_destroy_device, (VkDevice device, const VkAllocationCallbacks* pAllocator), (device, pAllocator), (&device, &pAllocator), (GoUintptr, void*), ((GoUintptr)device, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pAllocator), ())
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyDevice(X, ...) X(vkDestroyDevice, DestroyDevice, void, VKGEN_0, 0, (VkDevice device, const VkAllocationCallbacks* pAllocator), (device, pAllocator), __VA_ARGS__)
@@ -440,7 +452,7 @@ VKGEN_TRAMPOLINE(DestroyDevice, void, VKGEN_0, VKGEN_0, VKGEN_0, call, vkgen_des
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyEvent, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkEvent event, const VkAllocationCallbacks* pAllocator), (device, event, pAllocator), (&device, &event, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)event, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 11, (uint64_t)event, 0);))
+VKGEN_TRAMPOLINE(DestroyEvent, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkEvent event, const VkAllocationCallbacks* pAllocator), (device, event, pAllocator), (&device, &event, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)event, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)event, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 11, (uint64_t)event, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyEvent(X, ...) X(vkDestroyEvent, DestroyEvent, void, VKGEN_0, VKGEN_D_vkDestroyEvent, (VkDevice device, VkEvent event, const VkAllocationCallbacks* pAllocator), (device, event, pAllocator), __VA_ARGS__)
@@ -449,7 +461,7 @@ VKGEN_TRAMPOLINE(DestroyEvent, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDe
 #endif
 
 #if (defined(VK_NV_external_compute_queue))
-VKGEN_TRAMPOLINE(DestroyExternalComputeQueueNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkExternalComputeQueueNV externalQueue, const VkAllocationCallbacks* pAllocator), (device, externalQueue, pAllocator), (&device, &externalQueue, &pAllocator), (GoUintptr, GoUintptr, VkAllocationCallbacks*), ((GoUintptr)device, (GoUintptr)externalQueue, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000556000, (uint64_t)(uintptr_t)externalQueue, 0);))
+VKGEN_TRAMPOLINE(DestroyExternalComputeQueueNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkExternalComputeQueueNV externalQueue, const VkAllocationCallbacks* pAllocator), (device, externalQueue, pAllocator), (&device, &externalQueue, &pAllocator), (GoUintptr, GoUintptr, void*), ((GoUintptr)device, (GoUintptr)externalQueue, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)externalQueue, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000556000, (uint64_t)(uintptr_t)externalQueue, 0);))
 #endif
 #if (defined(VK_NV_external_compute_queue))
 #define VKGEN_CMD_vkDestroyExternalComputeQueueNV(X, ...) X(vkDestroyExternalComputeQueueNV, DestroyExternalComputeQueueNV, void, VKGEN_0, VKGEN_D_vkDestroyExternalComputeQueueNV, (VkDevice device, VkExternalComputeQueueNV externalQueue, const VkAllocationCallbacks* pAllocator), (device, externalQueue, pAllocator), __VA_ARGS__)
@@ -458,7 +470,7 @@ VKGEN_TRAMPOLINE(DestroyExternalComputeQueueNV, void, VKGEN_0, VKGEN_0, VKGEN_0,
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyFence, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkFence fence, const VkAllocationCallbacks* pAllocator), (device, fence, pAllocator), (&device, &fence, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)fence, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 7, (uint64_t)fence, 0);))
+VKGEN_TRAMPOLINE(DestroyFence, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkFence fence, const VkAllocationCallbacks* pAllocator), (device, fence, pAllocator), (&device, &fence, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)fence, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)fence, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 7, (uint64_t)fence, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyFence(X, ...) X(vkDestroyFence, DestroyFence, void, VKGEN_0, VKGEN_D_vkDestroyFence, (VkDevice device, VkFence fence, const VkAllocationCallbacks* pAllocator), (device, fence, pAllocator), __VA_ARGS__)
@@ -467,7 +479,7 @@ VKGEN_TRAMPOLINE(DestroyFence, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDe
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyFramebuffer, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkFramebuffer framebuffer, const VkAllocationCallbacks* pAllocator), (device, framebuffer, pAllocator), (&device, &framebuffer, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)framebuffer, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 24, (uint64_t)framebuffer, 0);))
+VKGEN_TRAMPOLINE(DestroyFramebuffer, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkFramebuffer framebuffer, const VkAllocationCallbacks* pAllocator), (device, framebuffer, pAllocator), (&device, &framebuffer, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)framebuffer, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)framebuffer, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 24, (uint64_t)framebuffer, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyFramebuffer(X, ...) X(vkDestroyFramebuffer, DestroyFramebuffer, void, VKGEN_0, VKGEN_D_vkDestroyFramebuffer, (VkDevice device, VkFramebuffer framebuffer, const VkAllocationCallbacks* pAllocator), (device, framebuffer, pAllocator), __VA_ARGS__)
@@ -476,7 +488,7 @@ VKGEN_TRAMPOLINE(DestroyFramebuffer, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0,
 #endif
 
 #if (defined(VK_AMD_gpa_interface))
-VKGEN_TRAMPOLINE(DestroyGpaSessionAMD, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkGpaSessionAMD gpaSession, const VkAllocationCallbacks* pAllocator), (device, gpaSession, pAllocator), (&device, &gpaSession, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)gpaSession, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000133000, (uint64_t)gpaSession, 0);))
+VKGEN_TRAMPOLINE(DestroyGpaSessionAMD, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkGpaSessionAMD gpaSession, const VkAllocationCallbacks* pAllocator), (device, gpaSession, pAllocator), (&device, &gpaSession, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)gpaSession, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)gpaSession, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000133000, (uint64_t)gpaSession, 0);))
 #endif
 #if (defined(VK_AMD_gpa_interface))
 #define VKGEN_CMD_vkDestroyGpaSessionAMD(X, ...) X(vkDestroyGpaSessionAMD, DestroyGpaSessionAMD, void, VKGEN_0, VKGEN_D_vkDestroyGpaSessionAMD, (VkDevice device, VkGpaSessionAMD gpaSession, const VkAllocationCallbacks* pAllocator), (device, gpaSession, pAllocator), __VA_ARGS__)
@@ -485,7 +497,7 @@ VKGEN_TRAMPOLINE(DestroyGpaSessionAMD, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyImage, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkImage image, const VkAllocationCallbacks* pAllocator), (device, image, pAllocator), (&device, &image, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)image, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 10, (uint64_t)image, 0);))
+VKGEN_TRAMPOLINE(DestroyImage, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkImage image, const VkAllocationCallbacks* pAllocator), (device, image, pAllocator), (&device, &image, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)image, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)image, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 10, (uint64_t)image, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyImage(X, ...) X(vkDestroyImage, DestroyImage, void, VKGEN_0, VKGEN_D_vkDestroyImage, (VkDevice device, VkImage image, const VkAllocationCallbacks* pAllocator), (device, image, pAllocator), __VA_ARGS__)
@@ -494,7 +506,7 @@ VKGEN_TRAMPOLINE(DestroyImage, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDe
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyImageView, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkImageView imageView, const VkAllocationCallbacks* pAllocator), (device, imageView, pAllocator), (&device, &imageView, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)imageView, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 14, (uint64_t)imageView, 0);))
+VKGEN_TRAMPOLINE(DestroyImageView, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkImageView imageView, const VkAllocationCallbacks* pAllocator), (device, imageView, pAllocator), (&device, &imageView, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)imageView, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)imageView, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 14, (uint64_t)imageView, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyImageView(X, ...) X(vkDestroyImageView, DestroyImageView, void, VKGEN_0, VKGEN_D_vkDestroyImageView, (VkDevice device, VkImageView imageView, const VkAllocationCallbacks* pAllocator), (device, imageView, pAllocator), __VA_ARGS__)
@@ -503,7 +515,7 @@ VKGEN_TRAMPOLINE(DestroyImageView, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (
 #endif
 
 #if (defined(VK_EXT_device_generated_commands))
-VKGEN_TRAMPOLINE(DestroyIndirectCommandsLayoutEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkIndirectCommandsLayoutEXT indirectCommandsLayout, const VkAllocationCallbacks* pAllocator), (device, indirectCommandsLayout, pAllocator), (&device, &indirectCommandsLayout, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)indirectCommandsLayout, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000572000, (uint64_t)indirectCommandsLayout, 0);))
+VKGEN_TRAMPOLINE(DestroyIndirectCommandsLayoutEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkIndirectCommandsLayoutEXT indirectCommandsLayout, const VkAllocationCallbacks* pAllocator), (device, indirectCommandsLayout, pAllocator), (&device, &indirectCommandsLayout, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)indirectCommandsLayout, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)indirectCommandsLayout, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000572000, (uint64_t)indirectCommandsLayout, 0);))
 #endif
 #if (defined(VK_EXT_device_generated_commands))
 #define VKGEN_CMD_vkDestroyIndirectCommandsLayoutEXT(X, ...) X(vkDestroyIndirectCommandsLayoutEXT, DestroyIndirectCommandsLayoutEXT, void, VKGEN_0, VKGEN_D_vkDestroyIndirectCommandsLayoutEXT, (VkDevice device, VkIndirectCommandsLayoutEXT indirectCommandsLayout, const VkAllocationCallbacks* pAllocator), (device, indirectCommandsLayout, pAllocator), __VA_ARGS__)
@@ -512,7 +524,7 @@ VKGEN_TRAMPOLINE(DestroyIndirectCommandsLayoutEXT, void, VKGEN_0, VKGEN_0, VKGEN
 #endif
 
 #if (defined(VK_NV_device_generated_commands))
-VKGEN_TRAMPOLINE(DestroyIndirectCommandsLayoutNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkIndirectCommandsLayoutNV indirectCommandsLayout, const VkAllocationCallbacks* pAllocator), (device, indirectCommandsLayout, pAllocator), (&device, &indirectCommandsLayout, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)indirectCommandsLayout, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000277000, (uint64_t)indirectCommandsLayout, 0);))
+VKGEN_TRAMPOLINE(DestroyIndirectCommandsLayoutNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkIndirectCommandsLayoutNV indirectCommandsLayout, const VkAllocationCallbacks* pAllocator), (device, indirectCommandsLayout, pAllocator), (&device, &indirectCommandsLayout, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)indirectCommandsLayout, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)indirectCommandsLayout, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000277000, (uint64_t)indirectCommandsLayout, 0);))
 #endif
 #if (defined(VK_NV_device_generated_commands))
 #define VKGEN_CMD_vkDestroyIndirectCommandsLayoutNV(X, ...) X(vkDestroyIndirectCommandsLayoutNV, DestroyIndirectCommandsLayoutNV, void, VKGEN_0, VKGEN_D_vkDestroyIndirectCommandsLayoutNV, (VkDevice device, VkIndirectCommandsLayoutNV indirectCommandsLayout, const VkAllocationCallbacks* pAllocator), (device, indirectCommandsLayout, pAllocator), __VA_ARGS__)
@@ -521,7 +533,7 @@ VKGEN_TRAMPOLINE(DestroyIndirectCommandsLayoutNV, void, VKGEN_0, VKGEN_0, VKGEN_
 #endif
 
 #if (defined(VK_EXT_device_generated_commands))
-VKGEN_TRAMPOLINE(DestroyIndirectExecutionSetEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkIndirectExecutionSetEXT indirectExecutionSet, const VkAllocationCallbacks* pAllocator), (device, indirectExecutionSet, pAllocator), (&device, &indirectExecutionSet, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)indirectExecutionSet, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000572001, (uint64_t)indirectExecutionSet, 0);))
+VKGEN_TRAMPOLINE(DestroyIndirectExecutionSetEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkIndirectExecutionSetEXT indirectExecutionSet, const VkAllocationCallbacks* pAllocator), (device, indirectExecutionSet, pAllocator), (&device, &indirectExecutionSet, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)indirectExecutionSet, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)indirectExecutionSet, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000572001, (uint64_t)indirectExecutionSet, 0);))
 #endif
 #if (defined(VK_EXT_device_generated_commands))
 #define VKGEN_CMD_vkDestroyIndirectExecutionSetEXT(X, ...) X(vkDestroyIndirectExecutionSetEXT, DestroyIndirectExecutionSetEXT, void, VKGEN_0, VKGEN_D_vkDestroyIndirectExecutionSetEXT, (VkDevice device, VkIndirectExecutionSetEXT indirectExecutionSet, const VkAllocationCallbacks* pAllocator), (device, indirectExecutionSet, pAllocator), __VA_ARGS__)
@@ -530,7 +542,7 @@ VKGEN_TRAMPOLINE(DestroyIndirectExecutionSetEXT, void, VKGEN_0, VKGEN_0, VKGEN_0
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyInstance, void, VKGEN_0, VKGEN_0, VKGEN_0, call, vkgen_destroy_instance, (VkInstance instance, const VkAllocationCallbacks* pAllocator), (instance, pAllocator), (&instance, &pAllocator), (GoUintptr, VkAllocationCallbacks*), ((GoUintptr)instance, (VkAllocationCallbacks*)pAllocator), ())
+VKGEN_TRAMPOLINE(DestroyInstance, void, VKGEN_0, VKGEN_0, VKGEN_0, call, vkgen_destroy_instance, (VkInstance instance, const VkAllocationCallbacks* pAllocator), (instance, pAllocator), (&instance, &pAllocator), (GoUintptr, void*), ((GoUintptr)instance, (void*)pAllocator), ((uint64_t)(uintptr_t)instance, (uint64_t)(uintptr_t)pAllocator), ())
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyInstance(X, ...) X(vkDestroyInstance, DestroyInstance, void, VKGEN_0, 0, (VkInstance instance, const VkAllocationCallbacks* pAllocator), (instance, pAllocator), __VA_ARGS__)
@@ -539,7 +551,7 @@ VKGEN_TRAMPOLINE(DestroyInstance, void, VKGEN_0, VKGEN_0, VKGEN_0, call, vkgen_d
 #endif
 
 #if (defined(VK_EXT_opacity_micromap))
-VKGEN_TRAMPOLINE(DestroyMicromapEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkMicromapEXT micromap, const VkAllocationCallbacks* pAllocator), (device, micromap, pAllocator), (&device, &micromap, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)micromap, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000396000, (uint64_t)micromap, 0);))
+VKGEN_TRAMPOLINE(DestroyMicromapEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkMicromapEXT micromap, const VkAllocationCallbacks* pAllocator), (device, micromap, pAllocator), (&device, &micromap, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)micromap, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)micromap, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000396000, (uint64_t)micromap, 0);))
 #endif
 #if (defined(VK_EXT_opacity_micromap))
 #define VKGEN_CMD_vkDestroyMicromapEXT(X, ...) X(vkDestroyMicromapEXT, DestroyMicromapEXT, void, VKGEN_0, VKGEN_D_vkDestroyMicromapEXT, (VkDevice device, VkMicromapEXT micromap, const VkAllocationCallbacks* pAllocator), (device, micromap, pAllocator), __VA_ARGS__)
@@ -548,7 +560,7 @@ VKGEN_TRAMPOLINE(DestroyMicromapEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0,
 #endif
 
 #if (defined(VK_NV_optical_flow))
-VKGEN_TRAMPOLINE(DestroyOpticalFlowSessionNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkOpticalFlowSessionNV session, const VkAllocationCallbacks* pAllocator), (device, session, pAllocator), (&device, &session, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)session, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000464000, (uint64_t)session, 0);))
+VKGEN_TRAMPOLINE(DestroyOpticalFlowSessionNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkOpticalFlowSessionNV session, const VkAllocationCallbacks* pAllocator), (device, session, pAllocator), (&device, &session, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)session, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)session, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000464000, (uint64_t)session, 0);))
 #endif
 #if (defined(VK_NV_optical_flow))
 #define VKGEN_CMD_vkDestroyOpticalFlowSessionNV(X, ...) X(vkDestroyOpticalFlowSessionNV, DestroyOpticalFlowSessionNV, void, VKGEN_0, VKGEN_D_vkDestroyOpticalFlowSessionNV, (VkDevice device, VkOpticalFlowSessionNV session, const VkAllocationCallbacks* pAllocator), (device, session, pAllocator), __VA_ARGS__)
@@ -557,7 +569,7 @@ VKGEN_TRAMPOLINE(DestroyOpticalFlowSessionNV, void, VKGEN_0, VKGEN_0, VKGEN_0, d
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyPipeline, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks* pAllocator), (device, pipeline, pAllocator), (&device, &pipeline, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)pipeline, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 19, (uint64_t)pipeline, 0);))
+VKGEN_TRAMPOLINE(DestroyPipeline, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks* pAllocator), (device, pipeline, pAllocator), (&device, &pipeline, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)pipeline, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pipeline, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 19, (uint64_t)pipeline, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyPipeline(X, ...) X(vkDestroyPipeline, DestroyPipeline, void, VKGEN_0, VKGEN_D_vkDestroyPipeline, (VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks* pAllocator), (device, pipeline, pAllocator), __VA_ARGS__)
@@ -566,7 +578,7 @@ VKGEN_TRAMPOLINE(DestroyPipeline, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (V
 #endif
 
 #if (defined(VK_KHR_pipeline_binary))
-VKGEN_TRAMPOLINE(DestroyPipelineBinaryKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPipelineBinaryKHR pipelineBinary, const VkAllocationCallbacks* pAllocator), (device, pipelineBinary, pAllocator), (&device, &pipelineBinary, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)pipelineBinary, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000483000, (uint64_t)pipelineBinary, 0);))
+VKGEN_TRAMPOLINE(DestroyPipelineBinaryKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPipelineBinaryKHR pipelineBinary, const VkAllocationCallbacks* pAllocator), (device, pipelineBinary, pAllocator), (&device, &pipelineBinary, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)pipelineBinary, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pipelineBinary, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000483000, (uint64_t)pipelineBinary, 0);))
 #endif
 #if (defined(VK_KHR_pipeline_binary))
 #define VKGEN_CMD_vkDestroyPipelineBinaryKHR(X, ...) X(vkDestroyPipelineBinaryKHR, DestroyPipelineBinaryKHR, void, VKGEN_0, VKGEN_D_vkDestroyPipelineBinaryKHR, (VkDevice device, VkPipelineBinaryKHR pipelineBinary, const VkAllocationCallbacks* pAllocator), (device, pipelineBinary, pAllocator), __VA_ARGS__)
@@ -575,7 +587,7 @@ VKGEN_TRAMPOLINE(DestroyPipelineBinaryKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, devi
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyPipelineCache, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPipelineCache pipelineCache, const VkAllocationCallbacks* pAllocator), (device, pipelineCache, pAllocator), (&device, &pipelineCache, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)pipelineCache, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 16, (uint64_t)pipelineCache, 0);))
+VKGEN_TRAMPOLINE(DestroyPipelineCache, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPipelineCache pipelineCache, const VkAllocationCallbacks* pAllocator), (device, pipelineCache, pAllocator), (&device, &pipelineCache, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)pipelineCache, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pipelineCache, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 16, (uint64_t)pipelineCache, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyPipelineCache(X, ...) X(vkDestroyPipelineCache, DestroyPipelineCache, void, VKGEN_0, VKGEN_D_vkDestroyPipelineCache, (VkDevice device, VkPipelineCache pipelineCache, const VkAllocationCallbacks* pAllocator), (device, pipelineCache, pAllocator), __VA_ARGS__)
@@ -584,7 +596,7 @@ VKGEN_TRAMPOLINE(DestroyPipelineCache, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyPipelineLayout, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPipelineLayout pipelineLayout, const VkAllocationCallbacks* pAllocator), (device, pipelineLayout, pAllocator), (&device, &pipelineLayout, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)pipelineLayout, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 17, (uint64_t)pipelineLayout, 0);))
+VKGEN_TRAMPOLINE(DestroyPipelineLayout, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPipelineLayout pipelineLayout, const VkAllocationCallbacks* pAllocator), (device, pipelineLayout, pAllocator), (&device, &pipelineLayout, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)pipelineLayout, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pipelineLayout, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 17, (uint64_t)pipelineLayout, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyPipelineLayout(X, ...) X(vkDestroyPipelineLayout, DestroyPipelineLayout, void, VKGEN_0, VKGEN_D_vkDestroyPipelineLayout, (VkDevice device, VkPipelineLayout pipelineLayout, const VkAllocationCallbacks* pAllocator), (device, pipelineLayout, pAllocator), __VA_ARGS__)
@@ -593,7 +605,7 @@ VKGEN_TRAMPOLINE(DestroyPipelineLayout, void, VKGEN_0, VKGEN_0, VKGEN_0, device,
 #endif
 
 #if (defined(VK_VERSION_1_3))
-VKGEN_TRAMPOLINE(DestroyPrivateDataSlot, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPrivateDataSlot privateDataSlot, const VkAllocationCallbacks* pAllocator), (device, privateDataSlot, pAllocator), (&device, &privateDataSlot, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)privateDataSlot, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000295000, (uint64_t)privateDataSlot, 0);))
+VKGEN_TRAMPOLINE(DestroyPrivateDataSlot, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPrivateDataSlot privateDataSlot, const VkAllocationCallbacks* pAllocator), (device, privateDataSlot, pAllocator), (&device, &privateDataSlot, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)privateDataSlot, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)privateDataSlot, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000295000, (uint64_t)privateDataSlot, 0);))
 #endif
 #if (defined(VK_VERSION_1_3))
 #define VKGEN_CMD_vkDestroyPrivateDataSlot(X, ...) X(vkDestroyPrivateDataSlot, DestroyPrivateDataSlot, void, VKGEN_0, VKGEN_D_vkDestroyPrivateDataSlot, (VkDevice device, VkPrivateDataSlot privateDataSlot, const VkAllocationCallbacks* pAllocator), (device, privateDataSlot, pAllocator), __VA_ARGS__)
@@ -607,7 +619,7 @@ VKGEN_TRAMPOLINE(DestroyPrivateDataSlot, void, VKGEN_0, VKGEN_0, VKGEN_0, device
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyQueryPool, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkQueryPool queryPool, const VkAllocationCallbacks* pAllocator), (device, queryPool, pAllocator), (&device, &queryPool, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)queryPool, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 12, (uint64_t)queryPool, 0);))
+VKGEN_TRAMPOLINE(DestroyQueryPool, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkQueryPool queryPool, const VkAllocationCallbacks* pAllocator), (device, queryPool, pAllocator), (&device, &queryPool, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)queryPool, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)queryPool, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 12, (uint64_t)queryPool, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyQueryPool(X, ...) X(vkDestroyQueryPool, DestroyQueryPool, void, VKGEN_0, VKGEN_D_vkDestroyQueryPool, (VkDevice device, VkQueryPool queryPool, const VkAllocationCallbacks* pAllocator), (device, queryPool, pAllocator), __VA_ARGS__)
@@ -616,7 +628,7 @@ VKGEN_TRAMPOLINE(DestroyQueryPool, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyRenderPass, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkRenderPass renderPass, const VkAllocationCallbacks* pAllocator), (device, renderPass, pAllocator), (&device, &renderPass, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)renderPass, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 18, (uint64_t)renderPass, 0);))
+VKGEN_TRAMPOLINE(DestroyRenderPass, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkRenderPass renderPass, const VkAllocationCallbacks* pAllocator), (device, renderPass, pAllocator), (&device, &renderPass, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)renderPass, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)renderPass, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 18, (uint64_t)renderPass, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyRenderPass(X, ...) X(vkDestroyRenderPass, DestroyRenderPass, void, VKGEN_0, VKGEN_D_vkDestroyRenderPass, (VkDevice device, VkRenderPass renderPass, const VkAllocationCallbacks* pAllocator), (device, renderPass, pAllocator), __VA_ARGS__)
@@ -625,7 +637,7 @@ VKGEN_TRAMPOLINE(DestroyRenderPass, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, 
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroySampler, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkSampler sampler, const VkAllocationCallbacks* pAllocator), (device, sampler, pAllocator), (&device, &sampler, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)sampler, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 21, (uint64_t)sampler, 0);))
+VKGEN_TRAMPOLINE(DestroySampler, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkSampler sampler, const VkAllocationCallbacks* pAllocator), (device, sampler, pAllocator), (&device, &sampler, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)sampler, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)sampler, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 21, (uint64_t)sampler, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroySampler(X, ...) X(vkDestroySampler, DestroySampler, void, VKGEN_0, VKGEN_D_vkDestroySampler, (VkDevice device, VkSampler sampler, const VkAllocationCallbacks* pAllocator), (device, sampler, pAllocator), __VA_ARGS__)
@@ -634,7 +646,7 @@ VKGEN_TRAMPOLINE(DestroySampler, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (Vk
 #endif
 
 #if (defined(VK_VERSION_1_1))
-VKGEN_TRAMPOLINE(DestroySamplerYcbcrConversion, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkSamplerYcbcrConversion ycbcrConversion, const VkAllocationCallbacks* pAllocator), (device, ycbcrConversion, pAllocator), (&device, &ycbcrConversion, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)ycbcrConversion, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000156000, (uint64_t)ycbcrConversion, 0);))
+VKGEN_TRAMPOLINE(DestroySamplerYcbcrConversion, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkSamplerYcbcrConversion ycbcrConversion, const VkAllocationCallbacks* pAllocator), (device, ycbcrConversion, pAllocator), (&device, &ycbcrConversion, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)ycbcrConversion, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)ycbcrConversion, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000156000, (uint64_t)ycbcrConversion, 0);))
 #endif
 #if (defined(VK_VERSION_1_1))
 #define VKGEN_CMD_vkDestroySamplerYcbcrConversion(X, ...) X(vkDestroySamplerYcbcrConversion, DestroySamplerYcbcrConversion, void, VKGEN_0, VKGEN_D_vkDestroySamplerYcbcrConversion, (VkDevice device, VkSamplerYcbcrConversion ycbcrConversion, const VkAllocationCallbacks* pAllocator), (device, ycbcrConversion, pAllocator), __VA_ARGS__)
@@ -648,7 +660,7 @@ VKGEN_TRAMPOLINE(DestroySamplerYcbcrConversion, void, VKGEN_0, VKGEN_0, VKGEN_0,
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroySemaphore, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkSemaphore semaphore, const VkAllocationCallbacks* pAllocator), (device, semaphore, pAllocator), (&device, &semaphore, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)semaphore, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 5, (uint64_t)semaphore, 0);))
+VKGEN_TRAMPOLINE(DestroySemaphore, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkSemaphore semaphore, const VkAllocationCallbacks* pAllocator), (device, semaphore, pAllocator), (&device, &semaphore, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)semaphore, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)semaphore, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 5, (uint64_t)semaphore, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroySemaphore(X, ...) X(vkDestroySemaphore, DestroySemaphore, void, VKGEN_0, VKGEN_D_vkDestroySemaphore, (VkDevice device, VkSemaphore semaphore, const VkAllocationCallbacks* pAllocator), (device, semaphore, pAllocator), __VA_ARGS__)
@@ -657,7 +669,7 @@ VKGEN_TRAMPOLINE(DestroySemaphore, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (
 #endif
 
 #if (defined(VK_EXT_shader_object))
-VKGEN_TRAMPOLINE(DestroyShaderEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkShaderEXT shader, const VkAllocationCallbacks* pAllocator), (device, shader, pAllocator), (&device, &shader, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)shader, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000482000, (uint64_t)shader, 0);))
+VKGEN_TRAMPOLINE(DestroyShaderEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkShaderEXT shader, const VkAllocationCallbacks* pAllocator), (device, shader, pAllocator), (&device, &shader, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)shader, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)shader, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000482000, (uint64_t)shader, 0);))
 #endif
 #if (defined(VK_EXT_shader_object))
 #define VKGEN_CMD_vkDestroyShaderEXT(X, ...) X(vkDestroyShaderEXT, DestroyShaderEXT, void, VKGEN_0, VKGEN_D_vkDestroyShaderEXT, (VkDevice device, VkShaderEXT shader, const VkAllocationCallbacks* pAllocator), (device, shader, pAllocator), __VA_ARGS__)
@@ -666,7 +678,7 @@ VKGEN_TRAMPOLINE(DestroyShaderEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (
 #endif
 
 #if (defined(VK_ARM_shader_instrumentation))
-VKGEN_TRAMPOLINE(DestroyShaderInstrumentationARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkShaderInstrumentationARM instrumentation, const VkAllocationCallbacks* pAllocator), (device, instrumentation, pAllocator), (&device, &instrumentation, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)instrumentation, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000607000, (uint64_t)instrumentation, 0);))
+VKGEN_TRAMPOLINE(DestroyShaderInstrumentationARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkShaderInstrumentationARM instrumentation, const VkAllocationCallbacks* pAllocator), (device, instrumentation, pAllocator), (&device, &instrumentation, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)instrumentation, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)instrumentation, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000607000, (uint64_t)instrumentation, 0);))
 #endif
 #if (defined(VK_ARM_shader_instrumentation))
 #define VKGEN_CMD_vkDestroyShaderInstrumentationARM(X, ...) X(vkDestroyShaderInstrumentationARM, DestroyShaderInstrumentationARM, void, VKGEN_0, VKGEN_D_vkDestroyShaderInstrumentationARM, (VkDevice device, VkShaderInstrumentationARM instrumentation, const VkAllocationCallbacks* pAllocator), (device, instrumentation, pAllocator), __VA_ARGS__)
@@ -675,7 +687,7 @@ VKGEN_TRAMPOLINE(DestroyShaderInstrumentationARM, void, VKGEN_0, VKGEN_0, VKGEN_
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyShaderModule, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkShaderModule shaderModule, const VkAllocationCallbacks* pAllocator), (device, shaderModule, pAllocator), (&device, &shaderModule, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)shaderModule, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 15, (uint64_t)shaderModule, 0);))
+VKGEN_TRAMPOLINE(DestroyShaderModule, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkShaderModule shaderModule, const VkAllocationCallbacks* pAllocator), (device, shaderModule, pAllocator), (&device, &shaderModule, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)shaderModule, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)shaderModule, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 15, (uint64_t)shaderModule, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyShaderModule(X, ...) X(vkDestroyShaderModule, DestroyShaderModule, void, VKGEN_0, VKGEN_D_vkDestroyShaderModule, (VkDevice device, VkShaderModule shaderModule, const VkAllocationCallbacks* pAllocator), (device, shaderModule, pAllocator), __VA_ARGS__)
@@ -684,7 +696,7 @@ VKGEN_TRAMPOLINE(DestroyShaderModule, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0
 #endif
 
 #if (defined(VK_KHR_surface))
-VKGEN_TRAMPOLINE(DestroySurfaceKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkInstance instance, VkSurfaceKHR surface, const VkAllocationCallbacks* pAllocator), (instance, surface, pAllocator), (&instance, &surface, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)instance, (GoUint64)surface, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, 0, 1000000000, (uint64_t)surface, 0);))
+VKGEN_TRAMPOLINE(DestroySurfaceKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkInstance instance, VkSurfaceKHR surface, const VkAllocationCallbacks* pAllocator), (instance, surface, pAllocator), (&instance, &surface, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)instance, (GoUint64)surface, (void*)pAllocator), ((uint64_t)(uintptr_t)instance, (uint64_t)(uintptr_t)surface, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, 0, 1000000000, (uint64_t)surface, 0);))
 #endif
 #if (defined(VK_KHR_surface))
 #define VKGEN_CMD_vkDestroySurfaceKHR(X, ...) X(vkDestroySurfaceKHR, DestroySurfaceKHR, void, VKGEN_0, VKGEN_I_vkDestroySurfaceKHR, (VkInstance instance, VkSurfaceKHR surface, const VkAllocationCallbacks* pAllocator), (instance, surface, pAllocator), __VA_ARGS__)
@@ -693,7 +705,7 @@ VKGEN_TRAMPOLINE(DestroySurfaceKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0
 #endif
 
 #if (defined(VK_KHR_swapchain))
-VKGEN_TRAMPOLINE(DestroySwapchainKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkSwapchainKHR swapchain, const VkAllocationCallbacks* pAllocator), (device, swapchain, pAllocator), (&device, &swapchain, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)swapchain, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000001000, (uint64_t)swapchain, 0);))
+VKGEN_TRAMPOLINE(DestroySwapchainKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkSwapchainKHR swapchain, const VkAllocationCallbacks* pAllocator), (device, swapchain, pAllocator), (&device, &swapchain, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)swapchain, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)swapchain, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000001000, (uint64_t)swapchain, 0);))
 #endif
 #if (defined(VK_KHR_swapchain))
 #define VKGEN_CMD_vkDestroySwapchainKHR(X, ...) X(vkDestroySwapchainKHR, DestroySwapchainKHR, void, VKGEN_0, VKGEN_D_vkDestroySwapchainKHR, (VkDevice device, VkSwapchainKHR swapchain, const VkAllocationCallbacks* pAllocator), (device, swapchain, pAllocator), __VA_ARGS__)
@@ -702,7 +714,7 @@ VKGEN_TRAMPOLINE(DestroySwapchainKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0
 #endif
 
 #if (defined(VK_ARM_tensors))
-VKGEN_TRAMPOLINE(DestroyTensorARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkTensorARM tensor, const VkAllocationCallbacks* pAllocator), (device, tensor, pAllocator), (&device, &tensor, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)tensor, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000460000, (uint64_t)tensor, 0);))
+VKGEN_TRAMPOLINE(DestroyTensorARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkTensorARM tensor, const VkAllocationCallbacks* pAllocator), (device, tensor, pAllocator), (&device, &tensor, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)tensor, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)tensor, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000460000, (uint64_t)tensor, 0);))
 #endif
 #if (defined(VK_ARM_tensors))
 #define VKGEN_CMD_vkDestroyTensorARM(X, ...) X(vkDestroyTensorARM, DestroyTensorARM, void, VKGEN_0, VKGEN_D_vkDestroyTensorARM, (VkDevice device, VkTensorARM tensor, const VkAllocationCallbacks* pAllocator), (device, tensor, pAllocator), __VA_ARGS__)
@@ -711,7 +723,7 @@ VKGEN_TRAMPOLINE(DestroyTensorARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (
 #endif
 
 #if (defined(VK_ARM_tensors))
-VKGEN_TRAMPOLINE(DestroyTensorViewARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkTensorViewARM tensorView, const VkAllocationCallbacks* pAllocator), (device, tensorView, pAllocator), (&device, &tensorView, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)tensorView, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000460001, (uint64_t)tensorView, 0);))
+VKGEN_TRAMPOLINE(DestroyTensorViewARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkTensorViewARM tensorView, const VkAllocationCallbacks* pAllocator), (device, tensorView, pAllocator), (&device, &tensorView, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)tensorView, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)tensorView, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000460001, (uint64_t)tensorView, 0);))
 #endif
 #if (defined(VK_ARM_tensors))
 #define VKGEN_CMD_vkDestroyTensorViewARM(X, ...) X(vkDestroyTensorViewARM, DestroyTensorViewARM, void, VKGEN_0, VKGEN_D_vkDestroyTensorViewARM, (VkDevice device, VkTensorViewARM tensorView, const VkAllocationCallbacks* pAllocator), (device, tensorView, pAllocator), __VA_ARGS__)
@@ -720,7 +732,7 @@ VKGEN_TRAMPOLINE(DestroyTensorViewARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 
 #endif
 
 #if (defined(VK_EXT_validation_cache))
-VKGEN_TRAMPOLINE(DestroyValidationCacheEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkValidationCacheEXT validationCache, const VkAllocationCallbacks* pAllocator), (device, validationCache, pAllocator), (&device, &validationCache, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)validationCache, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000160000, (uint64_t)validationCache, 0);))
+VKGEN_TRAMPOLINE(DestroyValidationCacheEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkValidationCacheEXT validationCache, const VkAllocationCallbacks* pAllocator), (device, validationCache, pAllocator), (&device, &validationCache, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)validationCache, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)validationCache, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000160000, (uint64_t)validationCache, 0);))
 #endif
 #if (defined(VK_EXT_validation_cache))
 #define VKGEN_CMD_vkDestroyValidationCacheEXT(X, ...) X(vkDestroyValidationCacheEXT, DestroyValidationCacheEXT, void, VKGEN_0, VKGEN_D_vkDestroyValidationCacheEXT, (VkDevice device, VkValidationCacheEXT validationCache, const VkAllocationCallbacks* pAllocator), (device, validationCache, pAllocator), __VA_ARGS__)
@@ -729,7 +741,7 @@ VKGEN_TRAMPOLINE(DestroyValidationCacheEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, dev
 #endif
 
 #if (defined(VK_KHR_video_queue))
-VKGEN_TRAMPOLINE(DestroyVideoSessionKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkVideoSessionKHR videoSession, const VkAllocationCallbacks* pAllocator), (device, videoSession, pAllocator), (&device, &videoSession, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)videoSession, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000023000, (uint64_t)videoSession, 0);))
+VKGEN_TRAMPOLINE(DestroyVideoSessionKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkVideoSessionKHR videoSession, const VkAllocationCallbacks* pAllocator), (device, videoSession, pAllocator), (&device, &videoSession, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)videoSession, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)videoSession, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000023000, (uint64_t)videoSession, 0);))
 #endif
 #if (defined(VK_KHR_video_queue))
 #define VKGEN_CMD_vkDestroyVideoSessionKHR(X, ...) X(vkDestroyVideoSessionKHR, DestroyVideoSessionKHR, void, VKGEN_0, VKGEN_D_vkDestroyVideoSessionKHR, (VkDevice device, VkVideoSessionKHR videoSession, const VkAllocationCallbacks* pAllocator), (device, videoSession, pAllocator), __VA_ARGS__)
@@ -738,7 +750,7 @@ VKGEN_TRAMPOLINE(DestroyVideoSessionKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device
 #endif
 
 #if (defined(VK_KHR_video_queue))
-VKGEN_TRAMPOLINE(DestroyVideoSessionParametersKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkVideoSessionParametersKHR videoSessionParameters, const VkAllocationCallbacks* pAllocator), (device, videoSessionParameters, pAllocator), (&device, &videoSessionParameters, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)videoSessionParameters, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000023001, (uint64_t)videoSessionParameters, 0);))
+VKGEN_TRAMPOLINE(DestroyVideoSessionParametersKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkVideoSessionParametersKHR videoSessionParameters, const VkAllocationCallbacks* pAllocator), (device, videoSessionParameters, pAllocator), (&device, &videoSessionParameters, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)videoSessionParameters, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)videoSessionParameters, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000023001, (uint64_t)videoSessionParameters, 0);))
 #endif
 #if (defined(VK_KHR_video_queue))
 #define VKGEN_CMD_vkDestroyVideoSessionParametersKHR(X, ...) X(vkDestroyVideoSessionParametersKHR, DestroyVideoSessionParametersKHR, void, VKGEN_0, VKGEN_D_vkDestroyVideoSessionParametersKHR, (VkDevice device, VkVideoSessionParametersKHR videoSessionParameters, const VkAllocationCallbacks* pAllocator), (device, videoSessionParameters, pAllocator), __VA_ARGS__)
@@ -747,7 +759,7 @@ VKGEN_TRAMPOLINE(DestroyVideoSessionParametersKHR, void, VKGEN_0, VKGEN_0, VKGEN
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(EnumerateDeviceExtensionProperties, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, call, vkgen_enumerate_device_extensions, (VkPhysicalDevice physicalDevice, const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties), (physicalDevice, pLayerName, pPropertyCount, pProperties), (&physicalDevice, &pLayerName, &pPropertyCount, &pProperties), (GoUintptr, char*, uint32_t*, VkExtensionProperties*), ((GoUintptr)physicalDevice, (char*)pLayerName, (uint32_t*)pPropertyCount, (VkExtensionProperties*)pProperties), ())
+VKGEN_TRAMPOLINE(EnumerateDeviceExtensionProperties, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, call, vkgen_enumerate_device_extensions, (VkPhysicalDevice physicalDevice, const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties), (physicalDevice, pLayerName, pPropertyCount, pProperties), (&physicalDevice, &pLayerName, &pPropertyCount, &pProperties), (GoUintptr, void*, void*, void*), ((GoUintptr)physicalDevice, (void*)pLayerName, (void*)pPropertyCount, (void*)pProperties), ((uint64_t)(uintptr_t)physicalDevice, (uint64_t)(uintptr_t)pLayerName, (uint64_t)(uintptr_t)pPropertyCount, (uint64_t)(uintptr_t)pProperties), ())
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkEnumerateDeviceExtensionProperties(X, ...) X(vkEnumerateDeviceExtensionProperties, EnumerateDeviceExtensionProperties, VkResult, VKGEN_1, 0, (VkPhysicalDevice physicalDevice, const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties), (physicalDevice, pLayerName, pPropertyCount, pProperties), __VA_ARGS__)
@@ -756,7 +768,7 @@ VKGEN_TRAMPOLINE(EnumerateDeviceExtensionProperties, VkResult, VKGEN_1, VKGEN_1,
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(EnumerateDeviceLayerProperties, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, call, vkgen_enumerate_device_layers, (VkPhysicalDevice physicalDevice, uint32_t* pPropertyCount, VkLayerProperties* pProperties), (physicalDevice, pPropertyCount, pProperties), (&physicalDevice, &pPropertyCount, &pProperties), (GoUintptr, uint32_t*, VkLayerProperties*), ((GoUintptr)physicalDevice, (uint32_t*)pPropertyCount, (VkLayerProperties*)pProperties), ())
+VKGEN_TRAMPOLINE(EnumerateDeviceLayerProperties, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, call, vkgen_enumerate_device_layers, (VkPhysicalDevice physicalDevice, uint32_t* pPropertyCount, VkLayerProperties* pProperties), (physicalDevice, pPropertyCount, pProperties), (&physicalDevice, &pPropertyCount, &pProperties), (GoUintptr, void*, void*), ((GoUintptr)physicalDevice, (void*)pPropertyCount, (void*)pProperties), ((uint64_t)(uintptr_t)physicalDevice, (uint64_t)(uintptr_t)pPropertyCount, (uint64_t)(uintptr_t)pProperties), ())
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkEnumerateDeviceLayerProperties(X, ...) X(vkEnumerateDeviceLayerProperties, EnumerateDeviceLayerProperties, VkResult, VKGEN_1, 0, (VkPhysicalDevice physicalDevice, uint32_t* pPropertyCount, VkLayerProperties* pProperties), (physicalDevice, pPropertyCount, pProperties), __VA_ARGS__)
@@ -765,7 +777,7 @@ VKGEN_TRAMPOLINE(EnumerateDeviceLayerProperties, VkResult, VKGEN_1, VKGEN_1, VKG
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(EnumerateInstanceExtensionProperties, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, call, vkgen_enumerate_instance_extensions, (const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties), (pLayerName, pPropertyCount, pProperties), (&pLayerName, &pPropertyCount, &pProperties), (char*, uint32_t*, VkExtensionProperties*), ((char*)pLayerName, (uint32_t*)pPropertyCount, (VkExtensionProperties*)pProperties), ())
+VKGEN_TRAMPOLINE(EnumerateInstanceExtensionProperties, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, call, vkgen_enumerate_instance_extensions, (const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties), (pLayerName, pPropertyCount, pProperties), (&pLayerName, &pPropertyCount, &pProperties), (void*, void*, void*), ((void*)pLayerName, (void*)pPropertyCount, (void*)pProperties), ((uint64_t)(uintptr_t)pLayerName, (uint64_t)(uintptr_t)pPropertyCount, (uint64_t)(uintptr_t)pProperties), ())
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkEnumerateInstanceExtensionProperties(X, ...) X(vkEnumerateInstanceExtensionProperties, EnumerateInstanceExtensionProperties, VkResult, VKGEN_1, 0, (const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties), (pLayerName, pPropertyCount, pProperties), __VA_ARGS__)
@@ -774,7 +786,7 @@ VKGEN_TRAMPOLINE(EnumerateInstanceExtensionProperties, VkResult, VKGEN_1, VKGEN_
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(EnumerateInstanceLayerProperties, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, call, vkgen_enumerate_instance_layers, (uint32_t* pPropertyCount, VkLayerProperties* pProperties), (pPropertyCount, pProperties), (&pPropertyCount, &pProperties), (uint32_t*, VkLayerProperties*), ((uint32_t*)pPropertyCount, (VkLayerProperties*)pProperties), ())
+VKGEN_TRAMPOLINE(EnumerateInstanceLayerProperties, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, call, vkgen_enumerate_instance_layers, (uint32_t* pPropertyCount, VkLayerProperties* pProperties), (pPropertyCount, pProperties), (&pPropertyCount, &pProperties), (void*, void*), ((void*)pPropertyCount, (void*)pProperties), ((uint64_t)(uintptr_t)pPropertyCount, (uint64_t)(uintptr_t)pProperties), ())
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkEnumerateInstanceLayerProperties(X, ...) X(vkEnumerateInstanceLayerProperties, EnumerateInstanceLayerProperties, VkResult, VKGEN_1, 0, (uint32_t* pPropertyCount, VkLayerProperties* pProperties), (pPropertyCount, pProperties), __VA_ARGS__)
@@ -783,7 +795,7 @@ VKGEN_TRAMPOLINE(EnumerateInstanceLayerProperties, VkResult, VKGEN_1, VKGEN_1, V
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(FreeCommandBuffers, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCommandPool commandPool, uint32_t commandBufferCount, const VkCommandBuffer* pCommandBuffers), (device, commandPool, commandBufferCount, pCommandBuffers), (&device, &commandPool, &commandBufferCount, &pCommandBuffers), (GoUintptr, GoUint64, uint32_t, GoUintptr*), ((GoUintptr)device, (GoUint64)commandPool, (uint32_t)commandBufferCount, (GoUintptr*)pCommandBuffers), (if (pCommandBuffers) for (uint32_t i = 0; i < commandBufferCount; i++) vkgen_forget(L, (uint64_t)(uintptr_t)device, 6, (uint64_t)(uintptr_t)pCommandBuffers[i], 0);))
+VKGEN_TRAMPOLINE(FreeCommandBuffers, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCommandPool commandPool, uint32_t commandBufferCount, const VkCommandBuffer* pCommandBuffers), (device, commandPool, commandBufferCount, pCommandBuffers), (&device, &commandPool, &commandBufferCount, &pCommandBuffers), (GoUintptr, GoUint64, uint32_t, void*), ((GoUintptr)device, (GoUint64)commandPool, (uint32_t)commandBufferCount, (void*)pCommandBuffers), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)commandPool, (uint64_t)commandBufferCount, (uint64_t)(uintptr_t)pCommandBuffers), (if (pCommandBuffers) for (uint32_t i = 0; i < commandBufferCount; i++) vkgen_forget(L, (uint64_t)(uintptr_t)device, 6, (uint64_t)(uintptr_t)pCommandBuffers[i], 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkFreeCommandBuffers(X, ...) X(vkFreeCommandBuffers, FreeCommandBuffers, void, VKGEN_0, VKGEN_D_vkFreeCommandBuffers, (VkDevice device, VkCommandPool commandPool, uint32_t commandBufferCount, const VkCommandBuffer* pCommandBuffers), (device, commandPool, commandBufferCount, pCommandBuffers), __VA_ARGS__)
@@ -792,7 +804,7 @@ VKGEN_TRAMPOLINE(FreeCommandBuffers, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0,
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(FreeDescriptorSets, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkDescriptorPool descriptorPool, uint32_t descriptorSetCount, const VkDescriptorSet* pDescriptorSets), (device, descriptorPool, descriptorSetCount, pDescriptorSets), (&device, &descriptorPool, &descriptorSetCount, &pDescriptorSets), (GoUintptr, GoUint64, uint32_t, GoUint64*), ((GoUintptr)device, (GoUint64)descriptorPool, (uint32_t)descriptorSetCount, (GoUint64*)pDescriptorSets), (if (pDescriptorSets) for (uint32_t i = 0; i < descriptorSetCount; i++) vkgen_forget(L, (uint64_t)(uintptr_t)device, 23, (uint64_t)pDescriptorSets[i], 0);))
+VKGEN_TRAMPOLINE(FreeDescriptorSets, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkDescriptorPool descriptorPool, uint32_t descriptorSetCount, const VkDescriptorSet* pDescriptorSets), (device, descriptorPool, descriptorSetCount, pDescriptorSets), (&device, &descriptorPool, &descriptorSetCount, &pDescriptorSets), (GoUintptr, GoUint64, uint32_t, void*), ((GoUintptr)device, (GoUint64)descriptorPool, (uint32_t)descriptorSetCount, (void*)pDescriptorSets), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)descriptorPool, (uint64_t)descriptorSetCount, (uint64_t)(uintptr_t)pDescriptorSets), (if (pDescriptorSets) for (uint32_t i = 0; i < descriptorSetCount; i++) vkgen_forget(L, (uint64_t)(uintptr_t)device, 23, (uint64_t)pDescriptorSets[i], 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkFreeDescriptorSets(X, ...) X(vkFreeDescriptorSets, FreeDescriptorSets, VkResult, VKGEN_1, VKGEN_D_vkFreeDescriptorSets, (VkDevice device, VkDescriptorPool descriptorPool, uint32_t descriptorSetCount, const VkDescriptorSet* pDescriptorSets), (device, descriptorPool, descriptorSetCount, pDescriptorSets), __VA_ARGS__)
@@ -801,7 +813,7 @@ VKGEN_TRAMPOLINE(FreeDescriptorSets, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(FreeMemory, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks* pAllocator), (device, memory, pAllocator), (&device, &memory, &pAllocator), (GoUintptr, GoUint64, VkAllocationCallbacks*), ((GoUintptr)device, (GoUint64)memory, (VkAllocationCallbacks*)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 8, (uint64_t)memory, 0);))
+VKGEN_TRAMPOLINE(FreeMemory, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks* pAllocator), (device, memory, pAllocator), (&device, &memory, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)memory, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)memory, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 8, (uint64_t)memory, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkFreeMemory(X, ...) X(vkFreeMemory, FreeMemory, void, VKGEN_0, VKGEN_D_vkFreeMemory, (VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks* pAllocator), (device, memory, pAllocator), __VA_ARGS__)
@@ -810,7 +822,7 @@ VKGEN_TRAMPOLINE(FreeMemory, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevi
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(GetBufferMemoryRequirements, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkBuffer buffer, VkMemoryRequirements* pMemoryRequirements), (device, buffer, pMemoryRequirements), (&device, &buffer, &pMemoryRequirements), (GoUintptr, GoUint64, VkMemoryRequirements*), ((GoUintptr)device, (GoUint64)buffer, (VkMemoryRequirements*)pMemoryRequirements), ())
+VKGEN_TRAMPOLINE(GetBufferMemoryRequirements, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkBuffer buffer, VkMemoryRequirements* pMemoryRequirements), (device, buffer, pMemoryRequirements), (&device, &buffer, &pMemoryRequirements), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)buffer, (void*)pMemoryRequirements), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)buffer, (uint64_t)(uintptr_t)pMemoryRequirements), ())
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkGetBufferMemoryRequirements(X, ...) X(vkGetBufferMemoryRequirements, GetBufferMemoryRequirements, void, VKGEN_0, VKGEN_D_vkGetBufferMemoryRequirements, (VkDevice device, VkBuffer buffer, VkMemoryRequirements* pMemoryRequirements), (device, buffer, pMemoryRequirements), __VA_ARGS__)
@@ -819,7 +831,7 @@ VKGEN_TRAMPOLINE(GetBufferMemoryRequirements, void, VKGEN_0, VKGEN_0, VKGEN_0, d
 #endif
 
 #if (defined(VK_VERSION_1_1))
-VKGEN_TRAMPOLINE(GetBufferMemoryRequirements2, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (device, pInfo, pMemoryRequirements), (&device, &pInfo, &pMemoryRequirements), (GoUintptr, VkBufferMemoryRequirementsInfo2*, VkMemoryRequirements2*), ((GoUintptr)device, (VkBufferMemoryRequirementsInfo2*)pInfo, (VkMemoryRequirements2*)pMemoryRequirements), ())
+VKGEN_TRAMPOLINE(GetBufferMemoryRequirements2, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (device, pInfo, pMemoryRequirements), (&device, &pInfo, &pMemoryRequirements), (GoUintptr, void*, void*), ((GoUintptr)device, (void*)pInfo, (void*)pMemoryRequirements), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pInfo, (uint64_t)(uintptr_t)pMemoryRequirements), ())
 #endif
 #if (defined(VK_VERSION_1_1))
 #define VKGEN_CMD_vkGetBufferMemoryRequirements2(X, ...) X(vkGetBufferMemoryRequirements2, GetBufferMemoryRequirements2, void, VKGEN_0, VKGEN_D_vkGetBufferMemoryRequirements2, (VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (device, pInfo, pMemoryRequirements), __VA_ARGS__)
@@ -833,7 +845,7 @@ VKGEN_TRAMPOLINE(GetBufferMemoryRequirements2, void, VKGEN_0, VKGEN_0, VKGEN_0, 
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(GetImageMemoryRequirements, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkImage image, VkMemoryRequirements* pMemoryRequirements), (device, image, pMemoryRequirements), (&device, &image, &pMemoryRequirements), (GoUintptr, GoUint64, VkMemoryRequirements*), ((GoUintptr)device, (GoUint64)image, (VkMemoryRequirements*)pMemoryRequirements), ())
+VKGEN_TRAMPOLINE(GetImageMemoryRequirements, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkImage image, VkMemoryRequirements* pMemoryRequirements), (device, image, pMemoryRequirements), (&device, &image, &pMemoryRequirements), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)image, (void*)pMemoryRequirements), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)image, (uint64_t)(uintptr_t)pMemoryRequirements), ())
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkGetImageMemoryRequirements(X, ...) X(vkGetImageMemoryRequirements, GetImageMemoryRequirements, void, VKGEN_0, VKGEN_D_vkGetImageMemoryRequirements, (VkDevice device, VkImage image, VkMemoryRequirements* pMemoryRequirements), (device, image, pMemoryRequirements), __VA_ARGS__)
@@ -842,7 +854,7 @@ VKGEN_TRAMPOLINE(GetImageMemoryRequirements, void, VKGEN_0, VKGEN_0, VKGEN_0, de
 #endif
 
 #if (defined(VK_VERSION_1_1))
-VKGEN_TRAMPOLINE(GetImageMemoryRequirements2, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (device, pInfo, pMemoryRequirements), (&device, &pInfo, &pMemoryRequirements), (GoUintptr, VkImageMemoryRequirementsInfo2*, VkMemoryRequirements2*), ((GoUintptr)device, (VkImageMemoryRequirementsInfo2*)pInfo, (VkMemoryRequirements2*)pMemoryRequirements), ())
+VKGEN_TRAMPOLINE(GetImageMemoryRequirements2, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (device, pInfo, pMemoryRequirements), (&device, &pInfo, &pMemoryRequirements), (GoUintptr, void*, void*), ((GoUintptr)device, (void*)pInfo, (void*)pMemoryRequirements), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pInfo, (uint64_t)(uintptr_t)pMemoryRequirements), ())
 #endif
 #if (defined(VK_VERSION_1_1))
 #define VKGEN_CMD_vkGetImageMemoryRequirements2(X, ...) X(vkGetImageMemoryRequirements2, GetImageMemoryRequirements2, void, VKGEN_0, VKGEN_D_vkGetImageMemoryRequirements2, (VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (device, pInfo, pMemoryRequirements), __VA_ARGS__)
@@ -855,8 +867,63 @@ VKGEN_TRAMPOLINE(GetImageMemoryRequirements2, void, VKGEN_0, VKGEN_0, VKGEN_0, d
 #define VKGEN_CMD_vkGetImageMemoryRequirements2KHR(X, ...)
 #endif
 
+#if (defined(VK_VERSION_1_0))
+VKGEN_TRAMPOLINE(GetImageSparseMemoryRequirements, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkImage image, uint32_t* pSparseMemoryRequirementCount, VkSparseImageMemoryRequirements* pSparseMemoryRequirements), (device, image, pSparseMemoryRequirementCount, pSparseMemoryRequirements), (&device, &image, &pSparseMemoryRequirementCount, &pSparseMemoryRequirements), (GoUintptr, GoUint64, void*, void*), ((GoUintptr)device, (GoUint64)image, (void*)pSparseMemoryRequirementCount, (void*)pSparseMemoryRequirements), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)image, (uint64_t)(uintptr_t)pSparseMemoryRequirementCount, (uint64_t)(uintptr_t)pSparseMemoryRequirements), ())
+#endif
+#if (defined(VK_VERSION_1_0))
+#define VKGEN_CMD_vkGetImageSparseMemoryRequirements(X, ...) X(vkGetImageSparseMemoryRequirements, GetImageSparseMemoryRequirements, void, VKGEN_0, VKGEN_D_vkGetImageSparseMemoryRequirements, (VkDevice device, VkImage image, uint32_t* pSparseMemoryRequirementCount, VkSparseImageMemoryRequirements* pSparseMemoryRequirements), (device, image, pSparseMemoryRequirementCount, pSparseMemoryRequirements), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkGetImageSparseMemoryRequirements(X, ...)
+#endif
+
+#if (defined(VK_VERSION_1_1))
+VKGEN_TRAMPOLINE(GetPhysicalDeviceFeatures2, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceFeatures2* pFeatures), (physicalDevice, pFeatures), (&physicalDevice, &pFeatures), (GoUintptr, void*), ((GoUintptr)physicalDevice, (void*)pFeatures), ((uint64_t)(uintptr_t)physicalDevice, (uint64_t)(uintptr_t)pFeatures), ())
+#endif
+#if (defined(VK_VERSION_1_1))
+#define VKGEN_CMD_vkGetPhysicalDeviceFeatures2(X, ...) X(vkGetPhysicalDeviceFeatures2, GetPhysicalDeviceFeatures2, void, VKGEN_0, VKGEN_I_vkGetPhysicalDeviceFeatures2, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceFeatures2* pFeatures), (physicalDevice, pFeatures), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkGetPhysicalDeviceFeatures2(X, ...)
+#endif
+#if (defined(VK_VERSION_1_1)) && (defined(VK_KHR_get_physical_device_properties2))
+#define VKGEN_CMD_vkGetPhysicalDeviceFeatures2KHR(X, ...) X(vkGetPhysicalDeviceFeatures2KHR, GetPhysicalDeviceFeatures2, void, VKGEN_0, VKGEN_I_vkGetPhysicalDeviceFeatures2KHR, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceFeatures2* pFeatures), (physicalDevice, pFeatures), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkGetPhysicalDeviceFeatures2KHR(X, ...)
+#endif
+
+#if (defined(VK_VERSION_1_0))
+VKGEN_TRAMPOLINE(GetPhysicalDeviceMemoryProperties, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties* pMemoryProperties), (physicalDevice, pMemoryProperties), (&physicalDevice, &pMemoryProperties), (GoUintptr, void*), ((GoUintptr)physicalDevice, (void*)pMemoryProperties), ((uint64_t)(uintptr_t)physicalDevice, (uint64_t)(uintptr_t)pMemoryProperties), ())
+#endif
+#if (defined(VK_VERSION_1_0))
+#define VKGEN_CMD_vkGetPhysicalDeviceMemoryProperties(X, ...) X(vkGetPhysicalDeviceMemoryProperties, GetPhysicalDeviceMemoryProperties, void, VKGEN_0, VKGEN_I_vkGetPhysicalDeviceMemoryProperties, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties* pMemoryProperties), (physicalDevice, pMemoryProperties), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkGetPhysicalDeviceMemoryProperties(X, ...)
+#endif
+
+#if (defined(VK_VERSION_1_1))
+VKGEN_TRAMPOLINE(GetPhysicalDeviceMemoryProperties2, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties2* pMemoryProperties), (physicalDevice, pMemoryProperties), (&physicalDevice, &pMemoryProperties), (GoUintptr, void*), ((GoUintptr)physicalDevice, (void*)pMemoryProperties), ((uint64_t)(uintptr_t)physicalDevice, (uint64_t)(uintptr_t)pMemoryProperties), ())
+#endif
+#if (defined(VK_VERSION_1_1))
+#define VKGEN_CMD_vkGetPhysicalDeviceMemoryProperties2(X, ...) X(vkGetPhysicalDeviceMemoryProperties2, GetPhysicalDeviceMemoryProperties2, void, VKGEN_0, VKGEN_I_vkGetPhysicalDeviceMemoryProperties2, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties2* pMemoryProperties), (physicalDevice, pMemoryProperties), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkGetPhysicalDeviceMemoryProperties2(X, ...)
+#endif
+#if (defined(VK_VERSION_1_1)) && (defined(VK_KHR_get_physical_device_properties2))
+#define VKGEN_CMD_vkGetPhysicalDeviceMemoryProperties2KHR(X, ...) X(vkGetPhysicalDeviceMemoryProperties2KHR, GetPhysicalDeviceMemoryProperties2, void, VKGEN_0, VKGEN_I_vkGetPhysicalDeviceMemoryProperties2KHR, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties2* pMemoryProperties), (physicalDevice, pMemoryProperties), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkGetPhysicalDeviceMemoryProperties2KHR(X, ...)
+#endif
+
+#if (defined(VK_VERSION_1_0))
+VKGEN_TRAMPOLINE(GetPhysicalDeviceProperties, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties* pProperties), (physicalDevice, pProperties), (&physicalDevice, &pProperties), (GoUintptr, void*), ((GoUintptr)physicalDevice, (void*)pProperties), ((uint64_t)(uintptr_t)physicalDevice, (uint64_t)(uintptr_t)pProperties), ())
+#endif
+#if (defined(VK_VERSION_1_0))
+#define VKGEN_CMD_vkGetPhysicalDeviceProperties(X, ...) X(vkGetPhysicalDeviceProperties, GetPhysicalDeviceProperties, void, VKGEN_0, VKGEN_I_vkGetPhysicalDeviceProperties, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties* pProperties), (physicalDevice, pProperties), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkGetPhysicalDeviceProperties(X, ...)
+#endif
+
 #if (defined(VK_KHR_swapchain))
-VKGEN_TRAMPOLINE(GetSwapchainImagesKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkSwapchainKHR swapchain, uint32_t* pSwapchainImageCount, VkImage* pSwapchainImages), (device, swapchain, pSwapchainImageCount, pSwapchainImages), (&device, &swapchain, &pSwapchainImageCount, &pSwapchainImages), (GoUintptr, GoUint64, uint32_t*, GoUint64*), ((GoUintptr)device, (GoUint64)swapchain, (uint32_t*)pSwapchainImageCount, (GoUint64*)pSwapchainImages), ())
+VKGEN_TRAMPOLINE(GetSwapchainImagesKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkSwapchainKHR swapchain, uint32_t* pSwapchainImageCount, VkImage* pSwapchainImages), (device, swapchain, pSwapchainImageCount, pSwapchainImages), (&device, &swapchain, &pSwapchainImageCount, &pSwapchainImages), (GoUintptr, GoUint64, void*, void*), ((GoUintptr)device, (GoUint64)swapchain, (void*)pSwapchainImageCount, (void*)pSwapchainImages), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)swapchain, (uint64_t)(uintptr_t)pSwapchainImageCount, (uint64_t)(uintptr_t)pSwapchainImages), ())
 #endif
 #if (defined(VK_KHR_swapchain))
 #define VKGEN_CMD_vkGetSwapchainImagesKHR(X, ...) X(vkGetSwapchainImagesKHR, GetSwapchainImagesKHR, VkResult, VKGEN_1, VKGEN_D_vkGetSwapchainImagesKHR, (VkDevice device, VkSwapchainKHR swapchain, uint32_t* pSwapchainImageCount, VkImage* pSwapchainImages), (device, swapchain, pSwapchainImageCount, pSwapchainImages), __VA_ARGS__)
@@ -865,7 +932,7 @@ VKGEN_TRAMPOLINE(GetSwapchainImagesKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, dev
 #endif
 
 #if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(QueueBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (queue, pLabelInfo), (&queue, &pLabelInfo), (GoUintptr, VkDebugUtilsLabelEXT*), ((GoUintptr)queue, (VkDebugUtilsLabelEXT*)pLabelInfo), ())
+VKGEN_TRAMPOLINE(QueueBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (queue, pLabelInfo), (&queue, &pLabelInfo), (GoUintptr, void*), ((GoUintptr)queue, (void*)pLabelInfo), ((uint64_t)(uintptr_t)queue, (uint64_t)(uintptr_t)pLabelInfo), ())
 #endif
 #if (defined(VK_EXT_debug_utils))
 #define VKGEN_CMD_vkQueueBeginDebugUtilsLabelEXT(X, ...) X(vkQueueBeginDebugUtilsLabelEXT, QueueBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_D_vkQueueBeginDebugUtilsLabelEXT, (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (queue, pLabelInfo), __VA_ARGS__)
@@ -874,7 +941,7 @@ VKGEN_TRAMPOLINE(QueueBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, 
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(QueueBindSparse, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkQueue queue, uint32_t bindInfoCount, const VkBindSparseInfo* pBindInfo, VkFence fence), (queue, bindInfoCount, pBindInfo, fence), (&queue, &bindInfoCount, &pBindInfo, &fence), (GoUintptr, uint32_t, VkBindSparseInfo*, GoUint64), ((GoUintptr)queue, (uint32_t)bindInfoCount, (VkBindSparseInfo*)pBindInfo, (GoUint64)fence), ())
+VKGEN_TRAMPOLINE(QueueBindSparse, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkQueue queue, uint32_t bindInfoCount, const VkBindSparseInfo* pBindInfo, VkFence fence), (queue, bindInfoCount, pBindInfo, fence), (&queue, &bindInfoCount, &pBindInfo, &fence), (GoUintptr, uint32_t, void*, GoUint64), ((GoUintptr)queue, (uint32_t)bindInfoCount, (void*)pBindInfo, (GoUint64)fence), ((uint64_t)(uintptr_t)queue, (uint64_t)bindInfoCount, (uint64_t)(uintptr_t)pBindInfo, (uint64_t)(uintptr_t)fence), ())
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkQueueBindSparse(X, ...) X(vkQueueBindSparse, QueueBindSparse, VkResult, VKGEN_1, VKGEN_D_vkQueueBindSparse, (VkQueue queue, uint32_t bindInfoCount, const VkBindSparseInfo* pBindInfo, VkFence fence), (queue, bindInfoCount, pBindInfo, fence), __VA_ARGS__)
@@ -883,7 +950,7 @@ VKGEN_TRAMPOLINE(QueueBindSparse, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0
 #endif
 
 #if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(QueueEndDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkQueue queue), (queue), (&queue), (GoUintptr), ((GoUintptr)queue), ())
+VKGEN_TRAMPOLINE(QueueEndDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkQueue queue), (queue), (&queue), (GoUintptr), ((GoUintptr)queue), ((uint64_t)(uintptr_t)queue), ())
 #endif
 #if (defined(VK_EXT_debug_utils))
 #define VKGEN_CMD_vkQueueEndDebugUtilsLabelEXT(X, ...) X(vkQueueEndDebugUtilsLabelEXT, QueueEndDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_D_vkQueueEndDebugUtilsLabelEXT, (VkQueue queue), (queue), __VA_ARGS__)
@@ -892,7 +959,7 @@ VKGEN_TRAMPOLINE(QueueEndDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, de
 #endif
 
 #if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(QueueInsertDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (queue, pLabelInfo), (&queue, &pLabelInfo), (GoUintptr, VkDebugUtilsLabelEXT*), ((GoUintptr)queue, (VkDebugUtilsLabelEXT*)pLabelInfo), ())
+VKGEN_TRAMPOLINE(QueueInsertDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (queue, pLabelInfo), (&queue, &pLabelInfo), (GoUintptr, void*), ((GoUintptr)queue, (void*)pLabelInfo), ((uint64_t)(uintptr_t)queue, (uint64_t)(uintptr_t)pLabelInfo), ())
 #endif
 #if (defined(VK_EXT_debug_utils))
 #define VKGEN_CMD_vkQueueInsertDebugUtilsLabelEXT(X, ...) X(vkQueueInsertDebugUtilsLabelEXT, QueueInsertDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_D_vkQueueInsertDebugUtilsLabelEXT, (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (queue, pLabelInfo), __VA_ARGS__)
@@ -900,17 +967,8 @@ VKGEN_TRAMPOLINE(QueueInsertDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0,
 #define VKGEN_CMD_vkQueueInsertDebugUtilsLabelEXT(X, ...)
 #endif
 
-#if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(QueueSubmit, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkQueue queue, uint32_t submitCount, const VkSubmitInfo* pSubmits, VkFence fence), (queue, submitCount, pSubmits, fence), (&queue, &submitCount, &pSubmits, &fence), (GoUintptr, uint32_t, VkSubmitInfo*, GoUint64), ((GoUintptr)queue, (uint32_t)submitCount, (VkSubmitInfo*)pSubmits, (GoUint64)fence), ())
-#endif
-#if (defined(VK_VERSION_1_0))
-#define VKGEN_CMD_vkQueueSubmit(X, ...) X(vkQueueSubmit, QueueSubmit, VkResult, VKGEN_1, VKGEN_D_vkQueueSubmit, (VkQueue queue, uint32_t submitCount, const VkSubmitInfo* pSubmits, VkFence fence), (queue, submitCount, pSubmits, fence), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkQueueSubmit(X, ...)
-#endif
-
 #if (defined(VK_INTEL_performance_query))
-VKGEN_TRAMPOLINE(ReleasePerformanceConfigurationINTEL, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkPerformanceConfigurationINTEL configuration), (device, configuration), (&device, &configuration), (GoUintptr, GoUint64), ((GoUintptr)device, (GoUint64)configuration), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000210000, (uint64_t)configuration, 0);))
+VKGEN_TRAMPOLINE(ReleasePerformanceConfigurationINTEL, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkPerformanceConfigurationINTEL configuration), (device, configuration), (&device, &configuration), (GoUintptr, GoUint64), ((GoUintptr)device, (GoUint64)configuration), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)configuration), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000210000, (uint64_t)configuration, 0);))
 #endif
 #if (defined(VK_INTEL_performance_query))
 #define VKGEN_CMD_vkReleasePerformanceConfigurationINTEL(X, ...) X(vkReleasePerformanceConfigurationINTEL, ReleasePerformanceConfigurationINTEL, VkResult, VKGEN_1, VKGEN_D_vkReleasePerformanceConfigurationINTEL, (VkDevice device, VkPerformanceConfigurationINTEL configuration), (device, configuration), __VA_ARGS__)
@@ -919,7 +977,7 @@ VKGEN_TRAMPOLINE(ReleasePerformanceConfigurationINTEL, VkResult, VKGEN_1, VKGEN_
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(ResetDescriptorPool, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkDescriptorPool descriptorPool, VkDescriptorPoolResetFlags flags), (device, descriptorPool, flags), (&device, &descriptorPool, &flags), (GoUintptr, GoUint64, VkDescriptorPoolResetFlags), ((GoUintptr)device, (GoUint64)descriptorPool, (VkDescriptorPoolResetFlags)flags), (vkgen_namecache_clear(L->names);))
+VKGEN_TRAMPOLINE(ResetDescriptorPool, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkDescriptorPool descriptorPool, VkDescriptorPoolResetFlags flags), (device, descriptorPool, flags), (&device, &descriptorPool, &flags), (GoUintptr, GoUint64, VkDescriptorPoolResetFlags), ((GoUintptr)device, (GoUint64)descriptorPool, (VkDescriptorPoolResetFlags)flags), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)descriptorPool, (uint64_t)flags), (vkgen_namecache_clear(L->names);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkResetDescriptorPool(X, ...) X(vkResetDescriptorPool, ResetDescriptorPool, VkResult, VKGEN_1, VKGEN_D_vkResetDescriptorPool, (VkDevice device, VkDescriptorPool descriptorPool, VkDescriptorPoolResetFlags flags), (device, descriptorPool, flags), __VA_ARGS__)
@@ -928,7 +986,7 @@ VKGEN_TRAMPOLINE(ResetDescriptorPool, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, devic
 #endif
 
 #if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(SetDebugUtilsObjectNameEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_1, device, 0, (VkDevice device, const VkDebugUtilsObjectNameInfoEXT* pNameInfo), (device, pNameInfo), (&device, &pNameInfo), (GoUintptr, VkDebugUtilsObjectNameInfoEXT*), ((GoUintptr)device, (VkDebugUtilsObjectNameInfoEXT*)pNameInfo), ())
+VKGEN_TRAMPOLINE(SetDebugUtilsObjectNameEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_1, device, 0, (VkDevice device, const VkDebugUtilsObjectNameInfoEXT* pNameInfo), (device, pNameInfo), (&device, &pNameInfo), (GoUintptr, void*), ((GoUintptr)device, (void*)pNameInfo), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pNameInfo), ())
 #endif
 #if (defined(VK_EXT_debug_utils))
 #define VKGEN_CMD_vkSetDebugUtilsObjectNameEXT(X, ...) X(vkSetDebugUtilsObjectNameEXT, SetDebugUtilsObjectNameEXT, VkResult, VKGEN_1, VKGEN_D_vkSetDebugUtilsObjectNameEXT, (VkDevice device, const VkDebugUtilsObjectNameInfoEXT* pNameInfo), (device, pNameInfo), __VA_ARGS__)
@@ -937,7 +995,7 @@ VKGEN_TRAMPOLINE(SetDebugUtilsObjectNameEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_1
 #endif
 
 #if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(SetDebugUtilsObjectTagEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkDebugUtilsObjectTagInfoEXT* pTagInfo), (device, pTagInfo), (&device, &pTagInfo), (GoUintptr, VkDebugUtilsObjectTagInfoEXT*), ((GoUintptr)device, (VkDebugUtilsObjectTagInfoEXT*)pTagInfo), ())
+VKGEN_TRAMPOLINE(SetDebugUtilsObjectTagEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkDebugUtilsObjectTagInfoEXT* pTagInfo), (device, pTagInfo), (&device, &pTagInfo), (GoUintptr, void*), ((GoUintptr)device, (void*)pTagInfo), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pTagInfo), ())
 #endif
 #if (defined(VK_EXT_debug_utils))
 #define VKGEN_CMD_vkSetDebugUtilsObjectTagEXT(X, ...) X(vkSetDebugUtilsObjectTagEXT, SetDebugUtilsObjectTagEXT, VkResult, VKGEN_1, VKGEN_D_vkSetDebugUtilsObjectTagEXT, (VkDevice device, const VkDebugUtilsObjectTagInfoEXT* pTagInfo), (device, pTagInfo), __VA_ARGS__)
@@ -946,7 +1004,7 @@ VKGEN_TRAMPOLINE(SetDebugUtilsObjectTagEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_0,
 #endif
 
 #if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(SubmitDebugUtilsMessageEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkInstance instance, VkDebugUtilsMessageSeverityFlagBitsEXT messageSeverity, VkDebugUtilsMessageTypeFlagsEXT messageTypes, const VkDebugUtilsMessengerCallbackDataEXT* pCallbackData), (instance, messageSeverity, messageTypes, pCallbackData), (&instance, &messageSeverity, &messageTypes, &pCallbackData), (GoUintptr, VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT, VkDebugUtilsMessengerCallbackDataEXT*), ((GoUintptr)instance, (VkDebugUtilsMessageSeverityFlagBitsEXT)messageSeverity, (VkDebugUtilsMessageTypeFlagsEXT)messageTypes, (VkDebugUtilsMessengerCallbackDataEXT*)pCallbackData), ())
+VKGEN_TRAMPOLINE(SubmitDebugUtilsMessageEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkInstance instance, VkDebugUtilsMessageSeverityFlagBitsEXT messageSeverity, VkDebugUtilsMessageTypeFlagsEXT messageTypes, const VkDebugUtilsMessengerCallbackDataEXT* pCallbackData), (instance, messageSeverity, messageTypes, pCallbackData), (&instance, &messageSeverity, &messageTypes, &pCallbackData), (GoUintptr, VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT, void*), ((GoUintptr)instance, (VkDebugUtilsMessageSeverityFlagBitsEXT)messageSeverity, (VkDebugUtilsMessageTypeFlagsEXT)messageTypes, (void*)pCallbackData), ((uint64_t)(uintptr_t)instance, (uint64_t)messageSeverity, (uint64_t)messageTypes, (uint64_t)(uintptr_t)pCallbackData), ())
 #endif
 #if (defined(VK_EXT_debug_utils))
 #define VKGEN_CMD_vkSubmitDebugUtilsMessageEXT(X, ...) X(vkSubmitDebugUtilsMessageEXT, SubmitDebugUtilsMessageEXT, void, VKGEN_0, VKGEN_I_vkSubmitDebugUtilsMessageEXT, (VkInstance instance, VkDebugUtilsMessageSeverityFlagBitsEXT messageSeverity, VkDebugUtilsMessageTypeFlagsEXT messageTypes, const VkDebugUtilsMessengerCallbackDataEXT* pCallbackData), (instance, messageSeverity, messageTypes, pCallbackData), __VA_ARGS__)

@@ -108,9 +108,20 @@ var (
 	startMu sync.Mutex // serialises session starts and hook registration; held through replays
 	hooks   []*hook
 
-	listMu sync.Mutex
-	active atomic.Pointer[[]*Session] // nil when no session runs
+	listMu    sync.Mutex
+	active    atomic.Pointer[[]*Session] // nil when no session runs
+	onEnabled func(bool)                 // under listMu
 )
+
+// OnEnabled registers f to be told when Enabled changes (called with listMu
+// held: f must not start or stop sessions). One function; a later one
+// replaces it. f learns the current state at once.
+func OnEnabled(f func(bool)) {
+	listMu.Lock()
+	defer listMu.Unlock()
+	onEnabled = f
+	f(active.Load() != nil)
+}
 
 type hook struct{ fn func(*Emitter) }
 
@@ -136,9 +147,12 @@ func setActive(f func([]*Session) []*Session) {
 	next := f(append([]*Session(nil), cur...))
 	if len(next) == 0 {
 		active.Store(nil)
-		return
+	} else {
+		active.Store(&next)
 	}
-	active.Store(&next)
+	if onEnabled != nil && (len(cur) == 0) != (len(next) == 0) {
+		onEnabled(len(next) != 0)
+	}
 }
 
 // RegisterReplay adds a session-start hook. Every session that starts later

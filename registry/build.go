@@ -321,9 +321,10 @@ func (b *builder) finish() {
 	b.objectTypes()
 	b.resolveDecls()
 	reg.typeByName = maps.Clone(b.typeByName)
-	for alias := range b.typeAlias {
+	for _, alias := range sortedKeys(b.typeAlias) {
 		if t := b.typeByName[b.resolveType(alias)]; t != nil {
 			reg.typeByName[alias] = t
+			t.Aliases = append(t.Aliases, alias)
 		}
 	}
 	reg.index()

@@ -69,6 +69,7 @@ func (b *builder) enumValue(el *etree.Element, e *Enum, extNumber int) (*EnumVal
 		Comment:    attr(el, "comment"),
 		Deprecated: attr(el, "deprecated"),
 		Protect:    attr(el, "protect"),
+		Type:       attr(el, "type"),
 	}
 	if v.Name == "" {
 		return nil, b.errorf(el, "<enum> without a name")

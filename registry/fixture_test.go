@@ -86,7 +86,7 @@ func dump(r *Registry) string {
 	for _, e := range r.Enums {
 		p("enum %q kind=%d bitwidth=%d aliases=%s", e.Name, e.Kind, e.BitWidth, list(e.Aliases))
 		for _, v := range e.Values {
-			p("  %s = %d text=%q alias=%s requiredby=%s protect=%s", v.Name, v.Value, v.Text, v.Alias, v.RequiredBy, v.Protect)
+			p("  %s = %d text=%q type=%s alias=%s requiredby=%s protect=%s", v.Name, v.Value, v.Text, v.Type, v.Alias, v.RequiredBy, v.Protect)
 		}
 	}
 	for _, c := range r.Commands {
@@ -136,7 +136,7 @@ func dumpType(t *Type) string {
 	if t.Underlying != nil {
 		u = " underlying=" + strconv.Quote(t.Underlying.CType())
 	}
-	return fmt.Sprintf("type %s kind=%s%s header=%s", t.Name, t.Kind, u, t.Header)
+	return fmt.Sprintf("type %s kind=%s%s header=%s aliases=%s", t.Name, t.Kind, u, t.Header, strings.Join(t.Aliases, ","))
 }
 
 // dumpDecl renders every field of a declaration, zero values left out.

@@ -85,6 +85,7 @@ type EnumValue struct {
 	Value   int64  // numeric value (bitmask: 1<<bitpos); for aliases the target's value
 	Alias   string // non-empty for alias enumerants
 	Text    string // the raw value text for API constants like (~0U), else ""
+	Type    string // C type of an API constant (uint32_t, uint64_t, float), "" elsewhere and before 1.2.176
 	Comment string
 	// RequiredBy names the feature or extension that added it ("" for the base <enums> block).
 	RequiredBy string

@@ -53,7 +53,8 @@ type Type struct {
 	// Underlying is the C type a basetype or bitmask is a typedef of
 	// (VkBool32: uint32_t; VkRemoteAddressNV: void*; VkFooFlags: VkFlags).
 	Underlying *Decl
-	Header     string // requires= of scalar and external types: "vk_platform", "X11/Xlib.h"
+	Header     string   // requires= of scalar and external types: "vk_platform", "X11/Xlib.h"
+	Aliases    []string // other names of the type (VkBufferUsageFlags2KHR), sorted
 }
 
 // structType reads a <type category="struct|union">.

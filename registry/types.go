@@ -55,8 +55,10 @@ func (b *builder) types(sec *etree.Element) error {
 		case "enum":
 			b.addType(el, &Type{Name: name, Kind: KindEnum})
 		case "":
+			// C types come from vk_platform.h; older registries list int
+			// without requires=.
 			kind := KindExternal
-			if attr(el, "requires") == "vk_platform" {
+			if req := attr(el, "requires"); req == "vk_platform" || req == "" {
 				kind = KindScalar
 			}
 			b.addType(el, &Type{Name: name, Kind: kind, Header: attr(el, "requires")})

@@ -66,13 +66,21 @@ builds the library with the new layer's manifest.`,
 
 	var hreg string
 	hooksCmd := &cobra.Command{
-		Use:   "hooks [DIR]",
-		Short: "Print the signature of every hook a layer's spec asks for",
-		Args:  cobra.MaximumNArgs(1),
+		Use:   "hooks [DIR [COMMAND...]]",
+		Short: "Check a layer's hooks and print the signatures of the hooks of the given commands",
+		Long: `hooks checks the hooks the layer package in DIR implements (as vkgen generate does, naming
+the function and the expected type when one is wrong), lists them, and prints for every COMMAND
+(vkCreateBuffer ...) the signatures of its pre hook, its editing pre hook, its post hook and its
+next-layer call.`,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
 			if len(args) > 0 {
 				dir = args[0]
+			}
+			var commands []string
+			if len(args) > 1 {
+				commands = args[1:]
 			}
 			spec, err := layerstubs.LoadSpec(filepath.Join(dir, layerstubs.SpecFile))
 			if err != nil {
@@ -86,7 +94,11 @@ builds the library with the new layer's manifest.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			out, err := layerstubs.Hooks(r, filepath.ToSlash(abs), spec)
+			impl, err := layerstubs.Discover(dir)
+			if err != nil {
+				return usageErr(err)
+			}
+			out, err := layerstubs.Hooks(r, filepath.ToSlash(abs), spec, impl, commands)
 			if err != nil {
 				return usageErr(err)
 			}

@@ -24,7 +24,7 @@ import (
 
 // Framework are the files written once per library into the framework's
 // directory (package layer).
-var Framework = []string{"vkgen_framework.h", "vkgen_trampolines.h"}
+var Framework = []string{"vkgen_framework.h", "vkgen_trampolines.h", "vkgen_capture.c"}
 
 // Files lists the names Generate writes into the directory of a layer with
 // this symbol.
@@ -46,6 +46,7 @@ func ManifestName(symbol string) string { return "VkLayer_vkgen_" + symbol + ".j
 type Layer struct {
 	Dir  string
 	Spec *Spec
+	Impl *Impl // what its Go package implements (Discover)
 }
 
 // Generate renders the framework into frameworkDir and every layer into its
@@ -69,7 +70,7 @@ func Generate(r *registry.Registry, frameworkDir string, layers []Layer) ([]genf
 			return nil, fmt.Errorf("layerstubs: %s and %s both use symbol %q", other, l.Dir, l.Spec.Symbol)
 		}
 		seen[l.Spec.Symbol] = l.Dir
-		d, err := b.layer(l.Spec, PackageName(l.Dir), src)
+		d, err := b.layer(l.Spec, l.Impl, PackageName(l.Dir), src)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", l.Dir, err)
 		}
@@ -82,7 +83,7 @@ func Generate(r *registry.Registry, frameworkDir string, layers []Layer) ([]genf
 		}
 	}
 	fw := b.framework(src)
-	for i, tmpl := range []string{"framework.h.tmpl", "trampolines.h.tmpl"} {
+	for i, tmpl := range []string{"framework.h.tmpl", "trampolines.h.tmpl", "capture.c.tmpl"} {
 		data, err := genfile.Render(tmpl, fw, funcs)
 		if err != nil {
 			return nil, fmt.Errorf("layerstubs: %w", err)
@@ -126,6 +127,7 @@ var funcs = template.FuncMap{
 		return string(b), nil
 	},
 	"join": strings.Join,
+	"list": func(v ...any) []any { return v },
 }
 
 type manifestLayer struct {

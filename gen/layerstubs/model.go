@@ -8,7 +8,6 @@ import (
 
 	"github.com/vkgen/vkgen/gen/cdispatch"
 	"github.com/vkgen/vkgen/gen/objtypes"
-	"github.com/vkgen/vkgen/layer/settings"
 	"github.com/vkgen/vkgen/registry"
 )
 
@@ -34,17 +33,27 @@ var mandatory = map[string]string{
 	"vkGetDeviceProcAddr":                    "",
 }
 
-// nameCached are the commands whose Go hooks the C name cache can filter;
-// vkgen_runtime.h has their vkgen_names_hit_/store_ key functions.
+// nameCached are the commands whose Go hooks the C name cache filters (a
+// re-applied unchanged name does not enter Go); vkgen_runtime.h has their
+// vkgen_names_hit_/store_/mark_ key functions.
 var nameCached = map[string]bool{"vkSetDebugUtilsObjectNameEXT": true, "vkDebugMarkerSetObjectNameEXT": true}
 
 type param struct {
 	Name    string // C name
 	Decl    string // C declaration
 	CType   string // C type without the name, arrays as pointers
+	Pointer bool
+	Handle  bool
 	GoName  string // Go identifier
-	GoType  string // type in the Go hook signature
-	GoCType string // C type of the parameter of the Go export (_cgo_export.h)
+	// HookType is the type in Go hook signatures ("" when the parameter has
+	// no Go form): vk.Device, *vk.BufferCreateInfo, uint32, unsafe.Pointer.
+	HookType string
+	// The parameter of a Go export: its C type in _cgo_export.h, its Go
+	// type, and Conv, the expression turning it (named GoName) into HookType.
+	GoCType, ExportGo, Conv string
+	// The parameter of a next-layer helper: its C type, and ToBridge, the Go
+	// expression turning a HookType value (named GoName) into it.
+	Bridge, ToBridge string
 }
 
 type entry struct {
@@ -66,7 +75,8 @@ type forget struct {
 
 type command struct {
 	Name, Short, Return string
-	Result              bool // non-void
+	Result              bool   // non-void
+	ReturnGo            string // the result's type in Go hooks, "" for void
 	VkResult            bool
 	Level               registry.CommandLevel
 	Params              []param
@@ -83,17 +93,42 @@ type command struct {
 // hook is one initializer of a layer's vkgen_hooks_<Cmd> table.
 type hook struct{ Field, Value string }
 
+// goHook is a Go hook function of a layer and the export calling it.
+type goHook struct {
+	Func, Export string
+	WithCall     bool // takes the *layer.Call first
+	Edit         bool // a pre hook given pointers to the parameters, returning a vk.Result
+}
+
 // use is one command a layer intercepts.
 type use struct {
 	*command
 	Hooks         []hook
 	Claimed       []bool // per entry
-	GoPre, GoPost bool
-	CPre, CPost   bool
-	Fallback      bool
-	// The names of the hook functions: the Go exports of the glue and the
-	// C functions the layer's author writes.
-	ExportPre, ExportPost, CPreFn, CPostFn, FallbackFn string
+	Pre, Post     *goHook
+	Before, After *deferHook
+	EditFn        string // the C wrapper of an editing pre hook
+}
+
+// deferHook is a deferred hook (before<Cmd>, after<Cmd>) and its record.
+type deferHook struct {
+	Func string
+	Cap  *capCmd
+}
+
+// nextCall is a next-layer helper: next.<Method> calls entry point Entry.
+type nextCall struct {
+	*command
+	Entry, Method, Fn string
+	Slot              string
+	Instance          bool // the table is the instance's (else the device's)
+}
+
+// callback is a C callback the layer implements in Go (on<Name>).
+type callback struct {
+	Name, PFN, Return, ReturnGo string
+	Params                      []param
+	Func, Export, Thunk         string
 }
 
 type extension struct {
@@ -109,8 +144,11 @@ type layerData struct {
 	APIMajor, APIMinor string
 	Uses               []*use // sorted by name, without the exported entry points
 	GoHooks            []*use
-	CHooks             []*use
-	Unsafe             bool
+	Deferred           []*use // uses with a deferred hook
+	Edits              []*use // uses with an editing pre hook
+	Next               []*nextCall
+	Callbacks          []*callback
+	Forget             *deferHook // forgetNamed
 	NameCache          bool
 	Forgets            bool // name cache or forget hook: every destroy command is intercepted
 	InstanceExts       []extension
@@ -120,6 +158,7 @@ type layerData struct {
 
 type frameworkData struct {
 	Source   string
+	Captures *captures
 	Commands []*command // every command some layer or the forget set intercepts
 	Forgets  []*command // the destroy commands
 	Runtime  []*command // the commands every layer intercepts for the runtime (mandatory)
@@ -127,6 +166,8 @@ type frameworkData struct {
 
 type builder struct {
 	r       *registry.Registry
+	caps    *captures
+	nextID  uint32 // the last deferred hook's record id
 	tab     *cdispatch.Table
 	cmds    map[string]*command
 	forgets []*command
@@ -137,7 +178,7 @@ func newBuilder(r *registry.Registry) (*builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{r: r, tab: tab, cmds: map[string]*command{}}
+	b := &builder{r: r, tab: tab, cmds: map[string]*command{}, caps: newCaptures(r)}
 	return b, b.addForgets()
 }
 
@@ -160,7 +201,7 @@ func (b *builder) command(name string) (*command, error) {
 	down, isMandatory := mandatory[c.Name]
 	cmd := &command{
 		Name: c.Name, Short: strings.TrimPrefix(c.Name, "vk"), Return: c.Return, Protect: c.Protect,
-		Result: c.Return != "void", VkResult: c.Return == "VkResult", Level: n.Level,
+		Result: c.Return != "void", ReturnGo: goValueType(c.Return), VkResult: c.Return == "VkResult", Level: n.Level,
 		Requires: sorted(c.RequiredBy), Down: down, NameCache: nameCached[c.Name],
 		Export: isMandatory && down == "",
 	}
@@ -255,126 +296,9 @@ func (b *builder) addForgets() error {
 	return nil
 }
 
-// layer builds the hook table of one layer.
-func (b *builder) layer(spec *Spec, pkg, source string) (*layerData, error) {
-	d := &layerData{Source: source, Spec: spec, Package: pkg}
-	v := strings.Split(spec.APIVersion, ".")
-	if len(v) < 2 {
-		return nil, fmt.Errorf("layerstubs: api_version %q is not major.minor[.patch]", spec.APIVersion)
-	}
-	d.APIMajor, d.APIMinor = v[0], v[1]
-	claimed := map[string]bool{}
-	var err error
-	if d.InstanceExts, err = extensions(b.r, spec.InstanceExtensions, "instance", claimed); err != nil {
-		return nil, err
-	}
-	if d.DeviceExts, err = extensions(b.r, spec.DeviceExtensions, "device", claimed); err != nil {
-		return nil, err
-	}
-	if spec.TracingSettings {
-		if !claimed[layerSettingsExt] {
-			d.InstanceExts = append(d.InstanceExts, extension{Name: layerSettingsExt, SpecVersion: "2"})
-		}
-		d.Settings = settings.ManifestSettings(spec.Name, settings.Tracing)
-	}
-	listed := map[string]bool{}
-	for _, cs := range spec.Commands {
-		if err := b.check(cs); err != nil {
-			return nil, err
-		}
-		listed[cs.Name] = true
-		d.NameCache = d.NameCache || cs.NameCache
-	}
-	all := append([]CommandSpec(nil), spec.Commands...)
-	for name := range mandatory {
-		if !listed[name] {
-			all = append(all, CommandSpec{Name: name})
-		}
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
-	for _, cs := range all {
-		c, err := b.command(cs.Name)
-		if err != nil {
-			return nil, err
-		}
-		if c.Export {
-			continue
-		}
-		if cs.Fallback && c.Down != "" {
-			return nil, fmt.Errorf("layerstubs: %s always reaches the chain; it takes no fallback", c.Name)
-		}
-		c.Checked = c.Checked || listed[cs.Name]
-		u := newUse(c, cs, spec.Symbol, claimed)
-		d.Uses = append(d.Uses, u)
-		if u.GoPre || u.GoPost {
-			d.GoHooks = append(d.GoHooks, u)
-			for _, p := range c.Params {
-				d.Unsafe = d.Unsafe || strings.Contains(p.GoType, "unsafe.")
-			}
-		}
-		if u.CPre || u.CPost || u.Fallback {
-			d.CHooks = append(d.CHooks, u)
-		}
-	}
-	d.Forgets = d.NameCache || spec.ForgetHook
-	return d, nil
-}
-
-// check validates what a spec line asks for, beyond the command's existence.
-func (b *builder) check(cs CommandSpec) error {
-	if down, ok := mandatory[cs.Name]; ok && down == "" {
-		return fmt.Errorf("layerstubs: %s cannot be hooked", cs.Name)
-	}
-	if !cs.NameCache {
-		return nil
-	}
-	if !nameCached[cs.Name] {
-		return fmt.Errorf("layerstubs: %s: name_cache only applies to vkSetDebugUtilsObjectNameEXT and vkDebugMarkerSetObjectNameEXT", cs.Name)
-	}
-	if !cs.GoPre && !cs.GoPost {
-		return fmt.Errorf("layerstubs: %s: name_cache filters Go hooks, but none is declared", cs.Name)
-	}
-	return nil
-}
-
-func newUse(c *command, cs CommandSpec, sym string, claimed map[string]bool) *use {
-	u := &use{
-		command: c, GoPre: cs.GoPre, GoPost: cs.GoPost, CPre: cs.CPre, CPost: cs.CPost, Fallback: cs.Fallback,
-		ExportPre: "vkgen_" + sym + "_go_pre_" + c.Short, ExportPost: "vkgen_" + sym + "_go_post_" + c.Short,
-		CPreFn: sym + "_pre_" + c.Short, CPostFn: sym + "_post_" + c.Short, FallbackFn: sym + "_fallback_" + c.Short,
-	}
-	for _, h := range []struct {
-		on           bool
-		field, value string
-	}{
-		{cs.CPre, "c_pre", u.CPreFn},
-		{cs.CPost, "c_post", u.CPostFn},
-		{cs.Fallback, "fallback", u.FallbackFn},
-		{cs.GoPre, "go_pre", u.ExportPre},
-		{cs.GoPost, "go_post", u.ExportPost},
-		{cs.NameCache, "name_cache", "1"},
-	} {
-		if h.on {
-			u.Hooks = append(u.Hooks, hook{h.field, h.value})
-		}
-	}
-	for i, e := range c.Entries {
-		reqs := e.Requires
-		if i == 0 {
-			reqs = c.Requires
-		}
-		on := c.Down != ""
-		for _, q := range reqs {
-			on = on || claimed[q]
-		}
-		u.Claimed = append(u.Claimed, on)
-	}
-	return u
-}
-
 // framework is the union of what the layers built so far intercept.
 func (b *builder) framework(source string) *frameworkData {
-	d := &frameworkData{Source: source, Forgets: b.forgets}
+	d := &frameworkData{Source: source, Forgets: b.forgets, Captures: b.caps}
 	for _, c := range b.cmds {
 		if !c.Export {
 			d.Commands = append(d.Commands, c)
@@ -436,11 +360,19 @@ var goKeywords = map[string]bool{
 	"return": true, "select": true, "struct": true, "switch": true, "type": true, "var": true,
 }
 
-// newParam derives the C type and the Go-facing form of one parameter.
+// goScalars are the C scalar types of the registry and their Go types.
+var goScalars = map[string]string{
+	"uint8_t": "uint8", "uint16_t": "uint16", "uint32_t": "uint32", "uint64_t": "uint64",
+	"int8_t": "int8", "int16_t": "int16", "int32_t": "int32", "int64_t": "int64", "int": "int32",
+	"float": "float32", "double": "float64", "size_t": "uintptr", "char": "byte",
+}
+
+// newParam derives the C type and the Go-facing forms of one parameter.
 // Array parameters decay to pointers, as C passes them. Handles reach Go as
 // integers (uint64, or uintptr when dispatchable), never as Go pointers:
 // drivers may use small integers as handles, which the Go garbage collector
-// rejects in pointer-typed variables.
+// rejects in pointer-typed variables. Pointers cross as unsafe.Pointer and
+// reach hooks typed (package vk's views); scalars cross as their C type.
 func newParam(r *registry.Registry, p registry.Decl) (param, error) {
 	if p.Name == "" || p.Type == "" {
 		return param{}, fmt.Errorf("parameter %q of type %q: incomplete declaration", p.Name, p.Type)
@@ -452,27 +384,58 @@ func newParam(r *registry.Registry, p registry.Decl) (param, error) {
 		decayed.Const = append(slices.Clone(p.Const), false)
 	}
 	depth := decayed.Pointers
-	pp := param{Name: p.Name, Decl: p.C(), CType: decayed.CType(), GoName: p.Name}
+	ctype := decayed.CType()
+	pp := param{Name: p.Name, Decl: p.C(), CType: ctype, GoName: p.Name, Pointer: depth > 0}
 	if goKeywords[p.Name] {
 		pp.GoName = p.Name + "_"
 	}
-	h := r.Handle(p.Type)
-	var goBase, cBase string
-	switch {
-	case p.Struct || p.Type == "void":
-		goBase, cBase = "unsafe.Pointer", "void*"
-		depth-- // unsafe.Pointer is itself the first level
-		if depth < 0 {
-			return param{}, fmt.Errorf("parameter %s: void value", p.Name)
-		}
-	case h != nil && h.Dispatchable:
-		goBase, cBase = "uintptr", "GoUintptr"
-	case h != nil:
-		goBase, cBase = "uint64", "GoUint64"
-	default:
-		goBase, cBase = "C."+p.Type, p.Type
+	if (p.Struct || p.Type == "void") && depth == 0 {
+		return param{}, fmt.Errorf("parameter %s: %s value", p.Name, p.Type)
 	}
-	pp.GoType = strings.Repeat("*", depth) + goBase
-	pp.GoCType = cBase + strings.Repeat("*", depth)
+	base := goValueType(p.Type)
+	if t := r.Type(p.Type); p.Struct || p.Type == "void" || (t != nil && t.Kind == registry.KindExternal) {
+		base = "" // opaque: void*, a platform type (Display, HANDLE, ...)
+	}
+	if base == "" && depth > 0 {
+		base, depth = "unsafe.Pointer", depth-1 // unsafe.Pointer is itself the first level
+	}
+	if base != "" {
+		pp.HookType = strings.Repeat("*", depth) + base
+	}
+	h := r.Handle(p.Type)
+	pp.Handle = h != nil
+	switch {
+	case pp.Pointer:
+		pp.GoCType, pp.ExportGo, pp.Bridge = "void*", "unsafe.Pointer", "void *"
+		pp.Conv = "(" + pp.HookType + ")(" + pp.GoName + ")"
+		if pp.HookType == "unsafe.Pointer" {
+			pp.Conv = pp.GoName
+		}
+		pp.ToBridge = "unsafe.Pointer(" + pp.GoName + ")"
+	case h != nil && h.Dispatchable:
+		pp.GoCType, pp.ExportGo, pp.Bridge = "GoUintptr", "uintptr", "uintptr_t"
+		pp.Conv, pp.ToBridge = pp.HookType+"("+pp.GoName+")", "C.uintptr_t("+pp.GoName+")"
+	case h != nil:
+		pp.GoCType, pp.ExportGo, pp.Bridge = "GoUint64", "uint64", "uint64_t"
+		pp.Conv, pp.ToBridge = pp.HookType+"("+pp.GoName+")", "C.uint64_t("+pp.GoName+")"
+	default:
+		pp.GoCType, pp.ExportGo, pp.Bridge = ctype, "C."+ctype, ctype
+		pp.Conv, pp.ToBridge = pp.HookType+"("+pp.GoName+")", "C."+ctype+"("+pp.GoName+")"
+	}
 	return pp, nil
+}
+
+// goValueType is the Go type of a by-value C type ("" for void).
+func goValueType(t string) string {
+	switch {
+	case t == "void":
+		return ""
+	case goScalars[t] != "":
+		return goScalars[t]
+	case strings.HasPrefix(t, "PFN_vk"):
+		return "vk.PFN" + strings.TrimPrefix(t, "PFN_vk")
+	case strings.HasPrefix(t, "Vk"):
+		return "vk." + strings.TrimPrefix(t, "Vk")
+	}
+	return ""
 }

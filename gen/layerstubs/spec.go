@@ -31,21 +31,12 @@ type Spec struct {
 	// package, for the C include path (default "..").
 	Framework string `json:"framework"`
 	// InstanceExtensions and DeviceExtensions are extensions the layer itself
-	// implements: advertised for the layer, and their intercepted commands
-	// are handed out even when the driver lacks them.
+	// implements: advertised for the layer, and all their commands are
+	// intercepted and handed out even when the driver lacks them. Which
+	// other commands the layer hooks follows from its Go functions
+	// (discover.go), so a spec lists no commands.
 	InstanceExtensions []ExtensionSpec `json:"instance_extensions"`
 	DeviceExtensions   []ExtensionSpec `json:"device_extensions"`
-	Commands           []CommandSpec   `json:"commands"`
-	// ForgetHook intercepts every command that ends an object's life (the
-	// generated destroyer table; vkDestroyInstance and vkDestroyDevice are
-	// the layer's own hooks) and, before the call down, calls the layer's
-	//
-	//	void <symbol>_forget(struct vkgen_call *, uint64_t device, int32_t objectType, uint64_t handle)
-	//
-	// once per ended non-null handle (device: the VkDevice of device-level
-	// commands, 0 otherwise), so per-object state dies before the handle can
-	// be reused. The hook is C, so a layer can filter before entering Go.
-	ForgetHook bool `json:"forget_hook"`
 	// TracingSettings declares that the layer reads the tracing settings
 	// (settings.Tracing, through layer/tracing's Presence): its manifest
 	// lists them for Vulkan Configurator (features.settings) and the layer
@@ -59,30 +50,6 @@ type Spec struct {
 type ExtensionSpec struct {
 	Name        string `json:"name"`
 	SpecVersion uint32 `json:"spec_version"`
-}
-
-// CommandSpec is one intercepted command. With no hook it is a C-only
-// forward. Hook functions the layer author writes, for vkFooBar:
-//
-//	go_pre:   func preFooBar(<params>)                      (Go, same package)
-//	go_post:  func postFooBar(<params>, result C.<Return>)  (Go; result only for non-void)
-//	c_pre:    VkResult <symbol>_pre_FooBar(struct vkgen_call *, <pointers to params>)
-//	          (may replace parameters; a result other than VK_SUCCESS skips the call down)
-//	c_post:   void <symbol>_post_FooBar(struct vkgen_call *, <params>[, <Return> result])
-//	fallback: <Return> <symbol>_fallback_FooBar(struct vkgen_call *, <params>)
-//	          (runs instead of the call down when nothing below implements the command)
-type CommandSpec struct {
-	Name     string `json:"name"`
-	GoPre    bool   `json:"go_pre"`
-	GoPost   bool   `json:"go_post"`
-	CPre     bool   `json:"c_pre"`
-	CPost    bool   `json:"c_post"`
-	Fallback bool   `json:"fallback"`
-	// NameCache puts the C object-name dedupe cache in front of the Go
-	// hooks of vkSetDebugUtilsObjectNameEXT or vkDebugMarkerSetObjectNameEXT:
-	// re-applying an unchanged name does not enter Go. Destroy commands are
-	// then intercepted (C only) to invalidate the cache.
-	NameCache bool `json:"name_cache"`
 }
 
 var (
@@ -105,6 +72,14 @@ func LoadSpec(path string) (*Spec, error) {
 
 // ParseSpec decodes and validates a spec, filling defaults.
 func ParseSpec(data []byte) (*Spec, error) {
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(data, &probe) == nil {
+		for _, old := range []string{"commands", "forget_hook"} {
+			if _, ok := probe[old]; ok {
+				return nil, fmt.Errorf("layer spec: %q is no longer declared: the layer's Go functions (pre<Cmd>, post<Cmd>, forgetNamed) say what it hooks; see docs/layers.md", old)
+			}
+		}
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var s Spec
@@ -128,13 +103,6 @@ func ParseSpec(data []byte) (*Spec, error) {
 	}
 	if s.Framework == "" {
 		s.Framework = ".."
-	}
-	seen := map[string]bool{}
-	for _, c := range s.Commands {
-		if seen[c.Name] {
-			return nil, fmt.Errorf("layer spec: command %s listed twice", c.Name)
-		}
-		seen[c.Name] = true
 	}
 	for _, e := range append(append([]ExtensionSpec(nil), s.InstanceExtensions...), s.DeviceExtensions...) {
 		if e.Name == "" || e.SpecVersion == 0 {

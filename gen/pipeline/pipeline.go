@@ -1,7 +1,8 @@
 // Package pipeline is vkgen's one generation step: from one registry it
 // renders every output of a source tree (the Go tables in generated/, the
-// layer framework's C dispatch and trampolines in layer/, each layer's table,
-// glue and manifest, and the library's list of layers) and compares a tree
+// Go views of the Vulkan types in layer/vk, the layer framework's C
+// dispatch and trampolines in layer/, each layer's table, glue and
+// manifest, and the library's list of layers) and compares a tree
 // with what it should hold. It owns the layout of the outputs; the
 // generators in gen/ own their content. It must not read XML.
 package pipeline
@@ -21,6 +22,7 @@ import (
 	"github.com/vkgen/vkgen/gen/cdispatch"
 	"github.com/vkgen/vkgen/gen/genfile"
 	"github.com/vkgen/vkgen/gen/gotables"
+	"github.com/vkgen/vkgen/gen/goviews"
 	"github.com/vkgen/vkgen/gen/layerstubs"
 	"github.com/vkgen/vkgen/registry"
 )
@@ -29,6 +31,7 @@ import (
 const (
 	TablesDir    = "generated"                      // Go tables
 	FrameworkDir = "layer"                          // the layer framework (package layer)
+	ViewsDir     = "layer/vk"                       // Go views of the Vulkan types (package vk)
 	LibraryFile  = "layer/vklayers/vkgen_layers.go" // the library's blank imports of its layers
 )
 
@@ -49,7 +52,11 @@ func Layers(root string) ([]layerstubs.Layer, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, layerstubs.Layer{Dir: path.Join(FrameworkDir, filepath.Base(filepath.Dir(p))), Spec: s})
+		impl, err := layerstubs.Discover(filepath.Dir(p))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, layerstubs.Layer{Dir: path.Join(FrameworkDir, filepath.Base(filepath.Dir(p))), Spec: s, Impl: impl})
 	}
 	return out, nil
 }
@@ -71,6 +78,13 @@ func Generate(r *registry.Registry, root string) (files []genfile.File, warnings
 	}
 	for _, f := range disp {
 		files = append(files, genfile.File{Name: path.Join(FrameworkDir, f.Name), Data: f.Data})
+	}
+	views, err := goviews.Generate(r)
+	if err != nil {
+		return nil, warnings, err
+	}
+	for _, f := range views {
+		files = append(files, genfile.File{Name: path.Join(ViewsDir, f.Name), Data: f.Data})
 	}
 	layers, err := Layers(root)
 	if err != nil {

@@ -5,20 +5,16 @@
 // as VulkanApiEvent.VkDebugUtilsObjectName packets, live and as a replay at
 // the start of every session. See docs/debugmarker.md.
 //
-// It owns its hooks (this file and debugmarker.c) and its spec; the
-// hook table, Go glue and manifest are generated (vkgen generate).
-// Forwarding, the passthroughs of tags, labels, markers and messengers, and
-// the fallbacks for a driver without the extensions are C; Go sees only name
-// changes (the C name cache drops re-applied names), destroys of possibly
-// named objects, and instance/device lifetime. It must not import other
-// layers.
+// It owns its hooks (the Go functions of this file) and its spec; the
+// hook table, Go glue and manifest are generated (vkgen generate). The
+// framework forwards everything else of the two extensions it claims in C
+// and stands in for a driver without them (vkgen_runtime.h); Go sees only
+// name changes (the C name cache drops re-applied names) and destroys of
+// objects that may have been named (the framework's filter, forgetNamed),
+// both deferred: the application's thread records them and the framework's
+// drain runs them in order; instance/device lifetime hooks run in the call
+// after the drain. It must not import other layers.
 package debugmarker
-
-/*
-#include <stdint.h>
-#include <vulkan/vulkan.h>
-*/
-import "C"
 
 import (
 	"unsafe"
@@ -26,6 +22,7 @@ import (
 	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/layer/tracing"
+	"github.com/vkgen/vkgen/layer/vk"
 	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
 )
@@ -62,44 +59,46 @@ func replayInto(s *objectnames.Store) func(*perfetto.Emitter) {
 	}
 }
 
-// preSetDebugUtilsObjectNameEXT records before the call down and whatever
-// its result (the reference's choice): the name is what the application
-// meant, and a driver without the extension has no result to wait for.
+// beforeSetDebugUtilsObjectNameEXT records the name, deferred off the
+// application's thread (the framework copies the call before its call down),
+// whatever the result (the reference's choice): the name is what the
+// application meant, and a driver without the extension has no result to
+// wait for.
 // Names the store refuses (VK_OBJECT_TYPE_UNKNOWN, VK_NULL_HANDLE) are
 // invalid usage that the call down or the validation layer reports.
-func preSetDebugUtilsObjectNameEXT(device uintptr, info *C.VkDebugUtilsObjectNameInfoEXT) {
+func beforeSetDebugUtilsObjectNameEXT(device vk.Device, info *vk.DebugUtilsObjectNameInfoEXT) {
 	if info == nil {
 		return
 	}
 	_ = names.SetDebugUtilsObjectName(uint64(device), &objectnames.DebugUtilsObjectNameInfo{
-		ObjectType:   generated.ObjectType(info.objectType),
-		ObjectHandle: uint64(info.objectHandle),
-		ObjectName:   layer.CStringView(unsafe.Pointer(info.pObjectName)),
+		ObjectType:   generated.ObjectType(info.ObjectType),
+		ObjectHandle: info.ObjectHandle,
+		ObjectName:   layer.CStringView(unsafe.Pointer(info.PObjectName)),
 	})
 }
 
-// preDebugMarkerSetObjectNameEXT maps the legacy object type to VkObjectType
+// beforeDebugMarkerSetObjectNameEXT maps the legacy object type to VkObjectType
 // through the generated table; an unmapped type is not stored.
-func preDebugMarkerSetObjectNameEXT(device uintptr, info *C.VkDebugMarkerObjectNameInfoEXT) {
+func beforeDebugMarkerSetObjectNameEXT(device vk.Device, info *vk.DebugMarkerObjectNameInfoEXT) {
 	if info == nil {
 		return
 	}
 	_ = names.SetDebugMarkerObjectName(uint64(device), &objectnames.DebugMarkerObjectNameInfo{
-		ObjectType: generated.DebugReportObjectType(info.objectType),
-		Object:     uint64(info.object),
-		ObjectName: layer.CStringView(unsafe.Pointer(info.pObjectName)),
+		ObjectType: generated.DebugReportObjectType(info.ObjectType),
+		Object:     info.Object,
+		ObjectName: layer.CStringView(unsafe.Pointer(info.PObjectName)),
 	})
 }
 
-//export debugmarkerForget
-func debugmarkerForget(device uint64, objectType int32, handle uint64) {
-	defer layer.Recover(LayerName, "forget")
-	names.ObjectDestroyed(device, generated.ObjectType(objectType), handle)
+// forgetNamed drops the name of a destroyed object (called only for handles
+// that may have been named through this layer).
+func forgetNamed(device vk.Device, objectType vk.ObjectType, handle uint64) {
+	names.ObjectDestroyed(uint64(device), generated.ObjectType(objectType), handle)
 }
 
 // preDestroyDevice forgets the device's name and those of its objects
 // before the handle can be reused.
-func preDestroyDevice(device uintptr, _ *C.VkAllocationCallbacks) {
+func preDestroyDevice(device vk.Device, _ *vk.AllocationCallbacks) {
 	if device != 0 {
 		names.DeviceDestroyed(uint64(device))
 	}
@@ -107,8 +106,8 @@ func preDestroyDevice(device uintptr, _ *C.VkAllocationCallbacks) {
 
 // postCreateInstance publishes the layer (and starts the configured trace
 // sessions) once the loader has put it in an instance chain.
-func postCreateInstance(info *C.VkInstanceCreateInfo, _ *C.VkAllocationCallbacks, _ *uintptr, result C.VkResult) {
-	if result == C.VK_SUCCESS {
+func postCreateInstance(info *vk.InstanceCreateInfo, _ *vk.AllocationCallbacks, _ *vk.Instance, result vk.Result) {
+	if result == vk.Success {
 		presence.InstanceCreated(unsafe.Pointer(info))
 	}
 }
@@ -116,6 +115,6 @@ func postCreateInstance(info *C.VkInstanceCreateInfo, _ *C.VkAllocationCallbacks
 // postDestroyInstance makes everything emitted so far reach the trace files
 // (sessions keep running for later instances); after the last instance the
 // layer stops publishing.
-func postDestroyInstance(_ uintptr, _ *C.VkAllocationCallbacks) {
+func postDestroyInstance(vk.Instance, *vk.AllocationCallbacks) {
 	presence.InstanceDestroyed()
 }

@@ -10,58 +10,58 @@ package debugmarker
 import "C"
 
 import (
+	"unsafe"
+
 	"github.com/vkgen/vkgen/layer"
+	"github.com/vkgen/vkgen/layer/vk"
 )
 
-// The Go hooks the spec asks for, with their signatures: a hook with another
-// signature fails to compile here, naming the function and the expected type.
 var (
-	_ func(pCreateInfo *C.VkInstanceCreateInfo, pAllocator *C.VkAllocationCallbacks, pInstance *uintptr, result C.VkResult) = postCreateInstance
-	_ func(device uintptr, pNameInfo *C.VkDebugMarkerObjectNameInfoEXT)                                                     = preDebugMarkerSetObjectNameEXT
-	_ func(device uintptr, pAllocator *C.VkAllocationCallbacks)                                                             = preDestroyDevice
-	_ func(instance uintptr, pAllocator *C.VkAllocationCallbacks)                                                           = postDestroyInstance
-	_ func(device uintptr, pNameInfo *C.VkDebugUtilsObjectNameInfoEXT)                                                      = preSetDebugUtilsObjectNameEXT
+	_ = unsafe.Pointer(nil)
+	_ = vk.Success
+	_ = (*layer.Call)(nil)
 )
 
-// The C trampolines call these exports only where the spec declares Go hooks;
-// each recovers from panics so the Vulkan call still reaches the driver.
+// The C trampolines call these exports for the hooks the package
+// implements (vkgen generate checked their signatures); each recovers from
+// panics so the Vulkan call still reaches the driver.
 
-// go_post of vkCreateInstance calls postCreateInstance, a func(pCreateInfo *C.VkInstanceCreateInfo, pAllocator *C.VkAllocationCallbacks, pInstance *uintptr, result C.VkResult).
-//
 //export vkgen_debugmarker_go_post_CreateInstance
-func vkgen_debugmarker_go_post_CreateInstance(pCreateInfo *C.VkInstanceCreateInfo, pAllocator *C.VkAllocationCallbacks, pInstance *uintptr, result C.VkResult) {
+func vkgen_debugmarker_go_post_CreateInstance(call unsafe.Pointer, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pInstance unsafe.Pointer, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "postCreateInstance")
-	postCreateInstance(pCreateInfo, pAllocator, pInstance, result)
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	postCreateInstance((*vk.InstanceCreateInfo)(pCreateInfo), (*vk.AllocationCallbacks)(pAllocator), (*vk.Instance)(pInstance), vk.Result(result))
 }
 
-// go_pre of vkDebugMarkerSetObjectNameEXT calls preDebugMarkerSetObjectNameEXT, a func(device uintptr, pNameInfo *C.VkDebugMarkerObjectNameInfoEXT).
-//
-//export vkgen_debugmarker_go_pre_DebugMarkerSetObjectNameEXT
-func vkgen_debugmarker_go_pre_DebugMarkerSetObjectNameEXT(device uintptr, pNameInfo *C.VkDebugMarkerObjectNameInfoEXT) {
-	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "preDebugMarkerSetObjectNameEXT")
-	preDebugMarkerSetObjectNameEXT(device, pNameInfo)
-}
-
-// go_pre of vkDestroyDevice calls preDestroyDevice, a func(device uintptr, pAllocator *C.VkAllocationCallbacks).
-//
 //export vkgen_debugmarker_go_pre_DestroyDevice
-func vkgen_debugmarker_go_pre_DestroyDevice(device uintptr, pAllocator *C.VkAllocationCallbacks) {
+func vkgen_debugmarker_go_pre_DestroyDevice(call unsafe.Pointer, device uintptr, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "preDestroyDevice")
-	preDestroyDevice(device, pAllocator)
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	preDestroyDevice(vk.Device(device), (*vk.AllocationCallbacks)(pAllocator))
 }
 
-// go_post of vkDestroyInstance calls postDestroyInstance, a func(instance uintptr, pAllocator *C.VkAllocationCallbacks).
-//
+//export vkgen_debugmarker_go_pre_DestroyInstance
+func vkgen_debugmarker_go_pre_DestroyInstance(call unsafe.Pointer, instance uintptr, pAllocator unsafe.Pointer) {
+	layer.Drain() // the layer's deferred hooks run before what they touch is destroyed
+}
+
 //export vkgen_debugmarker_go_post_DestroyInstance
-func vkgen_debugmarker_go_post_DestroyInstance(instance uintptr, pAllocator *C.VkAllocationCallbacks) {
+func vkgen_debugmarker_go_post_DestroyInstance(call unsafe.Pointer, instance uintptr, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "postDestroyInstance")
-	postDestroyInstance(instance, pAllocator)
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	postDestroyInstance(vk.Instance(instance), (*vk.AllocationCallbacks)(pAllocator))
 }
 
-// go_pre of vkSetDebugUtilsObjectNameEXT calls preSetDebugUtilsObjectNameEXT, a func(device uintptr, pNameInfo *C.VkDebugUtilsObjectNameInfoEXT).
-//
-//export vkgen_debugmarker_go_pre_SetDebugUtilsObjectNameEXT
-func vkgen_debugmarker_go_pre_SetDebugUtilsObjectNameEXT(device uintptr, pNameInfo *C.VkDebugUtilsObjectNameInfoEXT) {
-	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "preSetDebugUtilsObjectNameEXT")
-	preSetDebugUtilsObjectNameEXT(device, pNameInfo)
+// The deferred hooks, run by package layer's drain in call order with the
+// call's copy (vkgen_capture.c says what is copied).
+func init() {
+	layer.RegisterDeferred(2, "VK_LAYER_VKGEN_DebugMarker", "beforeDebugMarkerSetObjectNameEXT", func(r *layer.Record) {
+		beforeDebugMarkerSetObjectNameEXT(vk.Device(r.Value(0)), (*vk.DebugMarkerObjectNameInfoEXT)(r.Pointer(1)))
+	})
+	layer.RegisterDeferred(1, "VK_LAYER_VKGEN_DebugMarker", "beforeSetDebugUtilsObjectNameEXT", func(r *layer.Record) {
+		beforeSetDebugUtilsObjectNameEXT(vk.Device(r.Value(0)), (*vk.DebugUtilsObjectNameInfoEXT)(r.Pointer(1)))
+	})
+	layer.RegisterDeferred(3, "VK_LAYER_VKGEN_DebugMarker", "forgetNamed", func(r *layer.Record) {
+		forgetNamed(vk.Device(r.Value(0)), vk.ObjectType(r.Value(1)), r.Value(2))
+	})
 }

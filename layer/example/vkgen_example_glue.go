@@ -10,112 +10,48 @@ package example
 import "C"
 
 import (
+	"unsafe"
+
 	"github.com/vkgen/vkgen/layer"
+	"github.com/vkgen/vkgen/layer/vk"
 )
 
-// The Go hooks the spec asks for, with their signatures: a hook with another
-// signature fails to compile here, naming the function and the expected type.
 var (
-	_ func(device uintptr, pCreateInfo *C.VkBufferCreateInfo, pAllocator *C.VkAllocationCallbacks, pBuffer *uint64)                             = preCreateBuffer
-	_ func(device uintptr, pCreateInfo *C.VkBufferCreateInfo, pAllocator *C.VkAllocationCallbacks, pBuffer *uint64, result C.VkResult)          = postCreateBuffer
-	_ func(physicalDevice uintptr, pCreateInfo *C.VkDeviceCreateInfo, pAllocator *C.VkAllocationCallbacks, pDevice *uintptr, result C.VkResult) = postCreateDevice
-	_ func(device uintptr, pCreateInfo *C.VkImageCreateInfo, pAllocator *C.VkAllocationCallbacks, pImage *uint64, result C.VkResult)            = postCreateImage
-	_ func(pCreateInfo *C.VkInstanceCreateInfo, pAllocator *C.VkAllocationCallbacks, pInstance *uintptr, result C.VkResult)                     = postCreateInstance
-	_ func(device uintptr, pNameInfo *C.VkDebugMarkerObjectNameInfoEXT)                                                                         = preDebugMarkerSetObjectNameEXT
-	_ func(device uintptr, buffer uint64, pAllocator *C.VkAllocationCallbacks)                                                                  = preDestroyBuffer
-	_ func(device uintptr, image uint64, pAllocator *C.VkAllocationCallbacks)                                                                   = preDestroyImage
-	_ func(instance uintptr, pAllocator *C.VkAllocationCallbacks)                                                                               = postDestroyInstance
-	_ func(queue uintptr, submitCount C.uint32_t, pSubmits *C.VkSubmitInfo, fence uint64)                                                       = preQueueSubmit
-	_ func(device uintptr, pNameInfo *C.VkDebugUtilsObjectNameInfoEXT)                                                                          = preSetDebugUtilsObjectNameEXT
+	_ = unsafe.Pointer(nil)
+	_ = vk.Success
+	_ = (*layer.Call)(nil)
 )
 
-// The C trampolines call these exports only where the spec declares Go hooks;
-// each recovers from panics so the Vulkan call still reaches the driver.
+// The C trampolines call these exports for the hooks the package
+// implements (vkgen generate checked their signatures); each recovers from
+// panics so the Vulkan call still reaches the driver.
 
-// go_pre of vkCreateBuffer calls preCreateBuffer, a func(device uintptr, pCreateInfo *C.VkBufferCreateInfo, pAllocator *C.VkAllocationCallbacks, pBuffer *uint64).
-//
 //export vkgen_example_go_pre_CreateBuffer
-func vkgen_example_go_pre_CreateBuffer(device uintptr, pCreateInfo *C.VkBufferCreateInfo, pAllocator *C.VkAllocationCallbacks, pBuffer *uint64) {
+func vkgen_example_go_pre_CreateBuffer(call unsafe.Pointer, device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pBuffer unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_example", "preCreateBuffer")
-	preCreateBuffer(device, pCreateInfo, pAllocator, pBuffer)
+	preCreateBuffer(vk.Device(device), (*vk.BufferCreateInfo)(pCreateInfo), (*vk.AllocationCallbacks)(pAllocator), (*vk.Buffer)(pBuffer))
 }
 
-// go_post of vkCreateBuffer calls postCreateBuffer, a func(device uintptr, pCreateInfo *C.VkBufferCreateInfo, pAllocator *C.VkAllocationCallbacks, pBuffer *uint64, result C.VkResult).
-//
-//export vkgen_example_go_post_CreateBuffer
-func vkgen_example_go_post_CreateBuffer(device uintptr, pCreateInfo *C.VkBufferCreateInfo, pAllocator *C.VkAllocationCallbacks, pBuffer *uint64, result C.VkResult) {
-	defer layer.Recover("VK_LAYER_VKGEN_example", "postCreateBuffer")
-	postCreateBuffer(device, pCreateInfo, pAllocator, pBuffer, result)
-}
-
-// go_post of vkCreateDevice calls postCreateDevice, a func(physicalDevice uintptr, pCreateInfo *C.VkDeviceCreateInfo, pAllocator *C.VkAllocationCallbacks, pDevice *uintptr, result C.VkResult).
-//
 //export vkgen_example_go_post_CreateDevice
-func vkgen_example_go_post_CreateDevice(physicalDevice uintptr, pCreateInfo *C.VkDeviceCreateInfo, pAllocator *C.VkAllocationCallbacks, pDevice *uintptr, result C.VkResult) {
+func vkgen_example_go_post_CreateDevice(call unsafe.Pointer, physicalDevice uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pDevice unsafe.Pointer, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_example", "postCreateDevice")
-	postCreateDevice(physicalDevice, pCreateInfo, pAllocator, pDevice, result)
+	postCreateDevice(vk.PhysicalDevice(physicalDevice), (*vk.DeviceCreateInfo)(pCreateInfo), (*vk.AllocationCallbacks)(pAllocator), (*vk.Device)(pDevice), vk.Result(result))
 }
 
-// go_post of vkCreateImage calls postCreateImage, a func(device uintptr, pCreateInfo *C.VkImageCreateInfo, pAllocator *C.VkAllocationCallbacks, pImage *uint64, result C.VkResult).
-//
-//export vkgen_example_go_post_CreateImage
-func vkgen_example_go_post_CreateImage(device uintptr, pCreateInfo *C.VkImageCreateInfo, pAllocator *C.VkAllocationCallbacks, pImage *uint64, result C.VkResult) {
-	defer layer.Recover("VK_LAYER_VKGEN_example", "postCreateImage")
-	postCreateImage(device, pCreateInfo, pAllocator, pImage, result)
-}
-
-// go_post of vkCreateInstance calls postCreateInstance, a func(pCreateInfo *C.VkInstanceCreateInfo, pAllocator *C.VkAllocationCallbacks, pInstance *uintptr, result C.VkResult).
-//
 //export vkgen_example_go_post_CreateInstance
-func vkgen_example_go_post_CreateInstance(pCreateInfo *C.VkInstanceCreateInfo, pAllocator *C.VkAllocationCallbacks, pInstance *uintptr, result C.VkResult) {
+func vkgen_example_go_post_CreateInstance(call unsafe.Pointer, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pInstance unsafe.Pointer, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_example", "postCreateInstance")
-	postCreateInstance(pCreateInfo, pAllocator, pInstance, result)
+	postCreateInstance((*vk.InstanceCreateInfo)(pCreateInfo), (*vk.AllocationCallbacks)(pAllocator), (*vk.Instance)(pInstance), vk.Result(result))
 }
 
-// go_pre of vkDebugMarkerSetObjectNameEXT calls preDebugMarkerSetObjectNameEXT, a func(device uintptr, pNameInfo *C.VkDebugMarkerObjectNameInfoEXT).
-//
-//export vkgen_example_go_pre_DebugMarkerSetObjectNameEXT
-func vkgen_example_go_pre_DebugMarkerSetObjectNameEXT(device uintptr, pNameInfo *C.VkDebugMarkerObjectNameInfoEXT) {
-	defer layer.Recover("VK_LAYER_VKGEN_example", "preDebugMarkerSetObjectNameEXT")
-	preDebugMarkerSetObjectNameEXT(device, pNameInfo)
-}
-
-// go_pre of vkDestroyBuffer calls preDestroyBuffer, a func(device uintptr, buffer uint64, pAllocator *C.VkAllocationCallbacks).
-//
-//export vkgen_example_go_pre_DestroyBuffer
-func vkgen_example_go_pre_DestroyBuffer(device uintptr, buffer uint64, pAllocator *C.VkAllocationCallbacks) {
-	defer layer.Recover("VK_LAYER_VKGEN_example", "preDestroyBuffer")
-	preDestroyBuffer(device, buffer, pAllocator)
-}
-
-// go_pre of vkDestroyImage calls preDestroyImage, a func(device uintptr, image uint64, pAllocator *C.VkAllocationCallbacks).
-//
-//export vkgen_example_go_pre_DestroyImage
-func vkgen_example_go_pre_DestroyImage(device uintptr, image uint64, pAllocator *C.VkAllocationCallbacks) {
-	defer layer.Recover("VK_LAYER_VKGEN_example", "preDestroyImage")
-	preDestroyImage(device, image, pAllocator)
-}
-
-// go_post of vkDestroyInstance calls postDestroyInstance, a func(instance uintptr, pAllocator *C.VkAllocationCallbacks).
-//
 //export vkgen_example_go_post_DestroyInstance
-func vkgen_example_go_post_DestroyInstance(instance uintptr, pAllocator *C.VkAllocationCallbacks) {
+func vkgen_example_go_post_DestroyInstance(call unsafe.Pointer, instance uintptr, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_example", "postDestroyInstance")
-	postDestroyInstance(instance, pAllocator)
+	postDestroyInstance(vk.Instance(instance), (*vk.AllocationCallbacks)(pAllocator))
 }
 
-// go_pre of vkQueueSubmit calls preQueueSubmit, a func(queue uintptr, submitCount C.uint32_t, pSubmits *C.VkSubmitInfo, fence uint64).
-//
-//export vkgen_example_go_pre_QueueSubmit
-func vkgen_example_go_pre_QueueSubmit(queue uintptr, submitCount C.uint32_t, pSubmits *C.VkSubmitInfo, fence uint64) {
-	defer layer.Recover("VK_LAYER_VKGEN_example", "preQueueSubmit")
-	preQueueSubmit(queue, submitCount, pSubmits, fence)
-}
-
-// go_pre of vkSetDebugUtilsObjectNameEXT calls preSetDebugUtilsObjectNameEXT, a func(device uintptr, pNameInfo *C.VkDebugUtilsObjectNameInfoEXT).
-//
 //export vkgen_example_go_pre_SetDebugUtilsObjectNameEXT
-func vkgen_example_go_pre_SetDebugUtilsObjectNameEXT(device uintptr, pNameInfo *C.VkDebugUtilsObjectNameInfoEXT) {
+func vkgen_example_go_pre_SetDebugUtilsObjectNameEXT(call unsafe.Pointer, device uintptr, pNameInfo unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_example", "preSetDebugUtilsObjectNameEXT")
-	preSetDebugUtilsObjectNameEXT(device, pNameInfo)
+	preSetDebugUtilsObjectNameEXT(vk.Device(device), (*vk.DebugUtilsObjectNameInfoEXT)(pNameInfo))
 }

@@ -1,44 +1,26 @@
 package memreport
 
-/*
-#include <stdint.h>
-#include "vkgen_memreport.h"
-
-uintptr_t memreport_queue_device(uintptr_t queue);
-uint64_t memreport_sparse_image_bind_size(uintptr_t device_handle, uint64_t image, uint32_t aspect, VkExtent3D extent);
-*/
-import "C"
-
 import (
 	"unsafe"
 
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
+	"github.com/vkgen/vkgen/layer/vk"
 )
 
-// Go hooks of the binds beyond buffers and images bound whole (swapchain
+// Hooks of the binds beyond buffers and images bound whole (swapchain
 // images, sparse binds, video sessions) and the pNext decoding of
-// allocations and per-bind results. Like hooks.go they only decode.
-
-// sTypeBindMemoryStatus is VK_STRUCTURE_TYPE_BIND_MEMORY_STATUS (Vulkan 1.4,
-// VK_KHR_maintenance6), newer than the headers the layer builds with.
-const sTypeBindMemoryStatus = 1000545002
-
-// bindMemoryStatus has VkBindMemoryStatus's layout.
-type bindMemoryStatus struct {
-	sType   int32
-	pNext   unsafe.Pointer
-	pResult *int32
-}
+// allocations and per-bind results. Like hooks.go they only decode; they
+// are rare, so they run in the call.
 
 // bindTookEffect tells whether the bind whose info chain is pNext took
 // effect in a vkBind*Memory2 call that returned result (bindOK).
-func bindTookEffect(result C.VkResult, pNext unsafe.Pointer) bool {
-	if result == C.VK_SUCCESS {
+func bindTookEffect(result vk.Result, pNext unsafe.Pointer) bool {
+	if result == vk.Success {
 		return true
 	}
 	var status *int32
-	if p := findInChain(pNext, sTypeBindMemoryStatus); p != nil {
-		status = (*bindMemoryStatus)(p).pResult
+	if p := vk.Find[vk.BindMemoryStatus](pNext); p != nil {
+		status = (*int32)(p.PResult)
 	}
 	return bindOK(false, status)
 }
@@ -47,21 +29,21 @@ func bindTookEffect(result C.VkResult, pNext unsafe.Pointer) bool {
 // and external memory. An import wins over an export in the same chain.
 func memoryInfo(pNext unsafe.Pointer) accounting.MemoryInfo {
 	var mi accounting.MemoryInfo
-	for p := pNext; p != nil; p = unsafe.Pointer((*C.VkBaseInStructure)(p).pNext) {
-		switch (*C.VkBaseInStructure)(p).sType {
-		case C.VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO:
-			d := (*C.VkMemoryDedicatedAllocateInfo)(p)
-			if h := handle(unsafe.Pointer(d.image)); h != 0 {
-				mi.Dedicated, mi.DedicatedHandle = accounting.KindImage, h
-			} else if h := handle(unsafe.Pointer(d.buffer)); h != 0 {
-				mi.Dedicated, mi.DedicatedHandle = accounting.KindBuffer, h
+	for st, p := range vk.Chain(pNext) {
+		switch st {
+		case vk.StructureTypeMemoryDedicatedAllocateInfo:
+			d := (*vk.MemoryDedicatedAllocateInfo)(p)
+			if d.Image != 0 {
+				mi.Dedicated, mi.DedicatedHandle = accounting.KindImage, uint64(d.Image)
+			} else if d.Buffer != 0 {
+				mi.Dedicated, mi.DedicatedHandle = accounting.KindBuffer, uint64(d.Buffer)
 			}
-		case C.VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR:
-			imported(&mi, uint32((*C.VkImportMemoryFdInfoKHR)(p).handleType))
-		case C.VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT:
-			imported(&mi, uint32((*C.VkImportMemoryHostPointerInfoEXT)(p).handleType))
-		case C.VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO:
-			if t := uint32((*C.VkExportMemoryAllocateInfo)(p).handleTypes); t != 0 && mi.External != accounting.ExternalImported {
+		case vk.StructureTypeImportMemoryFdInfoKHR:
+			imported(&mi, uint32((*vk.ImportMemoryFdInfoKHR)(p).HandleType))
+		case vk.StructureTypeImportMemoryHostPointerInfoEXT:
+			imported(&mi, uint32((*vk.ImportMemoryHostPointerInfoEXT)(p).HandleType))
+		case vk.StructureTypeExportMemoryAllocateInfo:
+			if t := uint32((*vk.ExportMemoryAllocateInfo)(p).HandleTypes); t != 0 && mi.External != accounting.ExternalImported {
 				mi.External, mi.HandleTypes = accounting.ExternalExported, t
 			}
 		}
@@ -76,75 +58,91 @@ func imported(mi *accounting.MemoryInfo, handleType uint32) {
 	}
 }
 
-func postGetSwapchainImagesKHR(device uintptr, swapchain uint64, pCount *C.uint32_t, pImages *uint64, result C.VkResult) {
-	if (result == C.VK_SUCCESS || result == C.VK_INCOMPLETE) && pCount != nil {
-		st.swapchainImages(device, swapchain, cslice(pImages, *pCount))
+func postGetSwapchainImagesKHR(device vk.Device, swapchain vk.SwapchainKHR, pCount *uint32, pImages *vk.Image, result vk.Result) {
+	if (result == vk.Success || result == vk.Incomplete) && pCount != nil {
+		images := cslice(pImages, *pCount)
+		st.swapchainImages(uintptr(device), uint64(swapchain), unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(images))), len(images)))
 	}
 }
 
-func preDestroySwapchainKHR(device uintptr, swapchain uint64, _ *C.VkAllocationCallbacks) {
-	st.swapchainDestroyed(device, swapchain)
+func preDestroySwapchainKHR(device vk.Device, swapchain vk.SwapchainKHR, _ *vk.AllocationCallbacks) {
+	st.swapchainDestroyed(uintptr(device), uint64(swapchain))
 }
 
 // postQueueBindSparse records the binds of a successful vkQueueBindSparse
 // when it returns; the queue performs them later, after the semaphores it
 // waits on.
-func postQueueBindSparse(queue uintptr, n C.uint32_t, infos *C.VkBindSparseInfo, _ uint64, result C.VkResult) {
-	if result != C.VK_SUCCESS || infos == nil {
+func postQueueBindSparse(queue vk.Queue, n uint32, infos *vk.BindSparseInfo, _ vk.Fence, result vk.Result) {
+	if result != vk.Success || infos == nil {
 		return
 	}
-	device := uintptr(C.memreport_queue_device(C.uintptr_t(queue)))
+	device := deviceOfQueue(queue)
 	if device == 0 {
 		return
 	}
-	ranges := func(kind accounting.ResourceKind, h uint64, binds []C.VkSparseMemoryBind) {
+	ranges := func(kind accounting.ResourceKind, h uint64, binds []vk.SparseMemoryBind) {
 		for _, m := range binds {
-			st.sparseBound(device, kind, h, uint64(m.resourceOffset), uint64(m.size), handle(unsafe.Pointer(m.memory)), uint64(m.memoryOffset))
+			st.sparseBound(uintptr(device), kind, h, uint64(m.ResourceOffset), uint64(m.Size), uint64(m.Memory), uint64(m.MemoryOffset))
 		}
 	}
 	for _, bi := range cslice(infos, n) {
-		for _, b := range cslice(bi.pBufferBinds, bi.bufferBindCount) {
-			ranges(accounting.KindBuffer, handle(unsafe.Pointer(b.buffer)), cslice(b.pBinds, b.bindCount))
+		for _, b := range cslice(bi.PBufferBinds, bi.BufferBindCount) {
+			ranges(accounting.KindBuffer, uint64(b.Buffer), cslice(b.PBinds, b.BindCount))
 		}
-		for _, b := range cslice(bi.pImageOpaqueBinds, bi.imageOpaqueBindCount) {
-			ranges(accounting.KindImage, handle(unsafe.Pointer(b.image)), cslice(b.pBinds, b.bindCount))
+		for _, b := range cslice(bi.PImageOpaqueBinds, bi.ImageOpaqueBindCount) {
+			ranges(accounting.KindImage, uint64(b.Image), cslice(b.PBinds, b.BindCount))
 		}
-		for _, b := range cslice(bi.pImageBinds, bi.imageBindCount) {
-			image := handle(unsafe.Pointer(b.image))
-			for _, m := range cslice(b.pBinds, b.bindCount) {
-				region := accounting.ImageRegion{Aspect: uint32(m.subresource.aspectMask), MipLevel: uint32(m.subresource.mipLevel),
-					ArrayLayer: uint32(m.subresource.arrayLayer), X: int32(m.offset.x), Y: int32(m.offset.y), Z: int32(m.offset.z)}
-				st.sparseImageBound(device, image, region, handle(unsafe.Pointer(m.memory)), uint64(m.memoryOffset), func() uint64 {
-					return uint64(C.memreport_sparse_image_bind_size(C.uintptr_t(device), C.uint64_t(image), C.uint32_t(region.Aspect), m.extent))
+		for _, b := range cslice(bi.PImageBinds, bi.ImageBindCount) {
+			for _, m := range cslice(b.PBinds, b.BindCount) {
+				region := accounting.ImageRegion{Aspect: uint32(m.Subresource.AspectMask), MipLevel: m.Subresource.MipLevel,
+					ArrayLayer: m.Subresource.ArrayLayer, X: m.Offset.X, Y: m.Offset.Y, Z: m.Offset.Z}
+				st.sparseImageBound(uintptr(device), uint64(b.Image), region, uint64(m.Memory), uint64(m.MemoryOffset), func() uint64 {
+					return sparseImageBindSize(device, b.Image, region.Aspect, m.Extent)
 				})
 			}
 		}
 	}
 }
 
-func postCreateVideoSessionKHR(device uintptr, _ *C.VkVideoSessionCreateInfoKHR, _ *C.VkAllocationCallbacks, pSession *uint64, result C.VkResult) {
-	if result == C.VK_SUCCESS && pSession != nil && *pSession != 0 {
-		st.videoSessionCreated(device, *pSession)
+// sparseImageBindSize is the bytes a VkSparseImageMemoryBind of extent binds
+// in the aspect: its sparse blocks (the aspect's imageGranularity, partial
+// blocks at the edge counted whole) times the block size (the image's
+// memory alignment). 0 when the driver reports no sparse requirements for
+// the aspect.
+func sparseImageBindSize(device vk.Device, image vk.Image, aspect uint32, extent vk.Extent3D) uint64 {
+	var props [8]vk.SparseImageMemoryRequirements
+	n := uint32(len(props))
+	next.GetImageSparseMemoryRequirements(device, image, &n, &props[0])
+	var g vk.Extent3D
+	for _, p := range props[:min(n, uint32(len(props)))] {
+		if uint32(p.FormatProperties.AspectMask)&aspect != 0 {
+			g = p.FormatProperties.ImageGranularity
+		}
+	}
+	if g.Width == 0 || g.Height == 0 || g.Depth == 0 {
+		return 0
+	}
+	var r vk.MemoryRequirements
+	next.GetImageMemoryRequirements(device, image, &r)
+	blocks := func(n, g uint32) uint64 { return (uint64(n) + uint64(g) - 1) / uint64(g) }
+	return blocks(extent.Width, g.Width) * blocks(extent.Height, g.Height) * blocks(extent.Depth, g.Depth) * uint64(r.Alignment)
+}
+
+func postCreateVideoSessionKHR(device vk.Device, _ *vk.VideoSessionCreateInfoKHR, _ *vk.AllocationCallbacks, pSession *vk.VideoSessionKHR, result vk.Result) {
+	if result == vk.Success && pSession != nil && *pSession != 0 {
+		st.videoSessionCreated(uintptr(device), uint64(*pSession))
 	}
 }
 
-func preDestroyVideoSessionKHR(device uintptr, session uint64, _ *C.VkAllocationCallbacks) {
-	st.resourceDestroyed(device, accounting.KindVideoSession, session)
+func preDestroyVideoSessionKHR(device vk.Device, session vk.VideoSessionKHR, _ *vk.AllocationCallbacks) {
+	st.resourceDestroyed(uintptr(device), accounting.KindVideoSession, uint64(session))
 }
 
-func postBindVideoSessionMemoryKHR(device uintptr, session uint64, n C.uint32_t, infos *C.VkBindVideoSessionMemoryInfoKHR, result C.VkResult) {
-	if result != C.VK_SUCCESS {
+func postBindVideoSessionMemoryKHR(device vk.Device, session vk.VideoSessionKHR, n uint32, infos *vk.BindVideoSessionMemoryInfoKHR, result vk.Result) {
+	if result != vk.Success {
 		return
 	}
 	for _, b := range cslice(infos, n) {
-		st.videoSessionBound(device, session, uint32(b.memoryBindIndex), handle(unsafe.Pointer(b.memory)), uint64(b.memoryOffset), uint64(b.memorySize))
+		st.videoSessionBound(uintptr(device), uint64(session), b.MemoryBindIndex, uint64(b.Memory), uint64(b.MemoryOffset), uint64(b.MemorySize))
 	}
-}
-
-// cslice views a C array of n elements; nil for a NULL pointer.
-func cslice[T any](p *T, n C.uint32_t) []T {
-	if p == nil || n == 0 {
-		return nil
-	}
-	return unsafe.Slice(p, int(n))
 }

@@ -1,212 +1,202 @@
 package memreport
 
-/*
-#include <stdint.h>
-#include "vkgen_memreport.h"
-
-uint64_t memreport_buffer_size(uintptr_t device_handle, uint64_t buffer);
-uint64_t memreport_image_size(uintptr_t device_handle, uint64_t image);
-uint64_t memreport_image_plane_size(uintptr_t device_handle, uint64_t image, uint32_t aspect);
-uint32_t memreport_budget(uintptr_t device_handle, uint64_t *budget, uint64_t *usage, uint32_t max);
-*/
-import "C"
-
 import (
+	"runtime"
 	"unsafe"
 
 	"github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
+	"github.com/vkgen/vkgen/layer/vk"
 )
 
-// The Go hooks named in vkgen-layer.json. They run after a successful call
-// (go_post) except destroys and frees (go_pre: the handle must still be
-// valid for the bookkeeping order the engine documents). They decode the C
-// structs into plain values for state; pointers are never retained.
+// The layer's hooks of memory, buffers, images and names. The frequent ones
+// are deferred (after<Cmd>, before<Cmd>): the application's thread only
+// records the call, and the framework's drain runs them in call order, with
+// the call's time (deferred records carry it while a session runs). Destroys
+// and frees are before the call down, so a handle the driver hands out again
+// cannot overtake its own destroy. They decode the structures into plain
+// values for state; pointers are never retained.
 
-func postCreateInstance(info *C.VkInstanceCreateInfo, _ *C.VkAllocationCallbacks, _ *uintptr, result C.VkResult) {
-	if result == C.VK_SUCCESS {
-		presence.InstanceCreated(unsafe.Pointer(info))
-	}
+func preDestroyDevice(device vk.Device, _ *vk.AllocationCallbacks) {
+	st.deviceDestroying(uintptr(device))
+	sampleBudgetNow(uintptr(device), true)
 }
 
-func postDestroyInstance(instance uintptr, _ *C.VkAllocationCallbacks) {
-	st.instanceDestroyed(instance)
-	presence.InstanceDestroyed()
+func postDestroyDevice(device vk.Device, _ *vk.AllocationCallbacks) {
+	st.deviceDestroyed(uintptr(device))
+	dropDevice(device)
 }
 
-func preDestroyDevice(device uintptr, _ *C.VkAllocationCallbacks) {
-	st.deviceDestroying(device)
-	sampleBudgetNow(device, true)
-}
-
-func postDestroyDevice(device uintptr, _ *C.VkAllocationCallbacks) {
-	st.deviceDestroyed(device)
-}
-
-func postAllocateMemory(device uintptr, info *C.VkMemoryAllocateInfo, _ *C.VkAllocationCallbacks, pMemory *uint64, result C.VkResult) {
+func afterAllocateMemory(device vk.Device, info *vk.MemoryAllocateInfo, _ *vk.AllocationCallbacks, pMemory *vk.DeviceMemory, result vk.Result) {
 	if info == nil {
 		return
 	}
-	defer sampleBudgetNow(device, false)
-	if result != C.VK_SUCCESS {
-		st.allocationFailed(device, uint64(info.allocationSize), uint32(info.memoryTypeIndex))
+	defer sampleBudgetNow(uintptr(device), false)
+	if result != vk.Success {
+		st.allocationFailed(uintptr(device), uint64(info.AllocationSize), info.MemoryTypeIndex)
 		return
 	}
 	if pMemory == nil {
 		return
 	}
-	st.memoryAllocated(device, *pMemory, uint64(info.allocationSize), uint32(info.memoryTypeIndex), memoryInfo(info.pNext))
+	st.memoryAllocated(uintptr(device), uint64(*pMemory), uint64(info.AllocationSize), info.MemoryTypeIndex, memoryInfo(info.PNext))
 }
 
-// preFreeMemory samples the budget before the free (the hook runs before the
-// call down): what the free releases shows at the next sample.
-func preFreeMemory(device uintptr, memory uint64, _ *C.VkAllocationCallbacks) {
-	st.memoryFreed(device, memory)
-	sampleBudgetNow(device, false)
+// beforeFreeMemory samples the budget as of before the free: what the free
+// releases shows at the next sample.
+func beforeFreeMemory(device vk.Device, memory vk.DeviceMemory, _ *vk.AllocationCallbacks) {
+	st.memoryFreed(uintptr(device), uint64(memory))
+	sampleBudgetNow(uintptr(device), false)
 }
 
-// sampleBudgetNow samples VK_EXT_memory_budget when the device has it and
-// BudgetInterval has passed, or force; only then does it call into C.
-func sampleBudgetNow(device uintptr, force bool) {
-	st.sampleBudget(device, force, func() (budget, usage []uint64) {
-		var b, u [accounting.MaxHeaps]C.uint64_t
-		n := int(C.memreport_budget(C.uintptr_t(device), &b[0], &u[0], accounting.MaxHeaps))
-		budget, usage = make([]uint64, n), make([]uint64, n)
-		for i := range n {
-			budget[i], usage[i] = uint64(b[i]), uint64(u[i])
-		}
-		return budget, usage
-	})
-}
-
-func postCreateBuffer(device uintptr, info *C.VkBufferCreateInfo, _ *C.VkAllocationCallbacks, pBuffer *uint64, result C.VkResult) {
-	if result != C.VK_SUCCESS || info == nil || pBuffer == nil || *pBuffer == 0 {
+func afterCreateBuffer(device vk.Device, info *vk.BufferCreateInfo, _ *vk.AllocationCallbacks, pBuffer *vk.Buffer, result vk.Result) {
+	if result != vk.Success || info == nil || pBuffer == nil || *pBuffer == 0 {
 		return
 	}
-	st.bufferCreated(device, *pBuffer, uint64(info.usage), uint64(info.size))
+	st.bufferCreated(uintptr(device), uint64(*pBuffer), uint64(info.Usage), uint64(info.Size))
 }
 
-func postCreateImage(device uintptr, info *C.VkImageCreateInfo, _ *C.VkAllocationCallbacks, pImage *uint64, result C.VkResult) {
-	if result != C.VK_SUCCESS || info == nil || pImage == nil || *pImage == 0 {
+func afterCreateImage(device vk.Device, info *vk.ImageCreateInfo, _ *vk.AllocationCallbacks, pImage *vk.Image, result vk.Result) {
+	if result != vk.Success || info == nil || pImage == nil || *pImage == 0 {
 		return
 	}
-	st.imageCreated(device, *pImage, uint32(info.usage), uint32(info.flags))
+	st.imageCreated(uintptr(device), uint64(*pImage), uint32(info.Usage), uint32(info.Flags))
 }
 
-func preDestroyBuffer(device uintptr, buffer uint64, _ *C.VkAllocationCallbacks) {
-	st.resourceDestroyed(device, accounting.KindBuffer, buffer)
+func beforeDestroyBuffer(device vk.Device, buffer vk.Buffer, _ *vk.AllocationCallbacks) {
+	st.resourceDestroyed(uintptr(device), accounting.KindBuffer, uint64(buffer))
 }
 
-func preDestroyImage(device uintptr, image uint64, _ *C.VkAllocationCallbacks) {
-	st.resourceDestroyed(device, accounting.KindImage, image)
+func beforeDestroyImage(device vk.Device, image vk.Image, _ *vk.AllocationCallbacks) {
+	st.resourceDestroyed(uintptr(device), accounting.KindImage, uint64(image))
 }
 
-func postGetBufferMemoryRequirements(device uintptr, buffer uint64, r *C.VkMemoryRequirements) {
+func afterGetBufferMemoryRequirements(device vk.Device, buffer vk.Buffer, r *vk.MemoryRequirements) {
 	if r != nil {
-		st.requirements(device, accounting.KindBuffer, buffer, uint64(r.size))
+		st.requirements(uintptr(device), accounting.KindBuffer, uint64(buffer), uint64(r.Size))
 	}
 }
 
-func postGetImageMemoryRequirements(device uintptr, image uint64, r *C.VkMemoryRequirements) {
+func afterGetImageMemoryRequirements(device vk.Device, image vk.Image, r *vk.MemoryRequirements) {
 	if r != nil {
-		st.requirements(device, accounting.KindImage, image, uint64(r.size))
+		st.requirements(uintptr(device), accounting.KindImage, uint64(image), uint64(r.Size))
 	}
 }
 
-func postGetBufferMemoryRequirements2(device uintptr, info *C.VkBufferMemoryRequirementsInfo2, r *C.VkMemoryRequirements2) {
+func afterGetBufferMemoryRequirements2(device vk.Device, info *vk.BufferMemoryRequirementsInfo2, r *vk.MemoryRequirements2) {
 	if info != nil && r != nil {
-		st.requirements(device, accounting.KindBuffer, handle(unsafe.Pointer(info.buffer)), uint64(r.memoryRequirements.size))
+		st.requirements(uintptr(device), accounting.KindBuffer, uint64(info.Buffer), uint64(r.MemoryRequirements.Size))
 	}
 }
 
-func postGetImageMemoryRequirements2(device uintptr, info *C.VkImageMemoryRequirementsInfo2, r *C.VkMemoryRequirements2) {
+func afterGetImageMemoryRequirements2(device vk.Device, info *vk.ImageMemoryRequirementsInfo2, r *vk.MemoryRequirements2) {
 	if info == nil || r == nil {
 		return
 	}
-	image, size := handle(unsafe.Pointer(info.image)), uint64(r.memoryRequirements.size)
-	if p := findInChain(info.pNext, C.VK_STRUCTURE_TYPE_IMAGE_PLANE_MEMORY_REQUIREMENTS_INFO); p != nil {
-		st.planeRequirements(device, image, uint32((*C.VkImagePlaneMemoryRequirementsInfo)(p).planeAspect), size)
+	image, size := uint64(info.Image), uint64(r.MemoryRequirements.Size)
+	if p := vk.Find[vk.ImagePlaneMemoryRequirementsInfo](info.PNext); p != nil {
+		st.planeRequirements(uintptr(device), image, uint32(p.PlaneAspect), size)
 		return
 	}
-	st.requirements(device, accounting.KindImage, image, size)
+	st.requirements(uintptr(device), accounting.KindImage, image, size)
 }
 
-func postBindBufferMemory(device uintptr, buffer, memory uint64, offset C.VkDeviceSize, result C.VkResult) {
-	if result == C.VK_SUCCESS {
-		bindBuffer(device, buffer, memory, uint64(offset))
+// afterBindBufferMemory has the buffer's requirements from when the call was
+// recorded: the drain may run after the buffer is gone.
+//
+//vkgen:query vkGetBufferMemoryRequirements
+func afterBindBufferMemory(device vk.Device, buffer vk.Buffer, memory vk.DeviceMemory, offset vk.DeviceSize, result vk.Result, r *vk.MemoryRequirements) {
+	if result == vk.Success {
+		st.bound(uintptr(device), accounting.KindBuffer, uint64(buffer), uint64(memory), uint64(offset), planeAspectNone, func() uint64 { return uint64(r.Size) })
 	}
 }
 
-func postBindImageMemory(device uintptr, image, memory uint64, offset C.VkDeviceSize, result C.VkResult) {
-	if result == C.VK_SUCCESS {
-		bindImage(device, image, memory, uint64(offset), planeAspectNone)
+//vkgen:query vkGetImageMemoryRequirements
+func afterBindImageMemory(device vk.Device, image vk.Image, memory vk.DeviceMemory, offset vk.DeviceSize, result vk.Result, r *vk.MemoryRequirements) {
+	if result == vk.Success {
+		st.bound(uintptr(device), accounting.KindImage, uint64(image), uint64(memory), uint64(offset), planeAspectNone, func() uint64 { return uint64(r.Size) })
 	}
 }
 
-func postBindBufferMemory2(device uintptr, n C.uint32_t, infos *C.VkBindBufferMemoryInfo, result C.VkResult) {
+// The *2 binds stay synchronous: one call binds several resources, and a
+// resource whose requirements the application never queried is asked for
+// them while it still exists.
+
+func postBindBufferMemory2(device vk.Device, n uint32, infos *vk.BindBufferMemoryInfo, result vk.Result) {
 	for _, b := range cslice(infos, n) {
-		if bindTookEffect(result, b.pNext) {
-			bindBuffer(device, handle(unsafe.Pointer(b.buffer)), handle(unsafe.Pointer(b.memory)), uint64(b.memoryOffset))
+		if bindTookEffect(result, b.PNext) {
+			bindBuffer(device, b.Buffer, b.Memory, b.MemoryOffset)
 		}
 	}
 }
 
-func postBindImageMemory2(device uintptr, n C.uint32_t, infos *C.VkBindImageMemoryInfo, result C.VkResult) {
+func postBindImageMemory2(device vk.Device, n uint32, infos *vk.BindImageMemoryInfo, result vk.Result) {
 	for _, b := range cslice(infos, n) {
-		if !bindTookEffect(result, b.pNext) {
+		if !bindTookEffect(result, b.PNext) {
 			continue
 		}
-		image, memory := handle(unsafe.Pointer(b.image)), handle(unsafe.Pointer(b.memory))
-		if p := findInChain(b.pNext, C.VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_SWAPCHAIN_INFO_KHR); p != nil && memory == 0 {
-			st.swapchainBound(device, image, handle(unsafe.Pointer((*C.VkBindImageMemorySwapchainInfoKHR)(p).swapchain)))
+		if p := vk.Find[vk.BindImageMemorySwapchainInfoKHR](b.PNext); p != nil && b.Memory == 0 {
+			st.swapchainBound(uintptr(device), uint64(b.Image), uint64(p.Swapchain))
 			continue
 		}
 		aspect := uint32(planeAspectNone)
-		if p := findInChain(b.pNext, C.VK_STRUCTURE_TYPE_BIND_IMAGE_PLANE_MEMORY_INFO); p != nil {
-			aspect = uint32((*C.VkBindImagePlaneMemoryInfo)(p).planeAspect)
+		if p := vk.Find[vk.BindImagePlaneMemoryInfo](b.PNext); p != nil {
+			aspect = uint32(p.PlaneAspect)
 		}
-		bindImage(device, image, memory, uint64(b.memoryOffset), aspect)
+		bindImage(device, b.Image, b.Memory, b.MemoryOffset, aspect)
 	}
 }
 
-func bindBuffer(device uintptr, buffer, memory, offset uint64) {
-	st.bound(device, accounting.KindBuffer, buffer, memory, offset, planeAspectNone, func() uint64 {
-		return uint64(C.memreport_buffer_size(C.uintptr_t(device), C.uint64_t(buffer)))
+func bindBuffer(device vk.Device, buffer vk.Buffer, memory vk.DeviceMemory, offset vk.DeviceSize) {
+	st.bound(uintptr(device), accounting.KindBuffer, uint64(buffer), uint64(memory), uint64(offset), planeAspectNone, func() uint64 {
+		var r vk.MemoryRequirements
+		next.GetBufferMemoryRequirements(device, buffer, &r)
+		return uint64(r.Size)
 	})
 }
 
-func bindImage(device uintptr, image, memory, offset uint64, aspect uint32) {
-	st.bound(device, accounting.KindImage, image, memory, offset, aspect, func() uint64 {
-		d := C.uintptr_t(device)
+func bindImage(device vk.Device, image vk.Image, memory vk.DeviceMemory, offset vk.DeviceSize, aspect uint32) {
+	st.bound(uintptr(device), accounting.KindImage, uint64(image), uint64(memory), uint64(offset), aspect, func() uint64 {
 		if aspect != planeAspectNone {
-			return uint64(C.memreport_image_plane_size(d, C.uint64_t(image), C.uint32_t(aspect)))
+			return imagePlaneSize(device, image, aspect)
 		}
-		return uint64(C.memreport_image_size(d, C.uint64_t(image)))
+		var r vk.MemoryRequirements
+		next.GetImageMemoryRequirements(device, image, &r)
+		return uint64(r.Size)
 	})
 }
 
-func postSetDebugUtilsObjectNameEXT(device uintptr, info *C.VkDebugUtilsObjectNameInfoEXT, result C.VkResult) {
-	if result == C.VK_SUCCESS && info != nil {
-		st.debugUtilsName(device, int32(info.objectType), uint64(info.objectHandle), layer.CStringView(unsafe.Pointer(info.pObjectName)))
+// imagePlaneSize asks for one plane's requirements (through the core or the
+// KHR name, whichever the chain has).
+func imagePlaneSize(device vk.Device, image vk.Image, aspect uint32) uint64 {
+	plane := vk.ImagePlaneMemoryRequirementsInfo{SType: vk.StructureTypeImagePlaneMemoryRequirementsInfo, PlaneAspect: vk.ImageAspectFlagBits(aspect)}
+	info := vk.ImageMemoryRequirementsInfo2{SType: vk.StructureTypeImageMemoryRequirementsInfo2, PNext: unsafe.Pointer(&plane), Image: image}
+	r := vk.MemoryRequirements2{SType: vk.StructureTypeMemoryRequirements2}
+	var pin runtime.Pinner
+	defer pin.Unpin()
+	pin.Pin(&plane)
+	if !next.GetImageMemoryRequirements2(device, &info, &r) {
+		next.GetImageMemoryRequirements2KHR(device, &info, &r)
+	}
+	return uint64(r.MemoryRequirements.Size)
+}
+
+func afterSetDebugUtilsObjectNameEXT(device vk.Device, info *vk.DebugUtilsObjectNameInfoEXT, result vk.Result) {
+	if result == vk.Success && info != nil {
+		st.debugUtilsName(uintptr(device), int32(info.ObjectType), info.ObjectHandle, layer.CStringView(unsafe.Pointer(info.PObjectName)))
 	}
 }
 
-func postDebugMarkerSetObjectNameEXT(device uintptr, info *C.VkDebugMarkerObjectNameInfoEXT, result C.VkResult) {
-	if result == C.VK_SUCCESS && info != nil {
-		st.debugMarkerName(device, int32(info.objectType), uint64(info.object), layer.CStringView(unsafe.Pointer(info.pObjectName)))
+func afterDebugMarkerSetObjectNameEXT(device vk.Device, info *vk.DebugMarkerObjectNameInfoEXT, result vk.Result) {
+	if result == vk.Success && info != nil {
+		st.debugMarkerName(uintptr(device), int32(info.ObjectType), info.Object, layer.CStringView(unsafe.Pointer(info.PObjectName)))
 	}
 }
 
-// handle converts a non-dispatchable handle (a pointer type in 64-bit
-// headers) to its value.
-func handle(p unsafe.Pointer) uint64 { return uint64(uintptr(p)) }
-
-// findInChain returns the first struct of type sType in a pNext chain.
-func findInChain(pNext unsafe.Pointer, sType C.VkStructureType) unsafe.Pointer {
-	for p := pNext; p != nil; p = unsafe.Pointer((*C.VkBaseInStructure)(p).pNext) {
-		if (*C.VkBaseInStructure)(p).sType == sType {
-			return p
-		}
+// cslice views an array of n elements; nil for a NULL pointer.
+func cslice[T any](p *T, n uint32) []T {
+	if p == nil || n == 0 {
+		return nil
 	}
-	return nil
+	return unsafe.Slice(p, int(n))
 }

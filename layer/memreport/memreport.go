@@ -4,17 +4,19 @@
 // VulkanMemoryAllocation and VulkanObjectName instant events (category
 // VulkanDeviceMemoryReport), replaying the live state at every session start.
 //
-// It owns the layer's hooks (C in memreport.c, Go here), the device-key
-// mapping and the trace output; the bookkeeping is package accounting's,
+// It owns the layer's hooks (Go functions; what it hooks is what it
+// implements), the device-key mapping and the trace output; the frequent
+// hooks are deferred off the application's thread (hooks.go). The
+// bookkeeping is package accounting's,
 // names live in the objectnames store shared by the project's layers, trace
 // encoding is package perfetto's.
-// Trampolines, glue and manifest are generated from vkgen-layer.json. It
-// must not import other layers.
+// Trampolines, glue and manifest are generated from vkgen-layer.json and
+// the hooks. It has no C of its own and must not import other layers.
 //
 // Memory sources: when the driver offers VK_EXT_device_memory_report (and
 // its deviceMemoryReport feature), vkCreateDevice passes down a copy of the
 // application's create info with the extension, the feature and the layer's
-// callback chained in (memreport.c); the callback reports driver-internal
+// callback chained in (device.go, createinfo.go); the callback reports driver-internal
 // and application allocations. Otherwise vkAllocateMemory/vkFreeMemory are
 // the source. Buffers and images come from their create, requirements, bind
 // and destroy calls; swapchain images, sparse binds and video sessions from

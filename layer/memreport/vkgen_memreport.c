@@ -8,47 +8,168 @@
 #include "vkgen_trampolines.h"
 
 #define LAYER (&vkgen_memreport_layer)
+extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterAllocateMemory;
+extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindBufferMemory;
+extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindImageMemory;
+extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateBuffer;
+extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateImage;
+extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterDebugMarkerSetObjectNameEXT;
+extern const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyBuffer;
+extern const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyImage;
+extern const struct vkgen_cap_cmd vkgen_cap_memreport_beforeFreeMemory;
+extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements;
+extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements2;
+extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements;
+extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements2;
+extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterSetDebugUtilsObjectNameEXT;
 
 static struct vkgen_namecache names;
+
+/* preCreateDevice edits the parameters of vkCreateDevice. */
+static VkResult memreport_edit_CreateDevice(struct vkgen_call *call, VkPhysicalDevice *physicalDevice, const VkDeviceCreateInfo* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkDevice* *pDevice) {
+	return vkgen_go_ok() ? (VkResult)vkgen_memreport_go_edit_CreateDevice(call, (void *)physicalDevice, (void *)pCreateInfo, (void *)pAllocator, (void *)pDevice) : VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkgen_memreport_cb_DeviceMemoryReportCallbackEXT(const VkDeviceMemoryReportCallbackDataEXT* pCallbackData, void* pUserData) {
+	if (vkgen_go_ok()) vkgen_memreport_go_on_DeviceMemoryReportCallbackEXT((void*)pCallbackData, (void*)pUserData);
+}
+
+/* afterBindBufferMemory's query: vkGetBufferMemoryRequirements when the call is recorded. */
+void vkgen_memreport_query_afterBindBufferMemory(const uint64_t *a, void *out) {
+	struct vkgen_device *d = vkgen_device_of(LAYER, (const void *)(uintptr_t)a[0]);
+	PFN_vkGetBufferMemoryRequirements fn = d ? (PFN_vkGetBufferMemoryRequirements)d->tab[VKGEN_D_vkGetBufferMemoryRequirements] : NULL;
+	if (fn) fn((VkDevice)(uintptr_t)a[0], (VkBuffer)(uintptr_t)a[1], (VkMemoryRequirements *)out);
+}
+
+/* afterBindImageMemory's query: vkGetImageMemoryRequirements when the call is recorded. */
+void vkgen_memreport_query_afterBindImageMemory(const uint64_t *a, void *out) {
+	struct vkgen_device *d = vkgen_device_of(LAYER, (const void *)(uintptr_t)a[0]);
+	PFN_vkGetImageMemoryRequirements fn = d ? (PFN_vkGetImageMemoryRequirements)d->tab[VKGEN_D_vkGetImageMemoryRequirements] : NULL;
+	if (fn) fn((VkDevice)(uintptr_t)a[0], (VkImage)(uintptr_t)a[1], (VkMemoryRequirements *)out);
+}
+
+VkResult vkgen_memreport_next_EnumerateDeviceExtensionProperties(int *ok, uintptr_t physicalDevice, void * pLayerName, void * pPropertyCount, void * pProperties) {
+	struct vkgen_instance *d = vkgen_instance_of(LAYER, (const void *)physicalDevice);
+	PFN_vkEnumerateDeviceExtensionProperties fn = d ? (PFN_vkEnumerateDeviceExtensionProperties)d->tab[VKGEN_I_vkEnumerateDeviceExtensionProperties] : NULL;
+	*ok = fn != NULL;
+	return fn ? fn((VkPhysicalDevice)physicalDevice, (const char*)pLayerName, (uint32_t*)pPropertyCount, (VkExtensionProperties*)pProperties) : (VkResult)0;
+}
+
+void vkgen_memreport_next_GetBufferMemoryRequirements(int *ok, uintptr_t device, uint64_t buffer, void * pMemoryRequirements) {
+	struct vkgen_device *d = vkgen_device_of(LAYER, (const void *)device);
+	PFN_vkGetBufferMemoryRequirements fn = d ? (PFN_vkGetBufferMemoryRequirements)d->tab[VKGEN_D_vkGetBufferMemoryRequirements] : NULL;
+	*ok = fn != NULL;
+	if (fn) fn((VkDevice)device, (VkBuffer)buffer, (VkMemoryRequirements*)pMemoryRequirements);
+}
+
+void vkgen_memreport_next_GetImageMemoryRequirements(int *ok, uintptr_t device, uint64_t image, void * pMemoryRequirements) {
+	struct vkgen_device *d = vkgen_device_of(LAYER, (const void *)device);
+	PFN_vkGetImageMemoryRequirements fn = d ? (PFN_vkGetImageMemoryRequirements)d->tab[VKGEN_D_vkGetImageMemoryRequirements] : NULL;
+	*ok = fn != NULL;
+	if (fn) fn((VkDevice)device, (VkImage)image, (VkMemoryRequirements*)pMemoryRequirements);
+}
+
+void vkgen_memreport_next_GetImageMemoryRequirements2(int *ok, uintptr_t device, void * pInfo, void * pMemoryRequirements) {
+	struct vkgen_device *d = vkgen_device_of(LAYER, (const void *)device);
+	PFN_vkGetImageMemoryRequirements2 fn = d ? (PFN_vkGetImageMemoryRequirements2)d->tab[VKGEN_D_vkGetImageMemoryRequirements2] : NULL;
+	*ok = fn != NULL;
+	if (fn) fn((VkDevice)device, (const VkImageMemoryRequirementsInfo2*)pInfo, (VkMemoryRequirements2*)pMemoryRequirements);
+}
+
+void vkgen_memreport_next_GetImageMemoryRequirements2KHR(int *ok, uintptr_t device, void * pInfo, void * pMemoryRequirements) {
+	struct vkgen_device *d = vkgen_device_of(LAYER, (const void *)device);
+	PFN_vkGetImageMemoryRequirements2KHR fn = d ? (PFN_vkGetImageMemoryRequirements2KHR)d->tab[VKGEN_D_vkGetImageMemoryRequirements2KHR] : NULL;
+	*ok = fn != NULL;
+	if (fn) fn((VkDevice)device, (const VkImageMemoryRequirementsInfo2*)pInfo, (VkMemoryRequirements2*)pMemoryRequirements);
+}
+
+void vkgen_memreport_next_GetImageSparseMemoryRequirements(int *ok, uintptr_t device, uint64_t image, void * pSparseMemoryRequirementCount, void * pSparseMemoryRequirements) {
+	struct vkgen_device *d = vkgen_device_of(LAYER, (const void *)device);
+	PFN_vkGetImageSparseMemoryRequirements fn = d ? (PFN_vkGetImageSparseMemoryRequirements)d->tab[VKGEN_D_vkGetImageSparseMemoryRequirements] : NULL;
+	*ok = fn != NULL;
+	if (fn) fn((VkDevice)device, (VkImage)image, (uint32_t*)pSparseMemoryRequirementCount, (VkSparseImageMemoryRequirements*)pSparseMemoryRequirements);
+}
+
+void vkgen_memreport_next_GetPhysicalDeviceFeatures2(int *ok, uintptr_t physicalDevice, void * pFeatures) {
+	struct vkgen_instance *d = vkgen_instance_of(LAYER, (const void *)physicalDevice);
+	PFN_vkGetPhysicalDeviceFeatures2 fn = d ? (PFN_vkGetPhysicalDeviceFeatures2)d->tab[VKGEN_I_vkGetPhysicalDeviceFeatures2] : NULL;
+	*ok = fn != NULL;
+	if (fn) fn((VkPhysicalDevice)physicalDevice, (VkPhysicalDeviceFeatures2*)pFeatures);
+}
+
+void vkgen_memreport_next_GetPhysicalDeviceFeatures2KHR(int *ok, uintptr_t physicalDevice, void * pFeatures) {
+	struct vkgen_instance *d = vkgen_instance_of(LAYER, (const void *)physicalDevice);
+	PFN_vkGetPhysicalDeviceFeatures2KHR fn = d ? (PFN_vkGetPhysicalDeviceFeatures2KHR)d->tab[VKGEN_I_vkGetPhysicalDeviceFeatures2KHR] : NULL;
+	*ok = fn != NULL;
+	if (fn) fn((VkPhysicalDevice)physicalDevice, (VkPhysicalDeviceFeatures2*)pFeatures);
+}
+
+void vkgen_memreport_next_GetPhysicalDeviceMemoryProperties(int *ok, uintptr_t physicalDevice, void * pMemoryProperties) {
+	struct vkgen_instance *d = vkgen_instance_of(LAYER, (const void *)physicalDevice);
+	PFN_vkGetPhysicalDeviceMemoryProperties fn = d ? (PFN_vkGetPhysicalDeviceMemoryProperties)d->tab[VKGEN_I_vkGetPhysicalDeviceMemoryProperties] : NULL;
+	*ok = fn != NULL;
+	if (fn) fn((VkPhysicalDevice)physicalDevice, (VkPhysicalDeviceMemoryProperties*)pMemoryProperties);
+}
+
+void vkgen_memreport_next_GetPhysicalDeviceMemoryProperties2(int *ok, uintptr_t physicalDevice, void * pMemoryProperties) {
+	struct vkgen_instance *d = vkgen_instance_of(LAYER, (const void *)physicalDevice);
+	PFN_vkGetPhysicalDeviceMemoryProperties2 fn = d ? (PFN_vkGetPhysicalDeviceMemoryProperties2)d->tab[VKGEN_I_vkGetPhysicalDeviceMemoryProperties2] : NULL;
+	*ok = fn != NULL;
+	if (fn) fn((VkPhysicalDevice)physicalDevice, (VkPhysicalDeviceMemoryProperties2*)pMemoryProperties);
+}
+
+void vkgen_memreport_next_GetPhysicalDeviceMemoryProperties2KHR(int *ok, uintptr_t physicalDevice, void * pMemoryProperties) {
+	struct vkgen_instance *d = vkgen_instance_of(LAYER, (const void *)physicalDevice);
+	PFN_vkGetPhysicalDeviceMemoryProperties2KHR fn = d ? (PFN_vkGetPhysicalDeviceMemoryProperties2KHR)d->tab[VKGEN_I_vkGetPhysicalDeviceMemoryProperties2KHR] : NULL;
+	*ok = fn != NULL;
+	if (fn) fn((VkPhysicalDevice)physicalDevice, (VkPhysicalDeviceMemoryProperties2*)pMemoryProperties);
+}
+
+void vkgen_memreport_next_GetPhysicalDeviceProperties(int *ok, uintptr_t physicalDevice, void * pProperties) {
+	struct vkgen_instance *d = vkgen_instance_of(LAYER, (const void *)physicalDevice);
+	PFN_vkGetPhysicalDeviceProperties fn = d ? (PFN_vkGetPhysicalDeviceProperties)d->tab[VKGEN_I_vkGetPhysicalDeviceProperties] : NULL;
+	*ok = fn != NULL;
+	if (fn) fn((VkPhysicalDevice)physicalDevice, (VkPhysicalDeviceProperties*)pProperties);
+}
 
 /* The layer's table, one row per entry point it intercepts: X(entry, own,
  * claimed, hooks) with own VKGEN_1 where the entry is the layer's (VKGEN_0:
  * the runtime's, VKGEN_RUNTIME_ENTRIES) and hooks .c_pre = f, ... (0: none). */
 #define VKGEN_HOOKS(X) \
-	X(vkAllocateMemory, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_AllocateMemory) \
-	X(vkBindBufferMemory, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_BindBufferMemory) \
+	X(vkAllocateMemory, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterAllocateMemory) \
+	X(vkBindBufferMemory, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterBindBufferMemory) \
 	X(vkBindBufferMemory2, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_BindBufferMemory2) \
 	X(vkBindBufferMemory2KHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_BindBufferMemory2) \
-	X(vkBindImageMemory, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_BindImageMemory) \
+	X(vkBindImageMemory, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterBindImageMemory) \
 	X(vkBindImageMemory2, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_BindImageMemory2) \
 	X(vkBindImageMemory2KHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_BindImageMemory2) \
 	X(vkBindVideoSessionMemoryKHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_BindVideoSessionMemoryKHR) \
-	X(vkCreateBuffer, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_CreateBuffer) \
-	X(vkCreateDevice, VKGEN_0, 1, .c_pre = memreport_pre_CreateDevice, .c_post = memreport_post_CreateDevice) \
-	X(vkCreateImage, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_CreateImage) \
-	X(vkCreateInstance, VKGEN_0, 1, .c_post = memreport_post_CreateInstance, .go_post = vkgen_memreport_go_post_CreateInstance) \
+	X(vkCreateBuffer, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterCreateBuffer) \
+	X(vkCreateDevice, VKGEN_0, 1, .c_pre = memreport_edit_CreateDevice, .go_post = vkgen_memreport_go_post_CreateDevice) \
+	X(vkCreateImage, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterCreateImage) \
+	X(vkCreateInstance, VKGEN_0, 1, .go_post = vkgen_memreport_go_post_CreateInstance) \
 	X(vkCreateVideoSessionKHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_CreateVideoSessionKHR) \
-	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_DebugMarkerSetObjectNameEXT, .name_cache = 1) \
-	X(vkDestroyBuffer, VKGEN_1, 0, .go_pre = vkgen_memreport_go_pre_DestroyBuffer) \
+	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterDebugMarkerSetObjectNameEXT, .name_cache = 1) \
+	X(vkDestroyBuffer, VKGEN_1, 0, .defer_pre = &vkgen_cap_memreport_beforeDestroyBuffer) \
 	X(vkDestroyDevice, VKGEN_0, 1, .go_pre = vkgen_memreport_go_pre_DestroyDevice, .go_post = vkgen_memreport_go_post_DestroyDevice) \
-	X(vkDestroyImage, VKGEN_1, 0, .go_pre = vkgen_memreport_go_pre_DestroyImage) \
-	X(vkDestroyInstance, VKGEN_0, 1, .go_post = vkgen_memreport_go_post_DestroyInstance) \
+	X(vkDestroyImage, VKGEN_1, 0, .defer_pre = &vkgen_cap_memreport_beforeDestroyImage) \
+	X(vkDestroyInstance, VKGEN_0, 1, .go_pre = vkgen_memreport_go_pre_DestroyInstance, .go_post = vkgen_memreport_go_post_DestroyInstance) \
 	X(vkDestroySwapchainKHR, VKGEN_1, 0, .go_pre = vkgen_memreport_go_pre_DestroySwapchainKHR) \
 	X(vkDestroyVideoSessionKHR, VKGEN_1, 0, .go_pre = vkgen_memreport_go_pre_DestroyVideoSessionKHR) \
 	X(vkEnumerateDeviceExtensionProperties, VKGEN_0, 1, 0) \
 	X(vkEnumerateDeviceLayerProperties, VKGEN_0, 1, 0) \
 	X(vkEnumerateInstanceExtensionProperties, VKGEN_0, 1, 0) \
 	X(vkEnumerateInstanceLayerProperties, VKGEN_0, 1, 0) \
-	X(vkFreeMemory, VKGEN_1, 0, .go_pre = vkgen_memreport_go_pre_FreeMemory) \
-	X(vkGetBufferMemoryRequirements, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetBufferMemoryRequirements) \
-	X(vkGetBufferMemoryRequirements2, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetBufferMemoryRequirements2) \
-	X(vkGetBufferMemoryRequirements2KHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetBufferMemoryRequirements2) \
-	X(vkGetImageMemoryRequirements, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetImageMemoryRequirements) \
-	X(vkGetImageMemoryRequirements2, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetImageMemoryRequirements2) \
-	X(vkGetImageMemoryRequirements2KHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetImageMemoryRequirements2) \
+	X(vkFreeMemory, VKGEN_1, 0, .defer_pre = &vkgen_cap_memreport_beforeFreeMemory) \
+	X(vkGetBufferMemoryRequirements, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterGetBufferMemoryRequirements) \
+	X(vkGetBufferMemoryRequirements2, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterGetBufferMemoryRequirements2) \
+	X(vkGetBufferMemoryRequirements2KHR, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterGetBufferMemoryRequirements2) \
+	X(vkGetImageMemoryRequirements, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterGetImageMemoryRequirements) \
+	X(vkGetImageMemoryRequirements2, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterGetImageMemoryRequirements2) \
+	X(vkGetImageMemoryRequirements2KHR, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterGetImageMemoryRequirements2) \
 	X(vkGetSwapchainImagesKHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetSwapchainImagesKHR) \
 	X(vkQueueBindSparse, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_QueueBindSparse) \
-	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_SetDebugUtilsObjectNameEXT, .name_cache = 1) \
+	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterSetDebugUtilsObjectNameEXT, .name_cache = 1) \
 
 VKGEN_HOOKS(VKGEN_LAYER_TRAMP)
 VKGEN_FORGETS

@@ -10,247 +10,259 @@ package memreport
 import "C"
 
 import (
+	"unsafe"
+
 	"github.com/vkgen/vkgen/layer"
+	"github.com/vkgen/vkgen/layer/vk"
 )
 
-// The Go hooks the spec asks for, with their signatures: a hook with another
-// signature fails to compile here, naming the function and the expected type.
 var (
-	_ func(device uintptr, pAllocateInfo *C.VkMemoryAllocateInfo, pAllocator *C.VkAllocationCallbacks, pMemory *uint64, result C.VkResult)                            = postAllocateMemory
-	_ func(device uintptr, buffer uint64, memory uint64, memoryOffset C.VkDeviceSize, result C.VkResult)                                                              = postBindBufferMemory
-	_ func(device uintptr, bindInfoCount C.uint32_t, pBindInfos *C.VkBindBufferMemoryInfo, result C.VkResult)                                                         = postBindBufferMemory2
-	_ func(device uintptr, image uint64, memory uint64, memoryOffset C.VkDeviceSize, result C.VkResult)                                                               = postBindImageMemory
-	_ func(device uintptr, bindInfoCount C.uint32_t, pBindInfos *C.VkBindImageMemoryInfo, result C.VkResult)                                                          = postBindImageMemory2
-	_ func(device uintptr, videoSession uint64, bindSessionMemoryInfoCount C.uint32_t, pBindSessionMemoryInfos *C.VkBindVideoSessionMemoryInfoKHR, result C.VkResult) = postBindVideoSessionMemoryKHR
-	_ func(device uintptr, pCreateInfo *C.VkBufferCreateInfo, pAllocator *C.VkAllocationCallbacks, pBuffer *uint64, result C.VkResult)                                = postCreateBuffer
-	_ func(device uintptr, pCreateInfo *C.VkImageCreateInfo, pAllocator *C.VkAllocationCallbacks, pImage *uint64, result C.VkResult)                                  = postCreateImage
-	_ func(pCreateInfo *C.VkInstanceCreateInfo, pAllocator *C.VkAllocationCallbacks, pInstance *uintptr, result C.VkResult)                                           = postCreateInstance
-	_ func(device uintptr, pCreateInfo *C.VkVideoSessionCreateInfoKHR, pAllocator *C.VkAllocationCallbacks, pVideoSession *uint64, result C.VkResult)                 = postCreateVideoSessionKHR
-	_ func(device uintptr, pNameInfo *C.VkDebugMarkerObjectNameInfoEXT, result C.VkResult)                                                                            = postDebugMarkerSetObjectNameEXT
-	_ func(device uintptr, buffer uint64, pAllocator *C.VkAllocationCallbacks)                                                                                        = preDestroyBuffer
-	_ func(device uintptr, pAllocator *C.VkAllocationCallbacks)                                                                                                       = preDestroyDevice
-	_ func(device uintptr, pAllocator *C.VkAllocationCallbacks)                                                                                                       = postDestroyDevice
-	_ func(device uintptr, image uint64, pAllocator *C.VkAllocationCallbacks)                                                                                         = preDestroyImage
-	_ func(instance uintptr, pAllocator *C.VkAllocationCallbacks)                                                                                                     = postDestroyInstance
-	_ func(device uintptr, swapchain uint64, pAllocator *C.VkAllocationCallbacks)                                                                                     = preDestroySwapchainKHR
-	_ func(device uintptr, videoSession uint64, pAllocator *C.VkAllocationCallbacks)                                                                                  = preDestroyVideoSessionKHR
-	_ func(device uintptr, memory uint64, pAllocator *C.VkAllocationCallbacks)                                                                                        = preFreeMemory
-	_ func(device uintptr, buffer uint64, pMemoryRequirements *C.VkMemoryRequirements)                                                                                = postGetBufferMemoryRequirements
-	_ func(device uintptr, pInfo *C.VkBufferMemoryRequirementsInfo2, pMemoryRequirements *C.VkMemoryRequirements2)                                                    = postGetBufferMemoryRequirements2
-	_ func(device uintptr, image uint64, pMemoryRequirements *C.VkMemoryRequirements)                                                                                 = postGetImageMemoryRequirements
-	_ func(device uintptr, pInfo *C.VkImageMemoryRequirementsInfo2, pMemoryRequirements *C.VkMemoryRequirements2)                                                     = postGetImageMemoryRequirements2
-	_ func(device uintptr, swapchain uint64, pSwapchainImageCount *C.uint32_t, pSwapchainImages *uint64, result C.VkResult)                                           = postGetSwapchainImagesKHR
-	_ func(queue uintptr, bindInfoCount C.uint32_t, pBindInfo *C.VkBindSparseInfo, fence uint64, result C.VkResult)                                                   = postQueueBindSparse
-	_ func(device uintptr, pNameInfo *C.VkDebugUtilsObjectNameInfoEXT, result C.VkResult)                                                                             = postSetDebugUtilsObjectNameEXT
+	_ = unsafe.Pointer(nil)
+	_ = vk.Success
+	_ = (*layer.Call)(nil)
 )
 
-// The C trampolines call these exports only where the spec declares Go hooks;
-// each recovers from panics so the Vulkan call still reaches the driver.
+// The C trampolines call these exports for the hooks the package
+// implements (vkgen generate checked their signatures); each recovers from
+// panics so the Vulkan call still reaches the driver.
 
-// go_post of vkAllocateMemory calls postAllocateMemory, a func(device uintptr, pAllocateInfo *C.VkMemoryAllocateInfo, pAllocator *C.VkAllocationCallbacks, pMemory *uint64, result C.VkResult).
-//
-//export vkgen_memreport_go_post_AllocateMemory
-func vkgen_memreport_go_post_AllocateMemory(device uintptr, pAllocateInfo *C.VkMemoryAllocateInfo, pAllocator *C.VkAllocationCallbacks, pMemory *uint64, result C.VkResult) {
-	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postAllocateMemory")
-	postAllocateMemory(device, pAllocateInfo, pAllocator, pMemory, result)
-}
-
-// go_post of vkBindBufferMemory calls postBindBufferMemory, a func(device uintptr, buffer uint64, memory uint64, memoryOffset C.VkDeviceSize, result C.VkResult).
-//
-//export vkgen_memreport_go_post_BindBufferMemory
-func vkgen_memreport_go_post_BindBufferMemory(device uintptr, buffer uint64, memory uint64, memoryOffset C.VkDeviceSize, result C.VkResult) {
-	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postBindBufferMemory")
-	postBindBufferMemory(device, buffer, memory, memoryOffset, result)
-}
-
-// go_post of vkBindBufferMemory2 calls postBindBufferMemory2, a func(device uintptr, bindInfoCount C.uint32_t, pBindInfos *C.VkBindBufferMemoryInfo, result C.VkResult).
-//
 //export vkgen_memreport_go_post_BindBufferMemory2
-func vkgen_memreport_go_post_BindBufferMemory2(device uintptr, bindInfoCount C.uint32_t, pBindInfos *C.VkBindBufferMemoryInfo, result C.VkResult) {
+func vkgen_memreport_go_post_BindBufferMemory2(call unsafe.Pointer, device uintptr, bindInfoCount C.uint32_t, pBindInfos unsafe.Pointer, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postBindBufferMemory2")
-	postBindBufferMemory2(device, bindInfoCount, pBindInfos, result)
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	postBindBufferMemory2(vk.Device(device), uint32(bindInfoCount), (*vk.BindBufferMemoryInfo)(pBindInfos), vk.Result(result))
 }
 
-// go_post of vkBindImageMemory calls postBindImageMemory, a func(device uintptr, image uint64, memory uint64, memoryOffset C.VkDeviceSize, result C.VkResult).
-//
-//export vkgen_memreport_go_post_BindImageMemory
-func vkgen_memreport_go_post_BindImageMemory(device uintptr, image uint64, memory uint64, memoryOffset C.VkDeviceSize, result C.VkResult) {
-	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postBindImageMemory")
-	postBindImageMemory(device, image, memory, memoryOffset, result)
-}
-
-// go_post of vkBindImageMemory2 calls postBindImageMemory2, a func(device uintptr, bindInfoCount C.uint32_t, pBindInfos *C.VkBindImageMemoryInfo, result C.VkResult).
-//
 //export vkgen_memreport_go_post_BindImageMemory2
-func vkgen_memreport_go_post_BindImageMemory2(device uintptr, bindInfoCount C.uint32_t, pBindInfos *C.VkBindImageMemoryInfo, result C.VkResult) {
+func vkgen_memreport_go_post_BindImageMemory2(call unsafe.Pointer, device uintptr, bindInfoCount C.uint32_t, pBindInfos unsafe.Pointer, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postBindImageMemory2")
-	postBindImageMemory2(device, bindInfoCount, pBindInfos, result)
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	postBindImageMemory2(vk.Device(device), uint32(bindInfoCount), (*vk.BindImageMemoryInfo)(pBindInfos), vk.Result(result))
 }
 
-// go_post of vkBindVideoSessionMemoryKHR calls postBindVideoSessionMemoryKHR, a func(device uintptr, videoSession uint64, bindSessionMemoryInfoCount C.uint32_t, pBindSessionMemoryInfos *C.VkBindVideoSessionMemoryInfoKHR, result C.VkResult).
-//
 //export vkgen_memreport_go_post_BindVideoSessionMemoryKHR
-func vkgen_memreport_go_post_BindVideoSessionMemoryKHR(device uintptr, videoSession uint64, bindSessionMemoryInfoCount C.uint32_t, pBindSessionMemoryInfos *C.VkBindVideoSessionMemoryInfoKHR, result C.VkResult) {
+func vkgen_memreport_go_post_BindVideoSessionMemoryKHR(call unsafe.Pointer, device uintptr, videoSession uint64, bindSessionMemoryInfoCount C.uint32_t, pBindSessionMemoryInfos unsafe.Pointer, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postBindVideoSessionMemoryKHR")
-	postBindVideoSessionMemoryKHR(device, videoSession, bindSessionMemoryInfoCount, pBindSessionMemoryInfos, result)
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	postBindVideoSessionMemoryKHR(vk.Device(device), vk.VideoSessionKHR(videoSession), uint32(bindSessionMemoryInfoCount), (*vk.BindVideoSessionMemoryInfoKHR)(pBindSessionMemoryInfos), vk.Result(result))
 }
 
-// go_post of vkCreateBuffer calls postCreateBuffer, a func(device uintptr, pCreateInfo *C.VkBufferCreateInfo, pAllocator *C.VkAllocationCallbacks, pBuffer *uint64, result C.VkResult).
-//
-//export vkgen_memreport_go_post_CreateBuffer
-func vkgen_memreport_go_post_CreateBuffer(device uintptr, pCreateInfo *C.VkBufferCreateInfo, pAllocator *C.VkAllocationCallbacks, pBuffer *uint64, result C.VkResult) {
-	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postCreateBuffer")
-	postCreateBuffer(device, pCreateInfo, pAllocator, pBuffer, result)
+//export vkgen_memreport_go_edit_CreateDevice
+func vkgen_memreport_go_edit_CreateDevice(call unsafe.Pointer, physicalDevice unsafe.Pointer, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pDevice unsafe.Pointer) C.VkResult {
+	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "preCreateDevice")
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	return C.VkResult(preCreateDevice((*layer.Call)(call), (*vk.PhysicalDevice)(physicalDevice), (**vk.DeviceCreateInfo)(pCreateInfo), (**vk.AllocationCallbacks)(pAllocator), (**vk.Device)(pDevice)))
 }
 
-// go_post of vkCreateImage calls postCreateImage, a func(device uintptr, pCreateInfo *C.VkImageCreateInfo, pAllocator *C.VkAllocationCallbacks, pImage *uint64, result C.VkResult).
-//
-//export vkgen_memreport_go_post_CreateImage
-func vkgen_memreport_go_post_CreateImage(device uintptr, pCreateInfo *C.VkImageCreateInfo, pAllocator *C.VkAllocationCallbacks, pImage *uint64, result C.VkResult) {
-	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postCreateImage")
-	postCreateImage(device, pCreateInfo, pAllocator, pImage, result)
+//export vkgen_memreport_go_post_CreateDevice
+func vkgen_memreport_go_post_CreateDevice(call unsafe.Pointer, physicalDevice uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pDevice unsafe.Pointer, result C.VkResult) {
+	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postCreateDevice")
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	postCreateDevice((*layer.Call)(call), vk.PhysicalDevice(physicalDevice), (*vk.DeviceCreateInfo)(pCreateInfo), (*vk.AllocationCallbacks)(pAllocator), (*vk.Device)(pDevice), vk.Result(result))
 }
 
-// go_post of vkCreateInstance calls postCreateInstance, a func(pCreateInfo *C.VkInstanceCreateInfo, pAllocator *C.VkAllocationCallbacks, pInstance *uintptr, result C.VkResult).
-//
 //export vkgen_memreport_go_post_CreateInstance
-func vkgen_memreport_go_post_CreateInstance(pCreateInfo *C.VkInstanceCreateInfo, pAllocator *C.VkAllocationCallbacks, pInstance *uintptr, result C.VkResult) {
+func vkgen_memreport_go_post_CreateInstance(call unsafe.Pointer, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pInstance unsafe.Pointer, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postCreateInstance")
-	postCreateInstance(pCreateInfo, pAllocator, pInstance, result)
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	postCreateInstance((*vk.InstanceCreateInfo)(pCreateInfo), (*vk.AllocationCallbacks)(pAllocator), (*vk.Instance)(pInstance), vk.Result(result))
 }
 
-// go_post of vkCreateVideoSessionKHR calls postCreateVideoSessionKHR, a func(device uintptr, pCreateInfo *C.VkVideoSessionCreateInfoKHR, pAllocator *C.VkAllocationCallbacks, pVideoSession *uint64, result C.VkResult).
-//
 //export vkgen_memreport_go_post_CreateVideoSessionKHR
-func vkgen_memreport_go_post_CreateVideoSessionKHR(device uintptr, pCreateInfo *C.VkVideoSessionCreateInfoKHR, pAllocator *C.VkAllocationCallbacks, pVideoSession *uint64, result C.VkResult) {
+func vkgen_memreport_go_post_CreateVideoSessionKHR(call unsafe.Pointer, device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pVideoSession unsafe.Pointer, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postCreateVideoSessionKHR")
-	postCreateVideoSessionKHR(device, pCreateInfo, pAllocator, pVideoSession, result)
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	postCreateVideoSessionKHR(vk.Device(device), (*vk.VideoSessionCreateInfoKHR)(pCreateInfo), (*vk.AllocationCallbacks)(pAllocator), (*vk.VideoSessionKHR)(pVideoSession), vk.Result(result))
 }
 
-// go_post of vkDebugMarkerSetObjectNameEXT calls postDebugMarkerSetObjectNameEXT, a func(device uintptr, pNameInfo *C.VkDebugMarkerObjectNameInfoEXT, result C.VkResult).
-//
-//export vkgen_memreport_go_post_DebugMarkerSetObjectNameEXT
-func vkgen_memreport_go_post_DebugMarkerSetObjectNameEXT(device uintptr, pNameInfo *C.VkDebugMarkerObjectNameInfoEXT, result C.VkResult) {
-	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postDebugMarkerSetObjectNameEXT")
-	postDebugMarkerSetObjectNameEXT(device, pNameInfo, result)
-}
-
-// go_pre of vkDestroyBuffer calls preDestroyBuffer, a func(device uintptr, buffer uint64, pAllocator *C.VkAllocationCallbacks).
-//
-//export vkgen_memreport_go_pre_DestroyBuffer
-func vkgen_memreport_go_pre_DestroyBuffer(device uintptr, buffer uint64, pAllocator *C.VkAllocationCallbacks) {
-	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "preDestroyBuffer")
-	preDestroyBuffer(device, buffer, pAllocator)
-}
-
-// go_pre of vkDestroyDevice calls preDestroyDevice, a func(device uintptr, pAllocator *C.VkAllocationCallbacks).
-//
 //export vkgen_memreport_go_pre_DestroyDevice
-func vkgen_memreport_go_pre_DestroyDevice(device uintptr, pAllocator *C.VkAllocationCallbacks) {
+func vkgen_memreport_go_pre_DestroyDevice(call unsafe.Pointer, device uintptr, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "preDestroyDevice")
-	preDestroyDevice(device, pAllocator)
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	preDestroyDevice(vk.Device(device), (*vk.AllocationCallbacks)(pAllocator))
 }
 
-// go_post of vkDestroyDevice calls postDestroyDevice, a func(device uintptr, pAllocator *C.VkAllocationCallbacks).
-//
 //export vkgen_memreport_go_post_DestroyDevice
-func vkgen_memreport_go_post_DestroyDevice(device uintptr, pAllocator *C.VkAllocationCallbacks) {
+func vkgen_memreport_go_post_DestroyDevice(call unsafe.Pointer, device uintptr, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postDestroyDevice")
-	postDestroyDevice(device, pAllocator)
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	postDestroyDevice(vk.Device(device), (*vk.AllocationCallbacks)(pAllocator))
 }
 
-// go_pre of vkDestroyImage calls preDestroyImage, a func(device uintptr, image uint64, pAllocator *C.VkAllocationCallbacks).
-//
-//export vkgen_memreport_go_pre_DestroyImage
-func vkgen_memreport_go_pre_DestroyImage(device uintptr, image uint64, pAllocator *C.VkAllocationCallbacks) {
-	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "preDestroyImage")
-	preDestroyImage(device, image, pAllocator)
+//export vkgen_memreport_go_pre_DestroyInstance
+func vkgen_memreport_go_pre_DestroyInstance(call unsafe.Pointer, instance uintptr, pAllocator unsafe.Pointer) {
+	layer.Drain() // the layer's deferred hooks run before what they touch is destroyed
 }
 
-// go_post of vkDestroyInstance calls postDestroyInstance, a func(instance uintptr, pAllocator *C.VkAllocationCallbacks).
-//
 //export vkgen_memreport_go_post_DestroyInstance
-func vkgen_memreport_go_post_DestroyInstance(instance uintptr, pAllocator *C.VkAllocationCallbacks) {
+func vkgen_memreport_go_post_DestroyInstance(call unsafe.Pointer, instance uintptr, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postDestroyInstance")
-	postDestroyInstance(instance, pAllocator)
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	postDestroyInstance(vk.Instance(instance), (*vk.AllocationCallbacks)(pAllocator))
 }
 
-// go_pre of vkDestroySwapchainKHR calls preDestroySwapchainKHR, a func(device uintptr, swapchain uint64, pAllocator *C.VkAllocationCallbacks).
-//
 //export vkgen_memreport_go_pre_DestroySwapchainKHR
-func vkgen_memreport_go_pre_DestroySwapchainKHR(device uintptr, swapchain uint64, pAllocator *C.VkAllocationCallbacks) {
+func vkgen_memreport_go_pre_DestroySwapchainKHR(call unsafe.Pointer, device uintptr, swapchain uint64, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "preDestroySwapchainKHR")
-	preDestroySwapchainKHR(device, swapchain, pAllocator)
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	preDestroySwapchainKHR(vk.Device(device), vk.SwapchainKHR(swapchain), (*vk.AllocationCallbacks)(pAllocator))
 }
 
-// go_pre of vkDestroyVideoSessionKHR calls preDestroyVideoSessionKHR, a func(device uintptr, videoSession uint64, pAllocator *C.VkAllocationCallbacks).
-//
 //export vkgen_memreport_go_pre_DestroyVideoSessionKHR
-func vkgen_memreport_go_pre_DestroyVideoSessionKHR(device uintptr, videoSession uint64, pAllocator *C.VkAllocationCallbacks) {
+func vkgen_memreport_go_pre_DestroyVideoSessionKHR(call unsafe.Pointer, device uintptr, videoSession uint64, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "preDestroyVideoSessionKHR")
-	preDestroyVideoSessionKHR(device, videoSession, pAllocator)
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	preDestroyVideoSessionKHR(vk.Device(device), vk.VideoSessionKHR(videoSession), (*vk.AllocationCallbacks)(pAllocator))
 }
 
-// go_pre of vkFreeMemory calls preFreeMemory, a func(device uintptr, memory uint64, pAllocator *C.VkAllocationCallbacks).
-//
-//export vkgen_memreport_go_pre_FreeMemory
-func vkgen_memreport_go_pre_FreeMemory(device uintptr, memory uint64, pAllocator *C.VkAllocationCallbacks) {
-	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "preFreeMemory")
-	preFreeMemory(device, memory, pAllocator)
-}
-
-// go_post of vkGetBufferMemoryRequirements calls postGetBufferMemoryRequirements, a func(device uintptr, buffer uint64, pMemoryRequirements *C.VkMemoryRequirements).
-//
-//export vkgen_memreport_go_post_GetBufferMemoryRequirements
-func vkgen_memreport_go_post_GetBufferMemoryRequirements(device uintptr, buffer uint64, pMemoryRequirements *C.VkMemoryRequirements) {
-	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postGetBufferMemoryRequirements")
-	postGetBufferMemoryRequirements(device, buffer, pMemoryRequirements)
-}
-
-// go_post of vkGetBufferMemoryRequirements2 calls postGetBufferMemoryRequirements2, a func(device uintptr, pInfo *C.VkBufferMemoryRequirementsInfo2, pMemoryRequirements *C.VkMemoryRequirements2).
-//
-//export vkgen_memreport_go_post_GetBufferMemoryRequirements2
-func vkgen_memreport_go_post_GetBufferMemoryRequirements2(device uintptr, pInfo *C.VkBufferMemoryRequirementsInfo2, pMemoryRequirements *C.VkMemoryRequirements2) {
-	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postGetBufferMemoryRequirements2")
-	postGetBufferMemoryRequirements2(device, pInfo, pMemoryRequirements)
-}
-
-// go_post of vkGetImageMemoryRequirements calls postGetImageMemoryRequirements, a func(device uintptr, image uint64, pMemoryRequirements *C.VkMemoryRequirements).
-//
-//export vkgen_memreport_go_post_GetImageMemoryRequirements
-func vkgen_memreport_go_post_GetImageMemoryRequirements(device uintptr, image uint64, pMemoryRequirements *C.VkMemoryRequirements) {
-	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postGetImageMemoryRequirements")
-	postGetImageMemoryRequirements(device, image, pMemoryRequirements)
-}
-
-// go_post of vkGetImageMemoryRequirements2 calls postGetImageMemoryRequirements2, a func(device uintptr, pInfo *C.VkImageMemoryRequirementsInfo2, pMemoryRequirements *C.VkMemoryRequirements2).
-//
-//export vkgen_memreport_go_post_GetImageMemoryRequirements2
-func vkgen_memreport_go_post_GetImageMemoryRequirements2(device uintptr, pInfo *C.VkImageMemoryRequirementsInfo2, pMemoryRequirements *C.VkMemoryRequirements2) {
-	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postGetImageMemoryRequirements2")
-	postGetImageMemoryRequirements2(device, pInfo, pMemoryRequirements)
-}
-
-// go_post of vkGetSwapchainImagesKHR calls postGetSwapchainImagesKHR, a func(device uintptr, swapchain uint64, pSwapchainImageCount *C.uint32_t, pSwapchainImages *uint64, result C.VkResult).
-//
 //export vkgen_memreport_go_post_GetSwapchainImagesKHR
-func vkgen_memreport_go_post_GetSwapchainImagesKHR(device uintptr, swapchain uint64, pSwapchainImageCount *C.uint32_t, pSwapchainImages *uint64, result C.VkResult) {
+func vkgen_memreport_go_post_GetSwapchainImagesKHR(call unsafe.Pointer, device uintptr, swapchain uint64, pSwapchainImageCount unsafe.Pointer, pSwapchainImages unsafe.Pointer, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postGetSwapchainImagesKHR")
-	postGetSwapchainImagesKHR(device, swapchain, pSwapchainImageCount, pSwapchainImages, result)
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	postGetSwapchainImagesKHR(vk.Device(device), vk.SwapchainKHR(swapchain), (*uint32)(pSwapchainImageCount), (*vk.Image)(pSwapchainImages), vk.Result(result))
 }
 
-// go_post of vkQueueBindSparse calls postQueueBindSparse, a func(queue uintptr, bindInfoCount C.uint32_t, pBindInfo *C.VkBindSparseInfo, fence uint64, result C.VkResult).
-//
 //export vkgen_memreport_go_post_QueueBindSparse
-func vkgen_memreport_go_post_QueueBindSparse(queue uintptr, bindInfoCount C.uint32_t, pBindInfo *C.VkBindSparseInfo, fence uint64, result C.VkResult) {
+func vkgen_memreport_go_post_QueueBindSparse(call unsafe.Pointer, queue uintptr, bindInfoCount C.uint32_t, pBindInfo unsafe.Pointer, fence uint64, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postQueueBindSparse")
-	postQueueBindSparse(queue, bindInfoCount, pBindInfo, fence, result)
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	postQueueBindSparse(vk.Queue(queue), uint32(bindInfoCount), (*vk.BindSparseInfo)(pBindInfo), vk.Fence(fence), vk.Result(result))
 }
 
-// go_post of vkSetDebugUtilsObjectNameEXT calls postSetDebugUtilsObjectNameEXT, a func(device uintptr, pNameInfo *C.VkDebugUtilsObjectNameInfoEXT, result C.VkResult).
-//
-//export vkgen_memreport_go_post_SetDebugUtilsObjectNameEXT
-func vkgen_memreport_go_post_SetDebugUtilsObjectNameEXT(device uintptr, pNameInfo *C.VkDebugUtilsObjectNameInfoEXT, result C.VkResult) {
-	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postSetDebugUtilsObjectNameEXT")
-	postSetDebugUtilsObjectNameEXT(device, pNameInfo, result)
+// The deferred hooks, run by package layer's drain in call order with the
+// call's copy (vkgen_capture.c says what is copied).
+func init() {
+	layer.RegisterDeferred(4, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterAllocateMemory", func(r *layer.Record) {
+		afterAllocateMemory(vk.Device(r.Value(0)), (*vk.MemoryAllocateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.DeviceMemory)(r.Pointer(3)), vk.Result(r.Result()))
+	})
+	layer.RegisterDeferred(14, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterBindBufferMemory", func(r *layer.Record) {
+		afterBindBufferMemory(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), vk.DeviceMemory(r.Value(2)), vk.DeviceSize(r.Value(3)), vk.Result(r.Result()), (*vk.MemoryRequirements)(r.Pointer(4)))
+	})
+	layer.RegisterDeferred(15, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterBindImageMemory", func(r *layer.Record) {
+		afterBindImageMemory(vk.Device(r.Value(0)), vk.Image(r.Value(1)), vk.DeviceMemory(r.Value(2)), vk.DeviceSize(r.Value(3)), vk.Result(r.Result()), (*vk.MemoryRequirements)(r.Pointer(4)))
+	})
+	layer.RegisterDeferred(6, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterCreateBuffer", func(r *layer.Record) {
+		afterCreateBuffer(vk.Device(r.Value(0)), (*vk.BufferCreateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.Buffer)(r.Pointer(3)), vk.Result(r.Result()))
+	})
+	layer.RegisterDeferred(7, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterCreateImage", func(r *layer.Record) {
+		afterCreateImage(vk.Device(r.Value(0)), (*vk.ImageCreateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.Image)(r.Pointer(3)), vk.Result(r.Result()))
+	})
+	layer.RegisterDeferred(17, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterDebugMarkerSetObjectNameEXT", func(r *layer.Record) {
+		afterDebugMarkerSetObjectNameEXT(vk.Device(r.Value(0)), (*vk.DebugMarkerObjectNameInfoEXT)(r.Pointer(1)), vk.Result(r.Result()))
+	})
+	layer.RegisterDeferred(8, "VK_LAYER_VKGEN_DeviceMemoryReport", "beforeDestroyBuffer", func(r *layer.Record) {
+		beforeDestroyBuffer(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), (*vk.AllocationCallbacks)(r.Pointer(2)))
+	})
+	layer.RegisterDeferred(9, "VK_LAYER_VKGEN_DeviceMemoryReport", "beforeDestroyImage", func(r *layer.Record) {
+		beforeDestroyImage(vk.Device(r.Value(0)), vk.Image(r.Value(1)), (*vk.AllocationCallbacks)(r.Pointer(2)))
+	})
+	layer.RegisterDeferred(5, "VK_LAYER_VKGEN_DeviceMemoryReport", "beforeFreeMemory", func(r *layer.Record) {
+		beforeFreeMemory(vk.Device(r.Value(0)), vk.DeviceMemory(r.Value(1)), (*vk.AllocationCallbacks)(r.Pointer(2)))
+	})
+	layer.RegisterDeferred(10, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetBufferMemoryRequirements", func(r *layer.Record) {
+		afterGetBufferMemoryRequirements(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), (*vk.MemoryRequirements)(r.Pointer(2)))
+	})
+	layer.RegisterDeferred(12, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetBufferMemoryRequirements2", func(r *layer.Record) {
+		afterGetBufferMemoryRequirements2(vk.Device(r.Value(0)), (*vk.BufferMemoryRequirementsInfo2)(r.Pointer(1)), (*vk.MemoryRequirements2)(r.Pointer(2)))
+	})
+	layer.RegisterDeferred(11, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetImageMemoryRequirements", func(r *layer.Record) {
+		afterGetImageMemoryRequirements(vk.Device(r.Value(0)), vk.Image(r.Value(1)), (*vk.MemoryRequirements)(r.Pointer(2)))
+	})
+	layer.RegisterDeferred(13, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetImageMemoryRequirements2", func(r *layer.Record) {
+		afterGetImageMemoryRequirements2(vk.Device(r.Value(0)), (*vk.ImageMemoryRequirementsInfo2)(r.Pointer(1)), (*vk.MemoryRequirements2)(r.Pointer(2)))
+	})
+	layer.RegisterDeferred(16, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterSetDebugUtilsObjectNameEXT", func(r *layer.Record) {
+		afterSetDebugUtilsObjectNameEXT(vk.Device(r.Value(0)), (*vk.DebugUtilsObjectNameInfoEXT)(r.Pointer(1)), vk.Result(r.Result()))
+	})
+}
+
+// pfnDeviceMemoryReportCallbackEXT is the C function to hand down as a PFN_vkDeviceMemoryReportCallbackEXT; it calls onDeviceMemoryReportCallbackEXT.
+var pfnDeviceMemoryReportCallbackEXT = vk.PFNDeviceMemoryReportCallbackEXT(unsafe.Pointer(C.vkgen_memreport_cb_DeviceMemoryReportCallbackEXT))
+
+//export vkgen_memreport_go_on_DeviceMemoryReportCallbackEXT
+func vkgen_memreport_go_on_DeviceMemoryReportCallbackEXT(pCallbackData unsafe.Pointer, pUserData unsafe.Pointer) {
+	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "onDeviceMemoryReportCallbackEXT")
+	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	onDeviceMemoryReportCallbackEXT((*vk.DeviceMemoryReportCallbackDataEXT)(pCallbackData), pUserData)
+}
+
+// nextLayer calls the next layer's commands (next.<Cmd>): a command the chain
+// below lacks returns vk.ErrorExtensionNotPresent, or false.
+type nextLayer struct{}
+
+var next nextLayer
+
+func (nextLayer) EnumerateDeviceExtensionProperties(physicalDevice vk.PhysicalDevice, pLayerName *byte, pPropertyCount *uint32, pProperties *vk.ExtensionProperties) vk.Result {
+	var ok C.int
+	r := C.vkgen_memreport_next_EnumerateDeviceExtensionProperties(&ok, C.uintptr_t(physicalDevice), unsafe.Pointer(pLayerName), unsafe.Pointer(pPropertyCount), unsafe.Pointer(pProperties))
+	if ok == 0 {
+		return vk.ErrorExtensionNotPresent
+	}
+	return vk.Result(r)
+}
+
+func (nextLayer) GetBufferMemoryRequirements(device vk.Device, buffer vk.Buffer, pMemoryRequirements *vk.MemoryRequirements) bool {
+	var ok C.int
+	C.vkgen_memreport_next_GetBufferMemoryRequirements(&ok, C.uintptr_t(device), C.uint64_t(buffer), unsafe.Pointer(pMemoryRequirements))
+	return ok != 0
+}
+
+func (nextLayer) GetImageMemoryRequirements(device vk.Device, image vk.Image, pMemoryRequirements *vk.MemoryRequirements) bool {
+	var ok C.int
+	C.vkgen_memreport_next_GetImageMemoryRequirements(&ok, C.uintptr_t(device), C.uint64_t(image), unsafe.Pointer(pMemoryRequirements))
+	return ok != 0
+}
+
+func (nextLayer) GetImageMemoryRequirements2(device vk.Device, pInfo *vk.ImageMemoryRequirementsInfo2, pMemoryRequirements *vk.MemoryRequirements2) bool {
+	var ok C.int
+	C.vkgen_memreport_next_GetImageMemoryRequirements2(&ok, C.uintptr_t(device), unsafe.Pointer(pInfo), unsafe.Pointer(pMemoryRequirements))
+	return ok != 0
+}
+
+func (nextLayer) GetImageMemoryRequirements2KHR(device vk.Device, pInfo *vk.ImageMemoryRequirementsInfo2, pMemoryRequirements *vk.MemoryRequirements2) bool {
+	var ok C.int
+	C.vkgen_memreport_next_GetImageMemoryRequirements2KHR(&ok, C.uintptr_t(device), unsafe.Pointer(pInfo), unsafe.Pointer(pMemoryRequirements))
+	return ok != 0
+}
+
+func (nextLayer) GetImageSparseMemoryRequirements(device vk.Device, image vk.Image, pSparseMemoryRequirementCount *uint32, pSparseMemoryRequirements *vk.SparseImageMemoryRequirements) bool {
+	var ok C.int
+	C.vkgen_memreport_next_GetImageSparseMemoryRequirements(&ok, C.uintptr_t(device), C.uint64_t(image), unsafe.Pointer(pSparseMemoryRequirementCount), unsafe.Pointer(pSparseMemoryRequirements))
+	return ok != 0
+}
+
+func (nextLayer) GetPhysicalDeviceFeatures2(physicalDevice vk.PhysicalDevice, pFeatures *vk.PhysicalDeviceFeatures2) bool {
+	var ok C.int
+	C.vkgen_memreport_next_GetPhysicalDeviceFeatures2(&ok, C.uintptr_t(physicalDevice), unsafe.Pointer(pFeatures))
+	return ok != 0
+}
+
+func (nextLayer) GetPhysicalDeviceFeatures2KHR(physicalDevice vk.PhysicalDevice, pFeatures *vk.PhysicalDeviceFeatures2) bool {
+	var ok C.int
+	C.vkgen_memreport_next_GetPhysicalDeviceFeatures2KHR(&ok, C.uintptr_t(physicalDevice), unsafe.Pointer(pFeatures))
+	return ok != 0
+}
+
+func (nextLayer) GetPhysicalDeviceMemoryProperties(physicalDevice vk.PhysicalDevice, pMemoryProperties *vk.PhysicalDeviceMemoryProperties) bool {
+	var ok C.int
+	C.vkgen_memreport_next_GetPhysicalDeviceMemoryProperties(&ok, C.uintptr_t(physicalDevice), unsafe.Pointer(pMemoryProperties))
+	return ok != 0
+}
+
+func (nextLayer) GetPhysicalDeviceMemoryProperties2(physicalDevice vk.PhysicalDevice, pMemoryProperties *vk.PhysicalDeviceMemoryProperties2) bool {
+	var ok C.int
+	C.vkgen_memreport_next_GetPhysicalDeviceMemoryProperties2(&ok, C.uintptr_t(physicalDevice), unsafe.Pointer(pMemoryProperties))
+	return ok != 0
+}
+
+func (nextLayer) GetPhysicalDeviceMemoryProperties2KHR(physicalDevice vk.PhysicalDevice, pMemoryProperties *vk.PhysicalDeviceMemoryProperties2) bool {
+	var ok C.int
+	C.vkgen_memreport_next_GetPhysicalDeviceMemoryProperties2KHR(&ok, C.uintptr_t(physicalDevice), unsafe.Pointer(pMemoryProperties))
+	return ok != 0
+}
+
+func (nextLayer) GetPhysicalDeviceProperties(physicalDevice vk.PhysicalDevice, pProperties *vk.PhysicalDeviceProperties) bool {
+	var ok C.int
+	C.vkgen_memreport_next_GetPhysicalDeviceProperties(&ok, C.uintptr_t(physicalDevice), unsafe.Pointer(pProperties))
+	return ok != 0
 }

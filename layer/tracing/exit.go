@@ -12,7 +12,7 @@ import (
 	"os"
 	"sync"
 
-	_ "github.com/vkgen/vkgen/layer" // links vkgen_fork.c, whose mark exit.c checks
+	"github.com/vkgen/vkgen/layer" // also links vkgen_fork.c, whose mark exit.c checks
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/system"
 )
@@ -45,6 +45,7 @@ func OnExit(fn func()) {
 //export vkgenTracingAtExit
 func vkgenTracingAtExit() {
 	defer func() { _ = recover() }() // never turn the application's exit into a crash
+	layer.Drain()                    // the deferred hooks of the last calls emit first
 	exitHooks.mu.Lock()
 	fns := exitHooks.fns
 	exitHooks.mu.Unlock()

@@ -24,6 +24,7 @@ import (
 	"sync"
 	"unsafe"
 
+	vkgenlayer "github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/layer/settings"
 
 	"github.com/vkgen/vkgen/perfetto"
@@ -62,6 +63,7 @@ func StartFor(layer string, createInfo unsafe.Pointer) (err error) {
 	c := readConfig(layer, settings.FromInstanceCreateInfo(createInfo))
 	once.Do(func() {
 		registerAtExit()
+		perfetto.OnEnabled(vkgenlayer.SetTimestamps) // deferred hooks' records carry their call's time while anything traces
 		if c.system {
 			system.StartShared(c.systemConfig())
 		}

@@ -89,9 +89,7 @@ func run(t *testing.T, env []string, name string, args ...string) result {
 // wantCycle is what the example layer's Go hooks see in one vkprog cycle:
 // five naming calls of which one re-applies an unchanged name (filtered in C).
 var wantCycle = map[string]int64{
-	"vkCreateInstance": 1, "vkCreateDevice": 1,
-	"vkCreateBuffer": 2, "vkCreateBuffer:success": 2, "vkDestroyBuffer": 2,
-	"vkCreateImage": 1, "vkDestroyImage": 1, "vkQueueSubmit": 1,
+	"vkCreateInstance": 1, "vkCreateDevice": 1, "vkCreateBuffer": 2,
 	"vkSetDebugUtilsObjectNameEXT": 4, "vkDestroyInstance": 1,
 }
 
@@ -189,7 +187,7 @@ func TestPanicInHookIsRecovered(t *testing.T) {
 	if got := strings.Count(r.stderr, "vkgen: VK_LAYER_VKGEN_example: recovered panic in preCreateBuffer"); got != 4 {
 		t.Errorf("%d recovered-panic reports, want 4:\n%s", got, r.stderr)
 	}
-	// vkprog exits non-zero if vkCreateBuffer fails; the post hook saw success.
+	// vkprog exits non-zero if vkCreateBuffer fails.
 	checkReports(t, r, 2)
 	if last := r.reports[len(r.reports)-1]; last.Panics != 4 {
 		t.Errorf("panics = %d, want 4", last.Panics)

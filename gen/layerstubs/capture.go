@@ -1,0 +1,308 @@
+package layerstubs
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/vkgen/vkgen/gen/cabi"
+	"github.com/vkgen/vkgen/registry"
+)
+
+// The copy of a call a deferred hook reads (layer/vkgen_defer.h): which
+// pointers of the parameters, and of the structures they reach, are copied,
+// with what length. Pointers the registry gives no length for, void
+// pointers and arrays of strings are not followed (NULL in the copy).
+
+// capPtr is one struct vkgen_cap_ptr initializer.
+type capPtr struct {
+	Offset      int
+	Kind        string // VALUE, NULL, STRUCT, BYTES, STRING, CHAIN
+	CountSize   int
+	CountParam  int
+	CountOffset int
+	ElemSize    int
+	Type        string // the capType's C name, for STRUCT
+}
+
+// capType is one structure the copies may contain.
+type capType struct {
+	Name, CName string
+	Size        int
+	SType       int64 // its sType value, for chains; -1 when it has none
+	Ptrs        []capPtr
+}
+
+// capCmd is one deferred hook's description.
+type capCmd struct {
+	CName  string // vkgen_cap_<symbol>_<before|after>_<Cmd>
+	ID     uint32
+	Params []capPtr // with a query, its result last
+	Query  *capQuery
+}
+
+// capQuery is a command the framework calls when it records a deferred
+// hook's call, whose result the hook receives as its last parameter.
+type capQuery struct {
+	*command
+	Fn       string // vkgen_<symbol>_query_<hook>, in the layer's C file
+	Args     []int  // per parameter but the last: the recorded call's parameter
+	Out      string // C type of the result
+	OutSize  int
+	OutSType int64 // the result's sType value, -1 for none
+	GoType   string
+	Slot     string
+	Instance bool
+}
+
+// captures builds the tables of every deferred hook of the library.
+type captures struct {
+	r      *registry.Registry
+	abi    *cabi.ABI
+	types  map[string]*capType
+	queue  []string
+	Cmds   []*capCmd
+	stypes map[string]int64
+}
+
+func newCaptures(r *registry.Registry) *captures {
+	c := &captures{r: r, abi: cabi.New(r), types: map[string]*capType{}, stypes: map[string]int64{}}
+	if e := r.Enum("VkStructureType"); e != nil {
+		for _, v := range e.Values {
+			c.stypes[v.Name] = v.Value
+		}
+	}
+	return c
+}
+
+// Types lists the structures, sorted by name.
+func (c *captures) Types() []*capType {
+	var out []*capType
+	for _, t := range c.types {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Chained lists the structures with an sType, sorted by value (the switch
+// of vkgen_cap_stype).
+func (c *captures) Chained() []*capType {
+	var out []*capType
+	for _, t := range c.Types() {
+		if t.SType >= 0 {
+			out = append(out, t)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].SType < out[j].SType })
+	return out
+}
+
+// command describes the parameters of one deferred hook.
+func (c *captures) command(name, cname string, id uint32) (*capCmd, error) {
+	rc := c.r.Command(name)
+	cmd := &capCmd{CName: cname, ID: id}
+	for _, p := range rc.Params {
+		if p.Pointers == 0 && len(p.Array) == 0 {
+			if t := c.r.Type(p.Type); t != nil && (p.Type == "float" || p.Type == "double" || t.Kind == registry.KindStruct || t.Kind == registry.KindUnion) {
+				return nil, fmt.Errorf("%s: parameter %s (%s) cannot be recorded for a deferred hook", name, p.Name, p.Type)
+			}
+			cmd.Params = append(cmd.Params, capPtr{Kind: "VALUE"})
+			continue
+		}
+		d, err := c.pointer(p, func(member string) (int, int, bool) {
+			for i, q := range rc.Params {
+				if q.Name == member && q.Pointers == 0 {
+					size, _, err := c.abi.Type(q.Type)
+					return i, size, err == nil
+				}
+			}
+			return 0, 0, false
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: parameter %s: %w", name, p.Name, err)
+		}
+		cmd.Params = append(cmd.Params, d)
+	}
+	c.Cmds = append(c.Cmds, cmd)
+	return cmd, c.drain()
+}
+
+// query adds q, called with the parameters of cmd named like its own, to
+// the record of cmd.
+func (c *captures) query(cmd *capCmd, rc *registry.Command, q *command) error {
+	rq := c.r.Command(q.Name)
+	n := len(rq.Params)
+	out := rq.Params[n-1]
+	if out.Pointers != 1 || out.IsConst(0) || c.r.Struct(out.Type) == nil {
+		return fmt.Errorf("the query %s does not return a structure through its last parameter", q.Name)
+	}
+	cq := &capQuery{command: q, Out: out.Type, OutSType: -1, GoType: "*" + goValueType(out.Type)}
+	for _, p := range rq.Params[:n-1] {
+		at := -1
+		for i, h := range rc.Params {
+			if h.Name == p.Name && h.Type == p.Type && h.Pointers == p.Pointers {
+				at = i
+			}
+		}
+		if at < 0 {
+			return fmt.Errorf("the query %s needs a parameter %s %s that %s lacks", q.Name, p.Type, p.Name, rc.Name)
+		}
+		cq.Args = append(cq.Args, at)
+	}
+	t, err := c.typeOf(out.Type)
+	if err != nil {
+		return err
+	}
+	cq.OutSize, cq.OutSType = t.Size, t.SType
+	cmd.Query = cq
+	cmd.Params = append(cmd.Params, capPtr{Kind: "STRUCT", Type: t.CName})
+	return c.drain()
+}
+
+// values describes a record of n integers (the forget hook's).
+func (c *captures) values(cname string, id uint32, n int) *capCmd {
+	cmd := &capCmd{CName: cname, ID: id, Params: make([]capPtr, n)}
+	for i := range cmd.Params {
+		cmd.Params[i].Kind = "VALUE"
+	}
+	c.Cmds = append(c.Cmds, cmd)
+	return cmd
+}
+
+// pointer describes a pointer (or array) declaration; count resolves a
+// len naming a sibling to (its index or offset, its size).
+func (c *captures) pointer(d registry.Decl, count func(string) (int, int, bool)) (capPtr, error) {
+	p := capPtr{Kind: "NULL"}
+	if len(d.Array) > 0 && d.Pointers == 0 { // an array parameter: its fixed bytes
+		size, _, err := c.abi.Decl(d)
+		if err != nil {
+			return p, err
+		}
+		return capPtr{Kind: "BYTES", ElemSize: size}, nil
+	}
+	if d.Pointers != 1 || d.Type == "VkAllocationCallbacks" {
+		return p, nil
+	}
+	if d.Name == "pNext" {
+		return capPtr{Kind: "CHAIN"}, nil
+	}
+	if d.Type == "char" {
+		if d.Len == "" || strings.HasPrefix(d.Len, "null-terminated") {
+			return capPtr{Kind: "STRING"}, nil
+		}
+		return p, nil
+	}
+	if d.Type == "void" {
+		return p, nil
+	}
+	if d.Len != "" {
+		first := strings.Split(d.Len, ",")[0]
+		at, size, ok := count(first)
+		if !ok || (size != 1 && size != 2 && size != 4 && size != 8) {
+			return p, nil // a length expression: not followed
+		}
+		p.CountParam, p.CountOffset, p.CountSize = at, at, size
+	}
+	t := c.r.Type(d.Type)
+	if t != nil && (t.Kind == registry.KindStruct || t.Kind == registry.KindUnion) {
+		ct, err := c.typeOf(d.Type)
+		if err != nil {
+			return capPtr{Kind: "NULL"}, nil // an opaque member somewhere: not followed
+		}
+		p.Kind, p.Type = "STRUCT", ct.CName
+		return p, nil
+	}
+	size, _, err := c.abi.Type(d.Type)
+	if err != nil {
+		return capPtr{Kind: "NULL"}, nil
+	}
+	p.Kind, p.ElemSize = "BYTES", size
+	return p, nil
+}
+
+// typeOf returns the table entry of a structure, queueing it to be filled.
+func (c *captures) typeOf(name string) (*capType, error) {
+	if s := c.r.Struct(name); s != nil {
+		name = s.Name // aliases share the canonical entry
+	}
+	if t := c.types[name]; t != nil {
+		return t, nil
+	}
+	l, err := c.abi.Struct(name)
+	if err != nil {
+		return nil, err
+	}
+	t := &capType{Name: name, CName: "cap_" + name, Size: l.Size, SType: -1}
+	if s := c.r.Struct(name); s != nil && s.SType != "" {
+		if v, ok := c.stypes[s.SType]; ok {
+			t.SType = v
+		}
+	}
+	c.types[name] = t
+	c.queue = append(c.queue, name)
+	return t, nil
+}
+
+// drain fills the queued structures' pointers, and queues every structure
+// that may extend a queued one (a chain may carry it).
+func (c *captures) drain() error {
+	for len(c.queue) > 0 {
+		name := c.queue[0]
+		c.queue = c.queue[1:]
+		t := c.types[name]
+		ptrs, err := c.members(name, 0)
+		if err != nil {
+			return err
+		}
+		t.Ptrs = ptrs
+		for _, s := range c.r.Structs {
+			for _, e := range s.Extends {
+				if e == name {
+					if _, err := c.typeOf(s.Name); err != nil {
+						continue // opaque: a chain stops there
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// members lists the followed pointers of a structure at base, nested
+// structures by value included.
+func (c *captures) members(name string, base int) ([]capPtr, error) {
+	s := c.r.Struct(name)
+	l, err := c.abi.Struct(name)
+	if err != nil || s == nil || s.Union {
+		return nil, err
+	}
+	var out []capPtr
+	for i, m := range s.Members {
+		off := base + l.Members[i].Offset
+		if m.Pointers == 0 {
+			if t := c.r.Type(m.Type); t != nil && t.Kind == registry.KindStruct && len(m.Array) == 0 {
+				inner, err := c.members(m.Type, off)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, inner...)
+			}
+			continue
+		}
+		p, err := c.pointer(m, func(member string) (int, int, bool) {
+			for j, q := range s.Members {
+				if q.Name == member && q.Pointers == 0 && len(q.Array) == 0 {
+					return base + l.Members[j].Offset, l.Members[j].Size, true
+				}
+			}
+			return 0, 0, false
+		})
+		if err != nil {
+			return nil, err
+		}
+		p.Offset = off
+		out = append(out, p)
+	}
+	return out, nil
+}

@@ -1,0 +1,190 @@
+package layer
+
+/*
+#include <stdlib.h>
+#include "vkgen_ring.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+// Deferred hooks (before<Cmd>, after<Cmd>) run here, not on the application's
+// thread: the trampolines copy each call into a ring (vkgen_defer.c) and one
+// goroutine drains it in the order the calls were recorded. A layer's other
+// Go hooks drain first (the generated glue calls Drain), so they see every
+// deferred hook of the calls before them.
+
+// Record is one deferred call, valid while its hook runs.
+type Record struct {
+	rec   *C.struct_vkgen_rec
+	slots unsafe.Pointer
+}
+
+// Time is the call's CLOCK_BOOTTIME in ns (perfetto.Now's clock), or 0 when
+// no trace session was running.
+func (r *Record) Time() uint64 { return uint64(r.rec.ts) }
+
+// Result is the call's result (0 before the call and for void commands).
+func (r *Record) Result() int64 { return int64(r.rec.result) }
+
+// Value is parameter i as an integer (handles, scalars).
+func (r *Record) Value(i int) uint64 { return *(*uint64)(unsafe.Add(r.slots, 8*i)) }
+
+// Pointer is parameter i's copy (nil when the call passed NULL).
+func (r *Record) Pointer(i int) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Add(r.slots, 8*i)) }
+
+var (
+	deferMu   sync.Mutex // held while draining
+	deferred  = map[uint32]deferredHook{}
+	deferOnce sync.Once
+	deferRuns atomic.Bool // the drain goroutine is running
+	current   *Record     // the record whose hook runs, under deferMu
+)
+
+type deferredHook struct {
+	layer, name string
+	f           func(*Record)
+}
+
+// RegisterDeferred makes f run the deferred hook id, name of layer (the
+// generated glue, in init).
+func RegisterDeferred(id uint32, layer, name string, f func(*Record)) {
+	deferMu.Lock()
+	deferred[id] = deferredHook{layer, name, f}
+	deferMu.Unlock()
+}
+
+// Current is the record of the deferred hook running now, nil in any other
+// hook (those of a layer with deferred hooks run under the drain lock, see
+// Sync). Trace sinks use its Time; outside hooks it means nothing.
+func Current() *Record { return current }
+
+// SetTimestamps makes records carry the time of their call (from when the
+// first trace session starts; 0 costs a clock read per record less).
+func SetTimestamps(on bool) {
+	v := int32(0)
+	if on {
+		v = 1
+	}
+	atomic.StoreInt32((*int32)(unsafe.Pointer(&C.vkgen_defer_timestamps)), v)
+}
+
+// startDeferred allocates the ring and starts the drain goroutine when some
+// layer has deferred hooks (at the first layer negotiation, before any call).
+func startDeferred() {
+	deferMu.Lock()
+	n := len(deferred)
+	deferMu.Unlock()
+	if n == 0 {
+		return
+	}
+	deferOnce.Do(func() {
+		if C.vkgen_ring_init() != 0 {
+			fmt.Fprintln(os.Stderr, "vkgen: out of memory for the deferred-hook ring; deferred hooks will not run")
+			return
+		}
+		deferRuns.Store(true)
+		Go("vkgen", "deferred hooks", drainLoop)
+	})
+}
+
+// drainLoop polls while calls keep coming and sleeps on a futex when idle.
+func drainLoop() {
+	idle := 0
+	for {
+		if Drain() > 0 {
+			idle = 0
+			continue
+		}
+		if idle++; idle < 100 {
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		C.vkgen_ring_wait(100)
+	}
+}
+
+func ringWord(p *C.uint64_t) *uint64 { return (*uint64)(unsafe.Pointer(p)) }
+
+// Drain runs the deferred hooks of every call recorded so far and returns how
+// many ran. Safe from any goroutine; a no-op when no layer defers.
+func Drain() int {
+	if !deferRuns.Load() {
+		return 0
+	}
+	deferMu.Lock()
+	defer deferMu.Unlock()
+	return drainLocked()
+}
+
+func drainLocked() int {
+	head := atomic.LoadUint64(ringWord(&C.vkgen_ring.head))
+	tailp := ringWord(&C.vkgen_ring.tail)
+	tail := *tailp
+	buf := unsafe.Pointer(C.vkgen_ring.buf)
+	n := 0
+	for tail < head {
+		at := unsafe.Add(buf, tail&(C.VKGEN_RING_BYTES-1))
+		rec := (*C.struct_vkgen_rec)(at)
+		state := (*uint32)(unsafe.Pointer(&rec.state))
+		for atomic.LoadUint32(state) == C.VKGEN_REC_WRITING {
+			time.Sleep(time.Microsecond) // a producer between reserving and committing
+		}
+		size := uint64(rec.size)
+		switch atomic.LoadUint32(state) {
+		case C.VKGEN_REC_READY:
+			run(&Record{rec: rec, slots: unsafe.Add(at, recHeader)})
+			n++
+		case C.VKGEN_REC_HEAP:
+			heap := *(*unsafe.Pointer)(unsafe.Add(at, recHeader))
+			run(&Record{rec: rec, slots: heap})
+			C.free(heap)
+			n++
+		}
+		clear(unsafe.Slice((*byte)(at), size)) // a header's state stays 0 until committed
+		tail += size
+		atomic.StoreUint64(tailp, tail)
+	}
+	if lost := uint64(C.vkgen_defer_lost()); lost > reportedLost {
+		fmt.Fprintf(os.Stderr, "vkgen: %d deferred calls were not recorded (the ring stayed full for a second)\n", lost-reportedLost)
+		reportedLost = lost
+	}
+	return n
+}
+
+var reportedLost uint64 // under deferMu
+
+// Sync drains and keeps the drain lock until the returned function is
+// called: the generated glue runs a deferred layer's other hooks under it
+// (defer layer.Sync()()), so they see every earlier call's deferred hooks
+// done and Current is nil while they run.
+func Sync() func() {
+	if !deferRuns.Load() {
+		return func() {}
+	}
+	deferMu.Lock()
+	drainLocked()
+	return deferMu.Unlock
+}
+
+// recHeader is where a record's slots start (cgo cannot name the flexible
+// array member).
+const recHeader = unsafe.Sizeof(C.struct_vkgen_rec{})
+
+func run(r *Record) {
+	h, ok := deferred[uint32(r.rec.id)]
+	if !ok {
+		return
+	}
+	current = r
+	defer func() { current = nil }()
+	defer Recover(h.layer, h.name)
+	h.f(r)
+}

@@ -1,0 +1,265 @@
+/* The ring of deferred hook records and the copying of a call into it
+ * (vkgen_defer.h). Producers are application threads; the one consumer is
+ * Go (layer/defer.go), which reads records in place and zeroes what it
+ * consumed, so a header's state is 0 until its producer commits it. */
+#include "vkgen_defer.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vkgen_fork.h"
+#include "vkgen_ring.h"
+
+struct vkgen_ring vkgen_ring;
+
+/* Bounds on what one record may hold: a chain longer than this, or nesting
+ * deeper, is cut (the copy ends with a NULL pointer there). */
+#define MAX_CHAIN 64
+#define MAX_DEPTH 8
+
+/* A record too big for the ring goes to the heap; the ring holds its address. */
+#define MAX_INLINE (VKGEN_RING_BYTES / 8)
+
+static inline uint64_t align8(uint64_t n) { return (n + 7) & ~(uint64_t)7; }
+
+static uint64_t count_of(const void *base, uint8_t size, uint32_t offset) {
+	const unsigned char *p = (const unsigned char *)base + offset;
+	switch (size) {
+	case 1: return *p;
+	case 2: return *(const uint16_t *)p;
+	case 4: return *(const uint32_t *)p;
+	case 8: return *(const uint64_t *)p;
+	}
+	return 1;
+}
+
+/* A bump allocator over the record being written (measure: dst == NULL). */
+struct out {
+	unsigned char *dst;
+	uint64_t used, limit; /* limit: what measuring found, for the copy */
+};
+
+/* A copy never exceeds what was measured, even if the application changed
+ * its memory in between (then the excess pointers are NULL). */
+static void *take(struct out *o, uint64_t n) {
+	if (o->dst && o->used + align8(n) > o->limit) return NULL;
+	void *p = o->dst ? o->dst + o->used : NULL;
+	o->used += align8(n);
+	return p;
+}
+
+static void *copy_ptr(struct out *o, const struct vkgen_cap_ptr *d, const void *src, uint64_t count, int depth);
+
+/* Every Vulkan structure with an sType has its pNext at this offset. */
+#define PNEXT_OFFSET 8
+
+/* Copies the pointers of n structures of type t at dst (already holding
+ * their bytes; NULL when measuring); src are the originals. In a chain
+ * element (in_chain) the pNext member is left to copy_chain. */
+static void fix_structs(struct out *o, const struct vkgen_cap_type *t, unsigned char *dst, const unsigned char *src,
+                        uint64_t n, int depth, int in_chain) {
+	for (uint64_t i = 0; i < n; i++, src += t->size, dst = dst ? dst + t->size : NULL)
+		for (uint32_t j = 0; j < t->nptrs; j++) {
+			const struct vkgen_cap_ptr *d = &t->ptrs[j];
+			if (in_chain && d->kind == VKGEN_CAP_CHAIN) continue;
+			const void *p = *(const void *const *)(src + d->offset);
+			uint64_t count = d->count_size ? count_of(src, d->count_size, d->count_offset) : 1;
+			void *c = copy_ptr(o, d, p, count, depth + 1);
+			if (dst) memcpy(dst + d->offset, &c, sizeof(c));
+		}
+}
+
+/* Copies a pNext chain, one structure at a time by its sType; the copy ends
+ * where the tables do not know a structure. */
+static void *copy_chain(struct out *o, const void *src, int depth) {
+	void *head = NULL;
+	unsigned char *prev = NULL;
+	for (int i = 0; src && i < MAX_CHAIN; i++) {
+		const struct vkgen_cap_type *t = vkgen_cap_stype(*(const int32_t *)src);
+		if (!t) break;
+		unsigned char *c = take(o, t->size);
+		if (c) memcpy(c, src, t->size);
+		fix_structs(o, t, c, src, 1, depth, 1);
+		if (c) {
+			void *none = NULL;
+			memcpy(c + PNEXT_OFFSET, &none, sizeof(none));
+			if (prev) memcpy(prev + PNEXT_OFFSET, &c, sizeof(c));
+			else head = c;
+		}
+		prev = c;
+		src = *(const void *const *)((const unsigned char *)src + PNEXT_OFFSET);
+	}
+	return head;
+}
+
+static void *copy_ptr(struct out *o, const struct vkgen_cap_ptr *d, const void *src, uint64_t count, int depth) {
+	if (!src || depth > MAX_DEPTH) return NULL;
+	switch (d->kind) {
+	case VKGEN_CAP_STRUCT: {
+		if (!count) return NULL;
+		uint64_t n = count * d->type->size;
+		unsigned char *c = take(o, n);
+		if (c) memcpy(c, src, n);
+		fix_structs(o, d->type, c, src, count, depth, 0);
+		return c;
+	}
+	case VKGEN_CAP_BYTES: {
+		if (!count) return NULL;
+		void *c = take(o, count * d->elem_size);
+		if (c) memcpy(c, src, count * d->elem_size);
+		return c;
+	}
+	case VKGEN_CAP_STRING: {
+		size_t n = strlen(src) + 1;
+		void *c = take(o, n);
+		if (c) memcpy(c, src, n);
+		if (c) ((char *)c)[n - 1] = 0;
+		return c;
+	}
+	case VKGEN_CAP_CHAIN:
+		return copy_chain(o, src, depth);
+	}
+	return NULL;
+}
+
+static void write_params(struct out *o, const struct vkgen_cap_cmd *cmd, const uint64_t *args, uint64_t *slots) {
+	for (uint32_t i = 0; i < cmd->nparams; i++) {
+		const struct vkgen_cap_ptr *d = &cmd->params[i];
+		uint64_t v = 0;
+		if (d->kind == VKGEN_CAP_VALUE) {
+			v = args[i];
+		} else {
+			uint64_t count = d->count_size ? args[d->count_param] : 1;
+			if (d->count_size && d->count_size < 8) count &= (1ull << (8 * d->count_size)) - 1;
+			void *c = copy_ptr(o, d, (const void *)(uintptr_t)args[i], count, 0);
+			v = (uint64_t)(uintptr_t)c;
+		}
+		if (slots) slots[i] = v;
+	}
+}
+
+/* ---- the ring ---- */
+
+static void record(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_t result);
+
+int vkgen_defer_timestamps;
+static atomic_uint_fast64_t lost;
+
+static uint64_t now_ns(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void vkgen_ring_kick(void) {
+	uint32_t one = 1;
+	if (__atomic_compare_exchange_n(&vkgen_ring.sleeping, &one, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		syscall(SYS_futex, &vkgen_ring.sleeping, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/* Called by the consumer when the ring is empty: sleeps until a producer
+ * commits (or timeout_ms passes). */
+void vkgen_ring_wait(int timeout_ms) {
+	__atomic_store_n(&vkgen_ring.sleeping, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&vkgen_ring.head, __ATOMIC_SEQ_CST) != __atomic_load_n(&vkgen_ring.tail, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&vkgen_ring.sleeping, 0, __ATOMIC_RELAXED);
+		return;
+	}
+	struct timespec t = {timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000};
+	syscall(SYS_futex, &vkgen_ring.sleeping, FUTEX_WAIT_PRIVATE, 1, &t, NULL, 0);
+	__atomic_store_n(&vkgen_ring.sleeping, 0, __ATOMIC_RELAXED);
+}
+
+uint64_t vkgen_defer_lost(void) { return atomic_load(&lost); }
+
+/* Reserves n bytes (a multiple of 8, at most MAX_INLINE) of the ring; NULL
+ * when the consumer made no room for about a second (the record is counted
+ * as lost rather than hanging the application). */
+static struct vkgen_rec *reserve(uint64_t n) {
+	const uint64_t cap = VKGEN_RING_BYTES;
+	for (long spins = 0;; spins++) {
+		uint64_t h = __atomic_load_n(&vkgen_ring.head, __ATOMIC_RELAXED);
+		uint64_t off = h & (cap - 1), need = off + n > cap ? cap - off + n : n;
+		if (h + need - __atomic_load_n(&vkgen_ring.tail, __ATOMIC_ACQUIRE) > cap) {
+			vkgen_ring_kick();
+			if (spins > 200000) return NULL; /* ~1 s of yields */
+			sched_yield();
+			continue;
+		}
+		if (!__atomic_compare_exchange_n(&vkgen_ring.head, &h, h + need, 1, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			continue;
+		unsigned char *buf = vkgen_ring.buf;
+		if (need != n) { /* pad to the end, the record starts the next lap */
+			struct vkgen_rec *pad = (struct vkgen_rec *)(buf + off);
+			pad->size = (uint32_t)(cap - off);
+			__atomic_store_n(&pad->state, VKGEN_REC_PAD, __ATOMIC_RELEASE);
+			off = 0;
+		}
+		return (struct vkgen_rec *)(buf + off);
+	}
+}
+
+void vkgen_defer(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_t result) {
+	if (!vkgen_go_ok() || !vkgen_ring.buf) return;
+	if (cmd->query) {
+		uint64_t a[cmd->nparams];
+		_Alignas(16) unsigned char out[cmd->query_size];
+		memset(out, 0, sizeof(out));
+		memcpy(a, args, (cmd->nparams - 1) * sizeof(uint64_t));
+		cmd->query(args, out);
+		a[cmd->nparams - 1] = (uint64_t)(uintptr_t)out;
+		record(cmd, a, result);
+		return;
+	}
+	record(cmd, args, result);
+}
+
+static void record(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_t result) {
+	struct out m = {NULL, 0, 0};
+	write_params(&m, cmd, args, NULL);
+	uint64_t body = align8(cmd->nparams * sizeof(uint64_t)) + m.used;
+	uint64_t n = sizeof(struct vkgen_rec) + body;
+	unsigned char *heap = NULL;
+	if (n > MAX_INLINE) { /* the ring holds the address of a heap copy */
+		heap = malloc(body);
+		if (!heap) {
+			atomic_fetch_add(&lost, 1);
+			return;
+		}
+		n = sizeof(struct vkgen_rec) + sizeof(uint64_t);
+	}
+	struct vkgen_rec *r = reserve(n);
+	if (!r) {
+		free(heap);
+		atomic_fetch_add(&lost, 1);
+		return;
+	}
+	r->size = (uint32_t)n;
+	r->id = cmd->id;
+	r->nslots = cmd->nparams;
+	r->ts = __atomic_load_n(&vkgen_defer_timestamps, __ATOMIC_RELAXED) ? now_ns() : 0;
+	r->result = result;
+	unsigned char *slots = heap ? heap : (unsigned char *)r->slot;
+	if (heap) r->slot[0] = (uint64_t)(uintptr_t)heap;
+	struct out o = {slots + align8(cmd->nparams * sizeof(uint64_t)), 0, m.used};
+	write_params(&o, cmd, args, (uint64_t *)slots);
+	__atomic_store_n(&r->state, heap ? VKGEN_REC_HEAP : VKGEN_REC_READY, __ATOMIC_RELEASE);
+	if (__atomic_load_n(&vkgen_ring.sleeping, __ATOMIC_RELAXED)) vkgen_ring_kick();
+}
+
+/* The ring's memory, allocated when the Go side starts the consumer. */
+int vkgen_ring_init(void) {
+	if (vkgen_ring.buf) return 0;
+	void *p = calloc(1, VKGEN_RING_BYTES);
+	if (!p) return -1;
+	__atomic_store_n(&vkgen_ring.buf, p, __ATOMIC_RELEASE);
+	return 0;
+}

@@ -1,0 +1,69 @@
+/*
+ * Deferred hooks: the application's thread does not enter Go for them. The
+ * trampoline copies what the hook will read (the parameters, the structures
+ * they point to, pNext chains, strings and arrays with their registry
+ * lengths) into a record of one ring shared by every layer of the library,
+ * and a Go goroutine drains the ring in order (layer/defer.go), calling the
+ * hooks with pointers into the copies. What is copied is described by
+ * tables generated from the registry (struct vkgen_cap_*), so the copying
+ * code is written once.
+ */
+#ifndef VKGEN_DEFER_H
+#define VKGEN_DEFER_H
+
+#include <stdint.h>
+
+/* How one pointer member of a structure (or one parameter) is copied. */
+enum vkgen_cap_kind {
+	VKGEN_CAP_VALUE,  /* parameter only: the value itself */
+	VKGEN_CAP_NULL,   /* not copied: NULL in the copy (pAllocator, pointers the registry gives no length) */
+	VKGEN_CAP_STRUCT, /* count structures of type `type` */
+	VKGEN_CAP_BYTES,  /* count elements of elem_size bytes (scalars, handles) */
+	VKGEN_CAP_STRING, /* a NUL-terminated string */
+	VKGEN_CAP_CHAIN,  /* a pNext chain: each structure by its sType (vkgen_cap_stype) */
+};
+
+struct vkgen_cap_type;
+
+/* One pointer member at offset (or one parameter). The element count is 1,
+ * or the unsigned integer of count_size bytes at count_offset of the same
+ * structure (count_param: the parameter index) when count_size is non-zero. */
+struct vkgen_cap_ptr {
+	uint32_t offset;
+	uint8_t kind;
+	uint8_t count_size;
+	int16_t count_param;
+	uint32_t count_offset;
+	uint32_t elem_size;
+	const struct vkgen_cap_type *type;
+};
+
+struct vkgen_cap_type {
+	uint32_t size;
+	uint32_t nptrs;
+	const struct vkgen_cap_ptr *ptrs;
+};
+
+/* A deferred hook: the record id the Go glue registered and its
+ * parameters. With a query (the hook's //vkgen:query), the last parameter is
+ * not the call's: query fills query_size bytes from the call's parameters
+ * when the call is recorded (a next-layer command of the layer's, e.g. the
+ * memory requirements of the buffer being bound). */
+struct vkgen_cap_cmd {
+	uint32_t id;
+	uint32_t nparams;
+	const struct vkgen_cap_ptr *params;
+	void (*query)(const uint64_t *args, void *out);
+	uint32_t query_size;
+};
+
+/* The generated table of every structure a pNext chain may carry into a
+ * deferred hook, by sType value; NULL for others (the chain is cut there). */
+const struct vkgen_cap_type *vkgen_cap_stype(int32_t stype);
+
+/* Copies one call into the ring: args are the parameters as integers
+ * (pointers and handles widened), result the call's result (0 for void and
+ * before the call). Never enters Go; a no-op in a forked child. */
+void vkgen_defer(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_t result);
+
+#endif

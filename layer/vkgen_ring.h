@@ -1,0 +1,41 @@
+/* The ring of deferred hook records (vkgen_defer.c writes, layer/defer.go
+ * reads). Offsets are virtual: head and tail only grow, a byte's place is
+ * offset & (VKGEN_RING_BYTES - 1). A record never wraps: one that would is
+ * preceded by a padding record up to the end. */
+#ifndef VKGEN_RING_H
+#define VKGEN_RING_H
+
+#include <stdint.h>
+
+#define VKGEN_RING_BYTES (8u << 20)
+
+enum { VKGEN_REC_WRITING = 0, VKGEN_REC_READY = 1, VKGEN_REC_PAD = 2, VKGEN_REC_HEAP = 3 };
+
+struct vkgen_rec {
+	uint32_t size;  /* of the whole record, a multiple of 8 */
+	uint32_t state; /* VKGEN_REC_*; 0 until committed */
+	uint32_t id;    /* the deferred hook (vkgen_cap_cmd.id) */
+	uint32_t nslots;
+	uint64_t ts;    /* CLOCK_BOOTTIME ns of the call, 0 unless timestamps are on */
+	int64_t result; /* the call's result */
+	uint64_t slot[]; /* one per parameter: its value, or the address of its copy
+	                  * (VKGEN_REC_HEAP: slot[0] is the address of the slots) */
+};
+
+struct vkgen_ring {
+	uint64_t head __attribute__((aligned(64))); /* producers: reserved up to */
+	uint64_t tail __attribute__((aligned(64))); /* consumer: consumed up to */
+	uint32_t sleeping __attribute__((aligned(64))); /* the consumer waits in vkgen_ring_wait */
+	unsigned char *buf;
+};
+
+extern struct vkgen_ring vkgen_ring;
+/* Whether records carry timestamps (a trace session is running). */
+extern int vkgen_defer_timestamps;
+
+int vkgen_ring_init(void);
+void vkgen_ring_wait(int timeout_ms);
+void vkgen_ring_kick(void);
+uint64_t vkgen_defer_lost(void);
+
+#endif
