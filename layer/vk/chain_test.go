@@ -8,16 +8,16 @@ import (
 
 func TestFindAndChain(t *testing.T) {
 	f12 := PhysicalDeviceVulkan12Features{SType: StructureTypePhysicalDeviceVulkan12Features, BufferDeviceAddress: 1}
-	usage := BufferUsageFlags2CreateInfo{SType: StructureTypeBufferUsageFlags2CreateInfo, PNext: unsafe.Pointer(&f12), Usage: 0x20}
+	usage := ExternalMemoryBufferCreateInfo{SType: StructureTypeExternalMemoryBufferCreateInfo, PNext: unsafe.Pointer(&f12), HandleTypes: 0x20}
 	ci := BufferCreateInfo{SType: StructureTypeBufferCreateInfo, PNext: unsafe.Pointer(&usage), Size: 4096}
 
-	if got := Find[BufferUsageFlags2CreateInfo](ci.PNext); got != &usage || got.Usage != 0x20 {
+	if got := Find[ExternalMemoryBufferCreateInfo](ci.PNext); got != &usage || got.HandleTypes != 0x20 {
 		t.Errorf("Find usage = %p, want %p", got, &usage)
 	}
 	if got := Find[PhysicalDeviceVulkan12Features](ci.PNext); got != &f12 || got.BufferDeviceAddress != 1 {
 		t.Errorf("Find features = %p, want %p", got, &f12)
 	}
-	if got := Find[PhysicalDeviceVulkan13Features](ci.PNext); got != nil {
+	if got := Find[PhysicalDeviceVulkan11Features](ci.PNext); got != nil {
 		t.Errorf("Find absent struct = %p, want nil", got)
 	}
 	if got := Find[BufferCreateInfo](nil); got != nil {
@@ -28,7 +28,7 @@ func TestFindAndChain(t *testing.T) {
 	for st, p := range Chain(unsafe.Pointer(&ci)) {
 		types, ptrs = append(types, st), append(ptrs, p)
 	}
-	if want := []StructureType{StructureTypeBufferCreateInfo, StructureTypeBufferUsageFlags2CreateInfo, StructureTypePhysicalDeviceVulkan12Features}; !slices.Equal(types, want) {
+	if want := []StructureType{StructureTypeBufferCreateInfo, StructureTypeExternalMemoryBufferCreateInfo, StructureTypePhysicalDeviceVulkan12Features}; !slices.Equal(types, want) {
 		t.Errorf("Chain types = %v, want %v", types, want)
 	}
 	if want := []unsafe.Pointer{unsafe.Pointer(&ci), unsafe.Pointer(&usage), unsafe.Pointer(&f12)}; !slices.Equal(ptrs, want) {
@@ -42,7 +42,7 @@ func TestFindAndChain(t *testing.T) {
 // A chain looping back on itself ends after MaxChainLength structs.
 func TestChainLoopEnds(t *testing.T) {
 	a := BaseInStructure{SType: StructureTypeBufferCreateInfo}
-	b := BaseInStructure{SType: StructureTypeBufferUsageFlags2CreateInfo, PNext: &a}
+	b := BaseInStructure{SType: StructureTypeExternalMemoryBufferCreateInfo, PNext: &a}
 	a.PNext = &b
 	n := 0
 	for range Chain(unsafe.Pointer(&a)) {
