@@ -104,12 +104,6 @@ func (d *Decl) writeArrays(sb *strings.Builder) {
 func parseDecl(toks []token, plainName bool) (Decl, string) {
 	d := Decl{Const: []bool{false}}
 	i := 0
-	next := func() token {
-		if i < len(toks) {
-			return toks[i]
-		}
-		return token{}
-	}
 	for ; i < len(toks); i++ {
 		if t := toks[i]; t.is(tokIdent, "const") {
 			d.Const[0] = true
@@ -119,7 +113,7 @@ func parseDecl(toks []token, plainName bool) (Decl, string) {
 			break
 		}
 	}
-	if t := next(); t.kind == tokType || t.kind == tokIdent {
+	if t := tokenAt(toks, i); t.kind == tokType || t.kind == tokIdent {
 		d.Type = t.text
 		i++
 	} else {
@@ -136,15 +130,15 @@ func parseDecl(toks []token, plainName bool) (Decl, string) {
 			break
 		}
 	}
-	if t := next(); t.kind == tokName || (plainName && t.kind == tokIdent) {
+	if t := tokenAt(toks, i); t.kind == tokName || (plainName && t.kind == tokIdent) {
 		d.Name = t.text
 		i++
 	} else {
 		return d, "no <name>"
 	}
-	for next().is(tokPunct, "[") {
-		size := next2(toks, i+1)
-		if !next2(toks, i+2).is(tokPunct, "]") {
+	for tokenAt(toks, i).is(tokPunct, "[") {
+		size := tokenAt(toks, i+1)
+		if !tokenAt(toks, i+2).is(tokPunct, "]") {
 			return d, "array dimension is not closed by ]"
 		}
 		switch size.kind {
@@ -161,8 +155,8 @@ func parseDecl(toks []token, plainName bool) (Decl, string) {
 		}
 		i += 3
 	}
-	if next().is(tokPunct, ":") {
-		w := next2(toks, i+1)
+	if tokenAt(toks, i).is(tokPunct, ":") {
+		w := tokenAt(toks, i+1)
 		n, err := strconv.Atoi(w.text)
 		if w.kind != tokNum || err != nil || n <= 0 || n > 64 {
 			return d, "bitfield width " + strconv.Quote(w.text) + " is not a number from 1 to 64"
@@ -176,7 +170,8 @@ func parseDecl(toks []token, plainName bool) (Decl, string) {
 	return d, ""
 }
 
-func next2(toks []token, i int) token {
+// tokenAt is toks[i], or the end token past the end.
+func tokenAt(toks []token, i int) token {
 	if i < len(toks) {
 		return toks[i]
 	}

@@ -18,7 +18,10 @@ type Struct struct {
 	ReturnedOnly bool
 	Aliases      []string
 	Protect      string
-	RequiredBy   []string
+	// RequiredBy are the features and extensions requiring it, or, in old
+	// registries that do not <require> it, those requiring a command or
+	// struct that uses it.
+	RequiredBy []string
 }
 
 // TypeKind says what C type a type name is.
@@ -173,7 +176,44 @@ func (b *builder) resolveDecls() {
 	b.pending = nil
 	for _, s := range b.reg.Structs {
 		s.RequiredBy = b.requirers(s.Name, s.Aliases)
+	}
+	b.implicitStructs()
+	for _, s := range b.reg.Structs {
 		s.Protect = b.protect(s.RequiredBy)
+	}
+}
+
+// implicitStructs credits the structs old registries do not <require>
+// (Vulkan 1.0 lists few) to whoever requires a command or struct using
+// them, as the C headers' generator pulls them in.
+func (b *builder) implicitStructs() {
+	implicit := map[*Struct]bool{}
+	for _, s := range b.reg.Structs {
+		implicit[s] = len(s.RequiredBy) == 0 && !b.removed[s.Name]
+	}
+	credit := func(d Decl, by []string) bool {
+		s := b.structs[b.resolveType(d.Type)]
+		if s == nil || !implicit[s] || len(by) == 0 {
+			return false
+		}
+		n := len(s.RequiredBy)
+		s.RequiredBy = appendUnique(s.RequiredBy, by...)
+		return len(s.RequiredBy) > n
+	}
+	for _, c := range b.reg.Commands {
+		for _, p := range c.Params {
+			credit(p, c.RequiredBy)
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, s := range b.reg.Structs {
+			for _, m := range s.Members {
+				if credit(m, s.RequiredBy) {
+					changed = true
+				}
+			}
+		}
 	}
 }
 

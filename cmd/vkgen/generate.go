@@ -47,9 +47,10 @@ func init() {
 		Short: "Generate every output of the source tree from one registry",
 		Long: `generate writes every generated file of the source tree in the current
 directory (the module root; see -C) from one registry: the Go tables
-(generated/), the layer framework's C dispatch and trampolines (layer/), each
-layer's hook table, Go glue and manifest (layer/<name>/, one per
-vkgen-layer.json) and the library's list of layers (layer/vklayers). --out
+(generated/), the Go views of the Vulkan types (layer/vk), the layer
+framework's C dispatch and trampolines (layer/), each layer's hook table, Go
+glue and manifest (layer/<name>/, one per vkgen-layer.json) and the
+library's list of layers (layer/vklayers). --out
 writes the same files under another root.
 
 --check writes nothing: it lists every file that differs, is missing, or is

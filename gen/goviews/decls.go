@@ -2,6 +2,7 @@ package goviews
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -85,6 +86,9 @@ func mask(ctype string) uint64 {
 func (g *gen) enumerants(f *jen.File, e *registry.Enum) {
 	typ := g.goName[e.Name]
 	bitmask := e.Kind == registry.EnumKindBitmask
+	if !slices.ContainsFunc(e.Values, func(v *registry.EnumValue) bool { return g.owner[g.consts[v.Name]] == v.Name }) {
+		return
+	}
 	f.Commentf("Values of %s.", typ)
 	f.Const().DefsFunc(func(d *jen.Group) {
 		for _, v := range e.Values {

@@ -269,9 +269,9 @@ func (g *gen) kindType(t *registry.Type) (*jen.Statement, error) {
 }
 
 // render builds the files: types.go (handles, enums' types, flags,
-// basetypes, funcpointers, API constants), enums_<x>.go (the enumerants,
-// by the first letter of their type) and structs_<x>.go (by the first
-// letter of the struct), and the layout table of the tests.
+// basetypes, funcpointers, API constants), enums_<group>.go (the
+// enumerants, by the first letter of their type), structs_<group>.go (by
+// the first letter of the struct), and the layout table of the tests.
 func (g *gen) render() ([]genfile.File, error) {
 	files := map[string]*jen.File{}
 	file := func(name string) *jen.File {
@@ -284,17 +284,25 @@ func (g *gen) render() ([]genfile.File, error) {
 		files[name] = f
 		return f
 	}
+	// Every registry gets the same files, so none is left behind when
+	// another registry's output replaces this one's.
+	for _, grp := range enumFiles {
+		file("enums_" + grp + ".go")
+	}
+	for _, grp := range structFiles {
+		file("structs_" + grp + ".go")
+	}
 	if err := g.types(file("types.go")); err != nil {
 		return nil, err
 	}
 	g.constants(file("types.go"))
 	for _, e := range g.r.Enums {
 		if e.Kind != registry.EnumKindConstants && g.goName[e.Name] != "" {
-			g.enumerants(file("enums_"+letter(g.goName[e.Name])+".go"), e)
+			g.enumerants(file("enums_"+group(enumFiles, g.goName[e.Name])+".go"), e)
 		}
 	}
 	for _, s := range g.structs {
-		if err := g.structType(file("structs_"+letter(g.goName[s.Name])+".go"), s); err != nil {
+		if err := g.structType(file("structs_"+group(structFiles, g.goName[s.Name])+".go"), s); err != nil {
 			return nil, err
 		}
 	}
@@ -315,4 +323,25 @@ func (g *gen) render() ([]genfile.File, error) {
 	return out, nil
 }
 
-func letter(goName string) string { return strings.ToLower(goName[:1]) }
+// enumFiles and structFiles split the enumerants and structs by the first
+// letter of their type's Go name, each group's file under 1 MiB (the
+// biggest, StructureType and the PhysicalDevice* structs, are near 400 KB).
+var (
+	enumFiles   = []string{"a-c", "d", "e-o", "p-r", "s", "t-z"}
+	structFiles = []string{"a", "b", "c", "d", "e-h", "i-o", "p", "q-r", "s", "t-z"}
+)
+
+// group is the group of groups ("a-c", "d") holding goName's first letter.
+func group(groups []string, goName string) string {
+	c := strings.ToLower(goName[:1])
+	for _, grp := range groups {
+		first, last, _ := strings.Cut(grp, "-")
+		if last == "" {
+			last = first
+		}
+		if c >= first && c <= last {
+			return grp
+		}
+	}
+	return groups[len(groups)-1]
+}

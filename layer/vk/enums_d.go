@@ -473,9 +473,6 @@ const (
 	DataGraphPipelinePropertyNeuralAcceleratorStatisticsInfoARM DataGraphPipelinePropertyARM = 1000676001 // VK_DATA_GRAPH_PIPELINE_PROPERTY_NEURAL_ACCELERATOR_STATISTICS_INFO_ARM
 )
 
-// Values of DataGraphPipelineDispatchFlagBitsARM.
-const ()
-
 // Values of DataGraphModelCacheTypeQCOM.
 const (
 	DataGraphModelCacheTypeGenericBinaryQCOM DataGraphModelCacheTypeQCOM = 0 // VK_DATA_GRAPH_MODEL_CACHE_TYPE_GENERIC_BINARY_QCOM

@@ -1603,9 +1603,6 @@ const (
 	SamplerCreateImageProcessingBitQCOM               SamplerCreateFlagBits = 0x10 // VK_SAMPLER_CREATE_IMAGE_PROCESSING_BIT_QCOM
 )
 
-// Values of SemaphoreCreateFlagBits.
-const ()
-
 // Values of SparseImageFormatFlagBits.
 const (
 	SparseImageFormatSingleMiptailBit        SparseImageFormatFlagBits = 0x1 // VK_SPARSE_IMAGE_FORMAT_SINGLE_MIPTAIL_BIT
@@ -1794,9 +1791,6 @@ const (
 	ShaderGroupShaderIntersectionKHR ShaderGroupShaderKHR = 3 // VK_SHADER_GROUP_SHADER_INTERSECTION_KHR
 )
 
-// Values of ShaderCorePropertiesFlagBitsAMD.
-const ()
-
 // Values of ShaderFloatControlsIndependence.
 const (
 	ShaderFloatControlsIndependence32BitOnly    ShaderFloatControlsIndependence = 0                                        // VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_32_BIT_ONLY
@@ -1806,9 +1800,6 @@ const (
 	ShaderFloatControlsIndependenceAllKHR                                       = ShaderFloatControlsIndependenceAll       // VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL_KHR
 	ShaderFloatControlsIndependenceNoneKHR                                      = ShaderFloatControlsIndependenceNone      // VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE_KHR
 )
-
-// Values of ShaderModuleCreateFlagBits.
-const ()
 
 // Values of SubpassMergeStatusEXT.
 const (

@@ -15,6 +15,25 @@ type Viewport struct {
 	MaxDepth float32
 }
 
+// WriteDescriptorSet is the struct VkWriteDescriptorSet (64 bytes, aligned to 8).
+type WriteDescriptorSet struct {
+	SType            StructureType
+	PNext            unsafe.Pointer
+	DstSet           DescriptorSet
+	DstBinding       uint32
+	DstArrayElement  uint32
+	DescriptorCount  uint32
+	DescriptorType   DescriptorType
+	PImageInfo       *DescriptorImageInfo
+	PBufferInfo      *DescriptorBufferInfo
+	PTexelBufferView *BufferView
+}
+
+// StructureType returns StructureTypeWriteDescriptorSet, the sType value of WriteDescriptorSet.
+func (*WriteDescriptorSet) StructureType() StructureType {
+	return StructureTypeWriteDescriptorSet
+}
+
 // VertexInputBindingDescription is the struct VkVertexInputBindingDescription (12 bytes, aligned to 4).
 type VertexInputBindingDescription struct {
 	Binding   uint32
@@ -41,6 +60,62 @@ type ViSurfaceCreateInfoNN struct {
 // StructureType returns StructureTypeViSurfaceCreateInfoNN, the sType value of ViSurfaceCreateInfoNN.
 func (*ViSurfaceCreateInfoNN) StructureType() StructureType {
 	return StructureTypeViSurfaceCreateInfoNN
+}
+
+// WaylandSurfaceCreateInfoKHR is the struct VkWaylandSurfaceCreateInfoKHR (40 bytes, aligned to 8).
+type WaylandSurfaceCreateInfoKHR struct {
+	SType   StructureType
+	PNext   unsafe.Pointer
+	Flags   WaylandSurfaceCreateFlagsKHR
+	Display unsafe.Pointer
+	Surface unsafe.Pointer
+}
+
+// StructureType returns StructureTypeWaylandSurfaceCreateInfoKHR, the sType value of WaylandSurfaceCreateInfoKHR.
+func (*WaylandSurfaceCreateInfoKHR) StructureType() StructureType {
+	return StructureTypeWaylandSurfaceCreateInfoKHR
+}
+
+// UbmSurfaceCreateInfoSEC is the struct VkUbmSurfaceCreateInfoSEC (40 bytes, aligned to 8).
+type UbmSurfaceCreateInfoSEC struct {
+	SType   StructureType
+	PNext   unsafe.Pointer
+	Flags   UbmSurfaceCreateFlagsSEC
+	Device  unsafe.Pointer
+	Surface unsafe.Pointer
+}
+
+// StructureType returns StructureTypeUbmSurfaceCreateInfoSEC, the sType value of UbmSurfaceCreateInfoSEC.
+func (*UbmSurfaceCreateInfoSEC) StructureType() StructureType {
+	return StructureTypeUbmSurfaceCreateInfoSEC
+}
+
+// XlibSurfaceCreateInfoKHR is the struct VkXlibSurfaceCreateInfoKHR (40 bytes, aligned to 8).
+type XlibSurfaceCreateInfoKHR struct {
+	SType  StructureType
+	PNext  unsafe.Pointer
+	Flags  XlibSurfaceCreateFlagsKHR
+	Dpy    unsafe.Pointer
+	Window uint64
+}
+
+// StructureType returns StructureTypeXlibSurfaceCreateInfoKHR, the sType value of XlibSurfaceCreateInfoKHR.
+func (*XlibSurfaceCreateInfoKHR) StructureType() StructureType {
+	return StructureTypeXlibSurfaceCreateInfoKHR
+}
+
+// XcbSurfaceCreateInfoKHR is the struct VkXcbSurfaceCreateInfoKHR (40 bytes, aligned to 8).
+type XcbSurfaceCreateInfoKHR struct {
+	SType      StructureType
+	PNext      unsafe.Pointer
+	Flags      XcbSurfaceCreateFlagsKHR
+	Connection unsafe.Pointer
+	Window     uint32
+}
+
+// StructureType returns StructureTypeXcbSurfaceCreateInfoKHR, the sType value of XcbSurfaceCreateInfoKHR.
+func (*XcbSurfaceCreateInfoKHR) StructureType() StructureType {
+	return StructureTypeXcbSurfaceCreateInfoKHR
 }
 
 // ValidationFlagsEXT is the struct VkValidationFlagsEXT (32 bytes, aligned to 8).
@@ -71,6 +146,48 @@ func (*ValidationFeaturesEXT) StructureType() StructureType {
 	return StructureTypeValidationFeaturesEXT
 }
 
+// Win32KeyedMutexAcquireReleaseInfoNV is the struct VkWin32KeyedMutexAcquireReleaseInfoNV (72 bytes, aligned to 8).
+type Win32KeyedMutexAcquireReleaseInfoNV struct {
+	SType                       StructureType
+	PNext                       unsafe.Pointer
+	AcquireCount                uint32
+	PAcquireSyncs               *DeviceMemory
+	PAcquireKeys                *uint64
+	PAcquireTimeoutMilliseconds *uint32
+	ReleaseCount                uint32
+	PReleaseSyncs               *DeviceMemory
+	PReleaseKeys                *uint64
+}
+
+// StructureType returns StructureTypeWin32KeyedMutexAcquireReleaseInfoNV, the sType value of Win32KeyedMutexAcquireReleaseInfoNV.
+func (*Win32KeyedMutexAcquireReleaseInfoNV) StructureType() StructureType {
+	return StructureTypeWin32KeyedMutexAcquireReleaseInfoNV
+}
+
+// Win32KeyedMutexAcquireReleaseInfoKHR is the struct VkWin32KeyedMutexAcquireReleaseInfoKHR (72 bytes, aligned to 8).
+type Win32KeyedMutexAcquireReleaseInfoKHR struct {
+	SType            StructureType
+	PNext            unsafe.Pointer
+	AcquireCount     uint32
+	PAcquireSyncs    *DeviceMemory
+	PAcquireKeys     *uint64
+	PAcquireTimeouts *uint32
+	ReleaseCount     uint32
+	PReleaseSyncs    *DeviceMemory
+	PReleaseKeys     *uint64
+}
+
+// StructureType returns StructureTypeWin32KeyedMutexAcquireReleaseInfoKHR, the sType value of Win32KeyedMutexAcquireReleaseInfoKHR.
+func (*Win32KeyedMutexAcquireReleaseInfoKHR) StructureType() StructureType {
+	return StructureTypeWin32KeyedMutexAcquireReleaseInfoKHR
+}
+
+// XYColorEXT is the struct VkXYColorEXT (8 bytes, aligned to 4).
+type XYColorEXT struct {
+	X float32
+	Y float32
+}
+
 // ViewportWScalingNV is the struct VkViewportWScalingNV (8 bytes, aligned to 4).
 type ViewportWScalingNV struct {
 	Xcoeff float32
@@ -83,6 +200,32 @@ type ViewportSwizzleNV struct {
 	Y ViewportCoordinateSwizzleNV
 	Z ViewportCoordinateSwizzleNV
 	W ViewportCoordinateSwizzleNV
+}
+
+// TextureLODGatherFormatPropertiesAMD is the struct VkTextureLODGatherFormatPropertiesAMD (24 bytes, aligned to 8).
+type TextureLODGatherFormatPropertiesAMD struct {
+	SType                           StructureType
+	PNext                           unsafe.Pointer
+	SupportsTextureGatherLODBiasAMD Bool32
+}
+
+// StructureType returns StructureTypeTextureLodGatherFormatPropertiesAMD, the sType value of TextureLODGatherFormatPropertiesAMD.
+func (*TextureLODGatherFormatPropertiesAMD) StructureType() StructureType {
+	return StructureTypeTextureLodGatherFormatPropertiesAMD
+}
+
+// WriteDescriptorSetInlineUniformBlock is the struct VkWriteDescriptorSetInlineUniformBlock (32 bytes, aligned to 8).
+type WriteDescriptorSetInlineUniformBlock struct {
+	SType    StructureType
+	PNext    unsafe.Pointer
+	DataSize uint32
+	PData    unsafe.Pointer
+}
+type WriteDescriptorSetInlineUniformBlockEXT = WriteDescriptorSetInlineUniformBlock
+
+// StructureType returns StructureTypeWriteDescriptorSetInlineUniformBlock, the sType value of WriteDescriptorSetInlineUniformBlock.
+func (*WriteDescriptorSetInlineUniformBlock) StructureType() StructureType {
+	return StructureTypeWriteDescriptorSetInlineUniformBlock
 }
 
 // ValidationCacheCreateInfoEXT is the struct VkValidationCacheCreateInfoEXT (40 bytes, aligned to 8).
@@ -99,6 +242,22 @@ func (*ValidationCacheCreateInfoEXT) StructureType() StructureType {
 	return StructureTypeValidationCacheCreateInfoEXT
 }
 
+// TimelineSemaphoreSubmitInfo is the struct VkTimelineSemaphoreSubmitInfo (48 bytes, aligned to 8).
+type TimelineSemaphoreSubmitInfo struct {
+	SType                     StructureType
+	PNext                     unsafe.Pointer
+	WaitSemaphoreValueCount   uint32
+	PWaitSemaphoreValues      *uint64
+	SignalSemaphoreValueCount uint32
+	PSignalSemaphoreValues    *uint64
+}
+type TimelineSemaphoreSubmitInfoKHR = TimelineSemaphoreSubmitInfo
+
+// StructureType returns StructureTypeTimelineSemaphoreSubmitInfo, the sType value of TimelineSemaphoreSubmitInfo.
+func (*TimelineSemaphoreSubmitInfo) StructureType() StructureType {
+	return StructureTypeTimelineSemaphoreSubmitInfo
+}
+
 // VertexInputBindingDivisorDescription is the struct VkVertexInputBindingDivisorDescription (8 bytes, aligned to 4).
 type VertexInputBindingDivisorDescription struct {
 	Binding uint32
@@ -106,6 +265,102 @@ type VertexInputBindingDivisorDescription struct {
 }
 type VertexInputBindingDivisorDescriptionEXT = VertexInputBindingDivisorDescription
 type VertexInputBindingDivisorDescriptionKHR = VertexInputBindingDivisorDescription
+
+// WriteDescriptorSetAccelerationStructureKHR is the struct VkWriteDescriptorSetAccelerationStructureKHR (32 bytes, aligned to 8).
+type WriteDescriptorSetAccelerationStructureKHR struct {
+	SType                      StructureType
+	PNext                      unsafe.Pointer
+	AccelerationStructureCount uint32
+	PAccelerationStructures    *AccelerationStructureKHR
+}
+
+// StructureType returns StructureTypeWriteDescriptorSetAccelerationStructureKHR, the sType value of WriteDescriptorSetAccelerationStructureKHR.
+func (*WriteDescriptorSetAccelerationStructureKHR) StructureType() StructureType {
+	return StructureTypeWriteDescriptorSetAccelerationStructureKHR
+}
+
+// WriteDescriptorSetAccelerationStructureNV is the struct VkWriteDescriptorSetAccelerationStructureNV (32 bytes, aligned to 8).
+type WriteDescriptorSetAccelerationStructureNV struct {
+	SType                      StructureType
+	PNext                      unsafe.Pointer
+	AccelerationStructureCount uint32
+	PAccelerationStructures    *AccelerationStructureNV
+}
+
+// StructureType returns StructureTypeWriteDescriptorSetAccelerationStructureNV, the sType value of WriteDescriptorSetAccelerationStructureNV.
+func (*WriteDescriptorSetAccelerationStructureNV) StructureType() StructureType {
+	return StructureTypeWriteDescriptorSetAccelerationStructureNV
+}
+
+// TraceRaysIndirectCommandKHR is the struct VkTraceRaysIndirectCommandKHR (12 bytes, aligned to 4).
+type TraceRaysIndirectCommandKHR struct {
+	Width  uint32
+	Height uint32
+	Depth  uint32
+}
+
+// TraceRaysIndirectCommand2KHR is the struct VkTraceRaysIndirectCommand2KHR (104 bytes, aligned to 8).
+type TraceRaysIndirectCommand2KHR struct {
+	RaygenShaderRecordAddress         DeviceAddress
+	RaygenShaderRecordSize            DeviceSize
+	MissShaderBindingTableAddress     DeviceAddress
+	MissShaderBindingTableSize        DeviceSize
+	MissShaderBindingTableStride      DeviceSize
+	HitShaderBindingTableAddress      DeviceAddress
+	HitShaderBindingTableSize         DeviceSize
+	HitShaderBindingTableStride       DeviceSize
+	CallableShaderBindingTableAddress DeviceAddress
+	CallableShaderBindingTableSize    DeviceSize
+	CallableShaderBindingTableStride  DeviceSize
+	Width                             uint32
+	Height                            uint32
+	Depth                             uint32
+}
+
+// TransformMatrixKHR is the struct VkTransformMatrixKHR (48 bytes, aligned to 4).
+type TransformMatrixKHR struct {
+	Matrix [3][4]float32
+}
+type TransformMatrixNV = TransformMatrixKHR
+
+// WriteDescriptorSetPartitionedAccelerationStructureNV is the struct VkWriteDescriptorSetPartitionedAccelerationStructureNV (32 bytes, aligned to 8).
+type WriteDescriptorSetPartitionedAccelerationStructureNV struct {
+	SType                      StructureType
+	PNext                      unsafe.Pointer
+	AccelerationStructureCount uint32
+	PAccelerationStructures    *DeviceAddress
+}
+
+// StructureType returns StructureTypeWriteDescriptorSetPartitionedAccelerationStructureNV, the sType value of WriteDescriptorSetPartitionedAccelerationStructureNV.
+func (*WriteDescriptorSetPartitionedAccelerationStructureNV) StructureType() StructureType {
+	return StructureTypeWriteDescriptorSetPartitionedAccelerationStructureNV
+}
+
+// WriteIndirectExecutionSetPipelineEXT is the struct VkWriteIndirectExecutionSetPipelineEXT (32 bytes, aligned to 8).
+type WriteIndirectExecutionSetPipelineEXT struct {
+	SType    StructureType
+	PNext    unsafe.Pointer
+	Index    uint32
+	Pipeline Pipeline
+}
+
+// StructureType returns StructureTypeWriteIndirectExecutionSetPipelineEXT, the sType value of WriteIndirectExecutionSetPipelineEXT.
+func (*WriteIndirectExecutionSetPipelineEXT) StructureType() StructureType {
+	return StructureTypeWriteIndirectExecutionSetPipelineEXT
+}
+
+// WriteIndirectExecutionSetShaderEXT is the struct VkWriteIndirectExecutionSetShaderEXT (32 bytes, aligned to 8).
+type WriteIndirectExecutionSetShaderEXT struct {
+	SType  StructureType
+	PNext  unsafe.Pointer
+	Index  uint32
+	Shader ShaderEXT
+}
+
+// StructureType returns StructureTypeWriteIndirectExecutionSetShaderEXT, the sType value of WriteIndirectExecutionSetShaderEXT.
+func (*WriteIndirectExecutionSetShaderEXT) StructureType() StructureType {
+	return StructureTypeWriteIndirectExecutionSetShaderEXT
+}
 
 // VertexInputBindingDescription2EXT is the struct VkVertexInputBindingDescription2EXT (32 bytes, aligned to 8).
 type VertexInputBindingDescription2EXT struct {
@@ -1661,6 +1916,252 @@ func (*VideoReferenceIntraRefreshInfoKHR) StructureType() StructureType {
 	return StructureTypeVideoReferenceIntraRefreshInfoKHR
 }
 
+// TensorExplicitTilingFormatPropertiesARM is the struct VkTensorExplicitTilingFormatPropertiesARM (56 bytes, aligned to 8).
+type TensorExplicitTilingFormatPropertiesARM struct {
+	SType                         StructureType
+	PNext                         unsafe.Pointer
+	Brick16TilingTensorFeatures   FormatFeatureFlags2
+	Brick8TilingTensorFeatures    FormatFeatureFlags2
+	Brick4TilingTensorFeatures    FormatFeatureFlags2
+	BlockUTilingTensorFeatures    FormatFeatureFlags2
+	BlockU64kTilingTensorFeatures FormatFeatureFlags2
+}
+
+// StructureType returns StructureTypeTensorExplicitTilingFormatPropertiesARM, the sType value of TensorExplicitTilingFormatPropertiesARM.
+func (*TensorExplicitTilingFormatPropertiesARM) StructureType() StructureType {
+	return StructureTypeTensorExplicitTilingFormatPropertiesARM
+}
+
+// TensorRollingBackingCreateInfoARM is the struct VkTensorRollingBackingCreateInfoARM (32 bytes, aligned to 8).
+type TensorRollingBackingCreateInfoARM struct {
+	SType StructureType
+	PNext unsafe.Pointer
+	Wraps [4]uint32
+}
+
+// StructureType returns StructureTypeTensorRollingBackingCreateInfoARM, the sType value of TensorRollingBackingCreateInfoARM.
+func (*TensorRollingBackingCreateInfoARM) StructureType() StructureType {
+	return StructureTypeTensorRollingBackingCreateInfoARM
+}
+
+// TilePropertiesQCOM is the struct VkTilePropertiesQCOM (48 bytes, aligned to 8).
+type TilePropertiesQCOM struct {
+	SType     StructureType
+	PNext     unsafe.Pointer
+	TileSize  Extent3D
+	ApronSize Extent2D
+	Origin    Offset2D
+}
+
+// StructureType returns StructureTypeTilePropertiesQCOM, the sType value of TilePropertiesQCOM.
+func (*TilePropertiesQCOM) StructureType() StructureType {
+	return StructureTypeTilePropertiesQCOM
+}
+
+// TileMemoryBindInfoQCOM is the struct VkTileMemoryBindInfoQCOM (24 bytes, aligned to 8).
+type TileMemoryBindInfoQCOM struct {
+	SType  StructureType
+	PNext  unsafe.Pointer
+	Memory DeviceMemory
+}
+
+// StructureType returns StructureTypeTileMemoryBindInfoQCOM, the sType value of TileMemoryBindInfoQCOM.
+func (*TileMemoryBindInfoQCOM) StructureType() StructureType {
+	return StructureTypeTileMemoryBindInfoQCOM
+}
+
+// TileMemorySizeInfoQCOM is the struct VkTileMemorySizeInfoQCOM (24 bytes, aligned to 8).
+type TileMemorySizeInfoQCOM struct {
+	SType StructureType
+	PNext unsafe.Pointer
+	Size  DeviceSize
+}
+
+// StructureType returns StructureTypeTileMemorySizeInfoQCOM, the sType value of TileMemorySizeInfoQCOM.
+func (*TileMemorySizeInfoQCOM) StructureType() StructureType {
+	return StructureTypeTileMemorySizeInfoQCOM
+}
+
+// TileMemoryRequirementsQCOM is the struct VkTileMemoryRequirementsQCOM (32 bytes, aligned to 8).
+type TileMemoryRequirementsQCOM struct {
+	SType     StructureType
+	PNext     unsafe.Pointer
+	Size      DeviceSize
+	Alignment DeviceSize
+}
+
+// StructureType returns StructureTypeTileMemoryRequirementsQCOM, the sType value of TileMemoryRequirementsQCOM.
+func (*TileMemoryRequirementsQCOM) StructureType() StructureType {
+	return StructureTypeTileMemoryRequirementsQCOM
+}
+
+// ThrottleHintSubmitInfoSEC is the struct VkThrottleHintSubmitInfoSEC (24 bytes, aligned to 8).
+type ThrottleHintSubmitInfoSEC struct {
+	SType        StructureType
+	PNext        unsafe.Pointer
+	ThrottleHint ThrottleHintTypeSEC
+}
+
+// StructureType returns StructureTypeThrottleHintSubmitInfoSEC, the sType value of ThrottleHintSubmitInfoSEC.
+func (*ThrottleHintSubmitInfoSEC) StructureType() StructureType {
+	return StructureTypeThrottleHintSubmitInfoSEC
+}
+
+// TensorDescriptionARM is the struct VkTensorDescriptionARM (56 bytes, aligned to 8).
+type TensorDescriptionARM struct {
+	SType          StructureType
+	PNext          unsafe.Pointer
+	Tiling         TensorTilingARM
+	Format         Format
+	DimensionCount uint32
+	PDimensions    *int64
+	PStrides       *int64
+	Usage          TensorUsageFlagsARM
+}
+
+// StructureType returns StructureTypeTensorDescriptionARM, the sType value of TensorDescriptionARM.
+func (*TensorDescriptionARM) StructureType() StructureType {
+	return StructureTypeTensorDescriptionARM
+}
+
+// TensorCreateInfoARM is the struct VkTensorCreateInfoARM (48 bytes, aligned to 8).
+type TensorCreateInfoARM struct {
+	SType                 StructureType
+	PNext                 unsafe.Pointer
+	Flags                 TensorCreateFlagsARM
+	PDescription          *TensorDescriptionARM
+	SharingMode           SharingMode
+	QueueFamilyIndexCount uint32
+	PQueueFamilyIndices   *uint32
+}
+
+// StructureType returns StructureTypeTensorCreateInfoARM, the sType value of TensorCreateInfoARM.
+func (*TensorCreateInfoARM) StructureType() StructureType {
+	return StructureTypeTensorCreateInfoARM
+}
+
+// TensorViewCreateInfoARM is the struct VkTensorViewCreateInfoARM (40 bytes, aligned to 8).
+type TensorViewCreateInfoARM struct {
+	SType  StructureType
+	PNext  unsafe.Pointer
+	Flags  TensorViewCreateFlagsARM
+	Tensor TensorARM
+	Format Format
+}
+
+// StructureType returns StructureTypeTensorViewCreateInfoARM, the sType value of TensorViewCreateInfoARM.
+func (*TensorViewCreateInfoARM) StructureType() StructureType {
+	return StructureTypeTensorViewCreateInfoARM
+}
+
+// TensorMemoryRequirementsInfoARM is the struct VkTensorMemoryRequirementsInfoARM (24 bytes, aligned to 8).
+type TensorMemoryRequirementsInfoARM struct {
+	SType  StructureType
+	PNext  unsafe.Pointer
+	Tensor TensorARM
+}
+
+// StructureType returns StructureTypeTensorMemoryRequirementsInfoARM, the sType value of TensorMemoryRequirementsInfoARM.
+func (*TensorMemoryRequirementsInfoARM) StructureType() StructureType {
+	return StructureTypeTensorMemoryRequirementsInfoARM
+}
+
+// WriteDescriptorSetTensorARM is the struct VkWriteDescriptorSetTensorARM (32 bytes, aligned to 8).
+type WriteDescriptorSetTensorARM struct {
+	SType           StructureType
+	PNext           unsafe.Pointer
+	TensorViewCount uint32
+	PTensorViews    *TensorViewARM
+}
+
+// StructureType returns StructureTypeWriteDescriptorSetTensorARM, the sType value of WriteDescriptorSetTensorARM.
+func (*WriteDescriptorSetTensorARM) StructureType() StructureType {
+	return StructureTypeWriteDescriptorSetTensorARM
+}
+
+// TensorFormatPropertiesARM is the struct VkTensorFormatPropertiesARM (32 bytes, aligned to 8).
+type TensorFormatPropertiesARM struct {
+	SType                       StructureType
+	PNext                       unsafe.Pointer
+	OptimalTilingTensorFeatures FormatFeatureFlags2
+	LinearTilingTensorFeatures  FormatFeatureFlags2
+}
+
+// StructureType returns StructureTypeTensorFormatPropertiesARM, the sType value of TensorFormatPropertiesARM.
+func (*TensorFormatPropertiesARM) StructureType() StructureType {
+	return StructureTypeTensorFormatPropertiesARM
+}
+
+// TensorMemoryBarrierARM is the struct VkTensorMemoryBarrierARM (64 bytes, aligned to 8).
+type TensorMemoryBarrierARM struct {
+	SType               StructureType
+	PNext               unsafe.Pointer
+	SrcStageMask        PipelineStageFlags2
+	SrcAccessMask       AccessFlags2
+	DstStageMask        PipelineStageFlags2
+	DstAccessMask       AccessFlags2
+	SrcQueueFamilyIndex uint32
+	DstQueueFamilyIndex uint32
+	Tensor              TensorARM
+}
+
+// StructureType returns StructureTypeTensorMemoryBarrierARM, the sType value of TensorMemoryBarrierARM.
+func (*TensorMemoryBarrierARM) StructureType() StructureType {
+	return StructureTypeTensorMemoryBarrierARM
+}
+
+// TensorDependencyInfoARM is the struct VkTensorDependencyInfoARM (32 bytes, aligned to 8).
+type TensorDependencyInfoARM struct {
+	SType                    StructureType
+	PNext                    unsafe.Pointer
+	TensorMemoryBarrierCount uint32
+	PTensorMemoryBarriers    *TensorMemoryBarrierARM
+}
+
+// StructureType returns StructureTypeTensorDependencyInfoARM, the sType value of TensorDependencyInfoARM.
+func (*TensorDependencyInfoARM) StructureType() StructureType {
+	return StructureTypeTensorDependencyInfoARM
+}
+
+// TensorCopyARM is the struct VkTensorCopyARM (48 bytes, aligned to 8).
+type TensorCopyARM struct {
+	SType          StructureType
+	PNext          unsafe.Pointer
+	DimensionCount uint32
+	PSrcOffset     *uint64
+	PDstOffset     *uint64
+	PExtent        *uint64
+}
+
+// StructureType returns StructureTypeTensorCopyARM, the sType value of TensorCopyARM.
+func (*TensorCopyARM) StructureType() StructureType {
+	return StructureTypeTensorCopyARM
+}
+
+// TensorCaptureDescriptorDataInfoARM is the struct VkTensorCaptureDescriptorDataInfoARM (24 bytes, aligned to 8).
+type TensorCaptureDescriptorDataInfoARM struct {
+	SType  StructureType
+	PNext  unsafe.Pointer
+	Tensor TensorARM
+}
+
+// StructureType returns StructureTypeTensorCaptureDescriptorDataInfoARM, the sType value of TensorCaptureDescriptorDataInfoARM.
+func (*TensorCaptureDescriptorDataInfoARM) StructureType() StructureType {
+	return StructureTypeTensorCaptureDescriptorDataInfoARM
+}
+
+// TensorViewCaptureDescriptorDataInfoARM is the struct VkTensorViewCaptureDescriptorDataInfoARM (24 bytes, aligned to 8).
+type TensorViewCaptureDescriptorDataInfoARM struct {
+	SType      StructureType
+	PNext      unsafe.Pointer
+	TensorView TensorViewARM
+}
+
+// StructureType returns StructureTypeTensorViewCaptureDescriptorDataInfoARM, the sType value of TensorViewCaptureDescriptorDataInfoARM.
+func (*TensorViewCaptureDescriptorDataInfoARM) StructureType() StructureType {
+	return StructureTypeTensorViewCaptureDescriptorDataInfoARM
+}
+
 // VideoEncodeRgbConversionCapabilitiesVALVE is the struct VkVideoEncodeRgbConversionCapabilitiesVALVE (32 bytes, aligned to 8).
 type VideoEncodeRgbConversionCapabilitiesVALVE struct {
 	SType          StructureType
@@ -1701,4 +2202,17 @@ type VideoEncodeSessionRgbConversionCreateInfoVALVE struct {
 // StructureType returns StructureTypeVideoEncodeSessionRgbConversionCreateInfoVALVE, the sType value of VideoEncodeSessionRgbConversionCreateInfoVALVE.
 func (*VideoEncodeSessionRgbConversionCreateInfoVALVE) StructureType() StructureType {
 	return StructureTypeVideoEncodeSessionRgbConversionCreateInfoVALVE
+}
+
+// TexelBufferDescriptorInfoEXT is the struct VkTexelBufferDescriptorInfoEXT (40 bytes, aligned to 8).
+type TexelBufferDescriptorInfoEXT struct {
+	SType        StructureType
+	PNext        unsafe.Pointer
+	Format       Format
+	AddressRange DeviceAddressRangeEXT
+}
+
+// StructureType returns StructureTypeTexelBufferDescriptorInfoEXT, the sType value of TexelBufferDescriptorInfoEXT.
+func (*TexelBufferDescriptorInfoEXT) StructureType() StructureType {
+	return StructureTypeTexelBufferDescriptorInfoEXT
 }

@@ -9,6 +9,20 @@ const (
 	VertexInputRateInstance VertexInputRate = 1 // VK_VERTEX_INPUT_RATE_INSTANCE
 )
 
+// Values of TimeDomainKHR.
+const (
+	TimeDomainDeviceKHR                  TimeDomainKHR = 0                                    // VK_TIME_DOMAIN_DEVICE_KHR
+	TimeDomainClockMonotonicKHR          TimeDomainKHR = 1                                    // VK_TIME_DOMAIN_CLOCK_MONOTONIC_KHR
+	TimeDomainClockMonotonicRawKHR       TimeDomainKHR = 2                                    // VK_TIME_DOMAIN_CLOCK_MONOTONIC_RAW_KHR
+	TimeDomainQueryPerformanceCounterKHR TimeDomainKHR = 3                                    // VK_TIME_DOMAIN_QUERY_PERFORMANCE_COUNTER_KHR
+	TimeDomainDeviceEXT                                = TimeDomainDeviceKHR                  // VK_TIME_DOMAIN_DEVICE_EXT
+	TimeDomainClockMonotonicEXT                        = TimeDomainClockMonotonicKHR          // VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT
+	TimeDomainClockMonotonicRawEXT                     = TimeDomainClockMonotonicRawKHR       // VK_TIME_DOMAIN_CLOCK_MONOTONIC_RAW_EXT
+	TimeDomainQueryPerformanceCounterEXT               = TimeDomainQueryPerformanceCounterKHR // VK_TIME_DOMAIN_QUERY_PERFORMANCE_COUNTER_EXT
+	TimeDomainPresentStageLocalEXT       TimeDomainKHR = 1000208000                           // VK_TIME_DOMAIN_PRESENT_STAGE_LOCAL_EXT
+	TimeDomainSwapchainLocalEXT          TimeDomainKHR = 1000208001                           // VK_TIME_DOMAIN_SWAPCHAIN_LOCAL_EXT
+)
+
 // Values of ValidationCheckEXT.
 const (
 	ValidationCheckAllEXT     ValidationCheckEXT = 0 // VK_VALIDATION_CHECK_ALL_EXT
@@ -48,6 +62,14 @@ const (
 	ViewportCoordinateSwizzleNegativeWNV ViewportCoordinateSwizzleNV = 7 // VK_VIEWPORT_COORDINATE_SWIZZLE_NEGATIVE_W_NV
 )
 
+// Values of TessellationDomainOrigin.
+const (
+	TessellationDomainOriginUpperLeft    TessellationDomainOrigin = 0                                 // VK_TESSELLATION_DOMAIN_ORIGIN_UPPER_LEFT
+	TessellationDomainOriginLowerLeft    TessellationDomainOrigin = 1                                 // VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT
+	TessellationDomainOriginUpperLeftKHR                          = TessellationDomainOriginUpperLeft // VK_TESSELLATION_DOMAIN_ORIGIN_UPPER_LEFT_KHR
+	TessellationDomainOriginLowerLeftKHR                          = TessellationDomainOriginLowerLeft // VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT_KHR
+)
+
 // Values of ValidationCacheHeaderVersionEXT.
 const (
 	ValidationCacheHeaderVersionOneEXT ValidationCacheHeaderVersionEXT = 1 // VK_VALIDATION_CACHE_HEADER_VERSION_ONE_EXT
@@ -64,6 +86,22 @@ const (
 	VendorIdPocl     VendorId = 65542 // VK_VENDOR_ID_POCL
 	VendorIdMobileye VendorId = 65543 // VK_VENDOR_ID_MOBILEYE
 	VendorIdApe      VendorId = 65544 // VK_VENDOR_ID_APE
+)
+
+// Values of ToolPurposeFlagBits.
+const (
+	ToolPurposeValidationBit            ToolPurposeFlagBits = 0x1                              // VK_TOOL_PURPOSE_VALIDATION_BIT
+	ToolPurposeProfilingBit             ToolPurposeFlagBits = 0x2                              // VK_TOOL_PURPOSE_PROFILING_BIT
+	ToolPurposeTracingBit               ToolPurposeFlagBits = 0x4                              // VK_TOOL_PURPOSE_TRACING_BIT
+	ToolPurposeAdditionalFeaturesBit    ToolPurposeFlagBits = 0x8                              // VK_TOOL_PURPOSE_ADDITIONAL_FEATURES_BIT
+	ToolPurposeModifyingFeaturesBit     ToolPurposeFlagBits = 0x10                             // VK_TOOL_PURPOSE_MODIFYING_FEATURES_BIT
+	ToolPurposeValidationBitEXT                             = ToolPurposeValidationBit         // VK_TOOL_PURPOSE_VALIDATION_BIT_EXT
+	ToolPurposeProfilingBitEXT                              = ToolPurposeProfilingBit          // VK_TOOL_PURPOSE_PROFILING_BIT_EXT
+	ToolPurposeTracingBitEXT                                = ToolPurposeTracingBit            // VK_TOOL_PURPOSE_TRACING_BIT_EXT
+	ToolPurposeAdditionalFeaturesBitEXT                     = ToolPurposeAdditionalFeaturesBit // VK_TOOL_PURPOSE_ADDITIONAL_FEATURES_BIT_EXT
+	ToolPurposeModifyingFeaturesBitEXT                      = ToolPurposeModifyingFeaturesBit  // VK_TOOL_PURPOSE_MODIFYING_FEATURES_BIT_EXT
+	ToolPurposeDebugReportingBitEXT     ToolPurposeFlagBits = 0x20                             // VK_TOOL_PURPOSE_DEBUG_REPORTING_BIT_EXT
+	ToolPurposeDebugMarkersBitEXT       ToolPurposeFlagBits = 0x40                             // VK_TOOL_PURPOSE_DEBUG_MARKERS_BIT_EXT
 )
 
 // Values of VideoCodecOperationFlagBitsKHR.
@@ -381,6 +419,52 @@ const (
 	VideoEncodeAv1RateControlGroupIntraKHR        VideoEncodeAV1RateControlGroupKHR = 0 // VK_VIDEO_ENCODE_AV1_RATE_CONTROL_GROUP_INTRA_KHR
 	VideoEncodeAv1RateControlGroupPredictiveKHR   VideoEncodeAV1RateControlGroupKHR = 1 // VK_VIDEO_ENCODE_AV1_RATE_CONTROL_GROUP_PREDICTIVE_KHR
 	VideoEncodeAv1RateControlGroupBipredictiveKHR VideoEncodeAV1RateControlGroupKHR = 2 // VK_VIDEO_ENCODE_AV1_RATE_CONTROL_GROUP_BIPREDICTIVE_KHR
+)
+
+// Values of TileShadingRenderPassFlagBitsQCOM.
+const (
+	TileShadingRenderPassEnableBitQCOM           TileShadingRenderPassFlagBitsQCOM = 0x1 // VK_TILE_SHADING_RENDER_PASS_ENABLE_BIT_QCOM
+	TileShadingRenderPassPerTileExecutionBitQCOM TileShadingRenderPassFlagBitsQCOM = 0x2 // VK_TILE_SHADING_RENDER_PASS_PER_TILE_EXECUTION_BIT_QCOM
+)
+
+// Values of TensorCreateFlagBitsARM.
+const (
+	TensorCreateMutableFormatBitARM                 TensorCreateFlagBitsARM = 0x1 // VK_TENSOR_CREATE_MUTABLE_FORMAT_BIT_ARM
+	TensorCreateProtectedBitARM                     TensorCreateFlagBitsARM = 0x2 // VK_TENSOR_CREATE_PROTECTED_BIT_ARM
+	TensorCreateDescriptorHeapCaptureReplayBitARM   TensorCreateFlagBitsARM = 0x8 // VK_TENSOR_CREATE_DESCRIPTOR_HEAP_CAPTURE_REPLAY_BIT_ARM
+	TensorCreateDescriptorBufferCaptureReplayBitARM TensorCreateFlagBitsARM = 0x4 // VK_TENSOR_CREATE_DESCRIPTOR_BUFFER_CAPTURE_REPLAY_BIT_ARM
+)
+
+// Values of TensorUsageFlagBitsARM.
+const (
+	TensorUsageShaderBitARM        TensorUsageFlagBitsARM = 0x2  // VK_TENSOR_USAGE_SHADER_BIT_ARM
+	TensorUsageTransferSrcBitARM   TensorUsageFlagBitsARM = 0x4  // VK_TENSOR_USAGE_TRANSFER_SRC_BIT_ARM
+	TensorUsageTransferDstBitARM   TensorUsageFlagBitsARM = 0x8  // VK_TENSOR_USAGE_TRANSFER_DST_BIT_ARM
+	TensorUsageImageAliasingBitARM TensorUsageFlagBitsARM = 0x10 // VK_TENSOR_USAGE_IMAGE_ALIASING_BIT_ARM
+	TensorUsageDataGraphBitARM     TensorUsageFlagBitsARM = 0x20 // VK_TENSOR_USAGE_DATA_GRAPH_BIT_ARM
+)
+
+// Values of TensorTilingARM.
+const (
+	TensorTilingOptimalARM              TensorTilingARM = 0          // VK_TENSOR_TILING_OPTIMAL_ARM
+	TensorTilingLinearARM               TensorTilingARM = 1          // VK_TENSOR_TILING_LINEAR_ARM
+	TensorTilingBrick16WideARM          TensorTilingARM = 1000565000 // VK_TENSOR_TILING_BRICK_16_WIDE_ARM
+	TensorTilingBrick8WideARM           TensorTilingARM = 1000565001 // VK_TENSOR_TILING_BRICK_8_WIDE_ARM
+	TensorTilingBrick4WideARM           TensorTilingARM = 1000565002 // VK_TENSOR_TILING_BRICK_4_WIDE_ARM
+	TensorTilingBlockUInterleavedARM    TensorTilingARM = 1000565003 // VK_TENSOR_TILING_BLOCK_U_INTERLEAVED_ARM
+	TensorTilingBlockUInterleaved64kARM TensorTilingARM = 1000565004 // VK_TENSOR_TILING_BLOCK_U_INTERLEAVED_64K_ARM
+)
+
+// Values of TensorViewCreateFlagBitsARM.
+const (
+	TensorViewCreateDescriptorBufferCaptureReplayBitARM TensorViewCreateFlagBitsARM = 0x1 // VK_TENSOR_VIEW_CREATE_DESCRIPTOR_BUFFER_CAPTURE_REPLAY_BIT_ARM
+)
+
+// Values of ThrottleHintTypeSEC.
+const (
+	ThrottleHintTypeDefaultSEC ThrottleHintTypeSEC = 0 // VK_THROTTLE_HINT_TYPE_DEFAULT_SEC
+	ThrottleHintTypeLowSEC     ThrottleHintTypeSEC = 1 // VK_THROTTLE_HINT_TYPE_LOW_SEC
+	ThrottleHintTypeHighSEC    ThrottleHintTypeSEC = 2 // VK_THROTTLE_HINT_TYPE_HIGH_SEC
 )
 
 // Values of VideoEncodeRgbModelConversionFlagBitsVALVE.

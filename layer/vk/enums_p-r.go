@@ -3,6 +3,28 @@
 
 package vk
 
+// Values of QueryType.
+const (
+	QueryTypeOcclusion                                                QueryType = 0          // VK_QUERY_TYPE_OCCLUSION
+	QueryTypePipelineStatistics                                       QueryType = 1          // VK_QUERY_TYPE_PIPELINE_STATISTICS
+	QueryTypeTimestamp                                                QueryType = 2          // VK_QUERY_TYPE_TIMESTAMP
+	QueryTypeResultStatusOnlyKHR                                      QueryType = 1000023000 // VK_QUERY_TYPE_RESULT_STATUS_ONLY_KHR
+	QueryTypeTransformFeedbackStreamEXT                               QueryType = 1000028004 // VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT
+	QueryTypePerformanceQueryKHR                                      QueryType = 1000116000 // VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR
+	QueryTypeAccelerationStructureCompactedSizeKHR                    QueryType = 1000150000 // VK_QUERY_TYPE_ACCELERATION_STRUCTURE_COMPACTED_SIZE_KHR
+	QueryTypeAccelerationStructureSerializationSizeKHR                QueryType = 1000150001 // VK_QUERY_TYPE_ACCELERATION_STRUCTURE_SERIALIZATION_SIZE_KHR
+	QueryTypeAccelerationStructureCompactedSizeNV                     QueryType = 1000165000 // VK_QUERY_TYPE_ACCELERATION_STRUCTURE_COMPACTED_SIZE_NV
+	QueryTypeTimeElapsedQCOM                                          QueryType = 1000173000 // VK_QUERY_TYPE_TIME_ELAPSED_QCOM
+	QueryTypePerformanceQueryINTEL                                    QueryType = 1000210000 // VK_QUERY_TYPE_PERFORMANCE_QUERY_INTEL
+	QueryTypeVideoEncodeFeedbackKHR                                   QueryType = 1000299000 // VK_QUERY_TYPE_VIDEO_ENCODE_FEEDBACK_KHR
+	QueryTypeMeshPrimitivesGeneratedEXT                               QueryType = 1000328000 // VK_QUERY_TYPE_MESH_PRIMITIVES_GENERATED_EXT
+	QueryTypePrimitivesGeneratedEXT                                   QueryType = 1000382000 // VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT
+	QueryTypeAccelerationStructureSerializationBottomLevelPointersKHR QueryType = 1000386000 // VK_QUERY_TYPE_ACCELERATION_STRUCTURE_SERIALIZATION_BOTTOM_LEVEL_POINTERS_KHR
+	QueryTypeAccelerationStructureSizeKHR                             QueryType = 1000386001 // VK_QUERY_TYPE_ACCELERATION_STRUCTURE_SIZE_KHR
+	QueryTypeMicromapSerializationSizeEXT                             QueryType = 1000396000 // VK_QUERY_TYPE_MICROMAP_SERIALIZATION_SIZE_EXT
+	QueryTypeMicromapCompactedSizeEXT                                 QueryType = 1000396001 // VK_QUERY_TYPE_MICROMAP_COMPACTED_SIZE_EXT
+)
+
 // Values of PipelineBindPoint.
 const (
 	PipelineBindPointGraphics             PipelineBindPoint = 0                              // VK_PIPELINE_BIND_POINT_GRAPHICS
@@ -57,6 +79,110 @@ const (
 	PhysicalDeviceTypeDiscreteGpu   PhysicalDeviceType = 2 // VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU
 	PhysicalDeviceTypeVirtualGpu    PhysicalDeviceType = 3 // VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU
 	PhysicalDeviceTypeCpu           PhysicalDeviceType = 4 // VK_PHYSICAL_DEVICE_TYPE_CPU
+)
+
+// Values of Result.
+const (
+	Success                                     Result = 0                                // VK_SUCCESS
+	NotReady                                    Result = 1                                // VK_NOT_READY
+	Timeout                                     Result = 2                                // VK_TIMEOUT
+	EventSet                                    Result = 3                                // VK_EVENT_SET
+	EventReset                                  Result = 4                                // VK_EVENT_RESET
+	Incomplete                                  Result = 5                                // VK_INCOMPLETE
+	ErrorOutOfHostMemory                        Result = -1                               // VK_ERROR_OUT_OF_HOST_MEMORY
+	ErrorOutOfDeviceMemory                      Result = -2                               // VK_ERROR_OUT_OF_DEVICE_MEMORY
+	ErrorInitializationFailed                   Result = -3                               // VK_ERROR_INITIALIZATION_FAILED
+	ErrorDeviceLost                             Result = -4                               // VK_ERROR_DEVICE_LOST
+	ErrorMemoryMapFailed                        Result = -5                               // VK_ERROR_MEMORY_MAP_FAILED
+	ErrorLayerNotPresent                        Result = -6                               // VK_ERROR_LAYER_NOT_PRESENT
+	ErrorExtensionNotPresent                    Result = -7                               // VK_ERROR_EXTENSION_NOT_PRESENT
+	ErrorFeatureNotPresent                      Result = -8                               // VK_ERROR_FEATURE_NOT_PRESENT
+	ErrorIncompatibleDriver                     Result = -9                               // VK_ERROR_INCOMPATIBLE_DRIVER
+	ErrorTooManyObjects                         Result = -10                              // VK_ERROR_TOO_MANY_OBJECTS
+	ErrorFormatNotSupported                     Result = -11                              // VK_ERROR_FORMAT_NOT_SUPPORTED
+	ErrorFragmentedPool                         Result = -12                              // VK_ERROR_FRAGMENTED_POOL
+	ErrorUnknown                                Result = -13                              // VK_ERROR_UNKNOWN
+	ErrorValidationFailed                       Result = -1000011001                      // VK_ERROR_VALIDATION_FAILED
+	ErrorOutOfPoolMemory                        Result = -1000069000                      // VK_ERROR_OUT_OF_POOL_MEMORY
+	ErrorInvalidExternalHandle                  Result = -1000072003                      // VK_ERROR_INVALID_EXTERNAL_HANDLE
+	ErrorInvalidOpaqueCaptureAddress            Result = -1000257000                      // VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS
+	ErrorFragmentation                          Result = -1000161000                      // VK_ERROR_FRAGMENTATION
+	PipelineCompileRequired                     Result = 1000297000                       // VK_PIPELINE_COMPILE_REQUIRED
+	ErrorNotPermitted                           Result = -1000174001                      // VK_ERROR_NOT_PERMITTED
+	ErrorSurfaceLostKHR                         Result = -1000000000                      // VK_ERROR_SURFACE_LOST_KHR
+	ErrorNativeWindowInUseKHR                   Result = -1000000001                      // VK_ERROR_NATIVE_WINDOW_IN_USE_KHR
+	SuboptimalKHR                               Result = 1000001003                       // VK_SUBOPTIMAL_KHR
+	ErrorOutOfDateKHR                           Result = -1000001004                      // VK_ERROR_OUT_OF_DATE_KHR
+	ErrorIncompatibleDisplayKHR                 Result = -1000003001                      // VK_ERROR_INCOMPATIBLE_DISPLAY_KHR
+	ErrorValidationFailedEXT                           = ErrorValidationFailed            // VK_ERROR_VALIDATION_FAILED_EXT
+	ErrorInvalidShaderNV                        Result = -1000012000                      // VK_ERROR_INVALID_SHADER_NV
+	ErrorImageUsageNotSupportedKHR              Result = -1000023000                      // VK_ERROR_IMAGE_USAGE_NOT_SUPPORTED_KHR
+	ErrorVideoPictureLayoutNotSupportedKHR      Result = -1000023001                      // VK_ERROR_VIDEO_PICTURE_LAYOUT_NOT_SUPPORTED_KHR
+	ErrorVideoProfileOperationNotSupportedKHR   Result = -1000023002                      // VK_ERROR_VIDEO_PROFILE_OPERATION_NOT_SUPPORTED_KHR
+	ErrorVideoProfileFormatNotSupportedKHR      Result = -1000023003                      // VK_ERROR_VIDEO_PROFILE_FORMAT_NOT_SUPPORTED_KHR
+	ErrorVideoProfileCodecNotSupportedKHR       Result = -1000023004                      // VK_ERROR_VIDEO_PROFILE_CODEC_NOT_SUPPORTED_KHR
+	ErrorVideoStdVersionNotSupportedKHR         Result = -1000023005                      // VK_ERROR_VIDEO_STD_VERSION_NOT_SUPPORTED_KHR
+	ErrorOutOfPoolMemoryKHR                            = ErrorOutOfPoolMemory             // VK_ERROR_OUT_OF_POOL_MEMORY_KHR
+	ErrorInvalidExternalHandleKHR                      = ErrorInvalidExternalHandle       // VK_ERROR_INVALID_EXTERNAL_HANDLE_KHR
+	ErrorInvalidDrmFormatModifierPlaneLayoutEXT Result = -1000158000                      // VK_ERROR_INVALID_DRM_FORMAT_MODIFIER_PLANE_LAYOUT_EXT
+	ErrorFragmentationEXT                              = ErrorFragmentation               // VK_ERROR_FRAGMENTATION_EXT
+	ErrorNotPermittedEXT                               = ErrorNotPermitted                // VK_ERROR_NOT_PERMITTED_EXT
+	ErrorNotPermittedKHR                               = ErrorNotPermitted                // VK_ERROR_NOT_PERMITTED_KHR
+	ErrorPresentTimingQueueFullEXT              Result = -1000208000                      // VK_ERROR_PRESENT_TIMING_QUEUE_FULL_EXT
+	ErrorInvalidDeviceAddressEXT                       = ErrorInvalidOpaqueCaptureAddress // VK_ERROR_INVALID_DEVICE_ADDRESS_EXT
+	ErrorFullScreenExclusiveModeLostEXT         Result = -1000255000                      // VK_ERROR_FULL_SCREEN_EXCLUSIVE_MODE_LOST_EXT
+	ErrorInvalidOpaqueCaptureAddressKHR                = ErrorInvalidOpaqueCaptureAddress // VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS_KHR
+	ThreadIdleKHR                               Result = 1000268000                       // VK_THREAD_IDLE_KHR
+	ThreadDoneKHR                               Result = 1000268001                       // VK_THREAD_DONE_KHR
+	OperationDeferredKHR                        Result = 1000268002                       // VK_OPERATION_DEFERRED_KHR
+	OperationNotDeferredKHR                     Result = 1000268003                       // VK_OPERATION_NOT_DEFERRED_KHR
+	PipelineCompileRequiredEXT                         = PipelineCompileRequired          // VK_PIPELINE_COMPILE_REQUIRED_EXT
+	ErrorPipelineCompileRequiredEXT                    = PipelineCompileRequired          // VK_ERROR_PIPELINE_COMPILE_REQUIRED_EXT
+	ErrorInvalidVideoStdParametersKHR           Result = -1000299000                      // VK_ERROR_INVALID_VIDEO_STD_PARAMETERS_KHR
+	ErrorCompressionExhaustedEXT                Result = -1000338000                      // VK_ERROR_COMPRESSION_EXHAUSTED_EXT
+	IncompatibleShaderBinaryEXT                 Result = 1000482000                       // VK_INCOMPATIBLE_SHADER_BINARY_EXT
+	ErrorIncompatibleShaderBinaryEXT                   = IncompatibleShaderBinaryEXT      // VK_ERROR_INCOMPATIBLE_SHADER_BINARY_EXT
+	PipelineBinaryMissingKHR                    Result = 1000483000                       // VK_PIPELINE_BINARY_MISSING_KHR
+	ErrorNotEnoughSpaceKHR                      Result = -1000483000                      // VK_ERROR_NOT_ENOUGH_SPACE_KHR
+)
+
+// Values of RayTracingInvocationReorderModeEXT.
+const (
+	RayTracingInvocationReorderModeNoneEXT    RayTracingInvocationReorderModeEXT = 0                                         // VK_RAY_TRACING_INVOCATION_REORDER_MODE_NONE_EXT
+	RayTracingInvocationReorderModeReorderEXT RayTracingInvocationReorderModeEXT = 1                                         // VK_RAY_TRACING_INVOCATION_REORDER_MODE_REORDER_EXT
+	RayTracingInvocationReorderModeNoneNV                                        = RayTracingInvocationReorderModeNoneEXT    // VK_RAY_TRACING_INVOCATION_REORDER_MODE_NONE_NV
+	RayTracingInvocationReorderModeReorderNV                                     = RayTracingInvocationReorderModeReorderEXT // VK_RAY_TRACING_INVOCATION_REORDER_MODE_REORDER_NV
+)
+
+// Values of RayTracingLssIndexingModeNV.
+const (
+	RayTracingLssIndexingModeListNV       RayTracingLssIndexingModeNV = 0 // VK_RAY_TRACING_LSS_INDEXING_MODE_LIST_NV
+	RayTracingLssIndexingModeSuccessiveNV RayTracingLssIndexingModeNV = 1 // VK_RAY_TRACING_LSS_INDEXING_MODE_SUCCESSIVE_NV
+)
+
+// Values of RayTracingLssPrimitiveEndCapsModeNV.
+const (
+	RayTracingLssPrimitiveEndCapsModeNoneNV    RayTracingLssPrimitiveEndCapsModeNV = 0 // VK_RAY_TRACING_LSS_PRIMITIVE_END_CAPS_MODE_NONE_NV
+	RayTracingLssPrimitiveEndCapsModeChainedNV RayTracingLssPrimitiveEndCapsModeNV = 1 // VK_RAY_TRACING_LSS_PRIMITIVE_END_CAPS_MODE_CHAINED_NV
+)
+
+// Values of QueueFlagBits.
+const (
+	QueueGraphicsBit       QueueFlagBits = 0x1   // VK_QUEUE_GRAPHICS_BIT
+	QueueComputeBit        QueueFlagBits = 0x2   // VK_QUEUE_COMPUTE_BIT
+	QueueTransferBit       QueueFlagBits = 0x4   // VK_QUEUE_TRANSFER_BIT
+	QueueSparseBindingBit  QueueFlagBits = 0x8   // VK_QUEUE_SPARSE_BINDING_BIT
+	QueueProtectedBit      QueueFlagBits = 0x10  // VK_QUEUE_PROTECTED_BIT
+	QueueVideoDecodeBitKHR QueueFlagBits = 0x20  // VK_QUEUE_VIDEO_DECODE_BIT_KHR
+	QueueVideoEncodeBitKHR QueueFlagBits = 0x40  // VK_QUEUE_VIDEO_ENCODE_BIT_KHR
+	QueueOpticalFlowBitNV  QueueFlagBits = 0x100 // VK_QUEUE_OPTICAL_FLOW_BIT_NV
+	QueueDataGraphBitARM   QueueFlagBits = 0x400 // VK_QUEUE_DATA_GRAPH_BIT_ARM
+)
+
+// Values of RenderPassCreateFlagBits.
+const (
+	RenderPassCreateTransformBitQCOM                RenderPassCreateFlagBits = 0x2 // VK_RENDER_PASS_CREATE_TRANSFORM_BIT_QCOM
+	RenderPassCreatePerLayerFragmentDensityBitVALVE RenderPassCreateFlagBits = 0x4 // VK_RENDER_PASS_CREATE_PER_LAYER_FRAGMENT_DENSITY_BIT_VALVE
 )
 
 // Values of PipelineCreateFlagBits.
@@ -170,6 +296,38 @@ const (
 	PipelineShaderStageCreateRequireFullSubgroupsBitEXT                                       = PipelineShaderStageCreateRequireFullSubgroupsBit     // VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT
 )
 
+// Values of QueryControlFlagBits.
+const (
+	QueryControlPreciseBit QueryControlFlagBits = 0x1 // VK_QUERY_CONTROL_PRECISE_BIT
+)
+
+// Values of QueryResultFlagBits.
+const (
+	QueryResult64Bit               QueryResultFlagBits = 0x1  // VK_QUERY_RESULT_64_BIT
+	QueryResultWaitBit             QueryResultFlagBits = 0x2  // VK_QUERY_RESULT_WAIT_BIT
+	QueryResultWithAvailabilityBit QueryResultFlagBits = 0x4  // VK_QUERY_RESULT_WITH_AVAILABILITY_BIT
+	QueryResultPartialBit          QueryResultFlagBits = 0x8  // VK_QUERY_RESULT_PARTIAL_BIT
+	QueryResultWithStatusBitKHR    QueryResultFlagBits = 0x10 // VK_QUERY_RESULT_WITH_STATUS_BIT_KHR
+)
+
+// Values of QueryPipelineStatisticFlagBits.
+const (
+	QueryPipelineStatisticInputAssemblyVerticesBit                   QueryPipelineStatisticFlagBits = 0x1    // VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_VERTICES_BIT
+	QueryPipelineStatisticInputAssemblyPrimitivesBit                 QueryPipelineStatisticFlagBits = 0x2    // VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT
+	QueryPipelineStatisticVertexShaderInvocationsBit                 QueryPipelineStatisticFlagBits = 0x4    // VK_QUERY_PIPELINE_STATISTIC_VERTEX_SHADER_INVOCATIONS_BIT
+	QueryPipelineStatisticGeometryShaderInvocationsBit               QueryPipelineStatisticFlagBits = 0x8    // VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_INVOCATIONS_BIT
+	QueryPipelineStatisticGeometryShaderPrimitivesBit                QueryPipelineStatisticFlagBits = 0x10   // VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_PRIMITIVES_BIT
+	QueryPipelineStatisticClippingInvocationsBit                     QueryPipelineStatisticFlagBits = 0x20   // VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT
+	QueryPipelineStatisticClippingPrimitivesBit                      QueryPipelineStatisticFlagBits = 0x40   // VK_QUERY_PIPELINE_STATISTIC_CLIPPING_PRIMITIVES_BIT
+	QueryPipelineStatisticFragmentShaderInvocationsBit               QueryPipelineStatisticFlagBits = 0x80   // VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT
+	QueryPipelineStatisticTessellationControlShaderPatchesBit        QueryPipelineStatisticFlagBits = 0x100  // VK_QUERY_PIPELINE_STATISTIC_TESSELLATION_CONTROL_SHADER_PATCHES_BIT
+	QueryPipelineStatisticTessellationEvaluationShaderInvocationsBit QueryPipelineStatisticFlagBits = 0x200  // VK_QUERY_PIPELINE_STATISTIC_TESSELLATION_EVALUATION_SHADER_INVOCATIONS_BIT
+	QueryPipelineStatisticComputeShaderInvocationsBit                QueryPipelineStatisticFlagBits = 0x400  // VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT
+	QueryPipelineStatisticTaskShaderInvocationsBitEXT                QueryPipelineStatisticFlagBits = 0x800  // VK_QUERY_PIPELINE_STATISTIC_TASK_SHADER_INVOCATIONS_BIT_EXT
+	QueryPipelineStatisticMeshShaderInvocationsBitEXT                QueryPipelineStatisticFlagBits = 0x1000 // VK_QUERY_PIPELINE_STATISTIC_MESH_SHADER_INVOCATIONS_BIT_EXT
+	QueryPipelineStatisticClusterCullingShaderInvocationsBitHUAWEI   QueryPipelineStatisticFlagBits = 0x2000 // VK_QUERY_PIPELINE_STATISTIC_CLUSTER_CULLING_SHADER_INVOCATIONS_BIT_HUAWEI
+)
+
 // Values of PipelineStageFlagBits.
 const (
 	PipelineStageTopOfPipeBit                        PipelineStageFlagBits = 0x1                                              // VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT
@@ -220,8 +378,11 @@ const (
 	PresentModeFifoLatestReadyKHR         PresentModeKHR = 1000361000                    // VK_PRESENT_MODE_FIFO_LATEST_READY_KHR
 )
 
-// Values of PrivateDataSlotCreateFlagBits.
-const ()
+// Values of RasterizationOrderAMD.
+const (
+	RasterizationOrderStrictAMD  RasterizationOrderAMD = 0 // VK_RASTERIZATION_ORDER_STRICT_AMD
+	RasterizationOrderRelaxedAMD RasterizationOrderAMD = 1 // VK_RASTERIZATION_ORDER_RELAXED_AMD
+)
 
 // Values of PeerMemoryFeatureFlagBits.
 const (
@@ -241,6 +402,54 @@ const (
 	PointClippingBehaviorUserClipPlanesOnly    PointClippingBehavior = 1                                       // VK_POINT_CLIPPING_BEHAVIOR_USER_CLIP_PLANES_ONLY
 	PointClippingBehaviorAllClipPlanesKHR                            = PointClippingBehaviorAllClipPlanes      // VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES_KHR
 	PointClippingBehaviorUserClipPlanesOnlyKHR                       = PointClippingBehaviorUserClipPlanesOnly // VK_POINT_CLIPPING_BEHAVIOR_USER_CLIP_PLANES_ONLY_KHR
+)
+
+// Values of QueueGlobalPriority.
+const (
+	QueueGlobalPriorityLow         QueueGlobalPriority = 128                         // VK_QUEUE_GLOBAL_PRIORITY_LOW
+	QueueGlobalPriorityMedium      QueueGlobalPriority = 256                         // VK_QUEUE_GLOBAL_PRIORITY_MEDIUM
+	QueueGlobalPriorityHigh        QueueGlobalPriority = 512                         // VK_QUEUE_GLOBAL_PRIORITY_HIGH
+	QueueGlobalPriorityRealtime    QueueGlobalPriority = 1024                        // VK_QUEUE_GLOBAL_PRIORITY_REALTIME
+	QueueGlobalPriorityLowEXT                          = QueueGlobalPriorityLow      // VK_QUEUE_GLOBAL_PRIORITY_LOW_EXT
+	QueueGlobalPriorityMediumEXT                       = QueueGlobalPriorityMedium   // VK_QUEUE_GLOBAL_PRIORITY_MEDIUM_EXT
+	QueueGlobalPriorityHighEXT                         = QueueGlobalPriorityHigh     // VK_QUEUE_GLOBAL_PRIORITY_HIGH_EXT
+	QueueGlobalPriorityRealtimeEXT                     = QueueGlobalPriorityRealtime // VK_QUEUE_GLOBAL_PRIORITY_REALTIME_EXT
+	QueueGlobalPriorityLowKHR                          = QueueGlobalPriorityLow      // VK_QUEUE_GLOBAL_PRIORITY_LOW_KHR
+	QueueGlobalPriorityMediumKHR                       = QueueGlobalPriorityMedium   // VK_QUEUE_GLOBAL_PRIORITY_MEDIUM_KHR
+	QueueGlobalPriorityHighKHR                         = QueueGlobalPriorityHigh     // VK_QUEUE_GLOBAL_PRIORITY_HIGH_KHR
+	QueueGlobalPriorityRealtimeKHR                     = QueueGlobalPriorityRealtime // VK_QUEUE_GLOBAL_PRIORITY_REALTIME_KHR
+)
+
+// Values of ResolveModeFlagBits.
+const (
+	ResolveModeNone                               ResolveModeFlagBits = 0x0                                           // VK_RESOLVE_MODE_NONE
+	ResolveModeSampleZeroBit                      ResolveModeFlagBits = 0x1                                           // VK_RESOLVE_MODE_SAMPLE_ZERO_BIT
+	ResolveModeAverageBit                         ResolveModeFlagBits = 0x2                                           // VK_RESOLVE_MODE_AVERAGE_BIT
+	ResolveModeMinBit                             ResolveModeFlagBits = 0x4                                           // VK_RESOLVE_MODE_MIN_BIT
+	ResolveModeMaxBit                             ResolveModeFlagBits = 0x8                                           // VK_RESOLVE_MODE_MAX_BIT
+	ResolveModeNoneKHR                                                = ResolveModeNone                               // VK_RESOLVE_MODE_NONE_KHR
+	ResolveModeSampleZeroBitKHR                                       = ResolveModeSampleZeroBit                      // VK_RESOLVE_MODE_SAMPLE_ZERO_BIT_KHR
+	ResolveModeAverageBitKHR                                          = ResolveModeAverageBit                         // VK_RESOLVE_MODE_AVERAGE_BIT_KHR
+	ResolveModeMinBitKHR                                              = ResolveModeMinBit                             // VK_RESOLVE_MODE_MIN_BIT_KHR
+	ResolveModeMaxBitKHR                                              = ResolveModeMaxBit                             // VK_RESOLVE_MODE_MAX_BIT_KHR
+	ResolveModeExternalFormatDownsampleBitANDROID ResolveModeFlagBits = 0x10                                          // VK_RESOLVE_MODE_EXTERNAL_FORMAT_DOWNSAMPLE_BIT_ANDROID
+	ResolveModeExternalFormatDownsampleANDROID                        = ResolveModeExternalFormatDownsampleBitANDROID // VK_RESOLVE_MODE_EXTERNAL_FORMAT_DOWNSAMPLE_ANDROID
+	ResolveModeCustomBitEXT                       ResolveModeFlagBits = 0x20                                          // VK_RESOLVE_MODE_CUSTOM_BIT_EXT
+)
+
+// Values of RayTracingShaderGroupTypeKHR.
+const (
+	RayTracingShaderGroupTypeGeneralKHR            RayTracingShaderGroupTypeKHR = 0                                              // VK_RAY_TRACING_SHADER_GROUP_TYPE_GENERAL_KHR
+	RayTracingShaderGroupTypeTrianglesHitGroupKHR  RayTracingShaderGroupTypeKHR = 1                                              // VK_RAY_TRACING_SHADER_GROUP_TYPE_TRIANGLES_HIT_GROUP_KHR
+	RayTracingShaderGroupTypeProceduralHitGroupKHR RayTracingShaderGroupTypeKHR = 2                                              // VK_RAY_TRACING_SHADER_GROUP_TYPE_PROCEDURAL_HIT_GROUP_KHR
+	RayTracingShaderGroupTypeGeneralNV                                          = RayTracingShaderGroupTypeGeneralKHR            // VK_RAY_TRACING_SHADER_GROUP_TYPE_GENERAL_NV
+	RayTracingShaderGroupTypeTrianglesHitGroupNV                                = RayTracingShaderGroupTypeTrianglesHitGroupKHR  // VK_RAY_TRACING_SHADER_GROUP_TYPE_TRIANGLES_HIT_GROUP_NV
+	RayTracingShaderGroupTypeProceduralHitGroupNV                               = RayTracingShaderGroupTypeProceduralHitGroupKHR // VK_RAY_TRACING_SHADER_GROUP_TYPE_PROCEDURAL_HIT_GROUP_NV
+)
+
+// Values of QueryPoolCreateFlagBits.
+const (
+	QueryPoolCreateResetBitKHR QueryPoolCreateFlagBits = 0x1 // VK_QUERY_POOL_CREATE_RESET_BIT_KHR
 )
 
 // Values of PipelineCreationFeedbackFlagBits.
@@ -301,6 +510,11 @@ const (
 	PerformanceConfigurationTypeCommandQueueMetricsDiscoveryActivatedINTEL PerformanceConfigurationTypeINTEL = 0 // VK_PERFORMANCE_CONFIGURATION_TYPE_COMMAND_QUEUE_METRICS_DISCOVERY_ACTIVATED_INTEL
 )
 
+// Values of QueryPoolSamplingModeINTEL.
+const (
+	QueryPoolSamplingModeManualINTEL QueryPoolSamplingModeINTEL = 0 // VK_QUERY_POOL_SAMPLING_MODE_MANUAL_INTEL
+)
+
 // Values of PerformanceOverrideTypeINTEL.
 const (
 	PerformanceOverrideTypeNullHardwareINTEL   PerformanceOverrideTypeINTEL = 0 // VK_PERFORMANCE_OVERRIDE_TYPE_NULL_HARDWARE_INTEL
@@ -329,9 +543,6 @@ const (
 	PipelineExecutableStatisticFormatUint64KHR  PipelineExecutableStatisticFormatKHR = 2 // VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR
 	PipelineExecutableStatisticFormatFloat64KHR PipelineExecutableStatisticFormatKHR = 3 // VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR
 )
-
-// Values of PipelineCompilerControlFlagBitsAMD.
-const ()
 
 // Values of PipelineMatchControl.
 const (
@@ -453,6 +664,19 @@ const (
 	PipelineDepthStencilStateCreateRasterizationOrderAttachmentStencilAccessBitEXT PipelineDepthStencilStateCreateFlagBits = 0x2                                                                            // VK_PIPELINE_DEPTH_STENCIL_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_STENCIL_ACCESS_BIT_EXT
 )
 
+// Values of RenderingAttachmentFlagBitsKHR.
+const (
+	RenderingAttachmentInputAttachmentFeedbackBitKHR       RenderingAttachmentFlagBitsKHR = 0x1 // VK_RENDERING_ATTACHMENT_INPUT_ATTACHMENT_FEEDBACK_BIT_KHR
+	RenderingAttachmentResolveSkipTransferFunctionBitKHR   RenderingAttachmentFlagBitsKHR = 0x2 // VK_RENDERING_ATTACHMENT_RESOLVE_SKIP_TRANSFER_FUNCTION_BIT_KHR
+	RenderingAttachmentResolveEnableTransferFunctionBitKHR RenderingAttachmentFlagBitsKHR = 0x4 // VK_RENDERING_ATTACHMENT_RESOLVE_ENABLE_TRANSFER_FUNCTION_BIT_KHR
+)
+
+// Values of ResolveImageFlagBitsKHR.
+const (
+	ResolveImageSkipTransferFunctionBitKHR   ResolveImageFlagBitsKHR = 0x1 // VK_RESOLVE_IMAGE_SKIP_TRANSFER_FUNCTION_BIT_KHR
+	ResolveImageEnableTransferFunctionBitKHR ResolveImageFlagBitsKHR = 0x2 // VK_RESOLVE_IMAGE_ENABLE_TRANSFER_FUNCTION_BIT_KHR
+)
+
 // Values of PresentScalingFlagBitsKHR.
 const (
 	PresentScalingOneToOneBitKHR           PresentScalingFlagBitsKHR = 0x1                                    // VK_PRESENT_SCALING_ONE_TO_ONE_BIT_KHR
@@ -499,6 +723,14 @@ const (
 	PresentTimingInfoPresentAtNearestRefreshCycleBitEXT PresentTimingInfoFlagBitsEXT = 0x2 // VK_PRESENT_TIMING_INFO_PRESENT_AT_NEAREST_REFRESH_CYCLE_BIT_EXT
 )
 
+// Values of QueryResultStatusKHR.
+const (
+	QueryResultStatusErrorKHR                            QueryResultStatusKHR = -1          // VK_QUERY_RESULT_STATUS_ERROR_KHR
+	QueryResultStatusNotReadyKHR                         QueryResultStatusKHR = 0           // VK_QUERY_RESULT_STATUS_NOT_READY_KHR
+	QueryResultStatusCompleteKHR                         QueryResultStatusKHR = 1           // VK_QUERY_RESULT_STATUS_COMPLETE_KHR
+	QueryResultStatusInsufficientBitstreamBufferRangeKHR QueryResultStatusKHR = -1000299000 // VK_QUERY_RESULT_STATUS_INSUFFICIENT_BITSTREAM_BUFFER_RANGE_KHR
+)
+
 // Values of PartitionedAccelerationStructureOpTypeNV.
 const (
 	PartitionedAccelerationStructureOpTypeWriteInstanceNV             PartitionedAccelerationStructureOpTypeNV = 0 // VK_PARTITIONED_ACCELERATION_STRUCTURE_OP_TYPE_WRITE_INSTANCE_NV
@@ -513,6 +745,23 @@ const (
 	PartitionedAccelerationStructureInstanceFlagForceOpaqueBitNV               PartitionedAccelerationStructureInstanceFlagBitsNV = 0x4  // VK_PARTITIONED_ACCELERATION_STRUCTURE_INSTANCE_FLAG_FORCE_OPAQUE_BIT_NV
 	PartitionedAccelerationStructureInstanceFlagForceNoOpaqueBitNV             PartitionedAccelerationStructureInstanceFlagBitsNV = 0x8  // VK_PARTITIONED_ACCELERATION_STRUCTURE_INSTANCE_FLAG_FORCE_NO_OPAQUE_BIT_NV
 	PartitionedAccelerationStructureInstanceFlagEnableExplicitBoundingBoxNV    PartitionedAccelerationStructureInstanceFlagBitsNV = 0x10 // VK_PARTITIONED_ACCELERATION_STRUCTURE_INSTANCE_FLAG_ENABLE_EXPLICIT_BOUNDING_BOX_NV
+)
+
+// Values of RenderingFlagBits.
+const (
+	RenderingContentsSecondaryCommandBuffersBit     RenderingFlagBits = 0x1                                         // VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT
+	RenderingSuspendingBit                          RenderingFlagBits = 0x2                                         // VK_RENDERING_SUSPENDING_BIT
+	RenderingResumingBit                            RenderingFlagBits = 0x4                                         // VK_RENDERING_RESUMING_BIT
+	RenderingContentsSecondaryCommandBuffersBitKHR                    = RenderingContentsSecondaryCommandBuffersBit // VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT_KHR
+	RenderingSuspendingBitKHR                                         = RenderingSuspendingBit                      // VK_RENDERING_SUSPENDING_BIT_KHR
+	RenderingResumingBitKHR                                           = RenderingResumingBit                        // VK_RENDERING_RESUMING_BIT_KHR
+	RenderingContentsInlineBitEXT                                     = RenderingContentsInlineBitKHR               // VK_RENDERING_CONTENTS_INLINE_BIT_EXT
+	RenderingEnableLegacyDitheringBitEXT            RenderingFlagBits = 0x8                                         // VK_RENDERING_ENABLE_LEGACY_DITHERING_BIT_EXT
+	RenderingContentsInlineBitKHR                   RenderingFlagBits = 0x10                                        // VK_RENDERING_CONTENTS_INLINE_BIT_KHR
+	RenderingPerLayerFragmentDensityBitVALVE        RenderingFlagBits = 0x20                                        // VK_RENDERING_PER_LAYER_FRAGMENT_DENSITY_BIT_VALVE
+	RenderingFragmentRegionBitEXT                   RenderingFlagBits = 0x40                                        // VK_RENDERING_FRAGMENT_REGION_BIT_EXT
+	RenderingCustomResolveBitEXT                    RenderingFlagBits = 0x80                                        // VK_RENDERING_CUSTOM_RESOLVE_BIT_EXT
+	RenderingLocalReadConcurrentAccessControlBitKHR RenderingFlagBits = 0x100                                       // VK_RENDERING_LOCAL_READ_CONCURRENT_ACCESS_CONTROL_BIT_KHR
 )
 
 // Values of PipelineRobustnessBufferBehavior.

@@ -11,6 +11,14 @@ type Rect2D struct {
 	Extent Extent2D
 }
 
+// QueueFamilyProperties is the struct VkQueueFamilyProperties (24 bytes, aligned to 4).
+type QueueFamilyProperties struct {
+	QueueFlags                  QueueFlags
+	QueueCount                  uint32
+	TimestampValidBits          uint32
+	MinImageTransferGranularity Extent3D
+}
+
 // ReleaseCapturedPipelineDataInfoKHR is the struct VkReleaseCapturedPipelineDataInfoKHR (24 bytes, aligned to 8).
 type ReleaseCapturedPipelineDataInfoKHR struct {
 	SType    StructureType
@@ -57,6 +65,21 @@ func (*RenderPassCreateInfo) StructureType() StructureType {
 	return StructureTypeRenderPassCreateInfo
 }
 
+// QueryPoolCreateInfo is the struct VkQueryPoolCreateInfo (32 bytes, aligned to 8).
+type QueryPoolCreateInfo struct {
+	SType              StructureType
+	PNext              unsafe.Pointer
+	Flags              QueryPoolCreateFlags
+	QueryType          QueryType
+	QueryCount         uint32
+	PipelineStatistics QueryPipelineStatisticFlags
+}
+
+// StructureType returns StructureTypeQueryPoolCreateInfo, the sType value of QueryPoolCreateInfo.
+func (*QueryPoolCreateInfo) StructureType() StructureType {
+	return StructureTypeQueryPoolCreateInfo
+}
+
 // RayTracingPipelineClusterAccelerationStructureCreateInfoNV is the struct VkRayTracingPipelineClusterAccelerationStructureCreateInfoNV (24 bytes, aligned to 8).
 type RayTracingPipelineClusterAccelerationStructureCreateInfoNV struct {
 	SType                             StructureType
@@ -67,6 +90,19 @@ type RayTracingPipelineClusterAccelerationStructureCreateInfoNV struct {
 // StructureType returns StructureTypeRayTracingPipelineClusterAccelerationStructureCreateInfoNV, the sType value of RayTracingPipelineClusterAccelerationStructureCreateInfoNV.
 func (*RayTracingPipelineClusterAccelerationStructureCreateInfoNV) StructureType() StructureType {
 	return StructureTypeRayTracingPipelineClusterAccelerationStructureCreateInfoNV
+}
+
+// QueueFamilyProperties2 is the struct VkQueueFamilyProperties2 (40 bytes, aligned to 8).
+type QueueFamilyProperties2 struct {
+	SType                 StructureType
+	PNext                 unsafe.Pointer
+	QueueFamilyProperties QueueFamilyProperties
+}
+type QueueFamilyProperties2KHR = QueueFamilyProperties2
+
+// StructureType returns StructureTypeQueueFamilyProperties2, the sType value of QueueFamilyProperties2.
+func (*QueueFamilyProperties2) StructureType() StructureType {
+	return StructureTypeQueueFamilyProperties2
 }
 
 // RectLayerKHR is the struct VkRectLayerKHR (20 bytes, aligned to 4).
@@ -128,6 +164,30 @@ func (*RenderPassSampleLocationsBeginInfoEXT) StructureType() StructureType {
 	return StructureTypeRenderPassSampleLocationsBeginInfoEXT
 }
 
+// QueueFamilyOwnershipTransferPropertiesKHR is the struct VkQueueFamilyOwnershipTransferPropertiesKHR (24 bytes, aligned to 8).
+type QueueFamilyOwnershipTransferPropertiesKHR struct {
+	SType                               StructureType
+	PNext                               unsafe.Pointer
+	OptimalImageTransferToQueueFamilies uint32
+}
+
+// StructureType returns StructureTypeQueueFamilyOwnershipTransferPropertiesKHR, the sType value of QueueFamilyOwnershipTransferPropertiesKHR.
+func (*QueueFamilyOwnershipTransferPropertiesKHR) StructureType() StructureType {
+	return StructureTypeQueueFamilyOwnershipTransferPropertiesKHR
+}
+
+// QueueFamilyOptimalImageTransferGranularityPropertiesKHR is the struct VkQueueFamilyOptimalImageTransferGranularityPropertiesKHR (32 bytes, aligned to 8).
+type QueueFamilyOptimalImageTransferGranularityPropertiesKHR struct {
+	SType                           StructureType
+	PNext                           unsafe.Pointer
+	OptimalImageTransferGranularity Extent3D
+}
+
+// StructureType returns StructureTypeQueueFamilyOptimalImageTransferGranularityPropertiesKHR, the sType value of QueueFamilyOptimalImageTransferGranularityPropertiesKHR.
+func (*QueueFamilyOptimalImageTransferGranularityPropertiesKHR) StructureType() StructureType {
+	return StructureTypeQueueFamilyOptimalImageTransferGranularityPropertiesKHR
+}
+
 // RenderingAreaInfo is the struct VkRenderingAreaInfo (40 bytes, aligned to 8).
 type RenderingAreaInfo struct {
 	SType                   StructureType
@@ -143,6 +203,21 @@ type RenderingAreaInfoKHR = RenderingAreaInfo
 // StructureType returns StructureTypeRenderingAreaInfo, the sType value of RenderingAreaInfo.
 func (*RenderingAreaInfo) StructureType() StructureType {
 	return StructureTypeRenderingAreaInfo
+}
+
+// QueueFamilyGlobalPriorityProperties is the struct VkQueueFamilyGlobalPriorityProperties (88 bytes, aligned to 8).
+type QueueFamilyGlobalPriorityProperties struct {
+	SType         StructureType
+	PNext         unsafe.Pointer
+	PriorityCount uint32
+	Priorities    [16]QueueGlobalPriority
+}
+type QueueFamilyGlobalPriorityPropertiesEXT = QueueFamilyGlobalPriorityProperties
+type QueueFamilyGlobalPriorityPropertiesKHR = QueueFamilyGlobalPriorityProperties
+
+// StructureType returns StructureTypeQueueFamilyGlobalPriorityProperties, the sType value of QueueFamilyGlobalPriorityProperties.
+func (*QueueFamilyGlobalPriorityProperties) StructureType() StructureType {
+	return StructureTypeQueueFamilyGlobalPriorityProperties
 }
 
 // RenderPassCreateInfo2 is the struct VkRenderPassCreateInfo2 (80 bytes, aligned to 8).
@@ -164,6 +239,18 @@ type RenderPassCreateInfo2KHR = RenderPassCreateInfo2
 // StructureType returns StructureTypeRenderPassCreateInfo2, the sType value of RenderPassCreateInfo2.
 func (*RenderPassCreateInfo2) StructureType() StructureType {
 	return StructureTypeRenderPassCreateInfo2
+}
+
+// QueueFamilyCheckpointPropertiesNV is the struct VkQueueFamilyCheckpointPropertiesNV (24 bytes, aligned to 8).
+type QueueFamilyCheckpointPropertiesNV struct {
+	SType                        StructureType
+	PNext                        unsafe.Pointer
+	CheckpointExecutionStageMask PipelineStageFlags
+}
+
+// StructureType returns StructureTypeQueueFamilyCheckpointPropertiesNV, the sType value of QueueFamilyCheckpointPropertiesNV.
+func (*QueueFamilyCheckpointPropertiesNV) StructureType() StructureType {
+	return StructureTypeQueueFamilyCheckpointPropertiesNV
 }
 
 // RayTracingShaderGroupCreateInfoNV is the struct VkRayTracingShaderGroupCreateInfoNV (40 bytes, aligned to 8).
@@ -282,6 +369,33 @@ func (*RenderPassAttachmentBeginInfo) StructureType() StructureType {
 	return StructureTypeRenderPassAttachmentBeginInfo
 }
 
+// QueryPoolPerformanceCreateInfoKHR is the struct VkQueryPoolPerformanceCreateInfoKHR (32 bytes, aligned to 8).
+type QueryPoolPerformanceCreateInfoKHR struct {
+	SType             StructureType
+	PNext             unsafe.Pointer
+	QueueFamilyIndex  uint32
+	CounterIndexCount uint32
+	PCounterIndices   *uint32
+}
+
+// StructureType returns StructureTypeQueryPoolPerformanceCreateInfoKHR, the sType value of QueryPoolPerformanceCreateInfoKHR.
+func (*QueryPoolPerformanceCreateInfoKHR) StructureType() StructureType {
+	return StructureTypeQueryPoolPerformanceCreateInfoKHR
+}
+
+// QueryPoolPerformanceQueryCreateInfoINTEL is the struct VkQueryPoolPerformanceQueryCreateInfoINTEL (24 bytes, aligned to 8).
+type QueryPoolPerformanceQueryCreateInfoINTEL struct {
+	SType                       StructureType
+	PNext                       unsafe.Pointer
+	PerformanceCountersSampling QueryPoolSamplingModeINTEL
+}
+type QueryPoolCreateInfoINTEL = QueryPoolPerformanceQueryCreateInfoINTEL
+
+// StructureType returns StructureTypeQueryPoolPerformanceQueryCreateInfoINTEL, the sType value of QueryPoolPerformanceQueryCreateInfoINTEL.
+func (*QueryPoolPerformanceQueryCreateInfoINTEL) StructureType() StructureType {
+	return StructureTypeQueryPoolPerformanceQueryCreateInfoINTEL
+}
+
 // RayTracingPipelineInterfaceCreateInfoKHR is the struct VkRayTracingPipelineInterfaceCreateInfoKHR (24 bytes, aligned to 8).
 type RayTracingPipelineInterfaceCreateInfoKHR struct {
 	SType                          StructureType
@@ -323,6 +437,67 @@ type ResolveImageInfo2KHR = ResolveImageInfo2
 // StructureType returns StructureTypeResolveImageInfo2, the sType value of ResolveImageInfo2.
 func (*ResolveImageInfo2) StructureType() StructureType {
 	return StructureTypeResolveImageInfo2
+}
+
+// QueueFamilyCheckpointProperties2NV is the struct VkQueueFamilyCheckpointProperties2NV (24 bytes, aligned to 8).
+type QueueFamilyCheckpointProperties2NV struct {
+	SType                        StructureType
+	PNext                        unsafe.Pointer
+	CheckpointExecutionStageMask PipelineStageFlags2
+}
+
+// StructureType returns StructureTypeQueueFamilyCheckpointProperties2NV, the sType value of QueueFamilyCheckpointProperties2NV.
+func (*QueueFamilyCheckpointProperties2NV) StructureType() StructureType {
+	return StructureTypeQueueFamilyCheckpointProperties2NV
+}
+
+// QueueFamilyVideoPropertiesKHR is the struct VkQueueFamilyVideoPropertiesKHR (24 bytes, aligned to 8).
+type QueueFamilyVideoPropertiesKHR struct {
+	SType                StructureType
+	PNext                unsafe.Pointer
+	VideoCodecOperations VideoCodecOperationFlagsKHR
+}
+
+// StructureType returns StructureTypeQueueFamilyVideoPropertiesKHR, the sType value of QueueFamilyVideoPropertiesKHR.
+func (*QueueFamilyVideoPropertiesKHR) StructureType() StructureType {
+	return StructureTypeQueueFamilyVideoPropertiesKHR
+}
+
+// QueueFamilyQueryResultStatusPropertiesKHR is the struct VkQueueFamilyQueryResultStatusPropertiesKHR (24 bytes, aligned to 8).
+type QueueFamilyQueryResultStatusPropertiesKHR struct {
+	SType                    StructureType
+	PNext                    unsafe.Pointer
+	QueryResultStatusSupport Bool32
+}
+
+// StructureType returns StructureTypeQueueFamilyQueryResultStatusPropertiesKHR, the sType value of QueueFamilyQueryResultStatusPropertiesKHR.
+func (*QueueFamilyQueryResultStatusPropertiesKHR) StructureType() StructureType {
+	return StructureTypeQueueFamilyQueryResultStatusPropertiesKHR
+}
+
+// QueryPoolVideoEncodeFeedbackCreateInfoKHR is the struct VkQueryPoolVideoEncodeFeedbackCreateInfoKHR (24 bytes, aligned to 8).
+type QueryPoolVideoEncodeFeedbackCreateInfoKHR struct {
+	SType               StructureType
+	PNext               unsafe.Pointer
+	EncodeFeedbackFlags VideoEncodeFeedbackFlagsKHR
+}
+
+// StructureType returns StructureTypeQueryPoolVideoEncodeFeedbackCreateInfoKHR, the sType value of QueryPoolVideoEncodeFeedbackCreateInfoKHR.
+func (*QueryPoolVideoEncodeFeedbackCreateInfoKHR) StructureType() StructureType {
+	return StructureTypeQueryPoolVideoEncodeFeedbackCreateInfoKHR
+}
+
+// QueryPoolVideoEncodePerPartitionFeedbackCreateInfoKHR is the struct VkQueryPoolVideoEncodePerPartitionFeedbackCreateInfoKHR (24 bytes, aligned to 8).
+type QueryPoolVideoEncodePerPartitionFeedbackCreateInfoKHR struct {
+	SType                           StructureType
+	PNext                           unsafe.Pointer
+	MaxPerPartitionFeedbackEntries  uint32
+	PerPartitionEncodeFeedbackFlags VideoEncodePerPartitionFeedbackFlagsKHR
+}
+
+// StructureType returns StructureTypeQueryPoolVideoEncodePerPartitionFeedbackCreateInfoKHR, the sType value of QueryPoolVideoEncodePerPartitionFeedbackCreateInfoKHR.
+func (*QueryPoolVideoEncodePerPartitionFeedbackCreateInfoKHR) StructureType() StructureType {
+	return StructureTypeQueryPoolVideoEncodePerPartitionFeedbackCreateInfoKHR
 }
 
 // RenderingInfo is the struct VkRenderingInfo (72 bytes, aligned to 8).
@@ -493,6 +668,18 @@ func (*ReleaseSwapchainImagesInfoKHR) StructureType() StructureType {
 	return StructureTypeReleaseSwapchainImagesInfoKHR
 }
 
+// QueryLowLatencySupportNV is the struct VkQueryLowLatencySupportNV (24 bytes, aligned to 8).
+type QueryLowLatencySupportNV struct {
+	SType                  StructureType
+	PNext                  unsafe.Pointer
+	PQueriedLowLatencyData unsafe.Pointer
+}
+
+// StructureType returns StructureTypeQueryLowLatencySupportNV, the sType value of QueryLowLatencySupportNV.
+func (*QueryLowLatencySupportNV) StructureType() StructureType {
+	return StructureTypeQueryLowLatencySupportNV
+}
+
 // RenderPassStripeInfoARM is the struct VkRenderPassStripeInfoARM (32 bytes, aligned to 8).
 type RenderPassStripeInfoARM struct {
 	SType      StructureType
@@ -574,6 +761,32 @@ func (*RenderPassTileShadingCreateInfoQCOM) StructureType() StructureType {
 	return StructureTypeRenderPassTileShadingCreateInfoQCOM
 }
 
+// QueueFamilyDataGraphPropertiesARM is the struct VkQueueFamilyDataGraphPropertiesARM (160 bytes, aligned to 8).
+type QueueFamilyDataGraphPropertiesARM struct {
+	SType     StructureType
+	PNext     unsafe.Pointer
+	Engine    PhysicalDeviceDataGraphProcessingEngineARM
+	Operation PhysicalDeviceDataGraphOperationSupportARM
+}
+
+// StructureType returns StructureTypeQueueFamilyDataGraphPropertiesARM, the sType value of QueueFamilyDataGraphPropertiesARM.
+func (*QueueFamilyDataGraphPropertiesARM) StructureType() StructureType {
+	return StructureTypeQueueFamilyDataGraphPropertiesARM
+}
+
+// QueueFamilyDataGraphProcessingEnginePropertiesARM is the struct VkQueueFamilyDataGraphProcessingEnginePropertiesARM (24 bytes, aligned to 8).
+type QueueFamilyDataGraphProcessingEnginePropertiesARM struct {
+	SType                       StructureType
+	PNext                       unsafe.Pointer
+	ForeignSemaphoreHandleTypes ExternalSemaphoreHandleTypeFlags
+	ForeignMemoryHandleTypes    ExternalMemoryHandleTypeFlags
+}
+
+// StructureType returns StructureTypeQueueFamilyDataGraphProcessingEnginePropertiesARM, the sType value of QueueFamilyDataGraphProcessingEnginePropertiesARM.
+func (*QueueFamilyDataGraphProcessingEnginePropertiesARM) StructureType() StructureType {
+	return StructureTypeQueueFamilyDataGraphProcessingEnginePropertiesARM
+}
+
 // RenderPassPerformanceCountersByRegionBeginInfoARM is the struct VkRenderPassPerformanceCountersByRegionBeginInfoARM (48 bytes, aligned to 8).
 type RenderPassPerformanceCountersByRegionBeginInfoARM struct {
 	SType               StructureType
@@ -626,4 +839,39 @@ type ResourceDescriptorInfoEXT struct {
 // StructureType returns StructureTypeResourceDescriptorInfoEXT, the sType value of ResourceDescriptorInfoEXT.
 func (*ResourceDescriptorInfoEXT) StructureType() StructureType {
 	return StructureTypeResourceDescriptorInfoEXT
+}
+
+// QueueFamilyDataGraphTOSAPropertiesARM is the struct VkQueueFamilyDataGraphTOSAPropertiesARM (56 bytes, aligned to 8).
+type QueueFamilyDataGraphTOSAPropertiesARM struct {
+	SType          StructureType
+	PNext          unsafe.Pointer
+	ProfileCount   uint32
+	PProfiles      *DataGraphTOSANameQualityARM
+	ExtensionCount uint32
+	PExtensions    *DataGraphTOSANameQualityARM
+	Level          DataGraphTOSALevelARM
+}
+
+// StructureType returns StructureTypeQueueFamilyDataGraphTosaPropertiesARM, the sType value of QueueFamilyDataGraphTOSAPropertiesARM.
+func (*QueueFamilyDataGraphTOSAPropertiesARM) StructureType() StructureType {
+	return StructureTypeQueueFamilyDataGraphTosaPropertiesARM
+}
+
+// QueueFamilyDataGraphOpticalFlowPropertiesARM is the struct VkQueueFamilyDataGraphOpticalFlowPropertiesARM (48 bytes, aligned to 8).
+type QueueFamilyDataGraphOpticalFlowPropertiesARM struct {
+	SType                    StructureType
+	PNext                    unsafe.Pointer
+	SupportedOutputGridSizes DataGraphOpticalFlowGridSizeFlagsARM
+	SupportedHintGridSizes   DataGraphOpticalFlowGridSizeFlagsARM
+	HintSupported            Bool32
+	CostSupported            Bool32
+	MinWidth                 uint32
+	MinHeight                uint32
+	MaxWidth                 uint32
+	MaxHeight                uint32
+}
+
+// StructureType returns StructureTypeQueueFamilyDataGraphOpticalFlowPropertiesARM, the sType value of QueueFamilyDataGraphOpticalFlowPropertiesARM.
+func (*QueueFamilyDataGraphOpticalFlowPropertiesARM) StructureType() StructureType {
+	return StructureTypeQueueFamilyDataGraphOpticalFlowPropertiesARM
 }

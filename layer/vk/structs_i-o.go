@@ -5,6 +5,27 @@ package vk
 
 import "unsafe"
 
+// Offset2D is the struct VkOffset2D (8 bytes, aligned to 4).
+type Offset2D struct {
+	X int32
+	Y int32
+}
+
+// Offset3D is the struct VkOffset3D (12 bytes, aligned to 4).
+type Offset3D struct {
+	X int32
+	Y int32
+	Z int32
+}
+
+// LayerProperties is the struct VkLayerProperties (520 bytes, aligned to 4).
+type LayerProperties struct {
+	LayerName             [256]byte
+	SpecVersion           uint32
+	ImplementationVersion uint32
+	Description           [256]byte
+}
+
 // InstanceCreateInfo is the struct VkInstanceCreateInfo (64 bytes, aligned to 8).
 type InstanceCreateInfo struct {
 	SType                   StructureType
@@ -20,6 +41,52 @@ type InstanceCreateInfo struct {
 // StructureType returns StructureTypeInstanceCreateInfo, the sType value of InstanceCreateInfo.
 func (*InstanceCreateInfo) StructureType() StructureType {
 	return StructureTypeInstanceCreateInfo
+}
+
+// MemoryAllocateInfo is the struct VkMemoryAllocateInfo (32 bytes, aligned to 8).
+type MemoryAllocateInfo struct {
+	SType           StructureType
+	PNext           unsafe.Pointer
+	AllocationSize  DeviceSize
+	MemoryTypeIndex uint32
+}
+
+// StructureType returns StructureTypeMemoryAllocateInfo, the sType value of MemoryAllocateInfo.
+func (*MemoryAllocateInfo) StructureType() StructureType {
+	return StructureTypeMemoryAllocateInfo
+}
+
+// MemoryRequirements is the struct VkMemoryRequirements (24 bytes, aligned to 8).
+type MemoryRequirements struct {
+	Size           DeviceSize
+	Alignment      DeviceSize
+	MemoryTypeBits uint32
+}
+
+// MemoryType is the struct VkMemoryType (8 bytes, aligned to 4).
+type MemoryType struct {
+	PropertyFlags MemoryPropertyFlags
+	HeapIndex     uint32
+}
+
+// MemoryHeap is the struct VkMemoryHeap (16 bytes, aligned to 8).
+type MemoryHeap struct {
+	Size  DeviceSize
+	Flags MemoryHeapFlags
+}
+
+// MappedMemoryRange is the struct VkMappedMemoryRange (40 bytes, aligned to 8).
+type MappedMemoryRange struct {
+	SType  StructureType
+	PNext  unsafe.Pointer
+	Memory DeviceMemory
+	Offset DeviceSize
+	Size   DeviceSize
+}
+
+// StructureType returns StructureTypeMappedMemoryRange, the sType value of MappedMemoryRange.
+func (*MappedMemoryRange) StructureType() StructureType {
+	return StructureTypeMappedMemoryRange
 }
 
 // ImageFormatProperties is the struct VkImageFormatProperties (32 bytes, aligned to 8).
@@ -53,6 +120,19 @@ type ImageSubresourceRange struct {
 	LevelCount     uint32
 	BaseArrayLayer uint32
 	LayerCount     uint32
+}
+
+// MemoryBarrier is the struct VkMemoryBarrier (24 bytes, aligned to 8).
+type MemoryBarrier struct {
+	SType         StructureType
+	PNext         unsafe.Pointer
+	SrcAccessMask AccessFlags
+	DstAccessMask AccessFlags
+}
+
+// StructureType returns StructureTypeMemoryBarrier, the sType value of MemoryBarrier.
+func (*MemoryBarrier) StructureType() StructureType {
+	return StructureTypeMemoryBarrier
 }
 
 // ImageMemoryBarrier is the struct VkImageMemoryBarrier (72 bytes, aligned to 8).
@@ -165,6 +245,19 @@ type ImageResolve struct {
 	Extent         Extent3D
 }
 
+// MultiDrawInfoEXT is the struct VkMultiDrawInfoEXT (8 bytes, aligned to 4).
+type MultiDrawInfoEXT struct {
+	FirstVertex uint32
+	VertexCount uint32
+}
+
+// MultiDrawIndexedInfoEXT is the struct VkMultiDrawIndexedInfoEXT (12 bytes, aligned to 4).
+type MultiDrawIndexedInfoEXT struct {
+	FirstIndex   uint32
+	IndexCount   uint32
+	VertexOffset int32
+}
+
 // ImagePipeSurfaceCreateInfoFUCHSIA is the struct VkImagePipeSurfaceCreateInfoFUCHSIA (24 bytes, aligned to 8).
 type ImagePipeSurfaceCreateInfoFUCHSIA struct {
 	SType           StructureType
@@ -176,6 +269,28 @@ type ImagePipeSurfaceCreateInfoFUCHSIA struct {
 // StructureType returns StructureTypeImagepipeSurfaceCreateInfoFUCHSIA, the sType value of ImagePipeSurfaceCreateInfoFUCHSIA.
 func (*ImagePipeSurfaceCreateInfoFUCHSIA) StructureType() StructureType {
 	return StructureTypeImagepipeSurfaceCreateInfoFUCHSIA
+}
+
+// LayerSettingsCreateInfoEXT is the struct VkLayerSettingsCreateInfoEXT (32 bytes, aligned to 8).
+type LayerSettingsCreateInfoEXT struct {
+	SType        StructureType
+	PNext        unsafe.Pointer
+	SettingCount uint32
+	PSettings    *LayerSettingEXT
+}
+
+// StructureType returns StructureTypeLayerSettingsCreateInfoEXT, the sType value of LayerSettingsCreateInfoEXT.
+func (*LayerSettingsCreateInfoEXT) StructureType() StructureType {
+	return StructureTypeLayerSettingsCreateInfoEXT
+}
+
+// LayerSettingEXT is the struct VkLayerSettingEXT (32 bytes, aligned to 8).
+type LayerSettingEXT struct {
+	PLayerName   *byte
+	PSettingName *byte
+	Type         LayerSettingTypeEXT
+	ValueCount   uint32
+	PValues      unsafe.Pointer
 }
 
 // IndirectCommandsStreamNV is the struct VkIndirectCommandsStreamNV (16 bytes, aligned to 8).
@@ -251,6 +366,56 @@ func (*ImportMemoryZirconHandleInfoFUCHSIA) StructureType() StructureType {
 	return StructureTypeImportMemoryZirconHandleInfoFUCHSIA
 }
 
+// MemoryZirconHandlePropertiesFUCHSIA is the struct VkMemoryZirconHandlePropertiesFUCHSIA (24 bytes, aligned to 8).
+type MemoryZirconHandlePropertiesFUCHSIA struct {
+	SType          StructureType
+	PNext          unsafe.Pointer
+	MemoryTypeBits uint32
+}
+
+// StructureType returns StructureTypeMemoryZirconHandlePropertiesFUCHSIA, the sType value of MemoryZirconHandlePropertiesFUCHSIA.
+func (*MemoryZirconHandlePropertiesFUCHSIA) StructureType() StructureType {
+	return StructureTypeMemoryZirconHandlePropertiesFUCHSIA
+}
+
+// MemoryGetZirconHandleInfoFUCHSIA is the struct VkMemoryGetZirconHandleInfoFUCHSIA (32 bytes, aligned to 8).
+type MemoryGetZirconHandleInfoFUCHSIA struct {
+	SType      StructureType
+	PNext      unsafe.Pointer
+	Memory     DeviceMemory
+	HandleType ExternalMemoryHandleTypeFlagBits
+}
+
+// StructureType returns StructureTypeMemoryGetZirconHandleInfoFUCHSIA, the sType value of MemoryGetZirconHandleInfoFUCHSIA.
+func (*MemoryGetZirconHandleInfoFUCHSIA) StructureType() StructureType {
+	return StructureTypeMemoryGetZirconHandleInfoFUCHSIA
+}
+
+// MemoryWin32HandlePropertiesKHR is the struct VkMemoryWin32HandlePropertiesKHR (24 bytes, aligned to 8).
+type MemoryWin32HandlePropertiesKHR struct {
+	SType          StructureType
+	PNext          unsafe.Pointer
+	MemoryTypeBits uint32
+}
+
+// StructureType returns StructureTypeMemoryWin32HandlePropertiesKHR, the sType value of MemoryWin32HandlePropertiesKHR.
+func (*MemoryWin32HandlePropertiesKHR) StructureType() StructureType {
+	return StructureTypeMemoryWin32HandlePropertiesKHR
+}
+
+// MemoryGetWin32HandleInfoKHR is the struct VkMemoryGetWin32HandleInfoKHR (32 bytes, aligned to 8).
+type MemoryGetWin32HandleInfoKHR struct {
+	SType      StructureType
+	PNext      unsafe.Pointer
+	Memory     DeviceMemory
+	HandleType ExternalMemoryHandleTypeFlagBits
+}
+
+// StructureType returns StructureTypeMemoryGetWin32HandleInfoKHR, the sType value of MemoryGetWin32HandleInfoKHR.
+func (*MemoryGetWin32HandleInfoKHR) StructureType() StructureType {
+	return StructureTypeMemoryGetWin32HandleInfoKHR
+}
+
 // ImportMemoryFdInfoKHR is the struct VkImportMemoryFdInfoKHR (24 bytes, aligned to 8).
 type ImportMemoryFdInfoKHR struct {
 	SType      StructureType
@@ -264,6 +429,31 @@ func (*ImportMemoryFdInfoKHR) StructureType() StructureType {
 	return StructureTypeImportMemoryFdInfoKHR
 }
 
+// MemoryFdPropertiesKHR is the struct VkMemoryFdPropertiesKHR (24 bytes, aligned to 8).
+type MemoryFdPropertiesKHR struct {
+	SType          StructureType
+	PNext          unsafe.Pointer
+	MemoryTypeBits uint32
+}
+
+// StructureType returns StructureTypeMemoryFdPropertiesKHR, the sType value of MemoryFdPropertiesKHR.
+func (*MemoryFdPropertiesKHR) StructureType() StructureType {
+	return StructureTypeMemoryFdPropertiesKHR
+}
+
+// MemoryGetFdInfoKHR is the struct VkMemoryGetFdInfoKHR (32 bytes, aligned to 8).
+type MemoryGetFdInfoKHR struct {
+	SType      StructureType
+	PNext      unsafe.Pointer
+	Memory     DeviceMemory
+	HandleType ExternalMemoryHandleTypeFlagBits
+}
+
+// StructureType returns StructureTypeMemoryGetFdInfoKHR, the sType value of MemoryGetFdInfoKHR.
+func (*MemoryGetFdInfoKHR) StructureType() StructureType {
+	return StructureTypeMemoryGetFdInfoKHR
+}
+
 // ImportMemoryMetalHandleInfoEXT is the struct VkImportMemoryMetalHandleInfoEXT (32 bytes, aligned to 8).
 type ImportMemoryMetalHandleInfoEXT struct {
 	SType      StructureType
@@ -275,6 +465,31 @@ type ImportMemoryMetalHandleInfoEXT struct {
 // StructureType returns StructureTypeImportMemoryMetalHandleInfoEXT, the sType value of ImportMemoryMetalHandleInfoEXT.
 func (*ImportMemoryMetalHandleInfoEXT) StructureType() StructureType {
 	return StructureTypeImportMemoryMetalHandleInfoEXT
+}
+
+// MemoryMetalHandlePropertiesEXT is the struct VkMemoryMetalHandlePropertiesEXT (24 bytes, aligned to 8).
+type MemoryMetalHandlePropertiesEXT struct {
+	SType          StructureType
+	PNext          unsafe.Pointer
+	MemoryTypeBits uint32
+}
+
+// StructureType returns StructureTypeMemoryMetalHandlePropertiesEXT, the sType value of MemoryMetalHandlePropertiesEXT.
+func (*MemoryMetalHandlePropertiesEXT) StructureType() StructureType {
+	return StructureTypeMemoryMetalHandlePropertiesEXT
+}
+
+// MemoryGetMetalHandleInfoEXT is the struct VkMemoryGetMetalHandleInfoEXT (32 bytes, aligned to 8).
+type MemoryGetMetalHandleInfoEXT struct {
+	SType      StructureType
+	PNext      unsafe.Pointer
+	Memory     DeviceMemory
+	HandleType ExternalMemoryHandleTypeFlagBits
+}
+
+// StructureType returns StructureTypeMemoryGetMetalHandleInfoEXT, the sType value of MemoryGetMetalHandleInfoEXT.
+func (*MemoryGetMetalHandleInfoEXT) StructureType() StructureType {
+	return StructureTypeMemoryGetMetalHandleInfoEXT
 }
 
 // ImportSemaphoreFdInfoKHR is the struct VkImportSemaphoreFdInfoKHR (40 bytes, aligned to 8).
@@ -322,6 +537,20 @@ func (*ImportFenceFdInfoKHR) StructureType() StructureType {
 	return StructureTypeImportFenceFdInfoKHR
 }
 
+// MemoryAllocateFlagsInfo is the struct VkMemoryAllocateFlagsInfo (24 bytes, aligned to 8).
+type MemoryAllocateFlagsInfo struct {
+	SType      StructureType
+	PNext      unsafe.Pointer
+	Flags      MemoryAllocateFlags
+	DeviceMask uint32
+}
+type MemoryAllocateFlagsInfoKHR = MemoryAllocateFlagsInfo
+
+// StructureType returns StructureTypeMemoryAllocateFlagsInfo, the sType value of MemoryAllocateFlagsInfo.
+func (*MemoryAllocateFlagsInfo) StructureType() StructureType {
+	return StructureTypeMemoryAllocateFlagsInfo
+}
+
 // ImageSwapchainCreateInfoKHR is the struct VkImageSwapchainCreateInfoKHR (24 bytes, aligned to 8).
 type ImageSwapchainCreateInfoKHR struct {
 	SType     StructureType
@@ -345,6 +574,32 @@ type IOSSurfaceCreateInfoMVK struct {
 // StructureType returns StructureTypeIosSurfaceCreateInfoMVK, the sType value of IOSSurfaceCreateInfoMVK.
 func (*IOSSurfaceCreateInfoMVK) StructureType() StructureType {
 	return StructureTypeIosSurfaceCreateInfoMVK
+}
+
+// MacOSSurfaceCreateInfoMVK is the struct VkMacOSSurfaceCreateInfoMVK (32 bytes, aligned to 8).
+type MacOSSurfaceCreateInfoMVK struct {
+	SType StructureType
+	PNext unsafe.Pointer
+	Flags MacOSSurfaceCreateFlagsMVK
+	PView unsafe.Pointer
+}
+
+// StructureType returns StructureTypeMacosSurfaceCreateInfoMVK, the sType value of MacOSSurfaceCreateInfoMVK.
+func (*MacOSSurfaceCreateInfoMVK) StructureType() StructureType {
+	return StructureTypeMacosSurfaceCreateInfoMVK
+}
+
+// MetalSurfaceCreateInfoEXT is the struct VkMetalSurfaceCreateInfoEXT (32 bytes, aligned to 8).
+type MetalSurfaceCreateInfoEXT struct {
+	SType  StructureType
+	PNext  unsafe.Pointer
+	Flags  MetalSurfaceCreateFlagsEXT
+	PLayer unsafe.Pointer
+}
+
+// StructureType returns StructureTypeMetalSurfaceCreateInfoEXT, the sType value of MetalSurfaceCreateInfoEXT.
+func (*MetalSurfaceCreateInfoEXT) StructureType() StructureType {
+	return StructureTypeMetalSurfaceCreateInfoEXT
 }
 
 // InputAttachmentAspectReference is the struct VkInputAttachmentAspectReference (12 bytes, aligned to 4).
@@ -379,6 +634,47 @@ type ImageSparseMemoryRequirementsInfo2KHR = ImageSparseMemoryRequirementsInfo2
 // StructureType returns StructureTypeImageSparseMemoryRequirementsInfo2, the sType value of ImageSparseMemoryRequirementsInfo2.
 func (*ImageSparseMemoryRequirementsInfo2) StructureType() StructureType {
 	return StructureTypeImageSparseMemoryRequirementsInfo2
+}
+
+// MemoryRequirements2 is the struct VkMemoryRequirements2 (40 bytes, aligned to 8).
+type MemoryRequirements2 struct {
+	SType              StructureType
+	PNext              unsafe.Pointer
+	MemoryRequirements MemoryRequirements
+}
+type MemoryRequirements2KHR = MemoryRequirements2
+
+// StructureType returns StructureTypeMemoryRequirements2, the sType value of MemoryRequirements2.
+func (*MemoryRequirements2) StructureType() StructureType {
+	return StructureTypeMemoryRequirements2
+}
+
+// MemoryDedicatedRequirements is the struct VkMemoryDedicatedRequirements (24 bytes, aligned to 8).
+type MemoryDedicatedRequirements struct {
+	SType                       StructureType
+	PNext                       unsafe.Pointer
+	PrefersDedicatedAllocation  Bool32
+	RequiresDedicatedAllocation Bool32
+}
+type MemoryDedicatedRequirementsKHR = MemoryDedicatedRequirements
+
+// StructureType returns StructureTypeMemoryDedicatedRequirements, the sType value of MemoryDedicatedRequirements.
+func (*MemoryDedicatedRequirements) StructureType() StructureType {
+	return StructureTypeMemoryDedicatedRequirements
+}
+
+// MemoryDedicatedAllocateInfo is the struct VkMemoryDedicatedAllocateInfo (32 bytes, aligned to 8).
+type MemoryDedicatedAllocateInfo struct {
+	SType  StructureType
+	PNext  unsafe.Pointer
+	Image  Image
+	Buffer Buffer
+}
+type MemoryDedicatedAllocateInfoKHR = MemoryDedicatedAllocateInfo
+
+// StructureType returns StructureTypeMemoryDedicatedAllocateInfo, the sType value of MemoryDedicatedAllocateInfo.
+func (*MemoryDedicatedAllocateInfo) StructureType() StructureType {
+	return StructureTypeMemoryDedicatedAllocateInfo
 }
 
 // ImageViewUsageCreateInfo is the struct VkImageViewUsageCreateInfo (24 bytes, aligned to 8).
@@ -432,6 +728,18 @@ func (*ImagePlaneMemoryRequirementsInfo) StructureType() StructureType {
 	return StructureTypeImagePlaneMemoryRequirementsInfo
 }
 
+// MultisamplePropertiesEXT is the struct VkMultisamplePropertiesEXT (24 bytes, aligned to 8).
+type MultisamplePropertiesEXT struct {
+	SType                     StructureType
+	PNext                     unsafe.Pointer
+	MaxSampleLocationGridSize Extent2D
+}
+
+// StructureType returns StructureTypeMultisamplePropertiesEXT, the sType value of MultisamplePropertiesEXT.
+func (*MultisamplePropertiesEXT) StructureType() StructureType {
+	return StructureTypeMultisamplePropertiesEXT
+}
+
 // ImageFormatListCreateInfo is the struct VkImageFormatListCreateInfo (32 bytes, aligned to 8).
 type ImageFormatListCreateInfo struct {
 	SType           StructureType
@@ -459,6 +767,18 @@ func (*ImportMemoryHostPointerInfoEXT) StructureType() StructureType {
 	return StructureTypeImportMemoryHostPointerInfoEXT
 }
 
+// MemoryHostPointerPropertiesEXT is the struct VkMemoryHostPointerPropertiesEXT (24 bytes, aligned to 8).
+type MemoryHostPointerPropertiesEXT struct {
+	SType          StructureType
+	PNext          unsafe.Pointer
+	MemoryTypeBits uint32
+}
+
+// StructureType returns StructureTypeMemoryHostPointerPropertiesEXT, the sType value of MemoryHostPointerPropertiesEXT.
+func (*MemoryHostPointerPropertiesEXT) StructureType() StructureType {
+	return StructureTypeMemoryHostPointerPropertiesEXT
+}
+
 // ImportAndroidHardwareBufferInfoANDROID is the struct VkImportAndroidHardwareBufferInfoANDROID (24 bytes, aligned to 8).
 type ImportAndroidHardwareBufferInfoANDROID struct {
 	SType  StructureType
@@ -469,6 +789,18 @@ type ImportAndroidHardwareBufferInfoANDROID struct {
 // StructureType returns StructureTypeImportANDROIDHardwareBufferInfoANDROID, the sType value of ImportAndroidHardwareBufferInfoANDROID.
 func (*ImportAndroidHardwareBufferInfoANDROID) StructureType() StructureType {
 	return StructureTypeImportANDROIDHardwareBufferInfoANDROID
+}
+
+// MemoryGetAndroidHardwareBufferInfoANDROID is the struct VkMemoryGetAndroidHardwareBufferInfoANDROID (24 bytes, aligned to 8).
+type MemoryGetAndroidHardwareBufferInfoANDROID struct {
+	SType  StructureType
+	PNext  unsafe.Pointer
+	Memory DeviceMemory
+}
+
+// StructureType returns StructureTypeMemoryGetANDROIDHardwareBufferInfoANDROID, the sType value of MemoryGetAndroidHardwareBufferInfoANDROID.
+func (*MemoryGetAndroidHardwareBufferInfoANDROID) StructureType() StructureType {
+	return StructureTypeMemoryGetANDROIDHardwareBufferInfoANDROID
 }
 
 // ImageViewASTCDecodeModeEXT is the struct VkImageViewASTCDecodeModeEXT (24 bytes, aligned to 8).
@@ -547,6 +879,18 @@ func (*ImageStencilUsage2CreateInfoKHR) StructureType() StructureType {
 	return StructureTypeImageStencilUsage2CreateInfoKHR
 }
 
+// MemoryPriorityAllocateInfoEXT is the struct VkMemoryPriorityAllocateInfoEXT (24 bytes, aligned to 8).
+type MemoryPriorityAllocateInfoEXT struct {
+	SType    StructureType
+	PNext    unsafe.Pointer
+	Priority float32
+}
+
+// StructureType returns StructureTypeMemoryPriorityAllocateInfoEXT, the sType value of MemoryPriorityAllocateInfoEXT.
+func (*MemoryPriorityAllocateInfoEXT) StructureType() StructureType {
+	return StructureTypeMemoryPriorityAllocateInfoEXT
+}
+
 // ImageViewHandleInfoNVX is the struct VkImageViewHandleInfoNVX (40 bytes, aligned to 8).
 type ImageViewHandleInfoNVX struct {
 	SType          StructureType
@@ -584,6 +928,19 @@ type InitializePerformanceApiInfoINTEL struct {
 // StructureType returns StructureTypeInitializePerformanceApiInfoINTEL, the sType value of InitializePerformanceApiInfoINTEL.
 func (*InitializePerformanceApiInfoINTEL) StructureType() StructureType {
 	return StructureTypeInitializePerformanceApiInfoINTEL
+}
+
+// MemoryOpaqueCaptureAddressAllocateInfo is the struct VkMemoryOpaqueCaptureAddressAllocateInfo (24 bytes, aligned to 8).
+type MemoryOpaqueCaptureAddressAllocateInfo struct {
+	SType                StructureType
+	PNext                unsafe.Pointer
+	OpaqueCaptureAddress uint64
+}
+type MemoryOpaqueCaptureAddressAllocateInfoKHR = MemoryOpaqueCaptureAddressAllocateInfo
+
+// StructureType returns StructureTypeMemoryOpaqueCaptureAddressAllocateInfo, the sType value of MemoryOpaqueCaptureAddressAllocateInfo.
+func (*MemoryOpaqueCaptureAddressAllocateInfo) StructureType() StructureType {
+	return StructureTypeMemoryOpaqueCaptureAddressAllocateInfo
 }
 
 // ImageCopy2 is the struct VkImageCopy2 (88 bytes, aligned to 8).
@@ -634,6 +991,27 @@ type ImageResolve2KHR = ImageResolve2
 // StructureType returns StructureTypeImageResolve2, the sType value of ImageResolve2.
 func (*ImageResolve2) StructureType() StructureType {
 	return StructureTypeImageResolve2
+}
+
+// MutableDescriptorTypeListEXT is the struct VkMutableDescriptorTypeListEXT (16 bytes, aligned to 8).
+type MutableDescriptorTypeListEXT struct {
+	DescriptorTypeCount uint32
+	PDescriptorTypes    *DescriptorType
+}
+type MutableDescriptorTypeListVALVE = MutableDescriptorTypeListEXT
+
+// MutableDescriptorTypeCreateInfoEXT is the struct VkMutableDescriptorTypeCreateInfoEXT (32 bytes, aligned to 8).
+type MutableDescriptorTypeCreateInfoEXT struct {
+	SType                          StructureType
+	PNext                          unsafe.Pointer
+	MutableDescriptorTypeListCount uint32
+	PMutableDescriptorTypeLists    *MutableDescriptorTypeListEXT
+}
+type MutableDescriptorTypeCreateInfoVALVE = MutableDescriptorTypeCreateInfoEXT
+
+// StructureType returns StructureTypeMutableDescriptorTypeCreateInfoEXT, the sType value of MutableDescriptorTypeCreateInfoEXT.
+func (*MutableDescriptorTypeCreateInfoEXT) StructureType() StructureType {
+	return StructureTypeMutableDescriptorTypeCreateInfoEXT
 }
 
 // IndirectExecutionSetPipelineInfoEXT is the struct VkIndirectExecutionSetPipelineInfoEXT (32 bytes, aligned to 8).
@@ -784,6 +1162,22 @@ func (u *IndirectCommandsTokenDataEXT) PExecutionSet() **IndirectCommandsExecuti
 	return (**IndirectCommandsExecutionSetTokenEXT)(unsafe.Pointer(u))
 }
 
+// MemoryBarrier2 is the struct VkMemoryBarrier2 (48 bytes, aligned to 8).
+type MemoryBarrier2 struct {
+	SType         StructureType
+	PNext         unsafe.Pointer
+	SrcStageMask  PipelineStageFlags2
+	SrcAccessMask AccessFlags2
+	DstStageMask  PipelineStageFlags2
+	DstAccessMask AccessFlags2
+}
+type MemoryBarrier2KHR = MemoryBarrier2
+
+// StructureType returns StructureTypeMemoryBarrier2, the sType value of MemoryBarrier2.
+func (*MemoryBarrier2) StructureType() StructureType {
+	return StructureTypeMemoryBarrier2
+}
+
 // ImageMemoryBarrier2 is the struct VkImageMemoryBarrier2 (96 bytes, aligned to 8).
 type ImageMemoryBarrier2 struct {
 	SType               StructureType
@@ -806,6 +1200,37 @@ func (*ImageMemoryBarrier2) StructureType() StructureType {
 	return StructureTypeImageMemoryBarrier2
 }
 
+// MemoryBarrierAccessFlags3KHR is the struct VkMemoryBarrierAccessFlags3KHR (32 bytes, aligned to 8).
+type MemoryBarrierAccessFlags3KHR struct {
+	SType          StructureType
+	PNext          unsafe.Pointer
+	SrcAccessMask3 AccessFlags3KHR
+	DstAccessMask3 AccessFlags3KHR
+}
+
+// StructureType returns StructureTypeMemoryBarrierAccessFlags3KHR, the sType value of MemoryBarrierAccessFlags3KHR.
+func (*MemoryBarrierAccessFlags3KHR) StructureType() StructureType {
+	return StructureTypeMemoryBarrierAccessFlags3KHR
+}
+
+// MemoryToImageCopy is the struct VkMemoryToImageCopy (72 bytes, aligned to 8).
+type MemoryToImageCopy struct {
+	SType             StructureType
+	PNext             unsafe.Pointer
+	PHostPointer      unsafe.Pointer
+	MemoryRowLength   uint32
+	MemoryImageHeight uint32
+	ImageSubresource  ImageSubresourceLayers
+	ImageOffset       Offset3D
+	ImageExtent       Extent3D
+}
+type MemoryToImageCopyEXT = MemoryToImageCopy
+
+// StructureType returns StructureTypeMemoryToImageCopy, the sType value of MemoryToImageCopy.
+func (*MemoryToImageCopy) StructureType() StructureType {
+	return StructureTypeMemoryToImageCopy
+}
+
 // ImageToMemoryCopy is the struct VkImageToMemoryCopy (72 bytes, aligned to 8).
 type ImageToMemoryCopy struct {
 	SType             StructureType
@@ -822,6 +1247,19 @@ type ImageToMemoryCopyEXT = ImageToMemoryCopy
 // StructureType returns StructureTypeImageToMemoryCopy, the sType value of ImageToMemoryCopy.
 func (*ImageToMemoryCopy) StructureType() StructureType {
 	return StructureTypeImageToMemoryCopy
+}
+
+// MultisampledRenderToSingleSampledInfoEXT is the struct VkMultisampledRenderToSingleSampledInfoEXT (24 bytes, aligned to 8).
+type MultisampledRenderToSingleSampledInfoEXT struct {
+	SType                                   StructureType
+	PNext                                   unsafe.Pointer
+	MultisampledRenderToSingleSampledEnable Bool32
+	RasterizationSamples                    SampleCountFlagBits
+}
+
+// StructureType returns StructureTypeMultisampledRenderToSingleSampledInfoEXT, the sType value of MultisampledRenderToSingleSampledInfoEXT.
+func (*MultisampledRenderToSingleSampledInfoEXT) StructureType() StructureType {
+	return StructureTypeMultisampledRenderToSingleSampledInfoEXT
 }
 
 // ImageCaptureDescriptorDataInfoEXT is the struct VkImageCaptureDescriptorDataInfoEXT (24 bytes, aligned to 8).
@@ -846,6 +1284,31 @@ type ImageViewCaptureDescriptorDataInfoEXT struct {
 // StructureType returns StructureTypeImageViewCaptureDescriptorDataInfoEXT, the sType value of ImageViewCaptureDescriptorDataInfoEXT.
 func (*ImageViewCaptureDescriptorDataInfoEXT) StructureType() StructureType {
 	return StructureTypeImageViewCaptureDescriptorDataInfoEXT
+}
+
+// OpaqueCaptureDescriptorDataCreateInfoEXT is the struct VkOpaqueCaptureDescriptorDataCreateInfoEXT (24 bytes, aligned to 8).
+type OpaqueCaptureDescriptorDataCreateInfoEXT struct {
+	SType                       StructureType
+	PNext                       unsafe.Pointer
+	OpaqueCaptureDescriptorData unsafe.Pointer
+}
+
+// StructureType returns StructureTypeOpaqueCaptureDescriptorDataCreateInfoEXT, the sType value of OpaqueCaptureDescriptorDataCreateInfoEXT.
+func (*OpaqueCaptureDescriptorDataCreateInfoEXT) StructureType() StructureType {
+	return StructureTypeOpaqueCaptureDescriptorDataCreateInfoEXT
+}
+
+// MemoryGetRemoteAddressInfoNV is the struct VkMemoryGetRemoteAddressInfoNV (32 bytes, aligned to 8).
+type MemoryGetRemoteAddressInfoNV struct {
+	SType      StructureType
+	PNext      unsafe.Pointer
+	Memory     DeviceMemory
+	HandleType ExternalMemoryHandleTypeFlagBits
+}
+
+// StructureType returns StructureTypeMemoryGetRemoteAddressInfoNV, the sType value of MemoryGetRemoteAddressInfoNV.
+func (*MemoryGetRemoteAddressInfoNV) StructureType() StructureType {
+	return StructureTypeMemoryGetRemoteAddressInfoNV
 }
 
 // ImportMemoryBufferCollectionFUCHSIA is the struct VkImportMemoryBufferCollectionFUCHSIA (32 bytes, aligned to 8).
@@ -891,6 +1354,19 @@ type ImageConstraintsInfoFUCHSIA struct {
 // StructureType returns StructureTypeImageConstraintsInfoFUCHSIA, the sType value of ImageConstraintsInfoFUCHSIA.
 func (*ImageConstraintsInfoFUCHSIA) StructureType() StructureType {
 	return StructureTypeImageConstraintsInfoFUCHSIA
+}
+
+// MultiviewPerViewAttributesInfoNVX is the struct VkMultiviewPerViewAttributesInfoNVX (24 bytes, aligned to 8).
+type MultiviewPerViewAttributesInfoNVX struct {
+	SType                          StructureType
+	PNext                          unsafe.Pointer
+	PerViewAttributes              Bool32
+	PerViewAttributesPositionXOnly Bool32
+}
+
+// StructureType returns StructureTypeMultiviewPerViewAttributesInfoNVX, the sType value of MultiviewPerViewAttributesInfoNVX.
+func (*MultiviewPerViewAttributesInfoNVX) StructureType() StructureType {
+	return StructureTypeMultiviewPerViewAttributesInfoNVX
 }
 
 // ImageViewMinLodCreateInfoEXT is the struct VkImageViewMinLodCreateInfoEXT (24 bytes, aligned to 8).
@@ -945,6 +1421,93 @@ type ImageSubresource2KHR = ImageSubresource2
 func (*ImageSubresource2) StructureType() StructureType {
 	return StructureTypeImageSubresource2
 }
+
+// MicromapBuildInfoEXT is the struct VkMicromapBuildInfoEXT (96 bytes, aligned to 8).
+type MicromapBuildInfoEXT struct {
+	SType               StructureType
+	PNext               unsafe.Pointer
+	Type                MicromapTypeEXT
+	Flags               BuildMicromapFlagsEXT
+	Mode                BuildMicromapModeEXT
+	DstMicromap         MicromapEXT
+	UsageCountsCount    uint32
+	PUsageCounts        *MicromapUsageEXT
+	PpUsageCounts       **MicromapUsageEXT
+	Data                DeviceOrHostAddressConstKHR
+	ScratchData         DeviceOrHostAddressKHR
+	TriangleArray       DeviceOrHostAddressConstKHR
+	TriangleArrayStride DeviceSize
+}
+
+// StructureType returns StructureTypeMicromapBuildInfoEXT, the sType value of MicromapBuildInfoEXT.
+func (*MicromapBuildInfoEXT) StructureType() StructureType {
+	return StructureTypeMicromapBuildInfoEXT
+}
+
+// MicromapCreateInfoEXT is the struct VkMicromapCreateInfoEXT (64 bytes, aligned to 8).
+type MicromapCreateInfoEXT struct {
+	SType         StructureType
+	PNext         unsafe.Pointer
+	CreateFlags   MicromapCreateFlagsEXT
+	Buffer        Buffer
+	Offset        DeviceSize
+	Size          DeviceSize
+	Type          MicromapTypeEXT
+	DeviceAddress DeviceAddress
+}
+
+// StructureType returns StructureTypeMicromapCreateInfoEXT, the sType value of MicromapCreateInfoEXT.
+func (*MicromapCreateInfoEXT) StructureType() StructureType {
+	return StructureTypeMicromapCreateInfoEXT
+}
+
+// MicromapVersionInfoEXT is the struct VkMicromapVersionInfoEXT (24 bytes, aligned to 8).
+type MicromapVersionInfoEXT struct {
+	SType        StructureType
+	PNext        unsafe.Pointer
+	PVersionData *uint8
+}
+
+// StructureType returns StructureTypeMicromapVersionInfoEXT, the sType value of MicromapVersionInfoEXT.
+func (*MicromapVersionInfoEXT) StructureType() StructureType {
+	return StructureTypeMicromapVersionInfoEXT
+}
+
+// MicromapBuildSizesInfoEXT is the struct VkMicromapBuildSizesInfoEXT (40 bytes, aligned to 8).
+type MicromapBuildSizesInfoEXT struct {
+	SType            StructureType
+	PNext            unsafe.Pointer
+	MicromapSize     DeviceSize
+	BuildScratchSize DeviceSize
+	Discardable      Bool32
+}
+
+// StructureType returns StructureTypeMicromapBuildSizesInfoEXT, the sType value of MicromapBuildSizesInfoEXT.
+func (*MicromapBuildSizesInfoEXT) StructureType() StructureType {
+	return StructureTypeMicromapBuildSizesInfoEXT
+}
+
+// MicromapUsageKHR is the struct VkMicromapUsageKHR (12 bytes, aligned to 4).
+type MicromapUsageKHR struct {
+	Count            uint32
+	SubdivisionLevel uint32
+	Format           OpacityMicromapFormatKHR
+}
+
+// MicromapUsageEXT is the struct VkMicromapUsageEXT (12 bytes, aligned to 4).
+type MicromapUsageEXT struct {
+	Count            uint32
+	SubdivisionLevel uint32
+	Format           uint32
+}
+
+// MicromapTriangleKHR is the struct VkMicromapTriangleKHR (8 bytes, aligned to 4).
+type MicromapTriangleKHR struct {
+	DataOffset       uint32
+	SubdivisionLevel uint16
+	Format           uint16
+}
+type MicromapTriangleEXT = MicromapTriangleKHR
 
 // ImportMetalBufferInfoEXT is the struct VkImportMetalBufferInfoEXT (24 bytes, aligned to 8).
 type ImportMetalBufferInfoEXT struct {
@@ -1009,6 +1572,121 @@ func (*ImageViewSampleWeightCreateInfoQCOM) StructureType() StructureType {
 	return StructureTypeImageViewSampleWeightCreateInfoQCOM
 }
 
+// OpticalFlowImageFormatInfoNV is the struct VkOpticalFlowImageFormatInfoNV (24 bytes, aligned to 8).
+type OpticalFlowImageFormatInfoNV struct {
+	SType StructureType
+	PNext unsafe.Pointer
+	Usage OpticalFlowUsageFlagsNV
+}
+
+// StructureType returns StructureTypeOpticalFlowImageFormatInfoNV, the sType value of OpticalFlowImageFormatInfoNV.
+func (*OpticalFlowImageFormatInfoNV) StructureType() StructureType {
+	return StructureTypeOpticalFlowImageFormatInfoNV
+}
+
+// OpticalFlowImageFormatPropertiesNV is the struct VkOpticalFlowImageFormatPropertiesNV (24 bytes, aligned to 8).
+type OpticalFlowImageFormatPropertiesNV struct {
+	SType  StructureType
+	PNext  unsafe.Pointer
+	Format Format
+}
+
+// StructureType returns StructureTypeOpticalFlowImageFormatPropertiesNV, the sType value of OpticalFlowImageFormatPropertiesNV.
+func (*OpticalFlowImageFormatPropertiesNV) StructureType() StructureType {
+	return StructureTypeOpticalFlowImageFormatPropertiesNV
+}
+
+// OpticalFlowSessionCreateInfoNV is the struct VkOpticalFlowSessionCreateInfoNV (56 bytes, aligned to 8).
+type OpticalFlowSessionCreateInfoNV struct {
+	SType            StructureType
+	PNext            unsafe.Pointer
+	Width            uint32
+	Height           uint32
+	ImageFormat      Format
+	FlowVectorFormat Format
+	CostFormat       Format
+	OutputGridSize   OpticalFlowGridSizeFlagsNV
+	HintGridSize     OpticalFlowGridSizeFlagsNV
+	PerformanceLevel OpticalFlowPerformanceLevelNV
+	Flags            OpticalFlowSessionCreateFlagsNV
+}
+
+// StructureType returns StructureTypeOpticalFlowSessionCreateInfoNV, the sType value of OpticalFlowSessionCreateInfoNV.
+func (*OpticalFlowSessionCreateInfoNV) StructureType() StructureType {
+	return StructureTypeOpticalFlowSessionCreateInfoNV
+}
+
+// OpticalFlowSessionCreatePrivateDataInfoNV is the struct VkOpticalFlowSessionCreatePrivateDataInfoNV (32 bytes, aligned to 8).
+type OpticalFlowSessionCreatePrivateDataInfoNV struct {
+	SType        StructureType
+	PNext        unsafe.Pointer
+	Id           uint32
+	Size         uint32
+	PPrivateData unsafe.Pointer
+}
+
+// StructureType returns StructureTypeOpticalFlowSessionCreatePrivateDataInfoNV, the sType value of OpticalFlowSessionCreatePrivateDataInfoNV.
+func (*OpticalFlowSessionCreatePrivateDataInfoNV) StructureType() StructureType {
+	return StructureTypeOpticalFlowSessionCreatePrivateDataInfoNV
+}
+
+// OpticalFlowExecuteInfoNV is the struct VkOpticalFlowExecuteInfoNV (32 bytes, aligned to 8).
+type OpticalFlowExecuteInfoNV struct {
+	SType       StructureType
+	PNext       unsafe.Pointer
+	Flags       OpticalFlowExecuteFlagsNV
+	RegionCount uint32
+	PRegions    *Rect2D
+}
+
+// StructureType returns StructureTypeOpticalFlowExecuteInfoNV, the sType value of OpticalFlowExecuteInfoNV.
+func (*OpticalFlowExecuteInfoNV) StructureType() StructureType {
+	return StructureTypeOpticalFlowExecuteInfoNV
+}
+
+// MultiviewPerViewRenderAreasRenderPassBeginInfoQCOM is the struct VkMultiviewPerViewRenderAreasRenderPassBeginInfoQCOM (32 bytes, aligned to 8).
+type MultiviewPerViewRenderAreasRenderPassBeginInfoQCOM struct {
+	SType                  StructureType
+	PNext                  unsafe.Pointer
+	PerViewRenderAreaCount uint32
+	PPerViewRenderAreas    *Rect2D
+}
+
+// StructureType returns StructureTypeMultiviewPerViewRenderAreasRenderPassBeginInfoQCOM, the sType value of MultiviewPerViewRenderAreasRenderPassBeginInfoQCOM.
+func (*MultiviewPerViewRenderAreasRenderPassBeginInfoQCOM) StructureType() StructureType {
+	return StructureTypeMultiviewPerViewRenderAreasRenderPassBeginInfoQCOM
+}
+
+// MemoryMapInfo is the struct VkMemoryMapInfo (48 bytes, aligned to 8).
+type MemoryMapInfo struct {
+	SType  StructureType
+	PNext  unsafe.Pointer
+	Flags  MemoryMapFlags
+	Memory DeviceMemory
+	Offset DeviceSize
+	Size   DeviceSize
+}
+type MemoryMapInfoKHR = MemoryMapInfo
+
+// StructureType returns StructureTypeMemoryMapInfo, the sType value of MemoryMapInfo.
+func (*MemoryMapInfo) StructureType() StructureType {
+	return StructureTypeMemoryMapInfo
+}
+
+// MemoryUnmapInfo is the struct VkMemoryUnmapInfo (32 bytes, aligned to 8).
+type MemoryUnmapInfo struct {
+	SType  StructureType
+	PNext  unsafe.Pointer
+	Flags  MemoryUnmapFlags
+	Memory DeviceMemory
+}
+type MemoryUnmapInfoKHR = MemoryUnmapInfo
+
+// StructureType returns StructureTypeMemoryUnmapInfo, the sType value of MemoryUnmapInfo.
+func (*MemoryUnmapInfo) StructureType() StructureType {
+	return StructureTypeMemoryUnmapInfo
+}
+
 // ImportScreenBufferInfoQNX is the struct VkImportScreenBufferInfoQNX (24 bytes, aligned to 8).
 type ImportScreenBufferInfoQNX struct {
 	SType  StructureType
@@ -1019,6 +1697,107 @@ type ImportScreenBufferInfoQNX struct {
 // StructureType returns StructureTypeImportScreenBufferInfoQNX, the sType value of ImportScreenBufferInfoQNX.
 func (*ImportScreenBufferInfoQNX) StructureType() StructureType {
 	return StructureTypeImportScreenBufferInfoQNX
+}
+
+// LatencySleepModeInfoNV is the struct VkLatencySleepModeInfoNV (32 bytes, aligned to 8).
+type LatencySleepModeInfoNV struct {
+	SType             StructureType
+	PNext             unsafe.Pointer
+	LowLatencyMode    Bool32
+	LowLatencyBoost   Bool32
+	MinimumIntervalUs uint32
+}
+
+// StructureType returns StructureTypeLatencySleepModeInfoNV, the sType value of LatencySleepModeInfoNV.
+func (*LatencySleepModeInfoNV) StructureType() StructureType {
+	return StructureTypeLatencySleepModeInfoNV
+}
+
+// LatencySleepInfoNV is the struct VkLatencySleepInfoNV (32 bytes, aligned to 8).
+type LatencySleepInfoNV struct {
+	SType           StructureType
+	PNext           unsafe.Pointer
+	SignalSemaphore Semaphore
+	Value           uint64
+}
+
+// StructureType returns StructureTypeLatencySleepInfoNV, the sType value of LatencySleepInfoNV.
+func (*LatencySleepInfoNV) StructureType() StructureType {
+	return StructureTypeLatencySleepInfoNV
+}
+
+// LatencyTimingsFrameReportNV is the struct VkLatencyTimingsFrameReportNV (128 bytes, aligned to 8).
+type LatencyTimingsFrameReportNV struct {
+	SType                    StructureType
+	PNext                    unsafe.Pointer
+	PresentID                uint64
+	InputSampleTimeUs        uint64
+	SimStartTimeUs           uint64
+	SimEndTimeUs             uint64
+	RenderSubmitStartTimeUs  uint64
+	RenderSubmitEndTimeUs    uint64
+	PresentStartTimeUs       uint64
+	PresentEndTimeUs         uint64
+	DriverStartTimeUs        uint64
+	DriverEndTimeUs          uint64
+	OsRenderQueueStartTimeUs uint64
+	OsRenderQueueEndTimeUs   uint64
+	GpuRenderStartTimeUs     uint64
+	GpuRenderEndTimeUs       uint64
+}
+
+// StructureType returns StructureTypeLatencyTimingsFrameReportNV, the sType value of LatencyTimingsFrameReportNV.
+func (*LatencyTimingsFrameReportNV) StructureType() StructureType {
+	return StructureTypeLatencyTimingsFrameReportNV
+}
+
+// OutOfBandQueueTypeInfoNV is the struct VkOutOfBandQueueTypeInfoNV (24 bytes, aligned to 8).
+type OutOfBandQueueTypeInfoNV struct {
+	SType     StructureType
+	PNext     unsafe.Pointer
+	QueueType OutOfBandQueueTypeNV
+}
+
+// StructureType returns StructureTypeOutOfBandQueueTypeInfoNV, the sType value of OutOfBandQueueTypeInfoNV.
+func (*OutOfBandQueueTypeInfoNV) StructureType() StructureType {
+	return StructureTypeOutOfBandQueueTypeInfoNV
+}
+
+// LatencySubmissionPresentIdNV is the struct VkLatencySubmissionPresentIdNV (24 bytes, aligned to 8).
+type LatencySubmissionPresentIdNV struct {
+	SType     StructureType
+	PNext     unsafe.Pointer
+	PresentID uint64
+}
+
+// StructureType returns StructureTypeLatencySubmissionPresentIdNV, the sType value of LatencySubmissionPresentIdNV.
+func (*LatencySubmissionPresentIdNV) StructureType() StructureType {
+	return StructureTypeLatencySubmissionPresentIdNV
+}
+
+// LatencySurfaceCapabilitiesNV is the struct VkLatencySurfaceCapabilitiesNV (32 bytes, aligned to 8).
+type LatencySurfaceCapabilitiesNV struct {
+	SType            StructureType
+	PNext            unsafe.Pointer
+	PresentModeCount uint32
+	PPresentModes    *PresentModeKHR
+}
+
+// StructureType returns StructureTypeLatencySurfaceCapabilitiesNV, the sType value of LatencySurfaceCapabilitiesNV.
+func (*LatencySurfaceCapabilitiesNV) StructureType() StructureType {
+	return StructureTypeLatencySurfaceCapabilitiesNV
+}
+
+// MemoryMapPlacedInfoEXT is the struct VkMemoryMapPlacedInfoEXT (24 bytes, aligned to 8).
+type MemoryMapPlacedInfoEXT struct {
+	SType          StructureType
+	PNext          unsafe.Pointer
+	PPlacedAddress unsafe.Pointer
+}
+
+// StructureType returns StructureTypeMemoryMapPlacedInfoEXT, the sType value of MemoryMapPlacedInfoEXT.
+func (*MemoryMapPlacedInfoEXT) StructureType() StructureType {
+	return StructureTypeMemoryMapPlacedInfoEXT
 }
 
 // ImageAlignmentControlCreateInfoMESA is the struct VkImageAlignmentControlCreateInfoMESA (24 bytes, aligned to 8).
@@ -1033,6 +1812,62 @@ func (*ImageAlignmentControlCreateInfoMESA) StructureType() StructureType {
 	return StructureTypeImageAlignmentControlCreateInfoMESA
 }
 
+// MemoryDedicatedAllocateInfoTensorARM is the struct VkMemoryDedicatedAllocateInfoTensorARM (24 bytes, aligned to 8).
+type MemoryDedicatedAllocateInfoTensorARM struct {
+	SType  StructureType
+	PNext  unsafe.Pointer
+	Tensor TensorARM
+}
+
+// StructureType returns StructureTypeMemoryDedicatedAllocateInfoTensorARM, the sType value of MemoryDedicatedAllocateInfoTensorARM.
+func (*MemoryDedicatedAllocateInfoTensorARM) StructureType() StructureType {
+	return StructureTypeMemoryDedicatedAllocateInfoTensorARM
+}
+
+// NativeBufferUsageOHOS is the struct VkNativeBufferUsageOHOS (24 bytes, aligned to 8).
+type NativeBufferUsageOHOS struct {
+	SType                 StructureType
+	PNext                 unsafe.Pointer
+	OHOSNativeBufferUsage uint64
+}
+
+// StructureType returns StructureTypeNativeBufferUsageOHOS, the sType value of NativeBufferUsageOHOS.
+func (*NativeBufferUsageOHOS) StructureType() StructureType {
+	return StructureTypeNativeBufferUsageOHOS
+}
+
+// NativeBufferPropertiesOHOS is the struct VkNativeBufferPropertiesOHOS (32 bytes, aligned to 8).
+type NativeBufferPropertiesOHOS struct {
+	SType          StructureType
+	PNext          unsafe.Pointer
+	AllocationSize DeviceSize
+	MemoryTypeBits uint32
+}
+
+// StructureType returns StructureTypeNativeBufferPropertiesOHOS, the sType value of NativeBufferPropertiesOHOS.
+func (*NativeBufferPropertiesOHOS) StructureType() StructureType {
+	return StructureTypeNativeBufferPropertiesOHOS
+}
+
+// NativeBufferFormatPropertiesOHOS is the struct VkNativeBufferFormatPropertiesOHOS (72 bytes, aligned to 8).
+type NativeBufferFormatPropertiesOHOS struct {
+	SType                            StructureType
+	PNext                            unsafe.Pointer
+	Format                           Format
+	ExternalFormat                   uint64
+	FormatFeatures                   FormatFeatureFlags
+	SamplerYcbcrConversionComponents ComponentMapping
+	SuggestedYcbcrModel              SamplerYcbcrModelConversion
+	SuggestedYcbcrRange              SamplerYcbcrRange
+	SuggestedXChromaOffset           ChromaLocation
+	SuggestedYChromaOffset           ChromaLocation
+}
+
+// StructureType returns StructureTypeNativeBufferFormatPropertiesOHOS, the sType value of NativeBufferFormatPropertiesOHOS.
+func (*NativeBufferFormatPropertiesOHOS) StructureType() StructureType {
+	return StructureTypeNativeBufferFormatPropertiesOHOS
+}
+
 // ImportNativeBufferInfoOHOS is the struct VkImportNativeBufferInfoOHOS (24 bytes, aligned to 8).
 type ImportNativeBufferInfoOHOS struct {
 	SType  StructureType
@@ -1043,6 +1878,18 @@ type ImportNativeBufferInfoOHOS struct {
 // StructureType returns StructureTypeImportNativeBufferInfoOHOS, the sType value of ImportNativeBufferInfoOHOS.
 func (*ImportNativeBufferInfoOHOS) StructureType() StructureType {
 	return StructureTypeImportNativeBufferInfoOHOS
+}
+
+// MemoryGetNativeBufferInfoOHOS is the struct VkMemoryGetNativeBufferInfoOHOS (24 bytes, aligned to 8).
+type MemoryGetNativeBufferInfoOHOS struct {
+	SType  StructureType
+	PNext  unsafe.Pointer
+	Memory DeviceMemory
+}
+
+// StructureType returns StructureTypeMemoryGetNativeBufferInfoOHOS, the sType value of MemoryGetNativeBufferInfoOHOS.
+func (*MemoryGetNativeBufferInfoOHOS) StructureType() StructureType {
+	return StructureTypeMemoryGetNativeBufferInfoOHOS
 }
 
 // ImageDescriptorInfoEXT is the struct VkImageDescriptorInfoEXT (32 bytes, aligned to 8).
@@ -1058,6 +1905,18 @@ func (*ImageDescriptorInfoEXT) StructureType() StructureType {
 	return StructureTypeImageDescriptorInfoEXT
 }
 
+// OpaqueCaptureDataCreateInfoEXT is the struct VkOpaqueCaptureDataCreateInfoEXT (24 bytes, aligned to 8).
+type OpaqueCaptureDataCreateInfoEXT struct {
+	SType StructureType
+	PNext unsafe.Pointer
+	PData *HostAddressRangeConstEXT
+}
+
+// StructureType returns StructureTypeOpaqueCaptureDataCreateInfoEXT, the sType value of OpaqueCaptureDataCreateInfoEXT.
+func (*OpaqueCaptureDataCreateInfoEXT) StructureType() StructureType {
+	return StructureTypeOpaqueCaptureDataCreateInfoEXT
+}
+
 // IndirectCommandsLayoutPushDataTokenNV is the struct VkIndirectCommandsLayoutPushDataTokenNV (24 bytes, aligned to 8).
 type IndirectCommandsLayoutPushDataTokenNV struct {
 	SType          StructureType
@@ -1069,6 +1928,53 @@ type IndirectCommandsLayoutPushDataTokenNV struct {
 // StructureType returns StructureTypeIndirectCommandsLayoutPushDataTokenNV, the sType value of IndirectCommandsLayoutPushDataTokenNV.
 func (*IndirectCommandsLayoutPushDataTokenNV) StructureType() StructureType {
 	return StructureTypeIndirectCommandsLayoutPushDataTokenNV
+}
+
+// MemoryRangeBarriersInfoKHR is the struct VkMemoryRangeBarriersInfoKHR (32 bytes, aligned to 8).
+type MemoryRangeBarriersInfoKHR struct {
+	SType                   StructureType
+	PNext                   unsafe.Pointer
+	MemoryRangeBarrierCount uint32
+	PMemoryRangeBarriers    *MemoryRangeBarrierKHR
+}
+
+// StructureType returns StructureTypeMemoryRangeBarriersInfoKHR, the sType value of MemoryRangeBarriersInfoKHR.
+func (*MemoryRangeBarriersInfoKHR) StructureType() StructureType {
+	return StructureTypeMemoryRangeBarriersInfoKHR
+}
+
+// MemoryRangeBarrierKHR is the struct VkMemoryRangeBarrierKHR (80 bytes, aligned to 8).
+type MemoryRangeBarrierKHR struct {
+	SType               StructureType
+	PNext               unsafe.Pointer
+	SrcStageMask        PipelineStageFlags2
+	SrcAccessMask       AccessFlags2
+	DstStageMask        PipelineStageFlags2
+	DstAccessMask       AccessFlags2
+	SrcQueueFamilyIndex uint32
+	DstQueueFamilyIndex uint32
+	AddressRange        DeviceAddressRangeKHR
+	AddressFlags        AddressCommandFlagsKHR
+}
+
+// StructureType returns StructureTypeMemoryRangeBarrierKHR, the sType value of MemoryRangeBarrierKHR.
+func (*MemoryRangeBarrierKHR) StructureType() StructureType {
+	return StructureTypeMemoryRangeBarrierKHR
+}
+
+// MemoryMarkerInfoAMD is the struct VkMemoryMarkerInfoAMD (48 bytes, aligned to 8).
+type MemoryMarkerInfoAMD struct {
+	SType    StructureType
+	PNext    unsafe.Pointer
+	Stage    PipelineStageFlags2KHR
+	DstRange DeviceAddressRangeKHR
+	DstFlags AddressCommandFlagsKHR
+	Marker   uint32
+}
+
+// StructureType returns StructureTypeMemoryMarkerInfoAMD, the sType value of MemoryMarkerInfoAMD.
+func (*MemoryMarkerInfoAMD) StructureType() StructureType {
+	return StructureTypeMemoryMarkerInfoAMD
 }
 
 // ImageTilingControlCreateInfoEXT is the struct VkImageTilingControlCreateInfoEXT (24 bytes, aligned to 8).
