@@ -23,6 +23,7 @@ type sequence struct {
 	limit   int    // drop events once buf holds this many bytes; 0: never (replay)
 	wakeAt  int    // wake the flusher when buf grows past this
 	started bool   // header packet written
+	at      uint64 // the time of the events being written (Stamp), 0: now; under mu
 	opened  bool   // a batch holding the header packet was handed over
 	closed  bool   // session over: emits are no-ops
 	dropped uint64 // events dropped since the last loss report
@@ -306,6 +307,14 @@ func (q *sequence) appendThreadDesc(b []byte, ts uint64, tid int32) []byte {
 	return endMsg(b, pkt)
 }
 
+// now is the time of the events being written.
+func (q *sequence) now() uint64 {
+	if q.at != 0 {
+		return q.at
+	}
+	return Now()
+}
+
 // eventLocked writes an instant event and, when sl is not nil, a slice event
 // with the same timestamp.
 func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg, sl *Slice) (yield bool) {
@@ -313,7 +322,7 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 		return yield
 	}
 	before := len(q.buf)
-	ts := Now()
+	ts := q.now()
 	b := q.buf
 	if t.tid != 0 {
 		b = q.describeThreadLocked(b, ts, t.tid)
@@ -383,7 +392,7 @@ func (q *sequence) countersLocked(s *Session, vals []CounterValue) (yield bool) 
 		return yield
 	}
 	before := len(q.buf)
-	ts := Now()
+	ts := q.now()
 	for _, cv := range vals {
 		if s.allowsCounter(cv.Track) {
 			q.buf = q.appendCounterAt(q.buf, ts, cv.Track, cv.Value)
@@ -395,7 +404,7 @@ func (q *sequence) countersLocked(s *Session, vals []CounterValue) (yield bool) 
 // appendCounter writes the counter's descriptor (once per sequence) and a
 // TYPE_COUNTER event. An invalid handle writes nothing.
 func (q *sequence) appendCounter(b []byte, c CounterTrack, v int64) []byte {
-	return q.appendCounterAt(b, Now(), c, v)
+	return q.appendCounterAt(b, q.now(), c, v)
 }
 
 func (q *sequence) appendCounterAt(b []byte, ts uint64, c CounterTrack, v int64) []byte {
@@ -437,7 +446,7 @@ func (q *sequence) objectNameLocked(device uint64, objectType int32, object uint
 		return yield
 	}
 	before := len(q.buf)
-	b, pkt := appendPacketHeader(q.buf, Now(), q.pktSeq)
+	b, pkt := appendPacketHeader(q.buf, q.now(), q.pktSeq)
 	b, ev := beginMsg(b, fVulkanAPIEvent)
 	b, on := beginMsg(b, fVkDebugUtilsObjectName)
 	b = appendVarintField(b, fVkONPid, uint64(uint32(pid)))

@@ -537,38 +537,16 @@ func (q *sequence) unlock(yield bool) {
 
 // Instant emits a TYPE_INSTANT track event on the process track to every
 // running session. With no session it costs one atomic load.
-func Instant(cat Category, name EventName, args ...Arg) {
-	InstantOn(Track{}, cat, name, args...)
-}
+func Instant(cat Category, name EventName, args ...Arg) { Stamp(0).Instant(cat, name, args...) }
 
 // InstantOn is Instant on a given track (ThreadTrack for a thread).
 func InstantOn(t Track, cat Category, name EventName, args ...Arg) {
-	p := active.Load()
-	if p == nil {
-		return
-	}
-	for _, s := range *p {
-		if s.allows(cat) {
-			q := s.pick()
-			q.unlock(q.eventLocked(t, cat, name, args, nil))
-		}
-	}
+	Stamp(0).InstantOn(t, cat, name, args...)
 }
 
 // Counter emits a counter value (TYPE_COUNTER) to every running session; the
 // track's descriptor precedes its first value on each sequence.
-func Counter(c CounterTrack, v int64) {
-	p := active.Load()
-	if p == nil {
-		return
-	}
-	for _, s := range *p {
-		if s.allowsCounter(c) {
-			q := s.pick()
-			q.unlock(q.counterLocked(c, v))
-		}
-	}
-}
+func Counter(c CounterTrack, v int64) { Stamp(0).Counter(c, v) }
 
 // CounterValue is one value of a counter track, for Counters.
 type CounterValue struct {
@@ -579,28 +557,81 @@ type CounterValue struct {
 // Counters emits several counter values with one timestamp under one lock
 // per session (a total and its per-heap part, say): cheaper than a Counter
 // call each.
-func Counters(vals ...CounterValue) {
-	p := active.Load()
-	if p == nil {
-		return
-	}
-	for _, s := range *p {
-		q := s.pick()
-		q.unlock(q.countersLocked(s, vals))
-	}
-}
+func Counters(vals ...CounterValue) { Stamp(0).Counters(vals...) }
 
 // VkObjectName emits a raw VulkanApiEvent.VkDebugUtilsObjectName packet
 // (TracePacket field 65) to every running session, with an absolute
 // CLOCK_BOOTTIME timestamp and explicit clock id.
 func VkObjectName(device uint64, objectType int32, object uint64, name string) {
+	Stamp(0).VkObjectName(device, objectType, object, name)
+}
+
+// Stamp is the time events are emitted at: CLOCK_BOOTTIME ns (Now's clock),
+// 0 for now. Its methods are the package-level functions of the same names
+// at that time, for events emitted after what they describe happened (a
+// layer's deferred hooks emit with their call's time). Trace processors sort
+// events by time, so they need not come in order.
+type Stamp uint64
+
+// emit writes with f to the sequence s picks, at t.
+func (t Stamp) emit(s *Session, f func(q *sequence) bool) {
+	q := s.pick()
+	q.at = uint64(t)
+	yield := f(q)
+	q.at = 0
+	q.unlock(yield)
+}
+
+// Instant is the package-level Instant at t.
+func (t Stamp) Instant(cat Category, name EventName, args ...Arg) {
+	t.InstantOn(Track{}, cat, name, args...)
+}
+
+// InstantOn is the package-level InstantOn at t.
+func (t Stamp) InstantOn(tr Track, cat Category, name EventName, args ...Arg) {
 	p := active.Load()
 	if p == nil {
 		return
 	}
 	for _, s := range *p {
-		q := s.pick()
-		q.unlock(q.objectNameLocked(device, objectType, object, name))
+		if s.allows(cat) {
+			t.emit(s, func(q *sequence) bool { return q.eventLocked(tr, cat, name, args, nil) })
+		}
+	}
+}
+
+// Counter is the package-level Counter at t.
+func (t Stamp) Counter(c CounterTrack, v int64) {
+	p := active.Load()
+	if p == nil {
+		return
+	}
+	for _, s := range *p {
+		if s.allowsCounter(c) {
+			t.emit(s, func(q *sequence) bool { return q.counterLocked(c, v) })
+		}
+	}
+}
+
+// Counters is the package-level Counters at t.
+func (t Stamp) Counters(vals ...CounterValue) {
+	p := active.Load()
+	if p == nil {
+		return
+	}
+	for _, s := range *p {
+		t.emit(s, func(q *sequence) bool { return q.countersLocked(s, vals) })
+	}
+}
+
+// VkObjectName is the package-level VkObjectName at t.
+func (t Stamp) VkObjectName(device uint64, objectType int32, object uint64, name string) {
+	p := active.Load()
+	if p == nil {
+		return
+	}
+	for _, s := range *p {
+		t.emit(s, func(q *sequence) bool { return q.objectNameLocked(device, objectType, object, name) })
 	}
 }
 

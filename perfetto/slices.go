@@ -44,29 +44,35 @@ type Slice struct {
 // event with the same timestamp, to every running session in which cat is
 // enabled: a consumer pairing the two sees equal times.
 func InstantSlice(cat Category, name EventName, sl *Slice, args ...Arg) {
+	Stamp(0).InstantSlice(cat, name, sl, args...)
+}
+
+// InstantSlice is the package-level InstantSlice at t.
+func (t Stamp) InstantSlice(cat Category, name EventName, sl *Slice, args ...Arg) {
 	p := active.Load()
 	if p == nil {
 		return
 	}
 	for _, s := range *p {
 		if s.allows(cat) {
-			q := s.pick()
-			q.unlock(q.eventLocked(Track{}, cat, name, args, sl))
+			t.emit(s, func(q *sequence) bool { return q.eventLocked(Track{}, cat, name, args, sl) })
 		}
 	}
 }
 
 // Slices emits slice events of category cat with one timestamp (an end and
 // the begin that replaces it, say) to every running session.
-func Slices(cat Category, sl ...Slice) {
+func Slices(cat Category, sl ...Slice) { Stamp(0).Slices(cat, sl...) }
+
+// Slices is the package-level Slices at t.
+func (t Stamp) Slices(cat Category, sl ...Slice) {
 	p := active.Load()
 	if p == nil {
 		return
 	}
 	for _, s := range *p {
 		if s.allows(cat) {
-			q := s.pick()
-			q.unlock(q.slicesLocked(cat, sl))
+			t.emit(s, func(q *sequence) bool { return q.slicesLocked(cat, sl) })
 		}
 	}
 }
@@ -83,7 +89,7 @@ func (q *sequence) slicesLocked(cat Category, sl []Slice) (yield bool) {
 		return yield
 	}
 	before := len(q.buf)
-	ts := Now()
+	ts := q.now()
 	b := q.buf
 	for i := range sl {
 		b = q.appendSlice(b, ts, cat, &sl[i])

@@ -33,7 +33,8 @@ type capType struct {
 	Ptrs        []capPtr
 }
 
-// capCmd is one deferred hook's description.
+// capCmd is one deferred hook's description (in its layer's C file; the
+// structure types are the framework's, vkgen_capture.c).
 type capCmd struct {
 	CName  string // vkgen_cap_<symbol>_<before|after>_<Cmd>
 	ID     uint32
@@ -233,7 +234,7 @@ func (c *captures) typeOf(name string) (*capType, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &capType{Name: name, CName: "cap_" + name, Size: l.Size, SType: -1}
+	t := &capType{Name: name, CName: "vkgen_cap_" + name, Size: l.Size, SType: -1}
 	if s := c.r.Struct(name); s != nil && s.SType != "" {
 		if v, ok := c.stypes[s.SType]; ok {
 			t.SType = v
@@ -305,4 +306,18 @@ func (c *captures) members(name string, base int) ([]capPtr, error) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// Types lists the structure types cmd's parameters name, for their
+// declarations.
+func (cmd *capCmd) Types() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range cmd.Params {
+		if p.Type != "" && !seen[p.Type] {
+			seen[p.Type] = true
+			out = append(out, p.Type)
+		}
+	}
+	return out
 }

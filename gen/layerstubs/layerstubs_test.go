@@ -257,7 +257,7 @@ func TestForgetNamed(t *testing.T) {
 	}
 	// forgetNamed is deferred: the trampolines record (device, type, handle)
 	contains(t, "glue", out["vkgen_t_glue.go"], "forgetNamed(vk.Device(r.Value(0)), vk.ObjectType(r.Value(1)), r.Value(2))")
-	contains(t, "vkgen_capture.c", out["vkgen_capture.c"], "const struct vkgen_cap_cmd vkgen_cap_t_forgetNamed = {1, 3, vkgen_cap_t_forgetNamed_params};")
+	contains(t, "vkgen_t.c", out["vkgen_t.c"], "static const struct vkgen_cap_cmd vkgen_cap_t_forgetNamed = {1, 3, vkgen_cap_t_forgetNamed_params};")
 }
 
 // TestDeferred: before/after hooks are recorded by the trampolines into the
@@ -280,21 +280,23 @@ func postDestroyDevice(vk.Device, *vk.AllocationCallbacks) {}
 		"X(vkCreateBuffer, VKGEN_1, 0, .defer_post = &vkgen_cap_t_afterCreateBuffer) \\\n",
 		"X(vkDestroyBuffer, VKGEN_1, 0, .defer_pre = &vkgen_cap_t_beforeDestroyBuffer) \\\n",
 		"X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT, .name_cache = 1) \\\n",
-		"extern const struct vkgen_cap_cmd vkgen_cap_t_afterCreateBuffer;",
+		"static const struct vkgen_cap_cmd vkgen_cap_t_afterCreateBuffer = {1, 4, vkgen_cap_t_afterCreateBuffer_params};",
 		// a query runs through the next layer's table when the call is recorded
-		"void vkgen_t_query_afterBindBufferMemory(const uint64_t *a, void *out) {\n\tstruct vkgen_device *d = vkgen_device_of(LAYER, (const void *)(uintptr_t)a[0]);\n\tPFN_vkGetBufferMemoryRequirements fn = d ? (PFN_vkGetBufferMemoryRequirements)d->tab[VKGEN_D_vkGetBufferMemoryRequirements] : NULL;\n\tif (fn) fn((VkDevice)(uintptr_t)a[0], (VkBuffer)(uintptr_t)a[1], (VkMemoryRequirements *)out);\n}",
+		"static void vkgen_t_query_afterBindBufferMemory(const uint64_t *a, void *out) {\n\tstruct vkgen_device *d = vkgen_device_of(LAYER, (const void *)(uintptr_t)a[0]);\n\tPFN_vkGetBufferMemoryRequirements fn = d ? (PFN_vkGetBufferMemoryRequirements)d->tab[VKGEN_D_vkGetBufferMemoryRequirements] : NULL;\n\tif (fn) fn((VkDevice)(uintptr_t)a[0], (VkBuffer)(uintptr_t)a[1], (VkMemoryRequirements *)out);\n}",
 	)
-	contains(t, "vkgen_capture.c", out["vkgen_capture.c"],
+	contains(t, "vkgen_t.c", out["vkgen_t.c"],
 		// device by value, the create info with its chain and its queue
 		// family array (length queueFamilyIndexCount, 4 bytes at 40), no
 		// allocator, the created handle
-		"static const struct vkgen_cap_ptr vkgen_cap_t_afterCreateBuffer_params[] = {\n\t{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},\n\t{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &cap_VkBufferCreateInfo},\n\t{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},\n\t{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},\n};",
-		"static const struct vkgen_cap_ptr cap_VkBufferCreateInfo_ptrs[] = {\n\t{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},\n\t{48, VKGEN_CAP_BYTES, 4, 40, 40, 4, NULL},\n};",
-		"static const struct vkgen_cap_type cap_VkBufferCreateInfo = {56, 2, cap_VkBufferCreateInfo_ptrs};",
+		"static const struct vkgen_cap_ptr vkgen_cap_t_afterCreateBuffer_params[] = {\n\t{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},\n\t{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkBufferCreateInfo},\n\t{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},\n\t{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},\n};",
+	)
+	contains(t, "vkgen_capture.c", out["vkgen_capture.c"],
+		"static const struct vkgen_cap_ptr vkgen_cap_VkBufferCreateInfo_ptrs[] = {\n\t{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},\n\t{48, VKGEN_CAP_BYTES, 4, 40, 40, 4, NULL},\n};",
+		"const struct vkgen_cap_type vkgen_cap_VkBufferCreateInfo = {56, 2, vkgen_cap_VkBufferCreateInfo_ptrs};",
 		// the name is a string
 		"{32, VKGEN_CAP_STRING, 0, 0, 0, 0, NULL}",
 		// a structure a chain of a create info may carry, by its sType
-		"case 1000072000: return &cap_VkExternalMemoryBufferCreateInfo;",
+		"case 1000072000: return &vkgen_cap_VkExternalMemoryBufferCreateInfo;",
 	)
 	contains(t, "glue", out["vkgen_t_glue.go"],
 		"layer.RegisterDeferred(1, \"VK_LAYER_T_t\", \"afterCreateBuffer\", func(r *layer.Record) {\n\t\tafterCreateBuffer(vk.Device(r.Value(0)), (*vk.BufferCreateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.Buffer)(r.Pointer(3)), vk.Result(r.Result()))",
@@ -302,7 +304,7 @@ func postDestroyDevice(vk.Device, *vk.AllocationCallbacks) {}
 		"\tdefer layer.Sync()() // the deferred hooks of the calls before this one run first\n\tpostDestroyDevice(",
 		"afterBindBufferMemory(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), vk.DeviceMemory(r.Value(2)), vk.DeviceSize(r.Value(3)), vk.Result(r.Result()), (*vk.MemoryRequirements)(r.Pointer(4)))",
 	)
-	contains(t, "vkgen_capture.c", out["vkgen_capture.c"], "vkgen_cap_t_afterBindBufferMemory_params, vkgen_t_query_afterBindBufferMemory, 24};")
+	contains(t, "vkgen_t.c", out["vkgen_t.c"], "vkgen_cap_t_afterBindBufferMemory_params, vkgen_t_query_afterBindBufferMemory, 24};")
 	if _, err := gen(t, r, spec, "func afterCmdSetBlendConstants(vk.CommandBuffer, *float32) {}\n"); err != nil {
 		t.Errorf("an array parameter cannot be deferred: %v", err)
 	}

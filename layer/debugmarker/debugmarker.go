@@ -47,7 +47,7 @@ var (
 // emitLive writes one name change as a raw VkDebugUtilsObjectName packet.
 // A removal (null or empty name) is a packet with an empty object_name.
 func emitLive(r objectnames.Record) {
-	perfetto.VkObjectName(r.Device, int32(r.Type), r.Handle, r.Name)
+	stamp().VkObjectName(r.Device, int32(r.Type), r.Handle, r.Name)
 }
 
 // replayInto returns the session-start hook replaying s into one session.
@@ -117,4 +117,13 @@ func postCreateInstance(info *vk.InstanceCreateInfo, _ *vk.AllocationCallbacks, 
 // layer stops publishing.
 func postDestroyInstance(vk.Instance, *vk.AllocationCallbacks) {
 	presence.InstanceDestroyed()
+}
+
+// stamp is the time of the name change the running hook publishes: its
+// call's (deferred hooks), else now.
+func stamp() perfetto.Stamp {
+	if r := layer.Current(); r != nil {
+		return perfetto.Stamp(r.Time())
+	}
+	return 0
 }

@@ -8,12 +8,30 @@
 #include "vkgen_trampolines.h"
 
 #define LAYER (&vkgen_debugmarker_layer)
-extern const struct vkgen_cap_cmd vkgen_cap_debugmarker_beforeDebugMarkerSetObjectNameEXT;
-extern const struct vkgen_cap_cmd vkgen_cap_debugmarker_beforeSetDebugUtilsObjectNameEXT;
 
 static struct vkgen_namecache names;
 static struct vkgen_named named;
-extern const struct vkgen_cap_cmd vkgen_cap_debugmarker_forgetNamed;
+
+extern const struct vkgen_cap_type vkgen_cap_VkDebugMarkerObjectNameInfoEXT;
+static const struct vkgen_cap_ptr vkgen_cap_debugmarker_beforeDebugMarkerSetObjectNameEXT_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkDebugMarkerObjectNameInfoEXT},
+};
+static const struct vkgen_cap_cmd vkgen_cap_debugmarker_beforeDebugMarkerSetObjectNameEXT = {2, 2, vkgen_cap_debugmarker_beforeDebugMarkerSetObjectNameEXT_params};
+
+extern const struct vkgen_cap_type vkgen_cap_VkDebugUtilsObjectNameInfoEXT;
+static const struct vkgen_cap_ptr vkgen_cap_debugmarker_beforeSetDebugUtilsObjectNameEXT_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkDebugUtilsObjectNameInfoEXT},
+};
+static const struct vkgen_cap_cmd vkgen_cap_debugmarker_beforeSetDebugUtilsObjectNameEXT = {1, 2, vkgen_cap_debugmarker_beforeSetDebugUtilsObjectNameEXT_params};
+
+static const struct vkgen_cap_ptr vkgen_cap_debugmarker_forgetNamed_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+};
+static const struct vkgen_cap_cmd vkgen_cap_debugmarker_forgetNamed = {3, 3, vkgen_cap_debugmarker_forgetNamed_params};
 
 /* The layer's table, one row per entry point it intercepts: X(entry, own,
  * claimed, hooks) with own VKGEN_1 where the entry is the layer's (VKGEN_0:

@@ -41,9 +41,9 @@ func preCreateBuffer(vk.Device, *vk.BufferCreateInfo, *vk.AllocationCallbacks, *
 	count("vkCreateBuffer", true)
 }
 func preSetDebugUtilsObjectNameEXT(_ vk.Device, info *vk.DebugUtilsObjectNameInfoEXT) {
-	name := strings.Clone(layer.CStringView(unsafe.Pointer(info.PObjectName))) // the C string dies with the call
-	mu.Lock()
-	r.Names[fmt.Sprint(info.ObjectType, ":", info.ObjectHandle)] = name
+	if mu.Lock(); info != nil { // a copy: the C string dies with the call
+		r.Names[fmt.Sprint(info.ObjectType, ":", info.ObjectHandle)] = strings.Clone(layer.CStringView(unsafe.Pointer(info.PObjectName)))
+	}
 	mu.Unlock()
 	count("vkSetDebugUtilsObjectNameEXT", true)
 }

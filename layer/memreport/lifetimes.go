@@ -265,7 +265,7 @@ func (lt *lifetimes) EmitName(r objectnames.Record) {
 		rename(liveKey{nk.dev, src, r.Handle, 0, key})
 	}
 	if len(out) > 0 {
-		perfetto.Slices(category, out...)
+		stamp().Slices(category, out...)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/vkgen/vkgen/generated"
+	"github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
 	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
@@ -130,7 +131,7 @@ func (s traceSink) Counters(track int, total int64, totalChanged bool, heap uint
 		s.em.Counters(vals[:n]...)
 		return
 	}
-	perfetto.Counters(vals[:n]...)
+	stamp().Counters(vals[:n]...)
 }
 
 func (s traceSink) counter(t perfetto.CounterTrack, bytes int64) {
@@ -138,7 +139,7 @@ func (s traceSink) counter(t perfetto.CounterTrack, bytes int64) {
 		s.em.Counter(t, bytes)
 		return
 	}
-	perfetto.Counter(t, bytes)
+	stamp().Counter(t, bytes)
 }
 
 func (s traceSink) Allocation(ev accounting.AllocationEvent) {
@@ -181,9 +182,9 @@ func (s traceSink) Allocation(ev accounting.AllocationEvent) {
 		return
 	}
 	if reopen {
-		perfetto.Slices(category, perfetto.Slice{Op: perfetto.SliceEnd, Track: sl.Track})
+		stamp().Slices(category, perfetto.Slice{Op: perfetto.SliceEnd, Track: sl.Track})
 	}
-	perfetto.InstantSlice(category, allocEvent, slp, args...)
+	stamp().InstantSlice(category, allocEvent, slp, args...)
 }
 
 // appendDetails adds the annotations only some events have: external and
@@ -221,7 +222,7 @@ func (s traceSink) failure(ev accounting.AllocationEvent) {
 	if s.em != nil || !perfetto.Enabled() {
 		return // failures are events of their moment, never replayed
 	}
-	perfetto.Instant(category, failEvent,
+	stamp().Instant(category, failEvent,
 		perfetto.String(argSource, ev.Source.String()),
 		perfetto.Uint(argMemoryObject, ev.MemoryObjectID),
 		perfetto.Uint(argSize, ev.Size),
@@ -267,7 +268,7 @@ func (s traceSink) Leak(ev accounting.AllocationEvent, name, at string) {
 		perfetto.Uint(argHeap, uint64(ev.Heap)),
 		perfetto.String(argObjectName, name),
 		perfetto.String(argAt, at))
-	perfetto.Instant(category, leakEvent, appendDetails(args, &ev)...)
+	stamp().Instant(category, leakEvent, appendDetails(args, &ev)...)
 }
 
 // nameSink writes VulkanObjectName events like traceSink, for the object
@@ -295,7 +296,7 @@ func (s nameSink) EmitName(r objectnames.Record) {
 		s.em.Instant(category, nameEvent, args[:]...)
 		return
 	}
-	perfetto.Instant(category, nameEvent, args[:]...)
+	stamp().Instant(category, nameEvent, args[:]...)
 }
 
 // replay is the session-start hook: the non-zero counters, then the live
@@ -304,4 +305,13 @@ func (s nameSink) EmitName(r objectnames.Record) {
 func (s *state) replay(em *perfetto.Emitter) {
 	s.engine.Snapshot(traceSink{em: em, lt: s.lt})
 	s.names.EmitAll(nameSink{em})
+}
+
+// stamp is the time of what the running hook reports: its call's, for a
+// deferred hook (recorded while a session ran), else now.
+func stamp() perfetto.Stamp {
+	if r := layer.Current(); r != nil {
+		return perfetto.Stamp(r.Time())
+	}
+	return 0
 }

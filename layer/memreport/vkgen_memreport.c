@@ -8,20 +8,6 @@
 #include "vkgen_trampolines.h"
 
 #define LAYER (&vkgen_memreport_layer)
-extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterAllocateMemory;
-extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindBufferMemory;
-extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindImageMemory;
-extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateBuffer;
-extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateImage;
-extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterDebugMarkerSetObjectNameEXT;
-extern const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyBuffer;
-extern const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyImage;
-extern const struct vkgen_cap_cmd vkgen_cap_memreport_beforeFreeMemory;
-extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements;
-extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements2;
-extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements;
-extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements2;
-extern const struct vkgen_cap_cmd vkgen_cap_memreport_afterSetDebugUtilsObjectNameEXT;
 
 static struct vkgen_namecache names;
 
@@ -35,18 +21,134 @@ VKAPI_ATTR void VKAPI_CALL vkgen_memreport_cb_DeviceMemoryReportCallbackEXT(cons
 }
 
 /* afterBindBufferMemory's query: vkGetBufferMemoryRequirements when the call is recorded. */
-void vkgen_memreport_query_afterBindBufferMemory(const uint64_t *a, void *out) {
+static void vkgen_memreport_query_afterBindBufferMemory(const uint64_t *a, void *out) {
 	struct vkgen_device *d = vkgen_device_of(LAYER, (const void *)(uintptr_t)a[0]);
 	PFN_vkGetBufferMemoryRequirements fn = d ? (PFN_vkGetBufferMemoryRequirements)d->tab[VKGEN_D_vkGetBufferMemoryRequirements] : NULL;
 	if (fn) fn((VkDevice)(uintptr_t)a[0], (VkBuffer)(uintptr_t)a[1], (VkMemoryRequirements *)out);
 }
 
 /* afterBindImageMemory's query: vkGetImageMemoryRequirements when the call is recorded. */
-void vkgen_memreport_query_afterBindImageMemory(const uint64_t *a, void *out) {
+static void vkgen_memreport_query_afterBindImageMemory(const uint64_t *a, void *out) {
 	struct vkgen_device *d = vkgen_device_of(LAYER, (const void *)(uintptr_t)a[0]);
 	PFN_vkGetImageMemoryRequirements fn = d ? (PFN_vkGetImageMemoryRequirements)d->tab[VKGEN_D_vkGetImageMemoryRequirements] : NULL;
 	if (fn) fn((VkDevice)(uintptr_t)a[0], (VkImage)(uintptr_t)a[1], (VkMemoryRequirements *)out);
 }
+
+extern const struct vkgen_cap_type vkgen_cap_VkMemoryAllocateInfo;
+static const struct vkgen_cap_ptr vkgen_cap_memreport_afterAllocateMemory_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryAllocateInfo},
+	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
+};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterAllocateMemory = {4, 4, vkgen_cap_memreport_afterAllocateMemory_params};
+
+extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
+static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindBufferMemory_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
+};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindBufferMemory = {14, 5, vkgen_cap_memreport_afterBindBufferMemory_params, vkgen_memreport_query_afterBindBufferMemory, 24};
+
+extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
+static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindImageMemory_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
+};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindImageMemory = {15, 5, vkgen_cap_memreport_afterBindImageMemory_params, vkgen_memreport_query_afterBindImageMemory, 24};
+
+extern const struct vkgen_cap_type vkgen_cap_VkBufferCreateInfo;
+static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateBuffer_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkBufferCreateInfo},
+	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
+};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateBuffer = {6, 4, vkgen_cap_memreport_afterCreateBuffer_params};
+
+extern const struct vkgen_cap_type vkgen_cap_VkImageCreateInfo;
+static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateImage_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkImageCreateInfo},
+	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
+};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateImage = {7, 4, vkgen_cap_memreport_afterCreateImage_params};
+
+extern const struct vkgen_cap_type vkgen_cap_VkDebugMarkerObjectNameInfoEXT;
+static const struct vkgen_cap_ptr vkgen_cap_memreport_afterDebugMarkerSetObjectNameEXT_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkDebugMarkerObjectNameInfoEXT},
+};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterDebugMarkerSetObjectNameEXT = {17, 2, vkgen_cap_memreport_afterDebugMarkerSetObjectNameEXT_params};
+
+static const struct vkgen_cap_ptr vkgen_cap_memreport_beforeDestroyBuffer_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
+};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyBuffer = {8, 3, vkgen_cap_memreport_beforeDestroyBuffer_params};
+
+static const struct vkgen_cap_ptr vkgen_cap_memreport_beforeDestroyImage_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
+};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyImage = {9, 3, vkgen_cap_memreport_beforeDestroyImage_params};
+
+static const struct vkgen_cap_ptr vkgen_cap_memreport_beforeFreeMemory_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
+};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeFreeMemory = {5, 3, vkgen_cap_memreport_beforeFreeMemory_params};
+
+extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
+static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetBufferMemoryRequirements_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
+};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements = {10, 3, vkgen_cap_memreport_afterGetBufferMemoryRequirements_params};
+
+extern const struct vkgen_cap_type vkgen_cap_VkBufferMemoryRequirementsInfo2;
+extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements2;
+static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetBufferMemoryRequirements2_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkBufferMemoryRequirementsInfo2},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements2},
+};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements2 = {12, 3, vkgen_cap_memreport_afterGetBufferMemoryRequirements2_params};
+
+extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
+static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetImageMemoryRequirements_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
+};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements = {11, 3, vkgen_cap_memreport_afterGetImageMemoryRequirements_params};
+
+extern const struct vkgen_cap_type vkgen_cap_VkImageMemoryRequirementsInfo2;
+extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements2;
+static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetImageMemoryRequirements2_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkImageMemoryRequirementsInfo2},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements2},
+};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements2 = {13, 3, vkgen_cap_memreport_afterGetImageMemoryRequirements2_params};
+
+extern const struct vkgen_cap_type vkgen_cap_VkDebugUtilsObjectNameInfoEXT;
+static const struct vkgen_cap_ptr vkgen_cap_memreport_afterSetDebugUtilsObjectNameEXT_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkDebugUtilsObjectNameInfoEXT},
+};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterSetDebugUtilsObjectNameEXT = {16, 2, vkgen_cap_memreport_afterSetDebugUtilsObjectNameEXT_params};
 
 VkResult vkgen_memreport_next_EnumerateDeviceExtensionProperties(int *ok, uintptr_t physicalDevice, void * pLayerName, void * pPropertyCount, void * pProperties) {
 	struct vkgen_instance *d = vkgen_instance_of(LAYER, (const void *)physicalDevice);

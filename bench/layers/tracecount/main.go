@@ -55,8 +55,8 @@ func count(path string) (map[string]int, error) {
 		switch {
 		case p.ObjectName != nil:
 			counts["packet VkDebugUtilsObjectName"]++
-		case p.Event != nil && p.Event.Name != "":
-			counts["event "+p.Event.Name]++
+		case p.Event != nil && p.Event.Type == decode.TypeInstant && p.Event.Name != "":
+			counts["event "+p.Event.Name]++ // instants: the lifetime slices beside them are not counted
 		}
 	}
 }
