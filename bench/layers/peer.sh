@@ -51,7 +51,7 @@ done
 # The peer's Perfetto SDK takes the service's default shared memory buffer
 # and drops events when it fills; 32 MiB (traced's maximum) for its
 # producers (named after argv[0]) avoids that. vkgen's producer brings its
-# own buffer (4 MiB), which this does not change.
+# own buffer: the same 32 MiB through its perfetto_smb_kb setting.
 cat >"$work/session.pbtxt" <<EOF
 buffers { size_kb: 524288 fill_policy: DISCARD }
 data_sources { config { name: "track_event" track_event_config {
@@ -93,6 +93,7 @@ run() {
 		env -u VK_INSTANCE_LAYERS "${env[@]}" "${loop[@]}" >"$work/out"
 	else
 		env[0]=PERFETTO_PRODUCER_SOCK_NAME="$work/s/p.sock"
+		env+=(VK_VKGEN_PERFETTO_SMB_KB=32768)
 		for ((a = 1; ; a++)); do
 			session_run "$mode" "$side" "${env[@]}" -- "${loop[@]}"
 			check "$mode $side" "$work/t.pftrace" && break

@@ -12,6 +12,8 @@ var Tracing = []Def{
 		Description: "Comma-separated track-event categories the trace file records (VulkanDebugMarker, VulkanDeviceMemoryReport); empty: every category. Raw object-name packets are always recorded."},
 	{Key: "perfetto_system", Label: "Record into traced", Type: Bool, Default: true,
 		Description: "Be a producer of the Perfetto system service (traced) whenever it runs, so perfetto sessions record the layers."},
+	{Key: "perfetto_smb_kb", Label: "Shared memory with traced (KiB)", Type: Int, Default: int64(4096), Min: 64, Max: 32768,
+		Description: "Size of the shared memory buffer the layers write traced's events into: what a burst may hold before the service reads it. A larger buffer loses fewer events under heavy load and costs as much memory."},
 	{Key: "perfetto_startup_ms", Label: "Startup tracing window (ms)", Type: Int, Default: int64(10000), Min: 0, Max: 3600000,
 		Description: "When traced runs, keep the events of the first milliseconds in memory (at most 4 MiB) for a session that starts within them; 0 turns startup tracing off."},
 }

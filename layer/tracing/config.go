@@ -31,6 +31,7 @@ type config struct {
 	categories                 []string // the trace file's categories; nil: all
 	system                     bool
 	startupWindow              time.Duration
+	smbBytes                   uint32
 }
 
 var (
@@ -53,6 +54,7 @@ func readConfig(layer string, api []settings.APISetting) config {
 		bufferBytes:   int(v["trace_buffer_kb"].V.(int64)) << 10,
 		system:        v["perfetto_system"].V.(bool),
 		startupWindow: time.Duration(v["perfetto_startup_ms"].V.(int64)) * time.Millisecond,
+		smbBytes:      uint32(v["perfetto_smb_kb"].V.(int64)) << 10,
 	}
 	for _, cat := range strings.Split(v["trace_categories"].V.(string), ",") {
 		if cat = strings.TrimSpace(cat); cat != "" {
@@ -75,7 +77,7 @@ func (c config) fileOptions() perfetto.Options {
 }
 
 func (c config) systemConfig() system.Config {
-	return system.Config{StartupWindow: c.startupWindow, StartupBytes: system.DefaultStartupBytes}
+	return system.Config{StartupWindow: c.startupWindow, StartupBytes: system.DefaultStartupBytes, SMBSizeHint: c.smbBytes}
 }
 
 // TraceFileSetting returns the configured trace path and where it came from

@@ -110,3 +110,18 @@ func TestTraceCategories(t *testing.T) {
 		t.Errorf("recorded categories %v and %d object names, want tracing.kept and 1", cats, len(tr.ObjectNames()))
 	}
 }
+
+// The system producer's shared memory and startup window come from the
+// settings (perfetto_smb_kb, perfetto_startup_ms).
+func TestSystemConfigFromSettings(t *testing.T) {
+	t.Setenv(EnvSettingsPath, filepath.Join(t.TempDir(), "none"))
+	c := readConfig("", nil).systemConfig()
+	if c.SMBSizeHint != 4<<20 || c.StartupWindow.Milliseconds() != 10000 {
+		t.Errorf("defaults: %+v", c)
+	}
+	t.Setenv("VK_VKGEN_PERFETTO_SMB_KB", "32768")
+	t.Setenv("VK_VKGEN_PERFETTO_STARTUP_MS", "0")
+	if c := readConfig("", nil).systemConfig(); c.SMBSizeHint != 32<<20 || c.StartupWindow != 0 {
+		t.Errorf("from the environment: %+v", c)
+	}
+}
