@@ -149,9 +149,11 @@ func drainLocked() int {
 			n++
 		}
 		clear(unsafe.Slice((*byte)(at), size)) // a header's state stays 0 until committed
-		tail += size
-		atomic.StoreUint64(tailp, tail)
+		if tail += size; n%64 == 0 {
+			atomic.StoreUint64(tailp, tail) // now and then: producers read it only when the ring looks full
+		}
 	}
+	atomic.StoreUint64(tailp, tail)
 	if lost := uint64(C.vkgen_defer_lost()); lost > reportedLost {
 		fmt.Fprintf(os.Stderr, "vkgen: %d deferred calls were not recorded (the ring stayed full for a second)\n", lost-reportedLost)
 		reportedLost = lost

@@ -185,10 +185,15 @@ uint64_t vkgen_defer_lost(void) { return atomic_load(&lost); }
  * as lost rather than hanging the application). */
 static struct vkgen_rec *reserve(uint64_t n) {
 	const uint64_t cap = VKGEN_RING_BYTES;
+	/* The consumer's tail as this thread last read it: reading the shared
+	 * line at every record would miss the cache whenever the consumer moved
+	 * it; the tail only grows, so a stale one only underestimates room. */
+	static __thread uint64_t tail_seen;
 	for (long spins = 0;; spins++) {
 		uint64_t h = __atomic_load_n(&vkgen_ring.head, __ATOMIC_RELAXED);
 		uint64_t off = h & (cap - 1), need = off + n > cap ? cap - off + n : n;
-		if (h + need - __atomic_load_n(&vkgen_ring.tail, __ATOMIC_ACQUIRE) > cap) {
+		if (h + need - tail_seen > cap) tail_seen = __atomic_load_n(&vkgen_ring.tail, __ATOMIC_ACQUIRE);
+		if (h + need - tail_seen > cap) {
 			vkgen_ring_kick();
 			if (spins > 200000) return NULL; /* ~1 s of yields */
 			sched_yield();
