@@ -5,7 +5,6 @@ package example
 
 import (
 	"encoding/json"
-	"fmt"
 	"github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/layer/vk"
 	"os"
@@ -17,11 +16,11 @@ import (
 // Report is one line of $VKGEN_EXAMPLE_OUT.
 type Report struct {
 	Calls  map[string]int64  `json:"calls"` // Go hook calls per command
-	Names  map[string]string `json:"names"` // the last name per "type:handle"
+	Names  map[uint64]string `json:"names"` // the last name per handle
 	Panics int64             `json:"panics"`
 }
 
-var mu, r = sync.Mutex{}, Report{Calls: map[string]int64{}, Names: map[string]string{}}
+var mu, r = sync.Mutex{}, Report{Calls: map[string]int64{}, Names: map[uint64]string{}}
 
 func count(cmd string, ok bool) {
 	if mu.Lock(); ok {
@@ -42,7 +41,7 @@ func preCreateBuffer(vk.Device, *vk.BufferCreateInfo, *vk.AllocationCallbacks, *
 }
 func preSetDebugUtilsObjectNameEXT(_ vk.Device, info *vk.DebugUtilsObjectNameInfoEXT) {
 	if mu.Lock(); info != nil { // a copy: the C string dies with the call
-		r.Names[fmt.Sprint(info.ObjectType, ":", info.ObjectHandle)] = strings.Clone(layer.CStringView(unsafe.Pointer(info.PObjectName)))
+		r.Names[info.ObjectHandle] = strings.Clone(layer.CStringView(unsafe.Pointer(info.PObjectName)))
 	}
 	mu.Unlock()
 	count("vkSetDebugUtilsObjectNameEXT", true)
@@ -56,5 +55,5 @@ func postDestroyInstance(vk.Instance, *vk.AllocationCallbacks) {
 		json.NewEncoder(f).Encode(r) // one line
 		f.Close()
 	}
-	r = Report{Calls: map[string]int64{}, Names: map[string]string{}}
+	r = Report{Calls: map[string]int64{}, Names: map[uint64]string{}}
 }
