@@ -61,6 +61,33 @@ func RegisterDeferred(id uint32, layer, name string, f func(*Record)) {
 	deferMu.Unlock()
 }
 
+// EventTime is the time of what the running hook reports, on
+// CLOCK_BOOTTIME (perfetto.Now's clock) read in C as records read it: the
+// call's, in a deferred hook whose record has a time, else now. Events of
+// deferred and other hooks then order as their calls did (perfetto.Now
+// converts Go's monotonic clock, off by its calibration).
+//
+// Times only grow from one call to the next (at least by a nanosecond):
+// events go to different trace sequences, where readers order them by time
+// alone, so they must keep the order the hooks emitted them in.
+func EventTime() uint64 {
+	t := uint64(C.vkgen_now_ns())
+	if r := current; r != nil && r.rec.ts != 0 {
+		t = uint64(r.rec.ts)
+	}
+	for {
+		last := lastEvent.Load()
+		if t <= last {
+			t = last + 1
+		}
+		if lastEvent.CompareAndSwap(last, t) {
+			return t
+		}
+	}
+}
+
+var lastEvent atomic.Uint64 // the last time EventTime returned
+
 // Current is the record of the deferred hook running now, nil in any other
 // hook (those of a layer with deferred hooks run under the drain lock, see
 // Sync). Trace sinks use its Time; outside hooks it means nothing.

@@ -153,7 +153,7 @@ static void record(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_
 int vkgen_defer_timestamps;
 static atomic_uint_fast64_t lost;
 
-static uint64_t now_ns(void) {
+uint64_t vkgen_now_ns(void) {
 	struct timespec ts;
 	clock_gettime(CLOCK_BOOTTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
@@ -250,7 +250,7 @@ static void record(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_
 	r->size = (uint32_t)n;
 	r->id = cmd->id;
 	r->nslots = cmd->nparams;
-	r->ts = __atomic_load_n(&vkgen_defer_timestamps, __ATOMIC_RELAXED) ? now_ns() : 0;
+	r->ts = __atomic_load_n(&vkgen_defer_timestamps, __ATOMIC_RELAXED) ? vkgen_now_ns() : 0;
 	r->result = result;
 	unsigned char *slots = heap ? heap : (unsigned char *)r->slot;
 	if (heap) r->slot[0] = (uint64_t)(uintptr_t)heap;

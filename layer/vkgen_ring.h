@@ -33,6 +33,9 @@ extern struct vkgen_ring vkgen_ring;
 /* Whether records carry timestamps (a trace session is running). */
 extern int vkgen_defer_timestamps;
 
+/* CLOCK_BOOTTIME in ns: records' times and layer.EventTime. */
+uint64_t vkgen_now_ns(void);
+
 int vkgen_ring_init(void);
 void vkgen_ring_wait(int timeout_ms);
 void vkgen_ring_kick(void);

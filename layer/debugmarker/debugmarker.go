@@ -9,11 +9,10 @@
 // hook table, Go glue and manifest are generated (vkgen generate). The
 // framework forwards everything else of the two extensions it claims in C
 // and stands in for a driver without them (vkgen_runtime.h); Go sees only
-// name changes (the C name cache drops re-applied names) and destroys of
-// objects that may have been named (the framework's filter, forgetNamed),
-// both deferred: the application's thread records them and the framework's
-// drain runs them in order; instance/device lifetime hooks run in the call
-// after the drain. It must not import other layers.
+// name changes (the C name cache drops re-applied names), destroys of
+// objects that may have been named (the framework's filter, forgetNamed,
+// deferred: the drain runs them before the layer's next hook), and
+// instance/device lifetime. It must not import other layers.
 package debugmarker
 
 import (
@@ -47,7 +46,7 @@ var (
 // emitLive writes one name change as a raw VkDebugUtilsObjectName packet.
 // A removal (null or empty name) is a packet with an empty object_name.
 func emitLive(r objectnames.Record) {
-	stamp().VkObjectName(r.Device, int32(r.Type), r.Handle, r.Name)
+	perfetto.Stamp(layer.EventTime()).VkObjectName(r.Device, int32(r.Type), r.Handle, r.Name)
 }
 
 // replayInto returns the session-start hook replaying s into one session.
@@ -59,14 +58,16 @@ func replayInto(s *objectnames.Store) func(*perfetto.Emitter) {
 	}
 }
 
-// beforeSetDebugUtilsObjectNameEXT records the name, deferred off the
-// application's thread (the framework copies the call before its call down),
-// whatever the result (the reference's choice): the name is what the
+// preSetDebugUtilsObjectNameEXT records the name before the call down,
+// whatever its result (the reference's choice): the name is what the
 // application meant, and a driver without the extension has no result to
-// wait for.
+// wait for. It runs in the call, not deferred: a name is in the trace
+// session's buffer when the call returns, so a process that dies right
+// after (abort, SIGKILL, a Go host returning from main) still has it in its
+// trace; a deferred hook's record could still be in the ring then.
 // Names the store refuses (VK_OBJECT_TYPE_UNKNOWN, VK_NULL_HANDLE) are
 // invalid usage that the call down or the validation layer reports.
-func beforeSetDebugUtilsObjectNameEXT(device vk.Device, info *vk.DebugUtilsObjectNameInfoEXT) {
+func preSetDebugUtilsObjectNameEXT(device vk.Device, info *vk.DebugUtilsObjectNameInfoEXT) {
 	if info == nil {
 		return
 	}
@@ -77,9 +78,9 @@ func beforeSetDebugUtilsObjectNameEXT(device vk.Device, info *vk.DebugUtilsObjec
 	})
 }
 
-// beforeDebugMarkerSetObjectNameEXT maps the legacy object type to VkObjectType
+// preDebugMarkerSetObjectNameEXT maps the legacy object type to VkObjectType
 // through the generated table; an unmapped type is not stored.
-func beforeDebugMarkerSetObjectNameEXT(device vk.Device, info *vk.DebugMarkerObjectNameInfoEXT) {
+func preDebugMarkerSetObjectNameEXT(device vk.Device, info *vk.DebugMarkerObjectNameInfoEXT) {
 	if info == nil {
 		return
 	}
@@ -117,13 +118,4 @@ func postCreateInstance(info *vk.InstanceCreateInfo, _ *vk.AllocationCallbacks, 
 // layer stops publishing.
 func postDestroyInstance(vk.Instance, *vk.AllocationCallbacks) {
 	presence.InstanceDestroyed()
-}
-
-// stamp is the time of the name change the running hook publishes: its
-// call's (deferred hooks), else now.
-func stamp() perfetto.Stamp {
-	if r := layer.Current(); r != nil {
-		return perfetto.Stamp(r.Time())
-	}
-	return 0
 }

@@ -12,6 +12,16 @@ import (
 // allocations and per-bind results. Like hooks.go they only decode; they
 // are rare, so they run in the call.
 
+// bindMemoryStatus is VkBindMemoryStatus (Vulkan 1.4, VK_KHR_maintenance6),
+// written here so that the layer builds from registries before it too.
+type bindMemoryStatus struct {
+	SType   vk.StructureType
+	PNext   unsafe.Pointer
+	PResult *int32
+}
+
+const sTypeBindMemoryStatus vk.StructureType = 1000545002 // VK_STRUCTURE_TYPE_BIND_MEMORY_STATUS
+
 // bindTookEffect tells whether the bind whose info chain is pNext took
 // effect in a vkBind*Memory2 call that returned result (bindOK).
 func bindTookEffect(result vk.Result, pNext unsafe.Pointer) bool {
@@ -19,8 +29,11 @@ func bindTookEffect(result vk.Result, pNext unsafe.Pointer) bool {
 		return true
 	}
 	var status *int32
-	if p := vk.Find[vk.BindMemoryStatus](pNext); p != nil {
-		status = (*int32)(p.PResult)
+	for st, p := range vk.Chain(pNext) {
+		if st == sTypeBindMemoryStatus {
+			status = (*bindMemoryStatus)(p).PResult
+			break
+		}
 	}
 	return bindOK(false, status)
 }

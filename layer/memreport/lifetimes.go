@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/vkgen/vkgen/generated"
+	"github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
 	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
@@ -265,7 +266,7 @@ func (lt *lifetimes) EmitName(r objectnames.Record) {
 		rename(liveKey{nk.dev, src, r.Handle, 0, key})
 	}
 	if len(out) > 0 {
-		stamp().Slices(category, out...)
+		perfetto.Stamp(layer.EventTime()).Slices(category, out...)
 	}
 }
 

@@ -131,7 +131,7 @@ func (s traceSink) Counters(track int, total int64, totalChanged bool, heap uint
 		s.em.Counters(vals[:n]...)
 		return
 	}
-	stamp().Counters(vals[:n]...)
+	perfetto.Stamp(layer.EventTime()).Counters(vals[:n]...)
 }
 
 func (s traceSink) counter(t perfetto.CounterTrack, bytes int64) {
@@ -139,7 +139,7 @@ func (s traceSink) counter(t perfetto.CounterTrack, bytes int64) {
 		s.em.Counter(t, bytes)
 		return
 	}
-	stamp().Counter(t, bytes)
+	perfetto.Stamp(layer.EventTime()).Counter(t, bytes)
 }
 
 func (s traceSink) Allocation(ev accounting.AllocationEvent) {
@@ -182,9 +182,9 @@ func (s traceSink) Allocation(ev accounting.AllocationEvent) {
 		return
 	}
 	if reopen {
-		stamp().Slices(category, perfetto.Slice{Op: perfetto.SliceEnd, Track: sl.Track})
+		perfetto.Stamp(layer.EventTime()).Slices(category, perfetto.Slice{Op: perfetto.SliceEnd, Track: sl.Track})
 	}
-	stamp().InstantSlice(category, allocEvent, slp, args...)
+	perfetto.Stamp(layer.EventTime()).InstantSlice(category, allocEvent, slp, args...)
 }
 
 // appendDetails adds the annotations only some events have: external and
@@ -222,7 +222,7 @@ func (s traceSink) failure(ev accounting.AllocationEvent) {
 	if s.em != nil || !perfetto.Enabled() {
 		return // failures are events of their moment, never replayed
 	}
-	stamp().Instant(category, failEvent,
+	perfetto.Stamp(layer.EventTime()).Instant(category, failEvent,
 		perfetto.String(argSource, ev.Source.String()),
 		perfetto.Uint(argMemoryObject, ev.MemoryObjectID),
 		perfetto.Uint(argSize, ev.Size),
@@ -268,7 +268,7 @@ func (s traceSink) Leak(ev accounting.AllocationEvent, name, at string) {
 		perfetto.Uint(argHeap, uint64(ev.Heap)),
 		perfetto.String(argObjectName, name),
 		perfetto.String(argAt, at))
-	stamp().Instant(category, leakEvent, appendDetails(args, &ev)...)
+	perfetto.Stamp(layer.EventTime()).Instant(category, leakEvent, appendDetails(args, &ev)...)
 }
 
 // nameSink writes VulkanObjectName events like traceSink, for the object
@@ -296,7 +296,7 @@ func (s nameSink) EmitName(r objectnames.Record) {
 		s.em.Instant(category, nameEvent, args[:]...)
 		return
 	}
-	stamp().Instant(category, nameEvent, args[:]...)
+	perfetto.Stamp(layer.EventTime()).Instant(category, nameEvent, args[:]...)
 }
 
 // replay is the session-start hook: the non-zero counters, then the live
@@ -305,13 +305,4 @@ func (s nameSink) EmitName(r objectnames.Record) {
 func (s *state) replay(em *perfetto.Emitter) {
 	s.engine.Snapshot(traceSink{em: em, lt: s.lt})
 	s.names.EmitAll(nameSink{em})
-}
-
-// stamp is the time of what the running hook reports: its call's, for a
-// deferred hook (recorded while a session ran), else now.
-func stamp() perfetto.Stamp {
-	if r := layer.Current(); r != nil {
-		return perfetto.Stamp(r.Time())
-	}
-	return 0
 }
