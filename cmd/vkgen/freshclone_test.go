@@ -86,27 +86,29 @@ func newLayerLoads(t *testing.T, dir, registry string) {
 			t.Fatalf("%s: %v\n%s", strings.Join(s, " "), err, out)
 		}
 	}
-	hooks := exec.Command(vkgen, "layer", "hooks", "layer/hello", "--registry", registry)
+	hooks := exec.Command(vkgen, "layer", "hooks", "layer/hello", "vkCreateBuffer", "--registry", registry)
 	hooks.Dir = dir
-	if out, err := hooks.CombinedOutput(); err != nil || !strings.Contains(string(out), "func postCreateInstance(pCreateInfo *C.VkInstanceCreateInfo, pAllocator *C.VkAllocationCallbacks, pInstance *uintptr, result C.VkResult)") {
+	if out, err := hooks.CombinedOutput(); err != nil || !strings.Contains(string(out), "postCreateInstance: after vkCreateInstance") ||
+		!strings.Contains(string(out), "func preCreateBuffer(device vk.Device, pCreateInfo *vk.BufferCreateInfo, pAllocator *vk.AllocationCallbacks, pBuffer *vk.Buffer)") {
 		t.Errorf("vkgen layer hooks: %v\n%s", err, out)
 	}
-	// A hook with the wrong signature fails to build, naming the function
-	// and the signature the spec asks for.
+	// A hook with the wrong signature stops generation, naming the file,
+	// the function and the signature it must have.
 	hello := filepath.Join(dir, "layer", "hello", "hello.go")
 	src, err := os.ReadFile(hello)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad := strings.Replace(string(src), ", result C.VkResult)", ")", 1)
-	bad = strings.Replace(bad, "if result == C.VK_SUCCESS {", "if true {", 1)
+	bad := strings.Replace(string(src), ", result vk.Result)", ")", 1)
+	bad = strings.Replace(bad, "if result == vk.Success {", "if true {", 1)
 	if err := os.WriteFile(hello, []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	build := exec.Command("go", "build", "./layer/hello")
-	build.Dir = dir
-	out, err := build.CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "postCreateInstance") || !strings.Contains(string(out), "result _Ctype_VkResult") {
+	gen := exec.Command(vkgen, "generate", "--registry", registry)
+	gen.Dir = dir
+	out, err := gen.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "layer/hello/hello.go:") ||
+		!strings.Contains(string(out), "postCreateInstance has type func(*vk.InstanceCreateInfo, *vk.AllocationCallbacks, *vk.Instance); want func(*vk.InstanceCreateInfo, *vk.AllocationCallbacks, *vk.Instance, vk.Result)") {
 		t.Errorf("a hook with a wrong signature: %v\n%s", err, out)
 	}
 	if err := os.WriteFile(hello, src, 0o644); err != nil {
