@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unsafe"
+
+	"github.com/vkgen/vkgen/perfetto"
 )
 
 // Deferred hooks (before<Cmd>, after<Cmd>) run here, not on the application's
@@ -62,18 +64,18 @@ func RegisterDeferred(id uint32, layer, name string, f func(*Record)) {
 }
 
 // EventTime is the time of what the running hook reports, on
-// CLOCK_BOOTTIME (perfetto.Now's clock) read in C as records read it: the
-// call's, in a deferred hook whose record has a time, else now. Events of
-// deferred and other hooks then order as their calls did (perfetto.Now
-// converts Go's monotonic clock, off by its calibration).
+// CLOCK_BOOTTIME (perfetto.Now's clock): the call's, in a deferred hook whose
+// record has one (read in C when the call was recorded), else now.
 //
 // Times only grow from one call to the next (at least by a nanosecond):
 // events go to different trace sequences, where readers order them by time
 // alone, so they must keep the order the hooks emitted them in.
 func EventTime() uint64 {
-	t := uint64(C.vkgen_now_ns())
+	var t uint64
 	if r := current; r != nil && r.rec.ts != 0 {
 		t = uint64(r.rec.ts)
+	} else {
+		t = perfetto.Now() // the same clock, calibrated in Go: off by at most its calibration, and the order is kept below
 	}
 	for {
 		last := lastEvent.Load()
@@ -155,6 +157,9 @@ func drainLocked() int {
 	head := atomic.LoadUint64(ringWord(&C.vkgen_ring.head))
 	tailp := ringWord(&C.vkgen_ring.tail)
 	tail := *tailp
+	if tail == head {
+		return 0 // the common case of a hook that drains first: nothing to do
+	}
 	buf := unsafe.Pointer(C.vkgen_ring.buf)
 	n := 0
 	for tail < head {
@@ -190,18 +195,21 @@ func drainLocked() int {
 
 var reportedLost uint64 // under deferMu
 
-// Sync drains and keeps the drain lock until the returned function is
-// called: the generated glue runs a deferred layer's other hooks under it
-// (defer layer.Sync()()), so they see every earlier call's deferred hooks
-// done and Current is nil while they run.
-func Sync() func() {
+// Sync drains and, when it returns true, keeps the drain lock until Unsync:
+// the generated glue runs a deferred layer's other hooks under it
+// (if layer.Sync() { defer layer.Unsync() }), so they see every earlier
+// call's deferred hooks done and Current is nil while they run.
+func Sync() bool {
 	if !deferRuns.Load() {
-		return func() {}
+		return false
 	}
 	deferMu.Lock()
 	drainLocked()
-	return deferMu.Unlock
+	return true
 }
+
+// Unsync releases what Sync took.
+func Unsync() { deferMu.Unlock() }
 
 // recHeader is where a record's slots start (cgo cannot name the flexible
 // array member).

@@ -301,7 +301,7 @@ func postDestroyDevice(vk.Device, *vk.AllocationCallbacks) {}
 	contains(t, "glue", out["vkgen_t_glue.go"],
 		"layer.RegisterDeferred(1, \"VK_LAYER_T_t\", \"afterCreateBuffer\", func(r *layer.Record) {\n\t\tafterCreateBuffer(vk.Device(r.Value(0)), (*vk.BufferCreateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.Buffer)(r.Pointer(3)), vk.Result(r.Result()))",
 		"beforeDestroyBuffer(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), (*vk.AllocationCallbacks)(r.Pointer(2)))",
-		"\tdefer layer.Sync()() // the deferred hooks of the calls before this one run first\n\tpostDestroyDevice(",
+		"\tif layer.Sync() { // the deferred hooks of the calls before this one run first\n\t\tdefer layer.Unsync()\n\t}\n\tpostDestroyDevice(",
 		"afterBindBufferMemory(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), vk.DeviceMemory(r.Value(2)), vk.DeviceSize(r.Value(3)), vk.Result(r.Result()), (*vk.MemoryRequirements)(r.Pointer(4)))",
 	)
 	contains(t, "vkgen_t.c", out["vkgen_t.c"], "vkgen_cap_t_afterBindBufferMemory_params, vkgen_t_query_afterBindBufferMemory, 24};")

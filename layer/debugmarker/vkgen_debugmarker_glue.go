@@ -29,21 +29,27 @@ var (
 //export vkgen_debugmarker_go_post_CreateInstance
 func vkgen_debugmarker_go_post_CreateInstance(call unsafe.Pointer, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pInstance unsafe.Pointer, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "postCreateInstance")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	postCreateInstance((*vk.InstanceCreateInfo)(pCreateInfo), (*vk.AllocationCallbacks)(pAllocator), (*vk.Instance)(pInstance), vk.Result(result))
 }
 
 //export vkgen_debugmarker_go_pre_DebugMarkerSetObjectNameEXT
 func vkgen_debugmarker_go_pre_DebugMarkerSetObjectNameEXT(call unsafe.Pointer, device uintptr, pNameInfo unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "preDebugMarkerSetObjectNameEXT")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	preDebugMarkerSetObjectNameEXT(vk.Device(device), (*vk.DebugMarkerObjectNameInfoEXT)(pNameInfo))
 }
 
 //export vkgen_debugmarker_go_pre_DestroyDevice
 func vkgen_debugmarker_go_pre_DestroyDevice(call unsafe.Pointer, device uintptr, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "preDestroyDevice")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	preDestroyDevice(vk.Device(device), (*vk.AllocationCallbacks)(pAllocator))
 }
 
@@ -55,14 +61,18 @@ func vkgen_debugmarker_go_pre_DestroyInstance(call unsafe.Pointer, instance uint
 //export vkgen_debugmarker_go_post_DestroyInstance
 func vkgen_debugmarker_go_post_DestroyInstance(call unsafe.Pointer, instance uintptr, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "postDestroyInstance")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	postDestroyInstance(vk.Instance(instance), (*vk.AllocationCallbacks)(pAllocator))
 }
 
 //export vkgen_debugmarker_go_pre_SetDebugUtilsObjectNameEXT
 func vkgen_debugmarker_go_pre_SetDebugUtilsObjectNameEXT(call unsafe.Pointer, device uintptr, pNameInfo unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "preSetDebugUtilsObjectNameEXT")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	preSetDebugUtilsObjectNameEXT(vk.Device(device), (*vk.DebugUtilsObjectNameInfoEXT)(pNameInfo))
 }
 

@@ -29,63 +29,81 @@ var (
 //export vkgen_memreport_go_post_BindBufferMemory2
 func vkgen_memreport_go_post_BindBufferMemory2(call unsafe.Pointer, device uintptr, bindInfoCount C.uint32_t, pBindInfos unsafe.Pointer, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postBindBufferMemory2")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	postBindBufferMemory2(vk.Device(device), uint32(bindInfoCount), (*vk.BindBufferMemoryInfo)(pBindInfos), vk.Result(result))
 }
 
 //export vkgen_memreport_go_post_BindImageMemory2
 func vkgen_memreport_go_post_BindImageMemory2(call unsafe.Pointer, device uintptr, bindInfoCount C.uint32_t, pBindInfos unsafe.Pointer, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postBindImageMemory2")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	postBindImageMemory2(vk.Device(device), uint32(bindInfoCount), (*vk.BindImageMemoryInfo)(pBindInfos), vk.Result(result))
 }
 
 //export vkgen_memreport_go_post_BindVideoSessionMemoryKHR
 func vkgen_memreport_go_post_BindVideoSessionMemoryKHR(call unsafe.Pointer, device uintptr, videoSession uint64, bindSessionMemoryInfoCount C.uint32_t, pBindSessionMemoryInfos unsafe.Pointer, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postBindVideoSessionMemoryKHR")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	postBindVideoSessionMemoryKHR(vk.Device(device), vk.VideoSessionKHR(videoSession), uint32(bindSessionMemoryInfoCount), (*vk.BindVideoSessionMemoryInfoKHR)(pBindSessionMemoryInfos), vk.Result(result))
 }
 
 //export vkgen_memreport_go_edit_CreateDevice
 func vkgen_memreport_go_edit_CreateDevice(call unsafe.Pointer, physicalDevice unsafe.Pointer, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pDevice unsafe.Pointer) C.VkResult {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "preCreateDevice")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	return C.VkResult(preCreateDevice((*layer.Call)(call), (*vk.PhysicalDevice)(physicalDevice), (**vk.DeviceCreateInfo)(pCreateInfo), (**vk.AllocationCallbacks)(pAllocator), (**vk.Device)(pDevice)))
 }
 
 //export vkgen_memreport_go_post_CreateDevice
 func vkgen_memreport_go_post_CreateDevice(call unsafe.Pointer, physicalDevice uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pDevice unsafe.Pointer, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postCreateDevice")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	postCreateDevice((*layer.Call)(call), vk.PhysicalDevice(physicalDevice), (*vk.DeviceCreateInfo)(pCreateInfo), (*vk.AllocationCallbacks)(pAllocator), (*vk.Device)(pDevice), vk.Result(result))
 }
 
 //export vkgen_memreport_go_post_CreateInstance
 func vkgen_memreport_go_post_CreateInstance(call unsafe.Pointer, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pInstance unsafe.Pointer, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postCreateInstance")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	postCreateInstance((*vk.InstanceCreateInfo)(pCreateInfo), (*vk.AllocationCallbacks)(pAllocator), (*vk.Instance)(pInstance), vk.Result(result))
 }
 
 //export vkgen_memreport_go_post_CreateVideoSessionKHR
 func vkgen_memreport_go_post_CreateVideoSessionKHR(call unsafe.Pointer, device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pVideoSession unsafe.Pointer, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postCreateVideoSessionKHR")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	postCreateVideoSessionKHR(vk.Device(device), (*vk.VideoSessionCreateInfoKHR)(pCreateInfo), (*vk.AllocationCallbacks)(pAllocator), (*vk.VideoSessionKHR)(pVideoSession), vk.Result(result))
 }
 
 //export vkgen_memreport_go_pre_DestroyDevice
 func vkgen_memreport_go_pre_DestroyDevice(call unsafe.Pointer, device uintptr, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "preDestroyDevice")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	preDestroyDevice(vk.Device(device), (*vk.AllocationCallbacks)(pAllocator))
 }
 
 //export vkgen_memreport_go_post_DestroyDevice
 func vkgen_memreport_go_post_DestroyDevice(call unsafe.Pointer, device uintptr, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postDestroyDevice")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	postDestroyDevice(vk.Device(device), (*vk.AllocationCallbacks)(pAllocator))
 }
 
@@ -97,35 +115,45 @@ func vkgen_memreport_go_pre_DestroyInstance(call unsafe.Pointer, instance uintpt
 //export vkgen_memreport_go_post_DestroyInstance
 func vkgen_memreport_go_post_DestroyInstance(call unsafe.Pointer, instance uintptr, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postDestroyInstance")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	postDestroyInstance(vk.Instance(instance), (*vk.AllocationCallbacks)(pAllocator))
 }
 
 //export vkgen_memreport_go_pre_DestroySwapchainKHR
 func vkgen_memreport_go_pre_DestroySwapchainKHR(call unsafe.Pointer, device uintptr, swapchain uint64, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "preDestroySwapchainKHR")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	preDestroySwapchainKHR(vk.Device(device), vk.SwapchainKHR(swapchain), (*vk.AllocationCallbacks)(pAllocator))
 }
 
 //export vkgen_memreport_go_pre_DestroyVideoSessionKHR
 func vkgen_memreport_go_pre_DestroyVideoSessionKHR(call unsafe.Pointer, device uintptr, videoSession uint64, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "preDestroyVideoSessionKHR")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	preDestroyVideoSessionKHR(vk.Device(device), vk.VideoSessionKHR(videoSession), (*vk.AllocationCallbacks)(pAllocator))
 }
 
 //export vkgen_memreport_go_post_GetSwapchainImagesKHR
 func vkgen_memreport_go_post_GetSwapchainImagesKHR(call unsafe.Pointer, device uintptr, swapchain uint64, pSwapchainImageCount unsafe.Pointer, pSwapchainImages unsafe.Pointer, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postGetSwapchainImagesKHR")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	postGetSwapchainImagesKHR(vk.Device(device), vk.SwapchainKHR(swapchain), (*uint32)(pSwapchainImageCount), (*vk.Image)(pSwapchainImages), vk.Result(result))
 }
 
 //export vkgen_memreport_go_post_QueueBindSparse
 func vkgen_memreport_go_post_QueueBindSparse(call unsafe.Pointer, queue uintptr, bindInfoCount C.uint32_t, pBindInfo unsafe.Pointer, fence uint64, result C.VkResult) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postQueueBindSparse")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	postQueueBindSparse(vk.Queue(queue), uint32(bindInfoCount), (*vk.BindSparseInfo)(pBindInfo), vk.Fence(fence), vk.Result(result))
 }
 
@@ -182,7 +210,9 @@ var pfnDeviceMemoryReportCallbackEXT = vk.PFNDeviceMemoryReportCallbackEXT(unsaf
 //export vkgen_memreport_go_on_DeviceMemoryReportCallbackEXT
 func vkgen_memreport_go_on_DeviceMemoryReportCallbackEXT(pCallbackData unsafe.Pointer, pUserData unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "onDeviceMemoryReportCallbackEXT")
-	defer layer.Sync()() // the deferred hooks of the calls before this one run first
+	if layer.Sync() { // the deferred hooks of the calls before this one run first
+		defer layer.Unsync()
+	}
 	onDeviceMemoryReportCallbackEXT((*vk.DeviceMemoryReportCallbackDataEXT)(pCallbackData), pUserData)
 }
 
