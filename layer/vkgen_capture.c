@@ -98,7 +98,7 @@ static const struct vkgen_cap_ptr vkgen_cap_VkBufferCollectionImageCreateInfoFUC
 const struct vkgen_cap_type vkgen_cap_VkBufferCollectionImageCreateInfoFUCHSIA = {32, 1, vkgen_cap_VkBufferCollectionImageCreateInfoFUCHSIA_ptrs};
 static const struct vkgen_cap_ptr vkgen_cap_VkBufferCreateInfo_ptrs[] = {
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
-	{48, VKGEN_CAP_BYTES, 4, 40, 40, 4, NULL},
+	{48, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 };
 const struct vkgen_cap_type vkgen_cap_VkBufferCreateInfo = {56, 2, vkgen_cap_VkBufferCreateInfo_ptrs};
 static const struct vkgen_cap_ptr vkgen_cap_VkBufferDeviceAddressCreateInfoEXT_ptrs[] = {
@@ -193,7 +193,7 @@ static const struct vkgen_cap_ptr vkgen_cap_VkImageAlignmentControlCreateInfoMES
 const struct vkgen_cap_type vkgen_cap_VkImageAlignmentControlCreateInfoMESA = {24, 1, vkgen_cap_VkImageAlignmentControlCreateInfoMESA_ptrs};
 static const struct vkgen_cap_ptr vkgen_cap_VkImageCompressionControlEXT_ptrs[] = {
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
-	{24, VKGEN_CAP_BYTES, 4, 20, 20, 4, NULL},
+	{24, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 };
 const struct vkgen_cap_type vkgen_cap_VkImageCompressionControlEXT = {32, 2, vkgen_cap_VkImageCompressionControlEXT_ptrs};
 static const struct vkgen_cap_ptr vkgen_cap_VkImageCreateFlags2CreateInfoKHR_ptrs[] = {
@@ -202,7 +202,7 @@ static const struct vkgen_cap_ptr vkgen_cap_VkImageCreateFlags2CreateInfoKHR_ptr
 const struct vkgen_cap_type vkgen_cap_VkImageCreateFlags2CreateInfoKHR = {24, 1, vkgen_cap_VkImageCreateFlags2CreateInfoKHR_ptrs};
 static const struct vkgen_cap_ptr vkgen_cap_VkImageCreateInfo_ptrs[] = {
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
-	{72, VKGEN_CAP_BYTES, 4, 64, 64, 4, NULL},
+	{72, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 };
 const struct vkgen_cap_type vkgen_cap_VkImageCreateInfo = {88, 2, vkgen_cap_VkImageCreateInfo_ptrs};
 static const struct vkgen_cap_ptr vkgen_cap_VkImageDrmFormatModifierExplicitCreateInfoEXT_ptrs[] = {

@@ -12,7 +12,8 @@ import (
 // The copy of a call a deferred hook reads (layer/vkgen_defer.h): which
 // pointers of the parameters, and of the structures they reach, are copied,
 // with what length. Pointers the registry gives no length for, void
-// pointers and arrays of strings are not followed (NULL in the copy).
+// pointers, arrays of strings and pointers valid only under conditions
+// (noautovalidity) are not followed (NULL in the copy).
 
 // capPtr is one struct vkgen_cap_ptr initializer.
 type capPtr struct {
@@ -182,7 +183,10 @@ func (c *captures) pointer(d registry.Decl, count func(string) (int, int, bool))
 		}
 		return capPtr{Kind: "BYTES", ElemSize: size}, nil
 	}
-	if d.Pointers != 1 || d.Type == "VkAllocationCallbacks" {
+	// noautovalidity marks pointers valid only under conditions the
+	// registry does not spell out (pQueueFamilyIndices only with
+	// VK_SHARING_MODE_CONCURRENT): an application may leave garbage there.
+	if d.Pointers != 1 || d.Type == "VkAllocationCallbacks" || d.NoAutoValidity {
 		return p, nil
 	}
 	if d.Name == "pNext" {
