@@ -29,10 +29,6 @@ type Record struct {
 	slots unsafe.Pointer
 }
 
-// Time is the call's CLOCK_BOOTTIME in ns (perfetto.Now's clock), or 0 when
-// no trace session was running.
-func (r *Record) Time() uint64 { return uint64(r.rec.ts) }
-
 // Result is the call's result (0 before the call and for void commands).
 func (r *Record) Result() int64 { return int64(r.rec.result) }
 
@@ -47,7 +43,7 @@ var (
 	deferred  = map[uint32]deferredHook{}
 	deferOnce sync.Once
 	deferRuns atomic.Bool // the drain goroutine is running
-	current   *Record     // the record whose hook runs, under deferMu
+	current   *Record     // the record whose hook runs (nil in other hooks), under deferMu
 )
 
 type deferredHook struct {
@@ -89,11 +85,6 @@ func EventTime() uint64 {
 }
 
 var lastEvent atomic.Uint64 // the last time EventTime returned
-
-// Current is the record of the deferred hook running now, nil in any other
-// hook (those of a layer with deferred hooks run under the drain lock, see
-// Sync). Trace sinks use its Time; outside hooks it means nothing.
-func Current() *Record { return current }
 
 // SetTimestamps makes records carry the time of their call (from when the
 // first trace session starts; 0 costs a clock read per record less).
@@ -198,7 +189,7 @@ var reportedLost uint64 // under deferMu
 // Sync drains and, when it returns true, keeps the drain lock until Unsync:
 // the generated glue runs a deferred layer's other hooks under it
 // (if layer.Sync() { defer layer.Unsync() }), so they see every earlier
-// call's deferred hooks done and Current is nil while they run.
+// call's deferred hooks done.
 func Sync() bool {
 	if !deferRuns.Load() {
 		return false
