@@ -149,6 +149,22 @@ func waitRegistered(t *testing.T, svc *perfettotools.Service, ps ...*prog) {
 	})
 }
 
+// waitGone waits until traced no longer lists the ended programs'
+// producers: a session stopped before traced has seen a producer's socket
+// close sends it a flush that can only time out (traced_flushes_failed).
+func waitGone(t *testing.T, svc *perfettotools.Service, ps ...*prog) {
+	t.Helper()
+	svc.WaitState(t, "the programs' producers gone", func(st []byte) bool {
+		pids := trackEventProducers(st)
+		for _, p := range ps {
+			if slices.Contains(pids, p.pid) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
 // config is a TraceConfig recording track_event with the given
 // TrackEventConfig fields, then extra top-level fields.
 func config(trackEvent, extra string) string {
