@@ -207,17 +207,17 @@ static const struct vkgen_cap_ptr vkgen_cap_VkImageCreateInfo_ptrs[] = {
 const struct vkgen_cap_type vkgen_cap_VkImageCreateInfo = {88, 2, vkgen_cap_VkImageCreateInfo_ptrs};
 static const struct vkgen_cap_ptr vkgen_cap_VkImageDrmFormatModifierExplicitCreateInfoEXT_ptrs[] = {
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
-	{32, VKGEN_CAP_STRUCT, 4, 24, 24, 0, &vkgen_cap_VkSubresourceLayout},
+	{32, VKGEN_CAP_STRUCT, 4, 0, 24, 0, &vkgen_cap_VkSubresourceLayout},
 };
 const struct vkgen_cap_type vkgen_cap_VkImageDrmFormatModifierExplicitCreateInfoEXT = {40, 2, vkgen_cap_VkImageDrmFormatModifierExplicitCreateInfoEXT_ptrs};
 static const struct vkgen_cap_ptr vkgen_cap_VkImageDrmFormatModifierListCreateInfoEXT_ptrs[] = {
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
-	{24, VKGEN_CAP_BYTES, 4, 16, 16, 8, NULL},
+	{24, VKGEN_CAP_BYTES, 4, 0, 16, 8, NULL},
 };
 const struct vkgen_cap_type vkgen_cap_VkImageDrmFormatModifierListCreateInfoEXT = {32, 2, vkgen_cap_VkImageDrmFormatModifierListCreateInfoEXT_ptrs};
 static const struct vkgen_cap_ptr vkgen_cap_VkImageFormatListCreateInfo_ptrs[] = {
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
-	{24, VKGEN_CAP_BYTES, 4, 16, 16, 4, NULL},
+	{24, VKGEN_CAP_BYTES, 4, 0, 16, 4, NULL},
 };
 const struct vkgen_cap_type vkgen_cap_VkImageFormatListCreateInfo = {32, 2, vkgen_cap_VkImageFormatListCreateInfo_ptrs};
 static const struct vkgen_cap_ptr vkgen_cap_VkImageMemoryRequirementsInfo2_ptrs[] = {
@@ -417,7 +417,7 @@ static const struct vkgen_cap_ptr vkgen_cap_VkVideoProfileInfoKHR_ptrs[] = {
 const struct vkgen_cap_type vkgen_cap_VkVideoProfileInfoKHR = {32, 1, vkgen_cap_VkVideoProfileInfoKHR_ptrs};
 static const struct vkgen_cap_ptr vkgen_cap_VkVideoProfileListInfoKHR_ptrs[] = {
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
-	{24, VKGEN_CAP_STRUCT, 4, 16, 16, 0, &vkgen_cap_VkVideoProfileInfoKHR},
+	{24, VKGEN_CAP_STRUCT, 4, 0, 16, 0, &vkgen_cap_VkVideoProfileInfoKHR},
 };
 const struct vkgen_cap_type vkgen_cap_VkVideoProfileListInfoKHR = {32, 2, vkgen_cap_VkVideoProfileListInfoKHR_ptrs};
 

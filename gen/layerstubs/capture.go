@@ -112,7 +112,7 @@ func (c *captures) command(name, cname string, id uint32) (*capCmd, error) {
 			cmd.Params = append(cmd.Params, capPtr{Kind: "VALUE"})
 			continue
 		}
-		d, err := c.pointer(p, func(member string) (int, int, bool) {
+		d, err := c.pointer(p, true, func(member string) (int, int, bool) {
 			for i, q := range rc.Params {
 				if q.Name == member && q.Pointers == 0 {
 					size, _, err := c.abi.Type(q.Type)
@@ -173,8 +173,9 @@ func (c *captures) values(cname string, id uint32, n int) *capCmd {
 }
 
 // pointer describes a pointer (or array) declaration; count resolves a
-// len naming a sibling to (its index or offset, its size).
-func (c *captures) pointer(d registry.Decl, count func(string) (int, int, bool)) (capPtr, error) {
+// len naming a sibling to its place and size: a parameter's index when
+// param, else a member's offset.
+func (c *captures) pointer(d registry.Decl, param bool, count func(string) (int, int, bool)) (capPtr, error) {
 	p := capPtr{Kind: "NULL"}
 	if len(d.Array) > 0 && d.Pointers == 0 { // an array parameter: its fixed bytes
 		size, _, err := c.abi.Decl(d)
@@ -207,7 +208,11 @@ func (c *captures) pointer(d registry.Decl, count func(string) (int, int, bool))
 		if !ok || (size != 1 && size != 2 && size != 4 && size != 8) {
 			return p, nil // a length expression: not followed
 		}
-		p.CountParam, p.CountOffset, p.CountSize = at, at, size
+		if p.CountSize = size; param {
+			p.CountParam = at
+		} else {
+			p.CountOffset = at
+		}
 	}
 	t := c.r.Type(d.Type)
 	if t != nil && (t.Kind == registry.KindStruct || t.Kind == registry.KindUnion) {
@@ -295,7 +300,7 @@ func (c *captures) members(name string, base int) ([]capPtr, error) {
 			}
 			continue
 		}
-		p, err := c.pointer(m, func(member string) (int, int, bool) {
+		p, err := c.pointer(m, false, func(member string) (int, int, bool) {
 			for j, q := range s.Members {
 				if q.Name == member && q.Pointers == 0 && len(q.Array) == 0 {
 					return base + l.Members[j].Offset, l.Members[j].Size, true

@@ -194,7 +194,7 @@ func (b *builder) addFunc(d *layerData, f *Func, get func(string) (*use, error))
 			}
 			c.Query.Fn = "vkgen_" + sym + "_query_" + f.Name
 			c.Query.Instance = q.Level.Instance()
-			c.Query.Slot = map[bool]string{true: "VKGEN_I_", false: "VKGEN_D_"}[c.Query.Instance] + q.Name
+			c.Query.Slot = tableSlot(q, q.Name)
 		}
 		dh := &deferHook{Func: f.Name, Cap: c}
 		if kind == "before" {
@@ -303,12 +303,8 @@ func (b *builder) nextCalls(d *layerData, impl *Impl) error {
 				return fmt.Errorf("%s: next.%s: parameter %s (%s) has no Go form", impl.Next[method], method, p.Name, p.CType)
 			}
 		}
-		prefix := "VKGEN_D_"
-		if c.Level.Instance() {
-			prefix = "VKGEN_I_"
-		}
 		d.Next = append(d.Next, &nextCall{command: c, Entry: entry, Method: method,
-			Fn: "vkgen_" + d.Spec.Symbol + "_next_" + method, Slot: prefix + entry, Instance: c.Level.Instance()})
+			Fn: "vkgen_" + d.Spec.Symbol + "_next_" + method, Slot: tableSlot(c, entry), Instance: c.Level.Instance()})
 	}
 	return nil
 }

@@ -235,15 +235,21 @@ func (b *builder) command(name string) (*command, error) {
 }
 
 func (b *builder) entry(c *command, name string, reqs []string) entry {
-	e := entry{Name: name, Slot: "0", Requires: reqs}
-	switch {
-	case c.Down != "":
-	case c.Level.Instance():
-		e.Slot = "VKGEN_I_" + name
-	case c.Level.Device():
-		e.Slot = "VKGEN_D_" + name
+	e := entry{Name: name, Slot: "0", Requires: reqs} // "0": the runtime calls down
+	if c.Down == "" {
+		e.Slot = tableSlot(c, name)
 	}
 	return e
+}
+
+// tableSlot is the dispatch-table slot of entry point name of c (an instance-
+// or device-level command): where trampolines, next-layer helpers and
+// queries find the next layer's function.
+func tableSlot(c *command, name string) string {
+	if c.Level.Instance() {
+		return "VKGEN_I_" + name
+	}
+	return "VKGEN_D_" + name
 }
 
 // addForgets models every command that ends an object's life, so the name

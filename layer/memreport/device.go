@@ -143,7 +143,11 @@ func preCreateDevice(c *layer.Call, phys *vk.PhysicalDevice, pInfo **vk.DeviceCr
 	if ci != nil {
 		*pInfo = ci // nil: out of memory, the application's info goes down unchanged
 	}
-	c.SetUser(uintptr(token<<1) | map[bool]uintptr{true: 1}[chained])
+	user := uintptr(token << 1)
+	if chained {
+		user |= 1
+	}
+	c.SetUser(user)
 	return vk.Success
 }
 
@@ -164,7 +168,10 @@ func postCreateDevice(c *layer.Call, phys vk.PhysicalDevice, _ *vk.DeviceCreateI
 	ii, _ := instanceOf(phys)
 	di := deviceInfo2{handle: device, physical: phys}
 	if core, ok := props2(ii, phys); ok && offers(phys, extMemoryBudget) {
-		di.budget = map[bool]int{true: 1, false: 2}[core]
+		di.budget = 2
+		if core {
+			di.budget = 1
+		}
 	}
 	chainMu.Lock()
 	devices[layer.DispatchKey(uintptr(device))] = di
