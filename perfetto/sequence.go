@@ -316,8 +316,9 @@ func (q *sequence) now() uint64 {
 }
 
 // eventLocked writes an instant event and, when sl is not nil, a slice event
-// with the same timestamp.
-func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg, sl *Slice) (yield bool) {
+// with the same timestamp. The values of cv the session records go with the
+// instant as extra counter values (one packet instead of one per value).
+func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg, sl *Slice, cv []CounterValue) (yield bool) {
 	if ok, yield := q.readyLocked(); !ok {
 		return yield
 	}
@@ -327,6 +328,7 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 	if t.tid != 0 {
 		b = q.describeThreadLocked(b, ts, t.tid)
 	}
+	b, attach := q.counterValuesLocked(b, ts, cv)
 	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
 	b = appendVarintField(b, fSequenceFlags, seqNeedsIncrementalState)
 	b, ok := q.internLocked(b, cat, name, args)
@@ -342,6 +344,9 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 		b = appendVarintField(b, fTETrackUUID, t.UUID())
 	}
 	b = q.appendArgs(b, args)
+	if attach {
+		b = q.appendExtraCounters(b, cv)
+	}
 	b = endMsg(b, te)
 	b = endMsg(b, pkt)
 	if sl != nil {
@@ -349,6 +354,58 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 	}
 	q.buf = b
 	return q.doneLocked(before)
+}
+
+// maxExtraCounters is the most extra counter values trace_processor reads
+// from one event (TrackEventData::kMaxNumExtraCounters).
+const maxExtraCounters = 8
+
+// counterValuesLocked describes the tracks of cv the session records that
+// the sequence has not described yet, and says whether they go with the
+// event as extra counter values; when there are more than trace_processor
+// reads from one event, it writes them as counter events of their own.
+func (q *sequence) counterValuesLocked(b []byte, ts uint64, cv []CounterValue) (_ []byte, attach bool) {
+	n := 0
+	for _, c := range cv {
+		if d, ok := c.Track.def(); ok && q.s.allowsCounter(c.Track) {
+			if !known(q.counters, uint32(c.Track)) {
+				q.counters = mark(q.counters, uint32(c.Track))
+				b = q.appendCounterDesc(b, ts, d)
+			}
+			n++
+		}
+	}
+	if n <= maxExtraCounters {
+		return b, n > 0
+	}
+	for _, c := range cv {
+		if q.s.allowsCounter(c.Track) {
+			b = q.appendCounterAt(b, ts, c.Track, c.Value)
+		}
+	}
+	return b, false
+}
+
+// appendExtraCounters writes the values of cv the session records as the
+// event's extra counter values, zeros last: trace_processor keeps an
+// event's values up to the first 0 and reads every later one as 0.
+func (q *sequence) appendExtraCounters(b []byte, cv []CounterValue) []byte {
+	for _, field := range [2]protowire.Number{fTEExtraCounterUUIDs, fTEExtraCounterValues} {
+		for _, zeros := range [2]bool{false, true} {
+			for _, c := range cv {
+				d, ok := c.Track.def()
+				if !ok || (c.Value == 0) != zeros || !q.s.allowsCounter(c.Track) {
+					continue
+				}
+				if field == fTEExtraCounterUUIDs {
+					b = appendVarintField(b, field, d.uuid)
+				} else {
+					b = appendVarintField(b, field, uint64(c.Value))
+				}
+			}
+		}
+	}
+	return b
 }
 
 // appendArgs writes the debug annotations whose names are interned on the

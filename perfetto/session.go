@@ -595,7 +595,7 @@ func (t Stamp) InstantOn(tr Track, cat Category, name EventName, args ...Arg) {
 	}
 	for _, s := range *p {
 		if s.allows(cat) {
-			t.emit(s, func(q *sequence) bool { return q.eventLocked(tr, cat, name, args, nil) })
+			t.emit(s, func(q *sequence) bool { return q.eventLocked(tr, cat, name, args, nil, nil) })
 		}
 	}
 }
@@ -654,14 +654,14 @@ func (e *Emitter) locked(f func(q *sequence)) {
 // Instant is the replay form of the package-level Instant.
 func (e *Emitter) Instant(cat Category, name EventName, args ...Arg) {
 	if e.s.allows(cat) {
-		e.locked(func(q *sequence) { q.eventLocked(Track{}, cat, name, args, nil) })
+		e.locked(func(q *sequence) { q.eventLocked(Track{}, cat, name, args, nil, nil) })
 	}
 }
 
 // InstantOn is the replay form of the package-level InstantOn.
 func (e *Emitter) InstantOn(t Track, cat Category, name EventName, args ...Arg) {
 	if e.s.allows(cat) {
-		e.locked(func(q *sequence) { q.eventLocked(t, cat, name, args, nil) })
+		e.locked(func(q *sequence) { q.eventLocked(t, cat, name, args, nil, nil) })
 	}
 }
 

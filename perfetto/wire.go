@@ -32,6 +32,10 @@ const (
 	fTETrackUUID    = 11
 	fTEName         = 23
 	fTECounterValue = 30
+	// extra_counter_track_uuids and extra_counter_values: counter values
+	// that go with an event of any type, at its timestamp.
+	fTEExtraCounterUUIDs  = 31
+	fTEExtraCounterValues = 12
 
 	// DebugAnnotation
 	fDANameIID = 1

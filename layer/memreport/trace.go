@@ -142,8 +142,16 @@ func (s traceSink) counter(t perfetto.CounterTrack, bytes int64) {
 	perfetto.Stamp(layer.EventTime()).Counter(t, bytes)
 }
 
-func (s traceSink) Allocation(ev accounting.AllocationEvent) {
+func (s traceSink) Allocation(ev accounting.AllocationEvent) { s.AllocationWith(ev, nil) }
+
+// AllocationWith writes the event with the counter changes the engine held
+// for it as the instant's extra counter values: one packet where the
+// changes alone would take one each.
+func (s traceSink) AllocationWith(ev accounting.AllocationEvent, changes []accounting.CounterChange) {
 	if ev.Operation == accounting.OpAllocationFailed {
+		for _, c := range changes {
+			s.Counters(c.Track, c.Total, c.TotalChanged, c.Heap, c.HeapValue, c.HeapChanged)
+		}
 		s.failure(ev)
 		return
 	}
@@ -178,13 +186,42 @@ func (s traceSink) Allocation(ev accounting.AllocationEvent) {
 		slp = &sl
 	}
 	if s.em != nil {
-		s.em.InstantSlice(category, allocEvent, slp, args...)
+		s.em.InstantSlice(category, allocEvent, slp, nil, args...)
 		return
 	}
 	if reopen {
 		perfetto.Stamp(layer.EventTime()).Slices(category, perfetto.Slice{Op: perfetto.SliceEnd, Track: sl.Track})
 	}
-	perfetto.Stamp(layer.EventTime()).InstantSlice(category, allocEvent, slp, args...)
+	var cbuf [8]perfetto.CounterValue
+	perfetto.Stamp(layer.EventTime()).InstantSlice(category, allocEvent, slp, counterValues(cbuf[:0], changes), args...)
+}
+
+// counterValues appends the counter values of changes, each track once
+// with its last value (they share the event's timestamp).
+func counterValues(out []perfetto.CounterValue, changes []accounting.CounterChange) []perfetto.CounterValue {
+	add := func(t perfetto.CounterTrack, ok bool, v int64) {
+		if !ok {
+			return
+		}
+		for i := range out {
+			if out[i].Track == t {
+				out[i].Value = v
+				return
+			}
+		}
+		out = append(out, perfetto.CounterValue{Track: t, Value: v})
+	}
+	for _, c := range changes {
+		if c.TotalChanged {
+			t, ok := trackByIndex(c.Track)
+			add(t, ok, c.Total)
+		}
+		if c.HeapChanged {
+			t, ok := heapCounterTrack(c.Heap, c.Track)
+			add(t, ok, c.HeapValue)
+		}
+	}
+	return out
 }
 
 // appendDetails adds the annotations only some events have: external and
