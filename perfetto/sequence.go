@@ -328,7 +328,7 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 	if t.tid != 0 {
 		b = q.describeThreadLocked(b, ts, t.tid)
 	}
-	b, attach := q.counterValuesLocked(b, ts, cv)
+	b, ex, nex := q.counterValuesLocked(b, ts, cv)
 	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
 	b = appendVarintField(b, fSequenceFlags, seqNeedsIncrementalState)
 	b, ok := q.internLocked(b, cat, name, args)
@@ -344,9 +344,7 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 		b = appendVarintField(b, fTETrackUUID, t.UUID())
 	}
 	b = q.appendArgs(b, args)
-	if attach {
-		b = q.appendExtraCounters(b, cv)
-	}
+	b = appendExtraCounters(b, ex[:nex])
 	b = endMsg(b, te)
 	b = endMsg(b, pkt)
 	if sl != nil {
@@ -361,47 +359,57 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 const maxExtraCounters = 8
 
 // counterValuesLocked describes the tracks of cv the session records that
-// the sequence has not described yet, and says whether they go with the
-// event as extra counter values; when there are more than trace_processor
-// reads from one event, it writes them as counter events of their own.
-func (q *sequence) counterValuesLocked(b []byte, ts uint64, cv []CounterValue) (_ []byte, attach bool) {
-	n := 0
-	for _, c := range cv {
-		if d, ok := c.Track.def(); ok && q.s.allowsCounter(c.Track) {
-			if !known(q.counters, uint32(c.Track)) {
-				q.counters = mark(q.counters, uint32(c.Track))
-				b = q.appendCounterDesc(b, ts, d)
+// the sequence has not described yet and returns them as the event's extra
+// counter values; when there are more than trace_processor reads from one
+// event, it writes them as counter events of their own and returns none.
+func (q *sequence) counterValuesLocked(b []byte, ts uint64, cv []CounterValue) (_ []byte, ex [maxExtraCounters]extraCounter, n int) {
+	for i, c := range cv {
+		d, ok := c.Track.def()
+		if !ok || d.cat != 0 && !q.s.allows(d.cat) { // as allowsCounter
+			continue
+		}
+		if !known(q.counters, uint32(c.Track)) {
+			q.counters = mark(q.counters, uint32(c.Track))
+			b = q.appendCounterDesc(b, ts, d)
+		}
+		if n == maxExtraCounters {
+			for _, c := range cv[i:] {
+				if q.s.allowsCounter(c.Track) {
+					b = q.appendCounterAt(b, ts, c.Track, c.Value)
+				}
 			}
-			n++
+			for _, e := range ex {
+				b = q.appendCounterAt(b, ts, e.track, e.value)
+			}
+			return b, ex, 0
 		}
+		ex[n] = extraCounter{c.Track, d.uuid, c.Value}
+		n++
 	}
-	if n <= maxExtraCounters {
-		return b, n > 0
-	}
-	for _, c := range cv {
-		if q.s.allowsCounter(c.Track) {
-			b = q.appendCounterAt(b, ts, c.Track, c.Value)
-		}
-	}
-	return b, false
+	return b, ex, n
 }
 
-// appendExtraCounters writes the values of cv the session records as the
-// event's extra counter values, zeros last: trace_processor keeps an
-// event's values up to the first 0 and reads every later one as 0.
-func (q *sequence) appendExtraCounters(b []byte, cv []CounterValue) []byte {
-	for _, field := range [2]protowire.Number{fTEExtraCounterUUIDs, fTEExtraCounterValues} {
-		for _, zeros := range [2]bool{false, true} {
-			for _, c := range cv {
-				d, ok := c.Track.def()
-				if !ok || (c.Value == 0) != zeros || !q.s.allowsCounter(c.Track) {
-					continue
-				}
-				if field == fTEExtraCounterUUIDs {
-					b = appendVarintField(b, field, d.uuid)
-				} else {
-					b = appendVarintField(b, field, uint64(c.Value))
-				}
+type extraCounter struct {
+	track CounterTrack
+	uuid  uint64
+	value int64
+}
+
+// appendExtraCounters writes an event's extra counter values, zeros last:
+// trace_processor keeps an event's values up to the first 0 and reads every
+// later one as 0.
+func appendExtraCounters(b []byte, ex []extraCounter) []byte {
+	for _, zeros := range [2]bool{false, true} {
+		for _, e := range ex {
+			if (e.value == 0) == zeros {
+				b = appendVarintField(b, fTEExtraCounterUUIDs, e.uuid)
+			}
+		}
+	}
+	for _, zeros := range [2]bool{false, true} {
+		for _, e := range ex {
+			if (e.value == 0) == zeros {
+				b = appendVarintField(b, fTEExtraCounterValues, uint64(e.value))
 			}
 		}
 	}

@@ -514,10 +514,13 @@ func StopAll() error {
 // pick returns a locked live sequence, preferring an uncontended one.
 func (s *Session) pick() *sequence {
 	n := uint32(len(s.seqs))
-	i := rand.Uint32N(n)
-	for k := uint32(0); k < n; k++ {
-		if q := s.seqs[(i+k)%n]; q.mu.TryLock() {
+	i := uint32(uint64(rand.Uint32()) * uint64(n) >> 32) // no division: the bias is immaterial here
+	for k, j := uint32(0), i; k < n; k++ {
+		if q := s.seqs[j]; q.mu.TryLock() {
 			return q
+		}
+		if j++; j == n {
+			j = 0
 		}
 	}
 	q := s.seqs[i]
