@@ -98,6 +98,40 @@ func TestTraceSummaryRecycledHandles(t *testing.T) {
 	}
 }
 
+// TestFullDeferredRing runs the demo's benchmark (one thread creating,
+// binding and destroying buffers as fast as lavapipe allows: five rounds of
+// n) under DeviceMemoryReport tracing to a file. The thread records several
+// times the deferred ring's 8 MiB faster than the hooks write the trace, so
+// it sleeps until there is room: every buffer and the memory must still be
+// in the trace, nothing dropped, no record given up.
+func TestFullDeferredRing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the layer library; skipped with -short")
+	}
+	vktest.Layers(t)
+	demo := vktest.Program(t, "demo/demo.c")
+	trace := filepath.Join(t.TempDir(), "full-ring.pftrace")
+	const n = 20000
+	cmd := exec.Command(demo, "--bench", strconv.Itoa(n))
+	cmd.Env = append(vktest.Env(t, "VK_LAYER_VKGEN_DeviceMemoryReport"), "VK_VKGEN_TRACE_FILE="+trace)
+	out, err := cmd.CombinedOutput()
+	if err != nil || strings.Contains(string(out), "not recorded") {
+		t.Fatalf("demo: %v\n%s", err, out)
+	}
+	stdout, stderr, code := vkgen(t, "trace", "summary", "--top", "1", "--window", "33554432", "--format", "json", "--svg", "", "--html", "", trace)
+	var s struct {
+		Total   int   `json:"objects_total"`
+		Dropped int64 `json:"dropped_events"`
+		Late    int   `json:"late_events"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &s); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v\n%s", code, err, stderr)
+	}
+	if s.Total != 5*n+1 || s.Dropped != 0 || s.Late != 0 {
+		t.Errorf("%d objects, %d dropped, %d late events; want %d buffers and their memory, none dropped", s.Total, s.Dropped, s.Late, 5*n)
+	}
+}
+
 // A trace buffer too small for the event rate (VK_VKGEN_TRACE_BUFFER_KB)
 // drops events, and the summary reports how many.
 func TestTraceSummaryDroppedEvents(t *testing.T) {
