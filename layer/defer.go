@@ -186,12 +186,15 @@ func drainLocked() int {
 
 var reportedLost uint64 // under deferMu
 
-// publishTail makes consumed bytes free and wakes the producers waiting for
-// room (the store and the load are sequentially consistent, as the
-// producers' side of vkgen_ring_room's protocol needs).
+// publishTail makes consumed bytes free and, once a quarter of the ring is
+// free, wakes the producers waiting for room: they then record many calls
+// before they wait again, instead of a sleep and a wake-up per batch (the
+// store and the load are sequentially consistent, as the producers' side of
+// vkgen_ring_room's protocol needs).
 func publishTail(tailp *uint64, tail uint64) {
 	atomic.StoreUint64(tailp, tail)
-	if atomic.LoadUint32((*uint32)(unsafe.Pointer(&C.vkgen_ring.room_waiters))) != 0 {
+	if atomic.LoadUint32((*uint32)(unsafe.Pointer(&C.vkgen_ring.room_waiters))) != 0 &&
+		atomic.LoadUint64(ringWord(&C.vkgen_ring.head))-tail <= C.VKGEN_RING_BYTES/4*3 {
 		C.vkgen_ring_room()
 	}
 }
