@@ -184,11 +184,13 @@ void vkgen_ring_room(void) {
 	syscall(SYS_futex, &vkgen_ring.room_seq, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0);
 }
 
-/* Sleeps until the consumer publishes a tail after seen (or 10 ms pass);
- * returns the tail then. The waiter count is raised before the tail is read
- * again and the consumer reads it after publishing (both sequentially
- * consistent), so either this thread sees the new tail or the consumer sees
- * the waiter and bumps room_seq, which ends or prevents the sleep. */
+/* Sleeps until the consumer, publishing a tail, finds a quarter of the ring
+ * free (layer/defer.go publishTail), or 10 ms pass; returns the tail then,
+ * at once when it moved since seen. The waiter count is raised before the
+ * tail is read again and the consumer reads it after publishing (both
+ * sequentially consistent), so either this thread sees the new tail or the
+ * consumer sees the waiter and bumps room_seq, which ends or prevents the
+ * sleep. */
 static uint64_t wait_room(uint64_t seen) {
 	uint32_t seq = __atomic_load_n(&vkgen_ring.room_seq, __ATOMIC_SEQ_CST);
 	__atomic_fetch_add(&vkgen_ring.room_waiters, 1, __ATOMIC_SEQ_CST);
