@@ -36,9 +36,9 @@ type sequence struct {
 	exit *exitSeq // where a file session publishes buf and the batch in flight; nil otherwise
 	gen  uint64   // buffers swapped so far: the generation of buf in exit
 
-	cats, names, annots, counters []bool // interned / described per handle
-	threads                       map[int32]struct{}
-	groups                        map[uint64]GroupTrack // group tracks described
+	cats, names, annots, strs, counters []bool // interned / described per handle
+	threads                             map[int32]struct{}
+	groups                              map[uint64]GroupTrack // group tracks described
 
 	_ [64]byte // keep neighbouring sequences' hot fields off this cache line
 }
@@ -209,7 +209,8 @@ func (q *sequence) appendAllInterned(b []byte) []byte {
 		marks []bool
 		table *nameTable
 		field protowire.Number
-	}{{q.cats, &categories, fIDCategories}, {q.names, &eventNames, fIDEventNames}, {q.annots, &annotationNames, fIDAnnotNames}} {
+	}{{q.cats, &categories, fIDCategories}, {q.names, &eventNames, fIDEventNames}, {q.annots, &annotationNames, fIDAnnotNames},
+		{q.strs, &stringValues, fIDStrValues}} {
 		for iid, ok := range t.marks {
 			if name, valid := t.table.lookup(uint32(iid)); ok && valid {
 				b = appendInterned(b, t.field, uint32(iid), name)
@@ -240,14 +241,7 @@ func appendInterned(b []byte, num protowire.Number, iid uint32, name string) []b
 // on the sequence. ok is false when cat or name is not a registered handle.
 func (q *sequence) internLocked(b []byte, cat Category, name EventName, args []Arg) (_ []byte, ok bool) {
 	if known(q.cats, uint32(cat)) && known(q.names, uint32(name)) {
-		all := true
-		for i := range args {
-			if !known(q.annots, uint32(args[i].name)) {
-				all = false
-				break
-			}
-		}
-		if all {
+		if q.argsKnown(args) {
 			return b, true
 		}
 	}
@@ -265,18 +259,40 @@ func (q *sequence) internLocked(b []byte, cat Category, name EventName, args []A
 		b = appendInterned(b, fIDEventNames, uint32(name), evName)
 		q.names = mark(q.names, uint32(name))
 	}
+	b = q.internArgsLocked(b, args)
+	return endMsg(b, id), true
+}
+
+// argsKnown reports whether the sequence has interned every annotation name
+// and registered value of args.
+func (q *sequence) argsKnown(args []Arg) bool {
 	for i := range args {
-		n := uint32(args[i].name)
-		if known(q.annots, n) {
-			continue
-		}
-		// Unregistered annotation names stay unmarked; the event skips them.
-		if s, ok := annotationNames.lookup(n); ok {
-			b = appendInterned(b, fIDAnnotNames, n, s)
-			q.annots = mark(q.annots, n)
+		if !known(q.annots, uint32(args[i].name)) || args[i].kind == argStringValue && !known(q.strs, uint32(args[i].num)) {
+			return false
 		}
 	}
-	return endMsg(b, id), true
+	return true
+}
+
+// internArgsLocked appends, inside an InternedData message, the annotation
+// names and values of args the sequence has not interned. Unregistered ones
+// stay unmarked; the event leaves those annotations out.
+func (q *sequence) internArgsLocked(b []byte, args []Arg) []byte {
+	for i := range args {
+		if n := uint32(args[i].name); !known(q.annots, n) {
+			if s, ok := annotationNames.lookup(n); ok {
+				b = appendInterned(b, fIDAnnotNames, n, s)
+				q.annots = mark(q.annots, n)
+			}
+		}
+		if v := uint32(args[i].num); args[i].kind == argStringValue && !known(q.strs, v) {
+			if s, ok := stringValues.lookup(v); ok {
+				b = appendInterned(b, fIDStrValues, v, s)
+				q.strs = mark(q.strs, v)
+			}
+		}
+	}
+	return b
 }
 
 // describeThreadLocked writes the thread's TrackDescriptor once per sequence.
@@ -421,7 +437,7 @@ func appendExtraCounters(b []byte, ex []extraCounter) []byte {
 func (q *sequence) appendArgs(b []byte, args []Arg) []byte {
 	for i := range args {
 		a := &args[i]
-		if !known(q.annots, uint32(a.name)) {
+		if !q.argsKnown(args[i : i+1]) {
 			continue
 		}
 		var da int
@@ -434,6 +450,8 @@ func (q *sequence) appendArgs(b []byte, args []Arg) []byte {
 			b = appendVarintField(b, fDAUint, a.num)
 		case argBool:
 			b = appendVarintField(b, fDABool, a.num)
+		case argStringValue:
+			b = appendVarintField(b, fDAStrIID, a.num)
 		default:
 			b = appendString(b, fDAString, a.str)
 		}

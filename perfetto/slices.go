@@ -101,11 +101,14 @@ func (q *sequence) slicesLocked(cat Category, sl []Slice) (yield bool) {
 }
 
 // internSliceLocked writes the InternedData a slice begin needs that the
-// sequence lacks (its category and annotation names). ok is false for an
-// unregistered category.
+// sequence lacks (its category, its annotation's name and value). ok is
+// false for an unregistered category.
 func (q *sequence) internSliceLocked(b []byte, cat Category, arg Arg) (_ []byte, ok bool) {
-	need := !known(q.cats, uint32(cat)) || arg.name != 0 && !known(q.annots, uint32(arg.name))
-	if !need {
+	args := []Arg{arg}
+	if arg.name == 0 {
+		args = nil
+	}
+	if known(q.cats, uint32(cat)) && q.argsKnown(args) {
 		return b, true
 	}
 	catName, ok := categories.lookup(uint32(cat))
@@ -117,12 +120,7 @@ func (q *sequence) internSliceLocked(b []byte, cat Category, arg Arg) (_ []byte,
 		b = appendInterned(b, fIDCategories, uint32(cat), catName)
 		q.cats = mark(q.cats, uint32(cat))
 	}
-	if n := uint32(arg.name); n != 0 && !known(q.annots, n) {
-		if s, ok := annotationNames.lookup(n); ok {
-			b = appendInterned(b, fIDAnnotNames, n, s)
-			q.annots = mark(q.annots, n)
-		}
-	}
+	b = q.internArgsLocked(b, args)
 	return endMsg(b, id), true
 }
 

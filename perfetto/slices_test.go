@@ -1,7 +1,9 @@
 package perfetto_test
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -148,6 +150,47 @@ func TestInstantCounterValues(t *testing.T) {
 			join counter_track t on c.track_id = t.id where t.name like 'vkgen.test.extra.%' group by t.name order by t.name`)
 		if got := res.String(); got != want.String() {
 			t.Errorf("trace_processor counters:\n%s\nwant:\n%s", got, want.String())
+		}
+	}
+}
+
+// A registered value is interned once per sequence and read back as the
+// string, by the Go decoder and by trace_processor; an unregistered one
+// leaves its annotation out.
+func TestStringValues(t *testing.T) {
+	cat := perfetto.NewCategory("vkgen.test.strvals", "")
+	ev := perfetto.NewEventName("StringValueInstant")
+	op := perfetto.NewAnnotationName("op")
+	bind, destroy := perfetto.NewStringValue("BIND"), perfetto.NewStringValue("DESTROY")
+	s, path := startFile(t, "strvals", perfetto.Options{Sequences: 1})
+	for _, v := range []perfetto.StringValue{bind, destroy, bind, perfetto.StringValue(1 << 30)} {
+		perfetto.Instant(cat, ev, perfetto.StringOf(op, v), perfetto.Uint(perfetto.NewAnnotationName("n"), 1))
+	}
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(data, []byte("DESTROY")); n != 1 {
+		t.Errorf("DESTROY written %d times, want once (interned)", n)
+	}
+	var got []string
+	for _, p := range decodeBoth(t, path).Instants() {
+		if p.Event.Name == "StringValueInstant" {
+			a, ok := p.Event.Arg("op")
+			got = append(got, fmt.Sprintf("%s %v %d", a.Str, ok, len(p.Event.Annotations)))
+		}
+	}
+	if want := []string{"BIND true 2", "DESTROY true 2", "BIND true 2", " false 1"}; !slices.Equal(got, want) {
+		t.Errorf("decoded %q, want %q", got, want)
+	}
+	checkProcessorStats(t, path, 0)
+	if perfettotools.Missing() == "" {
+		res := perfettotools.Query(t, path, `select extract_arg(arg_set_id, 'debug.op') as op from slice where name = 'StringValueInstant' order by ts`)
+		if got, want := res.String(), "op\nBIND\nDESTROY\nBIND\n[NULL]"; got != want {
+			t.Errorf("trace_processor:\n%s\nwant:\n%s", got, want)
 		}
 	}
 }

@@ -43,11 +43,13 @@ const (
 	fDAUint    = 3
 	fDAInt     = 4
 	fDAString  = 6
+	fDAStrIID  = 17 // string_value_iid
 
 	// InternedData; each entry is {iid = 1, name = 2}
 	fIDCategories = 1
 	fIDEventNames = 2
 	fIDAnnotNames = 3
+	fIDStrValues  = 29 // debug_annotation_string_values
 
 	// TrackDescriptor
 	fTDUUID       = 1

@@ -278,8 +278,8 @@ func (p *Packet) Clone() Packet {
 }
 
 type seqState struct {
-	cats, names, annots interned
-	defaultTrack        uint64
+	cats, names, annots, strs interned
+	defaultTrack              uint64
 }
 
 // state is what decoding carries from packet to packet.
@@ -439,6 +439,8 @@ func decodeInterned(b []byte, st *seqState) error {
 			m = &st.names
 		case 3:
 			m = &st.annots
+		case 29: // debug_annotation_string_values: {iid = 1, str = 2}
+			m = &st.strs
 		default:
 			return nil
 		}
@@ -588,6 +590,9 @@ func (d *state) decodeAnnotation(b []byte, st *seqState, flagged bool, a *Annota
 			a.Kind, a.Int = KindInt, int64(v)
 		case 6:
 			a.Kind, a.Str = KindString, d.str(raw)
+		case 17:
+			a.Kind = KindString
+			a.Str, err = resolve(&st.strs, v, "debug annotation string value", flagged)
 		}
 		if err != nil {
 			return err
