@@ -267,7 +267,7 @@ type seqState struct {
 // state is what decoding carries from packet to packet.
 type state struct {
 	seqs   map[uint32]*seqState
-	tracks map[uint64]*Track
+	tracks map[uint64]*Track // nil: track descriptors are not decoded
 	// strs holds short strings seen lately (operation names, types), so a
 	// value that repeats in every event is not allocated every time. It is
 	// direct-mapped by a hash: cheaper than a map, and bounded.
@@ -359,7 +359,7 @@ func decodePacket(b []byte, d *state) (Packet, error) {
 		}
 		p.Event = &d.ev
 	}
-	if td != nil {
+	if td != nil && d.tracks != nil {
 		tr, err := decodeTrack(td)
 		if err != nil {
 			return p, fmt.Errorf("track_descriptor: %w", err)

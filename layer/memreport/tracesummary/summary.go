@@ -13,7 +13,6 @@ package tracesummary
 
 import (
 	"cmp"
-	"io"
 	"slices"
 	"strings"
 
@@ -118,65 +117,22 @@ type Options struct {
 	// younger ones (DefaultWindow when 0): the trace writer's buffered bytes
 	// (sequences times buffer size) plus what it writes in a flush interval.
 	Window int64
-}
-
-// Read summarises the trace read from r in one pass; name is used in errors,
-// which give the byte offset. Input that is not a Perfetto trace is an error
-// wrapping decode.ErrNotTrace.
-func Read(r io.Reader, name string, o Options) (*Summary, error) {
-	dr := decode.NewReader(r, name)
-	s := newSummarizer(o, dr.Tracks)
-	// Decoding and summarising take about the same time: one goroutine
-	// decodes packets into batches of events, this one orders and applies
-	// them. Batches go back for reuse.
-	full, empty := make(chan []item, 4), make(chan []item, 4)
-	for range cap(empty) {
-		empty <- make([]item, 0, 4096)
-	}
-	var err error
-	go func() {
-		defer close(full)
-		b := <-empty
-		for {
-			var p *decode.Packet
-			if p, err = dr.Next(); err != nil {
-				break
-			}
-			if e, ok := s.event(p); ok {
-				if b = append(b, item{p.SeqID, dr.Offset(), e}); len(b) == cap(b) {
-					full <- b
-					b = <-empty
-				}
-			}
-		}
-		full <- b
-	}()
-	for b := range full {
-		for i := range b {
-			s.order.push(b[i].seq, b[i].e, b[i].pos)
-		}
-		empty <- b[:0]
-	}
-	if err != io.EOF {
-		return nil, err
-	}
-	return s.finish(), nil
-}
-
-// item is an event on its way from the decoding goroutine.
-type item struct {
-	seq uint32
-	pos int64
-	e   event
+	// Workers is how many goroutines decode packets (GOMAXPROCS, at most
+	// 8, when 0); a trace's packets are dealt out by sequence, so more
+	// workers than sequences stay idle.
+	Workers int
 }
 
 // Summarize computes the summary of a trace decoded in memory, every object
 // kept.
 func Summarize(t *decode.Trace) *Summary {
-	s := newSummarizer(Options{Window: -1}, t.Tracks)
+	s := newSummarizer(Options{Window: -1}, 1)
+	s.tracks = t.Tracks
+	x := newExtractor()
+	s.local[0].from = x.strs
 	for i := range t.Packets {
-		if e, ok := s.event(&t.Packets[i]); ok {
-			s.order.push(t.Packets[i].SeqID, e, 0)
+		if e, ok := x.event(&t.Packets[i]); ok {
+			s.accept(0, &item{t.Packets[i].SeqID, 0, e})
 		}
 	}
 	return s.finish()
@@ -188,32 +144,66 @@ type counter struct {
 	series      decimator
 }
 
+// summarizer orders the events of every worker and applies them.
 type summarizer struct {
-	order    reorderer
-	n        uint64
-	t0       uint64
-	started  bool
-	events   int
+	order   reorderer
+	t0      uint64
+	started bool
+	events  int
+	// tracks are the counter tracks by uuid as of the event being merged
+	// (Read: in file order) or at the end (Summarize): a trace can hold a
+	// track per object, of which the summary needs none.
 	tracks   map[uint64]*decode.Track
 	objs     objects
 	counters map[uint64]*counter
-	strs     interner
+	strs     *interner
+	local    []localIDs // per worker
 	leaks    []Leak
 	failures int
 	failed   uint64
 }
 
-func newSummarizer(o Options, tracks map[uint64]*decode.Track) *summarizer {
-	s := &summarizer{tracks: tracks, counters: map[uint64]*counter{}}
+func newSummarizer(o Options, workers int) *summarizer {
+	s := &summarizer{tracks: map[uint64]*decode.Track{}, counters: map[uint64]*counter{}, strs: newInterner(), local: make([]localIDs, workers)}
 	s.objs = newObjects(o.Top)
 	s.order = newReorderer(cmp.Or(o.Window, DefaultWindow), s.apply)
 	return s
 }
 
+// track takes a track descriptor, in file order.
+func (s *summarizer) track(tr *decode.Track) {
+	if tr.Counter != nil {
+		s.tracks[tr.UUID] = tr
+	} else {
+		delete(s.tracks, tr.UUID)
+	}
+}
+
+// accept takes worker w's event it, in file order.
+func (s *summarizer) accept(w int, it *item) {
+	e := &it.e
+	if e.kind == evCounter {
+		if tr := s.tracks[e.handle]; tr != nil && !wantTrack(tr.Name) {
+			return
+		}
+	}
+	l := &s.local[w]
+	e.src, e.clust, e.at = l.global(e.src, s.strs), l.global(e.clust, s.strs), l.global(e.at, s.strs)
+	s.order.push(it.seq, *e, it.pos)
+}
+
+// extractor turns packets into events on a decoding worker.
+type extractor struct {
+	strs *interner
+}
+
+func newExtractor() *extractor { return &extractor{strs: newInterner()} }
+
 // event turns what the summary uses of p into an event; false when p holds
-// nothing it uses.
-func (s *summarizer) event(p *decode.Packet) (event, bool) {
-	e := event{ts: p.Timestamp, n: s.n}
+// nothing it uses. Counter events are kept whatever their track: the
+// summarizer, which has the tracks, filters them.
+func (s *extractor) event(p *decode.Packet) (event, bool) {
+	e := event{ts: p.Timestamp, n: uint64(p.Index)}
 	switch {
 	case p.ObjectName != nil:
 		src, ok := s.nameKey(int64(p.ObjectName.ObjectType))
@@ -224,9 +214,6 @@ func (s *summarizer) event(p *decode.Packet) (event, bool) {
 	case p.Event == nil:
 		return e, false
 	case p.Event.Type == decode.TypeCounter:
-		if tr := s.tracks[p.Event.TrackUUID]; tr != nil && !wantTrack(tr.Name) {
-			return e, false
-		}
 		e.kind, e.handle, e.size = evCounter, p.Event.TrackUUID, uint64(p.Event.CounterValue)
 	case p.Event.Type != decode.TypeInstant || !slices.Contains(p.Event.Categories, category):
 		return e, false
@@ -297,7 +284,6 @@ func (s *summarizer) event(p *decode.Packet) (event, bool) {
 	default:
 		return e, false
 	}
-	s.n++
 	return e, true
 }
 
@@ -320,7 +306,7 @@ func (s *summarizer) apply(e *event) {
 		return
 	case evCounter:
 	default:
-		s.objs.apply(e, s.t0, &s.strs)
+		s.objs.apply(e, s.t0, s.strs)
 		return
 	}
 	c := s.counters[e.handle]
@@ -336,7 +322,7 @@ func (s *summarizer) apply(e *event) {
 func (s *summarizer) finish() *Summary {
 	s.order.flush()
 	sum := &Summary{LateEvents: s.order.late, Events: s.events, Leaks: s.leaks, AllocationFailures: s.failures, FailedBytes: s.failed}
-	sum.Objects, sum.ObjectsTotal = s.objs.finish(s.t0, &s.strs)
+	sum.Objects, sum.ObjectsTotal = s.objs.finish(s.t0, s.strs)
 	for uuid, c := range s.counters {
 		tr := s.tracks[uuid]
 		switch {
@@ -359,7 +345,7 @@ func wantTrack(name string) bool {
 
 // nameKey maps a named object's VkObjectType to the source its memory
 // events use.
-func (s *summarizer) nameKey(objectType int64) (uint32, bool) {
+func (s *extractor) nameKey(objectType int64) (uint32, bool) {
 	switch objectType {
 	case objectTypeBuffer:
 		return s.strs.id("BUFFER"), true

@@ -1,0 +1,224 @@
+package tracesummary
+
+import (
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/vkgen/vkgen/perfetto/decode"
+)
+
+// Read decodes packets on several workers and orders and applies their
+// events on the calling goroutine. One goroutine reads the file: it frames
+// packets, decodes track descriptors (they span sequences) and deals the
+// packets out in rounds of about roundBytes, each worker getting every
+// packet of the sequences it owns (interning state is per sequence and
+// changes as the trace goes). The caller merges each round's events by file
+// offset, so the reordering, the ties and the first error are those of one
+// pass in file order. Memory stays bounded: rounds recycle, at most
+// roundsInFlight at a time.
+const (
+	roundBytes     = 256 << 10
+	roundsInFlight = 8
+	maxWorkers     = 8
+)
+
+// round is a stretch of the trace.
+type round struct {
+	in     []batch        // per worker: its packets
+	out    [][]item       // per worker: its events, in file order
+	errs   []error        // per worker: the decoding error that stopped it
+	tracks []trackAt      // track descriptors, in file order
+	end    error          // the reader's error after this round (io.EOF at the end)
+	done   sync.WaitGroup // the workers' part
+}
+
+// batch is packets copied out of the reader's buffer, back to back.
+type batch struct {
+	body []byte
+	pkts []packetAt
+}
+
+type packetAt struct {
+	end   int // in body; the previous packet's end is its start
+	pos   int64
+	index int
+	seq   uint32
+}
+
+type trackAt struct {
+	pos int64
+	tr  *decode.Track
+}
+
+// item is an event on its way from a worker.
+type item struct {
+	seq uint32
+	pos int64
+	e   event
+}
+
+// Read summarises the trace read from r in one pass; name is used in errors,
+// which give the byte offset. Input that is not a Perfetto trace is an error
+// wrapping decode.ErrNotTrace.
+func Read(r io.Reader, name string, o Options) (*Summary, error) {
+	workers := o.Workers
+	if workers <= 0 {
+		workers = min(runtime.GOMAXPROCS(0), maxWorkers)
+	}
+	s := newSummarizer(o, workers)
+	free := make(chan *round, roundsInFlight)
+	for range roundsInFlight {
+		free <- &round{in: make([]batch, workers), out: make([][]item, workers), errs: make([]error, workers)}
+	}
+	merge := make(chan *round, roundsInFlight)
+	work := make([]chan *round, workers)
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := range work {
+		work[w] = make(chan *round, roundsInFlight)
+		x := newExtractor()
+		s.local[w].from = x.strs
+		wg.Go(func() { decodeRounds(w, work[w], decode.NewDecoder(name), x) })
+	}
+	wg.Go(func() {
+		defer func() {
+			for _, c := range work {
+				close(c)
+			}
+			close(merge)
+		}()
+		deal(decode.NewReader(r, name), free, work, merge, quit)
+	})
+	err := s.mergeRounds(merge, free)
+	close(quit)
+	for range merge { // let the reader see quit
+	}
+	wg.Wait()
+	if err != io.EOF {
+		return nil, err
+	}
+	return s.finish(), nil
+}
+
+// deal reads packets into rounds and hands each round to every worker and
+// to the merger, until the input ends or quit closes.
+func deal(dr *decode.Reader, free chan *round, work []chan *round, merge chan *round, quit chan struct{}) {
+	for {
+		var rd *round
+		select {
+		case rd = <-free:
+		case <-quit:
+			return
+		}
+		for w := range rd.in {
+			rd.in[w].body, rd.in[w].pkts = rd.in[w].body[:0], rd.in[w].pkts[:0]
+			rd.out[w], rd.errs[w] = rd.out[w][:0], nil
+		}
+		rd.tracks, rd.end = rd.tracks[:0], nil
+		for n := 0; n < roundBytes; {
+			raw, err := dr.NextRaw()
+			if err != nil {
+				rd.end = err
+				break
+			}
+			if raw.Track != nil {
+				rd.tracks = append(rd.tracks, trackAt{raw.Offset, raw.Track})
+			}
+			b := &rd.in[int(raw.SeqID)%len(rd.in)]
+			b.body = append(b.body, raw.Body...)
+			b.pkts = append(b.pkts, packetAt{len(b.body), raw.Offset, raw.Index, raw.SeqID})
+			n += len(raw.Body)
+		}
+		rd.done.Add(len(work))
+		for _, c := range work {
+			c <- rd
+		}
+		merge <- rd
+		if rd.end != nil {
+			return
+		}
+	}
+}
+
+// decodeRounds is worker w: it decodes its packets of every round, in
+// order, and stops decoding at its first error.
+func decodeRounds(w int, rounds chan *round, dec *decode.Decoder, x *extractor) {
+	failed := false
+	for rd := range rounds {
+		b, out := &rd.in[w], rd.out[w]
+		start := 0
+		for i := 0; i < len(b.pkts) && !failed; i++ {
+			pk := &b.pkts[i]
+			p, err := dec.Decode(decode.Raw{Body: b.body[start:pk.end], Offset: pk.pos, Index: pk.index, SeqID: pk.seq})
+			start = pk.end
+			if err != nil {
+				rd.errs[w], failed = err, true
+				break
+			}
+			if e, ok := x.event(p); ok {
+				out = append(out, item{pk.seq, pk.pos, e})
+			}
+		}
+		rd.out[w] = out
+		rd.done.Done()
+	}
+}
+
+// mergeRounds takes the rounds in order, merges each one's events and
+// track descriptors by file offset into the summarizer and recycles it. It
+// returns the first error in file order, io.EOF at the end of the trace.
+func (s *summarizer) mergeRounds(merge, free chan *round) error {
+	next := make([]int, len(s.local))
+	for {
+		rd := <-merge // the last round has end set
+		rd.done.Wait()
+		var first error
+		for _, err := range rd.errs {
+			if de, ok := err.(*decode.Error); ok && (first == nil || de.Offset < first.(*decode.Error).Offset) {
+				first = err
+			}
+		}
+		if first != nil {
+			return first
+		}
+		clear(next)
+		t := 0
+		for {
+			// The source with the first event, and how far it can go
+			// before another source's next one.
+			best, bound := -1, int64(1<<63-1)
+			at := bound
+			for w, out := range rd.out {
+				if next[w] < len(out) {
+					if p := out[next[w]].pos; p < at {
+						best, bound, at = w, at, p
+					} else if p < bound {
+						bound = p
+					}
+				}
+			}
+			if t < len(rd.tracks) && rd.tracks[t].pos < at {
+				s.track(rd.tracks[t].tr)
+				t++
+				continue
+			}
+			if best < 0 {
+				break
+			}
+			if t < len(rd.tracks) {
+				bound = min(bound, rd.tracks[t].pos)
+			}
+			out := rd.out[best]
+			i := next[best]
+			for ; i < len(out) && out[i].pos < bound; i++ {
+				s.accept(best, &out[i])
+			}
+			next[best] = i
+		}
+		if rd.end != nil {
+			return rd.end
+		}
+		free <- rd
+	}
+}
