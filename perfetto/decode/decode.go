@@ -299,41 +299,81 @@ func (d *state) str(b []byte) string {
 	return *slot
 }
 
+// head is what a packet's top-level fields hold: the scalars, and the
+// sub-messages as spans of the body (offsets, so that a copy of the body
+// keeps them).
+type head struct {
+	ts                              uint64
+	clock, seq, flags               uint32
+	hasTS, hasClock, first, dropped bool
+	te, td, interned, vk, defaults  span
+}
+
+// span is [start, end) in a packet's body; start < 0 when the field is
+// absent.
+type span struct{ start, end int32 }
+
+var absent = span{-1, -1}
+
+func (s span) of(b []byte) []byte {
+	if s.start < 0 {
+		return nil
+	}
+	return b[s.start:s.end]
+}
+
+// parseHead walks a packet's top-level fields.
+func parseHead(b []byte) (head, error) {
+	h := head{te: absent, td: absent, interned: absent, vk: absent, defaults: absent}
+	for p := b; len(p) > 0; {
+		num, v, raw, rest, err := pb.Next(p)
+		if err != nil {
+			return h, err
+		}
+		at := span{int32(len(b) - len(rest) - len(raw)), int32(len(b) - len(rest))}
+		switch p = rest; num {
+		case 8:
+			h.ts, h.hasTS = v, true
+		case 58:
+			h.clock, h.hasClock = uint32(v), true
+		case 10:
+			h.seq = uint32(v)
+		case 13:
+			h.flags = uint32(v)
+		case 87:
+			h.first = v != 0
+		case 42:
+			h.dropped = v != 0
+		case 11:
+			h.te = at
+		case 60:
+			h.td = at
+		case 12:
+			h.interned = at
+		case 65:
+			h.vk = at
+		case 59:
+			h.defaults = at
+		}
+	}
+	return h, nil
+}
+
 // decodePacket decodes one TracePacket; its Event is d.ev, valid until the
 // next call.
 func decodePacket(b []byte, d *state) (Packet, error) {
-	var p Packet
-	var te, td, interned, vk, defaults []byte
-	for len(b) > 0 {
-		num, v, raw, rest, err := pb.Next(b)
-		if err != nil {
-			return p, err
-		}
-		switch b = rest; num {
-		case 8:
-			p.Timestamp, p.HasTimestamp = v, true
-		case 58:
-			p.ClockID, p.HasClockID = uint32(v), true
-		case 10:
-			p.SeqID = uint32(v)
-		case 13:
-			p.SeqFlags = uint32(v)
-		case 87:
-			p.FirstOnSequence = v != 0
-		case 42:
-			p.PreviousDropped = v != 0
-		case 11:
-			te = raw
-		case 60:
-			td = raw
-		case 12:
-			interned = raw
-		case 65:
-			vk = raw
-		case 59:
-			defaults = raw
-		}
+	h, err := parseHead(b)
+	if err != nil {
+		return Packet{}, err
 	}
+	return decodeBody(b, &h, d)
+}
+
+// decodeBody decodes a packet of which h is the head.
+func decodeBody(b []byte, h *head, d *state) (Packet, error) {
+	p := Packet{Timestamp: h.ts, HasTimestamp: h.hasTS, ClockID: h.clock, HasClockID: h.hasClock, SeqID: h.seq,
+		SeqFlags: h.flags, FirstOnSequence: h.first, PreviousDropped: h.dropped}
+	te, td, interned, vk, defaults := h.te.of(b), h.td.of(b), h.interned.of(b), h.vk.of(b), h.defaults.of(b)
 	st := d.seqs[p.SeqID]
 	if st == nil && len(d.seqs) >= MaxSequences {
 		return p, fmt.Errorf("sequence %d is more than the %d distinct sequences a trace may have", p.SeqID, MaxSequences)

@@ -1,71 +1,55 @@
 package decode
 
-import (
-	"fmt"
+import "fmt"
 
-	"github.com/vkgen/vkgen/perfetto/internal/pb"
-)
-
-// Raw is one packet as read, not yet decoded: what a caller needs to hand
-// it to the Decoder that owns its sequence.
+// Raw is where a packet is and what its top-level fields hold: what a
+// caller keeps with the packet's body to hand it to the Decoder that owns
+// its sequence. It holds no pointers, so batches of them cost the garbage
+// collector nothing.
 type Raw struct {
-	Body   []byte // valid until the next call of NextRaw
-	Offset int64  // byte offset of the packet in the input
-	Index  int    // position in the file
-	SeqID  uint32
-	// Track is the packet's TrackDescriptor, nil when it has none. NextRaw
-	// does not collect them in the Reader's Tracks: a trace can hold one per
-	// object, and the caller knows which it needs.
-	Track *Track
+	Offset int64 // byte offset of the packet in the input
+	Index  int   // position in the file
+	head   head  // the top-level fields, which the Decoder does not walk again
 }
 
+// SeqID is the packet's trusted_packet_sequence_id.
+func (r *Raw) SeqID() uint32 { return r.head.seq }
+
 // NextRaw reads the next packet without decoding it, except for its
-// sequence id and track descriptor, so that packets can be decoded in
+// top-level fields and track descriptor, so that packets can be decoded in
 // parallel by Decoders that each own whole sequences (interning is per
 // sequence) while track descriptors, which span sequences, stay in file
-// order. Errors and the end of the input are as for Next. A Reader is used
+// order. body is valid until the next call; track is the packet's
+// TrackDescriptor, nil when it has none (NextRaw does not collect them in
+// Tracks: a trace can hold one per object, and the caller knows which it
+// needs). Errors and the end of the input are as for Next. A Reader is used
 // either with Next or with NextRaw.
-func (r *Reader) NextRaw() (Raw, error) {
-	body, err := r.frame()
+func (r *Reader) NextRaw() (raw Raw, body []byte, track *Track, err error) {
+	if body, err = r.frame(); err != nil {
+		return raw, nil, nil, err
+	}
+	h, err := parseHead(body)
 	if err != nil {
-		return Raw{}, err
+		return raw, nil, nil, r.fail(err)
 	}
-	raw := Raw{Body: body, Offset: r.start, Index: r.n}
-	var stamped bool
-	var td []byte
-	for b := body; len(b) > 0; {
-		num, v, data, rest, err := pb.Next(b)
-		if err != nil {
-			return Raw{}, r.fail(err)
-		}
-		switch b = rest; num {
-		case 8:
-			stamped = true
-		case 10:
-			raw.SeqID = uint32(v)
-		case 60:
-			td = data
-		}
-	}
-	if raw.SeqID != r.lastSeq || len(r.rawSeqs) == 0 { // runs of one sequence are the rule
-		if _, ok := r.rawSeqs[raw.SeqID]; !ok {
+	if h.seq != r.lastSeq || len(r.rawSeqs) == 0 { // runs of one sequence are the rule
+		if _, ok := r.rawSeqs[h.seq]; !ok {
 			if len(r.rawSeqs) >= MaxSequences {
-				return Raw{}, r.fail(fmt.Errorf("sequence %d is more than the %d distinct sequences a trace may have", raw.SeqID, MaxSequences))
+				return raw, nil, nil, r.fail(fmt.Errorf("sequence %d is more than the %d distinct sequences a trace may have", h.seq, MaxSequences))
 			}
-			r.rawSeqs[raw.SeqID] = struct{}{}
+			r.rawSeqs[h.seq] = struct{}{}
 		}
-		r.lastSeq = raw.SeqID
+		r.lastSeq = h.seq
 	}
-	if td != nil {
-		tr, err := decodeTrack(td)
-		if err != nil {
-			return Raw{}, r.fail(fmt.Errorf("track_descriptor: %w", err))
+	if td := h.td.of(body); td != nil {
+		if track, err = decodeTrack(td); err != nil {
+			return raw, nil, nil, r.fail(fmt.Errorf("track_descriptor: %w", err))
 		}
-		raw.Track = tr
 	}
+	raw = Raw{Offset: r.start, Index: r.n, head: h}
 	r.n++
-	r.stamped = r.stamped || stamped || raw.SeqID != 0
-	return raw, nil
+	r.stamped = r.stamped || h.hasTS || h.seq != 0
+	return raw, body, track, nil
 }
 
 // Decoder decodes the packets of the sequences given to it, in their file
@@ -82,10 +66,10 @@ func NewDecoder(name string) *Decoder {
 	return &Decoder{name: name, state: state{seqs: map[uint32]*seqState{}, strs: new([strSlots]string)}}
 }
 
-// Decode decodes raw. The packet and its Event are valid until the next
-// call; an error is an *Error at raw's offset.
-func (d *Decoder) Decode(raw Raw) (*Packet, error) {
-	p, err := decodePacket(raw.Body, &d.state)
+// Decode decodes the packet of raw and body. The packet and its Event are
+// valid until the next call; an error is an *Error at raw's offset.
+func (d *Decoder) Decode(raw *Raw, body []byte) (*Packet, error) {
+	p, err := decodeBody(body, &raw.head, &d.state)
 	if err != nil {
 		return nil, &Error{File: d.name, Offset: raw.Offset, Packet: raw.Index, Err: err}
 	}

@@ -11,7 +11,7 @@ import (
 // Read decodes packets on several workers and orders and applies their
 // events on the calling goroutine. One goroutine reads the file: it frames
 // packets, decodes track descriptors (they span sequences) and deals the
-// packets out in rounds of about roundBytes, each worker getting every
+// packets out in rounds of about roundBytes or roundPackets, each worker getting every
 // packet of the sequences it owns (interning state is per sequence and
 // changes as the trace goes). The caller merges each round's events by file
 // offset, so the reordering, the ties and the first error are those of one
@@ -19,6 +19,7 @@ import (
 // roundsInFlight at a time.
 const (
 	roundBytes     = 256 << 10
+	roundPackets   = 4096
 	roundsInFlight = 8
 	maxWorkers     = 8
 )
@@ -40,10 +41,8 @@ type batch struct {
 }
 
 type packetAt struct {
-	end   int // in body; the previous packet's end is its start
-	pos   int64
-	index int
-	seq   uint32
+	end int // in body; the previous packet's end is its start
+	raw decode.Raw
 }
 
 type trackAt struct {
@@ -69,7 +68,11 @@ func Read(r io.Reader, name string, o Options) (*Summary, error) {
 	s := newSummarizer(o, workers)
 	free := make(chan *round, roundsInFlight)
 	for range roundsInFlight {
-		free <- &round{in: make([]batch, workers), out: make([][]item, workers), errs: make([]error, workers)}
+		rd := &round{in: make([]batch, workers), out: make([][]item, workers), errs: make([]error, workers)}
+		for w := range rd.in {
+			rd.in[w].body = make([]byte, 0, roundBytes+roundBytes/4)
+		}
+		free <- rd
 	}
 	merge := make(chan *round, roundsInFlight)
 	work := make([]chan *round, workers)
@@ -116,19 +119,19 @@ func deal(dr *decode.Reader, free chan *round, work []chan *round, merge chan *r
 			rd.out[w], rd.errs[w] = rd.out[w][:0], nil
 		}
 		rd.tracks, rd.end = rd.tracks[:0], nil
-		for n := 0; n < roundBytes; {
-			raw, err := dr.NextRaw()
+		for n, k := 0, 0; n < roundBytes && k < roundPackets; k++ {
+			raw, body, tr, err := dr.NextRaw()
 			if err != nil {
 				rd.end = err
 				break
 			}
-			if raw.Track != nil {
-				rd.tracks = append(rd.tracks, trackAt{raw.Offset, raw.Track})
+			if tr != nil {
+				rd.tracks = append(rd.tracks, trackAt{raw.Offset, tr})
 			}
-			b := &rd.in[int(raw.SeqID)%len(rd.in)]
-			b.body = append(b.body, raw.Body...)
-			b.pkts = append(b.pkts, packetAt{len(b.body), raw.Offset, raw.Index, raw.SeqID})
-			n += len(raw.Body)
+			b := &rd.in[int(raw.SeqID())%len(rd.in)]
+			b.body = append(b.body, body...)
+			n += len(body)
+			b.pkts = append(b.pkts, packetAt{len(b.body), raw})
 		}
 		rd.done.Add(len(work))
 		for _, c := range work {
@@ -150,14 +153,14 @@ func decodeRounds(w int, rounds chan *round, dec *decode.Decoder, x *extractor) 
 		start := 0
 		for i := 0; i < len(b.pkts) && !failed; i++ {
 			pk := &b.pkts[i]
-			p, err := dec.Decode(decode.Raw{Body: b.body[start:pk.end], Offset: pk.pos, Index: pk.index, SeqID: pk.seq})
+			p, err := dec.Decode(&pk.raw, b.body[start:pk.end])
 			start = pk.end
 			if err != nil {
 				rd.errs[w], failed = err, true
 				break
 			}
 			if e, ok := x.event(p); ok {
-				out = append(out, item{pk.seq, pk.pos, e})
+				out = append(out, item{pk.raw.SeqID(), pk.raw.Offset, e})
 			}
 		}
 		rd.out[w] = out
