@@ -273,6 +273,9 @@ type state struct {
 	// direct-mapped by a hash: cheaper than a map, and bounded.
 	strs *[strSlots]string
 	ev   Event // reused by every packet
+	// only, when not 0, is the set (1 << type) of event types decoded
+	// past their type field (Decoder.Only).
+	only uint32
 }
 
 const strSlots = 1024
@@ -557,6 +560,9 @@ func (d *state) decodeEvent(b []byte, st *seqState, flagged bool) error {
 			ev.Name = d.str(raw)
 		case 9:
 			ev.Type = int32(v)
+			if d.only != 0 && (ev.Type < 0 || ev.Type > 31 || d.only&(1<<ev.Type) == 0) {
+				return nil
+			}
 		case 11:
 			ev.TrackUUID = v
 		case 30:

@@ -66,6 +66,19 @@ func NewDecoder(name string) *Decoder {
 	return &Decoder{name: name, state: state{seqs: map[uint32]*seqState{}, strs: new([strSlots]string)}}
 }
 
+// Only makes d decode track events of the given types (TypeInstant, ...)
+// in full; of other types the Event holds the fields before its type and
+// the type, and the rest is neither decoded nor checked (an uninterned iid
+// there is no error). A caller that ignores slices skips most of their
+// cost: writers put the type near the front.
+func (d *Decoder) Only(types ...int32) {
+	for _, t := range types {
+		if t >= 0 && t < 32 {
+			d.only |= 1 << t
+		}
+	}
+}
+
 // Decode decodes the packet of raw and body. The packet and its Event are
 // valid until the next call; an error is an *Error at raw's offset.
 func (d *Decoder) Decode(raw *Raw, body []byte) (*Packet, error) {

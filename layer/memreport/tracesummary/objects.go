@@ -48,6 +48,7 @@ type lifetime struct {
 // finished ones.
 type objects struct {
 	live  map[objKey]*lifetime
+	spare []*lifetime // ended ones, reused: most objects live briefly
 	top   int
 	kept  pq[Object] // the least important at the root
 	total int
@@ -67,7 +68,11 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 		if e.kind == evAlloc && e.op != opAdd {
 			return // the end of a lifetime the trace did not see begin
 		}
-		l = &lifetime{}
+		if n := len(o.spare); n > 0 {
+			l, o.spare = o.spare[n-1], o.spare[:n-1]
+		} else {
+			l = &lifetime{}
+		}
 		o.live[k] = l
 	}
 	switch e.kind {
@@ -101,6 +106,8 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 	if e.op == opRemove && len(l.slots) == 0 {
 		delete(o.live, k)
 		o.keep(l.object(k, t0, int64(e.ts-t0), strs))
+		*l = lifetime{slots: l.slots[:0]}
+		o.spare = append(o.spare, l)
 	}
 }
 

@@ -88,7 +88,7 @@ func class(size int) int {
 	return c
 }
 
-func (q *queue) add(e event, free *freeBlocks) {
+func (q *queue) add(e *event, free *freeBlocks) {
 	if n := len(q.blocks); n == 0 || len(q.blocks[n-1]) == cap(q.blocks[n-1]) {
 		size := minBlock
 		if n > 0 {
@@ -97,7 +97,7 @@ func (q *queue) add(e event, free *freeBlocks) {
 		q.blocks = append(q.blocks, free.get(size))
 	}
 	n := len(q.blocks) - 1
-	q.blocks[n] = append(q.blocks[n], e)
+	q.blocks[n] = append(q.blocks[n], *e)
 }
 
 func (q *queue) take(free *freeBlocks) event {
@@ -138,6 +138,8 @@ type mark struct {
 type reorderer struct {
 	window  int64 // < 0: hold everything until flush
 	queues  map[uint32]*queue
+	lastSeq uint32 // the sequence of the last push, and its queue
+	lastQ   *queue
 	heads   pq[*queue] // the non-empty queues by their first event
 	misfits pq[event]
 	free    freeBlocks
@@ -156,19 +158,22 @@ func newReorderer(window int64, out func(*event)) reorderer {
 }
 
 // push takes event e of sequence seq, read at byte pos.
-func (o *reorderer) push(seq uint32, e event, pos int64) {
+func (o *reorderer) push(seq uint32, e *event, pos int64) {
 	o.maxTS = max(o.maxTS, e.ts)
-	q := o.queues[seq]
-	if q == nil {
-		q = &queue{}
-		o.queues[seq] = q
+	q := o.lastQ
+	if q == nil || seq != o.lastSeq { // runs of one sequence are the rule
+		if q = o.queues[seq]; q == nil {
+			q = &queue{}
+			o.queues[seq] = q
+		}
+		o.lastQ, o.lastSeq = q, seq
 	}
 	switch {
 	case q.empty():
 		q.add(e, &o.free)
 		o.heads.push(q)
-	case eventLess(&e, q.last()):
-		o.misfits.push(e)
+	case eventLess(e, q.last()):
+		o.misfits.push(*e)
 	default:
 		q.add(e, &o.free)
 	}

@@ -20,7 +20,7 @@ import (
 const (
 	roundBytes     = 256 << 10
 	roundPackets   = 4096
-	roundsInFlight = 8
+	roundsInFlight = 6
 	maxWorkers     = 8
 )
 
@@ -71,6 +71,7 @@ func Read(r io.Reader, name string, o Options) (*Summary, error) {
 		rd := &round{in: make([]batch, workers), out: make([][]item, workers), errs: make([]error, workers)}
 		for w := range rd.in {
 			rd.in[w].body = make([]byte, 0, roundBytes+roundBytes/4)
+			rd.in[w].pkts = make([]packetAt, 0, roundPackets)
 		}
 		free <- rd
 	}
@@ -82,7 +83,9 @@ func Read(r io.Reader, name string, o Options) (*Summary, error) {
 		work[w] = make(chan *round, roundsInFlight)
 		x := newExtractor()
 		s.local[w].from = x.strs
-		wg.Go(func() { decodeRounds(w, work[w], decode.NewDecoder(name), x) })
+		dec := decode.NewDecoder(name)
+		dec.Only(decode.TypeInstant, decode.TypeCounter) // what extractor.event reads
+		wg.Go(func() { decodeRounds(w, work[w], dec, x) })
 	}
 	wg.Go(func() {
 		defer func() {

@@ -77,7 +77,7 @@ func TestReorder(t *testing.T) {
 	var out []uint64
 	o := newReorderer(160, func(e *event) { out = append(out, e.ts) })
 	for i, ts := range []uint64{10, 30, 20, 40, 15, 50, 60, 70, 80, 90, 5, 100} {
-		o.push(uint32(i%3), event{ts: ts, n: uint64(i)}, int64(i*20))
+		o.push(uint32(i%3), &event{ts: ts, n: uint64(i)}, int64(i*20))
 	}
 	o.flush()
 	want := "[10 5 15 20 30 40 50 60 70 80 90 100]"

@@ -189,7 +189,7 @@ func (s *summarizer) accept(w int, it *item) {
 	}
 	l := &s.local[w]
 	e.src, e.clust, e.at = l.global(e.src, s.strs), l.global(e.clust, s.strs), l.global(e.at, s.strs)
-	s.order.push(it.seq, *e, it.pos)
+	s.order.push(it.seq, e, it.pos)
 }
 
 // extractor turns packets into events on a decoding worker.
