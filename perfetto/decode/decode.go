@@ -622,7 +622,12 @@ func (d *state) decodeAnnotation(b []byte, st *seqState, flagged bool, a *Annota
 
 func decodeTrack(b []byte) (*Track, error) {
 	tr := &Track{}
-	err := pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
+	return tr, decodeTrackInto(b, tr)
+}
+
+// decodeTrackInto decodes a TrackDescriptor into a zero tr.
+func decodeTrackInto(b []byte, tr *Track) error {
+	return pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
 		switch num {
 		case 1:
 			tr.UUID = v
@@ -670,5 +675,4 @@ func decodeTrack(b []byte) (*Track, error) {
 		}
 		return nil
 	})
-	return tr, err
 }

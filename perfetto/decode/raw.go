@@ -19,7 +19,7 @@ func (r *Raw) SeqID() uint32 { return r.head.seq }
 // top-level fields and track descriptor, so that packets can be decoded in
 // parallel by Decoders that each own whole sequences (interning is per
 // sequence) while track descriptors, which span sequences, stay in file
-// order. body is valid until the next call; track is the packet's
+// order. body is valid until the next call, and so is track, the packet's
 // TrackDescriptor, nil when it has none (NextRaw does not collect them in
 // Tracks: a trace can hold one per object, and the caller knows which it
 // needs). Errors and the end of the input are as for Next. A Reader is used
@@ -42,7 +42,8 @@ func (r *Reader) NextRaw() (raw Raw, body []byte, track *Track, err error) {
 		r.lastSeq = h.seq
 	}
 	if td := h.td.of(body); td != nil {
-		if track, err = decodeTrack(td); err != nil {
+		track, r.track = &r.track, Track{}
+		if err = decodeTrackInto(td, track); err != nil {
 			return raw, nil, nil, r.fail(fmt.Errorf("track_descriptor: %w", err))
 		}
 	}

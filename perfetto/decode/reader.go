@@ -50,6 +50,7 @@ type Reader struct {
 	// rawSeqs are the sequences NextRaw has seen; lastSeq the last one's.
 	rawSeqs map[uint32]struct{}
 	lastSeq uint32
+	track   Track // NextRaw's
 	state
 	pkt     Packet
 	stamped bool // some packet had a timestamp or sequence id

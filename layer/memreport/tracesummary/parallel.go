@@ -45,9 +45,12 @@ type packetAt struct {
 	raw decode.Raw
 }
 
+// trackAt is a track descriptor: a counter track's, or the uuid of
+// another.
 type trackAt struct {
-	pos int64
-	tr  *decode.Track
+	pos     int64
+	uuid    uint64
+	counter *decode.Track
 }
 
 // item is an event on its way from a worker.
@@ -129,7 +132,12 @@ func deal(dr *decode.Reader, free chan *round, work []chan *round, merge chan *r
 				break
 			}
 			if tr != nil {
-				rd.tracks = append(rd.tracks, trackAt{raw.Offset, tr})
+				t := trackAt{pos: raw.Offset, uuid: tr.UUID}
+				if tr.Counter != nil { // the summary keeps only these; tr is the reader's
+					c := *tr
+					t.counter = &c
+				}
+				rd.tracks = append(rd.tracks, t)
 			}
 			b := &rd.in[int(raw.SeqID())%len(rd.in)]
 			b.body = append(b.body, body...)
@@ -205,7 +213,7 @@ func (s *summarizer) mergeRounds(merge, free chan *round) error {
 				}
 			}
 			if t < len(rd.tracks) && rd.tracks[t].pos < at {
-				s.track(rd.tracks[t].tr)
+				s.track(rd.tracks[t].uuid, rd.tracks[t].counter)
 				t++
 				continue
 			}

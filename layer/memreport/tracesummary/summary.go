@@ -170,12 +170,13 @@ func newSummarizer(o Options, workers int) *summarizer {
 	return s
 }
 
-// track takes a track descriptor, in file order.
-func (s *summarizer) track(tr *decode.Track) {
-	if tr.Counter != nil {
-		s.tracks[tr.UUID] = tr
-	} else {
-		delete(s.tracks, tr.UUID)
+// track takes a track descriptor, in file order: counter's when it is a
+// counter track's, else nil.
+func (s *summarizer) track(uuid uint64, counter *decode.Track) {
+	if counter != nil {
+		s.tracks[uuid] = counter
+	} else if len(s.tracks) > 0 {
+		delete(s.tracks, uuid)
 	}
 }
 
