@@ -328,8 +328,8 @@ func (s span) of(b []byte) []byte {
 // parseHead walks a packet's top-level fields. It is the reading
 // goroutine's part of every packet (NextRaw), so the common fields are
 // decoded inline with pb.Field.
-func parseHead(b []byte) (head, error) {
-	h := head{te: absent, td: absent, interned: absent, vk: absent, defaults: absent}
+func parseHead(b []byte, h *head) error {
+	*h = head{te: absent, td: absent, interned: absent, vk: absent, defaults: absent}
 	for i := 0; i < len(b); {
 		num, isBytes, v, n := pb.Field(b[i:])
 		at := absent
@@ -337,7 +337,7 @@ func parseHead(b []byte) (head, error) {
 			var raw, rest []byte
 			var err error
 			if num, v, raw, rest, err = pb.Next(b[i:]); err != nil {
-				return h, err
+				return err
 			}
 			if raw != nil {
 				at = span{int32(len(b) - len(rest) - len(raw)), int32(len(b) - len(rest))}
@@ -374,14 +374,14 @@ func parseHead(b []byte) (head, error) {
 			h.defaults = at
 		}
 	}
-	return h, nil
+	return nil
 }
 
 // decodePacket decodes one TracePacket; its Event is d.ev, valid until the
 // next call.
 func decodePacket(b []byte, d *state) (Packet, error) {
-	h, err := parseHead(b)
-	if err != nil {
+	var h head
+	if err := parseHead(b, &h); err != nil {
 		return Packet{}, err
 	}
 	return decodeBody(b, &h, d)

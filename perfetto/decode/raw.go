@@ -19,23 +19,23 @@ func (r *Raw) SeqID() uint32 { return r.head.seq }
 // top-level fields and track descriptor, so that packets can be decoded in
 // parallel by Decoders that each own whole sequences (interning is per
 // sequence) while track descriptors, which span sequences, stay in file
-// order. body is valid until the next call, and so is track, the packet's
+// order. It fills raw; body is valid until the next call, and so is track, the packet's
 // TrackDescriptor, nil when it has none (NextRaw does not collect them in
 // Tracks: a trace can hold one per object, and the caller knows which it
 // needs). Errors and the end of the input are as for Next. A Reader is used
 // either with Next or with NextRaw.
-func (r *Reader) NextRaw() (raw Raw, body []byte, track *Track, err error) {
+func (r *Reader) NextRaw(raw *Raw) (body []byte, track *Track, err error) {
 	if body, err = r.frame(); err != nil {
-		return raw, nil, nil, err
+		return nil, nil, err
 	}
-	h, err := parseHead(body)
-	if err != nil {
-		return raw, nil, nil, r.fail(err)
+	h := &raw.head
+	if err = parseHead(body, h); err != nil {
+		return nil, nil, r.fail(err)
 	}
 	if h.seq != r.lastSeq || len(r.rawSeqs) == 0 { // runs of one sequence are the rule
 		if _, ok := r.rawSeqs[h.seq]; !ok {
 			if len(r.rawSeqs) >= MaxSequences {
-				return raw, nil, nil, r.fail(fmt.Errorf("sequence %d is more than the %d distinct sequences a trace may have", h.seq, MaxSequences))
+				return nil, nil, r.fail(fmt.Errorf("sequence %d is more than the %d distinct sequences a trace may have", h.seq, MaxSequences))
 			}
 			r.rawSeqs[h.seq] = struct{}{}
 		}
@@ -44,13 +44,13 @@ func (r *Reader) NextRaw() (raw Raw, body []byte, track *Track, err error) {
 	if td := h.td.of(body); td != nil {
 		track, r.track = &r.track, Track{}
 		if err = decodeTrackInto(td, track); err != nil {
-			return raw, nil, nil, r.fail(fmt.Errorf("track_descriptor: %w", err))
+			return nil, nil, r.fail(fmt.Errorf("track_descriptor: %w", err))
 		}
 	}
-	raw = Raw{Offset: r.start, Index: r.n, head: h}
+	raw.Offset, raw.Index = r.start, r.n
 	r.n++
 	r.stamped = r.stamped || h.hasTS || h.seq != 0
-	return raw, body, track, nil
+	return body, track, nil
 }
 
 // Decoder decodes the packets of the sequences given to it, in their file

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/vkgen/vkgen/perfetto/internal/pb"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -99,6 +100,14 @@ func (r *Reader) frame() (body []byte, err error) {
 		r.peeked = 0
 	}
 	r.start = r.off
+	// Most packets lie whole in the buffer: framed there at once.
+	if buf, _ := r.r.Peek(r.r.Buffered()); len(buf) > 0 && buf[0] == 0x0a { // field 1, length-delimited
+		if _, _, size, n := pb.Field(buf); n > 0 && size <= MaxPacketBytes {
+			r.off += int64(n)
+			r.peeked = n
+			return buf[n-int(size) : n], nil
+		}
+	}
 	tag, err := r.varint()
 	if err == io.EOF {
 		return nil, r.end()

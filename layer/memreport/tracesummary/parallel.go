@@ -125,8 +125,9 @@ func deal(dr *decode.Reader, free chan *round, work []chan *round, merge chan *r
 			rd.out[w], rd.errs[w] = rd.out[w][:0], nil
 		}
 		rd.tracks, rd.end = rd.tracks[:0], nil
+		var raw decode.Raw
 		for n, k := 0, 0; n < roundBytes && k < roundPackets; k++ {
-			raw, body, tr, err := dr.NextRaw()
+			body, tr, err := dr.NextRaw(&raw)
 			if err != nil {
 				rd.end = err
 				break
