@@ -278,7 +278,10 @@ type state struct {
 	only uint32
 }
 
-const strSlots = 1024
+const (
+	strBits  = 10
+	strSlots = 1 << strBits
+)
 
 // MaxSequences bounds the distinct trusted_packet_sequence_ids of one trace
 // (a producer has one per writer thread): each keeps its interning state to
@@ -290,12 +293,13 @@ func (d *state) str(b []byte) string {
 	if len(b) > 64 {
 		return string(b)
 	}
-	// FNV-1a: the strings are short.
-	h := uint32(2166136261)
-	for _, c := range b {
-		h = (h ^ uint32(c)) * 16777619
+	// The length and three bytes tell apart the few values that repeat
+	// (a collision only costs an allocation).
+	h := uint32(len(b))
+	if len(b) > 0 {
+		h |= uint32(b[0])<<8 | uint32(b[len(b)/2])<<16 | uint32(b[len(b)-1])<<24
 	}
-	slot := &d.strs[h%strSlots]
+	slot := &d.strs[(h*0x9e3779b1)>>(32-strBits)]
 	if *slot != string(b) {
 		*slot = string(b)
 	}
@@ -381,46 +385,48 @@ func parseHead(b []byte, h *head) error {
 // next call.
 func decodePacket(b []byte, d *state) (Packet, error) {
 	var h head
+	var p Packet
 	if err := parseHead(b, &h); err != nil {
-		return Packet{}, err
+		return p, err
 	}
-	return decodeBody(b, &h, d)
+	err := decodeBody(b, &h, d, &p)
+	return p, err
 }
 
-// decodeBody decodes a packet of which h is the head.
-func decodeBody(b []byte, h *head, d *state) (Packet, error) {
-	p := Packet{Timestamp: h.ts, HasTimestamp: h.hasTS, ClockID: h.clock, HasClockID: h.hasClock, SeqID: h.seq,
+// decodeBody decodes a packet of which h is the head into p.
+func decodeBody(b []byte, h *head, d *state, p *Packet) error {
+	*p = Packet{Timestamp: h.ts, HasTimestamp: h.hasTS, ClockID: h.clock, HasClockID: h.hasClock, SeqID: h.seq,
 		SeqFlags: h.flags, FirstOnSequence: h.first, PreviousDropped: h.dropped}
 	te, td, interned, vk, defaults := h.te.of(b), h.td.of(b), h.interned.of(b), h.vk.of(b), h.defaults.of(b)
 	st := d.seqs[p.SeqID]
 	if st == nil && len(d.seqs) >= MaxSequences {
-		return p, fmt.Errorf("sequence %d is more than the %d distinct sequences a trace may have", p.SeqID, MaxSequences)
+		return fmt.Errorf("sequence %d is more than the %d distinct sequences a trace may have", p.SeqID, MaxSequences)
 	}
 	if st == nil || p.SeqFlags&SeqIncrementalStateCleared != 0 {
 		st = &seqState{}
 		d.seqs[p.SeqID] = st
 	}
 	if defaults != nil {
-		if err := decodeDefaults(defaults, &p); err != nil {
-			return p, fmt.Errorf("trace_packet_defaults: %w", err)
+		if err := decodeDefaults(defaults, p); err != nil {
+			return fmt.Errorf("trace_packet_defaults: %w", err)
 		}
 		st.defaultTrack = p.DefaultTrackUUID
 	}
 	if interned != nil {
 		if err := decodeInterned(interned, st); err != nil {
-			return p, fmt.Errorf("interned_data: %w", err)
+			return fmt.Errorf("interned_data: %w", err)
 		}
 	}
 	if te != nil {
 		if err := d.decodeEvent(te, st, p.SeqFlags&SeqNeedsIncrementalState != 0); err != nil {
-			return p, fmt.Errorf("track_event: %w", err)
+			return fmt.Errorf("track_event: %w", err)
 		}
 		p.Event = &d.ev
 	}
 	if td != nil && d.tracks != nil {
 		tr, err := decodeTrack(td)
 		if err != nil {
-			return p, fmt.Errorf("track_descriptor: %w", err)
+			return fmt.Errorf("track_descriptor: %w", err)
 		}
 		p.Track = tr
 		d.tracks[tr.UUID] = tr
@@ -449,10 +455,10 @@ func decodeBody(b []byte, h *head, d *state) (Packet, error) {
 			})
 		})
 		if err != nil {
-			return p, fmt.Errorf("vulkan_api_event: %w", err)
+			return fmt.Errorf("vulkan_api_event: %w", err)
 		}
 	}
-	return p, nil
+	return nil
 }
 
 func decodeDefaults(b []byte, p *Packet) error {

@@ -83,11 +83,9 @@ func (d *Decoder) Only(types ...int32) {
 // Decode decodes the packet of raw and body. The packet and its Event are
 // valid until the next call; an error is an *Error at raw's offset.
 func (d *Decoder) Decode(raw *Raw, body []byte) (*Packet, error) {
-	p, err := decodeBody(body, &raw.head, &d.state)
-	if err != nil {
+	if err := decodeBody(body, &raw.head, &d.state, &d.pkt); err != nil {
 		return nil, &Error{File: d.name, Offset: raw.Offset, Packet: raw.Index, Err: err}
 	}
-	p.Index = raw.Index
-	d.pkt = p
+	d.pkt.Index = raw.Index
 	return &d.pkt, nil
 }
