@@ -171,8 +171,9 @@ func decodeRounds(w int, rounds chan *round, dec *decode.Decoder, x *extractor) 
 				rd.errs[w], failed = err, true
 				break
 			}
-			if e, ok := x.event(p); ok {
-				out = append(out, item{pk.raw.SeqID(), pk.raw.Offset, e})
+			out = append(out, item{seq: pk.raw.SeqID(), pos: pk.raw.Offset})
+			if !x.event(p, &out[len(out)-1].e) {
+				out = out[:len(out)-1]
 			}
 		}
 		rd.out[w] = out

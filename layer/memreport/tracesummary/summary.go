@@ -130,9 +130,11 @@ func Summarize(t *decode.Trace) *Summary {
 	s.tracks = t.Tracks
 	x := newExtractor()
 	s.local[0].from = x.strs
+	var it item
 	for i := range t.Packets {
-		if e, ok := x.event(&t.Packets[i]); ok {
-			s.accept(0, &item{t.Packets[i].SeqID, 0, e})
+		it = item{seq: t.Packets[i].SeqID}
+		if x.event(&t.Packets[i], &it.e) {
+			s.accept(0, &it)
 		}
 	}
 	return s.finish()
@@ -200,24 +202,24 @@ type extractor struct {
 
 func newExtractor() *extractor { return &extractor{strs: newInterner()} }
 
-// event turns what the summary uses of p into an event; false when p holds
-// nothing it uses. Counter events are kept whatever their track: the
-// summarizer, which has the tracks, filters them.
-func (s *extractor) event(p *decode.Packet) (event, bool) {
-	e := event{ts: p.Timestamp, n: uint64(p.Index)}
+// event turns what the summary uses of p into e, a zero event; false when
+// p holds nothing it uses. Counter events are kept whatever their track:
+// the summarizer, which has the tracks, filters them.
+func (s *extractor) event(p *decode.Packet, e *event) bool {
+	e.ts, e.n = p.Timestamp, uint64(p.Index)
 	switch {
 	case p.ObjectName != nil:
 		src, ok := s.nameKey(int64(p.ObjectName.ObjectType))
 		if !ok {
-			return e, false
+			return false
 		}
 		e.kind, e.src, e.handle, e.name = evRawName, src, p.ObjectName.Object, p.ObjectName.Name
 	case p.Event == nil:
-		return e, false
+		return false
 	case p.Event.Type == decode.TypeCounter:
 		e.kind, e.handle, e.size = evCounter, p.Event.TrackUUID, uint64(p.Event.CounterValue)
 	case p.Event.Type != decode.TypeInstant || !slices.Contains(p.Event.Categories, category):
-		return e, false
+		return false
 	case p.Event.Name == allocationEvent:
 		e.kind = evAlloc
 		for _, a := range p.Event.Annotations {
@@ -280,12 +282,12 @@ func (s *extractor) event(p *decode.Packet) (event, bool) {
 		}
 		var ok bool
 		if e.src, ok = s.nameKey(typ); !ok {
-			return e, false
+			return false
 		}
 	default:
-		return e, false
+		return false
 	}
-	return e, true
+	return true
 }
 
 // apply takes the events in time order.
