@@ -329,29 +329,18 @@ func (s span) of(b []byte) []byte {
 	return b[s.start:s.end]
 }
 
-// parseHead walks a packet's top-level fields. It is the reading
-// goroutine's part of every packet (NextRaw), so the common fields are
-// decoded inline with pb.Field.
+// parseHead walks a packet's top-level fields.
 func parseHead(b []byte, h *head) error {
 	*h = head{te: absent, td: absent, interned: absent, vk: absent, defaults: absent}
-	for i := 0; i < len(b); {
-		num, isBytes, v, n := pb.Field(b[i:])
+	for p := b; len(p) > 0; {
+		num, v, raw, rest, err := pb.Next(p)
+		if err != nil {
+			return err
+		}
+		p = rest
 		at := absent
-		if n == 0 {
-			var raw, rest []byte
-			var err error
-			if num, v, raw, rest, err = pb.Next(b[i:]); err != nil {
-				return err
-			}
-			if raw != nil {
-				at = span{int32(len(b) - len(rest) - len(raw)), int32(len(b) - len(rest))}
-			}
-			i = len(b) - len(rest)
-		} else {
-			if isBytes {
-				at, v = span{int32(i + n - int(v)), int32(i + n)}, 0
-			}
-			i += n
+		if raw != nil {
+			at = span{int32(len(b) - len(rest) - len(raw)), int32(len(b) - len(rest))}
 		}
 		switch num {
 		case 8:

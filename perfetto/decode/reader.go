@@ -102,10 +102,11 @@ func (r *Reader) frame() (body []byte, err error) {
 	r.start = r.off
 	// Most packets lie whole in the buffer: framed there at once.
 	if buf, _ := r.r.Peek(r.r.Buffered()); len(buf) > 0 && buf[0] == 0x0a { // field 1, length-delimited
-		if _, _, size, n := pb.Field(buf); n > 0 && size <= MaxPacketBytes {
+		if _, _, body, rest, err := pb.Next(buf); err == nil && len(body) <= MaxPacketBytes {
+			n := len(buf) - len(rest)
 			r.off += int64(n)
 			r.peeked = n
-			return buf[n-int(size) : n], nil
+			return body, nil
 		}
 	}
 	tag, err := r.varint()

@@ -33,22 +33,9 @@ func Walk(b []byte, fn func(num protowire.Number, v uint64, data []byte) error) 
 // decoding loops call it directly instead of paying Walk's indirect call per
 // field.
 func Next(b []byte) (num protowire.Number, v uint64, data, rest []byte, err error) {
-	num, bytes, v, n := Field(b)
-	switch {
-	case n == 0:
-		return next(b)
-	case bytes:
-		return num, 0, b[n-int(v) : n], b[n:], nil
-	}
-	return num, v, nil, b[n:], nil
-}
-
-// Field decodes the first field of b when it is what traces are made of: a
-// well-formed varint or length-delimited field with a tag of one or two
-// bytes. v is the varint, or the length of the data, which ends the n bytes
-// of the field. n is 0 for anything else, which Next decodes or reports
-// through protowire.
-func Field(b []byte) (num protowire.Number, bytes bool, v uint64, n int) {
+	// Traces are made of well-formed varint and length-delimited fields
+	// with tags of one or two bytes: decoded here, in one call per field;
+	// anything else, and anything malformed, by protowire in next.
 	var tag uint64
 	i := 0
 	switch {
@@ -57,15 +44,15 @@ func Field(b []byte) (num protowire.Number, bytes bool, v uint64, n int) {
 	case len(b) > 1 && b[1] < 0x80:
 		tag, i = uint64(b[0]&0x7f)|uint64(b[1])<<7, 2
 	default:
-		return 0, false, 0, 0
+		return next(b)
 	}
 	num, typ := protowire.Number(tag>>3), protowire.Type(tag&7)
 	if num == 0 || (typ != protowire.VarintType && typ != protowire.BytesType) {
-		return 0, false, 0, 0
+		return next(b)
 	}
 	for s := uint(0); ; s += 7 {
 		if i >= len(b) || s > 56 { // 9 bytes hold any value without overflow
-			return 0, false, 0, 0
+			return next(b)
 		}
 		c := b[i]
 		i++
@@ -75,12 +62,13 @@ func Field(b []byte) (num protowire.Number, bytes bool, v uint64, n int) {
 		}
 	}
 	if typ == protowire.VarintType {
-		return num, false, v, i
+		return num, v, nil, b[i:], nil
 	}
 	if v > uint64(len(b)-i) {
-		return 0, false, 0, 0
+		return next(b)
 	}
-	return num, true, v, i + int(v)
+	end := i + int(v)
+	return num, 0, b[i:end], b[end:], nil
 }
 
 func next(b []byte) (num protowire.Number, v uint64, data, rest []byte, err error) {
