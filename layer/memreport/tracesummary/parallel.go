@@ -70,14 +70,6 @@ func Read(r io.Reader, name string, o Options) (*Summary, error) {
 	}
 	s := newSummarizer(o, workers)
 	free := make(chan *round, roundsInFlight)
-	for range roundsInFlight {
-		rd := &round{in: make([]batch, workers), out: make([][]item, workers), errs: make([]error, workers)}
-		for w := range rd.in {
-			rd.in[w].body = make([]byte, 0, roundBytes+roundBytes/4)
-			rd.in[w].pkts = make([]packetAt, 0, roundPackets)
-		}
-		free <- rd
-	}
 	merge := make(chan *round, roundsInFlight)
 	work := make([]chan *round, workers)
 	quit := make(chan struct{})
@@ -97,7 +89,7 @@ func Read(r io.Reader, name string, o Options) (*Summary, error) {
 			}
 			close(merge)
 		}()
-		deal(decode.NewReader(r, name), free, work, merge, quit)
+		deal(decode.NewReader(r, name), workers, free, work, merge, quit)
 	})
 	err := s.mergeRounds(merge, free)
 	close(quit)
@@ -112,13 +104,27 @@ func Read(r io.Reader, name string, o Options) (*Summary, error) {
 
 // deal reads packets into rounds and hands each round to every worker and
 // to the merger, until the input ends or quit closes.
-func deal(dr *decode.Reader, free chan *round, work []chan *round, merge chan *round, quit chan struct{}) {
+// Rounds are made as needed (a small trace needs one) and their slices
+// grow to what a round holds, then are reused.
+func deal(dr *decode.Reader, workers int, free chan *round, work []chan *round, merge chan *round, quit chan struct{}) {
+	made := 0
 	for {
 		var rd *round
 		select {
 		case rd = <-free:
 		case <-quit:
 			return
+		default:
+			if made < roundsInFlight {
+				rd = &round{in: make([]batch, workers), out: make([][]item, workers), errs: make([]error, workers)}
+				made++
+				break
+			}
+			select {
+			case rd = <-free:
+			case <-quit:
+				return
+			}
 		}
 		for w := range rd.in {
 			rd.in[w].body, rd.in[w].pkts = rd.in[w].body[:0], rd.in[w].pkts[:0]
