@@ -316,14 +316,12 @@ type head struct {
 	te, td, interned, vk, defaults  span
 }
 
-// span is [start, end) in a packet's body; start < 0 when the field is
-// absent.
+// span is [start, end) in a packet's body; the zero span is an absent
+// field (a present one starts after its tag and length).
 type span struct{ start, end int32 }
 
-var absent = span{-1, -1}
-
 func (s span) of(b []byte) []byte {
-	if s.start < 0 {
+	if s.end == 0 {
 		return nil
 	}
 	return b[s.start:s.end]
@@ -331,14 +329,14 @@ func (s span) of(b []byte) []byte {
 
 // parseHead walks a packet's top-level fields.
 func parseHead(b []byte, h *head) error {
-	*h = head{te: absent, td: absent, interned: absent, vk: absent, defaults: absent}
+	*h = head{}
 	for p := b; len(p) > 0; {
 		num, v, raw, rest, err := pb.Next(p)
 		if err != nil {
 			return err
 		}
 		p = rest
-		at := absent
+		var at span
 		if raw != nil {
 			at = span{int32(len(b) - len(rest) - len(raw)), int32(len(b) - len(rest))}
 		}
