@@ -46,7 +46,8 @@ type Reader struct {
 	start int64 // offset of the current packet
 	n     int   // packets returned
 	buf   []byte
-	// peeked is the size of the last body when it is still in r's buffer.
+	// peeked is how many bytes of r's buffer the last packet still holds
+	// (all of it, or its body): discarded at the next call.
 	peeked int
 	// rawSeqs are the sequences NextRaw has seen; lastSeq the last one's.
 	rawSeqs map[uint32]struct{}

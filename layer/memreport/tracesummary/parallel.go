@@ -1,6 +1,7 @@
 package tracesummary
 
 import (
+	"errors"
 	"io"
 	"runtime"
 	"sync"
@@ -9,14 +10,14 @@ import (
 )
 
 // Read decodes packets on several workers and orders and applies their
-// events on the calling goroutine. One goroutine reads the file: it frames
+// events on the calling goroutine. One goroutine reads the input: it frames
 // packets, decodes track descriptors (they span sequences) and deals the
-// packets out in rounds of about roundBytes or roundPackets, each worker getting every
-// packet of the sequences it owns (interning state is per sequence and
-// changes as the trace goes). The caller merges each round's events by file
-// offset, so the reordering, the ties and the first error are those of one
-// pass in file order. Memory stays bounded: rounds recycle, at most
-// roundsInFlight at a time.
+// packets out in rounds of about roundBytes or roundPackets, each worker
+// getting every packet of the sequences it owns (interning state is per
+// sequence and changes as the trace goes). The caller merges each round's
+// events by file offset, so the reordering, the ties and the first error
+// are those of one pass in file order. Memory stays bounded: at most
+// roundsInFlight rounds exist, reused.
 const (
 	roundBytes     = 256 << 10
 	roundPackets   = 4096
@@ -28,7 +29,7 @@ const (
 type round struct {
 	in     []batch        // per worker: its packets
 	out    [][]item       // per worker: its events, in file order
-	errs   []error        // per worker: the decoding error that stopped it
+	errs   []error        // per worker: the *decode.Error that stopped it
 	tracks []trackAt      // track descriptors, in file order
 	end    error          // the reader's error after this round (io.EOF at the end)
 	done   sync.WaitGroup // the workers' part
@@ -92,9 +93,7 @@ func Read(r io.Reader, name string, o Options) (*Summary, error) {
 		deal(decode.NewReader(r, name), workers, free, work, merge, quit)
 	})
 	err := s.mergeRounds(merge, free)
-	close(quit)
-	for range merge { // let the reader see quit
-	}
+	close(quit) // the reader may wait for a free round
 	wg.Wait()
 	if err != io.EOF {
 		return nil, err
@@ -103,9 +102,10 @@ func Read(r io.Reader, name string, o Options) (*Summary, error) {
 }
 
 // deal reads packets into rounds and hands each round to every worker and
-// to the merger, until the input ends or quit closes.
-// Rounds are made as needed (a small trace needs one) and their slices
-// grow to what a round holds, then are reused.
+// to the merger, until the input ends or quit closes. Rounds are made as
+// needed (a small trace needs one) and their slices grow to what a round
+// holds, then are reused. No send blocks: each channel can hold every
+// round.
 func deal(dr *decode.Reader, workers int, free chan *round, work []chan *round, merge chan *round, quit chan struct{}) {
 	made := 0
 	for {
@@ -196,9 +196,17 @@ func (s *summarizer) mergeRounds(merge, free chan *round) error {
 		rd := <-merge // the last round has end set
 		rd.done.Wait()
 		var first error
+		var firstAt int64
 		for _, err := range rd.errs {
-			if de, ok := err.(*decode.Error); ok && (first == nil || de.Offset < first.(*decode.Error).Offset) {
-				first = err
+			if err == nil {
+				continue
+			}
+			at := int64(-1) // Decoder.Decode's errors are *decode.Error
+			if de := (*decode.Error)(nil); errors.As(err, &de) {
+				at = de.Offset
+			}
+			if first == nil || at < firstAt {
+				first, firstAt = err, at
 			}
 		}
 		if first != nil {

@@ -153,8 +153,8 @@ type summarizer struct {
 	started bool
 	events  int
 	// tracks are the counter tracks by uuid as of the event being merged
-	// (Read: in file order) or at the end (Summarize): a trace can hold a
-	// track per object, of which the summary needs none.
+	// (Read, in file order: a trace can hold a track per object, of which
+	// the summary needs none), or every track at the end (Summarize).
 	tracks   map[uint64]*decode.Track
 	objs     objects
 	counters map[uint64]*counter
