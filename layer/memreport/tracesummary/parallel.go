@@ -17,7 +17,8 @@ import (
 // sequence and changes as the trace goes). The caller merges each round's
 // events by file offset, so the reordering, the ties and the first error
 // are those of one pass in file order. Memory stays bounded: at most
-// roundsInFlight rounds exist, reused.
+// roundsInFlight rounds exist, reused, and a round holds one packet more
+// than it may (so at worst roundsInFlight packets of decode.MaxPacketBytes).
 const (
 	roundBytes     = 256 << 10
 	roundPackets   = 4096
@@ -127,7 +128,11 @@ func deal(dr *decode.Reader, workers int, free chan *round, work []chan *round, 
 			}
 		}
 		for w := range rd.in {
-			rd.in[w].body, rd.in[w].pkts = rd.in[w].body[:0], rd.in[w].pkts[:0]
+			b := &rd.in[w]
+			if cap(b.body) > 4*roundBytes { // held a huge packet: let it go
+				b.body = nil
+			}
+			b.body, b.pkts = b.body[:0], b.pkts[:0]
 			rd.out[w], rd.errs[w] = rd.out[w][:0], nil
 		}
 		rd.tracks, rd.end = rd.tracks[:0], nil
