@@ -411,7 +411,7 @@ func decodeBody(b []byte, h *head, d *state, p *Packet) error {
 		p.Event = &d.ev
 	}
 	if td != nil && d.tracks != nil {
-		tr, err := decodeTrack(td)
+		tr, err := d.decodeTrack(td)
 		if err != nil {
 			return fmt.Errorf("track_descriptor: %w", err)
 		}
@@ -613,13 +613,14 @@ func (d *state) decodeAnnotation(b []byte, st *seqState, flagged bool, a *Annota
 	return nil
 }
 
-func decodeTrack(b []byte) (*Track, error) {
+func (d *state) decodeTrack(b []byte) (*Track, error) {
 	tr := &Track{}
-	return tr, decodeTrackInto(b, tr)
+	return tr, d.decodeTrackInto(b, tr)
 }
 
-// decodeTrackInto decodes a TrackDescriptor into a zero tr.
-func decodeTrackInto(b []byte, tr *Track) error {
+// decodeTrackInto decodes a TrackDescriptor into a zero tr. Its name comes
+// from the string cache: a layer names a track per object, with few names.
+func (d *state) decodeTrackInto(b []byte, tr *Track) error {
 	return pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
 		switch num {
 		case 1:
@@ -627,7 +628,7 @@ func decodeTrackInto(b []byte, tr *Track) error {
 		case 5:
 			tr.ParentUUID = v
 		case 2, 10:
-			tr.Name = string(raw)
+			tr.Name = d.str(raw)
 		case 3:
 			pr := &Process{}
 			tr.Process = pr

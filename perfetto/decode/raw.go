@@ -43,7 +43,7 @@ func (r *Reader) NextRaw(raw *Raw) (body []byte, track *Track, err error) {
 	}
 	if td := h.td.of(body); td != nil {
 		track, r.track = &r.track, Track{}
-		if err = decodeTrackInto(td, track); err != nil {
+		if err = r.decodeTrackInto(td, track); err != nil {
 			return nil, nil, r.fail(fmt.Errorf("track_descriptor: %w", err))
 		}
 	}
