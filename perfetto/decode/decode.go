@@ -285,15 +285,21 @@ type seqState struct {
 // state is what decoding carries from packet to packet.
 type state struct {
 	seqs   map[uint32]*seqState
-	tracks map[uint64]*Track
+	tracks map[uint64]*Track // nil: track descriptors are not decoded
 	// strs holds short strings seen lately (operation names, types), so a
 	// value that repeats in every event is not allocated every time. It is
 	// direct-mapped by a hash: cheaper than a map, and bounded.
 	strs *[strSlots]string
 	ev   Event // reused by every packet
+	// only, when not 0, is the set (1 << type) of event types decoded
+	// past their type field (Decoder.Only).
+	only uint32
 }
 
-const strSlots = 1024
+const (
+	strBits  = 10
+	strSlots = 1 << strBits
+)
 
 // MaxSequences bounds the distinct trusted_packet_sequence_ids of one trace
 // (a producer has one per writer thread): each keeps its interning state to
@@ -305,82 +311,127 @@ func (d *state) str(b []byte) string {
 	if len(b) > 64 {
 		return string(b)
 	}
-	// FNV-1a: the strings are short.
-	h := uint32(2166136261)
-	for _, c := range b {
-		h = (h ^ uint32(c)) * 16777619
+	// The length and three bytes tell apart the few values that repeat
+	// (a collision only costs an allocation).
+	h := uint32(len(b))
+	if len(b) > 0 {
+		h |= uint32(b[0])<<8 | uint32(b[len(b)/2])<<16 | uint32(b[len(b)-1])<<24
 	}
-	slot := &d.strs[h%strSlots]
+	slot := &d.strs[(h*0x9e3779b1)>>(32-strBits)]
 	if *slot != string(b) {
 		*slot = string(b)
 	}
 	return *slot
 }
 
+// head is what a packet's top-level fields hold: the scalars, and the
+// sub-messages as spans of the body (offsets, so that a copy of the body
+// keeps them).
+type head struct {
+	ts                              uint64
+	clock, seq, flags               uint32
+	hasTS, hasClock, first, dropped bool
+	te, td, interned, vk, defaults  span
+}
+
+// span is [start, end) in a packet's body; the zero span is an absent
+// field (a present one starts after its tag and length).
+type span struct{ start, end int32 }
+
+func (s span) of(b []byte) []byte {
+	if s.end == 0 {
+		return nil
+	}
+	return b[s.start:s.end]
+}
+
+// parseHead walks a packet's top-level fields.
+func parseHead(b []byte, h *head) error {
+	*h = head{}
+	for p := b; len(p) > 0; {
+		num, v, raw, rest, err := pb.Next(p)
+		if err != nil {
+			return err
+		}
+		p = rest
+		var at span
+		if raw != nil {
+			at = span{int32(len(b) - len(rest) - len(raw)), int32(len(b) - len(rest))}
+		}
+		switch num {
+		case 8:
+			h.ts, h.hasTS = v, true
+		case 58:
+			h.clock, h.hasClock = uint32(v), true
+		case 10:
+			h.seq = uint32(v)
+		case 13:
+			h.flags = uint32(v)
+		case 87:
+			h.first = v != 0
+		case 42:
+			h.dropped = v != 0
+		case 11:
+			h.te = at
+		case 60:
+			h.td = at
+		case 12:
+			h.interned = at
+		case 65:
+			h.vk = at
+		case 59:
+			h.defaults = at
+		}
+	}
+	return nil
+}
+
 // decodePacket decodes one TracePacket; its Event is d.ev, valid until the
 // next call.
 func decodePacket(b []byte, d *state) (Packet, error) {
+	var h head
 	var p Packet
-	var te, td, interned, vk, defaults []byte
-	for len(b) > 0 {
-		num, v, raw, rest, err := pb.Next(b)
-		if err != nil {
-			return p, err
-		}
-		switch b = rest; num {
-		case 8:
-			p.Timestamp, p.HasTimestamp = v, true
-		case 58:
-			p.ClockID, p.HasClockID = uint32(v), true
-		case 10:
-			p.SeqID = uint32(v)
-		case 13:
-			p.SeqFlags = uint32(v)
-		case 87:
-			p.FirstOnSequence = v != 0
-		case 42:
-			p.PreviousDropped = v != 0
-		case 11:
-			te = raw
-		case 60:
-			td = raw
-		case 12:
-			interned = raw
-		case 65:
-			vk = raw
-		case 59:
-			defaults = raw
-		}
+	if err := parseHead(b, &h); err != nil {
+		return p, err
 	}
+	err := decodeBody(b, &h, d, &p)
+	return p, err
+}
+
+// decodeBody decodes a packet of which h is the head into p.
+func decodeBody(b []byte, h *head, d *state, p *Packet) error {
+	*p = Packet{Timestamp: h.ts, HasTimestamp: h.hasTS, ClockID: h.clock, HasClockID: h.hasClock, SeqID: h.seq,
+		SeqFlags: h.flags, FirstOnSequence: h.first, PreviousDropped: h.dropped}
+	te, td, interned, vk, defaults := h.te.of(b), h.td.of(b), h.interned.of(b), h.vk.of(b), h.defaults.of(b)
 	st := d.seqs[p.SeqID]
 	if st == nil && len(d.seqs) >= MaxSequences {
-		return p, fmt.Errorf("sequence %d is more than the %d distinct sequences a trace may have", p.SeqID, MaxSequences)
+		return fmt.Errorf("sequence %d is more than the %d distinct sequences a trace may have", p.SeqID, MaxSequences)
 	}
 	if st == nil || p.SeqFlags&SeqIncrementalStateCleared != 0 {
 		st = &seqState{}
 		d.seqs[p.SeqID] = st
 	}
 	if defaults != nil {
-		if err := decodeDefaults(defaults, &p); err != nil {
-			return p, fmt.Errorf("trace_packet_defaults: %w", err)
+		if err := decodeDefaults(defaults, p); err != nil {
+			return fmt.Errorf("trace_packet_defaults: %w", err)
 		}
 		st.defaultTrack = p.DefaultTrackUUID
 	}
 	if interned != nil {
 		if err := decodeInterned(interned, st); err != nil {
-			return p, fmt.Errorf("interned_data: %w", err)
+			return fmt.Errorf("interned_data: %w", err)
 		}
 	}
 	if te != nil {
 		if err := d.decodeEvent(te, st, p.SeqFlags&SeqNeedsIncrementalState != 0); err != nil {
-			return p, fmt.Errorf("track_event: %w", err)
+			return fmt.Errorf("track_event: %w", err)
 		}
 		p.Event = &d.ev
 	}
-	if td != nil {
-		tr, err := decodeTrack(td)
+	if td != nil && d.tracks != nil {
+		tr, err := d.decodeTrack(td)
 		if err != nil {
-			return p, fmt.Errorf("track_descriptor: %w", err)
+			return fmt.Errorf("track_descriptor: %w", err)
 		}
 		p.Track = tr
 		d.tracks[tr.UUID] = tr
@@ -409,10 +460,10 @@ func decodePacket(b []byte, d *state) (Packet, error) {
 			})
 		})
 		if err != nil {
-			return p, fmt.Errorf("vulkan_api_event: %w", err)
+			return fmt.Errorf("vulkan_api_event: %w", err)
 		}
 	}
-	return p, nil
+	return nil
 }
 
 func decodeDefaults(b []byte, p *Packet) error {
@@ -539,6 +590,10 @@ func (d *state) decodeEvent(b []byte, st *seqState, flagged bool) error {
 			ev.Name = d.str(raw)
 		case 9:
 			ev.Type = int32(v)
+			if d.only != 0 && (ev.Type < 0 || ev.Type > 31 || d.only&(1<<ev.Type) == 0) {
+				ev.ExtraCounters = ev.ExtraCounters[:0]
+				return nil
+			}
 		case 11:
 			ev.TrackUUID = v
 		case 30:
@@ -601,16 +656,22 @@ func (d *state) decodeAnnotation(b []byte, st *seqState, flagged bool, a *Annota
 	return nil
 }
 
-func decodeTrack(b []byte) (*Track, error) {
+func (d *state) decodeTrack(b []byte) (*Track, error) {
 	tr := &Track{}
-	err := pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
+	return tr, d.decodeTrackInto(b, tr)
+}
+
+// decodeTrackInto decodes a TrackDescriptor into a zero tr. Its name comes
+// from the string cache: a layer names a track per object, with few names.
+func (d *state) decodeTrackInto(b []byte, tr *Track) error {
+	return pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
 		switch num {
 		case 1:
 			tr.UUID = v
 		case 5:
 			tr.ParentUUID = v
 		case 2, 10:
-			tr.Name = string(raw)
+			tr.Name = d.str(raw)
 		case 3:
 			pr := &Process{}
 			tr.Process = pr
@@ -651,5 +712,4 @@ func decodeTrack(b []byte) (*Track, error) {
 		}
 		return nil
 	})
-	return tr, err
 }

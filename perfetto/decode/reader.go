@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/vkgen/vkgen/perfetto/internal/pb"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -45,6 +46,13 @@ type Reader struct {
 	start int64 // offset of the current packet
 	n     int   // packets returned
 	buf   []byte
+	// peeked is how many bytes of r's buffer the last packet still holds
+	// (all of it, or its body): discarded at the next call.
+	peeked int
+	// rawSeqs are the sequences NextRaw has seen; lastSeq the last one's.
+	rawSeqs map[uint32]struct{}
+	lastSeq uint32
+	track   Track // NextRaw's
 	state
 	pkt     Packet
 	stamped bool // some packet had a timestamp or sequence id
@@ -56,7 +64,7 @@ type Reader struct {
 
 // NewReader returns a Reader of r; name is used in errors.
 func NewReader(r io.Reader, name string) *Reader {
-	rd := &Reader{r: bufio.NewReaderSize(r, 1<<20), name: name, Tracks: map[uint64]*Track{}}
+	rd := &Reader{r: bufio.NewReaderSize(r, 1<<20), name: name, Tracks: map[uint64]*Track{}, rawSeqs: map[uint32]struct{}{}}
 	rd.state = state{seqs: map[uint32]*seqState{}, tracks: rd.Tracks, strs: new([strSlots]string)}
 	return rd
 }
@@ -69,7 +77,39 @@ func (r *Reader) Offset() int64 { return r.start }
 // trace and an *Error otherwise. The packet and its Event are valid until
 // the next call (they reuse the Reader's buffers); Clone keeps one.
 func (r *Reader) Next() (*Packet, error) {
+	body, err := r.frame()
+	if err != nil {
+		return nil, err
+	}
+	p, err := decodePacket(body, &r.state)
+	if err != nil {
+		return nil, r.fail(err)
+	}
+	p.Index = r.n
+	r.n++
+	r.stamped = r.stamped || p.HasTimestamp || p.SeqID != 0
+	r.pkt = p
+	return &r.pkt, nil
+}
+
+// frame reads the next packet's framing and returns its body, valid until
+// the next call: in the buffered reader's buffer when it fits (consumed at
+// the next call), else in r.buf. Errors are *Error, io.EOF the clean end.
+func (r *Reader) frame() (body []byte, err error) {
+	if r.peeked > 0 {
+		r.r.Discard(r.peeked)
+		r.peeked = 0
+	}
 	r.start = r.off
+	// Most packets lie whole in the buffer: framed there at once.
+	if buf, _ := r.r.Peek(r.r.Buffered()); len(buf) > 0 && buf[0] == 0x0a { // field 1, length-delimited
+		if _, _, body, rest, err := pb.Next(buf); err == nil && len(body) <= MaxPacketBytes {
+			n := len(buf) - len(rest)
+			r.off += int64(n)
+			r.peeked = n
+			return body, nil
+		}
+	}
 	tag, err := r.varint()
 	if err == io.EOF {
 		return nil, r.end()
@@ -90,7 +130,6 @@ func (r *Reader) Next() (*Packet, error) {
 	}
 	// A packet that fits in the buffer is decoded in place (decoding copies
 	// what it keeps); a larger one is copied out.
-	var body []byte
 	var k int
 	peeked := size <= uint64(r.r.Size())
 	if peeked {
@@ -111,18 +150,10 @@ func (r *Reader) Next() (*Packet, error) {
 		return nil, r.fail(err)
 	}
 	r.off += int64(size)
-	p, err := decodePacket(body, &r.state)
 	if peeked {
-		r.r.Discard(k)
+		r.peeked = k
 	}
-	if err != nil {
-		return nil, r.fail(err)
-	}
-	p.Index = r.n
-	r.n++
-	r.stamped = r.stamped || p.HasTimestamp || p.SeqID != 0
-	r.pkt = p
-	return &r.pkt, nil
+	return body, nil
 }
 
 // end is the result at the end of the input: io.EOF for a trace.

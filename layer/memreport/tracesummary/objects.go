@@ -3,7 +3,6 @@ package tracesummary
 import (
 	"cmp"
 	"slices"
-	"sync/atomic"
 )
 
 // Operations of VulkanMemoryAllocation.
@@ -49,6 +48,7 @@ type lifetime struct {
 // finished ones.
 type objects struct {
 	live  map[objKey]*lifetime
+	spare []*lifetime // ended ones, reused: most objects live briefly
 	top   int
 	kept  pq[Object] // the least important at the root
 	total int
@@ -68,7 +68,11 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 		if e.kind == evAlloc && e.op != opAdd {
 			return // the end of a lifetime the trace did not see begin
 		}
-		l = &lifetime{}
+		if n := len(o.spare); n > 0 {
+			l, o.spare = o.spare[n-1], o.spare[:n-1]
+		} else {
+			l = &lifetime{}
+		}
 		o.live[k] = l
 	}
 	switch e.kind {
@@ -102,6 +106,8 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 	if e.op == opRemove && len(l.slots) == 0 {
 		delete(o.live, k)
 		o.keep(l.object(k, t0, int64(e.ts-t0), strs))
+		*l = lifetime{slots: l.slots[:0]}
+		o.spare = append(o.spare, l)
 	}
 }
 
@@ -138,58 +144,3 @@ func (o *objects) finish(t0 uint64, strs *interner) ([]Object, int) {
 func order(a, b Object) int {
 	return cmp.Or(cmp.Compare(b.Bytes, a.Bytes), cmp.Compare(a.Type, b.Type), cmp.Compare(a.Handle, b.Handle), cmp.Compare(a.Created, b.Created))
 }
-
-// interner numbers the few distinct strings of sources and memory types.
-// Past maxStrings distinct values (a corrupt trace) every new one is "?".
-// The reading goroutine adds strings while the summarising one looks ids
-// up, so the table is published copy-on-write (new strings are rare).
-type interner struct {
-	ids map[string]uint32 // the adding goroutine's
-	// recent are the last few strings looked up (the adding goroutine's),
-	// checked before the map: events repeat a handful of values, which the
-	// decoder hands out as the same strings, so most checks compare a
-	// pointer.
-	recent [4]recentID
-	next   int
-	strs   atomic.Pointer[[]string]
-}
-
-type recentID struct {
-	s  string
-	id uint32
-}
-
-const maxStrings = 1 << 16
-
-func (in *interner) id(s string) uint32 {
-	for _, r := range in.recent {
-		if r.s == s && s != "" {
-			return r.id
-		}
-	}
-	if id, ok := in.ids[s]; ok {
-		in.recent[in.next] = recentID{s, id}
-		in.next = (in.next + 1) % len(in.recent)
-		return id
-	}
-	if in.ids == nil {
-		in.ids = map[string]uint32{}
-	}
-	var old []string
-	if p := in.strs.Load(); p != nil {
-		old = *p
-	}
-	switch {
-	case len(old) >= maxStrings:
-		return in.ids["?"]
-	case len(old) == maxStrings-1 && s != "?":
-		return in.id("?") // the last id
-	}
-	id := uint32(len(old))
-	in.ids[s] = id
-	strs := append(old[:len(old):len(old)], s)
-	in.strs.Store(&strs)
-	return id
-}
-
-func (in *interner) str(id uint32) string { return (*in.strs.Load())[id] }

@@ -88,7 +88,7 @@ func class(size int) int {
 	return c
 }
 
-func (q *queue) add(e event, free *freeBlocks) {
+func (q *queue) add(e *event, free *freeBlocks) {
 	if n := len(q.blocks); n == 0 || len(q.blocks[n-1]) == cap(q.blocks[n-1]) {
 		size := minBlock
 		if n > 0 {
@@ -97,12 +97,12 @@ func (q *queue) add(e event, free *freeBlocks) {
 		q.blocks = append(q.blocks, free.get(size))
 	}
 	n := len(q.blocks) - 1
-	q.blocks[n] = append(q.blocks[n], e)
+	q.blocks[n] = append(q.blocks[n], *e)
 }
 
-func (q *queue) take(free *freeBlocks) event {
+// drop removes the first event.
+func (q *queue) drop(free *freeBlocks) {
 	b := q.blocks[0]
-	e := b[q.head]
 	q.head++
 	if q.head == len(b) { // a full block, or the last one taken to its end
 		free.put(b)
@@ -111,7 +111,6 @@ func (q *queue) take(free *freeBlocks) event {
 			q.blocks = nil
 		}
 	}
-	return e
 }
 
 // mark says that every packet up to byte pos had a timestamp <= maxTS.
@@ -138,6 +137,8 @@ type mark struct {
 type reorderer struct {
 	window  int64 // < 0: hold everything until flush
 	queues  map[uint32]*queue
+	lastSeq uint32 // the sequence of the last push, and its queue
+	lastQ   *queue
 	heads   pq[*queue] // the non-empty queues by their first event
 	misfits pq[event]
 	free    freeBlocks
@@ -147,7 +148,7 @@ type reorderer struct {
 	lastOut uint64
 	late    int
 	out     func(*event)
-	cur     event // the event being handed on (a local would escape to the heap)
+	cur     event // a misfit being handed on (a local would escape to the heap)
 }
 
 func newReorderer(window int64, out func(*event)) reorderer {
@@ -156,19 +157,22 @@ func newReorderer(window int64, out func(*event)) reorderer {
 }
 
 // push takes event e of sequence seq, read at byte pos.
-func (o *reorderer) push(seq uint32, e event, pos int64) {
+func (o *reorderer) push(seq uint32, e *event, pos int64) {
 	o.maxTS = max(o.maxTS, e.ts)
-	q := o.queues[seq]
-	if q == nil {
-		q = &queue{}
-		o.queues[seq] = q
+	q := o.lastQ
+	if q == nil || seq != o.lastSeq { // runs of one sequence are the rule
+		if q = o.queues[seq]; q == nil {
+			q = &queue{}
+			o.queues[seq] = q
+		}
+		o.lastQ, o.lastSeq = q, seq
 	}
 	switch {
 	case q.empty():
 		q.add(e, &o.free)
 		o.heads.push(q)
-	case eventLess(&e, q.last()):
-		o.misfits.push(e)
+	case eventLess(e, q.last()):
+		o.misfits.push(*e)
 	default:
 		q.add(e, &o.free)
 	}
@@ -204,26 +208,30 @@ func (o *reorderer) next() *event {
 	return e
 }
 
-// release hands on the oldest waiting event; one must wait.
+// release hands on the oldest waiting event; one must wait. A queue's
+// event is handed on in place, before its block can be recycled.
 func (o *reorderer) release() {
-	var e event
 	if len(o.misfits.s) > 0 && (len(o.heads.s) == 0 || eventLess(&o.misfits.s[0], o.heads.s[0].first())) {
-		e = o.misfits.pop()
-	} else {
-		q := o.heads.s[0]
-		e = q.take(&o.free)
-		if q.empty() {
-			o.heads.pop()
-		} else {
-			o.heads.down()
-		}
+		o.cur = o.misfits.pop()
+		o.emit(&o.cur)
+		return
 	}
+	q := o.heads.s[0]
+	o.emit(q.first())
+	q.drop(&o.free)
+	if q.empty() {
+		o.heads.pop()
+	} else {
+		o.heads.down()
+	}
+}
+
+func (o *reorderer) emit(e *event) {
 	if e.ts < o.lastOut {
 		o.late++
 	}
 	o.lastOut = max(o.lastOut, e.ts)
-	o.cur = e
-	o.out(&o.cur)
+	o.out(e)
 }
 
 // flush releases everything held, at the end of the trace.

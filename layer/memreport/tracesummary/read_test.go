@@ -77,7 +77,7 @@ func TestReorder(t *testing.T) {
 	var out []uint64
 	o := newReorderer(160, func(e *event) { out = append(out, e.ts) })
 	for i, ts := range []uint64{10, 30, 20, 40, 15, 50, 60, 70, 80, 90, 5, 100} {
-		o.push(uint32(i%3), event{ts: ts, n: uint64(i)}, int64(i*20))
+		o.push(uint32(i%3), &event{ts: ts, n: uint64(i)}, int64(i*20))
 	}
 	o.flush()
 	want := "[10 5 15 20 30 40 50 60 70 80 90 100]"
@@ -252,5 +252,45 @@ func TestReadTooManySequences(t *testing.T) {
 	var de *decode.Error
 	if !errors.As(err, &de) || de.Packet != decode.MaxSequences || !strings.Contains(err.Error(), "distinct sequences") {
 		t.Errorf("%v", err)
+	}
+}
+
+// A decoding error on a worker is reported at its packet, before a later
+// packet's error on another worker or the reader's, whatever the number of
+// workers.
+func TestReadFirstErrorInFileOrder(t *testing.T) {
+	msg := func(fields ...[]byte) []byte {
+		var m []byte
+		for _, f := range fields {
+			m = append(m, f...)
+		}
+		return m
+	}
+	varint := func(num protowire.Number, v uint64) []byte {
+		return protowire.AppendVarint(protowire.AppendTag(nil, num, protowire.VarintType), v)
+	}
+	bytesField := func(num protowire.Number, b []byte) []byte {
+		return protowire.AppendBytes(protowire.AppendTag(nil, num, protowire.BytesType), b)
+	}
+	packet := func(seq, flags uint64, fields ...[]byte) []byte {
+		return bytesField(1, msg(append([]([]byte){varint(8, seq), varint(10, seq), varint(13, flags)}, fields...)...))
+	}
+	instant := func(nameIID uint64) []byte {
+		return bytesField(11, msg(varint(9, decode.TypeInstant), varint(10, nameIID)))
+	}
+	good := packet(1, decode.SeqNeedsIncrementalState, bytesField(12, bytesField(2, msg(varint(1, 1), bytesField(2, []byte("x"))))), instant(1))
+	noFlag := packet(2, 0, instant(7))                                 // an iid on a packet without SEQ_NEEDS_INCREMENTAL_STATE
+	unknown := packet(1, decode.SeqNeedsIncrementalState, instant(9))  // an iid never interned
+	data := msg(good, noFlag, unknown, []byte{0x0a, 0x02, 0x08, 0x80}) // then a truncated varint
+	for _, workers := range []int{1, 2, 3} {
+		_, err := Read(bytes.NewReader(data), "in", Options{Workers: workers})
+		var de *decode.Error
+		if !errors.As(err, &de) || de.Offset != int64(len(good)) || de.Packet != 1 || !strings.Contains(err.Error(), "without SEQ_NEEDS_INCREMENTAL_STATE") {
+			t.Errorf("%d workers: %v, want the error of packet 1 at offset %d", workers, err, len(good))
+		}
+		_, err = Read(bytes.NewReader(msg(good, unknown, noFlag)), "in", Options{Workers: workers})
+		if !errors.As(err, &de) || de.Offset != int64(len(good)) || de.Packet != 1 || !strings.Contains(err.Error(), "event name iid 9 not interned") {
+			t.Errorf("%d workers, other order: %v, want the error of packet 1 at offset %d", workers, err, len(good))
+		}
 	}
 }

@@ -13,7 +13,6 @@ package tracesummary
 
 import (
 	"cmp"
-	"io"
 	"slices"
 	"strings"
 
@@ -118,64 +117,25 @@ type Options struct {
 	// younger ones (DefaultWindow when 0): the trace writer's buffered bytes
 	// (sequences times buffer size) plus what it writes in a flush interval.
 	Window int64
-}
-
-// Read summarises the trace read from r in one pass; name is used in errors,
-// which give the byte offset. Input that is not a Perfetto trace is an error
-// wrapping decode.ErrNotTrace.
-func Read(r io.Reader, name string, o Options) (*Summary, error) {
-	dr := decode.NewReader(r, name)
-	s := newSummarizer(o, dr.Tracks)
-	// Decoding and summarising take about the same time: one goroutine
-	// decodes packets into batches of events, this one orders and applies
-	// them. Batches go back for reuse.
-	full, empty := make(chan []item, 4), make(chan []item, 4)
-	for range cap(empty) {
-		empty <- make([]item, 0, 4096)
-	}
-	var err error
-	go func() {
-		defer close(full)
-		b := <-empty
-		for {
-			var p *decode.Packet
-			if p, err = dr.Next(); err != nil {
-				break
-			}
-			s.eventsOf(p, func(e event) {
-				if b = append(b, item{p.SeqID, dr.Offset(), e}); len(b) == cap(b) {
-					full <- b
-					b = <-empty
-				}
-			})
-		}
-		full <- b
-	}()
-	for b := range full {
-		for i := range b {
-			s.order.push(b[i].seq, b[i].e, b[i].pos)
-		}
-		empty <- b[:0]
-	}
-	if err != io.EOF {
-		return nil, err
-	}
-	return s.finish(), nil
-}
-
-// item is an event on its way from the decoding goroutine.
-type item struct {
-	seq uint32
-	pos int64
-	e   event
+	// Workers is how many goroutines decode packets (GOMAXPROCS, at most
+	// 8, when 0); a trace's packets are dealt out by sequence, so more
+	// workers than sequences stay idle.
+	Workers int
 }
 
 // Summarize computes the summary of a trace decoded in memory, every object
 // kept.
 func Summarize(t *decode.Trace) *Summary {
-	s := newSummarizer(Options{Window: -1}, t.Tracks)
+	s := newSummarizer(Options{Window: -1}, 1)
+	s.tracks = t.Tracks
+	x := newExtractor()
+	s.local[0].from = x.strs
+	var its []item
 	for i := range t.Packets {
-		s.eventsOf(&t.Packets[i], func(e event) { s.order.push(t.Packets[i].SeqID, e, 0) })
+		its = x.events(&t.Packets[i], its[:0], t.Packets[i].SeqID, 0)
+		for j := range its {
+			s.accept(0, &its[j])
+		}
 	}
 	return s.finish()
 }
@@ -186,71 +146,101 @@ type counter struct {
 	series      decimator
 }
 
+// summarizer orders the events of every worker and applies them.
 type summarizer struct {
-	order    reorderer
-	n        uint64
-	t0       uint64
-	started  bool
-	events   int
+	order   reorderer
+	t0      uint64
+	started bool
+	events  int
+	// tracks are the counter tracks by uuid as of the event being merged
+	// (Read, in file order: a trace can hold a track per object, of which
+	// the summary needs none), or every track at the end (Summarize).
 	tracks   map[uint64]*decode.Track
 	objs     objects
 	counters map[uint64]*counter
-	strs     interner
+	strs     *interner
+	local    []localIDs // per worker
 	leaks    []Leak
 	failures int
 	failed   uint64
 }
 
-func newSummarizer(o Options, tracks map[uint64]*decode.Track) *summarizer {
-	s := &summarizer{tracks: tracks, counters: map[uint64]*counter{}}
+func newSummarizer(o Options, workers int) *summarizer {
+	s := &summarizer{tracks: map[uint64]*decode.Track{}, counters: map[uint64]*counter{}, strs: newInterner(), local: make([]localIDs, workers)}
 	s.objs = newObjects(o.Top)
 	s.order = newReorderer(cmp.Or(o.Window, DefaultWindow), s.apply)
 	return s
 }
 
-// eventsOf passes f what the summary uses of p: the counter values that go
-// with its event (they describe the state after the call, as counter
-// packets before the event did), then the event.
-func (s *summarizer) eventsOf(p *decode.Packet, f func(event)) {
-	if p.Event != nil {
-		for _, c := range p.Event.ExtraCounters {
-			if e, ok := s.counterEvent(p.Timestamp, c.TrackUUID, c.Value); ok {
-				f(e)
-			}
+// track takes a track descriptor, in file order: counter's when it is a
+// counter track's, else nil.
+func (s *summarizer) track(uuid uint64, counter *decode.Track) {
+	if counter != nil {
+		s.tracks[uuid] = counter
+	} else if len(s.tracks) > 0 {
+		delete(s.tracks, uuid)
+	}
+}
+
+// accept takes worker w's event it, in file order.
+func (s *summarizer) accept(w int, it *item) {
+	e := &it.e
+	if e.kind == evCounter {
+		if tr := s.tracks[e.handle]; tr != nil && !wantTrack(tr.Name) {
+			return
 		}
 	}
-	if e, ok := s.event(p); ok {
-		f(e)
-	}
+	l := &s.local[w]
+	e.src, e.clust, e.at = l.global(e.src, s.strs), l.global(e.clust, s.strs), l.global(e.at, s.strs)
+	s.order.push(it.seq, e, it.pos)
 }
 
-// counterEvent is a counter sample as an event; false for a track the summary
-// does not use.
-func (s *summarizer) counterEvent(ts, track uint64, v int64) (event, bool) {
-	if tr := s.tracks[track]; tr != nil && !wantTrack(tr.Name) {
-		return event{}, false
-	}
-	s.n++
-	return event{ts: ts, n: s.n - 1, kind: evCounter, handle: track, size: uint64(v)}, true
+// extractor turns packets into events on a decoding worker.
+type extractor struct {
+	strs *interner
 }
 
-// event turns what the summary uses of p into an event; false when p holds
-// nothing it uses.
-func (s *summarizer) event(p *decode.Packet) (event, bool) {
-	e := event{ts: p.Timestamp, n: s.n}
+func newExtractor() *extractor { return &extractor{strs: newInterner()} }
+
+// events appends to out, as items of seq at pos, what the summary uses of
+// p: the counter values that go with its event (the state after the call,
+// so before the event), then the event. Counter events are kept whatever
+// their track: the summarizer, which has the tracks, filters them.
+func (s *extractor) events(p *decode.Packet, out []item, seq uint32, pos int64) []item {
+	n := uint64(p.Index) * (maxExtraCounters + 1) // ties keep file order, and the order within p
+	if p.Event != nil {
+		for i, c := range p.Event.ExtraCounters[:min(len(p.Event.ExtraCounters), maxExtraCounters)] {
+			out = append(out, item{seq: seq, pos: pos, e: event{ts: p.Timestamp, n: n + uint64(i), kind: evCounter, handle: c.TrackUUID, size: uint64(c.Value)}})
+		}
+	}
+	out = append(out, item{seq: seq, pos: pos})
+	if !s.event(p, &out[len(out)-1].e, n+maxExtraCounters) {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+// maxExtraCounters is the most extra counter values of one event the
+// summary reads, as trace_processor (TrackEventData::kMaxNumExtraCounters).
+const maxExtraCounters = 8
+
+// event turns what the summary uses of p into e, a zero event with arrival
+// index n; false when p holds nothing it uses.
+func (s *extractor) event(p *decode.Packet, e *event, n uint64) bool {
+	e.ts, e.n = p.Timestamp, n
 	switch {
 	case p.ObjectName != nil:
 		src, ok := s.nameKey(int64(p.ObjectName.ObjectType))
 		if !ok {
-			return e, false
+			return false
 		}
 		e.kind, e.src, e.handle, e.name = evRawName, src, p.ObjectName.Object, p.ObjectName.Name
 	case p.Event == nil:
-		return e, false
+		return false
 	case p.Event.Type == decode.TypeCounter:
-		return s.counterEvent(p.Timestamp, p.Event.TrackUUID, p.Event.CounterValue)
+		e.kind, e.handle, e.size = evCounter, p.Event.TrackUUID, uint64(p.Event.CounterValue)
 	case p.Event.Type != decode.TypeInstant || !slices.Contains(p.Event.Categories, category):
-		return e, false
+		return false
 	case p.Event.Name == allocationEvent:
 		e.kind = evAlloc
 		for _, a := range p.Event.Annotations {
@@ -313,13 +303,12 @@ func (s *summarizer) event(p *decode.Packet) (event, bool) {
 		}
 		var ok bool
 		if e.src, ok = s.nameKey(typ); !ok {
-			return e, false
+			return false
 		}
 	default:
-		return e, false
+		return false
 	}
-	s.n++
-	return e, true
+	return true
 }
 
 // apply takes the events in time order.
@@ -341,7 +330,7 @@ func (s *summarizer) apply(e *event) {
 		return
 	case evCounter:
 	default:
-		s.objs.apply(e, s.t0, &s.strs)
+		s.objs.apply(e, s.t0, s.strs)
 		return
 	}
 	c := s.counters[e.handle]
@@ -357,7 +346,7 @@ func (s *summarizer) apply(e *event) {
 func (s *summarizer) finish() *Summary {
 	s.order.flush()
 	sum := &Summary{LateEvents: s.order.late, Events: s.events, Leaks: s.leaks, AllocationFailures: s.failures, FailedBytes: s.failed}
-	sum.Objects, sum.ObjectsTotal = s.objs.finish(s.t0, &s.strs)
+	sum.Objects, sum.ObjectsTotal = s.objs.finish(s.t0, s.strs)
 	for uuid, c := range s.counters {
 		tr := s.tracks[uuid]
 		switch {
@@ -380,7 +369,7 @@ func wantTrack(name string) bool {
 
 // nameKey maps a named object's VkObjectType to the source its memory
 // events use.
-func (s *summarizer) nameKey(objectType int64) (uint32, bool) {
+func (s *extractor) nameKey(objectType int64) (uint32, bool) {
 	switch objectType {
 	case objectTypeBuffer:
 		return s.strs.id("BUFFER"), true

@@ -33,28 +33,62 @@ func Walk(b []byte, fn func(num protowire.Number, v uint64, data []byte) error) 
 // decoding loops call it directly instead of paying Walk's indirect call per
 // field.
 func Next(b []byte) (num protowire.Number, v uint64, data, rest []byte, err error) {
+	// Traces are made of well-formed varint and length-delimited fields
+	// with tags of one or two bytes: decoded here, in one call per field;
+	// anything else, and anything malformed, by protowire in next.
+	var tag uint64
+	i := 0
+	switch {
+	case len(b) > 0 && b[0] < 0x80:
+		tag, i = uint64(b[0]), 1
+	case len(b) > 1 && b[1] < 0x80:
+		tag, i = uint64(b[0]&0x7f)|uint64(b[1])<<7, 2
+	default:
+		return next(b)
+	}
+	num, typ := protowire.Number(tag>>3), protowire.Type(tag&7)
+	if num == 0 || (typ != protowire.VarintType && typ != protowire.BytesType) {
+		return next(b)
+	}
+	for s := uint(0); ; s += 7 {
+		if i >= len(b) || s > 56 { // 9 bytes hold any value without overflow
+			return next(b)
+		}
+		c := b[i]
+		i++
+		v |= uint64(c&0x7f) << s
+		if c < 0x80 {
+			break
+		}
+	}
+	if typ == protowire.VarintType {
+		return num, v, nil, b[i:], nil
+	}
+	if v > uint64(len(b)-i) {
+		return next(b)
+	}
+	end := i + int(v)
+	return num, 0, b[i:end], b[end:], nil
+}
+
+func next(b []byte) (num protowire.Number, v uint64, data, rest []byte, err error) {
 	p := b
 	var typ protowire.Type
 	var n int
-	// Tags of fields 1-15 and small varints are one byte: most of a trace.
-	if len(p) > 0 && p[0] < 0x80 && p[0]>>3 != 0 {
-		num, typ, n = protowire.Number(p[0]>>3), protowire.Type(p[0]&7), 1
-	} else if num, typ, n = protowire.ConsumeTag(p); n < 0 {
+	if num, typ, n = protowire.ConsumeTag(p); n < 0 {
 		return 0, 0, nil, nil, protowire.ParseError(n)
 	}
 	p = p[n:]
-	switch {
-	case typ == protowire.VarintType && len(p) > 0 && p[0] < 0x80:
-		v, n = uint64(p[0]), 1
-	case typ == protowire.VarintType:
+	switch typ {
+	case protowire.VarintType:
 		v, n = protowire.ConsumeVarint(p)
-	case typ == protowire.Fixed32Type:
+	case protowire.Fixed32Type:
 		var x uint32
 		x, n = protowire.ConsumeFixed32(p)
 		v = uint64(x)
-	case typ == protowire.Fixed64Type:
+	case protowire.Fixed64Type:
 		v, n = protowire.ConsumeFixed64(p)
-	case typ == protowire.BytesType:
+	case protowire.BytesType:
 		data, n = protowire.ConsumeBytes(p)
 	default:
 		n = protowire.ConsumeFieldValue(num, typ, p)

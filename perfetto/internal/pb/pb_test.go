@@ -65,3 +65,22 @@ func TestWalkStopsOnCallbackError(t *testing.T) {
 		t.Fatalf("err %v after %d calls, want stop after 1", err, n)
 	}
 }
+
+// Next's inline decoding gives exactly what protowire's gives (next), for
+// any input: values, data, the rest and errors.
+func FuzzNextMatchesProtowire(f *testing.F) {
+	f.Add(AppendVarint(nil, 1, 300))
+	f.Add(AppendString(nil, 3, "name"))
+	f.Add(AppendVarint(nil, 58, 1<<63))               // two-byte tag, ten-byte varint
+	f.Add(AppendBytes(nil, 2000, []byte("x")))        // three-byte tag
+	f.Add([]byte{0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f}) // length beyond the input
+	f.Add([]byte{0x80, 0x00, 0x01})                   // non-minimal tag of field 0
+	f.Fuzz(func(t *testing.T, b []byte) {
+		num, v, data, rest, err := Next(b)
+		wnum, wv, wdata, wrest, werr := next(b)
+		if num != wnum || v != wv || string(data) != string(wdata) || (data == nil) != (wdata == nil) ||
+			len(rest) != len(wrest) || (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) {
+			t.Errorf("Next(%x) = %d %d %q %d %v, protowire: %d %d %q %d %v", b, num, v, data, len(rest), err, wnum, wv, wdata, len(wrest), werr)
+		}
+	})
+}

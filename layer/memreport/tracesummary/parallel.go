@@ -1,0 +1,256 @@
+package tracesummary
+
+import (
+	"errors"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/vkgen/vkgen/perfetto/decode"
+)
+
+// Read decodes packets on several workers and orders and applies their
+// events on the calling goroutine. One goroutine reads the input: it frames
+// packets, decodes track descriptors (they span sequences) and deals the
+// packets out in rounds of about roundBytes or roundPackets, each worker
+// getting every packet of the sequences it owns (interning state is per
+// sequence and changes as the trace goes). The caller merges each round's
+// events by file offset, so the reordering, the ties and the first error
+// are those of one pass in file order. Memory stays bounded: at most
+// roundsInFlight rounds exist, reused, and a round holds one packet more
+// than it may (so at worst roundsInFlight packets of decode.MaxPacketBytes).
+const (
+	roundBytes     = 256 << 10
+	roundPackets   = 4096
+	roundsInFlight = 6
+	maxWorkers     = 8
+)
+
+// round is a stretch of the trace.
+type round struct {
+	in     []batch        // per worker: its packets
+	out    [][]item       // per worker: its events, in file order
+	errs   []error        // per worker: the *decode.Error that stopped it
+	tracks []trackAt      // track descriptors, in file order
+	end    error          // the reader's error after this round (io.EOF at the end)
+	done   sync.WaitGroup // the workers' part
+}
+
+// batch is packets copied out of the reader's buffer, back to back.
+type batch struct {
+	body []byte
+	pkts []packetAt
+}
+
+type packetAt struct {
+	end int // in body; the previous packet's end is its start
+	raw decode.Raw
+}
+
+// trackAt is a track descriptor: a counter track's, or the uuid of
+// another.
+type trackAt struct {
+	pos     int64
+	uuid    uint64
+	counter *decode.Track
+}
+
+// item is an event on its way from a worker.
+type item struct {
+	seq uint32
+	pos int64
+	e   event
+}
+
+// Read summarises the trace read from r in one pass; name is used in errors,
+// which give the byte offset. Input that is not a Perfetto trace is an error
+// wrapping decode.ErrNotTrace.
+func Read(r io.Reader, name string, o Options) (*Summary, error) {
+	workers := o.Workers
+	if workers <= 0 {
+		workers = min(runtime.GOMAXPROCS(0), maxWorkers)
+	}
+	s := newSummarizer(o, workers)
+	free := make(chan *round, roundsInFlight)
+	merge := make(chan *round, roundsInFlight)
+	work := make([]chan *round, workers)
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := range work {
+		work[w] = make(chan *round, roundsInFlight)
+		x := newExtractor()
+		s.local[w].from = x.strs
+		dec := decode.NewDecoder(name)
+		dec.Only(decode.TypeInstant, decode.TypeCounter) // what extractor.event reads
+		wg.Go(func() { decodeRounds(w, work[w], dec, x) })
+	}
+	wg.Go(func() {
+		defer func() {
+			for _, c := range work {
+				close(c)
+			}
+			close(merge)
+		}()
+		deal(decode.NewReader(r, name), workers, free, work, merge, quit)
+	})
+	err := s.mergeRounds(merge, free)
+	close(quit) // the reader may wait for a free round
+	wg.Wait()
+	if err != io.EOF {
+		return nil, err
+	}
+	return s.finish(), nil
+}
+
+// deal reads packets into rounds and hands each round to every worker and
+// to the merger, until the input ends or quit closes. Rounds are made as
+// needed (a small trace needs one) and their slices grow to what a round
+// holds, then are reused. No send blocks: each channel can hold every
+// round.
+func deal(dr *decode.Reader, workers int, free chan *round, work []chan *round, merge chan *round, quit chan struct{}) {
+	made := 0
+	for {
+		var rd *round
+		select {
+		case rd = <-free:
+		case <-quit:
+			return
+		default:
+			if made < roundsInFlight {
+				rd = &round{in: make([]batch, workers), out: make([][]item, workers), errs: make([]error, workers)}
+				made++
+				break
+			}
+			select {
+			case rd = <-free:
+			case <-quit:
+				return
+			}
+		}
+		for w := range rd.in {
+			b := &rd.in[w]
+			if cap(b.body) > 4*roundBytes { // held a huge packet: let it go
+				b.body = nil
+			}
+			b.body, b.pkts = b.body[:0], b.pkts[:0]
+			rd.out[w], rd.errs[w] = rd.out[w][:0], nil
+		}
+		rd.tracks, rd.end = rd.tracks[:0], nil
+		var raw decode.Raw
+		for n, k := 0, 0; n < roundBytes && k < roundPackets; k++ {
+			body, tr, err := dr.NextRaw(&raw)
+			if err != nil {
+				rd.end = err
+				break
+			}
+			if tr != nil {
+				t := trackAt{pos: raw.Offset, uuid: tr.UUID}
+				if tr.Counter != nil { // the summary keeps only these; tr is the reader's
+					c := *tr
+					t.counter = &c
+				}
+				rd.tracks = append(rd.tracks, t)
+			}
+			b := &rd.in[int(raw.SeqID())%len(rd.in)]
+			b.body = append(b.body, body...)
+			n += len(body)
+			b.pkts = append(b.pkts, packetAt{len(b.body), raw})
+		}
+		rd.done.Add(len(work))
+		for _, c := range work {
+			c <- rd
+		}
+		merge <- rd
+		if rd.end != nil {
+			return
+		}
+	}
+}
+
+// decodeRounds is worker w: it decodes its packets of every round, in
+// order, and stops decoding at its first error.
+func decodeRounds(w int, rounds chan *round, dec *decode.Decoder, x *extractor) {
+	failed := false
+	for rd := range rounds {
+		b, out := &rd.in[w], rd.out[w]
+		start := 0
+		for i := 0; i < len(b.pkts) && !failed; i++ {
+			pk := &b.pkts[i]
+			p, err := dec.Decode(&pk.raw, b.body[start:pk.end])
+			start = pk.end
+			if err != nil {
+				rd.errs[w], failed = err, true
+				break
+			}
+			out = x.events(p, out, pk.raw.SeqID(), pk.raw.Offset)
+		}
+		rd.out[w] = out
+		rd.done.Done()
+	}
+}
+
+// mergeRounds takes the rounds in order, merges each one's events and
+// track descriptors by file offset into the summarizer and recycles it. It
+// returns the first error in file order, io.EOF at the end of the trace.
+func (s *summarizer) mergeRounds(merge, free chan *round) error {
+	next := make([]int, len(s.local))
+	for {
+		rd := <-merge // the last round has end set
+		rd.done.Wait()
+		var first error
+		var firstAt int64
+		for _, err := range rd.errs {
+			if err == nil {
+				continue
+			}
+			at := int64(-1) // Decoder.Decode's errors are *decode.Error
+			if de := (*decode.Error)(nil); errors.As(err, &de) {
+				at = de.Offset
+			}
+			if first == nil || at < firstAt {
+				first, firstAt = err, at
+			}
+		}
+		if first != nil {
+			return first
+		}
+		clear(next)
+		t := 0
+		for {
+			// The source with the first event, and how far it can go
+			// before another source's next one.
+			best, bound := -1, int64(1<<63-1)
+			at := bound
+			for w, out := range rd.out {
+				if next[w] < len(out) {
+					if p := out[next[w]].pos; p < at {
+						best, bound, at = w, at, p
+					} else if p < bound {
+						bound = p
+					}
+				}
+			}
+			if t < len(rd.tracks) && rd.tracks[t].pos < at {
+				s.track(rd.tracks[t].uuid, rd.tracks[t].counter)
+				t++
+				continue
+			}
+			if best < 0 {
+				break
+			}
+			if t < len(rd.tracks) {
+				bound = min(bound, rd.tracks[t].pos)
+			}
+			out := rd.out[best]
+			i := next[best]
+			for ; i < len(out) && out[i].pos < bound; i++ {
+				s.accept(best, &out[i])
+			}
+			next[best] = i
+		}
+		if rd.end != nil {
+			return rd.end
+		}
+		free <- rd
+	}
+}
