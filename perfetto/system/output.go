@@ -29,6 +29,7 @@ type output struct {
 type seqWriter struct {
 	id      uint16
 	cur     shmabi.Chunk
+	pl      []byte // cur's payload
 	chunkID uint32
 	off     int
 	count   uint16
@@ -61,19 +62,22 @@ func (o *output) Write(seqID uint32, packets []byte) error {
 	}
 	var err error
 	for len(packets) > 0 {
-		num, typ, n := protowire.ConsumeTag(packets)
-		if n < 0 || num != fPacket || typ != protowire.BytesType {
+		p, n := nextPacket(packets)
+		if n < 0 {
 			break // not produced by package perfetto; nothing sane to do with the rest
 		}
-		p, m := protowire.ConsumeBytes(packets[n:])
-		if m < 0 {
-			break
-		}
-		if !o.writePacket(w, p) {
+		// Most packets fit the current chunk: copied behind their size, the
+		// chunk header is written once, when the chunk is released.
+		if end := w.off + shmabi.PacketHeaderSize + len(p); end <= len(w.pl) && w.count < shmabi.MaxPacketsCount {
+			shmabi.PutPacketSize(w.pl[w.off:], len(p))
+			copy(w.pl[w.off+shmabi.PacketHeaderSize:end], p)
+			w.off = end
+			w.count++
+		} else if !o.writePacket(w, p) {
 			err = o.lost(packets)
 			break
 		}
-		packets = packets[n+m:]
+		packets = packets[n:]
 	}
 	o.release(w)
 	if len(o.pending) > 0 {
@@ -90,6 +94,30 @@ func (o *output) lost(packets []byte) error {
 }
 
 const fPacket = 1 // Trace.packet
+
+// nextPacket returns the first Trace.packet of b and the bytes it takes, or
+// n < 0 when b does not start with one. Package perfetto writes the tag and
+// a one- or two-byte length for nearly every packet.
+func nextPacket(b []byte) (p []byte, n int) {
+	if len(b) >= 3 && b[0] == fPacket<<3|byte(protowire.BytesType) {
+		if l := int(b[1]); l < 0x80 {
+			if 2+l <= len(b) {
+				return b[2 : 2+l], 2 + l
+			}
+		} else if l := int(b[1]&0x7f) | int(b[2])<<7; b[2] < 0x80 && 3+l <= len(b) {
+			return b[3 : 3+l], 3 + l
+		}
+	}
+	num, typ, n := protowire.ConsumeTag(b)
+	if n < 0 || num != fPacket || typ != protowire.BytesType {
+		return nil, -1
+	}
+	p, m := protowire.ConsumeBytes(b[n:])
+	if m < 0 {
+		return nil, -1
+	}
+	return p, n + m
+}
 
 func countPackets(b []byte) int {
 	n := 0
@@ -156,17 +184,16 @@ func (o *output) writePacket(w *seqWriter, r []byte) bool {
 	for off := 0; ; {
 		if !w.cur.Valid() {
 			w.cur, res = res[0], res[1:]
+			w.pl = c.buf.Payload(w.cur)
 			w.chunkID, w.off, w.count, w.flags = c.chunkID(w.id), 0, 0, flags
 		}
 		k := min(n-off, w.space()-shmabi.PacketHeaderSize)
-		pl := c.buf.Payload(w.cur)
-		shmabi.PutPacketSize(pl[w.off:], k)
-		copy(pl[w.off+shmabi.PacketHeaderSize:], r[off:off+k])
+		shmabi.PutPacketSize(w.pl[w.off:], k)
+		copy(w.pl[w.off+shmabi.PacketHeaderSize:], r[off:off+k])
 		w.off += shmabi.PacketHeaderSize + k
 		w.count++
 		off += k
 		if off == n {
-			c.buf.SetHeader(w.cur, shmabi.Header{ChunkID: w.chunkID, WriterID: w.id, Count: w.count, Flags: w.flags})
 			return true
 		}
 		w.flags |= shmabi.LastPacketContinuesOnNextChunk
@@ -197,5 +224,5 @@ func (o *output) release(w *seqWriter) {
 		}
 		c.bumpChunkID(w.id)
 	}
-	w.cur = shmabi.Chunk{}
+	w.cur, w.pl = shmabi.Chunk{}, nil
 }
