@@ -79,8 +79,9 @@ func BenchmarkInstant(b *testing.B) {
 				run(b, s)
 			})
 			b.Run("traced", func(b *testing.B) {
-				s, _, rec := tracedInstance(b)
+				s, p, rec := tracedInstance(b)
 				run(b, s)
+				b.ReportMetric(float64(p.SMBDropped()), "smb-lost")
 				b.StopTimer()
 				rec.Stop(b)
 			})

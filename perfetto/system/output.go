@@ -2,6 +2,7 @@ package system
 
 import (
 	"bytes"
+	"time"
 
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/system/shmabi"
@@ -21,7 +22,13 @@ type output struct {
 	writers map[uint32]*seqWriter
 	pending []chunkRef
 	reserve []shmabi.Chunk
+	stalled bool        // the last wait for a free chunk timed out
+	timer   *time.Timer // paces that wait
 }
+
+// stallLimit bounds how long one Write waits for the service to free a
+// chunk of a full buffer before it drops the rest of its batch.
+var stallLimit = 100 * time.Millisecond
 
 // seqWriter is one SMB writer (writer id) and its current chunk. chunkID is
 // read from the conn once per chunk, not per packet: the conn's counter sits
@@ -40,10 +47,12 @@ func newOutput(c *conn, cfg dsConfig) *output {
 	return &output{c: c, target: cfg.targetBuffer, writers: map[uint32]*seqWriter{}}
 }
 
-// Write copies the batch packet by packet. When the buffer is full the
-// packet and the rest of the batch are dropped (later packets may use names
-// the lost one defined) and reported as perfetto.LostPackets: the session
-// counts them and re-emits the sequence's state with its next batch.
+// Write copies the batch packet by packet. When the buffer is full it
+// commits what it wrote and waits for the service to free chunks (see
+// acquire); when none came, the packet and the rest of the batch are
+// dropped (later packets may use names the lost one defined) and reported
+// as perfetto.LostPackets: the session counts them and re-emits the
+// sequence's state with its next batch.
 func (o *output) Write(seqID uint32, packets []byte) error {
 	c := o.c
 	c.smbMu.RLock()
@@ -80,11 +89,56 @@ func (o *output) Write(seqID uint32, packets []byte) error {
 		packets = packets[n:]
 	}
 	o.release(w)
+	o.commit()
+	return err
+}
+
+// commit tells the service about the chunks completed since the last call.
+func (o *output) commit() {
 	if len(o.pending) > 0 {
-		c.send(mCommitData, appendCommitData(nil, o.pending, 0), true)
+		o.c.send(mCommitData, appendCommitData(nil, o.pending, 0), true)
 		o.pending = o.pending[:0]
 	}
-	return err
+}
+
+// acquire takes a free chunk for writer id. When there is none it commits
+// what it completed so far and waits, up to stallLimit, for the service to
+// free one, instead of dropping a whole batch while the service catches up.
+// Only the session's flusher, an explicit Flush or Stop, or the control
+// goroutine write, never an emitting thread: emitters meanwhile fill the
+// session's buffers (and drop, counted, once those are full). After a wait
+// that timed out it does not wait again until a chunk was free at once, so
+// a stuck service costs one wait, not one per batch.
+func (o *output) acquire(id uint16) (shmabi.Chunk, bool) {
+	c := o.c
+	h := shmabi.Header{WriterID: id}
+	if ch, ok := c.buf.AcquireAny(c.nextPage(), shmabi.PageDiv4, h); ok {
+		o.stalled = false
+		return ch, true
+	}
+	if o.stalled {
+		return shmabi.Chunk{}, false
+	}
+	o.commit()
+	deadline := time.Now().Add(stallLimit)
+	for d := 20 * time.Microsecond; time.Now().Before(deadline); d = min(2*d, time.Millisecond) {
+		if o.timer == nil {
+			o.timer = time.NewTimer(d)
+		} else {
+			o.timer.Reset(d)
+		}
+		select {
+		case <-c.dead:
+			o.timer.Stop()
+			return shmabi.Chunk{}, false
+		case <-o.timer.C:
+		}
+		if ch, ok := c.buf.AcquireAny(c.nextPage(), shmabi.PageDiv4, h); ok {
+			return ch, true
+		}
+	}
+	o.stalled = true
+	return shmabi.Chunk{}, false
 }
 
 func (o *output) lost(packets []byte) error {
@@ -169,7 +223,7 @@ func (o *output) writePacket(w *seqWriter, r []byte) bool {
 	}
 	res := o.reserve[:0]
 	for range need {
-		ch, ok := c.buf.AcquireAny(c.nextPage(), shmabi.PageDiv4, shmabi.Header{WriterID: w.id})
+		ch, ok := o.acquire(w.id)
 		if !ok {
 			for _, x := range res {
 				c.buf.Unacquire(x)
