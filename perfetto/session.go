@@ -91,6 +91,7 @@ type Session struct {
 	closed  atomic.Bool // output closed (stopped or failed)
 
 	clearGen atomic.Uint32 // bumped by ClearIncrementalState
+	pref     atomic.Uint32 // index in seqs of the sequence pick tries first
 	catMu    sync.Mutex
 	catOK    atomic.Pointer[[]bool] // CategoryFilter answers by Category; grows under catMu
 
@@ -511,16 +512,39 @@ func StopAll() error {
 	return errors.Join(errs...)
 }
 
-// pick returns a locked live sequence, preferring an uncontended one.
+// pick returns a locked live sequence with room for an event. It prefers
+// the sequence emitters last settled on, so a lone emitting thread keeps to
+// one (one buffer warm and grown, one batch per flush, one SMB writer);
+// when that one is contended it takes an uncontended one from a random
+// start. A full sequence is passed over and the emitter settles on the next
+// with room, so a burst fills every sequence's buffer before any event is
+// dropped; when none has room or all are busy, it waits for the preferred
+// one, whose readyLocked then drops the event.
 func (s *Session) pick() *sequence {
 	n := uint32(len(s.seqs))
-	i := rand.Uint32N(n)
-	for k := uint32(0); k < n; k++ {
-		if q := s.seqs[(i+k)%n]; q.mu.TryLock() {
+	h := s.pref.Load()
+	full := false
+	if q := s.seqs[h]; q.mu.TryLock() {
+		if q.roomLocked() {
 			return q
 		}
+		q.mu.Unlock()
+		full = true
 	}
-	q := s.seqs[i]
+	i := rand.Uint32N(n)
+	for k := uint32(0); k < n; k++ {
+		j := (i + k) % n
+		if q := s.seqs[j]; j != h && q.mu.TryLock() {
+			if q.roomLocked() {
+				if full {
+					s.pref.Store(j)
+				}
+				return q
+			}
+			q.mu.Unlock()
+		}
+	}
+	q := s.seqs[h]
 	q.mu.Lock()
 	return q
 }
