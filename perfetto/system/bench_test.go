@@ -121,6 +121,33 @@ func BenchmarkPaced(b *testing.B) {
 	}
 }
 
+// BenchmarkBurst emits 300,000 events (about 15 MB: nearly 4 times the
+// default shared memory buffer) at full speed into a real traced recording
+// the shipped configuration, then flushes, and reports the events lost per
+// burst. Timed: the burst and the flush, not traced's start.
+func BenchmarkBurst(b *testing.B) {
+	const n = 300_000
+	var lost, smbLost uint64
+	for b.Loop() {
+		b.StopTimer()
+		s, p, rec := tracedInstance(b)
+		b.StartTimer()
+		for range n {
+			emit()
+		}
+		if err := s.Flush(); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		rec.Stop(b)
+		lost += s.Dropped()
+		smbLost += p.SMBDropped()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(lost)/float64(b.N), "lost/burst")
+	b.ReportMetric(float64(smbLost)/float64(b.N), "smb-lost/burst")
+}
+
 // BenchmarkReplay times a data-source start, from the StartDataSource
 // command to NotifyDataSourceStarted (the replay written and committed),
 // with the layers' scale of state (100,000 names, 1,000 live allocations
