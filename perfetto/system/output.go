@@ -22,12 +22,13 @@ type output struct {
 	writers map[uint32]*seqWriter
 	pending []chunkRef
 	reserve []shmabi.Chunk
-	stalled bool        // the last wait for a free chunk timed out
-	timer   *time.Timer // paces that wait
+	stalled bool          // the last wait for a free chunk timed out
+	wait    time.Duration // what the Write in progress may still wait
+	timer   *time.Timer   // paces that wait
 }
 
-// stallLimit bounds how long one Write waits for the service to free a
-// chunk of a full buffer before it drops the rest of its batch.
+// stallLimit bounds how long one Write waits, in all, for the service to
+// free chunks of a full buffer before it drops the rest of its batch.
 var stallLimit = 100 * time.Millisecond
 
 // seqWriter is one SMB writer (writer id) and its current chunk. chunkID is
@@ -70,6 +71,7 @@ func (o *output) Write(seqID uint32, packets []byte) error {
 		o.writers[seqID] = w
 	}
 	var err error
+	o.wait = stallLimit
 	for len(packets) > 0 {
 		p, n := nextPacket(packets)
 		if n < 0 {
@@ -102,8 +104,9 @@ func (o *output) commit() {
 }
 
 // acquire takes a free chunk for writer id. When there is none it commits
-// what it completed so far and waits, up to stallLimit, for the service to
-// free one, instead of dropping a whole batch while the service catches up.
+// what it completed so far and waits for the service to free one (within
+// the Write's stallLimit), instead of dropping a whole batch while the
+// service catches up.
 // Only the session's flusher, an explicit Flush or Stop, or the control
 // goroutine write, never an emitting thread: emitters meanwhile fill the
 // session's buffers (and drop, counted, once those are full). After a wait
@@ -120,7 +123,8 @@ func (o *output) acquire(id uint16) (shmabi.Chunk, bool) {
 		return shmabi.Chunk{}, false
 	}
 	o.commit()
-	deadline := time.Now().Add(stallLimit)
+	deadline := time.Now().Add(o.wait)
+	defer func() { o.wait = max(0, time.Until(deadline)) }()
 	for d := 20 * time.Microsecond; time.Now().Before(deadline); d = min(2*d, time.Millisecond) {
 		if o.timer == nil {
 			o.timer = time.NewTimer(d)
