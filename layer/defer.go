@@ -173,10 +173,10 @@ func drainLocked() int {
 		}
 		clear(unsafe.Slice((*byte)(at), size)) // a header's state stays 0 until committed
 		if tail += size; n%64 == 0 {
-			atomic.StoreUint64(tailp, tail) // now and then: producers read it only when the ring looks full
+			publishTail(tailp, tail) // now and then: producers read it only when the ring looks full
 		}
 	}
-	atomic.StoreUint64(tailp, tail)
+	publishTail(tailp, tail)
 	if lost := uint64(C.vkgen_defer_lost()); lost > reportedLost {
 		fmt.Fprintf(os.Stderr, "vkgen: %d deferred calls were not recorded (the ring stayed full for a second)\n", lost-reportedLost)
 		reportedLost = lost
@@ -185,6 +185,19 @@ func drainLocked() int {
 }
 
 var reportedLost uint64 // under deferMu
+
+// publishTail makes consumed bytes free and, once a quarter of the ring is
+// free, wakes the producers waiting for room: they then record many calls
+// before they wait again, instead of a sleep and a wake-up per batch (the
+// store and the load are sequentially consistent, as the producers' side of
+// vkgen_ring_room's protocol needs).
+func publishTail(tailp *uint64, tail uint64) {
+	atomic.StoreUint64(tailp, tail)
+	if atomic.LoadUint32((*uint32)(unsafe.Pointer(&C.vkgen_ring.room_waiters))) != 0 &&
+		atomic.LoadUint64(ringWord(&C.vkgen_ring.head))-tail <= C.VKGEN_RING_BYTES/4*3 {
+		C.vkgen_ring_room()
+	}
+}
 
 // Sync drains and, when it returns true, keeps the drain lock until Unsync:
 // the generated glue runs a deferred layer's other hooks under it

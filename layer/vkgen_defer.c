@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <linux/futex.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,23 +179,53 @@ void vkgen_ring_wait(int timeout_ms) {
 
 uint64_t vkgen_defer_lost(void) { return atomic_load(&lost); }
 
+void vkgen_ring_room(void) {
+	__atomic_fetch_add(&vkgen_ring.room_seq, 1, __ATOMIC_SEQ_CST);
+	syscall(SYS_futex, &vkgen_ring.room_seq, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0);
+}
+
+/* Sleeps until the consumer, publishing a tail, finds a quarter of the ring
+ * free (layer/defer.go publishTail), or 10 ms pass; returns the tail then,
+ * at once when it moved since seen. The waiter count is raised before the
+ * tail is read again and the consumer reads it after publishing (both
+ * sequentially consistent), so either this thread sees the new tail or the
+ * consumer sees the waiter and bumps room_seq, which ends or prevents the
+ * sleep. */
+static uint64_t wait_room(uint64_t seen) {
+	uint32_t seq = __atomic_load_n(&vkgen_ring.room_seq, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&vkgen_ring.room_waiters, 1, __ATOMIC_SEQ_CST);
+	uint64_t tail = __atomic_load_n(&vkgen_ring.tail, __ATOMIC_SEQ_CST);
+	if (tail == seen) {
+		vkgen_ring_kick();
+		struct timespec t = {0, 10 * 1000000};
+		syscall(SYS_futex, &vkgen_ring.room_seq, FUTEX_WAIT_PRIVATE, seq, &t, NULL, 0);
+		tail = __atomic_load_n(&vkgen_ring.tail, __ATOMIC_ACQUIRE);
+	}
+	__atomic_fetch_sub(&vkgen_ring.room_waiters, 1, __ATOMIC_RELAXED);
+	return tail;
+}
+
 /* Reserves n bytes (a multiple of 8, at most MAX_INLINE) of the ring; NULL
- * when the consumer made no room for about a second (the record is counted
- * as lost rather than hanging the application). */
+ * when the consumer made no room for a second (the record is counted as
+ * lost rather than hanging the application). A full ring puts the thread to
+ * sleep until the consumer makes room: an application that records faster
+ * than the hooks run waits without taking a CPU from them. */
 static struct vkgen_rec *reserve(uint64_t n) {
 	const uint64_t cap = VKGEN_RING_BYTES;
 	/* The consumer's tail as this thread last read it: reading the shared
 	 * line at every record would miss the cache whenever the consumer moved
 	 * it; the tail only grows, so a stale one only underestimates room. */
 	static __thread uint64_t tail_seen;
-	for (long spins = 0;; spins++) {
+	uint64_t waiting_since = 0;
+	for (;;) {
 		uint64_t h = __atomic_load_n(&vkgen_ring.head, __ATOMIC_RELAXED);
 		uint64_t off = h & (cap - 1), need = off + n > cap ? cap - off + n : n;
 		if (h + need - tail_seen > cap) tail_seen = __atomic_load_n(&vkgen_ring.tail, __ATOMIC_ACQUIRE);
 		if (h + need - tail_seen > cap) {
-			vkgen_ring_kick();
-			if (spins > 200000) return NULL; /* ~1 s of yields */
-			sched_yield();
+			uint64_t now = vkgen_now_ns();
+			if (!waiting_since) waiting_since = now;
+			else if (now - waiting_since > 1000000000ull) return NULL;
+			tail_seen = wait_room(tail_seen);
 			continue;
 		}
 		if (!__atomic_compare_exchange_n(&vkgen_ring.head, &h, h + need, 1, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))

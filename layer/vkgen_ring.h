@@ -27,6 +27,10 @@ struct vkgen_ring {
 	uint64_t tail __attribute__((aligned(64))); /* consumer: consumed up to */
 	uint32_t sleeping __attribute__((aligned(64))); /* the consumer waits in vkgen_ring_wait */
 	unsigned char *buf;
+	/* Producers that found the ring full sleep on room_seq until the
+	 * consumer publishes a new tail (vkgen_ring_room) instead of spinning. */
+	uint32_t room_seq __attribute__((aligned(64)));
+	uint32_t room_waiters;
 };
 
 extern struct vkgen_ring vkgen_ring;
@@ -39,6 +43,9 @@ uint64_t vkgen_now_ns(void);
 int vkgen_ring_init(void);
 void vkgen_ring_wait(int timeout_ms);
 void vkgen_ring_kick(void);
+/* Called by the consumer after publishing a tail while room_waiters is not
+ * 0: wakes the producers waiting for room. */
+void vkgen_ring_room(void);
 uint64_t vkgen_defer_lost(void);
 
 #endif

@@ -31,6 +31,10 @@
 // NewCounterTrack); the handle is the iid, so interning costs a slice index.
 // Counter tracks are process-scoped, static-named, with the uuid the SDK
 // derives for CounterTrack(name); NewCounterTrackIn puts one in a category.
+// InstantSlice carries counter values in its event's packet
+// (extra_counter_values: a value that changes with an event costs a few
+// bytes, not a packet), zeros last and at most 8, as trace_processor reads
+// them.
 // Categories lists every registered category with the description given to
 // NewCategory (the system backend advertises them). Strings are sanitised: invalid UTF-8 becomes
 // U+FFFD and anything longer than MaxStringLen bytes is cut and ends with

@@ -58,7 +58,7 @@ func (t *nameTable) lookup(id uint32) (string, bool) {
 	return (*p)[id], true
 }
 
-var categories, eventNames, annotationNames nameTable
+var categories, eventNames, annotationNames, stringValues nameTable
 
 var catDescs struct {
 	mu sync.Mutex
@@ -119,9 +119,20 @@ func NewAnnotationName(name string) AnnotationName {
 	return AnnotationName(annotationNames.register(name))
 }
 
+// StringValue is a registered debug-annotation value (StringOf): a sequence
+// interns it once (InternedData debug_annotation_string_values) and events
+// carry its iid, so an annotation naming one of a few values (an operation,
+// a memory type) costs a byte or two instead of the string. Readers resolve
+// it to the string (trace_processor's args, perfetto/decode's Str).
+type StringValue uint32
+
+// NewStringValue registers a debug-annotation value.
+func NewStringValue(s string) StringValue { return StringValue(stringValues.register(s)) }
+
 func (c Category) String() string       { s, _ := categories.lookup(uint32(c)); return s }
 func (n EventName) String() string      { s, _ := eventNames.lookup(uint32(n)); return s }
 func (n AnnotationName) String() string { s, _ := annotationNames.lookup(uint32(n)); return s }
+func (v StringValue) String() string    { s, _ := stringValues.lookup(uint32(v)); return s }
 
 type argKind uint8
 
@@ -130,6 +141,7 @@ const (
 	argUint
 	argString
 	argBool
+	argStringValue
 )
 
 // Arg is one typed debug annotation of an event. Build it with Int, Uint,
@@ -151,6 +163,12 @@ func Uint(name AnnotationName, v uint64) Arg { return Arg{name: name, kind: argU
 // MaxStringLen).
 func String(name AnnotationName, v string) Arg {
 	return Arg{name: name, kind: argString, str: v}
+}
+
+// StringOf is a debug annotation whose value is a registered string,
+// written as string_value_iid (an unregistered v leaves the annotation out).
+func StringOf(name AnnotationName, v StringValue) Arg {
+	return Arg{name: name, kind: argStringValue, num: uint64(v)}
 }
 
 // Bool is a debug annotation written as bool_value.

@@ -36,9 +36,9 @@ type sequence struct {
 	exit *exitSeq // where a file session publishes buf and the batch in flight; nil otherwise
 	gen  uint64   // buffers swapped so far: the generation of buf in exit
 
-	cats, names, annots, counters []bool // interned / described per handle
-	threads                       map[int32]struct{}
-	groups                        map[uint64]GroupTrack // group tracks described
+	cats, names, annots, strs, counters []bool // interned / described per handle
+	threads                             map[int32]struct{}
+	groups                              map[uint64]GroupTrack // group tracks described
 
 	_ [64]byte // keep neighbouring sequences' hot fields off this cache line
 }
@@ -215,7 +215,8 @@ func (q *sequence) appendAllInterned(b []byte) []byte {
 		marks []bool
 		table *nameTable
 		field protowire.Number
-	}{{q.cats, &categories, fIDCategories}, {q.names, &eventNames, fIDEventNames}, {q.annots, &annotationNames, fIDAnnotNames}} {
+	}{{q.cats, &categories, fIDCategories}, {q.names, &eventNames, fIDEventNames}, {q.annots, &annotationNames, fIDAnnotNames},
+		{q.strs, &stringValues, fIDStrValues}} {
 		for iid, ok := range t.marks {
 			if name, valid := t.table.lookup(uint32(iid)); ok && valid {
 				b = appendInterned(b, t.field, uint32(iid), name)
@@ -246,14 +247,7 @@ func appendInterned(b []byte, num protowire.Number, iid uint32, name string) []b
 // on the sequence. ok is false when cat or name is not a registered handle.
 func (q *sequence) internLocked(b []byte, cat Category, name EventName, args []Arg) (_ []byte, ok bool) {
 	if known(q.cats, uint32(cat)) && known(q.names, uint32(name)) {
-		all := true
-		for i := range args {
-			if !known(q.annots, uint32(args[i].name)) {
-				all = false
-				break
-			}
-		}
-		if all {
+		if q.argsKnown(args) {
 			return b, true
 		}
 	}
@@ -271,18 +265,40 @@ func (q *sequence) internLocked(b []byte, cat Category, name EventName, args []A
 		b = appendInterned(b, fIDEventNames, uint32(name), evName)
 		q.names = mark(q.names, uint32(name))
 	}
+	b = q.internArgsLocked(b, args)
+	return endMsg(b, id), true
+}
+
+// argsKnown reports whether the sequence has interned every annotation name
+// and registered value of args.
+func (q *sequence) argsKnown(args []Arg) bool {
 	for i := range args {
-		n := uint32(args[i].name)
-		if known(q.annots, n) {
-			continue
-		}
-		// Unregistered annotation names stay unmarked; the event skips them.
-		if s, ok := annotationNames.lookup(n); ok {
-			b = appendInterned(b, fIDAnnotNames, n, s)
-			q.annots = mark(q.annots, n)
+		if !known(q.annots, uint32(args[i].name)) || args[i].kind == argStringValue && !known(q.strs, uint32(args[i].num)) {
+			return false
 		}
 	}
-	return endMsg(b, id), true
+	return true
+}
+
+// internArgsLocked appends, inside an InternedData message, the annotation
+// names and values of args the sequence has not interned. Unregistered ones
+// stay unmarked; the event leaves those annotations out.
+func (q *sequence) internArgsLocked(b []byte, args []Arg) []byte {
+	for i := range args {
+		if n := uint32(args[i].name); !known(q.annots, n) {
+			if s, ok := annotationNames.lookup(n); ok {
+				b = appendInterned(b, fIDAnnotNames, n, s)
+				q.annots = mark(q.annots, n)
+			}
+		}
+		if v := uint32(args[i].num); args[i].kind == argStringValue && !known(q.strs, v) {
+			if s, ok := stringValues.lookup(v); ok {
+				b = appendInterned(b, fIDStrValues, v, s)
+				q.strs = mark(q.strs, v)
+			}
+		}
+	}
+	return b
 }
 
 // describeThreadLocked writes the thread's TrackDescriptor once per sequence.
@@ -322,8 +338,9 @@ func (q *sequence) now() uint64 {
 }
 
 // eventLocked writes an instant event and, when sl is not nil, a slice event
-// with the same timestamp.
-func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg, sl *Slice) (yield bool) {
+// with the same timestamp. The values of cv the session records go with the
+// instant as extra counter values (one packet instead of one per value).
+func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg, sl *Slice, cv []CounterValue) (yield bool) {
 	if ok, yield := q.readyLocked(); !ok {
 		return yield
 	}
@@ -333,6 +350,7 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 	if t.tid != 0 {
 		b = q.describeThreadLocked(b, ts, t.tid)
 	}
+	b, ex, nex := q.counterValuesLocked(b, ts, cv)
 	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
 	b = appendVarintField(b, fSequenceFlags, seqNeedsIncrementalState)
 	b, ok := q.internLocked(b, cat, name, args)
@@ -348,6 +366,7 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 		b = appendVarintField(b, fTETrackUUID, t.UUID())
 	}
 	b = q.appendArgs(b, args)
+	b = appendExtraCounters(b, ex[:nex])
 	b = endMsg(b, te)
 	b = endMsg(b, pkt)
 	if sl != nil {
@@ -357,12 +376,74 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 	return q.doneLocked(before)
 }
 
+// maxExtraCounters is the most extra counter values trace_processor reads
+// from one event (TrackEventData::kMaxNumExtraCounters).
+const maxExtraCounters = 8
+
+// counterValuesLocked describes the tracks of cv the session records that
+// the sequence has not described yet and returns them as the event's extra
+// counter values; when there are more than trace_processor reads from one
+// event, it writes them as counter events of their own and returns none.
+func (q *sequence) counterValuesLocked(b []byte, ts uint64, cv []CounterValue) (_ []byte, ex [maxExtraCounters]extraCounter, n int) {
+	for i, c := range cv {
+		d, ok := c.Track.def()
+		if !ok || d.cat != 0 && !q.s.allows(d.cat) { // as allowsCounter
+			continue
+		}
+		if !known(q.counters, uint32(c.Track)) {
+			q.counters = mark(q.counters, uint32(c.Track))
+			b = q.appendCounterDesc(b, ts, d)
+		}
+		if n == maxExtraCounters {
+			for _, c := range cv[i:] {
+				if q.s.allowsCounter(c.Track) {
+					b = q.appendCounterAt(b, ts, c.Track, c.Value)
+				}
+			}
+			for _, e := range ex {
+				b = q.appendCounterAt(b, ts, e.track, e.value)
+			}
+			return b, ex, 0
+		}
+		ex[n] = extraCounter{c.Track, d.uuid, c.Value}
+		n++
+	}
+	return b, ex, n
+}
+
+type extraCounter struct {
+	track CounterTrack
+	uuid  uint64
+	value int64
+}
+
+// appendExtraCounters writes an event's extra counter values, zeros last:
+// trace_processor keeps an event's values up to the first 0 and reads every
+// later one as 0.
+func appendExtraCounters(b []byte, ex []extraCounter) []byte {
+	for _, zeros := range [2]bool{false, true} {
+		for _, e := range ex {
+			if (e.value == 0) == zeros {
+				b = appendVarintField(b, fTEExtraCounterUUIDs, e.uuid)
+			}
+		}
+	}
+	for _, zeros := range [2]bool{false, true} {
+		for _, e := range ex {
+			if (e.value == 0) == zeros {
+				b = appendVarintField(b, fTEExtraCounterValues, uint64(e.value))
+			}
+		}
+	}
+	return b
+}
+
 // appendArgs writes the debug annotations whose names are interned on the
 // sequence (unregistered names are skipped).
 func (q *sequence) appendArgs(b []byte, args []Arg) []byte {
 	for i := range args {
 		a := &args[i]
-		if !known(q.annots, uint32(a.name)) {
+		if !q.argsKnown(args[i : i+1]) {
 			continue
 		}
 		var da int
@@ -375,6 +456,8 @@ func (q *sequence) appendArgs(b []byte, args []Arg) []byte {
 			b = appendVarintField(b, fDAUint, a.num)
 		case argBool:
 			b = appendVarintField(b, fDABool, a.num)
+		case argStringValue:
+			b = appendVarintField(b, fDAStrIID, a.num)
 		default:
 			b = appendString(b, fDAString, a.str)
 		}

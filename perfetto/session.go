@@ -531,9 +531,8 @@ func (s *Session) pick() *sequence {
 		q.mu.Unlock()
 		full = true
 	}
-	i := rand.Uint32N(n)
-	for k := uint32(0); k < n; k++ {
-		j := (i + k) % n
+	i := uint32(uint64(rand.Uint32()) * uint64(n) >> 32) // no division: the bias is immaterial here
+	for k, j := uint32(0), i; k < n; k++ {
 		if q := s.seqs[j]; j != h && q.mu.TryLock() {
 			if q.roomLocked() {
 				if full {
@@ -542,6 +541,9 @@ func (s *Session) pick() *sequence {
 				return q
 			}
 			q.mu.Unlock()
+		}
+		if j++; j == n {
+			j = 0
 		}
 	}
 	q := s.seqs[h]
@@ -619,7 +621,7 @@ func (t Stamp) InstantOn(tr Track, cat Category, name EventName, args ...Arg) {
 	}
 	for _, s := range *p {
 		if s.allows(cat) {
-			t.emit(s, func(q *sequence) bool { return q.eventLocked(tr, cat, name, args, nil) })
+			t.emit(s, func(q *sequence) bool { return q.eventLocked(tr, cat, name, args, nil, nil) })
 		}
 	}
 }
@@ -678,14 +680,14 @@ func (e *Emitter) locked(f func(q *sequence)) {
 // Instant is the replay form of the package-level Instant.
 func (e *Emitter) Instant(cat Category, name EventName, args ...Arg) {
 	if e.s.allows(cat) {
-		e.locked(func(q *sequence) { q.eventLocked(Track{}, cat, name, args, nil) })
+		e.locked(func(q *sequence) { q.eventLocked(Track{}, cat, name, args, nil, nil) })
 	}
 }
 
 // InstantOn is the replay form of the package-level InstantOn.
 func (e *Emitter) InstantOn(t Track, cat Category, name EventName, args ...Arg) {
 	if e.s.allows(cat) {
-		e.locked(func(q *sequence) { q.eventLocked(t, cat, name, args, nil) })
+		e.locked(func(q *sequence) { q.eventLocked(t, cat, name, args, nil, nil) })
 	}
 }
 

@@ -42,20 +42,22 @@ type Slice struct {
 
 // InstantSlice emits an instant event on the process track and a slice
 // event with the same timestamp, to every running session in which cat is
-// enabled: a consumer pairing the two sees equal times.
-func InstantSlice(cat Category, name EventName, sl *Slice, args ...Arg) {
-	Stamp(0).InstantSlice(cat, name, sl, args...)
+// enabled: a consumer pairing the two sees equal times. The instant carries
+// the counter values cv (TrackEvent.extra_counter_values: readers see them
+// as samples of their tracks at its timestamp), each track at most once.
+func InstantSlice(cat Category, name EventName, sl *Slice, cv []CounterValue, args ...Arg) {
+	Stamp(0).InstantSlice(cat, name, sl, cv, args...)
 }
 
 // InstantSlice is the package-level InstantSlice at t.
-func (t Stamp) InstantSlice(cat Category, name EventName, sl *Slice, args ...Arg) {
+func (t Stamp) InstantSlice(cat Category, name EventName, sl *Slice, cv []CounterValue, args ...Arg) {
 	p := active.Load()
 	if p == nil {
 		return
 	}
 	for _, s := range *p {
 		if s.allows(cat) {
-			t.emit(s, func(q *sequence) bool { return q.eventLocked(Track{}, cat, name, args, sl) })
+			t.emit(s, func(q *sequence) bool { return q.eventLocked(Track{}, cat, name, args, sl, cv) })
 		}
 	}
 }
@@ -78,9 +80,9 @@ func (t Stamp) Slices(cat Category, sl ...Slice) {
 }
 
 // InstantSlice is the replay form of the package-level InstantSlice.
-func (e *Emitter) InstantSlice(cat Category, name EventName, sl *Slice, args ...Arg) {
+func (e *Emitter) InstantSlice(cat Category, name EventName, sl *Slice, cv []CounterValue, args ...Arg) {
 	if e.s.allows(cat) {
-		e.locked(func(q *sequence) { q.eventLocked(Track{}, cat, name, args, sl) })
+		e.locked(func(q *sequence) { q.eventLocked(Track{}, cat, name, args, sl, cv) })
 	}
 }
 
@@ -99,11 +101,14 @@ func (q *sequence) slicesLocked(cat Category, sl []Slice) (yield bool) {
 }
 
 // internSliceLocked writes the InternedData a slice begin needs that the
-// sequence lacks (its category and annotation names). ok is false for an
-// unregistered category.
+// sequence lacks (its category, its annotation's name and value). ok is
+// false for an unregistered category.
 func (q *sequence) internSliceLocked(b []byte, cat Category, arg Arg) (_ []byte, ok bool) {
-	need := !known(q.cats, uint32(cat)) || arg.name != 0 && !known(q.annots, uint32(arg.name))
-	if !need {
+	args := []Arg{arg}
+	if arg.name == 0 {
+		args = nil
+	}
+	if known(q.cats, uint32(cat)) && q.argsKnown(args) {
 		return b, true
 	}
 	catName, ok := categories.lookup(uint32(cat))
@@ -115,12 +120,7 @@ func (q *sequence) internSliceLocked(b []byte, cat Category, arg Arg) (_ []byte,
 		b = appendInterned(b, fIDCategories, uint32(cat), catName)
 		q.cats = mark(q.cats, uint32(cat))
 	}
-	if n := uint32(arg.name); n != 0 && !known(q.annots, n) {
-		if s, ok := annotationNames.lookup(n); ok {
-			b = appendInterned(b, fIDAnnotNames, n, s)
-			q.annots = mark(q.annots, n)
-		}
-	}
+	b = q.internArgsLocked(b, args)
 	return endMsg(b, id), true
 }
 

@@ -1,9 +1,14 @@
 package perfetto_test
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/vkgen/vkgen/internal/perfettotools"
 
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
@@ -22,12 +27,16 @@ func TestSlicesAndCounters(t *testing.T) {
 	s, path := startFile(t, "slices", perfetto.Options{Sequences: 1})
 	groups := []perfetto.GroupTrack{{UUID: 0x1001, Name: "dev"}, {UUID: 0x1002, Parent: 0x1001, Name: "heap 0"}}
 	perfetto.InstantSlice(cat, ev, &perfetto.Slice{Op: perfetto.SliceBegin, Track: 0x2001, Groups: groups, TrackName: "VkBuffer",
-		NameHandle: 0xb1, Arg: perfetto.Uint(arg, 7)})
-	perfetto.InstantSlice(cat, ev, &perfetto.Slice{Op: perfetto.SliceBegin, Track: 0x2002, Groups: groups, TrackName: "VkImage", Name: "img"})
+		NameHandle: 0xb1, Arg: perfetto.Uint(arg, 7)}, nil)
+	perfetto.InstantSlice(cat, ev, &perfetto.Slice{Op: perfetto.SliceBegin, Track: 0x2002, Groups: groups, TrackName: "VkImage", Name: "img"}, nil)
 	perfetto.Slices(cat, perfetto.Slice{Op: perfetto.SliceEnd, Track: 0x2001},
 		perfetto.Slice{Op: perfetto.SliceBegin, Track: 0x2001, Groups: groups, TrackName: "VkBuffer", Name: "renamed", Arg: perfetto.Uint(arg, 7)})
 	perfetto.Counters(perfetto.CounterValue{Track: c1, Value: 5}, perfetto.CounterValue{Track: c2, Value: 6})
-	perfetto.InstantSlice(cat, ev, &perfetto.Slice{Op: perfetto.SliceEnd, Track: 0x2001})
+	// The last instant carries two counter values (one of a track described
+	// by the Counters above, one not yet described on the sequence).
+	c3 := perfetto.NewCounterTrack("vkgen.test.slices.c", perfetto.UnitSizeBytes)
+	perfetto.InstantSlice(cat, ev, &perfetto.Slice{Op: perfetto.SliceEnd, Track: 0x2001},
+		[]perfetto.CounterValue{{Track: c1, Value: 0}, {Track: c3, Value: 9}})
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +52,7 @@ func TestSlicesAndCounters(t *testing.T) {
 			got = append(got, fmt.Sprintf("track %#x parent %#x %s", p.Track.UUID, p.Track.ParentUUID, p.Track.Name))
 		case p.Event == nil:
 		case p.Event.Type == decode.TypeInstant && p.Event.Name == "SliceTestInstant":
-			got = append(got, "instant")
+			got = append(got, fmt.Sprintf("instant %d", len(p.Event.ExtraCounters)))
 			ts[fmt.Sprint("instant", len(ts))] = p.Timestamp
 		case p.Event.Type == decode.TypeSliceBegin:
 			a, _ := p.Event.Arg("lifetime")
@@ -58,12 +67,12 @@ func TestSlicesAndCounters(t *testing.T) {
 		}
 	}
 	want := []string{
-		"instant", "track 0x1001 parent " + fmt.Sprintf("%#x", perfetto.ProcessTrackUUID()) + " dev", "track 0x1002 parent 0x1001 heap 0",
+		"instant 0", "track 0x1001 parent " + fmt.Sprintf("%#x", perfetto.ProcessTrackUUID()) + " dev", "track 0x1002 parent 0x1001 heap 0",
 		"track 0x2001 parent 0x1002 VkBuffer", `begin 0x2001 "VkBuffer 0xb1" [vkgen.test.slices] lifetime=7`,
-		"instant", "track 0x2002 parent 0x1002 VkImage", `begin 0x2002 "img" [vkgen.test.slices] lifetime=0`,
+		"instant 0", "track 0x2002 parent 0x1002 VkImage", `begin 0x2002 "img" [vkgen.test.slices] lifetime=0`,
 		"end 0x2001", "track 0x2001 parent 0x1002 VkBuffer", `begin 0x2001 "renamed" [vkgen.test.slices] lifetime=7`,
 		"counter 5", "counter 6",
-		"instant", "end 0x2001",
+		"instant 2", "end 0x2001",
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("packets:\n%q\nwant:\n%q", got, want)
@@ -76,5 +85,112 @@ func TestSlicesAndCounters(t *testing.T) {
 			t.Errorf("%s at %d, %s at %d: want one timestamp", p[0], ts[p[0]], p[1], ts[p[1]])
 		}
 	}
+	series := tr.Counters()
+	for name, want := range map[string][]int64{"vkgen.test.slices.a": {5, 0}, "vkgen.test.slices.b": {6}, "vkgen.test.slices.c": {9}} {
+		var vals []int64
+		for _, c := range series[name].Samples {
+			vals = append(vals, c.Value)
+		}
+		if !slices.Equal(vals, want) {
+			t.Errorf("%s: samples %v, want %v", name, vals, want)
+		}
+	}
+	if last := series["vkgen.test.slices.c"].Samples; len(last) != 1 || last[0].Timestamp != ts["instant8"] {
+		t.Errorf("extra counter sample %v, want one at the instant's time %d", last, ts["instant8"])
+	}
 	checkProcessorStats(t, path, 0)
+	if perfettotools.Missing() == "" { // trace_processor reads the extra values as samples too
+		res := perfettotools.Query(t, path, `select t.name, cast(c.value as int) as v from counter c
+			join counter_track t on c.track_id = t.id where t.name like 'vkgen.test.slices.%' order by t.name, c.ts`)
+		if got, want := res.String(), "name,v\nvkgen.test.slices.a,5\nvkgen.test.slices.a,0\nvkgen.test.slices.b,6\nvkgen.test.slices.c,9"; got != want {
+			t.Errorf("trace_processor counters:\n%s\nwant:\n%s", got, want)
+		}
+	}
+}
+
+// More counter values than trace_processor reads from one event go as
+// counter events of their own at the event's timestamp; fewer go with it,
+// and a 0 among them does not hide the values after it.
+func TestInstantCounterValues(t *testing.T) {
+	cat := perfetto.NewCategory("vkgen.test.extra", "")
+	ev := perfetto.NewEventName("ExtraCountersInstant")
+	var many []perfetto.CounterValue
+	for i := range 9 {
+		many = append(many, perfetto.CounterValue{Track: perfetto.NewCounterTrack(fmt.Sprintf("vkgen.test.extra.%d", i), perfetto.UnitSizeBytes), Value: int64(i)})
+	}
+	s, path := startFile(t, "extra", perfetto.Options{Sequences: 1})
+	perfetto.InstantSlice(cat, ev, nil, many[:3])  // 0, 1, 2
+	perfetto.InstantSlice(cat, ev, nil, many)      // 0 ... 8: nine
+	perfetto.InstantSlice(cat, ev, nil, many[7:8]) // 7
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	tr := decodeBoth(t, path)
+	var attached []int
+	for _, p := range tr.Packets {
+		if p.Event != nil && p.Event.Name == "ExtraCountersInstant" {
+			attached = append(attached, len(p.Event.ExtraCounters))
+		}
+	}
+	if want := []int{3, 0, 1}; !slices.Equal(attached, want) {
+		t.Errorf("extra counter values per instant %v, want %v", attached, want)
+	}
+	var want strings.Builder
+	want.WriteString("name,n,v")
+	for i := range 9 {
+		n := map[bool]int{true: 2, false: 1}[i < 3 || i == 7]
+		if got := len(tr.Counters()[fmt.Sprintf("vkgen.test.extra.%d", i)].Samples); got != n {
+			t.Errorf("track %d: %d samples, want %d", i, got, n)
+		}
+		fmt.Fprintf(&want, "\nvkgen.test.extra.%d,%d,%d", i, n, i)
+	}
+	checkProcessorStats(t, path, 0)
+	if perfettotools.Missing() == "" {
+		res := perfettotools.Query(t, path, `select t.name, count(*) as n, cast(max(c.value) as int) as v from counter c
+			join counter_track t on c.track_id = t.id where t.name like 'vkgen.test.extra.%' group by t.name order by t.name`)
+		if got := res.String(); got != want.String() {
+			t.Errorf("trace_processor counters:\n%s\nwant:\n%s", got, want.String())
+		}
+	}
+}
+
+// A registered value is interned once per sequence and read back as the
+// string, by the Go decoder and by trace_processor; an unregistered one
+// leaves its annotation out.
+func TestStringValues(t *testing.T) {
+	cat := perfetto.NewCategory("vkgen.test.strvals", "")
+	ev := perfetto.NewEventName("StringValueInstant")
+	op := perfetto.NewAnnotationName("op")
+	bind, destroy := perfetto.NewStringValue("BIND"), perfetto.NewStringValue("DESTROY")
+	s, path := startFile(t, "strvals", perfetto.Options{Sequences: 1})
+	for _, v := range []perfetto.StringValue{bind, destroy, bind, perfetto.StringValue(1 << 30)} {
+		perfetto.Instant(cat, ev, perfetto.StringOf(op, v), perfetto.Uint(perfetto.NewAnnotationName("n"), 1))
+	}
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(data, []byte("DESTROY")); n != 1 {
+		t.Errorf("DESTROY written %d times, want once (interned)", n)
+	}
+	var got []string
+	for _, p := range decodeBoth(t, path).Instants() {
+		if p.Event.Name == "StringValueInstant" {
+			a, ok := p.Event.Arg("op")
+			got = append(got, fmt.Sprintf("%s %v %d", a.Str, ok, len(p.Event.Annotations)))
+		}
+	}
+	if want := []string{"BIND true 2", "DESTROY true 2", "BIND true 2", " false 1"}; !slices.Equal(got, want) {
+		t.Errorf("decoded %q, want %q", got, want)
+	}
+	checkProcessorStats(t, path, 0)
+	if perfettotools.Missing() == "" {
+		res := perfettotools.Query(t, path, `select extract_arg(arg_set_id, 'debug.op') as op from slice where name = 'StringValueInstant' order by ts`)
+		if got, want := res.String(), "op\nBIND\nDESTROY\nBIND\n[NULL]"; got != want {
+			t.Errorf("trace_processor:\n%s\nwant:\n%s", got, want)
+		}
+	}
 }

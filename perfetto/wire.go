@@ -32,6 +32,10 @@ const (
 	fTETrackUUID    = 11
 	fTEName         = 23
 	fTECounterValue = 30
+	// extra_counter_track_uuids and extra_counter_values: counter values
+	// that go with an event of any type, at its timestamp.
+	fTEExtraCounterUUIDs  = 31
+	fTEExtraCounterValues = 12
 
 	// DebugAnnotation
 	fDANameIID = 1
@@ -39,11 +43,13 @@ const (
 	fDAUint    = 3
 	fDAInt     = 4
 	fDAString  = 6
+	fDAStrIID  = 17 // string_value_iid
 
 	// InternedData; each entry is {iid = 1, name = 2}
 	fIDCategories = 1
 	fIDEventNames = 2
 	fIDAnnotNames = 3
+	fIDStrValues  = 29 // debug_annotation_string_values
 
 	// TrackDescriptor
 	fTDUUID       = 1

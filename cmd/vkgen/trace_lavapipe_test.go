@@ -20,6 +20,46 @@ func summaryArgs(trace string, extra ...string) []string {
 	return append(append(args, extra...), trace)
 }
 
+// tracedRun builds the C program src and runs it with args under
+// VK_LAYER_VKGEN_DeviceMemoryReport tracing to a new file (with env added),
+// and returns the trace's path and the program's standard output; the
+// program failing, or saying a deferred call was not recorded, fails t.
+func tracedRun(t *testing.T, src string, env []string, args ...string) (trace string, stdout []byte) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the layer library; skipped with -short")
+	}
+	vktest.Layers(t)
+	trace = filepath.Join(t.TempDir(), "run.pftrace")
+	cmd := exec.Command(vktest.Program(t, src), args...)
+	cmd.Env = append(append(vktest.Env(t, "VK_LAYER_VKGEN_DeviceMemoryReport"), "VK_VKGEN_TRACE_FILE="+trace), env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	if err != nil || strings.Contains(stderr.String(), "not recorded") {
+		t.Fatalf("%s: %v\n%s%s", src, err, stdout, stderr.String())
+	}
+	return trace, stdout
+}
+
+// summaryCounts is what every test reads of `vkgen trace summary --format
+// json`.
+type summaryCounts struct {
+	Total   int   `json:"objects_total"`
+	Dropped int64 `json:"dropped_events"`
+	Late    int   `json:"late_events"`
+}
+
+// summarize runs `vkgen trace summary --format json` with extra flags and
+// decodes its output into v; a failure fails t.
+func summarize(t *testing.T, trace string, v any, extra ...string) {
+	t.Helper()
+	stdout, stderr, code := vkgen(t, summaryArgs(trace, extra...)...)
+	if err := json.Unmarshal([]byte(stdout), v); code != 0 || err != nil {
+		t.Fatalf("trace summary: exit %d, %v\n%s", code, err, stderr)
+	}
+}
+
 // TestTraceSummaryRecycledHandles runs testdata/vkstress (threads creating,
 // naming, binding and destroying buffers) through the real loader on
 // lavapipe with VK_LAYER_VKGEN_DeviceMemoryReport, and checks that
@@ -27,20 +67,9 @@ func summaryArgs(trace string, extra ...string) []string {
 // name and size although lavapipe hands each freed handle to the next
 // buffer (sizes alternate 64 MiB, 256 B, 64 KiB).
 func TestTraceSummaryRecycledHandles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the layer library; skipped with -short")
-	}
-	vktest.Layers(t)
-	prog := vktest.Program(t, "testdata/vkstress/vkstress.c")
 	for _, threads := range []int{1, 4} {
 		t.Run(fmt.Sprintf("threads=%d", threads), func(t *testing.T) {
-			trace := filepath.Join(t.TempDir(), "stress.pftrace")
-			cmd := exec.Command(prog, "--threads", strconv.Itoa(threads), "--iterations", "300", "--list")
-			cmd.Env = append(vktest.Env(t, "VK_LAYER_VKGEN_DeviceMemoryReport"), "VK_VKGEN_TRACE_FILE="+trace)
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("vkstress: %v\n%s", err, out)
-			}
+			trace, out := tracedRun(t, "testdata/vkstress/vkstress.c", nil, "--threads", strconv.Itoa(threads), "--iterations", "300", "--list")
 			type row struct {
 				name   string
 				handle uint64
@@ -62,20 +91,15 @@ func TestTraceSummaryRecycledHandles(t *testing.T) {
 				t.Fatalf("%d buffers listed on %d handles: want %d buffers and lavapipe reusing handles", len(made), len(handles), threads*300)
 			}
 
-			stdout, stderr, code := vkgen(t, summaryArgs(trace)...)
 			var s struct {
 				Objects []struct {
 					Name, Type string
 					Handle     uint64
 					Bytes      uint64
 				}
-				Total   int   `json:"objects_total"`
-				Dropped int64 `json:"dropped_events"`
-				Late    int   `json:"late_events"`
+				summaryCounts
 			}
-			if err := json.Unmarshal([]byte(stdout), &s); code != 0 || err != nil {
-				t.Fatalf("exit %d, %v\n%s", code, err, stderr)
-			}
+			summarize(t, trace, &s)
 			if s.Dropped != 0 || s.Late != 0 {
 				t.Fatalf("dropped %d, late %d events", s.Dropped, s.Late)
 			}
@@ -98,26 +122,30 @@ func TestTraceSummaryRecycledHandles(t *testing.T) {
 	}
 }
 
+// TestFullDeferredRing runs the demo's benchmark (one thread creating,
+// binding and destroying buffers as fast as lavapipe allows: five rounds of
+// n) under DeviceMemoryReport tracing to a file. The thread records several
+// times the deferred ring's 8 MiB faster than the hooks write the trace, so
+// it sleeps until there is room: every buffer and the memory must still be
+// in the trace, nothing dropped, no record given up.
+func TestFullDeferredRing(t *testing.T) {
+	const n = 20000
+	trace, _ := tracedRun(t, "demo/demo.c", nil, "--bench", strconv.Itoa(n))
+	var s summaryCounts
+	summarize(t, trace, &s, "--top", "1")
+	if s.Total != 5*n+1 || s.Dropped != 0 || s.Late != 0 {
+		t.Errorf("%d objects, %d dropped, %d late events; want %d buffers and their memory, none dropped", s.Total, s.Dropped, s.Late, 5*n)
+	}
+}
+
 // A trace buffer too small for the event rate (VK_VKGEN_TRACE_BUFFER_KB)
 // drops events, and the summary reports how many.
 func TestTraceSummaryDroppedEvents(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the layer library; skipped with -short")
-	}
-	vktest.Layers(t)
-	prog := vktest.Program(t, "testdata/vkstress/vkstress.c")
-	trace := filepath.Join(t.TempDir(), "small-buffers.pftrace")
-	cmd := exec.Command(prog, "--threads", "4", "--iterations", "2000")
-	cmd.Env = append(vktest.Env(t, "VK_LAYER_VKGEN_DeviceMemoryReport"), "VK_VKGEN_TRACE_FILE="+trace, "VK_VKGEN_TRACE_BUFFER_KB=1")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("vkstress: %v\n%s", err, out)
-	}
-	stdout, stderr, code := vkgen(t, summaryArgs(trace)...)
-	var s struct {
-		Dropped int64 `json:"dropped_events"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &s); code != 0 || err != nil || s.Dropped == 0 {
-		t.Errorf("exit %d, %v, dropped %d; want drops with 1 KiB buffers\n%s", code, err, s.Dropped, stderr)
+	trace, _ := tracedRun(t, "testdata/vkstress/vkstress.c", []string{"VK_VKGEN_TRACE_BUFFER_KB=1"}, "--threads", "4", "--iterations", "2000")
+	var s summaryCounts
+	summarize(t, trace, &s)
+	if s.Dropped == 0 {
+		t.Errorf("dropped %d; want drops with 1 KiB buffers", s.Dropped)
 	}
 }
 

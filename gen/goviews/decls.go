@@ -24,12 +24,27 @@ func (g *gen) types(f *jen.File) error {
 			return fmt.Errorf("goviews: %s: %w", t.Name, err)
 		}
 		id := g.goName[t.Name]
-		f.Commentf("%s is %s (%s).", id, t.Name, t.Kind)
-		f.Type().Id(id).Add(under)
+		if gen, ok := fromGenerated[t.Name]; ok {
+			f.Commentf("%s is %s (%s): package generated's type, with its values and methods.", id, t.Name, t.Kind)
+			f.Type().Id(id).Op("=").Qual(GeneratedImport, gen)
+		} else {
+			f.Commentf("%s is %s (%s).", id, t.Name, t.Kind)
+			f.Type().Id(id).Add(under)
+		}
 		g.aliases(f, t)
 	}
 	return nil
 }
+
+// GeneratedImport is package generated, which declares the object-type
+// enums the layers' name store uses.
+const GeneratedImport = "github.com/vkgen/vkgen/generated"
+
+// fromGenerated are the enums package generated declares with their values
+// and methods (String, HandleName, the debug-report mapping): the views are
+// aliases of them, so a hook's vk.ObjectType is the name store's type and
+// the values are declared once.
+var fromGenerated = map[string]string{"VkObjectType": "ObjectType", "VkDebugReportObjectTypeEXT": "DebugReportObjectType"}
 
 func (g *gen) aliases(f *jen.File, t *registry.Type) {
 	for _, a := range t.Aliases {

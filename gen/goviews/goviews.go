@@ -297,7 +297,7 @@ func (g *gen) render() ([]genfile.File, error) {
 	}
 	g.constants(file("types.go"))
 	for _, e := range g.r.Enums {
-		if e.Kind != registry.EnumKindConstants && g.goName[e.Name] != "" {
+		if _, gen := fromGenerated[e.Name]; e.Kind != registry.EnumKindConstants && g.goName[e.Name] != "" && !gen {
 			g.enumerants(file("enums_"+group(enumFiles, g.goName[e.Name])+".go"), e)
 		}
 	}

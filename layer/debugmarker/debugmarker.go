@@ -18,7 +18,6 @@ package debugmarker
 import (
 	"unsafe"
 
-	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/layer/tracing"
 	"github.com/vkgen/vkgen/layer/vk"
@@ -74,7 +73,7 @@ func preSetDebugUtilsObjectNameEXT(device vk.Device, info *vk.DebugUtilsObjectNa
 		return
 	}
 	_ = names.SetDebugUtilsObjectName(uint64(device), &objectnames.DebugUtilsObjectNameInfo{
-		ObjectType:   generated.ObjectType(info.ObjectType),
+		ObjectType:   info.ObjectType,
 		ObjectHandle: info.ObjectHandle,
 		ObjectName:   layer.CStringView(unsafe.Pointer(info.PObjectName)),
 	})
@@ -87,7 +86,7 @@ func preDebugMarkerSetObjectNameEXT(device vk.Device, info *vk.DebugMarkerObject
 		return
 	}
 	_ = names.SetDebugMarkerObjectName(uint64(device), &objectnames.DebugMarkerObjectNameInfo{
-		ObjectType: generated.DebugReportObjectType(info.ObjectType),
+		ObjectType: info.ObjectType,
 		Object:     info.Object,
 		ObjectName: layer.CStringView(unsafe.Pointer(info.PObjectName)),
 	})
@@ -96,7 +95,7 @@ func preDebugMarkerSetObjectNameEXT(device vk.Device, info *vk.DebugMarkerObject
 // forgetNamed drops the name of a destroyed object (called only for handles
 // that may have been named through this layer).
 func forgetNamed(device vk.Device, objectType vk.ObjectType, handle uint64) {
-	names.ObjectDestroyed(uint64(device), generated.ObjectType(objectType), handle)
+	names.ObjectDestroyed(uint64(device), objectType, handle)
 }
 
 // preDestroyDevice forgets the device's name and those of its objects

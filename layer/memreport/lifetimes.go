@@ -9,6 +9,7 @@ import (
 	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
+	"github.com/vkgen/vkgen/layer/memreport/internal/hashmap"
 	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
 )
@@ -30,13 +31,13 @@ import (
 type lifetimes struct {
 	mu    sync.Mutex
 	nopen atomic.Int64 // len(open), read without mu
-	open  map[liveKey]liveSlice
+	open  hashmap.Map[liveKey, liveSlice]
 	// ranged lists the keys of an object's open range binds (sparse
 	// ranges, video session bindings) by its key without them, for renames.
-	ranged  map[liveKey][]uint64
-	names   map[nameKey]string
+	ranged  hashmap.Map[liveKey, []uint64]
+	names   hashmap.Map[nameKey, string]
 	devices map[uint64]uintptr // device key -> VkDevice, for track names
-	groups  map[groupKey][]perfetto.GroupTrack
+	groups  hashmap.Map[groupKey, []perfetto.GroupTrack]
 	key     func(uintptr) uint64
 	next    uint64
 }
@@ -63,6 +64,12 @@ type groupKey struct {
 	heap uint32
 }
 
+func (k liveKey) Hash() uint64 {
+	return hashmap.Mix(k.dev ^ hashmap.Mix(k.id^uint64(k.src)<<56^uint64(k.plane)<<48) ^ k.key)
+}
+func (k nameKey) Hash() uint64  { return hashmap.Mix(k.dev ^ hashmap.Mix(k.handle^uint64(k.typ)<<32)) }
+func (k groupKey) Hash() uint64 { return hashmap.Mix(k.dev ^ uint64(k.heap)<<52) }
+
 // liveSlice is an open lifetime: what its next begin needs.
 type liveSlice struct {
 	track    uint64
@@ -77,8 +84,7 @@ type liveSlice struct {
 // device key) before any name arrives.
 func newLifetimes() *lifetimes {
 	return &lifetimes{
-		open: map[liveKey]liveSlice{}, ranged: map[liveKey][]uint64{}, names: map[nameKey]string{},
-		devices: map[uint64]uintptr{}, groups: map[groupKey][]perfetto.GroupTrack{},
+		devices: map[uint64]uintptr{},
 	}
 }
 
@@ -130,18 +136,18 @@ func (lt *lifetimes) slice(ev *accounting.AllocationEvent) (sl perfetto.Slice, o
 	defer lt.mu.Unlock()
 	switch ev.Operation {
 	case accounting.OpCreate, accounting.OpBind:
-		ls, reopen := lt.open[k]
+		ls, reopen := lt.open.Get(k)
 		if !reopen {
 			ls = lt.openLocked(k, ev)
 		} else {
 			// Reported again (the driver's ALLOCATE for a live key): same
 			// track, its heap as reported now.
 			ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
-			lt.open[k] = ls
+			lt.open.Set(k, ls)
 		}
 		return lt.beginLocked(&ls), true, reopen
 	case accounting.OpDestroy:
-		ls, open := lt.open[k]
+		ls, open := lt.open.Get(k)
 		if !open {
 			return sl, false, false
 		}
@@ -160,7 +166,7 @@ func (lt *lifetimes) current(ev *accounting.AllocationEvent) (perfetto.Slice, bo
 	k := liveKeyOf(ev)
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
-	ls, ok := lt.open[k]
+	ls, ok := lt.open.Get(k)
 	if !ok {
 		ls = lt.openLocked(k, ev)
 	}
@@ -176,29 +182,29 @@ func (lt *lifetimes) openLocked(k liveKey, ev *accounting.AllocationEvent) liveS
 		ls.handle = ev.MemoryObjectID
 	}
 	ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
-	lt.open[k] = ls
-	lt.nopen.Store(int64(len(lt.open)))
+	lt.open.Set(k, ls)
+	lt.nopen.Store(int64(lt.open.Len()))
 	if k.key != 0 {
 		obj := liveKey{k.dev, k.src, k.id, k.plane, 0}
-		lt.ranged[obj] = append(lt.ranged[obj], k.key)
+		lt.ranged.Set(obj, append(lt.ranged.At(obj), k.key))
 	}
 	return ls
 }
 
 // closeLocked ends a lifetime.
 func (lt *lifetimes) closeLocked(k liveKey) {
-	delete(lt.open, k)
-	lt.nopen.Store(int64(len(lt.open)))
+	lt.open.Delete(k)
+	lt.nopen.Store(int64(lt.open.Len()))
 	if k.key != 0 {
 		obj := liveKey{k.dev, k.src, k.id, k.plane, 0}
-		keys := lt.ranged[obj]
+		keys := lt.ranged.At(obj)
 		if i := slices.Index(keys, k.key); i >= 0 {
 			keys = slices.Delete(keys, i, i+1)
 		}
 		if len(keys) == 0 {
-			delete(lt.ranged, obj)
+			lt.ranged.Delete(obj)
 		} else {
-			lt.ranged[obj] = keys
+			lt.ranged.Set(obj, keys)
 		}
 	}
 }
@@ -209,7 +215,7 @@ func (lt *lifetimes) closeLocked(k liveKey) {
 func (lt *lifetimes) beginLocked(ls *liveSlice) perfetto.Slice {
 	return perfetto.Slice{
 		Op: perfetto.SliceBegin, Track: ls.track, Groups: ls.groups, TrackName: trackNames[ls.src],
-		Name: lt.names[ls.name], NameHandle: ls.handle,
+		Name: lt.names.At(ls.name), NameHandle: ls.handle,
 		Arg: perfetto.Uint(argLifetime, ls.lifetime),
 	}
 }
@@ -217,7 +223,7 @@ func (lt *lifetimes) beginLocked(ls *liveSlice) perfetto.Slice {
 // groupsLocked returns the device and heap group tracks, made once.
 func (lt *lifetimes) groupsLocked(dev uint64, heap uint32) []perfetto.GroupTrack {
 	k := groupKey{dev, heap}
-	if g, ok := lt.groups[k]; ok {
+	if g, ok := lt.groups.Get(k); ok {
 		return g
 	}
 	d := perfetto.ProcessTrackUUID() ^ mix(dev|1<<62)
@@ -225,7 +231,7 @@ func (lt *lifetimes) groupsLocked(dev uint64, heap uint32) []perfetto.GroupTrack
 		{UUID: d, Name: "VkDevice 0x" + strconv.FormatUint(uint64(lt.devices[dev]), 16)},
 		{UUID: d ^ mix(uint64(heap)+1), Parent: d, Name: "heap " + strconv.FormatUint(uint64(heap), 10)},
 	}
-	lt.groups[k] = g
+	lt.groups.Set(k, g)
 	return g
 }
 
@@ -249,20 +255,20 @@ func (lt *lifetimes) EmitName(r objectnames.Record) {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	if r.Removed {
-		delete(lt.names, nk)
+		lt.names.Delete(nk)
 	} else {
-		lt.names[nk] = r.Name
+		lt.names.Set(nk, r.Name)
 	}
 	var out []perfetto.Slice
 	rename := func(k liveKey) {
-		if ls, ok := lt.open[k]; ok {
+		if ls, ok := lt.open.Get(k); ok {
 			out = append(out, perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, lt.beginLocked(&ls))
 		}
 	}
 	for plane := range uint8(4) {
 		rename(liveKey{nk.dev, src, r.Handle, plane, 0})
 	}
-	for _, key := range lt.ranged[liveKey{nk.dev, src, r.Handle, 0, 0}] {
+	for _, key := range lt.ranged.At(liveKey{nk.dev, src, r.Handle, 0, 0}) {
 		rename(liveKey{nk.dev, src, r.Handle, 0, key})
 	}
 	if len(out) > 0 {
@@ -274,13 +280,13 @@ func (lt *lifetimes) EmitName(r objectnames.Record) {
 func (lt *lifetimes) name(dev uint64, t generated.ObjectType, handle uint64) string {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
-	return lt.names[nameKey{dev, t, handle}]
+	return lt.names.At(nameKey{dev, t, handle})
 }
 
 // forget drops the name of a destroyed object.
 func (lt *lifetimes) forget(dev uint64, t generated.ObjectType, handle uint64) {
 	lt.mu.Lock()
-	delete(lt.names, nameKey{dev, t, handle})
+	lt.names.Delete(nameKey{dev, t, handle})
 	lt.mu.Unlock()
 }
 
@@ -296,23 +302,18 @@ func (lt *lifetimes) deviceDestroyed(dev uint64) {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	delete(lt.devices, dev)
-	for k := range lt.groups {
+	for k := range lt.groups.All() {
 		if k.dev == dev {
-			delete(lt.groups, k)
+			lt.groups.Delete(k)
 		}
 	}
-	for k := range lt.names {
+	for k := range lt.names.All() {
 		if k.dev == dev {
-			delete(lt.names, k)
+			lt.names.Delete(k)
 		}
 	}
 }
 
 // mix spreads a counter over 64 bits (splitmix64's finaliser) so track
 // uuids do not collide with the process track's neighbours.
-func mix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
-}
+func mix(x uint64) uint64 { return hashmap.Mix(x + 0x9e3779b97f4a7c15) }

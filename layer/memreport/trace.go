@@ -63,6 +63,25 @@ var (
 	}()
 )
 
+// vocab holds the annotation values of the engine's vocabulary (operations,
+// sources, memory types, ...) as interned strings: an event names them in a
+// byte or two, once each per trace sequence in full.
+var vocab = func() map[string]perfetto.StringValue {
+	m := map[string]perfetto.StringValue{}
+	for _, s := range accounting.Vocabulary() {
+		m[s] = perfetto.NewStringValue(s)
+	}
+	return m
+}()
+
+// vocabArg is the annotation name = s, interned when s is in the vocabulary.
+func vocabArg(name perfetto.AnnotationName, s string) perfetto.Arg {
+	if v, ok := vocab[s]; ok {
+		return perfetto.StringOf(name, v)
+	}
+	return perfetto.String(name, s)
+}
+
 // heapCounterTracks are the vulkan.mem.heap<N>.* tracks by heap and track
 // index, registered on first use (16 heaps of 32 tracks, most never used);
 // 0 until then.
@@ -142,8 +161,16 @@ func (s traceSink) counter(t perfetto.CounterTrack, bytes int64) {
 	perfetto.Stamp(layer.EventTime()).Counter(t, bytes)
 }
 
-func (s traceSink) Allocation(ev accounting.AllocationEvent) {
+func (s traceSink) Allocation(ev accounting.AllocationEvent) { s.AllocationWith(ev, nil) }
+
+// AllocationWith writes the event with the counter changes the engine held
+// for it as the instant's extra counter values: one packet where the
+// changes alone would take one each.
+func (s traceSink) AllocationWith(ev accounting.AllocationEvent, changes []accounting.CounterChange) {
 	if ev.Operation == accounting.OpAllocationFailed {
+		for _, c := range changes {
+			s.Counters(c.Track, c.Total, c.TotalChanged, c.Heap, c.HeapValue, c.HeapChanged)
+		}
 		s.failure(ev)
 		return
 	}
@@ -163,13 +190,13 @@ func (s traceSink) Allocation(ev accounting.AllocationEvent) {
 	}
 	var buf [14]perfetto.Arg
 	args := append(buf[:0],
-		perfetto.String(argOperation, ev.Operation.String()),
-		perfetto.String(argSource, ev.Source.String()),
+		vocabArg(argOperation, ev.Operation.String()),
+		vocabArg(argSource, ev.Source.String()),
 		perfetto.Uint(argMemoryObject, ev.MemoryObjectID),
 		perfetto.Uint(argSize, ev.Size),
 		perfetto.Uint(argOffset, ev.Offset),
 		perfetto.Uint(argObjectHandle, ev.ObjectHandle),
-		perfetto.String(argMemoryType, ev.MemoryType),
+		vocabArg(argMemoryType, ev.MemoryType),
 		perfetto.Uint(argHeap, uint64(ev.Heap)),
 	)
 	args = appendDetails(args, &ev)
@@ -178,23 +205,52 @@ func (s traceSink) Allocation(ev accounting.AllocationEvent) {
 		slp = &sl
 	}
 	if s.em != nil {
-		s.em.InstantSlice(category, allocEvent, slp, args...)
+		s.em.InstantSlice(category, allocEvent, slp, nil, args...)
 		return
 	}
 	if reopen {
 		perfetto.Stamp(layer.EventTime()).Slices(category, perfetto.Slice{Op: perfetto.SliceEnd, Track: sl.Track})
 	}
-	perfetto.Stamp(layer.EventTime()).InstantSlice(category, allocEvent, slp, args...)
+	var cbuf [8]perfetto.CounterValue
+	perfetto.Stamp(layer.EventTime()).InstantSlice(category, allocEvent, slp, counterValues(cbuf[:0], changes), args...)
+}
+
+// counterValues appends the counter values of changes, each track once
+// with its last value (they share the event's timestamp).
+func counterValues(out []perfetto.CounterValue, changes []accounting.CounterChange) []perfetto.CounterValue {
+	add := func(t perfetto.CounterTrack, ok bool, v int64) {
+		if !ok {
+			return
+		}
+		for i := range out {
+			if out[i].Track == t {
+				out[i].Value = v
+				return
+			}
+		}
+		out = append(out, perfetto.CounterValue{Track: t, Value: v})
+	}
+	for _, c := range changes {
+		if c.TotalChanged {
+			t, ok := trackByIndex(c.Track)
+			add(t, ok, c.Total)
+		}
+		if c.HeapChanged {
+			t, ok := heapCounterTrack(c.Heap, c.Track)
+			add(t, ok, c.HeapValue)
+		}
+	}
+	return out
 }
 
 // appendDetails adds the annotations only some events have: external and
 // dedicated memory, sparse ranges and video bindings, swapchain images.
 func appendDetails(args []perfetto.Arg, ev *accounting.AllocationEvent) []perfetto.Arg {
 	if ev.External != accounting.ExternalNone {
-		args = append(args, perfetto.String(argExternal, ev.External.String()), perfetto.Uint(argHandleTypes, uint64(ev.HandleTypes)))
+		args = append(args, vocabArg(argExternal, ev.External.String()), perfetto.Uint(argHandleTypes, uint64(ev.HandleTypes)))
 	}
 	if ev.Dedicated != 0 {
-		args = append(args, perfetto.String(argDedicatedType, dedicatedType(ev.Dedicated)), perfetto.Uint(argDedicatedHandle, ev.DedicatedHandle))
+		args = append(args, vocabArg(argDedicatedType, dedicatedType(ev.Dedicated)), perfetto.Uint(argDedicatedHandle, ev.DedicatedHandle))
 	}
 	switch {
 	case ev.Range && ev.Source == accounting.SourceVideoSession:
@@ -223,7 +279,7 @@ func (s traceSink) failure(ev accounting.AllocationEvent) {
 		return // failures are events of their moment, never replayed
 	}
 	perfetto.Stamp(layer.EventTime()).Instant(category, failEvent,
-		perfetto.String(argSource, ev.Source.String()),
+		vocabArg(argSource, ev.Source.String()),
 		perfetto.Uint(argMemoryObject, ev.MemoryObjectID),
 		perfetto.Uint(argSize, ev.Size),
 		perfetto.Uint(argObjectHandle, ev.ObjectHandle),
@@ -259,12 +315,12 @@ func (s traceSink) Leak(ev accounting.AllocationEvent, name, at string) {
 	}
 	var buf [15]perfetto.Arg
 	args := append(buf[:0],
-		perfetto.String(argSource, ev.Source.String()),
+		vocabArg(argSource, ev.Source.String()),
 		perfetto.Uint(argMemoryObject, ev.MemoryObjectID),
 		perfetto.Uint(argSize, ev.Size),
 		perfetto.Uint(argOffset, ev.Offset),
 		perfetto.Uint(argObjectHandle, ev.ObjectHandle),
-		perfetto.String(argMemoryType, ev.MemoryType),
+		vocabArg(argMemoryType, ev.MemoryType),
 		perfetto.Uint(argHeap, uint64(ev.Heap)),
 		perfetto.String(argObjectName, name),
 		perfetto.String(argAt, at))

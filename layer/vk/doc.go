@@ -19,13 +19,17 @@
 //     pQueueFamilyIndices -> PQueueFamilyIndices.
 //   - enumerants and API constants drop VK_ and join the words capitalised,
 //     vendor tags kept upper case: VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO ->
-//     StructureTypeBufferCreateInfo, VK_SUCCESS -> Success,
-//     VK_OBJECT_TYPE_SURFACE_KHR -> ObjectTypeSurfaceKHR, VK_WHOLE_SIZE ->
+//     StructureTypeBufferCreateInfo, VK_SUCCESS -> Success, VK_WHOLE_SIZE ->
 //     WholeSize. A constant whose name a type already has gets the suffix
 //     Value (VK_PIPELINE_CACHE_HEADER_VERSION_ONE ->
 //     PipelineCacheHeaderVersionOneValue); an alias spelled with one
 //     underscore less before a digit (VK_..._CAPABILITIES2_EXT) shares its
 //     target's constant; the generator refuses any other clash.
+//   - ObjectType and DebugReportObjectTypeEXT are aliases of package
+//     generated's ObjectType and DebugReportObjectType, whose values
+//     (generated.ObjectTypeSurfaceKHR) and methods (String, HandleName, the
+//     debug-report mapping) they share: the name store takes a hook's
+//     values as they are.
 //
 // Types:
 //   - handles are integers, never Go pointers (drivers may use small

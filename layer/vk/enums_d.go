@@ -190,55 +190,6 @@ const (
 	DebugReportDebugBitEXT              DebugReportFlagBitsEXT = 0x10 // VK_DEBUG_REPORT_DEBUG_BIT_EXT
 )
 
-// Values of DebugReportObjectTypeEXT.
-const (
-	DebugReportObjectTypeUnknownEXT                     DebugReportObjectTypeEXT = 0                                                // VK_DEBUG_REPORT_OBJECT_TYPE_UNKNOWN_EXT
-	DebugReportObjectTypeInstanceEXT                    DebugReportObjectTypeEXT = 1                                                // VK_DEBUG_REPORT_OBJECT_TYPE_INSTANCE_EXT
-	DebugReportObjectTypePhysicalDeviceEXT              DebugReportObjectTypeEXT = 2                                                // VK_DEBUG_REPORT_OBJECT_TYPE_PHYSICAL_DEVICE_EXT
-	DebugReportObjectTypeDeviceEXT                      DebugReportObjectTypeEXT = 3                                                // VK_DEBUG_REPORT_OBJECT_TYPE_DEVICE_EXT
-	DebugReportObjectTypeQueueEXT                       DebugReportObjectTypeEXT = 4                                                // VK_DEBUG_REPORT_OBJECT_TYPE_QUEUE_EXT
-	DebugReportObjectTypeSemaphoreEXT                   DebugReportObjectTypeEXT = 5                                                // VK_DEBUG_REPORT_OBJECT_TYPE_SEMAPHORE_EXT
-	DebugReportObjectTypeCommandBufferEXT               DebugReportObjectTypeEXT = 6                                                // VK_DEBUG_REPORT_OBJECT_TYPE_COMMAND_BUFFER_EXT
-	DebugReportObjectTypeFenceEXT                       DebugReportObjectTypeEXT = 7                                                // VK_DEBUG_REPORT_OBJECT_TYPE_FENCE_EXT
-	DebugReportObjectTypeDeviceMemoryEXT                DebugReportObjectTypeEXT = 8                                                // VK_DEBUG_REPORT_OBJECT_TYPE_DEVICE_MEMORY_EXT
-	DebugReportObjectTypeBufferEXT                      DebugReportObjectTypeEXT = 9                                                // VK_DEBUG_REPORT_OBJECT_TYPE_BUFFER_EXT
-	DebugReportObjectTypeImageEXT                       DebugReportObjectTypeEXT = 10                                               // VK_DEBUG_REPORT_OBJECT_TYPE_IMAGE_EXT
-	DebugReportObjectTypeEventEXT                       DebugReportObjectTypeEXT = 11                                               // VK_DEBUG_REPORT_OBJECT_TYPE_EVENT_EXT
-	DebugReportObjectTypeQueryPoolEXT                   DebugReportObjectTypeEXT = 12                                               // VK_DEBUG_REPORT_OBJECT_TYPE_QUERY_POOL_EXT
-	DebugReportObjectTypeBufferViewEXT                  DebugReportObjectTypeEXT = 13                                               // VK_DEBUG_REPORT_OBJECT_TYPE_BUFFER_VIEW_EXT
-	DebugReportObjectTypeImageViewEXT                   DebugReportObjectTypeEXT = 14                                               // VK_DEBUG_REPORT_OBJECT_TYPE_IMAGE_VIEW_EXT
-	DebugReportObjectTypeShaderModuleEXT                DebugReportObjectTypeEXT = 15                                               // VK_DEBUG_REPORT_OBJECT_TYPE_SHADER_MODULE_EXT
-	DebugReportObjectTypePipelineCacheEXT               DebugReportObjectTypeEXT = 16                                               // VK_DEBUG_REPORT_OBJECT_TYPE_PIPELINE_CACHE_EXT
-	DebugReportObjectTypePipelineLayoutEXT              DebugReportObjectTypeEXT = 17                                               // VK_DEBUG_REPORT_OBJECT_TYPE_PIPELINE_LAYOUT_EXT
-	DebugReportObjectTypeRenderPassEXT                  DebugReportObjectTypeEXT = 18                                               // VK_DEBUG_REPORT_OBJECT_TYPE_RENDER_PASS_EXT
-	DebugReportObjectTypePipelineEXT                    DebugReportObjectTypeEXT = 19                                               // VK_DEBUG_REPORT_OBJECT_TYPE_PIPELINE_EXT
-	DebugReportObjectTypeDescriptorSetLayoutEXT         DebugReportObjectTypeEXT = 20                                               // VK_DEBUG_REPORT_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT_EXT
-	DebugReportObjectTypeSamplerEXT                     DebugReportObjectTypeEXT = 21                                               // VK_DEBUG_REPORT_OBJECT_TYPE_SAMPLER_EXT
-	DebugReportObjectTypeDescriptorPoolEXT              DebugReportObjectTypeEXT = 22                                               // VK_DEBUG_REPORT_OBJECT_TYPE_DESCRIPTOR_POOL_EXT
-	DebugReportObjectTypeDescriptorSetEXT               DebugReportObjectTypeEXT = 23                                               // VK_DEBUG_REPORT_OBJECT_TYPE_DESCRIPTOR_SET_EXT
-	DebugReportObjectTypeFramebufferEXT                 DebugReportObjectTypeEXT = 24                                               // VK_DEBUG_REPORT_OBJECT_TYPE_FRAMEBUFFER_EXT
-	DebugReportObjectTypeCommandPoolEXT                 DebugReportObjectTypeEXT = 25                                               // VK_DEBUG_REPORT_OBJECT_TYPE_COMMAND_POOL_EXT
-	DebugReportObjectTypeSurfaceKHREXT                  DebugReportObjectTypeEXT = 26                                               // VK_DEBUG_REPORT_OBJECT_TYPE_SURFACE_KHR_EXT
-	DebugReportObjectTypeSwapchainKHREXT                DebugReportObjectTypeEXT = 27                                               // VK_DEBUG_REPORT_OBJECT_TYPE_SWAPCHAIN_KHR_EXT
-	DebugReportObjectTypeDebugReportCallbackEXTEXT      DebugReportObjectTypeEXT = 28                                               // VK_DEBUG_REPORT_OBJECT_TYPE_DEBUG_REPORT_CALLBACK_EXT_EXT
-	DebugReportObjectTypeDebugReportEXT                                          = DebugReportObjectTypeDebugReportCallbackEXTEXT   // VK_DEBUG_REPORT_OBJECT_TYPE_DEBUG_REPORT_EXT
-	DebugReportObjectTypeDisplayKHREXT                  DebugReportObjectTypeEXT = 29                                               // VK_DEBUG_REPORT_OBJECT_TYPE_DISPLAY_KHR_EXT
-	DebugReportObjectTypeDisplayModeKHREXT              DebugReportObjectTypeEXT = 30                                               // VK_DEBUG_REPORT_OBJECT_TYPE_DISPLAY_MODE_KHR_EXT
-	DebugReportObjectTypeValidationCacheEXTEXT          DebugReportObjectTypeEXT = 33                                               // VK_DEBUG_REPORT_OBJECT_TYPE_VALIDATION_CACHE_EXT_EXT
-	DebugReportObjectTypeValidationCacheEXT                                      = DebugReportObjectTypeValidationCacheEXTEXT       // VK_DEBUG_REPORT_OBJECT_TYPE_VALIDATION_CACHE_EXT
-	DebugReportObjectTypeSamplerYcbcrConversionEXT      DebugReportObjectTypeEXT = 1000156000                                       // VK_DEBUG_REPORT_OBJECT_TYPE_SAMPLER_YCBCR_CONVERSION_EXT
-	DebugReportObjectTypeDescriptorUpdateTemplateEXT    DebugReportObjectTypeEXT = 1000085000                                       // VK_DEBUG_REPORT_OBJECT_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_EXT
-	DebugReportObjectTypeCuModuleNVXEXT                 DebugReportObjectTypeEXT = 1000029000                                       // VK_DEBUG_REPORT_OBJECT_TYPE_CU_MODULE_NVX_EXT
-	DebugReportObjectTypeCuFunctionNVXEXT               DebugReportObjectTypeEXT = 1000029001                                       // VK_DEBUG_REPORT_OBJECT_TYPE_CU_FUNCTION_NVX_EXT
-	DebugReportObjectTypeDescriptorUpdateTemplateKHREXT                          = DebugReportObjectTypeDescriptorUpdateTemplateEXT // VK_DEBUG_REPORT_OBJECT_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_KHR_EXT
-	DebugReportObjectTypeAccelerationStructureKHREXT    DebugReportObjectTypeEXT = 1000150000                                       // VK_DEBUG_REPORT_OBJECT_TYPE_ACCELERATION_STRUCTURE_KHR_EXT
-	DebugReportObjectTypeSamplerYcbcrConversionKHREXT                            = DebugReportObjectTypeSamplerYcbcrConversionEXT   // VK_DEBUG_REPORT_OBJECT_TYPE_SAMPLER_YCBCR_CONVERSION_KHR_EXT
-	DebugReportObjectTypeAccelerationStructureNVEXT     DebugReportObjectTypeEXT = 1000165000                                       // VK_DEBUG_REPORT_OBJECT_TYPE_ACCELERATION_STRUCTURE_NV_EXT
-	DebugReportObjectTypeCudaModuleNVEXT                DebugReportObjectTypeEXT = 1000307000                                       // VK_DEBUG_REPORT_OBJECT_TYPE_CUDA_MODULE_NV_EXT
-	DebugReportObjectTypeCudaFunctionNVEXT              DebugReportObjectTypeEXT = 1000307001                                       // VK_DEBUG_REPORT_OBJECT_TYPE_CUDA_FUNCTION_NV_EXT
-	DebugReportObjectTypeBufferCollectionFUCHSIAEXT     DebugReportObjectTypeEXT = 1000366000                                       // VK_DEBUG_REPORT_OBJECT_TYPE_BUFFER_COLLECTION_FUCHSIA_EXT
-)
-
 // Values of DeviceMemoryReportEventTypeEXT.
 const (
 	DeviceMemoryReportEventTypeAllocateEXT         DeviceMemoryReportEventTypeEXT = 0 // VK_DEVICE_MEMORY_REPORT_EVENT_TYPE_ALLOCATE_EXT

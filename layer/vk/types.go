@@ -3,7 +3,10 @@
 
 package vk
 
-import "unsafe"
+import (
+	generated "github.com/vkgen/vkgen/generated"
+	"unsafe"
+)
 
 // HeaderVersion is VK_HEADER_VERSION of the registry these views came from.
 const HeaderVersion = 359
@@ -1211,8 +1214,8 @@ type DescriptorPoolCreateFlagBits uint32
 // DependencyFlagBits is VkDependencyFlagBits (enum).
 type DependencyFlagBits uint32
 
-// ObjectType is VkObjectType (enum).
-type ObjectType int32
+// ObjectType is VkObjectType (enum): package generated's type, with its values and methods.
+type ObjectType = generated.ObjectType
 
 // EventCreateFlagBits is VkEventCreateFlagBits (enum).
 type EventCreateFlagBits uint32
@@ -1770,8 +1773,8 @@ type DisplaySurfaceStereoTypeNV int32
 // DebugReportFlagBitsEXT is VkDebugReportFlagBitsEXT (enum).
 type DebugReportFlagBitsEXT uint32
 
-// DebugReportObjectTypeEXT is VkDebugReportObjectTypeEXT (enum).
-type DebugReportObjectTypeEXT int32
+// DebugReportObjectTypeEXT is VkDebugReportObjectTypeEXT (enum): package generated's type, with its values and methods.
+type DebugReportObjectTypeEXT = generated.DebugReportObjectType
 
 // DeviceMemoryReportEventTypeEXT is VkDeviceMemoryReportEventTypeEXT (enum).
 type DeviceMemoryReportEventTypeEXT int32

@@ -66,6 +66,15 @@ type Event struct {
 	Annotations  []Annotation
 	CounterValue int64
 	HasCounter   bool
+	// ExtraCounters are the counter values that go with the event
+	// (extra_counter_track_uuids / extra_counter_values), at its timestamp.
+	ExtraCounters []ExtraCounter
+}
+
+// ExtraCounter is one of an event's extra counter values.
+type ExtraCounter struct {
+	TrackUUID uint64
+	Value     int64
 }
 
 // Arg returns the annotation called name.
@@ -181,9 +190,17 @@ func (t *Trace) Counters() map[string]*CounterSeries {
 		}
 	}
 	for _, p := range t.Packets {
-		if p.Event != nil && p.Event.Type == TypeCounter {
+		if p.Event == nil {
+			continue
+		}
+		if p.Event.Type == TypeCounter {
 			if cs := byUUID[p.Event.TrackUUID]; cs != nil {
 				cs.Samples = append(cs.Samples, CounterSample{p.Timestamp, p.Event.CounterValue})
+			}
+		}
+		for _, c := range p.Event.ExtraCounters {
+			if cs := byUUID[c.TrackUUID]; cs != nil {
+				cs.Samples = append(cs.Samples, CounterSample{p.Timestamp, c.Value})
 			}
 		}
 	}
@@ -254,14 +271,15 @@ func (p *Packet) Clone() Packet {
 		ev := *p.Event
 		ev.Categories = slices.Clone(ev.Categories)
 		ev.Annotations = slices.Clone(ev.Annotations)
+		ev.ExtraCounters = slices.Clone(ev.ExtraCounters)
 		c.Event = &ev
 	}
 	return c
 }
 
 type seqState struct {
-	cats, names, annots interned
-	defaultTrack        uint64
+	cats, names, annots, strs interned
+	defaultTrack              uint64
 }
 
 // state is what decoding carries from packet to packet.
@@ -421,6 +439,8 @@ func decodeInterned(b []byte, st *seqState) error {
 			m = &st.names
 		case 3:
 			m = &st.annots
+		case 29: // debug_annotation_string_values: {iid = 1, str = 2}
+			m = &st.strs
 		default:
 			return nil
 		}
@@ -498,7 +518,9 @@ func resolve(m *interned, iid uint64, what string, flagged bool) (string, error)
 // field.
 func (d *state) decodeEvent(b []byte, st *seqState, flagged bool) error {
 	ev := &d.ev
-	*ev = Event{TrackUUID: st.defaultTrack, Categories: ev.Categories[:0], Annotations: ev.Annotations[:0]}
+	*ev = Event{TrackUUID: st.defaultTrack, Categories: ev.Categories[:0], Annotations: ev.Annotations[:0],
+		ExtraCounters: ev.ExtraCounters[:0]}
+	var nu, nv int // extra counter uuids and values seen: the i-th of each pair up
 	for len(b) > 0 {
 		num, v, raw, rest, err := pb.Next(b)
 		if err != nil {
@@ -521,6 +543,22 @@ func (d *state) decodeEvent(b []byte, st *seqState, flagged bool) error {
 			ev.TrackUUID = v
 		case 30:
 			ev.CounterValue, ev.HasCounter = int64(v), true
+		case 31, 12: // extra counter track uuids, values; packed or not
+			err = pb.Varints(raw, v, func(x uint64) {
+				i := &nu
+				if num == 12 {
+					i = &nv
+				}
+				if *i == len(ev.ExtraCounters) {
+					ev.ExtraCounters = append(ev.ExtraCounters, ExtraCounter{})
+				}
+				if num == 31 {
+					ev.ExtraCounters[*i].TrackUUID = x
+				} else {
+					ev.ExtraCounters[*i].Value = int64(x)
+				}
+				*i++
+			})
 		case 4:
 			ev.Annotations = append(ev.Annotations, Annotation{})
 			err = d.decodeAnnotation(raw, st, flagged, &ev.Annotations[len(ev.Annotations)-1])
@@ -529,6 +567,7 @@ func (d *state) decodeEvent(b []byte, st *seqState, flagged bool) error {
 			return err
 		}
 	}
+	ev.ExtraCounters = ev.ExtraCounters[:min(nu, nv)] // a value without its uuid has no track
 	return nil
 }
 
@@ -551,6 +590,9 @@ func (d *state) decodeAnnotation(b []byte, st *seqState, flagged bool, a *Annota
 			a.Kind, a.Int = KindInt, int64(v)
 		case 6:
 			a.Kind, a.Str = KindString, d.str(raw)
+		case 17:
+			a.Kind = KindString
+			a.Str, err = resolve(&st.strs, v, "debug annotation string value", flagged)
 		}
 		if err != nil {
 			return err

@@ -136,6 +136,8 @@
 // driver callback threads). The Sink is called with the lock held, so the
 // order of events and counter values equals the order of state changes, as
 // in the name store; the Sink must therefore be quick and must not call the
-// Engine. Hot paths use small integer track ids instead of strings; a
+// Engine. A sink that implements EventCounterSink gets the counter changes
+// of a call with the call's next event (the layer writes them in that
+// event's packet); the order is the same. Hot paths use small integer track ids instead of strings; a
 // create+bind+destroy allocates only the resource record.
 package accounting

@@ -7,6 +7,8 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+
+	"github.com/vkgen/vkgen/layer/memreport/internal/hashmap"
 )
 
 // maxPlanes is the number of bind slots per resource: slot 0 for a whole
@@ -35,17 +37,20 @@ type resKey struct {
 	handle uint64
 }
 
+func (k allocKey) Hash() uint64 { return hashmap.Mix(k.id ^ uint64(k.space)<<62) }
+func (k resKey) Hash() uint64   { return hashmap.Mix(k.handle ^ uint64(k.kind)<<61) }
+
 type device struct {
 	key         uint64
 	typeFlags   []uint32
 	typeHeaps   []uint32
 	hasCallback bool
-	resources   map[resKey]*resource
-	allocs      map[allocKey]*allocation
+	resources   hashmap.Map[resKey, *resource]
+	allocs      hashmap.Map[allocKey, *allocation]
 	// byObject indexes allocations by their owner (driver allocations by
 	// the resource they were reported for, 5.3 and 5.9; dedicated
 	// allocations by their resource), so resource creation needs no scan.
-	byObject map[resKey][]*allocation
+	byObject hashmap.Map[resKey, []*allocation]
 	// swapchains lists the images of each swapchain: its own images and
 	// the application's images bound to its memory.
 	swapchains map[uint64][]*resource
@@ -127,6 +132,8 @@ type allocation struct {
 type Engine struct {
 	mu      sync.Mutex
 	sink    Sink
+	events  EventCounterSink // sink, when it takes counter changes with events
+	pending []CounterChange  // changes held for the call's next event
 	devices map[uint64]*device
 	// totals are exact 128-bit sums, so saturation never causes drift;
 	// reported holds the int64 values last reported (saturated).
@@ -152,6 +159,7 @@ func (c total) value() int64 {
 func New(sink Sink) *Engine {
 	e := &Engine{sink: sink, devices: make(map[uint64]*device)}
 	e.heaps.sink, _ = sink.(HeapSink)
+	e.events, _ = sink.(EventCounterSink)
 	return e
 }
 
@@ -162,9 +170,6 @@ func (e *Engine) dev(key uint64) *device {
 	if d == nil {
 		d = &device{
 			key:        key,
-			resources:  make(map[resKey]*resource),
-			allocs:     make(map[allocKey]*allocation),
-			byObject:   make(map[resKey][]*allocation),
 			swapchains: make(map[uint64][]*resource),
 		}
 		e.devices[key] = d
@@ -177,8 +182,8 @@ func (e *Engine) dev(key uint64) *device {
 // was installed. State created by earlier events for the same key (callbacks
 // fired during device creation) is kept.
 func (e *Engine) DeviceCreated(dev uint64, props MemoryProperties, hasCallback bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	d := e.dev(dev)
 	d.typeFlags = slices.Clone(props.TypeFlags)
 	d.typeHeaps = slices.Clone(props.TypeHeaps)
@@ -189,8 +194,8 @@ func (e *Engine) DeviceCreated(dev uint64, props MemoryProperties, hasCallback b
 // sub-allocation and allocation DESTROY events and its bytes leave the
 // counters, swapchain images get theirs; resources are forgotten.
 func (e *Engine) DeviceDestroyed(dev uint64) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	d := e.devices[dev]
 	if d == nil {
 		return
@@ -219,23 +224,23 @@ func (e *Engine) ImageCreated(dev, image uint64, usage, createFlags uint32) {
 }
 
 func (e *Engine) resourceCreated(dev uint64, k resKey, usage uint64, disjoint bool, size uint64) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	if k.handle == 0 {
 		e.stats.InvalidCalls++
 		return
 	}
 	d := e.dev(dev)
-	if old := d.resources[k]; old != nil {
+	if old := d.resources.At(k); old != nil {
 		// A handle reused without a destroy we saw: drop the stale record.
 		e.forget(d, old)
 	}
 	r := &resource{key: k, usage: usage, disjoint: disjoint}
 	r.slots[0].size = size
-	d.resources[k] = r
+	d.resources.Set(k, r)
 	// 5.9: driver allocations reported before the resource existed move
 	// from driver unbound_memory to the resource's cluster.
-	for _, a := range d.byObject[k] {
+	for _, a := range d.byObject.At(k) {
 		e.recomputeUnbound(a)
 	}
 }
@@ -243,13 +248,13 @@ func (e *Engine) resourceCreated(dev uint64, k resKey, usage uint64, disjoint bo
 // ResourceDestroyed records vkDestroyBuffer/vkDestroyImage (call it before
 // calling down): the resource's bindings are removed and its record dropped.
 func (e *Engine) ResourceDestroyed(dev uint64, kind ResourceKind, handle uint64) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	d := e.devices[dev]
 	if d == nil {
 		return
 	}
-	r := d.resources[resKey{kind, handle}]
+	r := d.resources.At(resKey{kind, handle})
 	if r == nil {
 		return
 	}
@@ -266,11 +271,11 @@ func (e *Engine) ResourceDestroyed(dev uint64, kind ResourceKind, handle uint64)
 // in the same vkDestroy* call).
 func (e *Engine) forget(d *device, r *resource) {
 	e.unbindAll(r)
-	delete(d.resources, r.key)
+	d.resources.Delete(r.key)
 	if r.swapchain != 0 {
 		e.leaveSwapchain(d, r)
 	}
-	for _, a := range slices.Clone(d.byObject[r.key]) {
+	for _, a := range slices.Clone(d.byObject.At(r.key)) {
 		if !a.driver {
 			e.unindex(a)
 			e.recomputeUnbound(a)
@@ -291,9 +296,9 @@ func (e *Engine) RequirementsKnown(dev uint64, kind ResourceKind, handle, size u
 func (e *Engine) PlaneRequirementsKnown(dev, image uint64, aspect uint32, size uint64) {
 	p, ok := planeIndex(aspect)
 	if !ok {
-		e.mu.Lock()
+		e.lock()
 		e.stats.InvalidCalls++
-		e.mu.Unlock()
+		e.unlock()
 		return
 	}
 	e.setSize(dev, KindImage, image, p, size)
@@ -301,19 +306,19 @@ func (e *Engine) PlaneRequirementsKnown(dev, image uint64, aspect uint32, size u
 
 // setSize records a size for slot plane (-1: whole resource).
 func (e *Engine) setSize(dev uint64, kind ResourceKind, handle uint64, plane int, size uint64) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	if !validKind(kind) || handle == 0 {
 		e.stats.InvalidCalls++
 		return
 	}
 	d := e.dev(dev)
 	k := resKey{kind, handle}
-	r := d.resources[k]
+	r := d.resources.At(k)
 	if r == nil {
 		r = &resource{key: k, disjoint: plane >= 0}
-		d.resources[k] = r
-		for _, a := range d.byObject[k] {
+		d.resources.Set(k, r)
+		for _, a := range d.byObject.At(k) {
 			e.recomputeUnbound(a)
 		}
 	}
@@ -354,13 +359,13 @@ func (e *Engine) NeedsPlaneSize(dev, image uint64, aspect uint32) bool {
 }
 
 func (e *Engine) needsSize(dev uint64, kind ResourceKind, handle uint64, plane int) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	d := e.devices[dev]
 	if d == nil {
 		return false
 	}
-	r := d.resources[resKey{kind, handle}]
+	r := d.resources.At(resKey{kind, handle})
 	if r == nil {
 		return false
 	}
@@ -381,17 +386,17 @@ func (e *Engine) Bound(dev uint64, kind ResourceKind, handle, memory, offset uin
 func (e *Engine) PlaneBound(dev, image uint64, aspect uint32, memory, offset uint64) {
 	p, ok := planeIndex(aspect)
 	if !ok {
-		e.mu.Lock()
+		e.lock()
 		e.stats.InvalidCalls++
-		e.mu.Unlock()
+		e.unlock()
 		return
 	}
 	e.boundSlot(dev, KindImage, image, p, memory, offset)
 }
 
 func (e *Engine) boundSlot(dev uint64, kind ResourceKind, handle uint64, plane int, memory, offset uint64) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	if memory == 0 {
 		e.stats.NullMemoryBinds++
 		return
@@ -399,7 +404,7 @@ func (e *Engine) boundSlot(dev uint64, kind ResourceKind, handle uint64, plane i
 	d := e.devices[dev]
 	var r *resource
 	if d != nil {
-		r = d.resources[resKey{kind, handle}]
+		r = d.resources.At(resKey{kind, handle})
 	}
 	if r == nil {
 		e.stats.DroppedBinds++
@@ -435,12 +440,12 @@ func (e *Engine) MemoryAllocatedWith(dev, memory, size uint64, typeIndex uint32,
 	if memory == 0 {
 		return
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	d := e.dev(dev)
 	flags, heap := d.typeInfo(typeIndex)
 	k := allocKey{KeyMemoryHandle, memory}
-	a := d.allocs[k]
+	a := d.allocs.At(k)
 	if d.hasCallback {
 		if a == nil {
 			a = e.newAllocation(d, k, false)
@@ -477,12 +482,12 @@ func (e *Engine) MemoryFreed(dev, memory uint64) {
 	if memory == 0 {
 		return
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	d := e.devices[dev]
 	var a *allocation
 	if d != nil {
-		a = d.allocs[allocKey{KeyMemoryHandle, memory}]
+		a = d.allocs.At(allocKey{KeyMemoryHandle, memory})
 	}
 	switch {
 	case a == nil:
@@ -497,8 +502,8 @@ func (e *Engine) MemoryFreed(dev, memory uint64) {
 
 // Callback records one VK_EXT_device_memory_report callback of the device.
 func (e *Engine) Callback(dev uint64, ev CallbackEvent) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	// Application memory reported for its VkDeviceMemory is keyed by the
 	// handle so binds and vkFreeMemory find it; everything else by
 	// memoryObjectId, in its own key space.
@@ -509,7 +514,7 @@ func (e *Engine) Callback(dev uint64, ev CallbackEvent) {
 	switch ev.Type {
 	case CallbackAllocate, CallbackImport:
 		d := e.dev(dev)
-		a := d.allocs[k]
+		a := d.allocs.At(k)
 		if a == nil {
 			a = e.newAllocation(d, k, ev.Internal)
 		}
@@ -534,7 +539,7 @@ func (e *Engine) Callback(dev uint64, ev CallbackEvent) {
 		d := e.devices[dev]
 		var a *allocation
 		if d != nil {
-			a = d.allocs[k]
+			a = d.allocs.At(k)
 		}
 		if a == nil {
 			e.stats.UnknownFrees++
@@ -557,13 +562,13 @@ func (e *Engine) Callback(dev uint64, ev CallbackEvent) {
 
 func (e *Engine) newAllocation(d *device, k allocKey, driver bool) *allocation {
 	a := &allocation{dev: d, key: k, driver: driver, unboundTrack: trackOf(driver, ClusterUnbound)}
-	d.allocs[k] = a
+	d.allocs.Set(k, a)
 	return a
 }
 
 func (e *Engine) findOrPlaceholder(d *device, memory uint64) *allocation {
 	k := allocKey{KeyMemoryHandle, memory}
-	if a := d.allocs[k]; a != nil {
+	if a := d.allocs.At(k); a != nil {
 		return a
 	}
 	return e.newAllocation(d, k, false)
@@ -589,12 +594,15 @@ func (e *Engine) unbind(r *resource, idx int) {
 	if a == nil {
 		return
 	}
-	e.detach(r, idx)
+	e.sub(s.track, s.heap, s.size)
 	if i := findSub(a.subs, r, idx, s.offset); i >= 0 {
 		a.subs = slices.Delete(a.subs, i, i+1)
 	}
-	s.mem = nil
 	e.recomputeUnbound(a)
+	// The DESTROY event after the bytes moved back to unbound, so it carries
+	// both counter changes; the slot still names the memory for the event.
+	e.emitBinding(r, idx, OpDestroy)
+	s.mem = nil
 }
 
 // detach removes a bound slot's bytes from its track and reports it, leaving
@@ -628,7 +636,7 @@ func (e *Engine) removeAllocation(a *allocation) {
 	e.sub(a.unboundTrack, a.unboundHeap, a.unbound)
 	a.unbound = 0
 	e.unindex(a)
-	delete(a.dev.allocs, a.key)
+	a.dev.allocs.Delete(a.key)
 	if a.created {
 		e.emitAllocation(a, OpDestroy)
 	}
@@ -637,7 +645,7 @@ func (e *Engine) removeAllocation(a *allocation) {
 // index makes k the owner of a.
 func (e *Engine) index(a *allocation, k resKey) {
 	a.owner = k
-	a.dev.byObject[k] = append(a.dev.byObject[k], a)
+	a.dev.byObject.Set(k, append(a.dev.byObject.At(k), a))
 }
 
 // unindex drops a from the byObject index of its owner.
@@ -647,13 +655,13 @@ func (e *Engine) unindex(a *allocation) {
 		return
 	}
 	a.owner = resKey{}
-	list := a.dev.byObject[k]
+	list := a.dev.byObject.At(k)
 	if i := slices.Index(list, a); i >= 0 {
 		list = slices.Delete(list, i, i+1)
 		if len(list) == 0 {
-			delete(a.dev.byObject, k)
+			a.dev.byObject.Delete(k)
 		} else {
-			a.dev.byObject[k] = list
+			a.dev.byObject.Set(k, list)
 		}
 	}
 }
@@ -755,7 +763,10 @@ func (e *Engine) recomputeUnbound(a *allocation) {
 // allocation reported for it, 5.3, or a dedicated allocation) counts its
 // unbound bytes under that resource's cluster.
 func (e *Engine) unboundCluster(a *allocation) Cluster {
-	if r := a.dev.resources[a.owner]; a.owner.kind != 0 && r != nil {
+	if a.owner.kind == 0 {
+		return ClusterUnbound
+	}
+	if r := a.dev.resources.At(a.owner); r != nil {
 		return r.cluster(a.flags)
 	}
 	return ClusterUnbound
@@ -793,14 +804,19 @@ func (c *total) sub(bytes uint64) {
 }
 
 // report emits a track's value, and its value in heap, when they differ from
-// the last ones reported: to a HeapSink in one call, else the process-wide
-// value to Counter.
+// the last ones reported: to a HeapSink in one call (held for the call's
+// next event by an EventCounterSink), else the process-wide value to
+// Counter.
 func (e *Engine) report(t track, heap uint8) {
 	v := e.totals[t].value()
 	changed := v != e.reported[t]
 	e.reported[t] = v
 	hv, hchanged := e.heaps.update(t, heap)
 	switch {
+	case e.events != nil:
+		if changed || hchanged {
+			e.pending = append(e.pending, CounterChange{int(t), v, changed, uint32(heap), hv, hchanged})
+		}
 	case e.heaps.sink != nil:
 		if changed || hchanged {
 			e.heaps.sink.Counters(int(t), v, changed, uint32(heap), hv, hchanged)
@@ -810,16 +826,31 @@ func (e *Engine) report(t track, heap uint8) {
 	}
 }
 
-func (e *Engine) emitAllocation(a *allocation, op Operation) {
-	if e.sink != nil {
-		e.sink.Allocation(allocationEvent(a, op))
+func (e *Engine) emitAllocation(a *allocation, op Operation) { e.emit(allocationEvent(a, op)) }
+
+func (e *Engine) emitBinding(r *resource, idx int, op Operation) { e.emit(bindingEvent(r, idx, op)) }
+
+// emit writes an event with the counter changes held for it.
+func (e *Engine) emit(ev AllocationEvent) {
+	switch {
+	case e.events != nil:
+		e.events.AllocationWith(ev, e.pending)
+		e.pending = e.pending[:0]
+	case e.sink != nil:
+		e.sink.Allocation(ev)
 	}
 }
 
-func (e *Engine) emitBinding(r *resource, idx int, op Operation) {
-	if e.sink != nil {
-		e.sink.Allocation(bindingEvent(r, idx, op))
+// lock and unlock guard every public method; unlock writes the counter
+// changes made after the call's last event.
+func (e *Engine) lock() { e.mu.Lock() }
+
+func (e *Engine) unlock() {
+	for _, c := range e.pending {
+		e.events.Counters(c.Track, c.Total, c.TotalChanged, c.Heap, c.HeapValue, c.HeapChanged)
 	}
+	e.pending = e.pending[:0]
+	e.mu.Unlock()
 }
 
 func allocationEvent(a *allocation, op Operation) AllocationEvent {

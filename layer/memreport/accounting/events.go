@@ -58,6 +58,21 @@ func (s Source) String() string {
 	return sourceNames[s]
 }
 
+// Vocabulary lists the strings events carry as annotation values
+// (operations, sources, memory types, external kinds), for a sink that
+// interns them.
+func Vocabulary() []string {
+	var out []string
+	for _, l := range [][]string{opNames[:], sourceNames[:], clusterNames[:], externalNames[:], {SwapchainMemoryType}} {
+		for _, s := range l {
+			if s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
 // AllocationEvent is one VulkanMemoryAllocation instant.
 type AllocationEvent struct {
 	Operation Operation

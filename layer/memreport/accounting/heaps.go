@@ -16,6 +16,27 @@ type HeapSink interface {
 	Counters(track int, total int64, totalChanged bool, heap uint32, heapValue int64, heapChanged bool)
 }
 
+// EventCounterSink is implemented by a HeapSink that writes the counter
+// changes of a call with its next allocation event (in one trace packet,
+// say): the engine then passes the changes made before each event to
+// AllocationWith, in order, and those after a call's last event to Counters
+// as the call ends. Without it every change goes to Counters at once.
+type EventCounterSink interface {
+	HeapSink
+	AllocationWith(ev AllocationEvent, changes []CounterChange)
+}
+
+// CounterChange is one Counters call held for an event; the slice passed
+// to AllocationWith is only valid during the call.
+type CounterChange struct {
+	Track        int
+	Total        int64
+	TotalChanged bool
+	Heap         uint32
+	HeapValue    int64
+	HeapChanged  bool
+}
+
 // HeapTrackName is the per-heap form of TrackName:
 // "vulkan.mem.heap<N>.{app|driver}.usage.<cluster>"; "" for an invalid
 // cluster or heap.
@@ -81,8 +102,8 @@ func (d *device) typeInfo(typeIndex uint32) (flags uint32, heap uint8) {
 
 // HeapTotals returns every non-zero per-heap counter by its track name.
 func (e *Engine) HeapTotals() map[string]int64 {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	m := make(map[string]int64)
 	for h := range e.heaps.reported {
 		for t, v := range e.heaps.reported[h] {

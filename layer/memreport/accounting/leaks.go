@@ -6,8 +6,8 @@ package accounting
 // callback device the driver's ALLOCATION_FAILED callback reports the same
 // failure, so this records nothing (one event per failure).
 func (e *Engine) AllocationFailed(dev, size uint64, typeIndex uint32) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	d := e.dev(dev)
 	if d.hasCallback {
 		return
@@ -19,9 +19,7 @@ func (e *Engine) AllocationFailed(dev, size uint64, typeIndex uint32) {
 func (e *Engine) failed(ev AllocationEvent) {
 	e.stats.AllocationFailures++
 	e.stats.FailedBytes = addSat(e.stats.FailedBytes, ev.Size)
-	if e.sink != nil {
-		e.sink.Allocation(ev)
-	}
+	e.emit(ev)
 }
 
 // Leaks returns what is still alive on the device and was not returned by an
@@ -35,8 +33,8 @@ func (e *Engine) failed(ev AllocationEvent) {
 // DeviceDestroyed, at vkDestroyInstance and at process exit, and each object
 // is a leak once. A binding made after the call is a new object.
 func (e *Engine) Leaks(dev uint64) []AllocationEvent {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	d := e.devices[dev]
 	if d == nil {
 		return nil

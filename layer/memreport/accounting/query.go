@@ -19,8 +19,8 @@ func (e *Engine) Snapshot(sink Sink) {
 	if sink == nil {
 		return
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	for t, v := range e.reported {
 		if v != 0 {
 			sink.Counter(trackNames[t], v)
@@ -54,15 +54,15 @@ func (e *Engine) Total(trackName string) int64 {
 	if i < 0 {
 		return 0
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	return e.reported[i]
 }
 
 // Totals returns every non-zero counter track.
 func (e *Engine) Totals() map[string]int64 {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	m := make(map[string]int64)
 	for t, v := range e.reported {
 		if v != 0 {
@@ -74,8 +74,8 @@ func (e *Engine) Totals() map[string]int64 {
 
 // Stats returns the counts of ignored inputs.
 func (e *Engine) Stats() Stats {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	return e.stats
 }
 
@@ -113,8 +113,8 @@ type BindingInfo struct {
 
 // Allocations returns every tracked allocation in Snapshot order.
 func (e *Engine) Allocations() []AllocationInfo {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	var out []AllocationInfo
 	for _, d := range sortedDevices(e.devices) {
 		for _, a := range sortedAllocs(d) {
@@ -164,13 +164,13 @@ type ResourceInfo struct {
 
 // Resource returns what the engine knows about a buffer or image.
 func (e *Engine) Resource(dev uint64, kind ResourceKind, handle uint64) (ResourceInfo, bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	d := e.devices[dev]
 	if d == nil {
 		return ResourceInfo{}, false
 	}
-	r := d.resources[resKey{kind, handle}]
+	r := d.resources.At(resKey{kind, handle})
 	if r == nil {
 		return ResourceInfo{}, false
 	}
@@ -195,8 +195,8 @@ func (e *Engine) Resource(dev uint64, kind ResourceKind, handle uint64) (Resourc
 
 // Devices returns the keys of the devices with state, ascending.
 func (e *Engine) Devices() []uint64 {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	var out []uint64
 	for _, d := range sortedDevices(e.devices) {
 		out = append(out, d.key)
@@ -214,8 +214,8 @@ func sortedDevices(m map[uint64]*device) []*device {
 }
 
 func sortedAllocs(d *device) []*allocation {
-	out := make([]*allocation, 0, len(d.allocs))
-	for _, a := range d.allocs {
+	out := make([]*allocation, 0, d.allocs.Len())
+	for _, a := range d.allocs.All() {
 		out = append(out, a)
 	}
 	slices.SortFunc(out, func(x, y *allocation) int {

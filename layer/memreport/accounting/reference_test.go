@@ -180,8 +180,8 @@ func TestMemoryAliasingAndOverlap(t *testing.T) {
 	e.ResourceDestroyed(1, KindImage, 0xA)
 	wantEvents(t, r,
 		"counter app.usage.color_render_target=0",
-		"DESTROY IMAGE dev=0x1 mem=0xab0 size=4000 off=0 obj=0xa color_render_target",
-		"counter app.usage.unbound_memory=4500")
+		"counter app.usage.unbound_memory=4500",
+		"DESTROY IMAGE dev=0x1 mem=0xab0 size=4000 off=0 obj=0xa color_render_target")
 	wantTotals(t, e, r, map[string]int64{
 		app(ClusterStaticTexture): 4000, app(ClusterGeometryMesh): 1500, app(ClusterUnbound): 4500})
 

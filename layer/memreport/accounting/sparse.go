@@ -49,8 +49,8 @@ func (r *resource) ranges() *rangeSet {
 // bytes [resourceOffset, resourceOffset+size) now live in memory at
 // memoryOffset, replacing whatever was bound there; memory 0 unbinds them.
 func (e *Engine) SparseBound(dev uint64, kind ResourceKind, handle, resourceOffset, size, memory, memoryOffset uint64) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	d, r := e.rangeTarget(dev, kind, handle)
 	if r == nil || size == 0 {
 		return
@@ -80,8 +80,8 @@ const regionKeys = 1 << 63
 // apart by subresource and offset: a region bound at another offset that
 // overlaps an earlier one is counted beside it.
 func (e *Engine) SparseImageBound(dev, image uint64, region ImageRegion, size, memory, memoryOffset uint64) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	d, r := e.rangeTarget(dev, KindImage, image)
 	if r == nil {
 		return
@@ -117,8 +117,8 @@ func (e *Engine) VideoSessionCreated(dev, session uint64) {
 // successful vkBindVideoSessionMemoryKHR: size bytes of memory at offset
 // back the session's binding bindIndex.
 func (e *Engine) VideoSessionBound(dev, session uint64, bindIndex uint32, memory, offset, size uint64) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	d, r := e.rangeTarget(dev, KindVideoSession, session)
 	if r == nil {
 		return
@@ -136,7 +136,7 @@ func (e *Engine) rangeTarget(dev uint64, kind ResourceKind, handle uint64) (*dev
 	d := e.devices[dev]
 	var r *resource
 	if d != nil {
-		r = d.resources[resKey{kind, handle}]
+		r = d.resources.At(resKey{kind, handle})
 	}
 	if r == nil || r.swapchain != 0 {
 		e.stats.DroppedBinds++
@@ -269,9 +269,7 @@ func (e *Engine) reclassifyRange(b *rangeBind) {
 }
 
 func (e *Engine) emitRange(b *rangeBind, op Operation) {
-	if e.sink != nil {
-		e.sink.Allocation(rangeEvent(b, op))
-	}
+	e.emit(rangeEvent(b, op))
 }
 
 func rangeEvent(b *rangeBind, op Operation) AllocationEvent {

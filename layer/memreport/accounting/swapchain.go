@@ -16,8 +16,8 @@ func (e *Engine) SwapchainImages(dev, swapchain uint64, images []uint64) {
 	if swapchain == 0 {
 		return
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	d := e.dev(dev)
 	for _, h := range images {
 		if h == 0 {
@@ -25,14 +25,14 @@ func (e *Engine) SwapchainImages(dev, swapchain uint64, images []uint64) {
 			continue
 		}
 		k := resKey{KindImage, h}
-		if old := d.resources[k]; old != nil {
+		if old := d.resources.At(k); old != nil {
 			if old.presentable && old.swapchain == swapchain {
 				continue
 			}
 			e.forget(d, old)
 		}
 		r := &resource{key: k, presentable: true}
-		d.resources[k] = r
+		d.resources.Set(k, r)
 		e.joinSwapchain(d, r, swapchain)
 	}
 }
@@ -41,13 +41,13 @@ func (e *Engine) SwapchainImages(dev, swapchain uint64, images []uint64) {
 // swapchain memory (VkBindImageMemorySwapchainInfoKHR, memory
 // VK_NULL_HANDLE).
 func (e *Engine) SwapchainBound(dev, image, swapchain uint64) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	e.stats.NullMemoryBinds++
 	d := e.devices[dev]
 	var r *resource
 	if d != nil {
-		r = d.resources[resKey{KindImage, image}]
+		r = d.resources.At(resKey{KindImage, image})
 	}
 	switch {
 	case r == nil || swapchain == 0:
@@ -66,8 +66,8 @@ func (e *Engine) SwapchainBound(dev, image, swapchain uint64) {
 // down): its images are forgotten, images bound to its memory are unbound.
 // It returns the swapchain's own images, whose names the caller forgets.
 func (e *Engine) SwapchainDestroyed(dev, swapchain uint64) []uint64 {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	d := e.devices[dev]
 	if d == nil || swapchain == 0 {
 		return nil
@@ -106,9 +106,7 @@ func (e *Engine) leaveSwapchain(d *device, r *resource) {
 }
 
 func (e *Engine) emitSwapchain(d *device, r *resource, op Operation) {
-	if e.sink != nil {
-		e.sink.Allocation(swapchainEvent(d, r, op))
-	}
+	e.emit(swapchainEvent(d, r, op))
 }
 
 func swapchainEvent(d *device, r *resource, op Operation) AllocationEvent {

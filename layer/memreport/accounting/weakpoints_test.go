@@ -139,8 +139,8 @@ func TestDisjointImagePlanes(t *testing.T) {
 	e.PlaneBound(1, 0xE, 0x100, 0x40, 6144)
 	wantEvents(t, r,
 		"counter app.usage.static_texture=4096",
-		"DESTROY IMAGE dev=0x1 mem=0x40 size=2048 off=4096 obj=0xe static_texture",
 		"counter app.usage.unbound_memory=4096",
+		"DESTROY IMAGE dev=0x1 mem=0x40 size=2048 off=4096 obj=0xe static_texture",
 		"counter app.usage.static_texture=6144",
 		"counter app.usage.unbound_memory=2048",
 		"BIND IMAGE dev=0x1 mem=0x40 size=2048 off=6144 obj=0xe static_texture")

@@ -142,12 +142,12 @@ func Read(r io.Reader, name string, o Options) (*Summary, error) {
 			if p, err = dr.Next(); err != nil {
 				break
 			}
-			if e, ok := s.event(p); ok {
+			s.eventsOf(p, func(e event) {
 				if b = append(b, item{p.SeqID, dr.Offset(), e}); len(b) == cap(b) {
 					full <- b
 					b = <-empty
 				}
-			}
+			})
 		}
 		full <- b
 	}()
@@ -175,9 +175,7 @@ type item struct {
 func Summarize(t *decode.Trace) *Summary {
 	s := newSummarizer(Options{Window: -1}, t.Tracks)
 	for i := range t.Packets {
-		if e, ok := s.event(&t.Packets[i]); ok {
-			s.order.push(t.Packets[i].SeqID, e, 0)
-		}
+		s.eventsOf(&t.Packets[i], func(e event) { s.order.push(t.Packets[i].SeqID, e, 0) })
 	}
 	return s.finish()
 }
@@ -210,6 +208,32 @@ func newSummarizer(o Options, tracks map[uint64]*decode.Track) *summarizer {
 	return s
 }
 
+// eventsOf passes f what the summary uses of p: the counter values that go
+// with its event (they describe the state after the call, as counter
+// packets before the event did), then the event.
+func (s *summarizer) eventsOf(p *decode.Packet, f func(event)) {
+	if p.Event != nil {
+		for _, c := range p.Event.ExtraCounters {
+			if e, ok := s.counterEvent(p.Timestamp, c.TrackUUID, c.Value); ok {
+				f(e)
+			}
+		}
+	}
+	if e, ok := s.event(p); ok {
+		f(e)
+	}
+}
+
+// counterEvent is a counter sample as an event; false for a track the summary
+// does not use.
+func (s *summarizer) counterEvent(ts, track uint64, v int64) (event, bool) {
+	if tr := s.tracks[track]; tr != nil && !wantTrack(tr.Name) {
+		return event{}, false
+	}
+	s.n++
+	return event{ts: ts, n: s.n - 1, kind: evCounter, handle: track, size: uint64(v)}, true
+}
+
 // event turns what the summary uses of p into an event; false when p holds
 // nothing it uses.
 func (s *summarizer) event(p *decode.Packet) (event, bool) {
@@ -224,10 +248,7 @@ func (s *summarizer) event(p *decode.Packet) (event, bool) {
 	case p.Event == nil:
 		return e, false
 	case p.Event.Type == decode.TypeCounter:
-		if tr := s.tracks[p.Event.TrackUUID]; tr != nil && !wantTrack(tr.Name) {
-			return e, false
-		}
-		e.kind, e.handle, e.size = evCounter, p.Event.TrackUUID, uint64(p.Event.CounterValue)
+		return s.counterEvent(p.Timestamp, p.Event.TrackUUID, p.Event.CounterValue)
 	case p.Event.Type != decode.TypeInstant || !slices.Contains(p.Event.Categories, category):
 		return e, false
 	case p.Event.Name == allocationEvent:

@@ -90,3 +90,22 @@ func AppendString(b []byte, num protowire.Number, v string) []byte {
 	b = protowire.AppendTag(b, num, protowire.BytesType)
 	return protowire.AppendString(b, v)
 }
+
+// Varints calls fn with the value of a repeated varint field as Next
+// returned it: v, or each varint of data when the field came packed (data
+// not nil). Malformed packed data is an error.
+func Varints(data []byte, v uint64, fn func(uint64)) error {
+	if data == nil {
+		fn(v)
+		return nil
+	}
+	for len(data) > 0 {
+		x, n := protowire.ConsumeVarint(data)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		fn(x)
+		data = data[n:]
+	}
+	return nil
+}
