@@ -48,8 +48,10 @@
 // number of them, in sequence or overlapping. Instant, InstantOn, Counter and
 // VkObjectName fan out to every running session; with none running they cost
 // one atomic load (Enabled reports the same). Each session has several
-// sequences, each a mutex-protected buffer; an emitter takes a random
-// uncontended one, so many application threads rarely contend.
+// sequences, each a mutex-protected buffer; an emitter takes the one
+// emitters last settled on, or an uncontended one when that is busy, so a
+// lone thread keeps to one buffer and many threads rarely contend; a full
+// buffer is passed over, so a burst fills them all before events drop.
 //
 // Per-session Options: CategoryFilter decides, once per category, which
 // categories the session records; instant events and categorised counters

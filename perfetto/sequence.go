@@ -52,7 +52,7 @@ func (q *sequence) readyLocked() (ok, yield bool) {
 	if q.closed || q.s.closed.Load() {
 		return false, false
 	}
-	if q.limit > 0 && len(q.buf) >= q.limit && !q.s.handOffLocked(q) {
+	if !q.roomLocked() {
 		q.dropped++
 		return false, q.s.wake()
 	}
@@ -61,6 +61,12 @@ func (q *sequence) readyLocked() (ok, yield bool) {
 		q.buf = q.appendHeader(q.buf, Now(), true, false)
 	}
 	return true, false
+}
+
+// roomLocked reports whether q's buffer takes another event, handing a
+// full buffer to the flusher where it can.
+func (q *sequence) roomLocked() bool {
+	return q.limit == 0 || len(q.buf) < q.limit || q.s.handOffLocked(q)
 }
 
 // swapLocked returns the buffered packets and gives the sequence the spare

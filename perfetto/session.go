@@ -91,6 +91,7 @@ type Session struct {
 	closed  atomic.Bool // output closed (stopped or failed)
 
 	clearGen atomic.Uint32 // bumped by ClearIncrementalState
+	pref     atomic.Uint32 // index in seqs of the sequence pick tries first
 	catMu    sync.Mutex
 	catOK    atomic.Pointer[[]bool] // CategoryFilter answers by Category; grows under catMu
 
@@ -511,19 +512,41 @@ func StopAll() error {
 	return errors.Join(errs...)
 }
 
-// pick returns a locked live sequence, preferring an uncontended one.
+// pick returns a locked live sequence with room for an event. It prefers
+// the sequence emitters last settled on, so a lone emitting thread keeps to
+// one (one buffer warm and grown, one batch per flush, one SMB writer);
+// when that one is contended it takes an uncontended one from a random
+// start. A full sequence is passed over and the emitter settles on the next
+// with room, so a burst fills every sequence's buffer before any event is
+// dropped; when none has room or all are busy, it waits for the preferred
+// one, whose readyLocked then drops the event.
 func (s *Session) pick() *sequence {
 	n := uint32(len(s.seqs))
+	h := s.pref.Load()
+	full := false
+	if q := s.seqs[h]; q.mu.TryLock() {
+		if q.roomLocked() {
+			return q
+		}
+		q.mu.Unlock()
+		full = true
+	}
 	i := uint32(uint64(rand.Uint32()) * uint64(n) >> 32) // no division: the bias is immaterial here
 	for k, j := uint32(0), i; k < n; k++ {
-		if q := s.seqs[j]; q.mu.TryLock() {
-			return q
+		if q := s.seqs[j]; j != h && q.mu.TryLock() {
+			if q.roomLocked() {
+				if full {
+					s.pref.Store(j)
+				}
+				return q
+			}
+			q.mu.Unlock()
 		}
 		if j++; j == n {
 			j = 0
 		}
 	}
-	q := s.seqs[i]
+	q := s.seqs[h]
 	q.mu.Lock()
 	return q
 }

@@ -2,10 +2,13 @@ package perfettotools
 
 import (
 	"bytes"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -145,6 +148,28 @@ func (r *Relay) Log() string { return r.log.String() }
 // this service.
 func (s *Service) Env() []string {
 	return []string{"PERFETTO_PRODUCER_SOCK_NAME=" + s.ProducerSock, "PERFETTO_CONSUMER_SOCK_NAME=" + s.ConsumerSock}
+}
+
+// CPUTime is the CPU time (user and system) the running service process
+// has used so far, from /proc at clock-tick resolution (10 ms); 0 when it
+// cannot be read. Benchmarks report traced's share with it.
+func (s *Service) CPUTime() time.Duration {
+	if s.cmd == nil || s.cmd.Process == nil {
+		return 0
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// Fields after the parenthesised command name: state is field 3,
+	// utime and stime are fields 14 and 15.
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond // USER_HZ is 100 on Linux
 }
 
 // Stop ends the service with SIGKILL (by PID) and waits for it; a no-op when

@@ -75,7 +75,11 @@
 // 4-byte size; a packet larger than the room left is fragmented across
 // chunks with the first/last-fragment flags. The chunks a packet needs are
 // all acquired before it is written, so a full buffer drops whole packets.
-// Chunk state changes are compare-and-swaps on the page header: nothing is
+// A chunk's header (its packet count and flags) is written once, when the
+// chunk is released, not per packet: until then it counts no packet, so
+// traced's scraping of chunks being written (after a flush) skips it, and
+// the Write in progress commits it. Chunk state changes are
+// compare-and-swaps on the page header: nothing is
 // ever locked across processes. When InitializeConnection's reply asks for
 // shared-memory emulation (producers reaching traced through traced_relay
 // over TCP or vsock), the same chunks live in private memory and each
@@ -89,12 +93,20 @@
 // traced discards packets carrying it), and nothing is parsed beyond the
 // Trace.packet framing.
 //
-// When the buffer is full the packet is dropped, never waited for, with the
-// rest of its batch (later packets may use names it defined), and Write
-// returns perfetto.LostPackets: the session adds them to its running total
-// of lost events, written on perfetto.DroppedEventsName with
+// When the buffer is full, the writer of the batch (the session's flusher,
+// the control goroutine, or a thread calling Flush or Stop, such as the
+// layers' FlushAll at exit; never a thread emitting an event) commits what
+// it wrote and waits for traced to free chunks, up to 100 ms per batch in
+// all, so a burst that traced drains a little later is not lost; the
+// application's emitting threads meanwhile go on filling the session's
+// buffers. When no chunk came in time the packet is dropped with the rest
+// of its batch (later packets may use names it defined), and Write returns
+// perfetto.LostPackets: the session adds them to its running total of lost
+// events, written on perfetto.DroppedEventsName with
 // previous_packet_dropped set at the start of that sequence's next batch,
-// followed by the re-emission of its incremental state.
+// followed by the re-emission of its incremental state. After such a
+// timeout, writes do not wait again until a chunk is free at once, so a
+// stuck service costs one wait.
 //
 // # Failure handling
 //

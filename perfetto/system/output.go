@@ -2,6 +2,7 @@ package system
 
 import (
 	"bytes"
+	"time"
 
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/system/shmabi"
@@ -21,7 +22,14 @@ type output struct {
 	writers map[uint32]*seqWriter
 	pending []chunkRef
 	reserve []shmabi.Chunk
+	stalled bool          // the last wait for a free chunk timed out
+	wait    time.Duration // what the Write in progress may still wait
+	timer   *time.Timer   // paces that wait
 }
+
+// stallLimit bounds how long one Write waits, in all, for the service to
+// free chunks of a full buffer before it drops the rest of its batch.
+var stallLimit = 100 * time.Millisecond
 
 // seqWriter is one SMB writer (writer id) and its current chunk. chunkID is
 // read from the conn once per chunk, not per packet: the conn's counter sits
@@ -29,6 +37,7 @@ type output struct {
 type seqWriter struct {
 	id      uint16
 	cur     shmabi.Chunk
+	pl      []byte // cur's payload
 	chunkID uint32
 	off     int
 	count   uint16
@@ -39,10 +48,12 @@ func newOutput(c *conn, cfg dsConfig) *output {
 	return &output{c: c, target: cfg.targetBuffer, writers: map[uint32]*seqWriter{}}
 }
 
-// Write copies the batch packet by packet. When the buffer is full the
-// packet and the rest of the batch are dropped (later packets may use names
-// the lost one defined) and reported as perfetto.LostPackets: the session
-// counts them and re-emits the sequence's state with its next batch.
+// Write copies the batch packet by packet. When the buffer is full it
+// commits what it wrote and waits for the service to free chunks (see
+// acquire); when none came, the packet and the rest of the batch are
+// dropped (later packets may use names the lost one defined) and reported
+// as perfetto.LostPackets: the session counts them and re-emits the
+// sequence's state with its next batch.
 func (o *output) Write(seqID uint32, packets []byte) error {
 	c := o.c
 	c.smbMu.RLock()
@@ -60,27 +71,78 @@ func (o *output) Write(seqID uint32, packets []byte) error {
 		o.writers[seqID] = w
 	}
 	var err error
+	o.wait = stallLimit
 	for len(packets) > 0 {
-		num, typ, n := protowire.ConsumeTag(packets)
-		if n < 0 || num != fPacket || typ != protowire.BytesType {
+		p, n := nextPacket(packets)
+		if n < 0 {
 			break // not produced by package perfetto; nothing sane to do with the rest
 		}
-		p, m := protowire.ConsumeBytes(packets[n:])
-		if m < 0 {
-			break
-		}
-		if !o.writePacket(w, p) {
+		// Most packets fit the current chunk: copied behind their size, the
+		// chunk header is written once, when the chunk is released.
+		if end := w.off + shmabi.PacketHeaderSize + len(p); end <= len(w.pl) && w.count < shmabi.MaxPacketsCount {
+			shmabi.PutPacketSize(w.pl[w.off:], len(p))
+			copy(w.pl[w.off+shmabi.PacketHeaderSize:end], p)
+			w.off = end
+			w.count++
+		} else if !o.writePacket(w, p) {
 			err = o.lost(packets)
 			break
 		}
-		packets = packets[n+m:]
+		packets = packets[n:]
 	}
 	o.release(w)
+	o.commit()
+	return err
+}
+
+// commit tells the service about the chunks completed since the last call.
+func (o *output) commit() {
 	if len(o.pending) > 0 {
-		c.send(mCommitData, appendCommitData(nil, o.pending, 0), true)
+		o.c.send(mCommitData, appendCommitData(nil, o.pending, 0), true)
 		o.pending = o.pending[:0]
 	}
-	return err
+}
+
+// acquire takes a free chunk for writer id. When there is none it commits
+// what it completed so far and waits for the service to free one (within
+// the Write's stallLimit), instead of dropping a whole batch while the
+// service catches up.
+// Only the session's flusher, an explicit Flush or Stop, or the control
+// goroutine write, never an emitting thread: emitters meanwhile fill the
+// session's buffers (and drop, counted, once those are full). After a wait
+// that timed out it does not wait again until a chunk was free at once, so
+// a stuck service costs one wait, not one per batch.
+func (o *output) acquire(id uint16) (shmabi.Chunk, bool) {
+	c := o.c
+	h := shmabi.Header{WriterID: id}
+	if ch, ok := c.buf.AcquireAny(c.nextPage(), shmabi.PageDiv4, h); ok {
+		o.stalled = false
+		return ch, true
+	}
+	if o.stalled {
+		return shmabi.Chunk{}, false
+	}
+	o.commit()
+	deadline := time.Now().Add(o.wait)
+	defer func() { o.wait = max(0, time.Until(deadline)) }()
+	for d := 20 * time.Microsecond; time.Now().Before(deadline); d = min(2*d, time.Millisecond) {
+		if o.timer == nil {
+			o.timer = time.NewTimer(d)
+		} else {
+			o.timer.Reset(d)
+		}
+		select {
+		case <-c.dead:
+			o.timer.Stop()
+			return shmabi.Chunk{}, false
+		case <-o.timer.C:
+		}
+		if ch, ok := c.buf.AcquireAny(c.nextPage(), shmabi.PageDiv4, h); ok {
+			return ch, true
+		}
+	}
+	o.stalled = true
+	return shmabi.Chunk{}, false
 }
 
 func (o *output) lost(packets []byte) error {
@@ -90,6 +152,30 @@ func (o *output) lost(packets []byte) error {
 }
 
 const fPacket = 1 // Trace.packet
+
+// nextPacket returns the first Trace.packet of b and the bytes it takes, or
+// n < 0 when b does not start with one. Package perfetto writes the tag and
+// a one- or two-byte length for nearly every packet.
+func nextPacket(b []byte) (p []byte, n int) {
+	if len(b) >= 3 && b[0] == fPacket<<3|byte(protowire.BytesType) {
+		if l := int(b[1]); l < 0x80 {
+			if 2+l <= len(b) {
+				return b[2 : 2+l], 2 + l
+			}
+		} else if l := int(b[1]&0x7f) | int(b[2])<<7; b[2] < 0x80 && 3+l <= len(b) {
+			return b[3 : 3+l], 3 + l
+		}
+	}
+	num, typ, n := protowire.ConsumeTag(b)
+	if n < 0 || num != fPacket || typ != protowire.BytesType {
+		return nil, -1
+	}
+	p, m := protowire.ConsumeBytes(b[n:])
+	if m < 0 {
+		return nil, -1
+	}
+	return p, n + m
+}
 
 func countPackets(b []byte) int {
 	n := 0
@@ -141,7 +227,7 @@ func (o *output) writePacket(w *seqWriter, r []byte) bool {
 	}
 	res := o.reserve[:0]
 	for range need {
-		ch, ok := c.buf.AcquireAny(c.nextPage(), shmabi.PageDiv4, shmabi.Header{WriterID: w.id})
+		ch, ok := o.acquire(w.id)
 		if !ok {
 			for _, x := range res {
 				c.buf.Unacquire(x)
@@ -156,17 +242,16 @@ func (o *output) writePacket(w *seqWriter, r []byte) bool {
 	for off := 0; ; {
 		if !w.cur.Valid() {
 			w.cur, res = res[0], res[1:]
+			w.pl = c.buf.Payload(w.cur)
 			w.chunkID, w.off, w.count, w.flags = c.chunkID(w.id), 0, 0, flags
 		}
 		k := min(n-off, w.space()-shmabi.PacketHeaderSize)
-		pl := c.buf.Payload(w.cur)
-		shmabi.PutPacketSize(pl[w.off:], k)
-		copy(pl[w.off+shmabi.PacketHeaderSize:], r[off:off+k])
+		shmabi.PutPacketSize(w.pl[w.off:], k)
+		copy(w.pl[w.off+shmabi.PacketHeaderSize:], r[off:off+k])
 		w.off += shmabi.PacketHeaderSize + k
 		w.count++
 		off += k
 		if off == n {
-			c.buf.SetHeader(w.cur, shmabi.Header{ChunkID: w.chunkID, WriterID: w.id, Count: w.count, Flags: w.flags})
 			return true
 		}
 		w.flags |= shmabi.LastPacketContinuesOnNextChunk
@@ -197,5 +282,5 @@ func (o *output) release(w *seqWriter) {
 		}
 		c.bumpChunkID(w.id)
 	}
-	w.cur = shmabi.Chunk{}
+	w.cur, w.pl = shmabi.Chunk{}, nil
 }

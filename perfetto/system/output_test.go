@@ -1,0 +1,65 @@
+package system
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"github.com/vkgen/vkgen/perfetto"
+	"github.com/vkgen/vkgen/perfetto/system/internal/fakeservice"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// A batch far larger than the shared memory buffer reaches the service
+// whole: the writer commits and waits for the service to free chunks
+// instead of dropping the rest of the batch.
+func TestFullBufferWaits(t *testing.T) {
+	old := stallLimit
+	t.Cleanup(func() { stallLimit = old }) // after the producer closed
+	stallLimit = time.Minute               // so only a broken wait can lose events
+	e := setup(t, fakeservice.Options{SMBSize: 8192}, Config{})
+	c := e.conn
+	if err := c.StartDataSource(1, fakeservice.Config{}, wait); err != nil {
+		t.Fatal(err)
+	}
+	const n = 2000 // about 100 KB of packets for 8 KiB of chunks
+	for i := range n {
+		perfetto.Instant(catMemory, evAlloc, perfetto.Uint(anHandle, uint64(i)))
+	}
+	raw := stopAndTrace(t, c, 1)
+	if lost := e.prod.SMBDropped(); lost != 0 {
+		t.Errorf("%d packets lost", lost)
+	}
+	tr := decodeTrace(t, raw)
+	if got, _ := instants(tr, "VulkanMemoryAllocation"); got != n {
+		t.Errorf("%d events in the trace, want %d", got, n)
+	}
+	if s := tr.Counters()[perfetto.DroppedEventsName]; s != nil {
+		t.Errorf("loss reported: %+v", s.Samples)
+	}
+	checkClean(t, c)
+}
+
+// nextPacket reads the Trace.packet framing package perfetto writes, with
+// lengths of one, two and three varint bytes, and refuses anything else.
+func TestNextPacket(t *testing.T) {
+	for _, size := range []int{0, 1, 127, 128, 16383, 16384, 70000} {
+		p := bytes.Repeat([]byte{7}, size)
+		b := append(protowire.AppendBytes(protowire.AppendTag(nil, 1, protowire.BytesType), p), 0x0a, 0x01) // a truncated packet follows
+		got, n := nextPacket(b)
+		if n != len(b)-2 || !bytes.Equal(got, p) {
+			t.Errorf("size %d: got %d bytes, consumed %d of %d", size, len(got), n, len(b)-2)
+		}
+		if _, n := nextPacket(b[n:]); n >= 0 {
+			t.Errorf("size %d: a truncated packet was read (%d bytes)", size, n)
+		}
+		if _, n := nextPacket(b[:len(b)-3]); n >= 0 && size > 0 {
+			t.Errorf("size %d: a packet cut short was read (%d bytes)", size, n)
+		}
+	}
+	for _, b := range [][]byte{{0x12, 0x01, 0x00}, {0x08, 0x01, 0x00}, {0x0a, 0x80}, {0x0a, 0x85, 0x01, 0x00}} {
+		if _, n := nextPacket(b); n >= 0 {
+			t.Errorf("% x read as a packet (%d bytes)", b, n)
+		}
+	}
+}
