@@ -19,6 +19,23 @@ import (
 	"github.com/vkgen/vkgen/perfetto/system/shmabi"
 )
 
+// beforeFlush is what BeforeFlush registered.
+var beforeFlush atomic.Pointer[func()]
+
+// BeforeFlush registers f to run before the producer flushes or stops a
+// data source because the service asked it to: a layer that runs its hooks
+// after the calls (layer.Drain) finishes the calls made before the request,
+// so a session stopped right after a call still holds the call's events.
+// f runs on the producer's control goroutine, which holds no lock an
+// emitter needs. One function; a later one replaces it.
+func BeforeFlush(f func()) { beforeFlush.Store(&f) }
+
+func runBeforeFlush() {
+	if f := beforeFlush.Load(); f != nil {
+		(*f)()
+	}
+}
+
 // EnvProducerSocket is the Perfetto SDK's own variable naming the socket.
 const EnvProducerSocket = "PERFETTO_PRODUCER_SOCK_NAME"
 
@@ -654,12 +671,14 @@ func (c *conn) handle(cmd command) {
 	case cmdStopDataSource:
 		delete(c.setups, cmd.id)
 		if in := c.instances[cmd.id]; in != nil {
+			runBeforeFlush()
 			delete(c.instances, cmd.id)
 			in.sess.Stop()
 			c.p.instances.Add(-1)
 		}
 		c.send(mNotifyDataSourceStopped, encodeInstanceID(cmd.id), true)
 	case cmdFlush:
+		runBeforeFlush()
 		for _, id := range cmd.ids {
 			if in := c.instances[id]; in != nil {
 				in.sess.Flush()

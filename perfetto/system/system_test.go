@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -237,6 +238,41 @@ func TestEndToEnd(t *testing.T) {
 		if !strings.Contains(calls, m) {
 			t.Errorf("RPC %s never used; calls: %s", m, calls)
 		}
+	}
+}
+
+// The service's Flush and StopDataSource run the BeforeFlush hook first,
+// so what it emits (a layer's deferred hooks) is in the flushed data.
+func TestBeforeFlush(t *testing.T) {
+	var n atomic.Int32
+	BeforeFlush(func() {
+		perfetto.Instant(catMemory, evAlloc, perfetto.Uint(anHandle, uint64(n.Add(1))))
+	})
+	t.Cleanup(func() { BeforeFlush(func() {}) })
+	e := setup(t, fakeservice.Options{}, Config{ProducerName: "vkgen-test"})
+	c := e.conn
+	cfg := fakeservice.Config{TargetBuffer: 1, SessionID: 7, Enabled: []string{"*"}}
+	if err := c.StartDataSource(1, cfg, wait); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Flush([]uint64{1}, wait); err != nil {
+		t.Fatal(err)
+	}
+	raw, _, err := c.TraceOf(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := instants(decodeTrace(t, raw), "VulkanMemoryAllocation"); got != 1 {
+		t.Errorf("after Flush: %d events of the hook, want 1", got)
+	}
+	if err := c.StopDataSource(1, wait); err != nil {
+		t.Fatal(err)
+	}
+	if raw, _, err = c.TraceOf(1); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := instants(decodeTrace(t, raw), "VulkanMemoryAllocation"); got != 2 || n.Load() != 2 {
+		t.Errorf("after StopDataSource: %d events, hook ran %d times; want 2 and 2", got, n.Load())
 	}
 }
 
