@@ -63,7 +63,7 @@ func StartFor(layer string, createInfo unsafe.Pointer) (err error) {
 	c := readConfig(layer, settings.FromInstanceCreateInfo(createInfo))
 	once.Do(func() {
 		registerAtExit()
-		perfetto.OnEnabled(vkgenlayer.SetTimestamps) // deferred hooks' records carry their call's time while anything traces
+		perfetto.OnEnabled(vkgenlayer.SetTimestamps)      // deferred hooks' records carry their call's time while anything traces
 		system.BeforeFlush(func() { vkgenlayer.Drain() }) // a traced session that stops has the deferred hooks of every call before
 		if c.system {
 			system.StartShared(c.systemConfig())
