@@ -2,6 +2,7 @@ package layer
 
 /*
 #include <stdlib.h>
+#include "vkgen_defer.h"
 #include "vkgen_ring.h"
 */
 import "C"

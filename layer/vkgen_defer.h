@@ -13,6 +13,10 @@
 
 #include <stdint.h>
 
+/* Whether a trace session runs: records carry timestamps, and hooks deferred
+ * only while nothing traces (//vkgen:defer untraced) run in the call. */
+extern int vkgen_defer_timestamps;
+
 /* How one pointer member of a structure (or one parameter) is copied. */
 enum vkgen_cap_kind {
 	VKGEN_CAP_VALUE,  /* parameter only: the value itself */

@@ -34,8 +34,6 @@ struct vkgen_ring {
 };
 
 extern struct vkgen_ring vkgen_ring;
-/* Whether records carry timestamps (a trace session is running). */
-extern int vkgen_defer_timestamps;
 
 /* CLOCK_BOOTTIME in ns: records' times. */
 uint64_t vkgen_now_ns(void);

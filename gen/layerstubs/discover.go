@@ -46,10 +46,18 @@ type Func struct {
 	// "//vkgen:query vkGetBufferMemoryRequirements" asks the framework to
 	// call when it records the call, "" for none.
 	Query string
+	// DeferUntraced: the directive "//vkgen:defer untraced" on a pre hook
+	// makes it deferred while no trace session runs (nothing a trace holds
+	// can be lost then) and run in the call while one does.
+	DeferUntraced bool
 }
 
-// queryDirective introduces a deferred hook's query in its doc comment.
-const queryDirective = "//vkgen:query "
+// queryDirective introduces a deferred hook's query in its doc comment;
+// untracedDirective defers a pre hook while nothing traces.
+const (
+	queryDirective    = "//vkgen:query "
+	untracedDirective = "//vkgen:defer untraced"
+)
 
 // Signature is the function's type as Go source.
 func (f *Func) Signature() string { return signature(f.Params, f.Results) }
@@ -136,6 +144,9 @@ func (impl *Impl) addFile(fset *token.FileSet, f *ast.File) {
 			for _, c := range fd.Doc.List {
 				if q, ok := strings.CutPrefix(c.Text, queryDirective); ok {
 					f.Query = strings.TrimSpace(q)
+				}
+				if strings.TrimSpace(c.Text) == untracedDirective {
+					f.DeferUntraced = true
 				}
 			}
 		}

@@ -108,6 +108,9 @@ type use struct {
 	Pre, Post     *goHook
 	Before, After *deferHook
 	EditFn        string // the C wrapper of an editing pre hook
+	// Untraced: Pre and Before are one function, deferred while no trace
+	// session runs (//vkgen:defer untraced).
+	Untraced bool
 }
 
 // deferHook is a deferred hook (before<Cmd>, after<Cmd>) and its record.

@@ -79,7 +79,13 @@ func vkgen_debugmarker_go_pre_SetDebugUtilsObjectNameEXT(call unsafe.Pointer, de
 // The deferred hooks, run by package layer's drain in call order with the
 // call's copy (vkgen_capture.c says what is copied).
 func init() {
-	layer.RegisterDeferred(1, "VK_LAYER_VKGEN_DebugMarker", "forgetNamed", func(r *layer.Record) {
+	layer.RegisterDeferred(2, "VK_LAYER_VKGEN_DebugMarker", "preDebugMarkerSetObjectNameEXT", func(r *layer.Record) {
+		preDebugMarkerSetObjectNameEXT(vk.Device(r.Value(0)), (*vk.DebugMarkerObjectNameInfoEXT)(r.Pointer(1)))
+	})
+	layer.RegisterDeferred(1, "VK_LAYER_VKGEN_DebugMarker", "preSetDebugUtilsObjectNameEXT", func(r *layer.Record) {
+		preSetDebugUtilsObjectNameEXT(vk.Device(r.Value(0)), (*vk.DebugUtilsObjectNameInfoEXT)(r.Pointer(1)))
+	})
+	layer.RegisterDeferred(3, "VK_LAYER_VKGEN_DebugMarker", "forgetNamed", func(r *layer.Record) {
 		forgetNamed(vk.Device(r.Value(0)), vk.ObjectType(r.Value(1)), r.Value(2))
 	})
 }

@@ -41,7 +41,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterAllocateMemory_params
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterAllocateMemory = {2, 4, vkgen_cap_memreport_afterAllocateMemory_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterAllocateMemory = {4, 4, vkgen_cap_memreport_afterAllocateMemory_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindBufferMemory_params[] = {
@@ -51,7 +51,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindBufferMemory_para
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindBufferMemory = {12, 5, vkgen_cap_memreport_afterBindBufferMemory_params, vkgen_memreport_query_afterBindBufferMemory, 24};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindBufferMemory = {14, 5, vkgen_cap_memreport_afterBindBufferMemory_params, vkgen_memreport_query_afterBindBufferMemory, 24};
 
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindImageMemory_params[] = {
@@ -61,7 +61,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindImageMemory_param
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindImageMemory = {13, 5, vkgen_cap_memreport_afterBindImageMemory_params, vkgen_memreport_query_afterBindImageMemory, 24};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindImageMemory = {15, 5, vkgen_cap_memreport_afterBindImageMemory_params, vkgen_memreport_query_afterBindImageMemory, 24};
 
 extern const struct vkgen_cap_type vkgen_cap_VkBufferCreateInfo;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateBuffer_params[] = {
@@ -70,7 +70,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateBuffer_params[]
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateBuffer = {4, 4, vkgen_cap_memreport_afterCreateBuffer_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateBuffer = {6, 4, vkgen_cap_memreport_afterCreateBuffer_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkImageCreateInfo;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateImage_params[] = {
@@ -79,35 +79,35 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateImage_params[] 
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateImage = {5, 4, vkgen_cap_memreport_afterCreateImage_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateImage = {7, 4, vkgen_cap_memreport_afterCreateImage_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkDebugMarkerObjectNameInfoEXT;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterDebugMarkerSetObjectNameEXT_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkDebugMarkerObjectNameInfoEXT},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterDebugMarkerSetObjectNameEXT = {15, 2, vkgen_cap_memreport_afterDebugMarkerSetObjectNameEXT_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterDebugMarkerSetObjectNameEXT = {17, 2, vkgen_cap_memreport_afterDebugMarkerSetObjectNameEXT_params};
 
 static const struct vkgen_cap_ptr vkgen_cap_memreport_beforeDestroyBuffer_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyBuffer = {6, 3, vkgen_cap_memreport_beforeDestroyBuffer_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyBuffer = {8, 3, vkgen_cap_memreport_beforeDestroyBuffer_params};
 
 static const struct vkgen_cap_ptr vkgen_cap_memreport_beforeDestroyImage_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyImage = {7, 3, vkgen_cap_memreport_beforeDestroyImage_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyImage = {9, 3, vkgen_cap_memreport_beforeDestroyImage_params};
 
 static const struct vkgen_cap_ptr vkgen_cap_memreport_beforeFreeMemory_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeFreeMemory = {3, 3, vkgen_cap_memreport_beforeFreeMemory_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeFreeMemory = {5, 3, vkgen_cap_memreport_beforeFreeMemory_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetBufferMemoryRequirements_params[] = {
@@ -115,7 +115,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetBufferMemoryRequir
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements = {8, 3, vkgen_cap_memreport_afterGetBufferMemoryRequirements_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements = {10, 3, vkgen_cap_memreport_afterGetBufferMemoryRequirements_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkBufferMemoryRequirementsInfo2;
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements2;
@@ -124,7 +124,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetBufferMemoryRequir
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkBufferMemoryRequirementsInfo2},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements2},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements2 = {10, 3, vkgen_cap_memreport_afterGetBufferMemoryRequirements2_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements2 = {12, 3, vkgen_cap_memreport_afterGetBufferMemoryRequirements2_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetImageMemoryRequirements_params[] = {
@@ -132,7 +132,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetImageMemoryRequire
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements = {9, 3, vkgen_cap_memreport_afterGetImageMemoryRequirements_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements = {11, 3, vkgen_cap_memreport_afterGetImageMemoryRequirements_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkImageMemoryRequirementsInfo2;
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements2;
@@ -141,14 +141,14 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetImageMemoryRequire
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkImageMemoryRequirementsInfo2},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements2},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements2 = {11, 3, vkgen_cap_memreport_afterGetImageMemoryRequirements2_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements2 = {13, 3, vkgen_cap_memreport_afterGetImageMemoryRequirements2_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkDebugUtilsObjectNameInfoEXT;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterSetDebugUtilsObjectNameEXT_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkDebugUtilsObjectNameInfoEXT},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterSetDebugUtilsObjectNameEXT = {14, 2, vkgen_cap_memreport_afterSetDebugUtilsObjectNameEXT_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterSetDebugUtilsObjectNameEXT = {16, 2, vkgen_cap_memreport_afterSetDebugUtilsObjectNameEXT_params};
 
 VkResult vkgen_memreport_next_EnumerateDeviceExtensionProperties(int *ok, uintptr_t physicalDevice, void * pLayerName, void * pPropertyCount, void * pProperties) {
 	struct vkgen_instance *d = vkgen_instance_of(LAYER, (const void *)physicalDevice);
