@@ -133,24 +133,22 @@ func (s traceSink) Counter(name string, bytes int64) {
 // Counters writes a track's process-wide and per-heap values (those that
 // changed) with one timestamp.
 func (s traceSink) Counters(track int, total int64, totalChanged bool, heap uint32, heapValue int64, heapChanged bool) {
+	s.counterChanges([]accounting.CounterChange{{Track: track, Total: total, TotalChanged: totalChanged,
+		Heap: heap, HeapValue: heapValue, HeapChanged: heapChanged}})
+}
+
+// counterChanges writes changes as counter events with one timestamp.
+func (s traceSink) counterChanges(changes []accounting.CounterChange) {
 	if s.em == nil && !perfetto.Enabled() {
 		return
 	}
-	var vals [2]perfetto.CounterValue
-	n := 0
-	if t, ok := trackByIndex(track); ok && totalChanged {
-		vals[n] = perfetto.CounterValue{Track: t, Value: total}
-		n++
-	}
-	if t, ok := heapCounterTrack(heap, track); ok && heapChanged {
-		vals[n] = perfetto.CounterValue{Track: t, Value: heapValue}
-		n++
-	}
+	var buf [8]perfetto.CounterValue
+	vals := counterValues(buf[:0], changes)
 	if s.em != nil {
-		s.em.Counters(vals[:n]...)
+		s.em.Counters(vals...)
 		return
 	}
-	perfetto.Stamp(layer.EventTime()).Counters(vals[:n]...)
+	perfetto.Stamp(layer.EventTime()).Counters(vals...)
 }
 
 func (s traceSink) counter(t perfetto.CounterTrack, bytes int64) {
@@ -168,9 +166,7 @@ func (s traceSink) Allocation(ev accounting.AllocationEvent) { s.AllocationWith(
 // changes alone would take one each.
 func (s traceSink) AllocationWith(ev accounting.AllocationEvent, changes []accounting.CounterChange) {
 	if ev.Operation == accounting.OpAllocationFailed {
-		for _, c := range changes {
-			s.Counters(c.Track, c.Total, c.TotalChanged, c.Heap, c.HeapValue, c.HeapChanged)
-		}
+		s.counterChanges(changes)
 		s.failure(ev)
 		return
 	}
