@@ -350,6 +350,9 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 	if t.tid != 0 {
 		b = q.describeThreadLocked(b, ts, t.tid)
 	}
+	if len(cv) > 0 && !registered(cat, name) {
+		return false // the descriptors below would be cut with the event
+	}
 	b, ex, nex := q.counterValuesLocked(b, ts, cv)
 	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
 	b = appendVarintField(b, fSequenceFlags, seqNeedsIncrementalState)
@@ -374,6 +377,14 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 	}
 	q.buf = b
 	return q.doneLocked(before)
+}
+
+// registered reports whether cat and name are registered handles (an event
+// with others is a no-op).
+func registered(cat Category, name EventName) bool {
+	_, okc := categories.lookup(uint32(cat))
+	_, okn := eventNames.lookup(uint32(name))
+	return okc && okn
 }
 
 // maxExtraCounters is the most extra counter values trace_processor reads

@@ -119,9 +119,10 @@ func TestInstantCounterValues(t *testing.T) {
 		many = append(many, perfetto.CounterValue{Track: perfetto.NewCounterTrack(fmt.Sprintf("vkgen.test.extra.%d", i), perfetto.UnitSizeBytes), Value: int64(i)})
 	}
 	s, path := startFile(t, "extra", perfetto.Options{Sequences: 1})
-	perfetto.InstantSlice(cat, ev, nil, many[:3])  // 0, 1, 2
-	perfetto.InstantSlice(cat, ev, nil, many)      // 0 ... 8: nine
-	perfetto.InstantSlice(cat, ev, nil, many[7:8]) // 7
+	perfetto.InstantSlice(cat, perfetto.EventName(1<<30), nil, many[3:5]) // invalid name: a no-op that describes no track
+	perfetto.InstantSlice(cat, ev, nil, many[:3])                         // 0, 1, 2
+	perfetto.InstantSlice(cat, ev, nil, many)                             // 0 ... 8: nine
+	perfetto.InstantSlice(cat, ev, nil, many[7:8])                        // 7
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -139,8 +140,8 @@ func TestInstantCounterValues(t *testing.T) {
 	want.WriteString("name,n,v")
 	for i := range 9 {
 		n := map[bool]int{true: 2, false: 1}[i < 3 || i == 7]
-		if got := len(tr.Counters()[fmt.Sprintf("vkgen.test.extra.%d", i)].Samples); got != n {
-			t.Errorf("track %d: %d samples, want %d", i, got, n)
+		if cs := tr.Counters()[fmt.Sprintf("vkgen.test.extra.%d", i)]; cs == nil || len(cs.Samples) != n {
+			t.Errorf("track %d: %+v, want a described track with %d samples", i, cs, n)
 		}
 		fmt.Fprintf(&want, "\nvkgen.test.extra.%d,%d,%d", i, n, i)
 	}
