@@ -153,6 +153,7 @@ func drainLocked() int {
 		return 0 // the common case of a hook that drains first: nothing to do
 	}
 	buf := unsafe.Pointer(C.vkgen_ring.buf)
+	done := ringWord(&C.vkgen_ring.done)
 	n := 0
 	for tail < head {
 		at := unsafe.Add(buf, tail&(C.VKGEN_RING_BYTES-1))
@@ -162,18 +163,25 @@ func drainLocked() int {
 			time.Sleep(time.Microsecond) // a producer between reserving and committing
 		}
 		size := uint64(rec.size)
+		var heap unsafe.Pointer
 		switch atomic.LoadUint32(state) {
 		case C.VKGEN_REC_READY:
 			run(&Record{rec: rec, slots: unsafe.Add(at, recHeader)})
 			n++
 		case C.VKGEN_REC_HEAP:
-			heap := *(*unsafe.Pointer)(unsafe.Add(at, recHeader))
+			heap = *(*unsafe.Pointer)(unsafe.Add(at, recHeader))
 			run(&Record{rec: rec, slots: heap})
-			C.free(heap)
 			n++
 		}
+		tail += size
+		// Published before the record is freed and cleared: the exit watcher
+		// reads the records from done on.
+		atomic.StoreUint64(done, tail)
+		if heap != nil {
+			C.free(heap)
+		}
 		clear(unsafe.Slice((*byte)(at), size)) // a header's state stays 0 until committed
-		if tail += size; n%64 == 0 {
+		if n%64 == 0 {
 			publishTail(tailp, tail) // now and then: producers read it only when the ring looks full
 		}
 	}

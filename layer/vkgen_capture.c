@@ -497,3 +497,51 @@ const struct vkgen_cap_type *vkgen_cap_stype(int32_t stype) {
 	}
 	return NULL;
 }
+
+/* VkDebugReportObjectTypeEXT -> VkObjectType, 0 when unmapped. */
+int32_t vkgen_object_type_of_report(int32_t t) {
+	switch (t) {
+	case 0: return 0;
+	case 1: return 1;
+	case 2: return 2;
+	case 3: return 3;
+	case 4: return 4;
+	case 5: return 5;
+	case 6: return 6;
+	case 7: return 7;
+	case 8: return 8;
+	case 9: return 9;
+	case 10: return 10;
+	case 11: return 11;
+	case 12: return 12;
+	case 13: return 13;
+	case 14: return 14;
+	case 15: return 15;
+	case 16: return 16;
+	case 17: return 17;
+	case 18: return 18;
+	case 19: return 19;
+	case 20: return 20;
+	case 21: return 21;
+	case 22: return 22;
+	case 23: return 23;
+	case 24: return 24;
+	case 25: return 25;
+	case 26: return 1000000000;
+	case 27: return 1000001000;
+	case 28: return 1000011000;
+	case 29: return 1000002000;
+	case 30: return 1000002001;
+	case 33: return 1000160000;
+	case 1000029000: return 1000029000;
+	case 1000029001: return 1000029001;
+	case 1000085000: return 1000085000;
+	case 1000150000: return 1000150000;
+	case 1000156000: return 1000156000;
+	case 1000165000: return 1000165000;
+	case 1000307000: return 1000307000;
+	case 1000307001: return 1000307001;
+	case 1000366000: return 1000366000;
+	}
+	return 0;
+}

@@ -278,7 +278,8 @@ static void record(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_
 	}
 	r->size = (uint32_t)n;
 	r->id = cmd->id;
-	r->nslots = cmd->nparams;
+	r->nslots = (uint16_t)cmd->nparams;
+	r->names = (uint16_t)cmd->names;
 	r->ts = __atomic_load_n(&vkgen_defer_timestamps, __ATOMIC_RELAXED) ? vkgen_now_ns() : 0;
 	r->result = result;
 	unsigned char *slots = heap ? heap : (unsigned char *)r->slot;

@@ -13,8 +13,7 @@
 
 #include <stdint.h>
 
-/* Whether a trace session runs: records carry timestamps, and hooks deferred
- * only while nothing traces (//vkgen:defer untraced) run in the call. */
+/* Whether a trace session runs: records carry timestamps. */
 extern int vkgen_defer_timestamps;
 
 /* How one pointer member of a structure (or one parameter) is copied. */
@@ -59,7 +58,18 @@ struct vkgen_cap_cmd {
 	const struct vkgen_cap_ptr *params;
 	void (*query)(const uint64_t *args, void *out);
 	uint32_t query_size;
+	uint32_t names; /* VKGEN_NAMES_*: a durable naming record (//vkgen:durable) */
 };
+
+/* What a durable naming record holds: the device, then the name info, a
+ * VkDebugUtilsObjectNameInfoEXT or a VkDebugMarkerObjectNameInfoEXT. The
+ * exit watcher (layer/tracing/exitwatch.c) writes the ones still pending
+ * when the process dies into the trace files. */
+enum { VKGEN_NAMES_NONE = 0, VKGEN_NAMES_UTILS = 1, VKGEN_NAMES_MARKER = 2 };
+
+/* VkDebugReportObjectTypeEXT -> VkObjectType, 0 when unmapped (generated,
+ * vkgen_capture.c). */
+int32_t vkgen_object_type_of_report(int32_t t);
 
 /* The generated table of every structure a pNext chain may carry into a
  * deferred hook, by sType value; NULL for others (the chain is cut there). */

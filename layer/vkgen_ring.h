@@ -15,7 +15,8 @@ struct vkgen_rec {
 	uint32_t size;  /* of the whole record, a multiple of 8 */
 	uint32_t state; /* VKGEN_REC_*; 0 until committed */
 	uint32_t id;    /* the deferred hook (vkgen_cap_cmd.id) */
-	uint32_t nslots;
+	uint16_t nslots;
+	uint16_t names; /* vkgen_cap_cmd.names */
 	uint64_t ts;    /* CLOCK_BOOTTIME ns of the call, 0 unless timestamps are on */
 	int64_t result; /* the call's result */
 	uint64_t slot[]; /* one per parameter: its value, or the address of its copy
@@ -25,6 +26,9 @@ struct vkgen_rec {
 struct vkgen_ring {
 	uint64_t head __attribute__((aligned(64))); /* producers: reserved up to */
 	uint64_t tail __attribute__((aligned(64))); /* consumer: consumed up to */
+	/* Consumer: every record before it has run, published after each one
+	 * (tail only now and then); only the exit watcher reads it. */
+	uint64_t done __attribute__((aligned(64)));
 	uint32_t sleeping __attribute__((aligned(64))); /* the consumer waits in vkgen_ring_wait */
 	unsigned char *buf;
 	/* Producers that found the ring full sleep on room_seq until the

@@ -35,7 +35,6 @@ struct vkgen_hooks_##S { \
 	void (*go_post)(void *, VKGEN_UNPAREN GOTYPES R(, RET)); \
 	const struct vkgen_cap_cmd *defer_pre, *defer_post; \
 	int name_cache; \
-	int defer_untraced; /* go_pre while a trace session runs, else defer_pre */ \
 }; \
 static inline __attribute__((always_inline)) RET vkgen_tramp_##S(struct vkgen_layer *L, const struct vkgen_hooks_##S *h, int slot, VKGEN_UNPAREN PARAMS) { \
 	struct vkgen_call call = {L, NULL, NULL}; \
@@ -50,9 +49,8 @@ static inline __attribute__((always_inline)) RET vkgen_tramp_##S(struct vkgen_la
 	} \
 	NC(if (L->named) vkgen_names_mark_##S(L, VKGEN_UNPAREN ARGS);) \
 	NC(if (h->name_cache) cached = vkgen_names_hit_##S(L, VKGEN_UNPAREN ARGS);) \
-	const int traced = !h->defer_untraced || __atomic_load_n(&vkgen_defer_timestamps, __ATOMIC_RELAXED); \
-	if (h->go_pre && traced && down && !cached && vkgen_go_ok()) h->go_pre(&call, VKGEN_UNPAREN GOARGS); \
-	if (h->defer_pre && !(h->defer_untraced && traced) && down && !cached) { \
+	if (h->go_pre && down && !cached && vkgen_go_ok()) h->go_pre(&call, VKGEN_UNPAREN GOARGS); \
+	if (h->defer_pre && down && !cached) { \
 		const uint64_t a[] = {VKGEN_UNPAREN U64ARGS}; \
 		vkgen_defer(h->defer_pre, a, 0); \
 	} \
@@ -68,7 +66,7 @@ static inline __attribute__((always_inline)) RET vkgen_tramp_##S(struct vkgen_la
 	if (h->c_post) h->c_post(&call, VKGEN_UNPAREN ARGS R(, result)); \
 	if (call.arena) vkgen_arena_free(&call); \
 	NC(if (h->name_cache && !cached && down VR(&& result == VK_SUCCESS)) vkgen_names_store_##S(L, VKGEN_UNPAREN ARGS);) \
-	(void)slot, (void)cached, (void)down, (void)traced; \
+	(void)slot, (void)cached, (void)down; \
 	R(return result;) \
 }
 #define VKGEN_DOWN_call(S, R, F, ARGS) R(result =) F(L, VKGEN_UNPAREN ARGS);

@@ -41,7 +41,13 @@ type capCmd struct {
 	ID     uint32
 	Params []capPtr // with a query, its result last
 	Query  *capQuery
+	Names  int // a durable naming record's VKGEN_NAMES_* (//vkgen:durable), 0 for others
 }
+
+// namingRecords are the VKGEN_NAMES_* kinds (vkgen_defer.h) of the commands
+// whose deferred hooks may be durable: what the exit watcher reads from
+// their records.
+var namingRecords = map[string]int{"vkSetDebugUtilsObjectNameEXT": 1, "vkDebugMarkerSetObjectNameEXT": 2}
 
 // capQuery is a command the framework calls when it records a deferred
 // hook's call, whose result the hook receives as its last parameter.

@@ -46,17 +46,17 @@ type Func struct {
 	// "//vkgen:query vkGetBufferMemoryRequirements" asks the framework to
 	// call when it records the call, "" for none.
 	Query string
-	// DeferUntraced: the directive "//vkgen:defer untraced" on a pre hook
-	// makes it deferred while no trace session runs (nothing a trace holds
-	// can be lost then) and run in the call while one does.
-	DeferUntraced bool
+	// Durable: the directive "//vkgen:durable" on a deferred hook of a
+	// naming command: the exit watcher writes a record of it still pending
+	// when the process dies into the trace files as the name's packet.
+	Durable bool
 }
 
 // queryDirective introduces a deferred hook's query in its doc comment;
-// untracedDirective defers a pre hook while nothing traces.
+// durableDirective makes a naming hook's pending records survive the process.
 const (
-	queryDirective    = "//vkgen:query "
-	untracedDirective = "//vkgen:defer untraced"
+	queryDirective   = "//vkgen:query "
+	durableDirective = "//vkgen:durable"
 )
 
 // Signature is the function's type as Go source.
@@ -145,8 +145,8 @@ func (impl *Impl) addFile(fset *token.FileSet, f *ast.File) {
 				if q, ok := strings.CutPrefix(c.Text, queryDirective); ok {
 					f.Query = strings.TrimSpace(q)
 				}
-				if strings.TrimSpace(c.Text) == untracedDirective {
-					f.DeferUntraced = true
+				if strings.TrimSpace(c.Text) == durableDirective {
+					f.Durable = true
 				}
 			}
 		}

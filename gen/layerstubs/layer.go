@@ -164,8 +164,8 @@ func (b *builder) addFunc(d *layerData, f *Func, get func(string) (*use, error))
 	}
 	withCall := append([]string{"*layer.Call"}, params...)
 	h := &goHook{Func: f.Name}
-	if f.DeferUntraced && kind != "pre" {
-		return fmt.Errorf("%s: %s applies to pre hooks only", f.Name, untracedDirective)
+	if f.Durable && (kind != "before" && kind != "after" || namingRecords[name] == 0) {
+		return fmt.Errorf("%s: %s applies to the deferred hooks (before, after) of vkSetDebugUtilsObjectNameEXT and vkDebugMarkerSetObjectNameEXT", f.Name, durableDirective)
 	}
 	switch kind {
 	case "before", "after":
@@ -199,6 +199,9 @@ func (b *builder) addFunc(d *layerData, f *Func, get func(string) (*use, error))
 			c.Query.Instance = q.Level.Instance()
 			c.Query.Slot = tableSlot(q, q.Name)
 		}
+		if f.Durable {
+			c.Names = namingRecords[name]
+		}
 		dh := &deferHook{Func: f.Name, Cap: c}
 		if kind == "before" {
 			u.Before = dh
@@ -224,17 +227,6 @@ func (b *builder) addFunc(d *layerData, f *Func, get func(string) (*use, error))
 			h.Export = "vkgen_" + sym + "_go_edit_" + u.Short
 		}
 		u.Pre = h
-		if f.DeferUntraced {
-			if h.Edit || u.Before != nil {
-				return fmt.Errorf("%s: %s needs a pre hook that does not edit and no before%s", f.Name, untracedDirective, u.Short)
-			}
-			b.nextID++
-			c, err := b.caps.command(name, "vkgen_cap_"+sym+"_"+f.Name, b.nextID)
-			if err != nil {
-				return err
-			}
-			u.Before, u.Untraced = &deferHook{Func: f.Name, Cap: c}, true
-		}
 	default:
 		if u.ReturnGo != "" {
 			params = append(params, u.ReturnGo)
@@ -337,9 +329,6 @@ func (b *builder) finishUse(d *layerData, u *use, sym string, claimed map[string
 	}
 	if u.Before != nil {
 		u.Hooks = append(u.Hooks, hook{"defer_pre", "&" + u.Before.Cap.CName})
-	}
-	if u.Untraced {
-		u.Hooks = append(u.Hooks, hook{"defer_untraced", "1"})
 	}
 	if u.After != nil {
 		u.Hooks = append(u.Hooks, hook{"defer_post", "&" + u.After.Cap.CName})

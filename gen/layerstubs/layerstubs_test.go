@@ -217,10 +217,10 @@ func TestBadHooks(t *testing.T) {
 			"afterBindImageMemory: the query vkGetImageMemoryRequirements2 needs a parameter VkImageMemoryRequirementsInfo2 pInfo that vkBindImageMemory lacks"},
 		"query result": {"//vkgen:query vkGetBufferMemoryRequirements\nfunc afterBindBufferMemory(vk.Device, vk.Buffer, vk.DeviceMemory, vk.DeviceSize, vk.Result) {}",
 			"want func(vk.Device, vk.Buffer, vk.DeviceMemory, vk.DeviceSize, vk.Result, *vk.MemoryRequirements)"},
-		"untraced post": {"//vkgen:defer untraced\nfunc postDestroyBuffer(vk.Device, vk.Buffer, *vk.AllocationCallbacks) {}",
-			"postDestroyBuffer: //vkgen:defer untraced applies to pre hooks only"},
-		"untraced edit": {"//vkgen:defer untraced\nfunc preDestroyBuffer(*layer.Call, *vk.Device, *vk.Buffer, **vk.AllocationCallbacks) vk.Result { return 0 }",
-			"preDestroyBuffer: //vkgen:defer untraced needs a pre hook that does not edit and no beforeDestroyBuffer"},
+		"durable pre": {"//vkgen:durable\nfunc preSetDebugUtilsObjectNameEXT(vk.Device, *vk.DebugUtilsObjectNameInfoEXT) {}",
+			"preSetDebugUtilsObjectNameEXT: //vkgen:durable applies to the deferred hooks (before, after) of vkSetDebugUtilsObjectNameEXT and vkDebugMarkerSetObjectNameEXT"},
+		"durable other": {"//vkgen:durable\nfunc beforeDestroyBuffer(vk.Device, vk.Buffer, *vk.AllocationCallbacks) {}",
+			"beforeDestroyBuffer: //vkgen:durable applies to the deferred hooks"},
 	} {
 		_, err := gen(t, r, spec, c.src+"\n")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -229,23 +229,22 @@ func TestBadHooks(t *testing.T) {
 	}
 }
 
-// A pre hook with //vkgen:defer untraced gets both the Go export and a
-// record, and the trampoline picks one by whether a trace session runs.
-func TestDeferUntraced(t *testing.T) {
+// A durable naming hook's record says what it holds, for the exit watcher,
+// which maps debug-marker object types with the generated table.
+func TestDurableNames(t *testing.T) {
 	r := testreg.Load(t, testenv.PinnedRegistry)
-	out, err := gen(t, r, spec, "//vkgen:defer untraced\nfunc preDestroyBuffer(vk.Device, vk.Buffer, *vk.AllocationCallbacks) {}\n")
+	out, err := gen(t, r, spec, "//vkgen:durable\nfunc beforeSetDebugUtilsObjectNameEXT(vk.Device, *vk.DebugUtilsObjectNameInfoEXT) {}\n"+
+		"//vkgen:durable\nfunc afterDebugMarkerSetObjectNameEXT(vk.Device, *vk.DebugMarkerObjectNameInfoEXT, vk.Result) {}\n")
 	if err != nil {
 		t.Fatal(err)
 	}
 	contains(t, "vkgen_t.c", out["vkgen_t.c"],
-		"X(vkDestroyBuffer, VKGEN_1, 0, .go_pre = vkgen_t_go_pre_DestroyBuffer, .defer_pre = &vkgen_cap_t_preDestroyBuffer, .defer_untraced = 1)")
-	contains(t, "vkgen_t_glue.go", out["vkgen_t_glue.go"],
-		"layer.RegisterDeferred(1, \"VK_LAYER_T_t\", \"preDestroyBuffer\", func(r *layer.Record) {",
-		"func vkgen_t_go_pre_DestroyBuffer(")
-	contains(t, "vkgen_trampolines.h", out["vkgen_trampolines.h"],
-		"const int traced = !h->defer_untraced || __atomic_load_n(&vkgen_defer_timestamps, __ATOMIC_RELAXED);",
-		"if (h->go_pre && traced && down && !cached && vkgen_go_ok())",
-		"if (h->defer_pre && !(h->defer_untraced && traced) && down && !cached)")
+		"static const struct vkgen_cap_cmd vkgen_cap_t_afterDebugMarkerSetObjectNameEXT = {2, 2, vkgen_cap_t_afterDebugMarkerSetObjectNameEXT_params, .names = 2};",
+		"static const struct vkgen_cap_cmd vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT = {1, 2, vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT_params, .names = 1};")
+	contains(t, "vkgen_capture.c", out["vkgen_capture.c"],
+		"int32_t vkgen_object_type_of_report(int32_t t) {",
+		"\tcase 9: return 9;\n", // BUFFER
+		"\tcase 28: return 1000011000;\n") // DEBUG_REPORT_CALLBACK_EXT
 }
 
 // TestForgetNamed: a forgetNamed hook gets every destroyer intercepted (per

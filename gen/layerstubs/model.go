@@ -108,9 +108,6 @@ type use struct {
 	Pre, Post     *goHook
 	Before, After *deferHook
 	EditFn        string // the C wrapper of an editing pre hook
-	// Untraced: Pre and Before are one function, deferred while no trace
-	// session runs (//vkgen:defer untraced).
-	Untraced bool
 }
 
 // deferHook is a deferred hook (before<Cmd>, after<Cmd>) and its record.
@@ -165,7 +162,12 @@ type frameworkData struct {
 	Commands []*command // every command some layer or the forget set intercepts
 	Forgets  []*command // the destroy commands
 	Runtime  []*command // the commands every layer intercepts for the runtime (mandatory)
+	Reports  []reportType
 }
+
+// reportType maps a VkDebugReportObjectTypeEXT value to its VkObjectType
+// (the exit watcher's, for durable debug-marker names).
+type reportType struct{ Value, ObjectType int64 }
 
 type builder struct {
 	r       *registry.Registry
@@ -174,6 +176,7 @@ type builder struct {
 	tab     *cdispatch.Table
 	cmds    map[string]*command
 	forgets []*command
+	reports []reportType
 }
 
 func newBuilder(r *registry.Registry) (*builder, error) {
@@ -271,6 +274,11 @@ func (b *builder) addForgets() error {
 		}
 		values[o.Name] = o.Value
 	}
+	for _, d := range t.DebugReport {
+		if d.ObjectType != "" {
+			b.reports = append(b.reports, reportType{d.Value, d.ObjectTypeValue})
+		}
+	}
 	list := append([]objtypes.Destroyer(nil), t.Destroyers...)
 	list = append(list, objtypes.Destroyer{Command: "vkResetDescriptorPool", Param: 1, Count: -1})
 	for _, d := range list {
@@ -307,7 +315,7 @@ func (b *builder) addForgets() error {
 
 // framework is the union of what the layers built so far intercept.
 func (b *builder) framework(source string) *frameworkData {
-	d := &frameworkData{Source: source, Forgets: b.forgets, Captures: b.caps}
+	d := &frameworkData{Source: source, Forgets: b.forgets, Captures: b.caps, Reports: b.reports}
 	for _, c := range b.cmds {
 		if !c.Export {
 			d.Commands = append(d.Commands, c)

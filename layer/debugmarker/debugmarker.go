@@ -59,20 +59,18 @@ func replayInto(s *objectnames.Store) func(*perfetto.Emitter) {
 	}
 }
 
-// preSetDebugUtilsObjectNameEXT records the name before the call down,
+// beforeSetDebugUtilsObjectNameEXT records the name as the call goes down,
 // whatever its result (the reference's choice): the name is what the
 // application meant, and a driver without the extension has no result to
-// wait for. While a trace session runs it runs in the call: a name is in
-// the session's buffer when the call returns, so a process that dies right
-// after (abort, SIGKILL, a Go host returning from main) still has it in its
-// trace; a deferred hook's record could still be in the ring then. While
-// nothing traces it is deferred: no trace can lose it, and the application
-// does not wait for the store. Names the store refuses
-// (VK_OBJECT_TYPE_UNKNOWN, VK_NULL_HANDLE) are invalid usage that the call
-// down or the validation layer reports.
+// wait for. It is deferred (the application's thread only copies the call)
+// and durable: a record still in the ring when the process dies (abort,
+// SIGKILL, a Go host returning from main) is written into the trace files by
+// the exit watcher, so the trace has every name set before the end. Names
+// the store refuses (VK_OBJECT_TYPE_UNKNOWN, VK_NULL_HANDLE) are invalid
+// usage that the call down or the validation layer reports.
 //
-//vkgen:defer untraced
-func preSetDebugUtilsObjectNameEXT(device vk.Device, info *vk.DebugUtilsObjectNameInfoEXT) {
+//vkgen:durable
+func beforeSetDebugUtilsObjectNameEXT(device vk.Device, info *vk.DebugUtilsObjectNameInfoEXT) {
 	if info == nil {
 		return
 	}
@@ -83,12 +81,12 @@ func preSetDebugUtilsObjectNameEXT(device vk.Device, info *vk.DebugUtilsObjectNa
 	})
 }
 
-// preDebugMarkerSetObjectNameEXT maps the legacy object type to VkObjectType
-// through the generated table; an unmapped type is not stored. In the call
-// or deferred as preSetDebugUtilsObjectNameEXT.
+// beforeDebugMarkerSetObjectNameEXT maps the legacy object type to
+// VkObjectType through the generated table; an unmapped type is not stored.
+// Deferred and durable as beforeSetDebugUtilsObjectNameEXT.
 //
-//vkgen:defer untraced
-func preDebugMarkerSetObjectNameEXT(device vk.Device, info *vk.DebugMarkerObjectNameInfoEXT) {
+//vkgen:durable
+func beforeDebugMarkerSetObjectNameEXT(device vk.Device, info *vk.DebugMarkerObjectNameInfoEXT) {
 	if info == nil {
 		return
 	}

@@ -13,18 +13,18 @@ static struct vkgen_namecache names;
 static struct vkgen_named named;
 
 extern const struct vkgen_cap_type vkgen_cap_VkDebugMarkerObjectNameInfoEXT;
-static const struct vkgen_cap_ptr vkgen_cap_debugmarker_preDebugMarkerSetObjectNameEXT_params[] = {
+static const struct vkgen_cap_ptr vkgen_cap_debugmarker_beforeDebugMarkerSetObjectNameEXT_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkDebugMarkerObjectNameInfoEXT},
 };
-static const struct vkgen_cap_cmd vkgen_cap_debugmarker_preDebugMarkerSetObjectNameEXT = {2, 2, vkgen_cap_debugmarker_preDebugMarkerSetObjectNameEXT_params};
+static const struct vkgen_cap_cmd vkgen_cap_debugmarker_beforeDebugMarkerSetObjectNameEXT = {2, 2, vkgen_cap_debugmarker_beforeDebugMarkerSetObjectNameEXT_params, .names = 2};
 
 extern const struct vkgen_cap_type vkgen_cap_VkDebugUtilsObjectNameInfoEXT;
-static const struct vkgen_cap_ptr vkgen_cap_debugmarker_preSetDebugUtilsObjectNameEXT_params[] = {
+static const struct vkgen_cap_ptr vkgen_cap_debugmarker_beforeSetDebugUtilsObjectNameEXT_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkDebugUtilsObjectNameInfoEXT},
 };
-static const struct vkgen_cap_cmd vkgen_cap_debugmarker_preSetDebugUtilsObjectNameEXT = {1, 2, vkgen_cap_debugmarker_preSetDebugUtilsObjectNameEXT_params};
+static const struct vkgen_cap_cmd vkgen_cap_debugmarker_beforeSetDebugUtilsObjectNameEXT = {1, 2, vkgen_cap_debugmarker_beforeSetDebugUtilsObjectNameEXT_params, .names = 1};
 
 static const struct vkgen_cap_ptr vkgen_cap_debugmarker_forgetNamed_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
@@ -46,7 +46,7 @@ static const struct vkgen_cap_cmd vkgen_cap_debugmarker_forgetNamed = {3, 3, vkg
 	X(vkCreateDebugUtilsMessengerEXT, VKGEN_1, 1, .fallback = vkgen_stub_messenger_create) \
 	X(vkCreateDevice, VKGEN_0, 1, 0) \
 	X(vkCreateInstance, VKGEN_0, 1, .go_post = vkgen_debugmarker_go_post_CreateInstance) \
-	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 1, .go_pre = vkgen_debugmarker_go_pre_DebugMarkerSetObjectNameEXT, .defer_pre = &vkgen_cap_debugmarker_preDebugMarkerSetObjectNameEXT, .defer_untraced = 1, .name_cache = 1) \
+	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 1, .defer_pre = &vkgen_cap_debugmarker_beforeDebugMarkerSetObjectNameEXT, .name_cache = 1) \
 	X(vkDebugMarkerSetObjectTagEXT, VKGEN_1, 1, 0) \
 	X(vkDestroyDebugUtilsMessengerEXT, VKGEN_1, 1, .c_pre = vkgen_stub_messenger_destroy_pre, .c_post = vkgen_stub_messenger_destroy_post) \
 	X(vkDestroyDevice, VKGEN_0, 1, .go_pre = vkgen_debugmarker_go_pre_DestroyDevice) \
@@ -58,7 +58,7 @@ static const struct vkgen_cap_cmd vkgen_cap_debugmarker_forgetNamed = {3, 3, vkg
 	X(vkQueueBeginDebugUtilsLabelEXT, VKGEN_1, 1, 0) \
 	X(vkQueueEndDebugUtilsLabelEXT, VKGEN_1, 1, 0) \
 	X(vkQueueInsertDebugUtilsLabelEXT, VKGEN_1, 1, 0) \
-	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 1, .go_pre = vkgen_debugmarker_go_pre_SetDebugUtilsObjectNameEXT, .defer_pre = &vkgen_cap_debugmarker_preSetDebugUtilsObjectNameEXT, .defer_untraced = 1, .name_cache = 1) \
+	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 1, .defer_pre = &vkgen_cap_debugmarker_beforeSetDebugUtilsObjectNameEXT, .name_cache = 1) \
 	X(vkSetDebugUtilsObjectTagEXT, VKGEN_1, 1, 0) \
 	X(vkSubmitDebugUtilsMessageEXT, VKGEN_1, 1, 0) \
 

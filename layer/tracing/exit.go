@@ -1,7 +1,7 @@
 package tracing
 
 /*
-#cgo CFLAGS: -fno-stack-protector
+#cgo CFLAGS: -fno-stack-protector -I${SRCDIR}/..
 #include "exitwatch.h"
 int vkgen_tracing_register_at_exit(void);
 */

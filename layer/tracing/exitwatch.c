@@ -21,9 +21,14 @@
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <vulkan/vulkan_core.h>
+
 #include "exitwatch.h"
+#include "vkgen_defer.h"
+#include "vkgen_ring.h"
 
 struct xview {
 	uint64_t ptr, len, gen;
@@ -66,6 +71,7 @@ static long sys(long n, long a, long b, long c, long d) {
 static struct {
 	struct xfile **table;
 	int pidfd;
+	uint32_t pid;
 } watch;
 
 static struct xview view(const struct xdb *d) {
@@ -121,7 +127,137 @@ static void drain(const struct xfile *f) {
 	}
 }
 
-/* Starts with every signal blocked (inherited from vkgen_exit_watch). */
+/* Protobuf encoding of the packets below. */
+static uint8_t *varint(uint8_t *p, uint64_t v) {
+	while (v >= 0x80) {
+		*p++ = (uint8_t)v | 0x80;
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+static uint8_t *tag(uint8_t *p, uint32_t num, int wire) { return varint(p, (uint64_t)num << 3 | (uint64_t)wire); }
+static uint8_t *field(uint8_t *p, uint32_t num, uint64_t v) { return varint(tag(p, num, 0), v); }
+static uint8_t *bytes(uint8_t *p, uint32_t num, const uint8_t *b, uint64_t n) {
+	p = varint(tag(p, num, 2), n);
+	for (uint64_t i = 0; i < n; i++) *p++ = b[i];
+	return p;
+}
+
+/* The length of the UTF-8 sequence starting s (n bytes left), 0 when it is
+ * not a valid one (overlong forms, surrogates and values past U+10FFFF are
+ * invalid, as for Go's unicode/utf8). */
+static int rune_len(const uint8_t *s, uint64_t n) {
+	uint8_t c = s[0];
+	if (c < 0x80) return 1;
+	int len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+	if (!len || c > 0xf4 || (uint64_t)len > n) return 0;
+	uint8_t lo = 0x80, hi = 0xbf;
+	if (c == 0xe0) lo = 0xa0;
+	if (c == 0xed) hi = 0x9f;
+	if (c == 0xf0) lo = 0x90;
+	if (c == 0xf4) hi = 0x8f;
+	if (s[1] < lo || s[1] > hi) return 0;
+	for (int i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf) return 0;
+	return len;
+}
+
+/* The name as package perfetto writes strings (perfetto.Sanitize): each
+ * invalid byte becomes U+FFFD, and a text longer than MaxStringLen (4096)
+ * is cut at a character boundary and ends with TruncationMarker. Returns the
+ * length written to out (at least 4096 bytes). */
+static uint64_t sanitize(const char *name, uint8_t *out) {
+	static const char marker[] = "...[truncated]";
+	enum { MAX = 4096, CUT = MAX - (int)sizeof(marker) + 1 };
+	uint64_t n = 0, o = 0, cut = 0, i;
+	while (name[n] && n <= 4 * MAX) n++; /* NUL-terminated by the copy; enough to know it is too long */
+	const uint8_t *s = (const uint8_t *)name;
+	for (i = 0; i < n;) {
+		int len = rune_len(s + i, n - i), enc = len ? len : 3;
+		if (o + enc > MAX) break;
+		if (o + enc <= CUT) cut = o + enc;
+		if (len)
+			for (int k = 0; k < len; k++) out[o++] = s[i + k];
+		else
+			out[o++] = 0xef, out[o++] = 0xbf, out[o++] = 0xbd;
+		i += len ? (uint64_t)len : 1;
+	}
+	if (i < n) { /* too long: the part that leaves room for the marker */
+		o = cut;
+		for (uint64_t k = 0; k < sizeof(marker) - 1; k++) out[o++] = (uint8_t)marker[k];
+	}
+	return o;
+}
+
+/* Appends to fd the VkDebugUtilsObjectName packet of one durable naming
+ * record (vkgen_defer.h) at ts, as package perfetto writes it live. */
+static void put_name(long fd, const struct vkgen_rec *r, const uint64_t *slots, uint64_t ts) {
+	uint64_t device = slots[0], handle;
+	int32_t type;
+	const char *name;
+	if (r->names == VKGEN_NAMES_UTILS) {
+		const VkDebugUtilsObjectNameInfoEXT *info = (const void *)(uintptr_t)slots[1];
+		if (!info) return;
+		type = (int32_t)info->objectType, handle = info->objectHandle, name = info->pObjectName;
+	} else {
+		const VkDebugMarkerObjectNameInfoEXT *info = (const void *)(uintptr_t)slots[1];
+		if (!info) return;
+		type = vkgen_object_type_of_report((int32_t)info->objectType), handle = info->object, name = info->pObjectName;
+	}
+	if (type == 0 || handle == 0) return; /* what the name store refuses */
+	uint8_t text[4096], on[4096 + 64], ev[4096 + 80], pkt[4096 + 112], out[4096 + 128];
+	uint64_t n = name ? sanitize(name, text) : 0;
+	uint8_t *o = field(on, 1, watch.pid); /* VkDebugUtilsObjectName */
+	o = field(o, 2, device);
+	o = field(o, 3, (uint64_t)(int64_t)type);
+	o = field(o, 4, handle);
+	o = bytes(o, 5, text, n);
+	uint8_t *e = bytes(ev, 1, on, (uint64_t)(o - on)); /* VulkanApiEvent */
+	uint8_t *t = field(pkt, 8, ts);                    /* TracePacket */
+	t = field(t, 58, 6);                               /* timestamp_clock_id: BOOTTIME */
+	t = field(t, 10, 1);                               /* trusted_packet_sequence_id: the replay's */
+	t = bytes(t, 65, ev, (uint64_t)(e - ev));
+	uint8_t *end = bytes(out, 1, pkt, (uint64_t)(t - pkt)); /* Trace.packet */
+	put(fd, out, (uint64_t)(end - out));
+}
+
+/* Appends to every file the packets of the durable naming records the
+ * drain had not run (layer/defer.go publishes how far it got in done). A
+ * record whose writer died before committing it ends the walk unless its
+ * size was written. */
+static void put_names(void) {
+	const uint8_t *buf = __atomic_load_n(&vkgen_ring.buf, __ATOMIC_ACQUIRE);
+	if (!buf) return;
+	uint64_t at = __atomic_load_n(&vkgen_ring.done, __ATOMIC_ACQUIRE);
+	uint64_t head = __atomic_load_n(&vkgen_ring.head, __ATOMIC_ACQUIRE), now = 0;
+	if (head - at > VKGEN_RING_BYTES) return;
+	while (at < head) {
+		const struct vkgen_rec *r = (const void *)(buf + (at & (VKGEN_RING_BYTES - 1)));
+		uint32_t size = r->size, state = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
+		if (size < sizeof(struct vkgen_rec) || size % 8 || size > head - at) return;
+		if ((state == VKGEN_REC_READY || state == VKGEN_REC_HEAP) && r->names && r->nslots >= 2) {
+			const uint64_t *slots = state == VKGEN_REC_HEAP ? (const void *)(uintptr_t)r->slot[0] : r->slot;
+			uint64_t ts = r->ts;
+			if (!ts) { /* recorded before any session: the time of the end */
+				if (!now) {
+					struct timespec t = {0, 0};
+					sys(SYS_clock_gettime, CLOCK_BOOTTIME, (long)&t, 0, 0);
+					now = (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+				}
+				ts = now;
+			}
+			for (int i = 0; i < VKGEN_EXIT_SLOTS; i++) {
+				const struct xfile *f = __atomic_load_n(&watch.table[i], __ATOMIC_ACQUIRE);
+				long fd = f ? __atomic_load_n(&f->fd, __ATOMIC_ACQUIRE) : -1;
+				if (fd >= 0) put_name(fd, r, slots, ts);
+			}
+		}
+		at += size;
+	}
+}
+
 static int watcher(void *arg) {
 	(void)arg;
 	struct pollfd p = {watch.pidfd, POLLIN, 0};
@@ -136,6 +272,7 @@ static int watcher(void *arg) {
 		const struct xfile *f = __atomic_load_n(&watch.table[i], __ATOMIC_ACQUIRE);
 		if (f) drain(f);
 	}
+	put_names(); /* last: what it reads was written by threads killed anywhere */
 	return 0;
 }
 #endif
@@ -144,6 +281,7 @@ int vkgen_exit_watch(uintptr_t table) {
 #ifdef WATCH_SUPPORTED
 	enum { STACK = 64 << 10 };
 	watch.table = (struct xfile **)table;
+	watch.pid = (uint32_t)getpid();
 	watch.pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
 	if (watch.pidfd < 0) return -1;
 	void *stack = mmap(NULL, STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);

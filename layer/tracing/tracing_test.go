@@ -1,11 +1,15 @@
 package tracing
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/vkgen/vkgen/generated"
@@ -133,6 +137,69 @@ func TestPresenceFollowsInstances(t *testing.T) {
 	defer mu.Unlock()
 	if want := []string{"two instances", "one instance"}; len(seen) != 2 || seen[0] != want[0] || seen[1] != want[1] {
 		t.Fatalf("published %q, want %q", seen, want)
+	}
+}
+
+// A process killed with naming calls still in the deferred-hook ring (no
+// drain ran them) has their names in its trace file: the exit watcher writes
+// the durable records as the name store would have published them, and
+// only those.
+func TestExitWritesPendingNames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program; skipped with -short")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "exitnames")
+	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/exitnames").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	trace := filepath.Join(dir, "names.pftrace")
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), EnvTraceFile+"="+trace, EnvSystem+"=0")
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("exitnames: %v, want death by SIGKILL\n%s", err, out)
+	}
+	tr, err := decode.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perfettotools.CheckStats(t, trace)
+	type name struct {
+		typ    int32
+		handle uint64
+		name   string
+	}
+	want := []name{
+		{9, 0x100, "named before tracing"},
+		{9, 0x1000, "buffer a"},
+		{9, 0x1001, "buffer b (debug marker)"},
+		{1000011000, 0x1002, "callback (debug marker type 28)"}, // VK_OBJECT_TYPE_DEBUG_REPORT_CALLBACK_EXT
+		{8, 0x1003, perfetto.Sanitize("bad \xff utf-8")},
+		{9, 0x1004, perfetto.Sanitize(strings.Repeat("x", 5000))},
+		{10, 0x1005, perfetto.Sanitize(strings.Repeat("y", 2<<20))},
+		{9, 0x1006, ""},
+	}
+	var got []name
+	var last uint64
+	for _, p := range tr.ObjectNames() {
+		n := p.ObjectName
+		if n.Pid != uint32(cmd.Process.Pid) || n.Device != 0xd1 || p.ClockID != perfetto.ClockBoottime || p.Timestamp == 0 {
+			t.Errorf("packet pid %d device %#x clock %d time %d, want pid %d device 0xd1 clock %d and a time",
+				n.Pid, n.Device, p.ClockID, p.Timestamp, cmd.Process.Pid, perfetto.ClockBoottime)
+		}
+		if len(got) > 1 && p.Timestamp <= last {
+			t.Errorf("%q at %d, not after the name before it (%d)", n.Name, p.Timestamp, last)
+		}
+		last = p.Timestamp
+		got = append(got, name{n.ObjectType, n.Object, n.Name})
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("names in the trace:\n%+v\nwant\n%+v", got, want)
+	}
+	if first := tr.ObjectNames()[0].Timestamp; first < last {
+		t.Errorf("the name recorded before tracing is at %d, before the end (%d)", first, last)
 	}
 }
 
