@@ -243,7 +243,7 @@ func TestDurableNames(t *testing.T) {
 		"static const struct vkgen_cap_cmd vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT = {1, 2, vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT_params, .names = 1};")
 	contains(t, "vkgen_capture.c", out["vkgen_capture.c"],
 		"int32_t vkgen_object_type_of_report(int32_t t) {",
-		"\tcase 9: return 9;\n", // BUFFER
+		"\tcase 9: return 9;\n",           // BUFFER
 		"\tcase 28: return 1000011000;\n") // DEBUG_REPORT_CALLBACK_EXT
 }
 
