@@ -40,8 +40,8 @@ func (r *Record) Value(i int) uint64 { return *(*uint64)(unsafe.Add(r.slots, 8*i
 func (r *Record) Pointer(i int) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Add(r.slots, 8*i)) }
 
 var (
-	deferMu   sync.Mutex // held while draining
-	deferred  = map[uint32]deferredHook{}
+	deferMu   sync.Mutex     // held while draining
+	deferred  []deferredHook // by record id (small integers from 1, generated)
 	deferOnce sync.Once
 	deferRuns atomic.Bool // the drain goroutine is running
 	current   *Record     // the record whose hook runs (nil in other hooks), under deferMu
@@ -56,6 +56,9 @@ type deferredHook struct {
 // generated glue, in init).
 func RegisterDeferred(id uint32, layer, name string, f func(*Record)) {
 	deferMu.Lock()
+	for int(id) >= len(deferred) {
+		deferred = append(deferred, deferredHook{})
+	}
 	deferred[id] = deferredHook{layer, name, f}
 	deferMu.Unlock()
 }
@@ -104,7 +107,7 @@ func startDeferred() {
 	n := len(deferred)
 	deferMu.Unlock()
 	if n == 0 {
-		return
+		return // no layer defers
 	}
 	deferOnce.Do(func() {
 		if C.vkgen_ring_init() != 0 {
@@ -166,11 +169,13 @@ func drainLocked() int {
 		var heap unsafe.Pointer
 		switch atomic.LoadUint32(state) {
 		case C.VKGEN_REC_READY:
-			run(&Record{rec: rec, slots: unsafe.Add(at, recHeader)})
+			running = Record{rec: rec, slots: unsafe.Add(at, recHeader)}
+			run(&running)
 			n++
 		case C.VKGEN_REC_HEAP:
 			heap = *(*unsafe.Pointer)(unsafe.Add(at, recHeader))
-			run(&Record{rec: rec, slots: heap})
+			running = Record{rec: rec, slots: heap}
+			run(&running)
 			n++
 		}
 		tail += size
@@ -193,7 +198,10 @@ func drainLocked() int {
 	return n
 }
 
-var reportedLost uint64 // under deferMu
+var (
+	reportedLost uint64 // under deferMu
+	running      Record // the record whose hook runs, under deferMu (one value: hooks must not keep it)
+)
 
 // publishTail makes consumed bytes free and, once a quarter of the ring is
 // free, wakes the producers waiting for room: they then record many calls
@@ -229,10 +237,11 @@ func Unsync() { deferMu.Unlock() }
 const recHeader = unsafe.Sizeof(C.struct_vkgen_rec{})
 
 func run(r *Record) {
-	h, ok := deferred[uint32(r.rec.id)]
-	if !ok {
+	id := int(r.rec.id)
+	if id >= len(deferred) || deferred[id].f == nil {
 		return
 	}
+	h := &deferred[id]
 	current = r
 	defer func() { current = nil }()
 	defer Recover(h.layer, h.name)

@@ -259,6 +259,9 @@ func (lt *lifetimes) EmitName(r objectnames.Record) {
 	} else {
 		lt.names.Set(nk, r.Name)
 	}
+	if lt.open.Len() == 0 {
+		return // untraced: no slice to rename
+	}
 	var out []perfetto.Slice
 	rename := func(k liveKey) {
 		if ls, ok := lt.open.Get(k); ok {
