@@ -233,8 +233,9 @@ func TestBadHooks(t *testing.T) {
 // which maps debug-marker object types with the generated table.
 func TestDurableNames(t *testing.T) {
 	r := testreg.Load(t, testenv.PinnedRegistry)
-	out, err := gen(t, r, spec, "//vkgen:durable\nfunc beforeSetDebugUtilsObjectNameEXT(vk.Device, *vk.DebugUtilsObjectNameInfoEXT) {}\n"+
-		"//vkgen:durable\nfunc afterDebugMarkerSetObjectNameEXT(vk.Device, *vk.DebugMarkerObjectNameInfoEXT, vk.Result) {}\n")
+	src := "//vkgen:durable\nfunc beforeSetDebugUtilsObjectNameEXT(vk.Device, *vk.DebugUtilsObjectNameInfoEXT) {}\n" +
+		"//vkgen:durable\nfunc afterDebugMarkerSetObjectNameEXT(vk.Device, *vk.DebugMarkerObjectNameInfoEXT, vk.Result) {}\n"
+	out, err := gen(t, r, spec, src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,6 +246,14 @@ func TestDurableNames(t *testing.T) {
 		"int32_t vkgen_object_type_of_report(int32_t t) {",
 		"\tcase 9: return 9;\n",           // BUFFER
 		"\tcase 28: return 1000011000;\n") // DEBUG_REPORT_CALLBACK_EXT
+	s, impl, dir := layerDir(t, spec, src)
+	hooks, err := Hooks(r, dir, s, impl, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains(t, "vkgen layer hooks", string(hooks),
+		"\tbeforeSetDebugUtilsObjectNameEXT: deferred, recorded before vkSetDebugUtilsObjectNameEXT; durable\n",
+		"\tafterDebugMarkerSetObjectNameEXT: deferred, recorded after vkDebugMarkerSetObjectNameEXT; durable\n")
 }
 
 // TestForgetNamed: a forgetNamed hook gets every destroyer intercepted (per
