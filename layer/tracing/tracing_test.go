@@ -140,22 +140,30 @@ func TestPresenceFollowsInstances(t *testing.T) {
 	}
 }
 
+// traceProgram builds the Go program testdata/name and returns its command,
+// set to trace to the returned file (no system backend).
+func traceProgram(t *testing.T, name string) (*exec.Cmd, string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a program; skipped with -short")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, name)
+	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/"+name).CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	trace := filepath.Join(dir, "trace.pftrace")
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), EnvTraceFile+"="+trace, EnvSystem+"=0")
+	return cmd, trace
+}
+
 // A process killed with naming calls still in the deferred-hook ring (no
 // drain ran them) has their names in its trace file: the exit watcher writes
 // the durable records as the name store would have published them, and
 // only those.
 func TestExitWritesPendingNames(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a program; skipped with -short")
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "exitnames")
-	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/exitnames").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	trace := filepath.Join(dir, "names.pftrace")
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), EnvTraceFile+"="+trace, EnvSystem+"=0")
+	cmd, trace := traceProgram(t, "exitnames")
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
@@ -207,17 +215,7 @@ func TestExitWritesPendingNames(t *testing.T) {
 // vkDestroyInstance, well inside the 100 ms flush interval) still has the
 // event in its trace: Start registered an exit handler.
 func TestExitFlushes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a program; skipped with -short")
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "exitprog")
-	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/exitprog").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	trace := filepath.Join(dir, "exit.pftrace")
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), EnvTraceFile+"="+trace, EnvSystem+"=0")
+	cmd, trace := traceProgram(t, "exitprog")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("exitprog: %v\n%s", err, out)
 	}
