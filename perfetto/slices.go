@@ -1,6 +1,7 @@
 package perfetto
 
 import (
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -101,87 +102,94 @@ func (q *sequence) slicesLocked(cat Category, sl []Slice) (yield bool) {
 }
 
 // internSliceLocked writes the InternedData a slice begin needs that the
-// sequence lacks (its category, its annotation's name and value). ok is
-// false for an unregistered category.
-func (q *sequence) internSliceLocked(b []byte, cat Category, arg Arg) (_ []byte, ok bool) {
-	args := []Arg{arg}
-	if arg.name == 0 {
-		args = nil
-	}
-	if known(q.cats, uint32(cat)) && q.argsKnown(args) {
-		return b, true
-	}
-	catName, ok := categories.lookup(uint32(cat))
-	if !ok {
-		return b, false
-	}
+// sequence lacks (its category, its annotation's name and value); cat is
+// registered.
+func (q *sequence) internSliceLocked(b []byte, cat Category, args []Arg) []byte {
 	b, id := beginMsg(b, fInternedData)
 	if !known(q.cats, uint32(cat)) {
+		catName, _ := categories.lookup(uint32(cat))
 		b = appendInterned(b, fIDCategories, uint32(cat), catName)
 		q.cats = mark(q.cats, uint32(cat))
 	}
 	b = q.internArgsLocked(b, args)
-	return endMsg(b, id), true
+	return endMsg(b, id)
 }
 
 // appendSlice writes the group and slice track descriptors a begin needs and
-// the slice event, interning what the begin needs in its own packet.
+// the slice event, interning what the begin needs in its own packet. An
+// unregistered category writes the descriptors only.
 func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []byte {
-	if sl.Op == SliceBegin {
-		parent := processUUID
-		for _, g := range sl.Groups {
-			if g.Parent == 0 {
-				g.Parent = processUUID
-			}
-			if _, ok := q.groups[g.UUID]; !ok {
-				if q.groups == nil {
-					q.groups = map[uint64]GroupTrack{}
-				}
-				q.groups[g.UUID] = g
-				b = appendTrackDesc(b, ts, q.pktSeq, g.UUID, g.Parent, g.Name)
-			}
-			parent = g.UUID
-		}
-		b = appendTrackDesc(b, ts, q.pktSeq, sl.Track, parent, sl.TrackName)
+	if sl.Op != SliceBegin {
+		n := sizeVarintField(fTETrackUUID, sl.Track) + sizeVarintField(fTEType, uint64(sl.Op))
+		b = appendPacket(b, ts, q.pktSeq, 2+sizeMsg(fTrackEvent, n))
+		b = append(b, fSequenceFlags<<3, seqNeedsIncrementalState)
+		b = appendMsgHeader(b, fTrackEvent, n)
+		b = appendVarintField(b, fTETrackUUID, sl.Track)
+		return appendVarintField(b, fTEType, uint64(sl.Op))
 	}
-	start := len(b)
-	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
-	b = appendVarintField(b, fSequenceFlags, seqNeedsIncrementalState)
-	if sl.Op == SliceBegin {
-		var ok bool
-		if b, ok = q.internSliceLocked(b, cat, sl.Arg); !ok {
-			return b[:start]
+	parent := processUUID
+	for _, g := range sl.Groups {
+		if g.Parent == 0 {
+			g.Parent = processUUID
 		}
+		if _, ok := q.groups[g.UUID]; !ok {
+			if q.groups == nil {
+				q.groups = map[uint64]GroupTrack{}
+			}
+			q.groups[g.UUID] = g
+			b = appendTrackDesc(b, ts, q.pktSeq, g.UUID, g.Parent, g.Name)
+		}
+		parent = g.UUID
 	}
-	b, te := beginMsg(b, fTrackEvent)
+	b = appendTrackDesc(b, ts, q.pktSeq, sl.Track, parent, sl.TrackName)
+	var args []Arg
+	if sl.Arg.name != 0 {
+		args = []Arg{sl.Arg}
+	}
+	interned := known(q.cats, uint32(cat)) && q.argsKnown(args)
+	if _, ok := categories.lookup(uint32(cat)); !interned && !ok {
+		return b
+	}
+	var in []byte
+	if !interned {
+		in = q.internSliceLocked(q.interning[:0], cat, args)
+		q.interning = in
+	}
+	name := sl.Name
+	generated := name == "" && len(sl.TrackName) <= 64 && utf8.ValidString(sl.TrackName)
+	genLen := len(sl.TrackName) + len(" 0x") + max(1, (bits.Len64(sl.NameHandle)+3)/4)
+	var nameLen int
+	switch {
+	case generated: // written in place, without building the string
+		nameLen = sizeMsg(fTEName, genLen)
+	case name == "":
+		name = sl.TrackName + " 0x" + strconv.FormatUint(sl.NameHandle, 16)
+		fallthrough
+	default:
+		nameLen = sizeString(fTEName, name)
+	}
+	n := sizeVarintField(fTETrackUUID, sl.Track) + 2 + sizeVarintField(fTECategoryIIDs, uint64(cat)) + nameLen + q.sizeArgs(args, false)
+	b = appendPacket(b, ts, q.pktSeq, 2+len(in)+sizeMsg(fTrackEvent, n))
+	b = append(b, fSequenceFlags<<3, seqNeedsIncrementalState)
+	b = append(b, in...)
+	b = appendMsgHeader(b, fTrackEvent, n)
 	b = appendVarintField(b, fTETrackUUID, sl.Track)
-	b = appendVarintField(b, fTEType, uint64(sl.Op))
-	if sl.Op == SliceBegin {
-		b = appendVarintField(b, fTECategoryIIDs, uint64(cat))
-		if sl.Name != "" {
-			b = appendString(b, fTEName, sl.Name)
-		} else if len(sl.TrackName) <= 64 && utf8.ValidString(sl.TrackName) {
-			var n int
-			b, n = beginMsg(b, fTEName)
-			b = strconv.AppendUint(append(append(b, sl.TrackName...), " 0x"...), sl.NameHandle, 16)
-			b = endMsg(b, n)
-		} else {
-			b = appendString(b, fTEName, sl.TrackName+" 0x"+strconv.FormatUint(sl.NameHandle, 16))
-		}
-		if sl.Arg.name != 0 {
-			b = q.appendArgs(b, []Arg{sl.Arg})
-		}
+	b = append(b, fTEType<<3, byte(sl.Op))
+	b = appendVarintField(b, fTECategoryIIDs, uint64(cat))
+	if generated {
+		b = appendMsgHeader(b, fTEName, genLen)
+		b = strconv.AppendUint(append(append(b, sl.TrackName...), " 0x"...), sl.NameHandle, 16)
+	} else {
+		b = appendString(b, fTEName, name)
 	}
-	b = endMsg(b, te)
-	return endMsg(b, pkt)
+	return q.appendArgs(b, args, false)
 }
 
 func appendTrackDesc(b []byte, ts uint64, seq uint32, uuid, parent uint64, name string) []byte {
-	b, pkt := appendPacketHeader(b, ts, seq)
-	b, td := beginMsg(b, fTrackDescriptor)
+	n := sizeVarintField(fTDUUID, uuid) + sizeVarintField(fTDParentUUID, parent) + sizeString(fTDName, name)
+	b = appendPacket(b, ts, seq, sizeMsg(fTrackDescriptor, n))
+	b = appendMsgHeader(b, fTrackDescriptor, n)
 	b = appendVarintField(b, fTDUUID, uuid)
 	b = appendVarintField(b, fTDParentUUID, parent)
-	b = appendString(b, fTDName, name)
-	b = endMsg(b, td)
-	return endMsg(b, pkt)
+	return appendString(b, fTDName, name)
 }
