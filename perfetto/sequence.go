@@ -396,9 +396,12 @@ const maxExtraCounters = 8
 
 // counterValuesLocked describes the tracks of cv the session records that
 // the sequence has not described yet and returns them as the event's extra
-// counter values; when there are more than trace_processor reads from one
-// event, it writes them as counter events of their own and returns none.
+// counter values, zeros last: trace_processor keeps an event's values up to
+// the first 0 and reads every later one as 0. When there are more than it
+// reads from one event, it writes them as counter events of their own and
+// returns none.
 func (q *sequence) counterValuesLocked(b []byte, ts uint64, cv []CounterValue) (_ []byte, ex [maxExtraCounters]extraCounter, n int) {
+	nonzero := 0
 	for i, c := range cv {
 		d := c.Track.def()
 		if d == nil || d.cat != 0 && !q.s.allows(d.cat) { // as allowsCounter
@@ -414,40 +417,38 @@ func (q *sequence) counterValuesLocked(b []byte, ts uint64, cv []CounterValue) (
 					b = q.appendCounterAt(b, ts, c.Track, c.Value)
 				}
 			}
-			for _, e := range ex {
-				b = q.appendCounterAt(b, ts, e.track, e.value)
+			for _, c := range cv[:i] { // the values that were in ex
+				if q.s.allowsCounter(c.Track) {
+					b = q.appendCounterAt(b, ts, c.Track, c.Value)
+				}
 			}
 			return b, ex, 0
 		}
-		ex[n] = extraCounter{c.Track, d.extraField, c.Value}
+		e := extraCounter{d.extraField, c.Value}
+		if c.Value != 0 {
+			copy(ex[nonzero+1:n+1], ex[nonzero:n])
+			ex[nonzero] = e
+			nonzero++
+		} else {
+			ex[n] = e
+		}
 		n++
 	}
 	return b, ex, n
 }
 
 type extraCounter struct {
-	track CounterTrack
 	uuid  string // the extra_counter_track_uuids field
 	value int64
 }
 
-// appendExtraCounters writes an event's extra counter values, zeros last:
-// trace_processor keeps an event's values up to the first 0 and reads every
-// later one as 0.
+// appendExtraCounters writes an event's extra counter values.
 func appendExtraCounters(b []byte, ex []extraCounter) []byte {
-	for _, zeros := range [2]bool{false, true} {
-		for _, e := range ex {
-			if (e.value == 0) == zeros {
-				b = append(b, e.uuid...)
-			}
-		}
+	for _, e := range ex {
+		b = append(b, e.uuid...)
 	}
-	for _, zeros := range [2]bool{false, true} {
-		for _, e := range ex {
-			if (e.value == 0) == zeros {
-				b = appendVarintField(b, fTEExtraCounterValues, uint64(e.value))
-			}
-		}
+	for _, e := range ex {
+		b = appendVarintField(b, fTEExtraCounterValues, uint64(e.value))
 	}
 	return b
 }
@@ -479,7 +480,7 @@ func (q *sequence) appendArgs(b []byte, args []Arg, interned bool) []byte {
 		case argStringValue:
 			tag = fDAStrIID<<3&0x7f | 0x80 // two-byte tag
 		default:
-			b = appendMsgHeader(b, fTEDebugAnnots, sizeArg(a))
+			b = appendMsgHeader(b, fTEDebugAnnots, sizeStringArg(a))
 			b = appendVarint(append(b, fDANameIID<<3), uint64(a.name))
 			b = appendString(b, fDAString, a.str)
 			continue
@@ -503,24 +504,26 @@ func (q *sequence) appendArgs(b []byte, args []Arg, interned bool) []byte {
 func (q *sequence) sizeArgs(args []Arg, interned bool) int {
 	n := 0
 	for i := range args {
-		if interned || q.argKnown(&args[i]) {
-			n += sizeMsg(fTEDebugAnnots, sizeArg(&args[i]))
+		a := &args[i]
+		if !interned && !q.argKnown(a) {
+			continue
+		}
+		// tag, one-byte length, name field, value field
+		switch a.kind {
+		case argInt, argUint, argBool:
+			n += 4 + sizeVarint(uint64(a.name)) + sizeVarint(a.num)
+		case argStringValue:
+			n += 5 + sizeVarint(uint64(a.name)) + sizeVarint(a.num) // two-byte tag
+		default:
+			n += sizeMsg(fTEDebugAnnots, sizeStringArg(a))
 		}
 	}
 	return n
 }
 
-// sizeArg is the size of a's DebugAnnotation message.
-func sizeArg(a *Arg) int {
-	n := 1 + sizeVarint(uint64(a.name))
-	switch a.kind {
-	case argInt, argUint, argBool:
-		return n + sizeVarintField(fDAInt, a.num)
-	case argStringValue:
-		return n + sizeVarintField(fDAStrIID, a.num)
-	}
-	return n + sizeString(fDAString, a.str)
-}
+// sizeStringArg is the size of a string annotation's DebugAnnotation
+// message.
+func sizeStringArg(a *Arg) int { return 1 + sizeVarint(uint64(a.name)) + sizeString(fDAString, a.str) }
 
 func (q *sequence) counterLocked(c CounterTrack, v int64) (yield bool) {
 	if ok, yield := q.readyLocked(); !ok {

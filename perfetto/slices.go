@@ -157,18 +157,14 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 	}
 	name := sl.Name
 	generated := name == "" && len(sl.TrackName) <= 64 && utf8.ValidString(sl.TrackName)
-	genLen := len(sl.TrackName) + len(" 0x") + max(1, (bits.Len64(sl.NameHandle)+3)/4)
-	var nameLen int
-	switch {
-	case generated: // written in place, without building the string
-		nameLen = sizeMsg(fTEName, genLen)
-	case name == "":
+	if name == "" && !generated {
 		name = sl.TrackName + " 0x" + strconv.FormatUint(sl.NameHandle, 16)
-		fallthrough
-	default:
-		nameLen = sizeString(fTEName, name)
 	}
-	n := sizeVarintField(fTETrackUUID, sl.Track) + 2 + sizeVarintField(fTECategoryIIDs, uint64(cat)) + nameLen + q.sizeArgs(args, false)
+	nameLen, asIs := sanitizedSize(name)
+	if generated { // written in place, without building the string
+		nameLen, asIs = len(sl.TrackName)+len(" 0x")+max(1, (bits.Len64(sl.NameHandle)+3)/4), true
+	}
+	n := sizeVarintField(fTETrackUUID, sl.Track) + 2 + sizeVarintField(fTECategoryIIDs, uint64(cat)) + sizeMsg(fTEName, nameLen) + q.sizeArgs(args, false)
 	b = appendPacket(b, ts, q.pktSeq, 2+len(in)+sizeMsg(fTrackEvent, n))
 	b = append(b, fSequenceFlags<<3, seqNeedsIncrementalState)
 	b = append(b, in...)
@@ -177,19 +173,20 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 	b = append(b, fTEType<<3, byte(sl.Op))
 	b = appendVarintField(b, fTECategoryIIDs, uint64(cat))
 	if generated {
-		b = appendMsgHeader(b, fTEName, genLen)
+		b = appendMsgHeader(b, fTEName, nameLen)
 		b = strconv.AppendUint(append(append(b, sl.TrackName...), " 0x"...), sl.NameHandle, 16)
 	} else {
-		b = appendString(b, fTEName, name)
+		b = appendSanitized(b, fTEName, name, nameLen, asIs)
 	}
 	return q.appendArgs(b, args, false)
 }
 
 func appendTrackDesc(b []byte, ts uint64, seq uint32, uuid, parent uint64, name string) []byte {
-	n := sizeVarintField(fTDUUID, uuid) + sizeVarintField(fTDParentUUID, parent) + sizeString(fTDName, name)
+	nameLen, asIs := sanitizedSize(name)
+	n := sizeVarintField(fTDUUID, uuid) + sizeVarintField(fTDParentUUID, parent) + sizeMsg(fTDName, nameLen)
 	b = appendPacket(b, ts, seq, sizeMsg(fTrackDescriptor, n))
 	b = appendMsgHeader(b, fTrackDescriptor, n)
 	b = appendVarintField(b, fTDUUID, uuid)
 	b = appendVarintField(b, fTDParentUUID, parent)
-	return appendString(b, fTDName, name)
+	return appendSanitized(b, fTDName, name, nameLen, asIs)
 }

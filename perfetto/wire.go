@@ -204,17 +204,39 @@ func sizePacketFields(ts uint64, seqID uint32) int {
 }
 
 // appendString writes a string field, replacing invalid UTF-8 with U+FFFD and
-// truncating to MaxStringLen. The common case (short, valid) is a plain append.
+// truncating to MaxStringLen.
 func appendString(b []byte, num protowire.Number, s string) []byte {
+	n, asIs := sanitizedSize(s)
+	return appendSanitized(b, num, s, n, asIs)
+}
+
+// sizeString is the encoded size of appendString's field.
+func sizeString(num protowire.Number, s string) int {
+	n, _ := sanitizedSize(s)
+	return sizeMsg(num, n)
+}
+
+// sanitizedSize is the length of s as written (Sanitize's) and whether s is
+// written as it is (short and valid: the common case, a plain append).
+func sanitizedSize(s string) (n int, asIs bool) {
 	if len(s) <= MaxStringLen && utf8.ValidString(s) {
-		b = protowire.AppendTag(b, num, protowire.BytesType)
-		return protowire.AppendString(b, s)
+		return len(s), true
 	}
-	end, n, cut := sanitizedPrefix(s)
+	_, n, cut := sanitizedPrefix(s)
 	if cut {
 		n += len(TruncationMarker)
 	}
+	return n, false
+}
+
+// appendSanitized is appendString with sanitizedSize's results, for callers
+// that sized the field already.
+func appendSanitized(b []byte, num protowire.Number, s string, n int, asIs bool) []byte {
 	b = appendMsgHeader(b, num, n)
+	if asIs {
+		return append(b, s...)
+	}
+	end, _, cut := sanitizedPrefix(s)
 	for i := 0; i < end; {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size <= 1 {
@@ -228,18 +250,6 @@ func appendString(b []byte, num protowire.Number, s string) []byte {
 		b = append(b, TruncationMarker...)
 	}
 	return b
-}
-
-// sizeString is the encoded size of appendString's field.
-func sizeString(num protowire.Number, s string) int {
-	if len(s) <= MaxStringLen && utf8.ValidString(s) {
-		return sizeMsg(num, len(s))
-	}
-	_, n, cut := sanitizedPrefix(s)
-	if cut {
-		n += len(TruncationMarker)
-	}
-	return sizeMsg(num, n)
 }
 
 // sanitizedPrefix returns how much of s is written, s[:end], and its length
