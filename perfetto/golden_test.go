@@ -229,5 +229,9 @@ func goldenCases(t *testing.T) []goldenCase {
 		q.eventLocked(Track{}, cat, ev, []Arg{Int(anInt, 1)}, &Slice{Op: SliceBegin, Track: 9, TrackName: "n", NameHandle: 2}, nil)
 		q.counterLocked(ctr[0], 3)
 	})
+	run("generated names", q, 4000, func(q *sequence) {
+		q.slicesLocked(cat, []Slice{{Op: SliceBegin, Track: 0x207, TrackName: "z", NameHandle: 0},
+			{Op: SliceBegin, Track: 0x208, TrackName: strings.Repeat("n", 64), NameHandle: 0xf}})
+	})
 	return cases
 }

@@ -174,7 +174,7 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 	b = appendVarintField(b, fTECategoryIIDs, uint64(cat))
 	if generated {
 		b = appendMsgHeader(b, fTEName, nameLen)
-		b = strconv.AppendUint(append(append(b, sl.TrackName...), " 0x"...), sl.NameHandle, 16)
+		b = appendHex(append(append(b, sl.TrackName...), " 0x"...), sl.NameHandle, nameLen-len(sl.TrackName)-len(" 0x"))
 	} else {
 		b = appendSanitized(b, fTEName, name, nameLen, asIs)
 	}
@@ -189,4 +189,13 @@ func appendTrackDesc(b []byte, ts uint64, seq uint32, uuid, parent uint64, name 
 	b = appendVarintField(b, fTDUUID, uuid)
 	b = appendVarintField(b, fTDParentUUID, parent)
 	return appendSanitized(b, fTDName, name, nameLen, asIs)
+}
+
+// appendHex writes the n lowercase hex digits of v (strconv's base-16 form
+// when n is its length), without strconv's general path.
+func appendHex(b []byte, v uint64, n int) []byte {
+	for i := n - 1; i >= 0; i-- {
+		b = append(b, "0123456789abcdef"[v>>(4*uint(i))&0xf])
+	}
+	return b
 }
