@@ -352,7 +352,8 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 	if t.tid != 0 {
 		b = q.describeThreadLocked(b, ts, t.tid)
 	}
-	b, ex, nex := q.counterValuesLocked(b, ts, cv)
+	var ex [maxExtraCounters]extraCounter
+	b, nex := q.counterValuesLocked(b, ts, cv, &ex)
 	var in []byte
 	if !interned {
 		in = q.internLocked(q.interning[:0], cat, name, args)
@@ -400,11 +401,11 @@ const maxExtraCounters = 8
 // the first 0 and reads every later one as 0. When there are more than it
 // reads from one event, it writes them as counter events of their own and
 // returns none.
-func (q *sequence) counterValuesLocked(b []byte, ts uint64, cv []CounterValue) (_ []byte, ex [maxExtraCounters]extraCounter, n int) {
+func (q *sequence) counterValuesLocked(b []byte, ts uint64, cv []CounterValue, ex *[maxExtraCounters]extraCounter) (_ []byte, n int) {
 	nonzero := 0
 	for i, c := range cv {
 		d := c.Track.def()
-		if d == nil || d.cat != 0 && !q.s.allows(d.cat) { // as allowsCounter
+		if d == nil || d.cat != 0 && q.s.opts.CategoryFilter != nil && !q.s.allows(d.cat) { // as allowsCounter
 			continue
 		}
 		if !known(q.counters, uint32(c.Track)) {
@@ -422,11 +423,13 @@ func (q *sequence) counterValuesLocked(b []byte, ts uint64, cv []CounterValue) (
 					b = q.appendCounterAt(b, ts, c.Track, c.Value)
 				}
 			}
-			return b, ex, 0
+			return b, 0
 		}
 		e := extraCounter{d.extraField, c.Value}
 		if c.Value != 0 {
-			copy(ex[nonzero+1:n+1], ex[nonzero:n])
+			if nonzero < n {
+				copy(ex[nonzero+1:n+1], ex[nonzero:n])
+			}
 			ex[nonzero] = e
 			nonzero++
 		} else {
@@ -434,7 +437,7 @@ func (q *sequence) counterValuesLocked(b []byte, ts uint64, cv []CounterValue) (
 		}
 		n++
 	}
-	return b, ex, n
+	return b, n
 }
 
 type extraCounter struct {
