@@ -3,7 +3,6 @@ package perfetto
 import (
 	"math/bits"
 	"strconv"
-	"unicode/utf8"
 )
 
 // GroupTrack is a named track that groups others under the process track
@@ -141,22 +140,23 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 		}
 		parent = g.UUID
 	}
-	b = appendTrackDesc(b, ts, q.pktSeq, sl.Track, parent, sl.TrackName)
+	trackLen, trackAsIs := sanitizedSize(sl.TrackName)
+	b = appendSizedTrackDesc(b, ts, q.pktSeq, sl.Track, parent, sl.TrackName, trackLen, trackAsIs)
 	var args []Arg
 	if sl.Arg.name != 0 {
 		args = []Arg{sl.Arg}
 	}
-	interned := known(q.cats, uint32(cat)) && q.argsKnown(args)
-	if _, ok := categories.lookup(uint32(cat)); !interned && !ok {
-		return b
-	}
 	var in []byte
+	interned := known(q.cats, uint32(cat)) && q.argsKnown(args)
 	if !interned {
+		if _, ok := categories.lookup(uint32(cat)); !ok {
+			return b
+		}
 		in = q.internSliceLocked(q.interning[:0], cat, args)
 		q.interning = in
 	}
 	name := sl.Name
-	generated := name == "" && len(sl.TrackName) <= 64 && utf8.ValidString(sl.TrackName)
+	generated := name == "" && trackAsIs && len(sl.TrackName) <= 64
 	if name == "" && !generated {
 		name = sl.TrackName + " 0x" + strconv.FormatUint(sl.NameHandle, 16)
 	}
@@ -164,7 +164,7 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 	if generated { // written in place, without building the string
 		nameLen, asIs = len(sl.TrackName)+len(" 0x")+max(1, (bits.Len64(sl.NameHandle)+3)/4), true
 	}
-	n := sizeVarintField(fTETrackUUID, sl.Track) + 2 + sizeVarintField(fTECategoryIIDs, uint64(cat)) + sizeMsg(fTEName, nameLen) + q.sizeArgs(args, false)
+	n := sizeVarintField(fTETrackUUID, sl.Track) + 2 + sizeVarintField(fTECategoryIIDs, uint64(cat)) + sizeMsg(fTEName, nameLen) + q.sizeArgs(args, interned)
 	b = appendPacket(b, ts, q.pktSeq, 2+len(in)+sizeMsg(fTrackEvent, n))
 	b = append(b, fSequenceFlags<<3, seqNeedsIncrementalState)
 	b = append(b, in...)
@@ -178,11 +178,16 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 	} else {
 		b = appendSanitized(b, fTEName, name, nameLen, asIs)
 	}
-	return q.appendArgs(b, args, false)
+	return q.appendArgs(b, args, interned)
 }
 
 func appendTrackDesc(b []byte, ts uint64, seq uint32, uuid, parent uint64, name string) []byte {
 	nameLen, asIs := sanitizedSize(name)
+	return appendSizedTrackDesc(b, ts, seq, uuid, parent, name, nameLen, asIs)
+}
+
+// appendSizedTrackDesc is appendTrackDesc with sanitizedSize(name) known.
+func appendSizedTrackDesc(b []byte, ts uint64, seq uint32, uuid, parent uint64, name string, nameLen int, asIs bool) []byte {
 	n := sizeVarintField(fTDUUID, uuid) + sizeVarintField(fTDParentUUID, parent) + sizeMsg(fTDName, nameLen)
 	b = appendPacket(b, ts, seq, sizeMsg(fTrackDescriptor, n))
 	b = appendMsgHeader(b, fTrackDescriptor, n)
