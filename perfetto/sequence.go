@@ -37,9 +37,11 @@ type sequence struct {
 	gen  uint64   // buffers swapped so far: the generation of buf in exit
 
 	cats, names, annots, strs, counters []bool // interned / described per handle
-	interning                           []byte // an event's InternedData, built before the event's size is known
-	threads                             map[int32]struct{}
-	groups                              map[uint64]GroupTrack // group tracks described
+	// An event's InternedData and the variable part of its TrackEvent,
+	// built aside so that the packet's size is known before it is written.
+	interning, body []byte
+	threads         map[int32]struct{}
+	groups          map[uint64]GroupTrack // group tracks described
 
 	_ [64]byte // keep neighbouring sequences' hot fields off this cache line
 }
@@ -359,8 +361,9 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 		in = q.internLocked(q.interning[:0], cat, name, args)
 		q.interning = in
 	}
-	n := sizeVarintField(fTECategoryIIDs, uint64(cat)) + 2 + sizeVarintField(fTENameIID, uint64(name)) +
-		q.sizeArgs(args, interned) + sizeExtraCounters(ex[:nex])
+	body := appendExtraCounters(q.appendArgs(q.body[:0], args, interned), ex[:nex])
+	q.body = body
+	n := sizeVarintField(fTECategoryIIDs, uint64(cat)) + 2 + sizeVarintField(fTENameIID, uint64(name)) + len(body)
 	if t.tid != 0 {
 		n += sizeVarintField(fTETrackUUID, t.UUID())
 	}
@@ -374,8 +377,7 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 	if t.tid != 0 {
 		b = appendVarintField(b, fTETrackUUID, t.UUID())
 	}
-	b = q.appendArgs(b, args, interned)
-	b = appendExtraCounters(b, ex[:nex])
+	b = append(b, body...)
 	if sl != nil {
 		b = q.appendSlice(b, ts, cat, sl)
 	}
@@ -456,14 +458,6 @@ func appendExtraCounters(b []byte, ex []extraCounter) []byte {
 	return b
 }
 
-func sizeExtraCounters(ex []extraCounter) int {
-	n := 0
-	for _, e := range ex {
-		n += len(e.uuid) + sizeVarintField(fTEExtraCounterValues, uint64(e.value))
-	}
-	return n
-}
-
 // appendArgs writes the debug annotations whose names are interned on the
 // sequence (unregistered names are skipped); interned says they all are.
 func (q *sequence) appendArgs(b []byte, args []Arg, interned bool) []byte {
@@ -501,27 +495,6 @@ func (q *sequence) appendArgs(b []byte, args []Arg, interned bool) []byte {
 		b[start-1] = byte(len(b) - start)
 	}
 	return b
-}
-
-// sizeArgs is the encoded size of appendArgs' annotations.
-func (q *sequence) sizeArgs(args []Arg, interned bool) int {
-	n := 0
-	for i := range args {
-		a := &args[i]
-		if !interned && !q.argKnown(a) {
-			continue
-		}
-		// tag, one-byte length, name field, value field
-		switch a.kind {
-		case argInt, argUint, argBool:
-			n += 4 + sizeVarint(uint64(a.name)) + sizeVarint(a.num)
-		case argStringValue:
-			n += 5 + sizeVarint(uint64(a.name)) + sizeVarint(a.num) // two-byte tag
-		default:
-			n += sizeMsg(fTEDebugAnnots, sizeStringArg(a))
-		}
-	}
-	return n
 }
 
 // sizeStringArg is the size of a string annotation's DebugAnnotation

@@ -155,30 +155,26 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 		in = q.internSliceLocked(q.interning[:0], cat, args)
 		q.interning = in
 	}
-	name := sl.Name
-	generated := name == "" && trackAsIs && len(sl.TrackName) <= 64
-	if name == "" && !generated {
-		name = sl.TrackName + " 0x" + strconv.FormatUint(sl.NameHandle, 16)
+	body := appendVarintField(q.body[:0], fTECategoryIIDs, uint64(cat))
+	if sl.Name == "" && trackAsIs && len(sl.TrackName) <= 64 { // written in place, without building the string
+		digits := max(1, (bits.Len64(sl.NameHandle)+3)/4)
+		body = appendMsgHeader(body, fTEName, len(sl.TrackName)+len(" 0x")+digits)
+		body = appendHex(append(append(body, sl.TrackName...), " 0x"...), sl.NameHandle, digits)
+	} else if sl.Name == "" {
+		body = appendString(body, fTEName, sl.TrackName+" 0x"+strconv.FormatUint(sl.NameHandle, 16))
+	} else {
+		body = appendString(body, fTEName, sl.Name)
 	}
-	nameLen, asIs := sanitizedSize(name)
-	if generated { // written in place, without building the string
-		nameLen, asIs = len(sl.TrackName)+len(" 0x")+max(1, (bits.Len64(sl.NameHandle)+3)/4), true
-	}
-	n := sizeVarintField(fTETrackUUID, sl.Track) + 2 + sizeVarintField(fTECategoryIIDs, uint64(cat)) + sizeMsg(fTEName, nameLen) + q.sizeArgs(args, interned)
+	body = q.appendArgs(body, args, interned)
+	q.body = body
+	n := sizeVarintField(fTETrackUUID, sl.Track) + 2 + len(body)
 	b = appendPacket(b, ts, q.pktSeq, 2+len(in)+sizeMsg(fTrackEvent, n))
 	b = append(b, fSequenceFlags<<3, seqNeedsIncrementalState)
 	b = append(b, in...)
 	b = appendMsgHeader(b, fTrackEvent, n)
 	b = appendVarintField(b, fTETrackUUID, sl.Track)
 	b = append(b, fTEType<<3, byte(sl.Op))
-	b = appendVarintField(b, fTECategoryIIDs, uint64(cat))
-	if generated {
-		b = appendMsgHeader(b, fTEName, nameLen)
-		b = appendHex(append(append(b, sl.TrackName...), " 0x"...), sl.NameHandle, nameLen-len(sl.TrackName)-len(" 0x"))
-	} else {
-		b = appendSanitized(b, fTEName, name, nameLen, asIs)
-	}
-	return q.appendArgs(b, args, interned)
+	return append(b, body...)
 }
 
 func appendTrackDesc(b []byte, ts uint64, seq uint32, uuid, parent uint64, name string) []byte {
