@@ -38,8 +38,12 @@ type lifetimes struct {
 	names   hashmap.Map[nameKey, string]
 	devices map[uint64]uintptr // device key -> VkDevice, for track names
 	groups  hashmap.Map[groupKey, []perfetto.GroupTrack]
-	key     func(uintptr) uint64
-	next    uint64
+	// The groups groupsLocked returned last (nil: none): consecutive
+	// events nearly always share a device and heap.
+	lastGroup  groupKey
+	lastGroups []perfetto.GroupTrack
+	key        func(uintptr) uint64
+	next       uint64
 }
 
 // liveKey is an allocation (src DEVICE_MEMORY or DRIVER, id its
@@ -223,7 +227,11 @@ func (lt *lifetimes) beginLocked(ls *liveSlice) perfetto.Slice {
 // groupsLocked returns the device and heap group tracks, made once.
 func (lt *lifetimes) groupsLocked(dev uint64, heap uint32) []perfetto.GroupTrack {
 	k := groupKey{dev, heap}
+	if lt.lastGroups != nil && lt.lastGroup == k {
+		return lt.lastGroups
+	}
 	if g, ok := lt.groups.Get(k); ok {
+		lt.lastGroup, lt.lastGroups = k, g
 		return g
 	}
 	d := perfetto.ProcessTrackUUID() ^ mix(dev|1<<62)
@@ -232,6 +240,7 @@ func (lt *lifetimes) groupsLocked(dev uint64, heap uint32) []perfetto.GroupTrack
 		{UUID: d ^ mix(uint64(heap)+1), Parent: d, Name: "heap " + strconv.FormatUint(uint64(heap), 10)},
 	}
 	lt.groups.Set(k, g)
+	lt.lastGroup, lt.lastGroups = k, g
 	return g
 }
 
@@ -302,6 +311,9 @@ func (lt *lifetimes) deviceDestroyed(dev uint64) {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	delete(lt.devices, dev)
+	if lt.lastGroup.dev == dev {
+		lt.lastGroups = nil
+	}
 	for k := range lt.groups.All() {
 		if k.dev == dev {
 			lt.groups.Delete(k)
