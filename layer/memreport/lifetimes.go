@@ -29,9 +29,9 @@ import (
 // never calls the engine or the store, so names are copied here rather than
 // looked up in the store.
 type lifetimes struct {
-	mu    sync.Mutex
-	nopen atomic.Int64 // len(open), read without mu
-	open  hashmap.Map[liveKey, liveSlice]
+	mu      sync.Mutex
+	anyOpen atomic.Bool // len(open) > 0, read without mu; stored only when it changes
+	open    hashmap.Map[liveKey, liveSlice]
 	// ranged lists the keys of an object's open range binds (sparse
 	// ranges, video session bindings) by its key without them, for renames.
 	ranged  hashmap.Map[liveKey, []uint64]
@@ -130,7 +130,7 @@ var trackNames = [...]string{
 // allocation again) continues on its track: reopen says to end the open
 // slice on sl.Track first.
 func (lt *lifetimes) slice(ev *accounting.AllocationEvent) (sl perfetto.Slice, ok, reopen bool) {
-	if lt.nopen.Load() == 0 && !perfetto.Enabled() {
+	if !lt.anyOpen.Load() && !perfetto.Enabled() {
 		// Untraced: nothing to end, nothing to begin. A session that starts
 		// later begins the live objects' slices in its replay (current).
 		return sl, false, false
@@ -187,7 +187,9 @@ func (lt *lifetimes) openLocked(k liveKey, ev *accounting.AllocationEvent) liveS
 	}
 	ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
 	lt.open.Set(k, ls)
-	lt.nopen.Store(int64(lt.open.Len()))
+	if !lt.anyOpen.Load() {
+		lt.anyOpen.Store(true)
+	}
 	if k.key != 0 {
 		obj := liveKey{k.dev, k.src, k.id, k.plane, 0}
 		lt.ranged.Set(obj, append(lt.ranged.At(obj), k.key))
@@ -198,7 +200,9 @@ func (lt *lifetimes) openLocked(k liveKey, ev *accounting.AllocationEvent) liveS
 // closeLocked ends a lifetime.
 func (lt *lifetimes) closeLocked(k liveKey) {
 	lt.open.Delete(k)
-	lt.nopen.Store(int64(lt.open.Len()))
+	if lt.open.Len() == 0 {
+		lt.anyOpen.Store(false)
+	}
 	if k.key != 0 {
 		obj := liveKey{k.dev, k.src, k.id, k.plane, 0}
 		keys := lt.ranged.At(obj)
