@@ -477,9 +477,10 @@ func (q *sequence) appendArgs(b []byte, args []Arg, interned bool) []byte {
 		case argStringValue:
 			tag = fDAStrIID<<3&0x7f | 0x80 // two-byte tag
 		default:
-			b = appendMsgHeader(b, fTEDebugAnnots, sizeStringArg(a))
+			var da int
+			b, da = beginMsg(b, fTEDebugAnnots)
 			b = appendVarint(append(b, fDANameIID<<3), uint64(a.name))
-			b = appendString(b, fDAString, a.str)
+			b = endMsg(appendString(b, fDAString, a.str), da)
 			continue
 		}
 		// A number is under 128 bytes with its name: a one-byte length,
@@ -496,10 +497,6 @@ func (q *sequence) appendArgs(b []byte, args []Arg, interned bool) []byte {
 	}
 	return b
 }
-
-// sizeStringArg is the size of a string annotation's DebugAnnotation
-// message.
-func sizeStringArg(a *Arg) int { return 1 + sizeVarint(uint64(a.name)) + sizeString(fDAString, a.str) }
 
 func (q *sequence) counterLocked(c CounterTrack, v int64) (yield bool) {
 	if ok, yield := q.readyLocked(); !ok {

@@ -148,8 +148,8 @@ func appendMsgHeader(b []byte, num protowire.Number, n int) []byte {
 }
 
 // beginMsg opens a length-delimited field with a one-byte length placeholder;
-// endMsg patches it. For messages whose size is not worked out beforehand
-// (cold paths); larger ones are shifted once.
+// endMsg patches it. For messages not sized beforehand (descriptors,
+// interning, string annotations); larger ones are shifted once.
 func beginMsg(b []byte, num protowire.Number) ([]byte, int) {
 	b = append(appendTag(b, num, protowire.BytesType), 0)
 	return b, len(b)
@@ -208,12 +208,6 @@ func sizePacketFields(ts uint64, seqID uint32) int {
 func appendString(b []byte, num protowire.Number, s string) []byte {
 	n, asIs := sanitizedSize(s)
 	return appendSanitized(b, num, s, n, asIs)
-}
-
-// sizeString is the encoded size of appendString's field.
-func sizeString(num protowire.Number, s string) int {
-	n, _ := sanitizedSize(s)
-	return sizeMsg(num, n)
 }
 
 // sanitizedSize is the length of s as written (Sanitize's) and whether s is
