@@ -79,21 +79,29 @@ func withFreshRegistry(t *testing.T) {
 	}
 	var tables []saved
 	for _, nt := range []*nameTable{&categories, &eventNames, &annotationNames, &stringValues} {
+		nt.mu.Lock()
 		tables = append(tables, saved{nt, nt.names.Load(), nt.index})
 		nt.names.Store(nil)
 		nt.index = nil
+		nt.mu.Unlock()
 	}
+	counters.mu.Lock()
 	defs, cidx := counters.defs.Load(), counters.index
 	counters.defs.Store(nil)
 	counters.index = nil
+	counters.mu.Unlock()
 	t.Cleanup(func() {
 		pid, processUUID, processName, cmdline = savedPid, savedUUID, savedName, savedCmd
 		for _, s := range tables {
+			s.t.mu.Lock()
 			s.t.names.Store(s.names)
 			s.t.index = s.index
+			s.t.mu.Unlock()
 		}
+		counters.mu.Lock()
 		counters.defs.Store(defs)
 		counters.index = cidx
+		counters.mu.Unlock()
 	})
 	pid, processUUID, processName, cmdline = 4321, 0x1234_5678_9abc_def1, "golden", []string{"golden", "-x"}
 }
