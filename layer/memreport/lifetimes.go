@@ -31,6 +31,7 @@ import (
 type lifetimes struct {
 	mu      sync.Mutex
 	anyOpen atomic.Bool // len(open) > 0, read without mu; stored only when it changes
+	named   atomic.Bool // a name was ever recorded: forget has nothing to drop before
 	open    hashmap.Map[liveKey, liveSlice]
 	// ranged lists the keys of an object's open range binds (sparse
 	// ranges, video session bindings) by its key without them, for renames.
@@ -271,6 +272,9 @@ func (lt *lifetimes) EmitName(r objectnames.Record) {
 		lt.names.Delete(nk)
 	} else {
 		lt.names.Set(nk, r.Name)
+		if !lt.named.Load() {
+			lt.named.Store(true)
+		}
 	}
 	var out []perfetto.Slice
 	rename := func(k liveKey) {
@@ -298,6 +302,9 @@ func (lt *lifetimes) name(dev uint64, t generated.ObjectType, handle uint64) str
 
 // forget drops the name of a destroyed object.
 func (lt *lifetimes) forget(dev uint64, t generated.ObjectType, handle uint64) {
+	if !lt.named.Load() {
+		return // no name to drop, and no lock to take per destroy
+	}
 	lt.mu.Lock()
 	lt.names.Delete(nameKey{dev, t, handle})
 	lt.mu.Unlock()
