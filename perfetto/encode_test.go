@@ -167,3 +167,24 @@ func TestReferenceSDKTraceDecodes(t *testing.T) {
 		}
 	}
 }
+
+// TestUnregisteredEventOnThread: an event with an unregistered name on a
+// thread track writes nothing, so the thread's next event still writes the
+// thread's descriptor (it was once marked described with the descriptor cut
+// along with the event).
+func TestUnregisteredEventOnThread(t *testing.T) {
+	s, path := startFile(t, "thread.pftrace", perfetto.Options{Sequences: 1})
+	th := perfetto.ThreadTrack(4243)
+	perfetto.InstantOn(th, catTest, evUnusable)
+	perfetto.InstantOn(th, catTest, evCreate)
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	tr := decodeBoth(t, path)
+	if d := tr.Tracks[th.UUID()]; d == nil || d.Thread == nil || d.Thread.Tid != 4243 {
+		t.Fatalf("thread track descriptor %+v, want one for tid 4243", d)
+	}
+	if inst := tr.Instants(); len(inst) != 1 || inst[0].Event.TrackUUID != th.UUID() {
+		t.Fatalf("instants %+v, want the one on the thread track", inst)
+	}
+}

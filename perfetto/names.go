@@ -202,6 +202,9 @@ type counterDef struct {
 	unit Unit
 	uuid uint64
 	cat  Category // 0: recorded whatever a session's CategoryFilter says
+	// The uuid as a TrackEvent's track_uuid and extra_counter_track_uuids
+	// field, encoded once: ten bytes each event would otherwise encode.
+	trackField, extraField string
 }
 
 var counters struct {
@@ -240,29 +243,48 @@ func NewCounterTrackIn(cat Category, name string, unit Unit) CounterTrack {
 	}
 	next := make([]counterDef, len(old), len(old)+1)
 	copy(next, old)
-	next = append(next, counterDef{name: name, unit: unit, uuid: fnv1a(name) ^ counterMagic ^ processUUID, cat: cat})
+	uuid := fnv1a(name) ^ counterMagic ^ processUUID
+	next = append(next, counterDef{name: name, unit: unit, uuid: uuid, cat: cat,
+		trackField: string(appendVarintField(nil, fTETrackUUID, uuid)), extraField: string(appendVarintField(nil, fTEExtraCounterUUIDs, uuid))})
 	id := uint32(len(old))
 	counters.index[name] = id
 	counters.defs.Store(&next)
 	return CounterTrack(id)
 }
 
-func (c CounterTrack) def() (counterDef, bool) {
+// def returns the track's definition (never modified: registering copies the
+// table), nil for an invalid handle.
+func (c CounterTrack) def() *counterDef {
 	p := counters.defs.Load()
 	if p == nil || c == 0 || int(c) >= len(*p) {
-		return counterDef{}, false
+		return nil
 	}
-	return (*p)[c], true
+	return &(*p)[c]
 }
 
 // Name returns the track name ("" for an invalid handle).
-func (c CounterTrack) Name() string { d, _ := c.def(); return d.name }
+func (c CounterTrack) Name() string {
+	if d := c.def(); d != nil {
+		return d.name
+	}
+	return ""
+}
 
 // Category returns the track's category (0: none, or an invalid handle).
-func (c CounterTrack) Category() Category { d, _ := c.def(); return d.cat }
+func (c CounterTrack) Category() Category {
+	if d := c.def(); d != nil {
+		return d.cat
+	}
+	return 0
+}
 
 // UUID returns the track uuid (0 for an invalid handle).
-func (c CounterTrack) UUID() uint64 { d, _ := c.def(); return d.uuid }
+func (c CounterTrack) UUID() uint64 {
+	if d := c.def(); d != nil {
+		return d.uuid
+	}
+	return 0
+}
 
 // fnv1a is 64-bit FNV-1a, as the SDK's internal::Fnv1a.
 func fnv1a(s string) uint64 {

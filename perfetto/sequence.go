@@ -37,8 +37,11 @@ type sequence struct {
 	gen  uint64   // buffers swapped so far: the generation of buf in exit
 
 	cats, names, annots, strs, counters []bool // interned / described per handle
-	threads                             map[int32]struct{}
-	groups                              map[uint64]GroupTrack // group tracks described
+	// An event's InternedData and the variable part of its TrackEvent,
+	// built aside so that the packet's size is known before it is written.
+	interning, body []byte
+	threads         map[int32]struct{}
+	groups          map[uint64]GroupTrack // group tracks described
 
 	_ [64]byte // keep neighbouring sequences' hot fields off this cache line
 }
@@ -155,7 +158,7 @@ func (q *sequence) appendResync(b []byte) []byte {
 func (q *sequence) appendState(b []byte, ts uint64, dropped bool) []byte {
 	b = q.appendHeader(b, ts, false, dropped)
 	for id, ok := range q.counters {
-		if d, valid := CounterTrack(id).def(); ok && valid {
+		if d := CounterTrack(id).def(); ok && d != nil {
 			b = q.appendCounterDesc(b, ts, d)
 		}
 	}
@@ -243,41 +246,37 @@ func appendInterned(b []byte, num protowire.Number, iid uint32, name string) []b
 	return endMsg(b, e)
 }
 
-// internLocked writes the InternedData entries this event needs and is not yet
-// on the sequence. ok is false when cat or name is not a registered handle.
-func (q *sequence) internLocked(b []byte, cat Category, name EventName, args []Arg) (_ []byte, ok bool) {
-	if known(q.cats, uint32(cat)) && known(q.names, uint32(name)) {
-		if q.argsKnown(args) {
-			return b, true
-		}
-	}
-	catName, okc := categories.lookup(uint32(cat))
-	evName, okn := eventNames.lookup(uint32(name))
-	if !okc || !okn {
-		return b, false
-	}
+// internLocked writes the InternedData entries this event needs and is not
+// yet on the sequence; cat and name are registered.
+func (q *sequence) internLocked(b []byte, cat Category, name EventName, args []Arg) []byte {
 	b, id := beginMsg(b, fInternedData)
 	if !known(q.cats, uint32(cat)) {
+		catName, _ := categories.lookup(uint32(cat))
 		b = appendInterned(b, fIDCategories, uint32(cat), catName)
 		q.cats = mark(q.cats, uint32(cat))
 	}
 	if !known(q.names, uint32(name)) {
+		evName, _ := eventNames.lookup(uint32(name))
 		b = appendInterned(b, fIDEventNames, uint32(name), evName)
 		q.names = mark(q.names, uint32(name))
 	}
 	b = q.internArgsLocked(b, args)
-	return endMsg(b, id), true
+	return endMsg(b, id)
 }
 
 // argsKnown reports whether the sequence has interned every annotation name
 // and registered value of args.
 func (q *sequence) argsKnown(args []Arg) bool {
 	for i := range args {
-		if !known(q.annots, uint32(args[i].name)) || args[i].kind == argStringValue && !known(q.strs, uint32(args[i].num)) {
+		if !q.argKnown(&args[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+func (q *sequence) argKnown(a *Arg) bool {
+	return known(q.annots, uint32(a.name)) && (a.kind != argStringValue || known(q.strs, uint32(a.num)))
 }
 
 // internArgsLocked appends, inside an InternedData message, the annotation
@@ -340,9 +339,14 @@ func (q *sequence) now() uint64 {
 // eventLocked writes an instant event and, when sl is not nil, a slice event
 // with the same timestamp. The values of cv the session records go with the
 // instant as extra counter values (one packet instead of one per value).
+// Its packet is sized before it is written, so nothing is shifted.
 func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg, sl *Slice, cv []CounterValue) (yield bool) {
 	if ok, yield := q.readyLocked(); !ok {
 		return yield
+	}
+	interned := known(q.cats, uint32(cat)) && known(q.names, uint32(name)) && q.argsKnown(args)
+	if !interned && !registered(cat, name) {
+		return false // invalid handle: a no-op, as documented
 	}
 	before := len(q.buf)
 	ts := q.now()
@@ -350,28 +354,30 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 	if t.tid != 0 {
 		b = q.describeThreadLocked(b, ts, t.tid)
 	}
-	if len(cv) > 0 && !registered(cat, name) {
-		return false // the descriptors below would be cut with the event
+	var ex [maxExtraCounters]extraCounter
+	b, nex := q.counterValuesLocked(b, ts, cv, &ex)
+	var in []byte
+	if !interned {
+		in = q.internLocked(q.interning[:0], cat, name, args)
+		q.interning = in
 	}
-	b, ex, nex := q.counterValuesLocked(b, ts, cv)
-	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
-	b = appendVarintField(b, fSequenceFlags, seqNeedsIncrementalState)
-	b, ok := q.internLocked(b, cat, name, args)
-	if !ok {
-		q.buf = b[:before] // invalid handle: a no-op, as documented
-		return false
+	body := appendExtraCounters(q.appendArgs(q.body[:0], args, interned), ex[:nex])
+	q.body = body
+	n := sizeVarintField(fTECategoryIIDs, uint64(cat)) + 2 + sizeVarintField(fTENameIID, uint64(name)) + len(body)
+	if t.tid != 0 {
+		n += sizeVarintField(fTETrackUUID, t.UUID())
 	}
-	b, te := beginMsg(b, fTrackEvent)
+	b = appendPacket(b, ts, q.pktSeq, 2+len(in)+sizeMsg(fTrackEvent, n))
+	b = append(b, fSequenceFlags<<3, seqNeedsIncrementalState)
+	b = append(b, in...)
+	b = appendMsgHeader(b, fTrackEvent, n)
 	b = appendVarintField(b, fTECategoryIIDs, uint64(cat))
-	b = appendVarintField(b, fTEType, typeInstant)
+	b = append(b, fTEType<<3, typeInstant)
 	b = appendVarintField(b, fTENameIID, uint64(name))
 	if t.tid != 0 {
 		b = appendVarintField(b, fTETrackUUID, t.UUID())
 	}
-	b = q.appendArgs(b, args)
-	b = appendExtraCounters(b, ex[:nex])
-	b = endMsg(b, te)
-	b = endMsg(b, pkt)
+	b = append(b, body...)
 	if sl != nil {
 		b = q.appendSlice(b, ts, cat, sl)
 	}
@@ -393,12 +399,15 @@ const maxExtraCounters = 8
 
 // counterValuesLocked describes the tracks of cv the session records that
 // the sequence has not described yet and returns them as the event's extra
-// counter values; when there are more than trace_processor reads from one
-// event, it writes them as counter events of their own and returns none.
-func (q *sequence) counterValuesLocked(b []byte, ts uint64, cv []CounterValue) (_ []byte, ex [maxExtraCounters]extraCounter, n int) {
+// counter values, zeros last: trace_processor keeps an event's values up to
+// the first 0 and reads every later one as 0. When there are more than it
+// reads from one event, it writes them as counter events of their own and
+// returns none.
+func (q *sequence) counterValuesLocked(b []byte, ts uint64, cv []CounterValue, ex *[maxExtraCounters]extraCounter) (_ []byte, n int) {
+	nonzero := 0
 	for i, c := range cv {
-		d, ok := c.Track.def()
-		if !ok || d.cat != 0 && !q.s.allows(d.cat) { // as allowsCounter
+		d := c.Track.def()
+		if d == nil || d.cat != 0 && q.s.opts.CategoryFilter != nil && !q.s.allows(d.cat) { // as allowsCounter
 			continue
 		}
 		if !known(q.counters, uint32(c.Track)) {
@@ -411,68 +420,80 @@ func (q *sequence) counterValuesLocked(b []byte, ts uint64, cv []CounterValue) (
 					b = q.appendCounterAt(b, ts, c.Track, c.Value)
 				}
 			}
-			for _, e := range ex {
-				b = q.appendCounterAt(b, ts, e.track, e.value)
+			for _, c := range cv[:i] { // the values that were in ex
+				if q.s.allowsCounter(c.Track) {
+					b = q.appendCounterAt(b, ts, c.Track, c.Value)
+				}
 			}
-			return b, ex, 0
+			return b, 0
 		}
-		ex[n] = extraCounter{c.Track, d.uuid, c.Value}
+		e := extraCounter{d.extraField, c.Value}
+		if c.Value != 0 {
+			if nonzero < n {
+				copy(ex[nonzero+1:n+1], ex[nonzero:n])
+			}
+			ex[nonzero] = e
+			nonzero++
+		} else {
+			ex[n] = e
+		}
 		n++
 	}
-	return b, ex, n
+	return b, n
 }
 
 type extraCounter struct {
-	track CounterTrack
-	uuid  uint64
+	uuid  string // the extra_counter_track_uuids field
 	value int64
 }
 
-// appendExtraCounters writes an event's extra counter values, zeros last:
-// trace_processor keeps an event's values up to the first 0 and reads every
-// later one as 0.
+// appendExtraCounters writes an event's extra counter values.
 func appendExtraCounters(b []byte, ex []extraCounter) []byte {
-	for _, zeros := range [2]bool{false, true} {
-		for _, e := range ex {
-			if (e.value == 0) == zeros {
-				b = appendVarintField(b, fTEExtraCounterUUIDs, e.uuid)
-			}
-		}
+	for _, e := range ex {
+		b = append(b, e.uuid...)
 	}
-	for _, zeros := range [2]bool{false, true} {
-		for _, e := range ex {
-			if (e.value == 0) == zeros {
-				b = appendVarintField(b, fTEExtraCounterValues, uint64(e.value))
-			}
-		}
+	for _, e := range ex {
+		b = appendVarintField(b, fTEExtraCounterValues, uint64(e.value))
 	}
 	return b
 }
 
 // appendArgs writes the debug annotations whose names are interned on the
-// sequence (unregistered names are skipped).
-func (q *sequence) appendArgs(b []byte, args []Arg) []byte {
+// sequence (unregistered names are skipped); interned says they all are.
+func (q *sequence) appendArgs(b []byte, args []Arg, interned bool) []byte {
 	for i := range args {
 		a := &args[i]
-		if !q.argsKnown(args[i : i+1]) {
+		if !interned && !q.argKnown(a) {
 			continue
 		}
-		var da int
-		b, da = beginMsg(b, fTEDebugAnnots)
-		b = appendVarintField(b, fDANameIID, uint64(a.name))
+		var tag byte
 		switch a.kind {
 		case argInt:
-			b = appendVarintField(b, fDAInt, a.num)
+			tag = fDAInt << 3
 		case argUint:
-			b = appendVarintField(b, fDAUint, a.num)
+			tag = fDAUint << 3
 		case argBool:
-			b = appendVarintField(b, fDABool, a.num)
+			tag = fDABool << 3
 		case argStringValue:
-			b = appendVarintField(b, fDAStrIID, a.num)
+			tag = fDAStrIID<<3&0x7f | 0x80 // two-byte tag
 		default:
-			b = appendString(b, fDAString, a.str)
+			var da int
+			b, da = beginMsg(b, fTEDebugAnnots)
+			b = appendVarint(append(b, fDANameIID<<3), uint64(a.name))
+			b = endMsg(appendString(b, fDAString, a.str), da)
+			continue
 		}
-		b = endMsg(b, da)
+		// A number is under 128 bytes with its name: a one-byte length,
+		// patched.
+		b = append(b, fTEDebugAnnots<<3|byte(protowire.BytesType), 0, fDANameIID<<3)
+		start := len(b) - 1
+		b = appendVarint(b, uint64(a.name))
+		b = append(b, tag)
+		if a.kind == argStringValue {
+			b = append(b, fDAStrIID>>4)
+		}
+		b = appendVarint(b, a.num)
+		b[start-1] = byte(len(b) - start)
 	}
 	return b
 }
@@ -508,8 +529,8 @@ func (q *sequence) appendCounter(b []byte, c CounterTrack, v int64) []byte {
 }
 
 func (q *sequence) appendCounterAt(b []byte, ts uint64, c CounterTrack, v int64) []byte {
-	d, ok := c.def()
-	if !ok {
+	d := c.def()
+	if d == nil {
 		return b
 	}
 	if !known(q.counters, uint32(c)) {
@@ -522,13 +543,13 @@ func (q *sequence) appendCounterAt(b []byte, ts uint64, c CounterTrack, v int64)
 	b = appendVarintField(b, fSequenceFlags, seqNeedsIncrementalState)
 	b, te := beginMsg(b, fTrackEvent)
 	b = appendVarintField(b, fTEType, typeCounter)
-	b = appendVarintField(b, fTETrackUUID, d.uuid)
+	b = append(b, d.trackField...)
 	b = appendVarintField(b, fTECounterValue, uint64(v))
 	b = endMsg(b, te)
 	return endMsg(b, pkt)
 }
 
-func (q *sequence) appendCounterDesc(b []byte, ts uint64, d counterDef) []byte {
+func (q *sequence) appendCounterDesc(b []byte, ts uint64, d *counterDef) []byte {
 	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
 	b, td := beginMsg(b, fTrackDescriptor)
 	b = appendVarintField(b, fTDUUID, d.uuid)

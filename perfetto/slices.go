@@ -1,8 +1,8 @@
 package perfetto
 
 import (
+	"math/bits"
 	"strconv"
-	"unicode/utf8"
 )
 
 // GroupTrack is a named track that groups others under the process track
@@ -101,87 +101,102 @@ func (q *sequence) slicesLocked(cat Category, sl []Slice) (yield bool) {
 }
 
 // internSliceLocked writes the InternedData a slice begin needs that the
-// sequence lacks (its category, its annotation's name and value). ok is
-// false for an unregistered category.
-func (q *sequence) internSliceLocked(b []byte, cat Category, arg Arg) (_ []byte, ok bool) {
-	args := []Arg{arg}
-	if arg.name == 0 {
-		args = nil
-	}
-	if known(q.cats, uint32(cat)) && q.argsKnown(args) {
-		return b, true
-	}
-	catName, ok := categories.lookup(uint32(cat))
-	if !ok {
-		return b, false
-	}
+// sequence lacks (its category, its annotation's name and value); cat is
+// registered.
+func (q *sequence) internSliceLocked(b []byte, cat Category, args []Arg) []byte {
 	b, id := beginMsg(b, fInternedData)
 	if !known(q.cats, uint32(cat)) {
+		catName, _ := categories.lookup(uint32(cat))
 		b = appendInterned(b, fIDCategories, uint32(cat), catName)
 		q.cats = mark(q.cats, uint32(cat))
 	}
 	b = q.internArgsLocked(b, args)
-	return endMsg(b, id), true
+	return endMsg(b, id)
 }
 
 // appendSlice writes the group and slice track descriptors a begin needs and
-// the slice event, interning what the begin needs in its own packet.
+// the slice event, interning what the begin needs in its own packet. An
+// unregistered category writes the descriptors only.
 func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []byte {
-	if sl.Op == SliceBegin {
-		parent := processUUID
-		for _, g := range sl.Groups {
-			if g.Parent == 0 {
-				g.Parent = processUUID
-			}
-			if _, ok := q.groups[g.UUID]; !ok {
-				if q.groups == nil {
-					q.groups = map[uint64]GroupTrack{}
-				}
-				q.groups[g.UUID] = g
-				b = appendTrackDesc(b, ts, q.pktSeq, g.UUID, g.Parent, g.Name)
-			}
-			parent = g.UUID
-		}
-		b = appendTrackDesc(b, ts, q.pktSeq, sl.Track, parent, sl.TrackName)
+	if sl.Op != SliceBegin {
+		n := sizeVarintField(fTETrackUUID, sl.Track) + sizeVarintField(fTEType, uint64(sl.Op))
+		b = appendPacket(b, ts, q.pktSeq, 2+sizeMsg(fTrackEvent, n))
+		b = append(b, fSequenceFlags<<3, seqNeedsIncrementalState)
+		b = appendMsgHeader(b, fTrackEvent, n)
+		b = appendVarintField(b, fTETrackUUID, sl.Track)
+		return appendVarintField(b, fTEType, uint64(sl.Op))
 	}
-	start := len(b)
-	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
-	b = appendVarintField(b, fSequenceFlags, seqNeedsIncrementalState)
-	if sl.Op == SliceBegin {
-		var ok bool
-		if b, ok = q.internSliceLocked(b, cat, sl.Arg); !ok {
-			return b[:start]
+	parent := processUUID
+	for _, g := range sl.Groups {
+		if g.Parent == 0 {
+			g.Parent = processUUID
 		}
+		if _, ok := q.groups[g.UUID]; !ok {
+			if q.groups == nil {
+				q.groups = map[uint64]GroupTrack{}
+			}
+			q.groups[g.UUID] = g
+			b = appendTrackDesc(b, ts, q.pktSeq, g.UUID, g.Parent, g.Name)
+		}
+		parent = g.UUID
 	}
-	b, te := beginMsg(b, fTrackEvent)
+	trackLen, trackAsIs := sanitizedSize(sl.TrackName)
+	b = appendSizedTrackDesc(b, ts, q.pktSeq, sl.Track, parent, sl.TrackName, trackLen, trackAsIs)
+	var args []Arg
+	if sl.Arg.name != 0 {
+		args = []Arg{sl.Arg}
+	}
+	var in []byte
+	interned := known(q.cats, uint32(cat)) && q.argsKnown(args)
+	if !interned {
+		if _, ok := categories.lookup(uint32(cat)); !ok {
+			return b
+		}
+		in = q.internSliceLocked(q.interning[:0], cat, args)
+		q.interning = in
+	}
+	body := appendVarintField(q.body[:0], fTECategoryIIDs, uint64(cat))
+	if sl.Name == "" && trackAsIs && len(sl.TrackName) <= 64 { // written in place, without building the string
+		digits := max(1, (bits.Len64(sl.NameHandle)+3)/4)
+		body = appendMsgHeader(body, fTEName, len(sl.TrackName)+len(" 0x")+digits)
+		body = appendHex(append(append(body, sl.TrackName...), " 0x"...), sl.NameHandle, digits)
+	} else if sl.Name == "" {
+		body = appendString(body, fTEName, sl.TrackName+" 0x"+strconv.FormatUint(sl.NameHandle, 16))
+	} else {
+		body = appendString(body, fTEName, sl.Name)
+	}
+	body = q.appendArgs(body, args, interned)
+	q.body = body
+	n := sizeVarintField(fTETrackUUID, sl.Track) + 2 + len(body)
+	b = appendPacket(b, ts, q.pktSeq, 2+len(in)+sizeMsg(fTrackEvent, n))
+	b = append(b, fSequenceFlags<<3, seqNeedsIncrementalState)
+	b = append(b, in...)
+	b = appendMsgHeader(b, fTrackEvent, n)
 	b = appendVarintField(b, fTETrackUUID, sl.Track)
-	b = appendVarintField(b, fTEType, uint64(sl.Op))
-	if sl.Op == SliceBegin {
-		b = appendVarintField(b, fTECategoryIIDs, uint64(cat))
-		if sl.Name != "" {
-			b = appendString(b, fTEName, sl.Name)
-		} else if len(sl.TrackName) <= 64 && utf8.ValidString(sl.TrackName) {
-			var n int
-			b, n = beginMsg(b, fTEName)
-			b = strconv.AppendUint(append(append(b, sl.TrackName...), " 0x"...), sl.NameHandle, 16)
-			b = endMsg(b, n)
-		} else {
-			b = appendString(b, fTEName, sl.TrackName+" 0x"+strconv.FormatUint(sl.NameHandle, 16))
-		}
-		if sl.Arg.name != 0 {
-			b = q.appendArgs(b, []Arg{sl.Arg})
-		}
-	}
-	b = endMsg(b, te)
-	return endMsg(b, pkt)
+	b = append(b, fTEType<<3, byte(sl.Op))
+	return append(b, body...)
 }
 
 func appendTrackDesc(b []byte, ts uint64, seq uint32, uuid, parent uint64, name string) []byte {
-	b, pkt := appendPacketHeader(b, ts, seq)
-	b, td := beginMsg(b, fTrackDescriptor)
+	nameLen, asIs := sanitizedSize(name)
+	return appendSizedTrackDesc(b, ts, seq, uuid, parent, name, nameLen, asIs)
+}
+
+// appendSizedTrackDesc is appendTrackDesc with sanitizedSize(name) known.
+func appendSizedTrackDesc(b []byte, ts uint64, seq uint32, uuid, parent uint64, name string, nameLen int, asIs bool) []byte {
+	n := sizeVarintField(fTDUUID, uuid) + sizeVarintField(fTDParentUUID, parent) + sizeMsg(fTDName, nameLen)
+	b = appendPacket(b, ts, seq, sizeMsg(fTrackDescriptor, n))
+	b = appendMsgHeader(b, fTrackDescriptor, n)
 	b = appendVarintField(b, fTDUUID, uuid)
 	b = appendVarintField(b, fTDParentUUID, parent)
-	b = appendString(b, fTDName, name)
-	b = endMsg(b, td)
-	return endMsg(b, pkt)
+	return appendSanitized(b, fTDName, name, nameLen, asIs)
+}
+
+// appendHex writes the n lowercase hex digits of v (strconv's base-16 form
+// when n is its length), without strconv's general path.
+func appendHex(b []byte, v uint64, n int) []byte {
+	for i := n - 1; i >= 0; i-- {
+		b = append(b, "0123456789abcdef"[v>>(4*uint(i))&0xf])
+	}
+	return b
 }

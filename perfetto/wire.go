@@ -1,7 +1,6 @@
 package perfetto
 
 import (
-	"math"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -100,39 +99,59 @@ const MaxStringLen = 4096
 // TruncationMarker ends every string that was cut to MaxStringLen.
 const TruncationMarker = "...[truncated]"
 
-// appendVarintField writes a varint field. Tags of fields 1..15 are one byte
-// and small values one or two, the bulk of every event, so those are
-// appended directly (this is most of the encoder's time); the rest goes
-// through protowire.
+// appendVarintField writes a varint field.
 func appendVarintField(b []byte, num protowire.Number, v uint64) []byte {
-	if num < 16 {
-		b = append(b, byte(num)<<3)
-	} else {
-		b = protowire.AppendTag(b, num, protowire.VarintType)
-	}
-	return appendVarint(b, v)
+	return appendVarint(appendTag(b, num, protowire.VarintType), v)
 }
 
-func appendVarint(b []byte, v uint64) []byte {
-	switch {
-	case v < 1<<7:
-		return append(b, byte(v))
-	case v < 1<<14:
-		return append(b, byte(v)|0x80, byte(v>>7))
+// appendTag writes the tag of field num (every field here is below 2048, so
+// one or two bytes); small enough to inline, as are its callers.
+func appendTag(b []byte, num protowire.Number, t protowire.Type) []byte {
+	if num < 16 {
+		return append(b, byte(num)<<3|byte(t))
 	}
-	return protowire.AppendVarint(b, v)
+	return append(b, byte(num)<<3|byte(t)|0x80, byte(num>>4))
+}
+
+// appendVarint writes v a byte at a time: for the few bytes of a varint
+// this beats building it aside and copying it in.
+func appendVarint(b []byte, v uint64) []byte {
+	for v >= 1<<7 {
+		b = append(b, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(b, byte(v))
+}
+
+// sizeVarint is the encoded size of v.
+func sizeVarint(v uint64) int { return protowire.SizeVarint(v) }
+
+// sizeTag is the encoded size of a tag of field num (all below 2048 here).
+func sizeTag(num protowire.Number) int {
+	if num < 16 {
+		return 1
+	}
+	return 2
+}
+
+// sizeVarintField is the encoded size of a varint field.
+func sizeVarintField(num protowire.Number, v uint64) int { return sizeTag(num) + sizeVarint(v) }
+
+// sizeMsg is the encoded size of a length-delimited field whose content is n
+// bytes.
+func sizeMsg(num protowire.Number, n int) int { return sizeTag(num) + sizeVarint(uint64(n)) + n }
+
+// appendMsgHeader opens a length-delimited field whose content, n bytes,
+// follows: the sized counterpart of beginMsg, for hot paths that know n.
+func appendMsgHeader(b []byte, num protowire.Number, n int) []byte {
+	return appendVarint(appendTag(b, num, protowire.BytesType), uint64(n))
 }
 
 // beginMsg opens a length-delimited field with a one-byte length placeholder;
-// endMsg patches it. Nearly every message here is under 128 bytes, so this
-// avoids a sizing pass; larger ones are shifted once.
+// endMsg patches it. For messages not sized beforehand (descriptors,
+// interning, string annotations); larger ones are shifted once.
 func beginMsg(b []byte, num protowire.Number) ([]byte, int) {
-	if num < 16 {
-		b = append(b, byte(num)<<3|byte(protowire.BytesType), 0)
-	} else {
-		b = protowire.AppendTag(b, num, protowire.BytesType)
-		b = append(b, 0)
-	}
+	b = append(appendTag(b, num, protowire.BytesType), 0)
 	return b, len(b)
 }
 
@@ -150,52 +169,105 @@ func endMsg(b []byte, start int) []byte {
 }
 
 // appendPacketHeader opens a Trace.packet and writes the fields every packet
-// of this package carries: an absolute CLOCK_BOOTTIME timestamp with its
-// explicit clock id (never a sequence default, see reference-behaviour 7.3.6)
-// and the sequence id, unless seqID is 0 (Options.OmitSequenceID).
+// of this package carries (appendPacketFields); endMsg closes it.
 func appendPacketHeader(b []byte, ts uint64, seqID uint32) ([]byte, int) {
 	b, start := beginMsg(b, fTracePacket)
-	b = append(b, fTimestamp<<3)
-	b = protowire.AppendVarint(b, ts)
+	return appendPacketFields(b, ts, seqID), start
+}
+
+// appendPacket opens a Trace.packet whose content after the common fields is
+// n bytes: the sized counterpart of appendPacketHeader.
+func appendPacket(b []byte, ts uint64, seqID uint32, n int) []byte {
+	b = appendMsgHeader(b, fTracePacket, sizePacketFields(ts, seqID)+n)
+	return appendPacketFields(b, ts, seqID)
+}
+
+// appendPacketFields writes an absolute CLOCK_BOOTTIME timestamp with its
+// explicit clock id (never a sequence default, see reference-behaviour
+// 7.3.6) and the sequence id, unless seqID is 0 (Options.OmitSequenceID).
+func appendPacketFields(b []byte, ts uint64, seqID uint32) []byte {
+	b = appendVarint(append(b, fTimestamp<<3), ts)
 	// timestamp_clock_id (58, two-byte tag) = 6.
 	b = append(b, fTimestampClockID<<3&0x7f|0x80, fTimestampClockID>>4, ClockBoottime)
 	if seqID != 0 {
 		b = appendVarint(append(b, fSeqID<<3), uint64(seqID))
 	}
-	return b, start
+	return b
+}
+
+func sizePacketFields(ts uint64, seqID uint32) int {
+	n := 1 + sizeVarint(ts) + 3
+	if seqID != 0 {
+		n += 1 + sizeVarint(uint64(seqID))
+	}
+	return n
 }
 
 // appendString writes a string field, replacing invalid UTF-8 with U+FFFD and
-// truncating to MaxStringLen. The common case (short, valid) is a plain append.
+// truncating to MaxStringLen.
 func appendString(b []byte, num protowire.Number, s string) []byte {
+	n, asIs := sanitizedSize(s)
+	return appendSanitized(b, num, s, n, asIs)
+}
+
+// sanitizedSize is the length of s as written (Sanitize's) and whether s is
+// written as it is (short and valid: the common case, a plain append).
+func sanitizedSize(s string) (n int, asIs bool) {
 	if len(s) <= MaxStringLen && utf8.ValidString(s) {
-		b = protowire.AppendTag(b, num, protowire.BytesType)
-		return protowire.AppendString(b, s)
+		return len(s), true
 	}
-	limit := math.MaxInt // no cut unless the sanitised text is too long
-	if sanitizedLen(s) > MaxStringLen {
-		limit = MaxStringLen - len(TruncationMarker)
+	_, n, cut := sanitizedPrefix(s)
+	if cut {
+		n += len(TruncationMarker)
 	}
-	b, start := beginMsg(b, num)
-	for i := 0; i < len(s); {
+	return n, false
+}
+
+// appendSanitized is appendString with sanitizedSize's results, for callers
+// that sized the field already.
+func appendSanitized(b []byte, num protowire.Number, s string, n int, asIs bool) []byte {
+	b = appendMsgHeader(b, num, n)
+	if asIs {
+		return append(b, s...)
+	}
+	end, _, cut := sanitizedPrefix(s)
+	for i := 0; i < end; {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		invalid := r == utf8.RuneError && size <= 1
-		enc := size
-		if invalid {
-			enc = utf8.RuneLen(utf8.RuneError)
-		}
-		if len(b)-start+enc > limit {
-			b = append(b, TruncationMarker...)
-			break
-		}
-		if invalid {
+		if r == utf8.RuneError && size <= 1 {
 			b = utf8.AppendRune(b, utf8.RuneError)
 		} else {
 			b = append(b, s[i:i+size]...)
 		}
 		i += size
 	}
-	return endMsg(b, start)
+	if cut {
+		b = append(b, TruncationMarker...)
+	}
+	return b
+}
+
+// sanitizedPrefix returns how much of s is written, s[:end], and its length
+// n once each invalid byte became U+FFFD; cut says the text was too long and
+// TruncationMarker follows the prefix (cut at a rune boundary so that the
+// whole fits MaxStringLen).
+func sanitizedPrefix(s string) (end, n int, cut bool) {
+	if n := sanitizedLen(s); n <= MaxStringLen {
+		return len(s), n, false
+	}
+	limit := MaxStringLen - len(TruncationMarker)
+	for end < len(s) {
+		r, size := utf8.DecodeRuneInString(s[end:])
+		enc := size
+		if r == utf8.RuneError && size <= 1 {
+			enc = utf8.RuneLen(utf8.RuneError)
+		}
+		if n+enc > limit {
+			break
+		}
+		n += enc
+		end += size
+	}
+	return end, n, true
 }
 
 // sanitizedLen is the length of s once each invalid byte became U+FFFD.

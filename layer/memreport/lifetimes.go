@@ -29,17 +29,22 @@ import (
 // never calls the engine or the store, so names are copied here rather than
 // looked up in the store.
 type lifetimes struct {
-	mu    sync.Mutex
-	nopen atomic.Int64 // len(open), read without mu
-	open  hashmap.Map[liveKey, liveSlice]
+	mu      sync.Mutex
+	anyOpen atomic.Bool // len(open) > 0, read without mu; stored only when it changes
+	named   atomic.Bool // a name was ever recorded: forget has nothing to drop before
+	open    hashmap.Map[liveKey, liveSlice]
 	// ranged lists the keys of an object's open range binds (sparse
 	// ranges, video session bindings) by its key without them, for renames.
 	ranged  hashmap.Map[liveKey, []uint64]
 	names   hashmap.Map[nameKey, string]
 	devices map[uint64]uintptr // device key -> VkDevice, for track names
 	groups  hashmap.Map[groupKey, []perfetto.GroupTrack]
-	key     func(uintptr) uint64
-	next    uint64
+	// The groups groupsLocked returned last (nil: none): consecutive
+	// events nearly always share a device and heap.
+	lastGroup  groupKey
+	lastGroups []perfetto.GroupTrack
+	key        func(uintptr) uint64
+	next       uint64
 }
 
 // liveKey is an allocation (src DEVICE_MEMORY or DRIVER, id its
@@ -126,7 +131,7 @@ var trackNames = [...]string{
 // allocation again) continues on its track: reopen says to end the open
 // slice on sl.Track first.
 func (lt *lifetimes) slice(ev *accounting.AllocationEvent) (sl perfetto.Slice, ok, reopen bool) {
-	if lt.nopen.Load() == 0 && !perfetto.Enabled() {
+	if !lt.anyOpen.Load() && !perfetto.Enabled() {
 		// Untraced: nothing to end, nothing to begin. A session that starts
 		// later begins the live objects' slices in its replay (current).
 		return sl, false, false
@@ -183,7 +188,9 @@ func (lt *lifetimes) openLocked(k liveKey, ev *accounting.AllocationEvent) liveS
 	}
 	ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
 	lt.open.Set(k, ls)
-	lt.nopen.Store(int64(lt.open.Len()))
+	if !lt.anyOpen.Load() {
+		lt.anyOpen.Store(true)
+	}
 	if k.key != 0 {
 		obj := liveKey{k.dev, k.src, k.id, k.plane, 0}
 		lt.ranged.Set(obj, append(lt.ranged.At(obj), k.key))
@@ -194,7 +201,9 @@ func (lt *lifetimes) openLocked(k liveKey, ev *accounting.AllocationEvent) liveS
 // closeLocked ends a lifetime.
 func (lt *lifetimes) closeLocked(k liveKey) {
 	lt.open.Delete(k)
-	lt.nopen.Store(int64(lt.open.Len()))
+	if lt.open.Len() == 0 {
+		lt.anyOpen.Store(false)
+	}
 	if k.key != 0 {
 		obj := liveKey{k.dev, k.src, k.id, k.plane, 0}
 		keys := lt.ranged.At(obj)
@@ -223,7 +232,11 @@ func (lt *lifetimes) beginLocked(ls *liveSlice) perfetto.Slice {
 // groupsLocked returns the device and heap group tracks, made once.
 func (lt *lifetimes) groupsLocked(dev uint64, heap uint32) []perfetto.GroupTrack {
 	k := groupKey{dev, heap}
+	if lt.lastGroups != nil && lt.lastGroup == k {
+		return lt.lastGroups
+	}
 	if g, ok := lt.groups.Get(k); ok {
+		lt.lastGroup, lt.lastGroups = k, g
 		return g
 	}
 	d := perfetto.ProcessTrackUUID() ^ mix(dev|1<<62)
@@ -232,6 +245,7 @@ func (lt *lifetimes) groupsLocked(dev uint64, heap uint32) []perfetto.GroupTrack
 		{UUID: d ^ mix(uint64(heap)+1), Parent: d, Name: "heap " + strconv.FormatUint(uint64(heap), 10)},
 	}
 	lt.groups.Set(k, g)
+	lt.lastGroup, lt.lastGroups = k, g
 	return g
 }
 
@@ -258,6 +272,9 @@ func (lt *lifetimes) EmitName(r objectnames.Record) {
 		lt.names.Delete(nk)
 	} else {
 		lt.names.Set(nk, r.Name)
+		if !lt.named.Load() {
+			lt.named.Store(true)
+		}
 	}
 	if lt.open.Len() == 0 {
 		return // untraced: no slice to rename
@@ -288,6 +305,9 @@ func (lt *lifetimes) name(dev uint64, t generated.ObjectType, handle uint64) str
 
 // forget drops the name of a destroyed object.
 func (lt *lifetimes) forget(dev uint64, t generated.ObjectType, handle uint64) {
+	if !lt.named.Load() {
+		return // no name to drop, and no lock to take per destroy
+	}
 	lt.mu.Lock()
 	lt.names.Delete(nameKey{dev, t, handle})
 	lt.mu.Unlock()
@@ -305,6 +325,9 @@ func (lt *lifetimes) deviceDestroyed(dev uint64) {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	delete(lt.devices, dev)
+	if lt.lastGroup.dev == dev {
+		lt.lastGroups = nil
+	}
 	for k := range lt.groups.All() {
 		if k.dev == dev {
 			lt.groups.Delete(k)

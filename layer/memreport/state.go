@@ -250,12 +250,7 @@ func (s *state) bound(device uintptr, kind accounting.ResourceKind, handle, memo
 		s.engine.PlaneBound(key, handle, aspect, memory, offset)
 		return
 	}
-	if s.engine.NeedsSize(key, kind, handle) {
-		if size := query(); size != 0 {
-			s.engine.RequirementsKnown(key, kind, handle, size)
-		}
-	}
-	s.engine.Bound(key, kind, handle, memory, offset)
+	s.engine.BoundQuerying(key, kind, handle, memory, offset, query)
 }
 
 func (s *state) debugUtilsName(device uintptr, t int32, handle uint64, name string) {

@@ -374,7 +374,7 @@ func TestSlicesOfObjectsCreatedUntraced(t *testing.T) {
 	s.memoryAllocated(dev, 0x100, 65536, 0, accounting.MemoryInfo{})
 	s.bufferCreated(dev, 0xb1, accounting.BufferUsageUniform, 256)
 	s.bound(dev, accounting.KindBuffer, 0xb1, 0x100, 0, planeAspectNone, noQuery(t))
-	if n := s.lt.nopen.Load(); n != 0 {
+	if n := s.lt.open.Len(); n != 0 || s.lt.anyOpen.Load() {
 		t.Fatalf("%d lifetimes tracked untraced, want 0", n)
 	}
 
@@ -388,7 +388,7 @@ func TestSlicesOfObjectsCreatedUntraced(t *testing.T) {
 	if err := sess.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	if n := s.lt.nopen.Load(); n != 0 {
+	if n := s.lt.open.Len(); n != 0 || s.lt.anyOpen.Load() {
 		t.Fatalf("%d lifetimes left open, want 0", n)
 	}
 	tr, err := decode.Decode(out.Bytes())

@@ -82,6 +82,31 @@ func vocabArg(name perfetto.AnnotationName, s string) perfetto.Arg {
 	return perfetto.String(name, s)
 }
 
+// opValues and sourceValues are the vocabulary's operations and sources by
+// value (0 where not in it): every event names both, and an index is
+// cheaper than the string-keyed lookup.
+var opValues, sourceValues = func() (ops, srcs [256]perfetto.StringValue) {
+	for i := range 256 {
+		ops[i] = vocab[accounting.Operation(i).String()]
+		srcs[i] = vocab[accounting.Source(i).String()]
+	}
+	return ops, srcs
+}()
+
+func opArg(o accounting.Operation) perfetto.Arg {
+	if v := opValues[o]; v != 0 {
+		return perfetto.StringOf(argOperation, v)
+	}
+	return perfetto.String(argOperation, o.String())
+}
+
+func sourceArg(s accounting.Source) perfetto.Arg {
+	if v := sourceValues[s]; v != 0 {
+		return perfetto.StringOf(argSource, v)
+	}
+	return perfetto.String(argSource, s.String())
+}
+
 // heapCounterTracks are the vulkan.mem.heap<N>.* tracks by heap and track
 // index, registered on first use (16 heaps of 32 tracks, most never used);
 // 0 until then.
@@ -186,8 +211,8 @@ func (s traceSink) AllocationWith(ev accounting.AllocationEvent, changes []accou
 	}
 	var buf [14]perfetto.Arg
 	args := append(buf[:0],
-		vocabArg(argOperation, ev.Operation.String()),
-		vocabArg(argSource, ev.Source.String()),
+		opArg(ev.Operation),
+		sourceArg(ev.Source),
 		perfetto.Uint(argMemoryObject, ev.MemoryObjectID),
 		perfetto.Uint(argSize, ev.Size),
 		perfetto.Uint(argOffset, ev.Offset),
@@ -275,7 +300,7 @@ func (s traceSink) failure(ev accounting.AllocationEvent) {
 		return // failures are events of their moment, never replayed
 	}
 	perfetto.Stamp(layer.EventTime()).Instant(category, failEvent,
-		vocabArg(argSource, ev.Source.String()),
+		sourceArg(ev.Source),
 		perfetto.Uint(argMemoryObject, ev.MemoryObjectID),
 		perfetto.Uint(argSize, ev.Size),
 		perfetto.Uint(argObjectHandle, ev.ObjectHandle),
@@ -311,7 +336,7 @@ func (s traceSink) Leak(ev accounting.AllocationEvent, name, at string) {
 	}
 	var buf [15]perfetto.Arg
 	args := append(buf[:0],
-		vocabArg(argSource, ev.Source.String()),
+		sourceArg(ev.Source),
 		perfetto.Uint(argMemoryObject, ev.MemoryObjectID),
 		perfetto.Uint(argSize, ev.Size),
 		perfetto.Uint(argOffset, ev.Offset),

@@ -116,7 +116,9 @@
 //	                           with VkBindImageMemorySwapchainInfoKHR; query
 //	                           requirements first when NeedsSize/
 //	                           NeedsPlaneSize says so (per bind of a failed
-//	                           *2 call whose VkBindMemoryStatus says so)
+//	                           *2 call whose VkBindMemoryStatus says so), or
+//	                           BoundQuerying, which does both for a whole
+//	                           resource
 //	vkAllocateMemory ok        MemoryAllocatedWith (the chain's dedicated,
 //	                           import and export structs)
 //	vkAllocateMemory failed    AllocationFailed

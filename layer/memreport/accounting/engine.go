@@ -361,6 +361,10 @@ func (e *Engine) NeedsPlaneSize(dev, image uint64, aspect uint32) bool {
 func (e *Engine) needsSize(dev uint64, kind ResourceKind, handle uint64, plane int) bool {
 	e.lock()
 	defer e.unlock()
+	return e.needsSizeLocked(dev, kind, handle, plane)
+}
+
+func (e *Engine) needsSizeLocked(dev uint64, kind ResourceKind, handle uint64, plane int) bool {
 	d := e.devices[dev]
 	if d == nil {
 		return false
@@ -381,6 +385,32 @@ func (e *Engine) Bound(dev uint64, kind ResourceKind, handle, memory, offset uin
 	e.boundSlot(dev, kind, handle, -1, memory, offset)
 }
 
+// BoundQuerying is Bound that first learns the resource's size from size
+// (its memory requirements) when the engine lacks it, as NeedsSize and
+// RequirementsKnown would: size runs without the engine's lock (it may call
+// the driver), and when the size is known already, the usual case, the bind
+// takes the lock once instead of twice.
+func (e *Engine) BoundQuerying(dev uint64, kind ResourceKind, handle, memory, offset uint64, size func() uint64) {
+	if e.boundIfSized(dev, kind, handle, memory, offset) {
+		return
+	}
+	if s := size(); s != 0 {
+		e.RequirementsKnown(dev, kind, handle, s)
+	}
+	e.Bound(dev, kind, handle, memory, offset)
+}
+
+// boundIfSized is Bound unless the resource needs a size (false).
+func (e *Engine) boundIfSized(dev uint64, kind ResourceKind, handle, memory, offset uint64) bool {
+	e.lock()
+	defer e.unlock()
+	if e.needsSizeLocked(dev, kind, handle, -1) {
+		return false
+	}
+	e.boundSlotLocked(dev, kind, handle, -1, memory, offset)
+	return true
+}
+
 // PlaneBound records the bind of one plane of a disjoint image
 // (VkBindImagePlaneMemoryInfo.planeAspect).
 func (e *Engine) PlaneBound(dev, image uint64, aspect uint32, memory, offset uint64) {
@@ -397,6 +427,10 @@ func (e *Engine) PlaneBound(dev, image uint64, aspect uint32, memory, offset uin
 func (e *Engine) boundSlot(dev uint64, kind ResourceKind, handle uint64, plane int, memory, offset uint64) {
 	e.lock()
 	defer e.unlock()
+	e.boundSlotLocked(dev, kind, handle, plane, memory, offset)
+}
+
+func (e *Engine) boundSlotLocked(dev uint64, kind ResourceKind, handle uint64, plane int, memory, offset uint64) {
 	if memory == 0 {
 		e.stats.NullMemoryBinds++
 		return

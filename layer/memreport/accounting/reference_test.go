@@ -375,6 +375,38 @@ func TestMemoryReportSnapshotDump(t *testing.T) {
 	wantTotals(t, e, r, nil)
 }
 
+// TestBoundQuerying: the size is asked for only when the engine lacks it,
+// without the engine's lock held (the query may call the driver, and the
+// engine back), and a bind whose size stays unknown is dropped and counted.
+func TestBoundQuerying(t *testing.T) {
+	e, r := newTestEngine()
+	e.DeviceCreated(1, testProps, false)
+	e.MemoryAllocated(1, 0x40, 1<<20, 0)
+	e.BufferCreated(1, 0xA, BufferUsageStorage, 1024)
+	e.BoundQuerying(1, KindBuffer, 0xA, 0x40, 0, func() uint64 { t.Error("size asked for although known"); return 0 })
+	e.BufferCreated(1, 0xB, BufferUsageStorage, 0)
+	calls := 0
+	e.BoundQuerying(1, KindBuffer, 0xB, 0x40, 4096, func() uint64 {
+		calls++
+		if !e.NeedsSize(1, KindBuffer, 0xB) { // takes the lock: it must not be held
+			t.Error("size asked for although known")
+		}
+		return 2048
+	})
+	e.BufferCreated(1, 0xC, BufferUsageStorage, 0)
+	e.BoundQuerying(1, KindBuffer, 0xC, 0x40, 8192, func() uint64 { return 0 })
+	if calls != 1 {
+		t.Errorf("size asked for %d times, want 1", calls)
+	}
+	wantTotals(t, e, r, map[string]int64{app(ClusterComputeStorage): 1024 + 2048, app(ClusterUnbound): 1<<20 - 3072})
+	if s := e.Stats(); s.DroppedBinds != 1 {
+		t.Fatalf("stats = %+v, want one dropped bind", s)
+	}
+	if info, _ := e.Resource(1, KindBuffer, 0xB); info.Size != 2048 || info.BoundSlots != 1 {
+		t.Fatalf("buffer = %+v", info)
+	}
+}
+
 // TestBindQueriesUnknownResourceSize covers the engine side of the
 // Bind*QueriesUnknownResourceSize cases: NeedsSize tells the layer when a
 // bind-time requirements query is due, and recorded sizes are kept.
