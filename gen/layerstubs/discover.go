@@ -50,6 +50,9 @@ type Func struct {
 	// naming command: the exit watcher writes a record of it still pending
 	// when the process dies into the trace files as the name's packet.
 	Durable bool
+	// Unknown is the first "//vkgen:" line of the doc comment that is no
+	// directive above (a typo, or one vkgen no longer has): an error.
+	Unknown string
 }
 
 // queryDirective introduces a deferred hook's query in its doc comment;
@@ -142,11 +145,14 @@ func (impl *Impl) addFile(fset *token.FileSet, f *ast.File) {
 		}
 		if fd.Doc != nil {
 			for _, c := range fd.Doc.List {
-				if q, ok := strings.CutPrefix(c.Text, queryDirective); ok {
+				text := strings.TrimSpace(c.Text)
+				switch q, isQuery := strings.CutPrefix(text, queryDirective); {
+				case isQuery:
 					f.Query = strings.TrimSpace(q)
-				}
-				if strings.TrimSpace(c.Text) == durableDirective {
+				case text == durableDirective:
 					f.Durable = true
+				case strings.HasPrefix(text, "//vkgen:") && f.Unknown == "":
+					f.Unknown = text
 				}
 			}
 		}

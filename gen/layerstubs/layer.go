@@ -122,6 +122,9 @@ var frameworkHooks = map[string]struct {
 // addFunc checks one hook function against what it hooks.
 func (b *builder) addFunc(d *layerData, f *Func, get func(string) (*use, error)) error {
 	sym := d.Spec.Symbol
+	if f.Unknown != "" {
+		return fmt.Errorf("%s: unknown directive %q (vkgen has %s<command> and %s)", f.Name, f.Unknown, queryDirective, durableDirective)
+	}
 	if f.Name == "forgetNamed" || f.Name == "forget" {
 		want := []string{"vk.Device", "vk.ObjectType", "uint64"}
 		if f.Name != "forgetNamed" || !same(f.Params, want) || len(f.Results) != 0 {

@@ -219,6 +219,10 @@ func TestBadHooks(t *testing.T) {
 			"want func(vk.Device, vk.Buffer, vk.DeviceMemory, vk.DeviceSize, vk.Result, *vk.MemoryRequirements)"},
 		"durable pre": {"//vkgen:durable\nfunc preSetDebugUtilsObjectNameEXT(vk.Device, *vk.DebugUtilsObjectNameInfoEXT) {}",
 			"preSetDebugUtilsObjectNameEXT: //vkgen:durable applies to the deferred hooks (before, after) of vkSetDebugUtilsObjectNameEXT and vkDebugMarkerSetObjectNameEXT"},
+		"old directive": {"//vkgen:defer untraced\nfunc preSetDebugUtilsObjectNameEXT(vk.Device, *vk.DebugUtilsObjectNameInfoEXT) {}",
+			`preSetDebugUtilsObjectNameEXT: unknown directive "//vkgen:defer untraced" (vkgen has //vkgen:query <command> and //vkgen:durable)`},
+		"forget directive": {"//vkgen:durable2\nfunc forgetNamed(vk.Device, vk.ObjectType, uint64) {}",
+			`forgetNamed: unknown directive "//vkgen:durable2"`},
 		"durable other": {"//vkgen:durable\nfunc beforeDestroyBuffer(vk.Device, vk.Buffer, *vk.AllocationCallbacks) {}",
 			"beforeDestroyBuffer: //vkgen:durable applies to the deferred hooks"},
 	} {
