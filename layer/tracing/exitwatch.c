@@ -167,7 +167,7 @@ static int rune_len(const uint8_t *s, uint64_t n) {
 /* The name as package perfetto writes strings (perfetto.Sanitize): each
  * invalid byte becomes U+FFFD, and a text longer than MaxStringLen (4096)
  * is cut at a character boundary and ends with TruncationMarker. Returns the
- * length written to out (at least 4096 bytes). */
+ * length written to out, which holds 4096 bytes. */
 static uint64_t sanitize(const char *name, uint8_t *out) {
 	static const char marker[] = "...[truncated]";
 	enum { MAX = 4096, CUT = MAX - (int)sizeof(marker) + 1 };
@@ -236,8 +236,8 @@ static void put_names(void) {
 	while (at < head) {
 		const struct vkgen_rec *r = (const void *)(buf + (at & (VKGEN_RING_BYTES - 1)));
 		uint32_t size = r->size, state = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
-		if (size < sizeof(struct vkgen_rec) || size % 8 || size > head - at) return;
-		if ((state == VKGEN_REC_READY || state == VKGEN_REC_HEAP) && r->names && r->nslots >= 2) {
+		if (!size || size % 8 || size > head - at) return; /* a padding record may be 8 bytes */
+		if ((state == VKGEN_REC_READY || state == VKGEN_REC_HEAP) && size >= sizeof(*r) && r->names && r->nslots >= 2) {
 			const uint64_t *slots = state == VKGEN_REC_HEAP ? (const void *)(uintptr_t)r->slot[0] : r->slot;
 			uint64_t ts = r->ts;
 			if (!ts) { /* recorded before any session: the time of the end */
@@ -258,6 +258,7 @@ static void put_names(void) {
 	}
 }
 
+/* Starts with every signal blocked (inherited from vkgen_exit_watch). */
 static int watcher(void *arg) {
 	(void)arg;
 	struct pollfd p = {watch.pidfd, POLLIN, 0};
