@@ -498,6 +498,31 @@ const struct vkgen_cap_type *vkgen_cap_stype(int32_t stype) {
 	return NULL;
 }
 
+/* The framework's object-name records (layer/names.go drains them): the
+ * naming commands of layers declaring object_names, durable, and the
+ * forgetting of an ended object's name. */
+
+extern const struct vkgen_cap_type vkgen_cap_VkDebugUtilsObjectNameInfoEXT;
+static const struct vkgen_cap_ptr vkgen_cap_names_SetDebugUtilsObjectNameEXT_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkDebugUtilsObjectNameInfoEXT},
+};
+const struct vkgen_cap_cmd vkgen_cap_names_SetDebugUtilsObjectNameEXT = {1, 2, vkgen_cap_names_SetDebugUtilsObjectNameEXT_params, .names = 1};
+
+extern const struct vkgen_cap_type vkgen_cap_VkDebugMarkerObjectNameInfoEXT;
+static const struct vkgen_cap_ptr vkgen_cap_names_DebugMarkerSetObjectNameEXT_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkDebugMarkerObjectNameInfoEXT},
+};
+const struct vkgen_cap_cmd vkgen_cap_names_DebugMarkerSetObjectNameEXT = {2, 2, vkgen_cap_names_DebugMarkerSetObjectNameEXT_params, .names = 2};
+
+static const struct vkgen_cap_ptr vkgen_cap_names_forget_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+};
+const struct vkgen_cap_cmd vkgen_cap_names_forget = {3, 3, vkgen_cap_names_forget_params};
+
 /* VkDebugReportObjectTypeEXT -> VkObjectType, 0 when unmapped. */
 int32_t vkgen_object_type_of_report(int32_t t) {
 	switch (t) {

@@ -331,6 +331,11 @@ void vkgen_destroy_instance(struct vkgen_layer *L, VkInstance instance, const Vk
 	free(inst);
 }
 
+/* The next layer's vkGetDeviceProcAddr while a layer of this library that
+ * records object names, or one below such a layer through this library's
+ * layers only, creates a device on this thread (see names_above). */
+static __thread PFN_vkGetDeviceProcAddr names_below;
+
 VkResult vkgen_create_device(struct vkgen_layer *L, VkPhysicalDevice phys, const VkDeviceCreateInfo *ci,
                              const VkAllocationCallbacks *alloc, VkDevice *out) {
 	VkLayerDeviceCreateInfo *link = device_chain(ci, VK_LAYER_LINK_INFO);
@@ -345,7 +350,14 @@ VkResult vkgen_create_device(struct vkgen_layer *L, VkPhysicalDevice phys, const
 
 	struct vkgen_device *dev = calloc(1, sizeof(*dev));
 	if (!dev) return VK_ERROR_OUT_OF_HOST_MEMORY;
+	/* Tell the next layer, if it is one of ours, that names are recorded
+	 * above it (by this layer, or above this one through our layers only);
+	 * a foreign layer in between leaves names_below naming itself. */
+	int above = names_below == L->gdpa;
+	PFN_vkGetDeviceProcAddr outer = names_below;
+	names_below = L->object_names || above ? gdpa : NULL;
 	VkResult res = create(phys, ci, alloc, out);
+	names_below = outer;
 	if (res != VK_SUCCESS) {
 		free(dev);
 		return res;
@@ -355,6 +367,7 @@ VkResult vkgen_create_device(struct vkgen_layer *L, VkPhysicalDevice phys, const
 	dev->physical = phys;
 	dev->instance = inst;
 	dev->next_gdpa = gdpa;
+	dev->names_above = (uint8_t)above;
 	VkLayerDeviceCreateInfo *cb = device_chain(ci, VK_LOADER_DATA_CALLBACK);
 	if (cb) dev->set_loader_data = cb->u.pfnSetDeviceLoaderData;
 	for (int i = 0; i < VKGEN_DEVICE_SLOTS; i++) dev->tab[i] = gdpa(*out, vkgen_device_slot_names[i]);
@@ -372,6 +385,10 @@ void vkgen_destroy_device(struct vkgen_layer *L, VkDevice device, const VkAlloca
 	if (!device) return;
 	struct vkgen_device *dev = vkgen_map_del(&L->devices, vkgen_key(device));
 	if (!dev) return;
+	if (L->object_names && !dev->names_above) { /* the device's names go with it, after the calls before */
+		const uint64_t a[] = {(uint64_t)(uintptr_t)device, VK_OBJECT_TYPE_DEVICE, (uint64_t)(uintptr_t)device};
+		vkgen_defer(L->forget, a, 0);
+	}
 	PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)dev->tab[VKGEN_D_vkDestroyDevice];
 	if (destroy) destroy(device, alloc);
 	if (L->names) vkgen_namecache_clear(L->names);
@@ -413,8 +430,12 @@ PFN_vkVoidFunction vkgen_gdpa(struct vkgen_layer *L, VkDevice device, const char
 	int i = vkgen_lookup(name);
 	const struct vkgen_intercept *ic = intercept(L, i);
 	if (ic && ic->fn && vkgen_names[i].level == VKGEN_LEVEL_DEVICE) {
-		if (ic->claimed) return ic->fn;
-		return dev->next_gdpa(device, name) ? ic->fn : NULL;
+		PFN_vkVoidFunction down = dev->next_gdpa(device, name);
+		/* A layer above records the names (a claimed command with nothing
+		 * below stays ours: the layer implements it). */
+		if (down && L->object_names && dev->names_above && (i == VKGEN_N_vkSetDebugUtilsObjectNameEXT || i == VKGEN_N_vkDebugMarkerSetObjectNameEXT))
+			return down;
+		return down || ic->claimed ? ic->fn : NULL;
 	}
 	return dev->next_gdpa(device, name);
 }

@@ -128,6 +128,11 @@ struct vkgen_device {
 	PFN_vkGetDeviceProcAddr next_gdpa;
 	PFN_vkSetDeviceLoaderData set_loader_data; /* for layers that create dispatchable objects */
 	void *user;
+	/* A layer of this library above this one in the device's chain records
+	 * object names (object_names), with only this library's layers in
+	 * between: this layer hands out the next layer's naming commands and
+	 * records no name of its own, so each naming call is recorded once. */
+	uint8_t names_above;
 	PFN_vkVoidFunction tab[VKGEN_DEVICE_SLOTS];
 };
 
@@ -161,6 +166,10 @@ struct vkgen_layer {
 	 * handle). NULL unless the layer has one. */
 	const struct vkgen_cap_cmd *forget;
 	struct vkgen_named *named; /* with forget: what the naming trampolines marked */
+	/* The framework records the layer's object names into the shared store
+	 * (spec object_names): its naming trampolines record the calls (once per
+	 * device chain, see names_above) and forget is the framework's. */
+	uint8_t object_names;
 	struct vkgen_map instances;
 	struct vkgen_map devices;
 };

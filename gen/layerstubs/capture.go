@@ -42,6 +42,9 @@ type capCmd struct {
 	Params []capPtr // with a query, its result last
 	Query  *capQuery
 	Names  int // a durable naming record's VKGEN_NAMES_* (//vkgen:durable), 0 for others
+	// Framework marks the framework's own records (vkgen_cap_names_*: object
+	// names), defined once in vkgen_capture.c and drained by package layer.
+	Framework bool
 }
 
 // namingRecords are the VKGEN_NAMES_* kinds (vkgen_defer.h) of the commands

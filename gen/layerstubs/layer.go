@@ -74,6 +74,19 @@ func (b *builder) layer(spec *Spec, impl *Impl, pkg, source string) (*layerData,
 			return nil, fmt.Errorf("%s: %w", f.Pos, err)
 		}
 	}
+	if spec.ObjectNames {
+		d.ObjectNames = true
+		for i, name := range nameRecords[:2] {
+			if b.names[i].ID == 0 {
+				continue // the registry lacks the command
+			}
+			u, err := get(name)
+			if err != nil {
+				return nil, err
+			}
+			u.Names = b.names[i]
+		}
+	}
 	if d.Forget != nil {
 		for name := range nameCached {
 			if _, err := get(name); err != nil {
@@ -105,7 +118,7 @@ func (b *builder) layer(spec *Spec, impl *Impl, pkg, source string) (*layerData,
 			d.Uses = append(d.Uses, u)
 		}
 	}
-	d.Forgets = d.NameCache || d.Forget != nil
+	d.Forgets = d.NameCache || d.Forget != nil || d.ObjectNames
 	return d, nil
 }
 
@@ -124,6 +137,9 @@ func (b *builder) addFunc(d *layerData, f *Func, get func(string) (*use, error))
 	sym := d.Spec.Symbol
 	if f.Unknown != "" {
 		return fmt.Errorf("%s: unknown directive %q (vkgen has %s<command> and %s)", f.Name, f.Unknown, queryDirective, durableDirective)
+	}
+	if d.Spec.ObjectNames && (f.Name == "forgetNamed" || namingRecords["vk"+strings.TrimLeft(f.Name, "abcdefghijklmnopqrstuvwxyz")] != 0) {
+		return fmt.Errorf("%s: the layer declares object_names, so the framework records the naming calls into objectnames.Shared() and forgets ended objects' names there; read the names from that store (or drop object_names to hook the naming commands yourself)", f.Name)
 	}
 	if f.Name == "forgetNamed" || f.Name == "forget" {
 		want := []string{"vk.Device", "vk.ObjectType", "uint64"}
@@ -336,10 +352,13 @@ func (b *builder) finishUse(d *layerData, u *use, sym string, claimed map[string
 	if u.After != nil {
 		u.Hooks = append(u.Hooks, hook{"defer_post", "&" + u.After.Cap.CName})
 	}
+	if u.Names != nil {
+		u.Hooks = append(u.Hooks, hook{"defer_pre", "&" + u.Names.CName})
+	}
 	if u.Before != nil || u.After != nil {
 		d.Deferred = append(d.Deferred, u)
 	}
-	if nameCached[u.Name] && (u.Pre != nil || u.Post != nil || u.Before != nil || u.After != nil) {
+	if nameCached[u.Name] && (u.Pre != nil || u.Post != nil || u.Before != nil || u.After != nil || u.Names != nil) {
 		u.Hooks = append(u.Hooks, hook{"name_cache", "1"})
 		d.NameCache = true
 	}

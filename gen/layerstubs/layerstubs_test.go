@@ -244,8 +244,8 @@ func TestDurableNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	contains(t, "vkgen_t.c", out["vkgen_t.c"],
-		"static const struct vkgen_cap_cmd vkgen_cap_t_afterDebugMarkerSetObjectNameEXT = {2, 2, vkgen_cap_t_afterDebugMarkerSetObjectNameEXT_params, .names = 2};",
-		"static const struct vkgen_cap_cmd vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT = {1, 2, vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT_params, .names = 1};")
+		"static const struct vkgen_cap_cmd vkgen_cap_t_afterDebugMarkerSetObjectNameEXT = {5, 2, vkgen_cap_t_afterDebugMarkerSetObjectNameEXT_params, .names = 2};",
+		"static const struct vkgen_cap_cmd vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT = {4, 2, vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT_params, .names = 1};")
 	contains(t, "vkgen_capture.c", out["vkgen_capture.c"],
 		"int32_t vkgen_object_type_of_report(int32_t t) {",
 		"\tcase 9: return 9;\n",           // BUFFER
@@ -258,6 +258,51 @@ func TestDurableNames(t *testing.T) {
 	contains(t, "vkgen layer hooks", string(hooks),
 		"\tbeforeSetDebugUtilsObjectNameEXT: deferred, recorded before vkSetDebugUtilsObjectNameEXT; durable\n",
 		"\tafterDebugMarkerSetObjectNameEXT: deferred, recorded after vkDebugMarkerSetObjectNameEXT; durable\n")
+}
+
+// TestObjectNames: a layer declaring object_names gets the framework's
+// naming records (durable, drained by package layer into the shared store)
+// on both naming commands, the framework's forget record and named filter
+// on every destroyer, and may not hook the naming commands or forget names
+// itself.
+func TestObjectNames(t *testing.T) {
+	r := testreg.Load(t, testenv.PinnedRegistry)
+	const named = `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d", "object_names": true}`
+	out, err := gen(t, r, named, "func afterCreateBuffer(vk.Device, *vk.BufferCreateInfo, *vk.AllocationCallbacks, *vk.Buffer, vk.Result) {}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains(t, "vkgen_t.c", out["vkgen_t.c"],
+		"X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_SetDebugUtilsObjectNameEXT, .name_cache = 1) \\\n",
+		"X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_DebugMarkerSetObjectNameEXT, .name_cache = 1) \\\n",
+		"\nVKGEN_FORGETS\n", "static struct vkgen_named named;",
+		".object_names = 1, .forget = &vkgen_cap_names_forget, .named = &named)",
+		"static const struct vkgen_cap_cmd vkgen_cap_t_afterCreateBuffer = {4, 4,")
+	if strings.Contains(out["vkgen_t.c"], "vkgen_cap_names_forget = ") {
+		t.Error("the layer's C file defines a framework record")
+	}
+	contains(t, "vkgen_capture.c", out["vkgen_capture.c"],
+		"const struct vkgen_cap_cmd vkgen_cap_names_SetDebugUtilsObjectNameEXT = {1, 2, vkgen_cap_names_SetDebugUtilsObjectNameEXT_params, .names = 1};",
+		"const struct vkgen_cap_cmd vkgen_cap_names_DebugMarkerSetObjectNameEXT = {2, 2, vkgen_cap_names_DebugMarkerSetObjectNameEXT_params, .names = 2};",
+		"const struct vkgen_cap_cmd vkgen_cap_names_forget = {3, 3, vkgen_cap_names_forget_params};")
+	contains(t, "glue", out["vkgen_t_glue.go"], "\tlayer.RecordNames() // the layer declares object_names\n")
+	s, impl, dir := layerDir(t, named, "")
+	hooks, err := Hooks(r, dir, s, impl, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains(t, "vkgen layer hooks", string(hooks), "\tobject names: the framework records the naming calls into objectnames.Shared()")
+	for _, src := range []string{
+		"func beforeSetDebugUtilsObjectNameEXT(vk.Device, *vk.DebugUtilsObjectNameInfoEXT) {}",
+		"func preDebugMarkerSetObjectNameEXT(vk.Device, *vk.DebugMarkerObjectNameInfoEXT) {}",
+		"func forgetNamed(vk.Device, vk.ObjectType, uint64) {}",
+	} {
+		name := src[len("func "):strings.Index(src, "(")]
+		want := name + ": the layer declares object_names"
+		if _, err := gen(t, r, named, src+"\n"); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v\nwant it to contain %q", name, err, want)
+		}
+	}
 }
 
 // TestForgetNamed: a forgetNamed hook gets every destroyer intercepted (per
@@ -292,7 +337,7 @@ func TestForgetNamed(t *testing.T) {
 	}
 	// forgetNamed is deferred: the trampolines record (device, type, handle)
 	contains(t, "glue", out["vkgen_t_glue.go"], "forgetNamed(vk.Device(r.Value(0)), vk.ObjectType(r.Value(1)), r.Value(2))")
-	contains(t, "vkgen_t.c", out["vkgen_t.c"], "static const struct vkgen_cap_cmd vkgen_cap_t_forgetNamed = {1, 3, vkgen_cap_t_forgetNamed_params};")
+	contains(t, "vkgen_t.c", out["vkgen_t.c"], "static const struct vkgen_cap_cmd vkgen_cap_t_forgetNamed = {4, 3, vkgen_cap_t_forgetNamed_params};")
 }
 
 // TestDeferred: before/after hooks are recorded by the trampolines into the
@@ -315,7 +360,7 @@ func postDestroyDevice(vk.Device, *vk.AllocationCallbacks) {}
 		"X(vkCreateBuffer, VKGEN_1, 0, .defer_post = &vkgen_cap_t_afterCreateBuffer) \\\n",
 		"X(vkDestroyBuffer, VKGEN_1, 0, .defer_pre = &vkgen_cap_t_beforeDestroyBuffer) \\\n",
 		"X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT, .name_cache = 1) \\\n",
-		"static const struct vkgen_cap_cmd vkgen_cap_t_afterCreateBuffer = {1, 4, vkgen_cap_t_afterCreateBuffer_params};",
+		"static const struct vkgen_cap_cmd vkgen_cap_t_afterCreateBuffer = {4, 4, vkgen_cap_t_afterCreateBuffer_params};",
 		// a query runs through the next layer's table when the call is recorded
 		"static void vkgen_t_query_afterBindBufferMemory(const uint64_t *a, void *out) {\n\tstruct vkgen_device *d = vkgen_device_of(LAYER, (const void *)(uintptr_t)a[0]);\n\tPFN_vkGetBufferMemoryRequirements fn = d ? (PFN_vkGetBufferMemoryRequirements)d->tab[VKGEN_D_vkGetBufferMemoryRequirements] : NULL;\n\tif (fn) fn((VkDevice)(uintptr_t)a[0], (VkBuffer)(uintptr_t)a[1], (VkMemoryRequirements *)out);\n}",
 	)
@@ -335,7 +380,7 @@ func postDestroyDevice(vk.Device, *vk.AllocationCallbacks) {}
 		"case 1000072000: return &vkgen_cap_VkExternalMemoryBufferCreateInfo;",
 	)
 	contains(t, "glue", out["vkgen_t_glue.go"],
-		"layer.RegisterDeferred(1, \"VK_LAYER_T_t\", \"afterCreateBuffer\", func(r *layer.Record) {\n\t\tafterCreateBuffer(vk.Device(r.Value(0)), (*vk.BufferCreateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.Buffer)(r.Pointer(3)), vk.Result(r.Result()))",
+		"layer.RegisterDeferred(4, \"VK_LAYER_T_t\", \"afterCreateBuffer\", func(r *layer.Record) {\n\t\tafterCreateBuffer(vk.Device(r.Value(0)), (*vk.BufferCreateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.Buffer)(r.Pointer(3)), vk.Result(r.Result()))",
 		"beforeDestroyBuffer(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), (*vk.AllocationCallbacks)(r.Pointer(2)))",
 		"\tif layer.Sync() { // the deferred hooks of the calls before this one run first\n\t\tdefer layer.Unsync()\n\t}\n\tpostDestroyDevice(",
 		"afterBindBufferMemory(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), vk.DeviceMemory(r.Value(2)), vk.DeviceSize(r.Value(3)), vk.Result(r.Result()), (*vk.MemoryRequirements)(r.Pointer(4)))",

@@ -107,7 +107,8 @@ type use struct {
 	Claimed       []bool // per entry
 	Pre, Post     *goHook
 	Before, After *deferHook
-	EditFn        string // the C wrapper of an editing pre hook
+	Names         *capCmd // the framework's naming record (object_names)
+	EditFn        string  // the C wrapper of an editing pre hook
 }
 
 // deferHook is a deferred hook (before<Cmd>, after<Cmd>) and its record.
@@ -150,7 +151,8 @@ type layerData struct {
 	Callbacks          []*callback
 	Forget             *deferHook // forgetNamed
 	NameCache          bool
-	Forgets            bool // name cache or forget hook: every destroy command is intercepted
+	ObjectNames        bool // the framework records the layer's object names (spec object_names)
+	Forgets            bool // name cache, forget hook or object names: every destroy command is intercepted
 	InstanceExts       []extension
 	DeviceExts         []extension
 	Settings           []map[string]any // the manifest's features.settings
@@ -163,6 +165,7 @@ type frameworkData struct {
 	Forgets  []*command // the destroy commands
 	Runtime  []*command // the commands every layer intercepts for the runtime (mandatory)
 	Reports  []reportType
+	Names    []*capCmd // the framework's object-name records
 }
 
 // reportType maps a VkDebugReportObjectTypeEXT value to its VkObjectType
@@ -177,6 +180,7 @@ type builder struct {
 	cmds    map[string]*command
 	forgets []*command
 	reports []reportType
+	names   []*capCmd // the framework's object-name records (addNameRecords)
 }
 
 func newBuilder(r *registry.Registry) (*builder, error) {
@@ -185,7 +189,41 @@ func newBuilder(r *registry.Registry) (*builder, error) {
 		return nil, err
 	}
 	b := &builder{r: r, tab: tab, cmds: map[string]*command{}, caps: newCaptures(r)}
-	return b, b.addForgets()
+	if err := b.addForgets(); err != nil {
+		return nil, err
+	}
+	return b, b.addNameRecords()
+}
+
+// nameRecords are the framework's object-name records, in id order: the two
+// naming commands (durable) and the forgetting of an ended object's name.
+var nameRecords = []string{"vkSetDebugUtilsObjectNameEXT", "vkDebugMarkerSetObjectNameEXT", "forget"}
+
+// addNameRecords describes the framework's own deferred hooks, numbered
+// before any layer's: what the naming trampolines of a layer declaring
+// object_names record, and its forget record (layer/names.go drains them).
+// A naming command the registry lacks gets a record nothing makes (id 0).
+func (b *builder) addNameRecords() error {
+	for _, name := range nameRecords {
+		cname := "vkgen_cap_names_" + strings.TrimPrefix(name, "vk")
+		var c *capCmd
+		if rc := b.r.Command(name); name != "forget" && (rc == nil || rc.Name != name) {
+			c = b.caps.values(cname, 0, 2)
+		} else if name == "forget" {
+			b.nextID++
+			c = b.caps.values(cname, b.nextID, 3)
+		} else {
+			b.nextID++
+			var err error
+			if c, err = b.caps.command(name, cname, b.nextID); err != nil {
+				return err
+			}
+			c.Names = namingRecords[name]
+		}
+		c.Framework = true
+		b.names = append(b.names, c)
+	}
+	return nil
 }
 
 // command returns the model of a canonical command, building it once.
@@ -315,7 +353,7 @@ func (b *builder) addForgets() error {
 
 // framework is the union of what the layers built so far intercept.
 func (b *builder) framework(source string) *frameworkData {
-	d := &frameworkData{Source: source, Forgets: b.forgets, Captures: b.caps, Reports: b.reports}
+	d := &frameworkData{Source: source, Forgets: b.forgets, Captures: b.caps, Reports: b.reports, Names: b.names}
 	for _, c := range b.cmds {
 		if !c.Export {
 			d.Commands = append(d.Commands, c)

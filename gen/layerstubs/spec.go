@@ -44,6 +44,13 @@ type Spec struct {
 	// extension has no commands), so applications may chain
 	// VkLayerSettingsCreateInfoEXT to vkCreateInstance.
 	TracingSettings bool `json:"tracing_settings"`
+	// ObjectNames declares that the layer reads object names: the framework
+	// records the application's naming calls (vkSetDebugUtilsObjectNameEXT,
+	// vkDebugMarkerSetObjectNameEXT) into objectnames.Shared(), durably, and
+	// forgets the names of ended objects there, once per device chain
+	// however many such layers it holds. Such a layer hooks neither naming
+	// command nor declares forgetNamed.
+	ObjectNames bool `json:"object_names"`
 }
 
 // ExtensionSpec is one claimed extension.

@@ -1,18 +1,21 @@
 // Package debugmarker is VK_LAYER_VKGEN_DebugMarker: it implements
 // VK_EXT_debug_utils (instance) and VK_EXT_debug_marker (device) on top of
-// whatever the driver provides, records every object name the application
-// sets in the objectnames store shared by the project's layers, and publishes the names to Perfetto traces
-// as VulkanApiEvent.VkDebugUtilsObjectName packets, live and as a replay at
-// the start of every session. See docs/debugmarker.md.
+// whatever the driver provides and publishes the object names the
+// application sets (kept in the objectnames store shared by the project's
+// layers) to Perfetto traces as VulkanApiEvent.VkDebugUtilsObjectName
+// packets, live and as a replay at the start of every session. See
+// docs/debugmarker.md.
 //
 // It owns its hooks (the Go functions of this file) and its spec; the
 // hook table, Go glue and manifest are generated (vkgen generate). The
-// framework forwards everything else of the two extensions it claims in C
-// and stands in for a driver without them (vkgen_runtime.h); Go sees only
-// name changes (the C name cache drops re-applied names), destroys of
-// objects that may have been named (the framework's filter, forgetNamed,
-// deferred: the drain runs them before the layer's next hook), and
-// instance/device lifetime. It must not import other layers.
+// framework forwards everything of the two extensions it claims in C and
+// stands in for a driver without them (vkgen_runtime.h), and, as the spec
+// declares object_names, records the names into the shared store itself:
+// deferred and durable (a naming call still in the ring when the process
+// dies is written into the trace files by the exit watcher), whatever the
+// call's result (the reference's choice: the name is what the application
+// meant), and forgets the names of ended objects (layer/names.go). The
+// layer publishes what the store reports. It must not import other layers.
 package debugmarker
 
 import (
@@ -56,58 +59,6 @@ func replayInto(s *objectnames.Store) func(*perfetto.Emitter) {
 		s.EmitAll(objectnames.EmitterFunc(func(r objectnames.Record) {
 			e.VkObjectName(r.Device, int32(r.Type), r.Handle, r.Name)
 		}))
-	}
-}
-
-// beforeSetDebugUtilsObjectNameEXT records the name as the call goes down,
-// whatever its result (the reference's choice): the name is what the
-// application meant, and a driver without the extension has no result to
-// wait for. It is deferred (the application's thread only copies the call)
-// and durable: a record still in the ring when the process dies (abort,
-// SIGKILL, a Go host returning from main) is written into the trace files by
-// the exit watcher, so the trace has every name set before the end. Names
-// the store refuses (VK_OBJECT_TYPE_UNKNOWN, VK_NULL_HANDLE) are invalid
-// usage that the call down or the validation layer reports.
-//
-//vkgen:durable
-func beforeSetDebugUtilsObjectNameEXT(device vk.Device, info *vk.DebugUtilsObjectNameInfoEXT) {
-	if info == nil {
-		return
-	}
-	_ = names.SetDebugUtilsObjectName(uint64(device), &objectnames.DebugUtilsObjectNameInfo{
-		ObjectType:   info.ObjectType,
-		ObjectHandle: info.ObjectHandle,
-		ObjectName:   layer.CStringView(unsafe.Pointer(info.PObjectName)),
-	})
-}
-
-// beforeDebugMarkerSetObjectNameEXT maps the legacy object type to
-// VkObjectType through the generated table; an unmapped type is not stored.
-// Deferred and durable as beforeSetDebugUtilsObjectNameEXT.
-//
-//vkgen:durable
-func beforeDebugMarkerSetObjectNameEXT(device vk.Device, info *vk.DebugMarkerObjectNameInfoEXT) {
-	if info == nil {
-		return
-	}
-	_ = names.SetDebugMarkerObjectName(uint64(device), &objectnames.DebugMarkerObjectNameInfo{
-		ObjectType: info.ObjectType,
-		Object:     info.Object,
-		ObjectName: layer.CStringView(unsafe.Pointer(info.PObjectName)),
-	})
-}
-
-// forgetNamed drops the name of a destroyed object (called only for handles
-// that may have been named through this layer).
-func forgetNamed(device vk.Device, objectType vk.ObjectType, handle uint64) {
-	names.ObjectDestroyed(uint64(device), objectType, handle)
-}
-
-// preDestroyDevice forgets the device's name and those of its objects
-// before the handle can be reused.
-func preDestroyDevice(device vk.Device, _ *vk.AllocationCallbacks) {
-	if device != 0 {
-		names.DeviceDestroyed(uint64(device))
 	}
 }
 

@@ -12,27 +12,6 @@
 static struct vkgen_namecache names;
 static struct vkgen_named named;
 
-extern const struct vkgen_cap_type vkgen_cap_VkDebugMarkerObjectNameInfoEXT;
-static const struct vkgen_cap_ptr vkgen_cap_debugmarker_beforeDebugMarkerSetObjectNameEXT_params[] = {
-	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
-	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkDebugMarkerObjectNameInfoEXT},
-};
-static const struct vkgen_cap_cmd vkgen_cap_debugmarker_beforeDebugMarkerSetObjectNameEXT = {2, 2, vkgen_cap_debugmarker_beforeDebugMarkerSetObjectNameEXT_params, .names = 2};
-
-extern const struct vkgen_cap_type vkgen_cap_VkDebugUtilsObjectNameInfoEXT;
-static const struct vkgen_cap_ptr vkgen_cap_debugmarker_beforeSetDebugUtilsObjectNameEXT_params[] = {
-	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
-	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkDebugUtilsObjectNameInfoEXT},
-};
-static const struct vkgen_cap_cmd vkgen_cap_debugmarker_beforeSetDebugUtilsObjectNameEXT = {1, 2, vkgen_cap_debugmarker_beforeSetDebugUtilsObjectNameEXT_params, .names = 1};
-
-static const struct vkgen_cap_ptr vkgen_cap_debugmarker_forgetNamed_params[] = {
-	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
-	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
-	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
-};
-static const struct vkgen_cap_cmd vkgen_cap_debugmarker_forgetNamed = {3, 3, vkgen_cap_debugmarker_forgetNamed_params};
-
 /* The layer's table, one row per entry point it intercepts: X(entry, own,
  * claimed, hooks) with own VKGEN_1 where the entry is the layer's (VKGEN_0:
  * the runtime's, VKGEN_RUNTIME_ENTRIES) and hooks .c_pre = f, ... (0: none). */
@@ -46,11 +25,11 @@ static const struct vkgen_cap_cmd vkgen_cap_debugmarker_forgetNamed = {3, 3, vkg
 	X(vkCreateDebugUtilsMessengerEXT, VKGEN_1, 1, .fallback = vkgen_stub_messenger_create) \
 	X(vkCreateDevice, VKGEN_0, 1, 0) \
 	X(vkCreateInstance, VKGEN_0, 1, .go_post = vkgen_debugmarker_go_post_CreateInstance) \
-	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 1, .defer_pre = &vkgen_cap_debugmarker_beforeDebugMarkerSetObjectNameEXT, .name_cache = 1) \
+	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 1, .defer_pre = &vkgen_cap_names_DebugMarkerSetObjectNameEXT, .name_cache = 1) \
 	X(vkDebugMarkerSetObjectTagEXT, VKGEN_1, 1, 0) \
 	X(vkDestroyDebugUtilsMessengerEXT, VKGEN_1, 1, .c_pre = vkgen_stub_messenger_destroy_pre, .c_post = vkgen_stub_messenger_destroy_post) \
-	X(vkDestroyDevice, VKGEN_0, 1, .go_pre = vkgen_debugmarker_go_pre_DestroyDevice) \
-	X(vkDestroyInstance, VKGEN_0, 1, .go_pre = vkgen_debugmarker_go_pre_DestroyInstance, .go_post = vkgen_debugmarker_go_post_DestroyInstance) \
+	X(vkDestroyDevice, VKGEN_0, 1, 0) \
+	X(vkDestroyInstance, VKGEN_0, 1, .go_post = vkgen_debugmarker_go_post_DestroyInstance) \
 	X(vkEnumerateDeviceExtensionProperties, VKGEN_0, 1, 0) \
 	X(vkEnumerateDeviceLayerProperties, VKGEN_0, 1, 0) \
 	X(vkEnumerateInstanceExtensionProperties, VKGEN_0, 1, 0) \
@@ -58,7 +37,7 @@ static const struct vkgen_cap_cmd vkgen_cap_debugmarker_forgetNamed = {3, 3, vkg
 	X(vkQueueBeginDebugUtilsLabelEXT, VKGEN_1, 1, 0) \
 	X(vkQueueEndDebugUtilsLabelEXT, VKGEN_1, 1, 0) \
 	X(vkQueueInsertDebugUtilsLabelEXT, VKGEN_1, 1, 0) \
-	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 1, .defer_pre = &vkgen_cap_debugmarker_beforeSetDebugUtilsObjectNameEXT, .name_cache = 1) \
+	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 1, .defer_pre = &vkgen_cap_names_SetDebugUtilsObjectNameEXT, .name_cache = 1) \
 	X(vkSetDebugUtilsObjectTagEXT, VKGEN_1, 1, 0) \
 	X(vkSubmitDebugUtilsMessageEXT, VKGEN_1, 1, 0) \
 
@@ -73,4 +52,4 @@ static const VkExtensionProperties instance_extensions[] = {{"VK_EXT_debug_utils
 static const VkExtensionProperties device_extensions[] = {{"VK_EXT_debug_marker", 4}, };
 
 VKGEN_DEFINE_LAYER(debugmarker, .name = "VK_LAYER_VKGEN_DebugMarker", .description = "vkgen DebugMarker: publishes object names (VK_EXT_debug_utils, VK_EXT_debug_marker) to Perfetto traces",
-	.spec_version = VK_MAKE_VERSION(1, 3, VK_HEADER_VERSION), .implementation_version = 1, .intercepts = intercepts, .instance_extensions = instance_extensions, .instance_extension_count = sizeof(instance_extensions) / sizeof(instance_extensions[0]), .device_extensions = device_extensions, .device_extension_count = sizeof(device_extensions) / sizeof(device_extensions[0]), .names = &names, .forgets = forgets, .forget = &vkgen_cap_debugmarker_forgetNamed, .named = &named)
+	.spec_version = VK_MAKE_VERSION(1, 3, VK_HEADER_VERSION), .implementation_version = 1, .intercepts = intercepts, .instance_extensions = instance_extensions, .instance_extension_count = sizeof(instance_extensions) / sizeof(instance_extensions[0]), .device_extensions = device_extensions, .device_extension_count = sizeof(device_extensions) / sizeof(device_extensions[0]), .names = &names, .forgets = forgets, .object_names = 1, .forget = &vkgen_cap_names_forget, .named = &named)

@@ -35,20 +35,6 @@ func vkgen_debugmarker_go_post_CreateInstance(call unsafe.Pointer, pCreateInfo u
 	postCreateInstance((*vk.InstanceCreateInfo)(pCreateInfo), (*vk.AllocationCallbacks)(pAllocator), (*vk.Instance)(pInstance), vk.Result(result))
 }
 
-//export vkgen_debugmarker_go_pre_DestroyDevice
-func vkgen_debugmarker_go_pre_DestroyDevice(call unsafe.Pointer, device uintptr, pAllocator unsafe.Pointer) {
-	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "preDestroyDevice")
-	if layer.Sync() { // the deferred hooks of the calls before this one run first
-		defer layer.Unsync()
-	}
-	preDestroyDevice(vk.Device(device), (*vk.AllocationCallbacks)(pAllocator))
-}
-
-//export vkgen_debugmarker_go_pre_DestroyInstance
-func vkgen_debugmarker_go_pre_DestroyInstance(call unsafe.Pointer, instance uintptr, pAllocator unsafe.Pointer) {
-	layer.Drain() // the layer's deferred hooks run before what they touch is destroyed
-}
-
 //export vkgen_debugmarker_go_post_DestroyInstance
 func vkgen_debugmarker_go_post_DestroyInstance(call unsafe.Pointer, instance uintptr, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DebugMarker", "postDestroyInstance")
@@ -61,13 +47,5 @@ func vkgen_debugmarker_go_post_DestroyInstance(call unsafe.Pointer, instance uin
 // The deferred hooks, run by package layer's drain in call order with the
 // call's copy (vkgen_capture.c says what is copied).
 func init() {
-	layer.RegisterDeferred(2, "VK_LAYER_VKGEN_DebugMarker", "beforeDebugMarkerSetObjectNameEXT", func(r *layer.Record) {
-		beforeDebugMarkerSetObjectNameEXT(vk.Device(r.Value(0)), (*vk.DebugMarkerObjectNameInfoEXT)(r.Pointer(1)))
-	})
-	layer.RegisterDeferred(1, "VK_LAYER_VKGEN_DebugMarker", "beforeSetDebugUtilsObjectNameEXT", func(r *layer.Record) {
-		beforeSetDebugUtilsObjectNameEXT(vk.Device(r.Value(0)), (*vk.DebugUtilsObjectNameInfoEXT)(r.Pointer(1)))
-	})
-	layer.RegisterDeferred(3, "VK_LAYER_VKGEN_DebugMarker", "forgetNamed", func(r *layer.Record) {
-		forgetNamed(vk.Device(r.Value(0)), vk.ObjectType(r.Value(1)), r.Value(2))
-	})
+	layer.RecordNames() // the layer declares object_names
 }

@@ -40,7 +40,7 @@ func TestSwapchainNamesForgotten(t *testing.T) {
 	s, r := newTestState()
 	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.swapchainImages(dev, 0x5c, []uint64{0xa1, 0xa2})
-	s.debugUtilsName(dev, int32(generated.ObjectTypeImage), 0xa1, "backbuffer 0")
+	_ = s.names.SetName(uint64(dev), generated.ObjectTypeImage, 0xa1, "backbuffer 0")
 	if s.names.Len() != 1 {
 		t.Fatal("name not stored")
 	}
@@ -128,8 +128,8 @@ func TestRangeLifetimesRenamed(t *testing.T) {
 	s.sparseBound(dev, accounting.KindBuffer, 0xb1, 65536, 4096, 0x100, 4096)
 	s.videoSessionCreated(dev, 0x7e)
 	s.videoSessionBound(dev, 0x7e, 0, 0x100, 8192, 4096)
-	s.debugUtilsName(dev, int32(generated.ObjectTypeBuffer), 0xb1, "streamed")
-	s.debugUtilsName(dev, int32(generated.ObjectTypeVideoSessionKHR), 0x7e, "decoder")
+	_ = s.names.SetName(uint64(dev), generated.ObjectTypeBuffer, 0xb1, "streamed")
+	_ = s.names.SetName(uint64(dev), generated.ObjectTypeVideoSessionKHR, 0x7e, "decoder")
 	if err := sess.Stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestSwapchainLifetimeNameForgotten(t *testing.T) {
 	s := newTraceState()
 	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.swapchainImages(dev, 0x5c, []uint64{0xa1})
-	s.debugUtilsName(dev, int32(generated.ObjectTypeImage), 0xa1, "backbuffer 0")
+	_ = s.names.SetName(uint64(dev), generated.ObjectTypeImage, 0xa1, "backbuffer 0")
 	if got := s.lt.name(s.key(dev), generated.ObjectTypeImage, 0xa1); got != "backbuffer 0" {
 		t.Fatalf("lifetimes hold %q", got)
 	}

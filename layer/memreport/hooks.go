@@ -4,12 +4,12 @@ import (
 	"runtime"
 	"unsafe"
 
-	"github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
 	"github.com/vkgen/vkgen/layer/vk"
 )
 
-// The layer's hooks of memory, buffers, images and names. The frequent ones
+// The layer's hooks of memory, buffers and images (the framework records
+// object names: the spec declares object_names). The frequent ones
 // are deferred (after<Cmd>, before<Cmd>): the application's thread only
 // records the call, and the framework's drain runs them in call order, with
 // the call's time (deferred records carry it while a session runs). Destroys
@@ -179,18 +179,6 @@ func imagePlaneSize(device vk.Device, image vk.Image, aspect uint32) uint64 {
 		next.GetImageMemoryRequirements2KHR(device, &info, &r)
 	}
 	return uint64(r.MemoryRequirements.Size)
-}
-
-func afterSetDebugUtilsObjectNameEXT(device vk.Device, info *vk.DebugUtilsObjectNameInfoEXT, result vk.Result) {
-	if result == vk.Success && info != nil {
-		st.debugUtilsName(uintptr(device), int32(info.ObjectType), info.ObjectHandle, layer.CStringView(unsafe.Pointer(info.PObjectName)))
-	}
-}
-
-func afterDebugMarkerSetObjectNameEXT(device vk.Device, info *vk.DebugMarkerObjectNameInfoEXT, result vk.Result) {
-	if result == vk.Success && info != nil {
-		st.debugMarkerName(uintptr(device), int32(info.ObjectType), info.Object, layer.CStringView(unsafe.Pointer(info.PObjectName)))
-	}
 }
 
 // cslice views an array of n elements; nil for a NULL pointer.

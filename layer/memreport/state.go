@@ -125,7 +125,6 @@ func (s *state) deviceDestroyed(device uintptr) {
 	}
 	key := s.key(device)
 	s.engine.DeviceDestroyed(key)
-	s.names.DeviceDestroyed(uint64(device))
 	s.lt.deviceDestroyed(key)
 	s.setKey(device, deviceInfo{}, false)
 }
@@ -189,7 +188,6 @@ func (s *state) memoryFreed(device uintptr, memory uint64) {
 	}
 	key := s.key(device)
 	s.engine.MemoryFreed(key, memory)
-	s.names.ObjectDestroyed(uint64(device), generated.ObjectTypeDeviceMemory, memory)
 	s.lt.forget(key, generated.ObjectTypeDeviceMemory, memory)
 }
 
@@ -214,7 +212,6 @@ func (s *state) resourceDestroyed(device uintptr, kind accounting.ResourceKind, 
 	case accounting.KindVideoSession:
 		t = generated.ObjectTypeVideoSessionKHR
 	}
-	s.names.ObjectDestroyed(uint64(device), t, handle)
 	s.lt.forget(key, t, handle)
 }
 
@@ -251,17 +248,4 @@ func (s *state) bound(device uintptr, kind accounting.ResourceKind, handle, memo
 		return
 	}
 	s.engine.BoundQuerying(key, kind, handle, memory, offset, query)
-}
-
-func (s *state) debugUtilsName(device uintptr, t int32, handle uint64, name string) {
-	// Errors are names the specifications forbid (UNKNOWN type, null
-	// handle); the call below reports them to the application, the store
-	// just keeps nothing.
-	_ = s.names.SetName(uint64(device), generated.ObjectType(t), handle, name)
-}
-
-func (s *state) debugMarkerName(device uintptr, t int32, handle uint64, name string) {
-	_ = s.names.SetDebugMarkerObjectName(uint64(device), &objectnames.DebugMarkerObjectNameInfo{
-		ObjectType: generated.DebugReportObjectType(t), Object: handle, ObjectName: name,
-	})
 }

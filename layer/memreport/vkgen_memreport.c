@@ -10,6 +10,7 @@
 #define LAYER (&vkgen_memreport_layer)
 
 static struct vkgen_namecache names;
+static struct vkgen_named named;
 
 /* preCreateDevice edits the parameters of vkCreateDevice. */
 static VkResult memreport_edit_CreateDevice(struct vkgen_call *call, VkPhysicalDevice *physicalDevice, const VkDeviceCreateInfo* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkDevice* *pDevice) {
@@ -81,13 +82,6 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateImage_params[] 
 };
 static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateImage = {7, 4, vkgen_cap_memreport_afterCreateImage_params};
 
-extern const struct vkgen_cap_type vkgen_cap_VkDebugMarkerObjectNameInfoEXT;
-static const struct vkgen_cap_ptr vkgen_cap_memreport_afterDebugMarkerSetObjectNameEXT_params[] = {
-	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
-	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkDebugMarkerObjectNameInfoEXT},
-};
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterDebugMarkerSetObjectNameEXT = {17, 2, vkgen_cap_memreport_afterDebugMarkerSetObjectNameEXT_params};
-
 static const struct vkgen_cap_ptr vkgen_cap_memreport_beforeDestroyBuffer_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
@@ -142,13 +136,6 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetImageMemoryRequire
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements2},
 };
 static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements2 = {13, 3, vkgen_cap_memreport_afterGetImageMemoryRequirements2_params};
-
-extern const struct vkgen_cap_type vkgen_cap_VkDebugUtilsObjectNameInfoEXT;
-static const struct vkgen_cap_ptr vkgen_cap_memreport_afterSetDebugUtilsObjectNameEXT_params[] = {
-	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
-	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkDebugUtilsObjectNameInfoEXT},
-};
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterSetDebugUtilsObjectNameEXT = {16, 2, vkgen_cap_memreport_afterSetDebugUtilsObjectNameEXT_params};
 
 VkResult vkgen_memreport_next_EnumerateDeviceExtensionProperties(int *ok, uintptr_t physicalDevice, void * pLayerName, void * pPropertyCount, void * pProperties) {
 	struct vkgen_instance *d = vkgen_instance_of(LAYER, (const void *)physicalDevice);
@@ -251,7 +238,7 @@ void vkgen_memreport_next_GetPhysicalDeviceProperties(int *ok, uintptr_t physica
 	X(vkCreateImage, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterCreateImage) \
 	X(vkCreateInstance, VKGEN_0, 1, .go_post = vkgen_memreport_go_post_CreateInstance) \
 	X(vkCreateVideoSessionKHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_CreateVideoSessionKHR) \
-	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterDebugMarkerSetObjectNameEXT, .name_cache = 1) \
+	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_DebugMarkerSetObjectNameEXT, .name_cache = 1) \
 	X(vkDestroyBuffer, VKGEN_1, 0, .defer_pre = &vkgen_cap_memreport_beforeDestroyBuffer) \
 	X(vkDestroyDevice, VKGEN_0, 1, .go_pre = vkgen_memreport_go_pre_DestroyDevice, .go_post = vkgen_memreport_go_post_DestroyDevice) \
 	X(vkDestroyImage, VKGEN_1, 0, .defer_pre = &vkgen_cap_memreport_beforeDestroyImage) \
@@ -271,7 +258,7 @@ void vkgen_memreport_next_GetPhysicalDeviceProperties(int *ok, uintptr_t physica
 	X(vkGetImageMemoryRequirements2KHR, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterGetImageMemoryRequirements2) \
 	X(vkGetSwapchainImagesKHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetSwapchainImagesKHR) \
 	X(vkQueueBindSparse, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_QueueBindSparse) \
-	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterSetDebugUtilsObjectNameEXT, .name_cache = 1) \
+	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_SetDebugUtilsObjectNameEXT, .name_cache = 1) \
 
 VKGEN_HOOKS(VKGEN_LAYER_TRAMP)
 VKGEN_FORGETS
@@ -283,4 +270,4 @@ static const struct vkgen_intercept forgets[VKGEN_NAMES] = {VKGEN_FORGET_ENTRIES
 static const VkExtensionProperties instance_extensions[] = {{"VK_EXT_layer_settings", 2}, };
 
 VKGEN_DEFINE_LAYER(memreport, .name = "VK_LAYER_VKGEN_DeviceMemoryReport", .description = "vkgen DeviceMemoryReport: device memory per named buffer and image, by usage cluster, in Perfetto",
-	.spec_version = VK_MAKE_VERSION(1, 3, VK_HEADER_VERSION), .implementation_version = 1, .intercepts = intercepts, .instance_extensions = instance_extensions, .instance_extension_count = sizeof(instance_extensions) / sizeof(instance_extensions[0]), .names = &names, .forgets = forgets)
+	.spec_version = VK_MAKE_VERSION(1, 3, VK_HEADER_VERSION), .implementation_version = 1, .intercepts = intercepts, .instance_extensions = instance_extensions, .instance_extension_count = sizeof(instance_extensions) / sizeof(instance_extensions[0]), .names = &names, .forgets = forgets, .object_names = 1, .forget = &vkgen_cap_names_forget, .named = &named)

@@ -160,6 +160,7 @@ func vkgen_memreport_go_post_QueueBindSparse(call unsafe.Pointer, queue uintptr,
 // The deferred hooks, run by package layer's drain in call order with the
 // call's copy (vkgen_capture.c says what is copied).
 func init() {
+	layer.RecordNames() // the layer declares object_names
 	layer.RegisterDeferred(4, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterAllocateMemory", func(r *layer.Record) {
 		afterAllocateMemory(vk.Device(r.Value(0)), (*vk.MemoryAllocateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.DeviceMemory)(r.Pointer(3)), vk.Result(r.Result()))
 	})
@@ -174,9 +175,6 @@ func init() {
 	})
 	layer.RegisterDeferred(7, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterCreateImage", func(r *layer.Record) {
 		afterCreateImage(vk.Device(r.Value(0)), (*vk.ImageCreateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.Image)(r.Pointer(3)), vk.Result(r.Result()))
-	})
-	layer.RegisterDeferred(17, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterDebugMarkerSetObjectNameEXT", func(r *layer.Record) {
-		afterDebugMarkerSetObjectNameEXT(vk.Device(r.Value(0)), (*vk.DebugMarkerObjectNameInfoEXT)(r.Pointer(1)), vk.Result(r.Result()))
 	})
 	layer.RegisterDeferred(8, "VK_LAYER_VKGEN_DeviceMemoryReport", "beforeDestroyBuffer", func(r *layer.Record) {
 		beforeDestroyBuffer(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), (*vk.AllocationCallbacks)(r.Pointer(2)))
@@ -198,9 +196,6 @@ func init() {
 	})
 	layer.RegisterDeferred(13, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetImageMemoryRequirements2", func(r *layer.Record) {
 		afterGetImageMemoryRequirements2(vk.Device(r.Value(0)), (*vk.ImageMemoryRequirementsInfo2)(r.Pointer(1)), (*vk.MemoryRequirements2)(r.Pointer(2)))
-	})
-	layer.RegisterDeferred(16, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterSetDebugUtilsObjectNameEXT", func(r *layer.Record) {
-		afterSetDebugUtilsObjectNameEXT(vk.Device(r.Value(0)), (*vk.DebugUtilsObjectNameInfoEXT)(r.Pointer(1)), vk.Result(r.Result()))
 	})
 }
 

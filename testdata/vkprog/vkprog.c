@@ -10,29 +10,61 @@
  * --misuse adds one invalid call (a zero-sized buffer), a negative control
  * proving that validation is active.
  * --procaddr prints, for a few commands, where vkGetDeviceProcAddr's pointer
- * lives: "procaddr NAME LIBRARY OFFSET" (or "procaddr NAME NULL").
+ * lives: "procaddr NAME LIBRARY OFFSET" (or "procaddr NAME NULL"), and for
+ * the naming commands what each vkgen layer of the device's chain answers
+ * (its own vkGetDeviceProcAddr, found in the loaded libVkLayer_vkgen.so):
+ * "layerprocaddr SYMBOL NAME LIBRARY OFFSET" (or "... NULL").
  * --bench N times N calls per case with CLOCK_THREAD_CPUTIME_ID and prints
  * "bench CASE NS_PER_CALL" (best of 5). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "vkcommon.h"
 
-static void where(VkDevice dev, const char *name) {
-	PFN_vkVoidFunction f = vkGetDeviceProcAddr(dev, name);
+static void print_where(const char *what, const char *name, PFN_vkVoidFunction f) {
 	Dl_info info;
 	if (!f) {
-		printf("procaddr %s NULL\n", name);
+		printf("%s %s NULL\n", what, name);
 	} else if (dladdr((void *)f, &info) && info.dli_fname) {
 		const char *base = strrchr(info.dli_fname, '/');
-		printf("procaddr %s %s %#lx\n", name, base ? base + 1 : info.dli_fname,
+		printf("%s %s %s %#lx\n", what, name, base ? base + 1 : info.dli_fname,
 		       (unsigned long)((char *)f - (char *)info.dli_fbase));
 	} else {
-		printf("procaddr %s unknown %p\n", name, (void *)f);
+		printf("%s %s unknown %p\n", what, name, (void *)f);
 	}
+}
+
+static void where(VkDevice dev, const char *name) { print_where("procaddr", name, vkGetDeviceProcAddr(dev, name)); }
+
+static int find_vkgen(struct dl_phdr_info *info, size_t size, void *path) {
+	(void)size;
+	const char *base = strrchr(info->dlpi_name, '/');
+	if (base && !strcmp(base + 1, "libVkLayer_vkgen.so")) {
+		*(const char **)path = info->dlpi_name;
+		return 1;
+	}
+	return 0;
+}
+
+static void layers_where(VkDevice dev) {
+	const char *path = NULL;
+	dl_iterate_phdr(find_vkgen, &path);
+	void *lib = path ? dlopen(path, RTLD_NOLOAD | RTLD_LAZY) : NULL;
+	if (!lib) return;
+	const char *syms[] = {"debugmarker", "memreport", "example"};
+	const char *cmds[] = {"vkSetDebugUtilsObjectNameEXT", "vkDebugMarkerSetObjectNameEXT"};
+	for (int i = 0; i < 3; i++) {
+		char fn[64], what[64];
+		snprintf(fn, sizeof fn, "vkgen_%s_GetDeviceProcAddr", syms[i]);
+		PFN_vkGetDeviceProcAddr gdpa = (PFN_vkGetDeviceProcAddr)dlsym(lib, fn);
+		snprintf(what, sizeof what, "layerprocaddr %s", syms[i]);
+		for (int c = 0; gdpa && c < 2; c++) print_where(what, cmds[c], gdpa(dev, cmds[c]));
+	}
+	dlclose(lib);
 }
 
 static PFN_vkSetDebugUtilsObjectNameEXT set_name;
@@ -133,6 +165,7 @@ int main(int argc, char **argv) {
 			where(dev, "vkCreateBuffer");
 			where(dev, "vkDebugMarkerSetObjectNameEXT");
 			where(dev, "vkSetDebugUtilsObjectNameEXT");
+			layers_where(dev);
 		}
 		if (bench_n > 0 && cycle == 0) bench(dev, a, img, bench_n);
 
