@@ -8,7 +8,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/vkgen/vkgen/layer/memreport/internal/hashmap"
+	"github.com/vkgen/vkgen/internal/hashmap"
 )
 
 // maxPlanes is the number of bind slots per resource: slot 0 for a whole
