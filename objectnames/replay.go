@@ -24,7 +24,7 @@ func (s *Store) sortedKeys() []key {
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		for k := range sh.m {
+		for k := range sh.m.All() {
 			keys = append(keys, k)
 		}
 		sh.mu.Unlock()
@@ -61,7 +61,7 @@ func (s *Store) EmitAll(e Emitter) int {
 func (sh *shard) emitCurrent(k key, e Emitter) bool {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	en, ok := sh.m[k]
+	en, ok := sh.m.Get(k)
 	if ok {
 		e.EmitName(Record{Device: en.dev, Type: k.objectType(), Handle: k.handle, Name: en.name})
 	}
@@ -81,7 +81,7 @@ func (s *Store) All() iter.Seq[Record] {
 		for i := range s.shards {
 			sh := &s.shards[i]
 			sh.mu.Lock()
-			for k, e := range sh.m {
+			for k, e := range sh.m.All() {
 				items = append(items, item{k, e})
 			}
 			sh.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/vkgen/vkgen/generated"
+	"github.com/vkgen/vkgen/internal/hashmap"
 )
 
 // Record is one name as it leaves the store.
@@ -65,10 +66,13 @@ const (
 type key struct {
 	handle uint64
 	dev    uint64
-	// typ is a generated.ObjectType widened so that the key has no padding:
-	// the map then hashes and compares it as plain memory, about twice as
-	// fast as field by field.
-	typ int64
+	typ    int64 // a generated.ObjectType
+}
+
+// Hash picks the key's shard (top bits) and is its hash in the shard's
+// map, which then hashes a uint64 instead of the struct's bytes.
+func (k key) Hash() uint64 {
+	return (k.handle ^ k.dev*0x9e3779b97f4a7c15 ^ uint64(k.typ)<<32) * 0xbf58476d1ce4e5b9
 }
 
 func (k key) objectType() generated.ObjectType { return generated.ObjectType(k.typ) }
@@ -80,7 +84,7 @@ type entry struct {
 
 type shard struct {
 	mu   sync.Mutex
-	m    map[key]entry
+	m    hashmap.Map[key, entry]
 	peak int      // largest len(m) since the map was last rebuilt
 	_    [32]byte // keep neighbouring shard locks off one cache line
 }
@@ -95,11 +99,7 @@ type Store struct {
 // New returns an empty store publishing every stored change to live (nil:
 // store only, for tools and tests).
 func New(live Emitter) *Store {
-	s := &Store{live: live}
-	for i := range s.shards {
-		s.shards[i].m = make(map[key]entry)
-	}
-	return s
+	return &Store{live: live}
 }
 
 func makeKey(dev uint64, t generated.ObjectType, handle uint64) key {
@@ -110,9 +110,7 @@ func makeKey(dev uint64, t generated.ObjectType, handle uint64) key {
 }
 
 func (s *Store) shardOf(k key) *shard {
-	h := k.handle ^ k.dev*0x9e3779b97f4a7c15 ^ uint64(k.typ)<<32
-	h *= 0xbf58476d1ce4e5b9
-	return &s.shards[h>>(64-shardBits)]
+	return &s.shards[k.Hash()>>(64-shardBits)]
 }
 
 // SetName stores name for the object (type t, handle) named through device
@@ -130,7 +128,7 @@ func (s *Store) SetName(device uint64, t generated.ObjectType, handle uint64, na
 	sh := s.shardOf(k)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	old, ok := sh.m[k]
+	old, ok := sh.m.Get(k)
 	if name == "" {
 		if ok {
 			sh.delete(k)
@@ -146,8 +144,8 @@ func (s *Store) SetName(device uint64, t generated.ObjectType, handle uint64, na
 	} else {
 		name = old.name // only the device changed: keep the stored copy
 	}
-	sh.m[k] = entry{dev: device, name: name}
-	sh.peak = max(sh.peak, len(sh.m))
+	sh.m.Set(k, entry{dev: device, name: name})
+	sh.peak = max(sh.peak, sh.m.Len())
 	s.emit(Record{Device: device, Type: t, Handle: handle, Name: name})
 	return nil
 }
@@ -159,18 +157,19 @@ func (s *Store) emit(r Record) {
 }
 
 // delete removes k and rebuilds the map once it has shrunk to a quarter of
-// its peak, since Go maps keep their buckets after deletes. The rebuild copies
+// its peak, since Go maps (under hashmap.Map) keep their buckets after
+// deletes. The rebuild copies
 // at most a third of the entries deleted since the last one, so it is
 // amortised O(1) per delete.
 func (sh *shard) delete(k key) {
-	delete(sh.m, k)
-	if sh.peak >= shrinkMin && len(sh.m) <= sh.peak/4 {
-		m := make(map[key]entry, len(sh.m))
-		for k, e := range sh.m {
-			m[k] = e
+	sh.m.Delete(k)
+	if sh.peak >= shrinkMin && sh.m.Len() <= sh.peak/4 {
+		var m hashmap.Map[key, entry]
+		for k, e := range sh.m.All() {
+			m.Set(k, e)
 		}
 		sh.m = m
-		sh.peak = len(m)
+		sh.peak = m.Len()
 	}
 }
 
@@ -179,7 +178,7 @@ func (s *Store) Get(device uint64, t generated.ObjectType, handle uint64) (strin
 	k := makeKey(device, t, handle)
 	sh := s.shardOf(k)
 	sh.mu.Lock()
-	e, ok := sh.m[k]
+	e, ok := sh.m.Get(k)
 	sh.mu.Unlock()
 	return e.name, ok
 }
@@ -191,7 +190,7 @@ func (s *Store) Len() int {
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		n += len(sh.m)
+		n += sh.m.Len()
 		sh.mu.Unlock()
 	}
 	return n
@@ -202,7 +201,7 @@ func (s *Store) Reset() {
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		sh.m = make(map[key]entry)
+		sh.m = hashmap.Map[key, entry]{}
 		sh.peak = 0
 		sh.mu.Unlock()
 	}
@@ -219,7 +218,7 @@ func (s *Store) ObjectDestroyed(device uint64, t generated.ObjectType, handle ui
 	k := makeKey(device, t, handle)
 	sh := s.shardOf(k)
 	sh.mu.Lock()
-	if _, ok := sh.m[k]; ok {
+	if _, ok := sh.m.Get(k); ok {
 		sh.delete(k)
 	}
 	sh.mu.Unlock()
@@ -254,7 +253,7 @@ func (s *Store) DeviceDestroyed(device uint64) {
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		for k, e := range sh.m {
+		for k, e := range sh.m.All() {
 			if (k.objectType() == generated.ObjectTypeDevice && k.handle == device) ||
 				(e.dev == device && flagsOf(k.objectType())&deviceOwned != 0) {
 				sh.delete(k)

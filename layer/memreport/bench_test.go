@@ -1,9 +1,12 @@
 package memreport
 
 import (
+	"strconv"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 
+	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
 	"github.com/vkgen/vkgen/perfetto"
 )
@@ -36,6 +39,51 @@ func BenchmarkCreateBindDestroyTracingOn(b *testing.B) {
 		b.Fatal(err)
 	}
 	benchCreateBindDestroy(b)
+	if err := sess.Stop(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(w.n.Load())/float64(b.N), "trace-B/op")
+}
+
+// benchLoop is the Go side of one iteration of vkloop's loop mode
+// (bench/layers/peer.sh): create a buffer, name and rename it, allocate,
+// bind, name the memory, destroy, free. Each name is set twice, as
+// DebugMarker and this layer both record it into the shared store, from a
+// reused buffer, as hooks view the application's strings.
+func benchLoop(b *testing.B) {
+	s := newTraceState()
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
+	query := func() uint64 { return 4096 }
+	var buf [32]byte
+	name := func(t generated.ObjectType, h uint64, prefix string, i int) {
+		n := strconv.AppendInt(append(buf[:0], prefix...), int64(i), 10)
+		v := unsafe.String(&n[0], len(n))
+		s.debugUtilsName(dev, int32(t), h, v)
+		s.debugUtilsName(dev, int32(t), h, v)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		h, m := uint64(0x1000+i%64), uint64(0x100+i%64)
+		s.bufferCreated(dev, h, accounting.BufferUsageVertex, 4096)
+		name(generated.ObjectTypeBuffer, h, "buf", i)
+		name(generated.ObjectTypeBuffer, h, "renamed", i)
+		s.memoryAllocated(dev, m, 4096, 0, accounting.MemoryInfo{})
+		s.bound(dev, accounting.KindBuffer, h, m, 0, planeAspectNone, query)
+		name(generated.ObjectTypeDeviceMemory, m, "mem", i)
+		s.resourceDestroyed(dev, accounting.KindBuffer, h)
+		s.memoryFreed(dev, m)
+	}
+}
+
+func BenchmarkLoopTracingOff(b *testing.B) { benchLoop(b) }
+
+func BenchmarkLoopTracingOn(b *testing.B) {
+	var w countingWriter
+	sess, err := perfetto.StartSession("bench", perfetto.WriterOutput(&w), perfetto.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchLoop(b)
 	if err := sess.Stop(); err != nil {
 		b.Fatal(err)
 	}

@@ -7,9 +7,9 @@ import (
 	"sync/atomic"
 
 	"github.com/vkgen/vkgen/generated"
+	"github.com/vkgen/vkgen/internal/hashmap"
 	"github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
-	"github.com/vkgen/vkgen/layer/memreport/internal/hashmap"
 	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
 )

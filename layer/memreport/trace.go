@@ -146,6 +146,10 @@ type traceSink struct {
 	lt *lifetimes
 }
 
+// Idle reports that no session would get counter values: the engine then
+// skips their bookkeeping (replay sinks are never idle).
+func (s traceSink) Idle() bool { return s.em == nil && !perfetto.Enabled() }
+
 func (s traceSink) Counter(name string, bytes int64) {
 	if s.em == nil && !perfetto.Enabled() {
 		return

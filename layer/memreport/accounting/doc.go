@@ -140,6 +140,10 @@
 // in the name store; the Sink must therefore be quick and must not call the
 // Engine. A sink that implements EventCounterSink gets the counter changes
 // of a call with the call's next event (the layer writes them in that
-// event's packet); the order is the same. Hot paths use small integer track ids instead of strings; a
-// create+bind+destroy allocates only the resource record.
+// event's packet); the order is the same. A sink that implements IdleSink
+// and is idle (no trace session) gets no counter changes at all; the totals
+// are kept, so a Snapshot replays them. Hot paths use small integer track
+// ids instead of strings; records of destroyed resources and freed
+// allocations are reused, so a create+bind+destroy (+ allocate and free)
+// allocates nothing.
 package accounting

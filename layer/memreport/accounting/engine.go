@@ -8,7 +8,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/vkgen/vkgen/layer/memreport/internal/hashmap"
+	"github.com/vkgen/vkgen/internal/hashmap"
 )
 
 // maxPlanes is the number of bind slots per resource: slot 0 for a whole
@@ -134,6 +134,8 @@ type Engine struct {
 	sink    Sink
 	events  EventCounterSink // sink, when it takes counter changes with events
 	pending []CounterChange  // changes held for the call's next event
+	idle    IdleSink         // sink, when it tells it writes nothing now
+	quiet   bool             // idle said so when the call took the lock
 	devices map[uint64]*device
 	// totals are exact 128-bit sums, so saturation never causes drift;
 	// reported holds the int64 values last reported (saturated).
@@ -141,7 +143,14 @@ type Engine struct {
 	reported [numTracks]int64
 	heaps    heapTotals
 	stats    Stats
+	// Records of destroyed resources and freed allocations, reused by the
+	// next ones so that a create/destroy cycle allocates nothing.
+	freeRes    []*resource
+	freeAllocs []*allocation
 }
+
+// maxFree bounds each free list: a burst of frees keeps no more than this.
+const maxFree = 64
 
 // total is an unsigned 128-bit byte count.
 type total struct{ hi, lo uint64 }
@@ -160,6 +169,7 @@ func New(sink Sink) *Engine {
 	e := &Engine{sink: sink, devices: make(map[uint64]*device)}
 	e.heaps.sink, _ = sink.(HeapSink)
 	e.events, _ = sink.(EventCounterSink)
+	e.idle, _ = sink.(IdleSink)
 	return e
 }
 
@@ -235,7 +245,8 @@ func (e *Engine) resourceCreated(dev uint64, k resKey, usage uint64, disjoint bo
 		// A handle reused without a destroy we saw: drop the stale record.
 		e.forget(d, old)
 	}
-	r := &resource{key: k, usage: usage, disjoint: disjoint}
+	r := e.newResource(k)
+	r.usage, r.disjoint = usage, disjoint
 	r.slots[0].size = size
 	d.resources.Set(k, r)
 	// 5.9: driver allocations reported before the resource existed move
@@ -281,6 +292,20 @@ func (e *Engine) forget(d *device, r *resource) {
 			e.recomputeUnbound(a)
 		}
 	}
+	if len(e.freeRes) < maxFree {
+		e.freeRes = append(e.freeRes, r) // nothing points to it any more
+	}
+}
+
+// newResource returns a zeroed record of k, reused where one is free.
+func (e *Engine) newResource(k resKey) *resource {
+	if n := len(e.freeRes); n > 0 {
+		r := e.freeRes[n-1]
+		e.freeRes = e.freeRes[:n-1]
+		*r = resource{key: k}
+		return r
+	}
+	return &resource{key: k}
 }
 
 // RequirementsKnown records the memory requirement size of a buffer or a
@@ -316,7 +341,8 @@ func (e *Engine) setSize(dev uint64, kind ResourceKind, handle uint64, plane int
 	k := resKey{kind, handle}
 	r := d.resources.At(k)
 	if r == nil {
-		r = &resource{key: k, disjoint: plane >= 0}
+		r = e.newResource(k)
+		r.disjoint = plane >= 0
 		d.resources.Set(k, r)
 		for _, a := range d.byObject.At(k) {
 			e.recomputeUnbound(a)
@@ -595,7 +621,15 @@ func (e *Engine) Callback(dev uint64, ev CallbackEvent) {
 }
 
 func (e *Engine) newAllocation(d *device, k allocKey, driver bool) *allocation {
-	a := &allocation{dev: d, key: k, driver: driver, unboundTrack: trackOf(driver, ClusterUnbound)}
+	var a *allocation
+	if n := len(e.freeAllocs); n > 0 {
+		a = e.freeAllocs[n-1]
+		e.freeAllocs = e.freeAllocs[:n-1]
+		*a = allocation{subs: a.subs[:0]} // keeps the emptied sub list's array
+	} else {
+		a = &allocation{}
+	}
+	a.dev, a.key, a.driver, a.unboundTrack = d, k, driver, trackOf(driver, ClusterUnbound)
 	d.allocs.Set(k, a)
 	return a
 }
@@ -666,13 +700,17 @@ func (e *Engine) removeAllocation(a *allocation) {
 	for _, b := range a.ranges {
 		e.dropRange(b)
 	}
-	a.subs, a.ranges = nil, nil
+	clear(a.subs)
+	a.subs, a.ranges = a.subs[:0], nil
 	e.sub(a.unboundTrack, a.unboundHeap, a.unbound)
 	a.unbound = 0
 	e.unindex(a)
 	a.dev.allocs.Delete(a.key)
 	if a.created {
 		e.emitAllocation(a, OpDestroy)
+	}
+	if len(e.freeAllocs) < maxFree {
+		e.freeAllocs = append(e.freeAllocs, a) // nothing points to it any more
 	}
 }
 
@@ -847,6 +885,7 @@ func (e *Engine) report(t track, heap uint8) {
 	e.reported[t] = v
 	hv, hchanged := e.heaps.update(t, heap)
 	switch {
+	case e.quiet:
 	case e.events != nil:
 		if changed || hchanged {
 			e.pending = append(e.pending, CounterChange{int(t), v, changed, uint32(heap), hv, hchanged})
@@ -875,9 +914,13 @@ func (e *Engine) emit(ev AllocationEvent) {
 	}
 }
 
-// lock and unlock guard every public method; unlock writes the counter
-// changes made after the call's last event.
-func (e *Engine) lock() { e.mu.Lock() }
+// lock and unlock guard every public method; lock asks an IdleSink once
+// per call whether counter changes are wanted, unlock writes those made
+// after the call's last event.
+func (e *Engine) lock() {
+	e.mu.Lock()
+	e.quiet = e.idle != nil && e.idle.Idle()
+}
 
 func (e *Engine) unlock() {
 	for _, c := range e.pending {

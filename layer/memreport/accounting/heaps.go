@@ -26,6 +26,14 @@ type EventCounterSink interface {
 	AllocationWith(ev AllocationEvent, changes []CounterChange)
 }
 
+// IdleSink is implemented by a sink that can tell it writes nothing now
+// (no trace session): while Idle, the engine reports no counter changes to
+// it, which saves their bookkeeping on every call. The totals are kept as
+// always, so a later Snapshot replays the same values.
+type IdleSink interface {
+	Idle() bool
+}
+
 // CounterChange is one Counters call held for an event; the slice passed
 // to AllocationWith is only valid during the call.
 type CounterChange struct {
