@@ -5,6 +5,7 @@
 #include "vkgen_defer.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <linux/futex.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -40,19 +41,38 @@ static uint64_t count_of(const void *base, uint8_t size, uint32_t offset) {
 	return 1;
 }
 
-/* A bump allocator over the record being written (measure: dst == NULL). */
+/* A bump allocator over the record being written (measure: dst == NULL).
+ * With relocs, the copy goes to a thread's scratch buffer first and the
+ * offsets (from the scratch's start, base) of the pointers it writes are
+ * kept, to rebase them when the record is moved into the ring. */
 struct out {
 	unsigned char *dst;
-	uint64_t used, limit; /* limit: what measuring found, for the copy */
+	uint64_t used, limit; /* limit: what measuring found, for the copy; the scratch's room */
+	unsigned char *base;
+	uint32_t *relocs;
+	uint32_t nrelocs, maxrelocs;
+	int overflow; /* the scratch lacked room, or relocs ran out */
 };
 
 /* A copy never exceeds what was measured, even if the application changed
  * its memory in between (then the excess pointers are NULL). */
 static void *take(struct out *o, uint64_t n) {
-	if (o->dst && o->used + align8(n) > o->limit) return NULL;
+	if (o->dst && o->used + align8(n) > o->limit) {
+		o->overflow = 1;
+		return NULL;
+	}
 	void *p = o->dst ? o->dst + o->used : NULL;
 	o->used += align8(n);
 	return p;
+}
+
+/* Stores pointer c at at (nothing when measuring). */
+static void put_ptr(struct out *o, unsigned char *at, void *c) {
+	if (!at) return;
+	memcpy(at, &c, sizeof(c));
+	if (!c || !o->relocs) return;
+	if (o->nrelocs == o->maxrelocs) o->overflow = 1;
+	else o->relocs[o->nrelocs++] = (uint32_t)(at - o->base);
 }
 
 static void *copy_ptr(struct out *o, const struct vkgen_cap_ptr *d, const void *src, uint64_t count, int depth);
@@ -71,8 +91,7 @@ static void fix_structs(struct out *o, const struct vkgen_cap_type *t, unsigned 
 			if (in_chain && d->kind == VKGEN_CAP_CHAIN) continue;
 			const void *p = *(const void *const *)(src + d->offset);
 			uint64_t count = d->count_size ? count_of(src, d->count_size, d->count_offset) : 1;
-			void *c = copy_ptr(o, d, p, count, depth + 1);
-			if (dst) memcpy(dst + d->offset, &c, sizeof(c));
+			put_ptr(o, dst ? dst + d->offset : NULL, copy_ptr(o, d, p, count, depth + 1));
 		}
 }
 
@@ -90,7 +109,7 @@ static void *copy_chain(struct out *o, const void *src, int depth) {
 		if (c) {
 			void *none = NULL;
 			memcpy(c + PNEXT_OFFSET, &none, sizeof(none));
-			if (prev) memcpy(prev + PNEXT_OFFSET, &c, sizeof(c));
+			if (prev) put_ptr(o, prev + PNEXT_OFFSET, c);
 			else head = c;
 		}
 		prev = c;
@@ -132,16 +151,13 @@ static void *copy_ptr(struct out *o, const struct vkgen_cap_ptr *d, const void *
 static void write_params(struct out *o, const struct vkgen_cap_cmd *cmd, const uint64_t *args, uint64_t *slots) {
 	for (uint32_t i = 0; i < cmd->nparams; i++) {
 		const struct vkgen_cap_ptr *d = &cmd->params[i];
-		uint64_t v = 0;
 		if (d->kind == VKGEN_CAP_VALUE) {
-			v = args[i];
-		} else {
-			uint64_t count = d->count_size ? args[d->count_param] : 1;
-			if (d->count_size && d->count_size < 8) count &= (1ull << (8 * d->count_size)) - 1;
-			void *c = copy_ptr(o, d, (const void *)(uintptr_t)args[i], count, 0);
-			v = (uint64_t)(uintptr_t)c;
+			if (slots) slots[i] = args[i];
+			continue;
 		}
-		if (slots) slots[i] = v;
+		uint64_t count = d->count_size ? args[d->count_param] : 1;
+		if (d->count_size && d->count_size < 8) count &= (1ull << (8 * d->count_size)) - 1;
+		put_ptr(o, slots ? (unsigned char *)&slots[i] : NULL, copy_ptr(o, d, (const void *)(uintptr_t)args[i], count, 0));
 	}
 }
 
@@ -256,10 +272,82 @@ void vkgen_defer(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_t 
 	record(cmd, args, result);
 }
 
+/* A thread's scratch for copying a call once: a record that fits (nearly
+ * all: a create info with its chain and strings is a few hundred bytes) is
+ * copied there in one walk of the tables and moved into the ring with its
+ * pointers rebased; a bigger one is measured first and copied in place. It
+ * is allocated at the thread's first record (the library's TLS is static:
+ * no room for it there) and freed when the thread ends. */
+#define SCRATCH_BYTES 4096
+#define SCRATCH_RELOCS 128
+struct scratch {
+	uint64_t buf[SCRATCH_BYTES / 8];
+	uint32_t relocs[SCRATCH_RELOCS];
+};
+static __thread struct scratch *scratch;
+static pthread_key_t scratch_key;
+static int scratch_keyed;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+
+static void scratch_free(void *p) {
+	scratch = NULL; /* a later record on this thread, from another destructor, allocates again */
+	free(p);
+}
+
+static void scratch_key_init(void) { scratch_keyed = pthread_key_create(&scratch_key, scratch_free) == 0; }
+
+/* NULL when out of memory: the record is then measured and copied in place. */
+static struct scratch *thread_scratch(void) {
+	if (scratch) return scratch;
+	pthread_once(&scratch_once, scratch_key_init);
+	struct scratch *s = scratch_keyed ? malloc(sizeof(*s)) : NULL;
+	if (s && pthread_setspecific(scratch_key, s) != 0) {
+		free(s);
+		s = NULL;
+	}
+	return scratch = s;
+}
+
+static void commit(struct vkgen_rec *r, const struct vkgen_cap_cmd *cmd, uint64_t n, int64_t result, int heap) {
+	r->size = (uint32_t)n;
+	r->id = cmd->id;
+	r->nslots = (uint16_t)cmd->nparams;
+	r->names = (uint16_t)cmd->names;
+	r->ts = __atomic_load_n(&vkgen_defer_timestamps, __ATOMIC_RELAXED) ? vkgen_now_ns() : 0;
+	r->result = result;
+	__atomic_store_n(&r->state, heap ? VKGEN_REC_HEAP : VKGEN_REC_READY, __ATOMIC_RELEASE);
+	if (__atomic_load_n(&vkgen_ring.sleeping, __ATOMIC_RELAXED)) vkgen_ring_kick();
+}
+
 static void record(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_t result) {
-	struct out m = {NULL, 0, 0};
+	uint64_t slots_size = align8(cmd->nparams * sizeof(uint64_t));
+	struct scratch *sc = slots_size < SCRATCH_BYTES ? thread_scratch() : NULL;
+	if (sc) {
+		unsigned char *base = (unsigned char *)sc->buf;
+		struct out s = {base + slots_size, 0, SCRATCH_BYTES - slots_size, base, sc->relocs, 0, SCRATCH_RELOCS, 0};
+		write_params(&s, cmd, args, sc->buf);
+		if (!s.overflow) {
+			uint64_t body = slots_size + s.used, n = sizeof(struct vkgen_rec) + body;
+			struct vkgen_rec *r = reserve(n);
+			if (!r) {
+				atomic_fetch_add(&lost, 1);
+				return;
+			}
+			unsigned char *to = (unsigned char *)r->slot;
+			memcpy(to, base, body);
+			for (uint32_t i = 0; i < s.nrelocs; i++) {
+				uint64_t p;
+				memcpy(&p, to + sc->relocs[i], sizeof(p));
+				p += (uint64_t)(to - base);
+				memcpy(to + sc->relocs[i], &p, sizeof(p));
+			}
+			commit(r, cmd, n, result, 0);
+			return;
+		}
+	}
+	struct out m = {NULL, 0, 0, NULL, NULL, 0, 0, 0};
 	write_params(&m, cmd, args, NULL);
-	uint64_t body = align8(cmd->nparams * sizeof(uint64_t)) + m.used;
+	uint64_t body = slots_size + m.used;
 	uint64_t n = sizeof(struct vkgen_rec) + body;
 	unsigned char *heap = NULL;
 	if (n > MAX_INLINE) { /* the ring holds the address of a heap copy */
@@ -276,18 +364,11 @@ static void record(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_
 		atomic_fetch_add(&lost, 1);
 		return;
 	}
-	r->size = (uint32_t)n;
-	r->id = cmd->id;
-	r->nslots = (uint16_t)cmd->nparams;
-	r->names = (uint16_t)cmd->names;
-	r->ts = __atomic_load_n(&vkgen_defer_timestamps, __ATOMIC_RELAXED) ? vkgen_now_ns() : 0;
-	r->result = result;
 	unsigned char *slots = heap ? heap : (unsigned char *)r->slot;
 	if (heap) r->slot[0] = (uint64_t)(uintptr_t)heap;
-	struct out o = {slots + align8(cmd->nparams * sizeof(uint64_t)), 0, m.used};
+	struct out o = {slots + slots_size, 0, m.used, NULL, NULL, 0, 0, 0};
 	write_params(&o, cmd, args, (uint64_t *)slots);
-	__atomic_store_n(&r->state, heap ? VKGEN_REC_HEAP : VKGEN_REC_READY, __ATOMIC_RELEASE);
-	if (__atomic_load_n(&vkgen_ring.sleeping, __ATOMIC_RELAXED)) vkgen_ring_kick();
+	commit(r, cmd, n, result, heap != NULL);
 }
 
 /* The ring's memory, allocated when the Go side starts the consumer. */

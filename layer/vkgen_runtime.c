@@ -120,12 +120,12 @@ void vkgen_namecache_store(struct vkgen_namecache *c, uint64_t dev, int32_t type
 void vkgen_namecache_forget(struct vkgen_namecache *c, uint64_t handle) {
 	if (!c) return;
 	struct vkgen_namecache_entry *e = vkgen_namecache_entry(c, handle);
-	uint32_t s;
-	if (__atomic_load_n(&e->handle, __ATOMIC_RELAXED) != handle) return;
-	while (!nc_begin(e, &s)) {
-	}
-	if (e->handle == handle) e->len = VKGEN_NAMECACHE_NAME;
-	__atomic_store_n(&e->seq, s + 2, __ATOMIC_RELEASE);
+	/* No write side: a reader of this entry meanwhile would be naming the
+	 * handle while it is destroyed (invalid usage), a writer replacing the
+	 * entry makes the store moot, and the driver reuses the handle only
+	 * after the destroy returned, so later lookups see the entry invalid. */
+	if (__atomic_load_n(&e->handle, __ATOMIC_RELAXED) == handle)
+		__atomic_store_n(&e->len, VKGEN_NAMECACHE_NAME, __ATOMIC_RELEASE);
 }
 
 void vkgen_namecache_clear(struct vkgen_namecache *c) {

@@ -47,9 +47,10 @@ func BenchmarkCreateBindDestroyTracingOn(b *testing.B) {
 
 // benchLoop is the Go side of one iteration of vkloop's loop mode
 // (bench/layers/peer.sh): create a buffer, name and rename it, allocate,
-// bind, name the memory, destroy, free. Each name is set twice, as
-// DebugMarker and this layer both record it into the shared store, from a
-// reused buffer, as hooks view the application's strings.
+// bind, name the memory, destroy, free: this layer's hooks and the
+// framework's name records (each name set once into the shared store, from
+// a reused buffer as the records view the application's strings, and the
+// ended objects' names forgotten).
 func benchLoop(b *testing.B) {
 	s := newTraceState()
 	s.deviceCreated(dev, 0, 1, false, false, props(0))
@@ -58,8 +59,7 @@ func benchLoop(b *testing.B) {
 	name := func(t generated.ObjectType, h uint64, prefix string, i int) {
 		n := strconv.AppendInt(append(buf[:0], prefix...), int64(i), 10)
 		v := unsafe.String(&n[0], len(n))
-		s.debugUtilsName(dev, int32(t), h, v)
-		s.debugUtilsName(dev, int32(t), h, v)
+		_ = s.names.SetName(uint64(dev), t, h, v) // the framework's naming record, once per chain
 	}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
@@ -70,7 +70,9 @@ func benchLoop(b *testing.B) {
 		s.memoryAllocated(dev, m, 4096, 0, accounting.MemoryInfo{})
 		s.bound(dev, accounting.KindBuffer, h, m, 0, planeAspectNone, query)
 		name(generated.ObjectTypeDeviceMemory, m, "mem", i)
+		s.names.ObjectDestroyed(uint64(dev), generated.ObjectTypeBuffer, h) // the framework's forget records
 		s.resourceDestroyed(dev, accounting.KindBuffer, h)
+		s.names.ObjectDestroyed(uint64(dev), generated.ObjectTypeDeviceMemory, m)
 		s.memoryFreed(dev, m)
 	}
 }
