@@ -32,13 +32,17 @@ func BenchmarkCreateBindDestroyTracingOff(b *testing.B) { benchCreateBindDestroy
 // BenchmarkCreateBindDestroyTracingOn also reports the trace bytes written
 // per iteration (trace-B/op: the instants, counters and lifetime slices of
 // one buffer's bind and destroy).
-func BenchmarkCreateBindDestroyTracingOn(b *testing.B) {
+func BenchmarkCreateBindDestroyTracingOn(b *testing.B) { traced(b, benchCreateBindDestroy) }
+
+// traced runs body inside a session writing to a counter of the trace
+// bytes, reported per iteration.
+func traced(b *testing.B, body func(*testing.B)) {
 	var w countingWriter
 	sess, err := perfetto.StartSession("bench", perfetto.WriterOutput(&w), perfetto.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchCreateBindDestroy(b)
+	body(b)
 	if err := sess.Stop(); err != nil {
 		b.Fatal(err)
 	}
@@ -79,18 +83,7 @@ func benchLoop(b *testing.B) {
 
 func BenchmarkLoopTracingOff(b *testing.B) { benchLoop(b) }
 
-func BenchmarkLoopTracingOn(b *testing.B) {
-	var w countingWriter
-	sess, err := perfetto.StartSession("bench", perfetto.WriterOutput(&w), perfetto.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	benchLoop(b)
-	if err := sess.Stop(); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportMetric(float64(w.n.Load())/float64(b.N), "trace-B/op")
-}
+func BenchmarkLoopTracingOn(b *testing.B) { traced(b, benchLoop) }
 
 type countingWriter struct{ n atomic.Int64 }
 
