@@ -56,10 +56,19 @@ type exitDB struct {
 
 type exitView struct{ ptr, len, gen uint64 }
 
+// set makes (b, gen) the current view. When only its length changed (an
+// event appended in place, the common case) the current view's length is
+// stored alone: one aligned word, so the view is consistent at every
+// instruction boundary without the atomic exchange, a full fence per event.
 func (d *exitDB) set(b []byte, gen uint64) {
-	i := d.which.Load() ^ 1
-	d.v[i] = exitView{uint64(uintptr(unsafe.Pointer(unsafe.SliceData(b)))), uint64(len(b)), gen}
-	d.which.Store(i)
+	ptr := uint64(uintptr(unsafe.Pointer(unsafe.SliceData(b))))
+	w := d.which.Load()
+	if v := &d.v[w&1]; v.ptr == ptr && v.gen == gen {
+		v.len = uint64(len(b))
+		return
+	}
+	d.v[w&1^1] = exitView{ptr, uint64(len(b)), gen}
+	d.which.Store(w ^ 1)
 }
 
 // newExitFile publishes the exit state of a file session with fd and n
