@@ -42,8 +42,11 @@ type lifetimes struct {
 	// events nearly always share a device and heap.
 	lastGroup  groupKey
 	lastGroups []perfetto.GroupTrack
-	key        func(uintptr) uint64
-	next       uint64
+	// planes counts the open lifetimes of image planes other than 0
+	// (disjoint images): without any, a rename looks up plane 0 alone.
+	planes int
+	key    func(uintptr) uint64
+	next   uint64
 }
 
 // liveKey is an allocation (src DEVICE_MEMORY or DRIVER, id its
@@ -195,6 +198,9 @@ func (lt *lifetimes) openLocked(k liveKey, ev *accounting.AllocationEvent) liveS
 	if !lt.anyOpen.Load() {
 		lt.anyOpen.Store(true)
 	}
+	if k.plane != 0 {
+		lt.planes++
+	}
 	if k.key != 0 {
 		obj := liveKey{k.dev, k.src, k.id, k.plane, 0}
 		lt.ranged.Set(obj, append(lt.ranged.At(obj), k.key))
@@ -207,6 +213,9 @@ func (lt *lifetimes) closeLocked(k liveKey) {
 	lt.open.Delete(k)
 	if lt.open.Len() == 0 {
 		lt.anyOpen.Store(false)
+	}
+	if k.plane != 0 {
+		lt.planes--
 	}
 	if k.key != 0 {
 		obj := liveKey{k.dev, k.src, k.id, k.plane, 0}
@@ -276,11 +285,17 @@ func (lt *lifetimes) rename(r objectnames.Record, src accounting.Source, out []p
 			out = append(out, perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, lt.beginLocked(&ls))
 		}
 	}
-	for plane := range uint8(4) {
+	planes := uint8(1)
+	if lt.planes > 0 {
+		planes = 4
+	}
+	for plane := range planes {
 		rename(liveKey{nk.dev, src, r.Handle, plane, 0})
 	}
-	for _, key := range lt.ranged.At(liveKey{nk.dev, src, r.Handle, 0, 0}) {
-		rename(liveKey{nk.dev, src, r.Handle, 0, key})
+	if lt.ranged.Len() > 0 {
+		for _, key := range lt.ranged.At(liveKey{nk.dev, src, r.Handle, 0, 0}) {
+			rename(liveKey{nk.dev, src, r.Handle, 0, key})
+		}
 	}
 	return out
 }
