@@ -10,9 +10,11 @@ import (
 // (layer/tracing starts such a helper; docs/layers.md, "Process lifetime").
 // It is plain integers at fixed addresses, kept consistent at every
 // instruction boundary of the thread changing it, so that a process killed
-// at any point leaves a state the helper can trust: each view is written
-// into the inactive half of a double buffer and made current by one atomic
-// store. The C mirror is layer/tracing/exitwatch.c:
+// at any point leaves a state the helper can trust (it reads only once the
+// process is gone): a new view is written into the inactive half of a
+// double buffer and made current by one atomic store, and a view whose
+// buffer only grew gets its new length in place, one aligned word. The C
+// mirror is layer/tracing/exitwatch.c:
 //
 //	struct view { uint64_t ptr, len, gen; };
 //	struct db   { uint64_t which; struct view v[2]; };  // current: v[which & 1]
