@@ -61,10 +61,27 @@ func (q *sequence) readyLocked() (ok, yield bool) {
 	}
 	if !q.started {
 		q.started = true
-		q.buf = q.appendHeader(q.buf, Now(), true, false)
+		q.buf = q.appendHeader(q.sized(q.buf), Now(), true, false)
 	}
 	return true, false
 }
+
+// sized returns b emptied, or a new empty buffer where b cannot hold a full
+// sequence's events: a limited sequence's buffers get their whole size up
+// front (the limit and room for the event that crosses it), so that no
+// event grows one, which copies it and faults in fresh pages. Limits past
+// maxUpFront (trace_buffer_kb goes to gigabytes) are reached by growing, as
+// events come.
+func (q *sequence) sized(b []byte) []byte {
+	n := min(q.limit, maxUpFront)
+	if n += n / 4; q.limit > 0 && cap(b) < n {
+		return make([]byte, 0, n)
+	}
+	return b[:0]
+}
+
+// maxUpFront is the largest limit a buffer is made for up front.
+const maxUpFront = 4 << 20
 
 // roomLocked reports whether q's buffer takes another event, handing a
 // full buffer to the flusher where it can.
@@ -99,7 +116,7 @@ func (q *sequence) swapLocked() []byte {
 	}
 	q.opened = q.started
 	b := q.buf
-	q.buf = q.spare[:0]
+	q.buf = q.sized(q.spare)
 	q.spare = b
 	q.publishSwapLocked(b)
 	return b
@@ -336,11 +353,11 @@ func (q *sequence) now() uint64 {
 	return Now()
 }
 
-// eventLocked writes an instant event and, when sl is not nil, a slice event
-// with the same timestamp. The values of cv the session records go with the
+// eventLocked writes an instant event and then the slice events sl with the
+// same timestamp. The values of cv the session records go with the
 // instant as extra counter values (one packet instead of one per value).
 // Its packet is sized before it is written, so nothing is shifted.
-func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg, sl *Slice, cv []CounterValue) (yield bool) {
+func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg, sl []Slice, cv []CounterValue) (yield bool) {
 	if ok, yield := q.readyLocked(); !ok {
 		return yield
 	}
@@ -378,8 +395,8 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 		b = appendVarintField(b, fTETrackUUID, t.UUID())
 	}
 	b = append(b, body...)
-	if sl != nil {
-		b = q.appendSlice(b, ts, cat, sl)
+	for i := range sl {
+		b = q.appendSlice(b, ts, cat, &sl[i])
 	}
 	q.buf = b
 	return q.doneLocked(before)
