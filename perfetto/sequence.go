@@ -69,19 +69,13 @@ func (q *sequence) readyLocked() (ok, yield bool) {
 // sized returns b emptied, or a new empty buffer where b cannot hold a full
 // sequence's events: a limited sequence's buffers get their whole size up
 // front (the limit and room for the event that crosses it), so that no
-// event grows one, which copies it and faults in fresh pages. Limits past
-// maxUpFront (trace_buffer_kb goes to gigabytes) are reached by growing, as
-// events come.
+// event grows one, which copies it and faults in fresh pages.
 func (q *sequence) sized(b []byte) []byte {
-	n := min(q.limit, maxUpFront)
-	if n += n / 4; q.limit > 0 && cap(b) < n {
+	if n := q.limit + q.limit/4; q.limit > 0 && cap(b) < n {
 		return make([]byte, 0, n)
 	}
 	return b[:0]
 }
-
-// maxUpFront is the largest limit a buffer is made for up front.
-const maxUpFront = 4 << 20
 
 // roomLocked reports whether q's buffer takes another event, handing a
 // full buffer to the flusher where it can.
