@@ -61,20 +61,9 @@ func (q *sequence) readyLocked() (ok, yield bool) {
 	}
 	if !q.started {
 		q.started = true
-		q.buf = q.appendHeader(q.sized(q.buf), Now(), true, false)
+		q.buf = q.appendHeader(q.buf, Now(), true, false)
 	}
 	return true, false
-}
-
-// sized returns b emptied, or a new empty buffer where b cannot hold a full
-// sequence's events: a limited sequence's buffers get their whole size up
-// front (the limit and room for the event that crosses it), so that no
-// event grows one, which copies it and faults in fresh pages.
-func (q *sequence) sized(b []byte) []byte {
-	if n := q.limit + q.limit/4; q.limit > 0 && cap(b) < n {
-		return make([]byte, 0, n)
-	}
-	return b[:0]
 }
 
 // roomLocked reports whether q's buffer takes another event, handing a
@@ -110,7 +99,7 @@ func (q *sequence) swapLocked() []byte {
 	}
 	q.opened = q.started
 	b := q.buf
-	q.buf = q.sized(q.spare)
+	q.buf = q.spare[:0]
 	q.spare = b
 	q.publishSwapLocked(b)
 	return b
