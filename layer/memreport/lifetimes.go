@@ -8,6 +8,7 @@ import (
 
 	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/internal/hashmap"
+	"github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
 	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
@@ -42,11 +43,8 @@ type lifetimes struct {
 	// events nearly always share a device and heap.
 	lastGroup  groupKey
 	lastGroups []perfetto.GroupTrack
-	// planes counts the open lifetimes of image planes other than 0
-	// (disjoint images): without any, a rename looks up plane 0 alone.
-	planes int
-	key    func(uintptr) uint64
-	next   uint64
+	key        func(uintptr) uint64
+	next       uint64
 }
 
 // liveKey is an allocation (src DEVICE_MEMORY or DRIVER, id its
@@ -128,15 +126,15 @@ var trackNames = [...]string{
 }
 
 // slice updates the open lifetimes for a live CREATE, BIND or DESTROY and
-// puts its slice events in sl, returning how many (0: none, e.g. a DESTROY
-// of nothing open). A CREATE or BIND of an object already open (the driver
-// reported an allocation again) continues on its track: the open slice is
-// ended first.
-func (lt *lifetimes) slice(ev *accounting.AllocationEvent, sl *[2]perfetto.Slice) int {
+// returns its slice event (ok false: none, e.g. a DESTROY of nothing open).
+// A CREATE or BIND of an object already open (the driver reported an
+// allocation again) continues on its track: reopen says to end the open
+// slice on sl.Track first.
+func (lt *lifetimes) slice(ev *accounting.AllocationEvent) (sl perfetto.Slice, ok, reopen bool) {
 	if !lt.anyOpen.Load() && !perfetto.Enabled() {
 		// Untraced: nothing to end, nothing to begin. A session that starts
 		// later begins the live objects' slices in its replay (current).
-		return 0
+		return sl, false, false
 	}
 	k := liveKeyOf(ev)
 	lt.mu.Lock()
@@ -146,33 +144,29 @@ func (lt *lifetimes) slice(ev *accounting.AllocationEvent, sl *[2]perfetto.Slice
 		ls, reopen := lt.open.Get(k)
 		if !reopen {
 			ls = lt.openLocked(k, ev)
-			sl[0] = lt.beginLocked(&ls)
-			return 1
+		} else {
+			// Reported again (the driver's ALLOCATE for a live key): same
+			// track, its heap as reported now.
+			ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
+			lt.open.Set(k, ls)
 		}
-		// Reported again (the driver's ALLOCATE for a live key): same
-		// track, its heap as reported now.
-		ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
-		lt.open.Set(k, ls)
-		sl[0], sl[1] = perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, lt.beginLocked(&ls)
-		return 2
+		return lt.beginLocked(&ls), true, reopen
 	case accounting.OpDestroy:
 		ls, open := lt.open.Get(k)
 		if !open {
-			return 0
+			return sl, false, false
 		}
 		lt.closeLocked(k)
-		sl[0] = perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}
-		return 1
+		return perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, true, false
 	}
-	return 0
+	return sl, false, false
 }
 
-// current puts in sl the begin of an object for a session-start replay
-// (its open lifetime's, or a new lifetime's when it was created untraced)
-// and returns 1; 0 for events that begin nothing.
-func (lt *lifetimes) current(ev *accounting.AllocationEvent, sl *[2]perfetto.Slice) int {
+// current returns the begin of an object for a session-start replay: its
+// open lifetime's, or a new lifetime's when it was created untraced.
+func (lt *lifetimes) current(ev *accounting.AllocationEvent) (perfetto.Slice, bool) {
 	if ev.Operation != accounting.OpCreate && ev.Operation != accounting.OpBind {
-		return 0
+		return perfetto.Slice{}, false
 	}
 	k := liveKeyOf(ev)
 	lt.mu.Lock()
@@ -181,8 +175,7 @@ func (lt *lifetimes) current(ev *accounting.AllocationEvent, sl *[2]perfetto.Sli
 	if !ok {
 		ls = lt.openLocked(k, ev)
 	}
-	sl[0] = lt.beginLocked(&ls)
-	return 1
+	return lt.beginLocked(&ls), true
 }
 
 // openLocked starts a lifetime: a new track and lifetime number.
@@ -198,9 +191,6 @@ func (lt *lifetimes) openLocked(k liveKey, ev *accounting.AllocationEvent) liveS
 	if !lt.anyOpen.Load() {
 		lt.anyOpen.Store(true)
 	}
-	if k.plane != 0 {
-		lt.planes++
-	}
 	if k.key != 0 {
 		obj := liveKey{k.dev, k.src, k.id, k.plane, 0}
 		lt.ranged.Set(obj, append(lt.ranged.At(obj), k.key))
@@ -213,9 +203,6 @@ func (lt *lifetimes) closeLocked(k liveKey) {
 	lt.open.Delete(k)
 	if lt.open.Len() == 0 {
 		lt.anyOpen.Store(false)
-	}
-	if k.plane != 0 {
-		lt.planes--
 	}
 	if k.key != 0 {
 		obj := liveKey{k.dev, k.src, k.id, k.plane, 0}
@@ -262,10 +249,22 @@ func (lt *lifetimes) groupsLocked(dev uint64, heap uint32) []perfetto.GroupTrack
 	return g
 }
 
-// rename records a name change of the shared store for an object of
-// source src and appends to out the renames of its open slices (an end and
-// a begin each), which the caller writes.
-func (lt *lifetimes) rename(r objectnames.Record, src accounting.Source, out []perfetto.Slice) []perfetto.Slice {
+// EmitName takes every name change of the shared store (an objectnames
+// Emitter) and renames the open slices of the object.
+func (lt *lifetimes) EmitName(r objectnames.Record) {
+	var src accounting.Source
+	switch r.Type {
+	case generated.ObjectTypeBuffer:
+		src = accounting.SourceBuffer
+	case generated.ObjectTypeImage:
+		src = accounting.SourceImage
+	case generated.ObjectTypeDeviceMemory:
+		src = accounting.SourceDeviceMemory
+	case generated.ObjectTypeVideoSessionKHR:
+		src = accounting.SourceVideoSession
+	default:
+		return
+	}
 	nk := nameKey{lt.key(uintptr(r.Device)), r.Type, r.Handle}
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
@@ -278,26 +277,23 @@ func (lt *lifetimes) rename(r objectnames.Record, src accounting.Source, out []p
 		}
 	}
 	if lt.open.Len() == 0 {
-		return out // untraced: no slice to rename
+		return // untraced: no slice to rename
 	}
+	var out []perfetto.Slice
 	rename := func(k liveKey) {
 		if ls, ok := lt.open.Get(k); ok {
 			out = append(out, perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, lt.beginLocked(&ls))
 		}
 	}
-	planes := uint8(1)
-	if lt.planes > 0 {
-		planes = 4
-	}
-	for plane := range planes {
+	for plane := range uint8(4) {
 		rename(liveKey{nk.dev, src, r.Handle, plane, 0})
 	}
-	if lt.ranged.Len() > 0 {
-		for _, key := range lt.ranged.At(liveKey{nk.dev, src, r.Handle, 0, 0}) {
-			rename(liveKey{nk.dev, src, r.Handle, 0, key})
-		}
+	for _, key := range lt.ranged.At(liveKey{nk.dev, src, r.Handle, 0, 0}) {
+		rename(liveKey{nk.dev, src, r.Handle, 0, key})
 	}
-	return out
+	if len(out) > 0 {
+		perfetto.Stamp(layer.EventTime()).Slices(category, out...)
+	}
 }
 
 // name returns the object's name as the store last published it.
