@@ -20,6 +20,11 @@
 
 struct vkgen_ring vkgen_ring;
 
+/* The library's TLS is static already (Go's runtime needs it so): the
+ * initial-exec model reads the hot per-thread variables without a call to
+ * __tls_get_addr. */
+#define VKGEN_TLS_IE __attribute__((tls_model("initial-exec")))
+
 /* Bounds on what one record may hold: a chain longer than this, or nesting
  * deeper, is cut (the copy ends with a NULL pointer there). */
 #define MAX_CHAIN 64
@@ -231,7 +236,7 @@ static struct vkgen_rec *reserve(uint64_t n) {
 	/* The consumer's tail as this thread last read it: reading the shared
 	 * line at every record would miss the cache whenever the consumer moved
 	 * it; the tail only grows, so a stale one only underestimates room. */
-	static __thread uint64_t tail_seen;
+	static __thread uint64_t tail_seen VKGEN_TLS_IE;
 	uint64_t waiting_since = 0;
 	for (;;) {
 		uint64_t h = __atomic_load_n(&vkgen_ring.head, __ATOMIC_RELAXED);
@@ -284,7 +289,7 @@ struct scratch {
 	uint64_t buf[SCRATCH_BYTES / 8];
 	uint32_t relocs[SCRATCH_RELOCS];
 };
-static __thread struct scratch *scratch;
+static __thread struct scratch *scratch VKGEN_TLS_IE;
 static pthread_key_t scratch_key;
 static int scratch_keyed;
 static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
