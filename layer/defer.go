@@ -167,6 +167,10 @@ func drainLocked() int {
 		}
 		size := uint64(rec.size)
 		var heap unsafe.Pointer
+		// The hooks' events wait for a trace output that fell behind rather
+		// than being dropped: this slows the drain, and through the ring the
+		// application, instead (a stuck output is given up on after a second).
+		perfetto.WaitForRoom(time.Second)
 		switch atomic.LoadUint32(state) {
 		case C.VKGEN_REC_READY:
 			running = Record{rec: rec, slots: unsafe.Add(at, recHeader)}

@@ -9,14 +9,18 @@ import (
 )
 
 // seqOutput counts the bytes written per sequence; writes wait for gate
-// when it is not nil.
+// when it is not nil, having said so on entered when that is not nil.
 type seqOutput struct {
-	gate  chan struct{}
-	mu    sync.Mutex
-	bytes map[uint32]int
+	gate    chan struct{}
+	entered chan struct{}
+	mu      sync.Mutex
+	bytes   map[uint32]int
 }
 
 func (o *seqOutput) Write(seq uint32, b []byte) error {
+	if o.entered != nil {
+		o.entered <- struct{}{}
+	}
 	if o.gate != nil {
 		<-o.gate
 	}

@@ -27,6 +27,7 @@ type sequence struct {
 	opened  bool   // a batch holding the header packet was handed over
 	closed  bool   // session over: emits are no-ops
 	dropped uint64 // events dropped since the last loss report
+	high    bool   // buf is past half its limit: counted in the session's high
 
 	// Under wmu: packets the output lost (LostPackets) and the session's
 	// clear generation this sequence last re-emitted its state for.
@@ -94,12 +95,14 @@ func (q *sequence) swapLocked() []byte {
 		}
 		q.opened = true
 		q.buf, q.spare = q.buf[:0], b
+		q.emptiedLocked()
 		q.publishSwapLocked(b)
 		return b
 	}
 	q.opened = q.started
 	b := q.buf
 	q.buf = q.spare[:0]
+	q.emptiedLocked()
 	q.spare = b
 	q.publishSwapLocked(b)
 	return b
@@ -175,8 +178,22 @@ func (q *sequence) appendState(b []byte, ts uint64, dropped bool) []byte {
 // whether the caller should yield once it has unlocked: a woken flusher
 // otherwise waits in the emitter's run queue until the emitter is preempted
 // (up to 10 ms) when every P is busy, and the buffer overflows meanwhile.
+//
+// Past half the limit the sequence counts as high for WaitForRoom.
 func (q *sequence) doneLocked(before int) (yield bool) {
+	if !q.high && q.limit > 0 && len(q.buf) >= q.limit/2 {
+		q.high = true
+		q.s.high.Add(1)
+	}
 	return before < q.wakeAt && len(q.buf) >= q.wakeAt && q.s.wake()
+}
+
+// emptiedLocked notes that buf was handed over (swapped with spare).
+func (q *sequence) emptiedLocked() {
+	if q.high {
+		q.high = false
+		q.s.high.Add(-1)
+	}
 }
 
 // appendHeader writes the packet that (re)starts the sequence's incremental

@@ -98,6 +98,8 @@ type Session struct {
 	outMu sync.Mutex
 	err   error // under outMu: first output error
 
+	high     atomic.Int32  // sequences past half their limit (WaitForRoom)
+	stalled  atomic.Bool   // WaitForRoom gave up on it until high is 0 again
 	ready    chan struct{} // closed when the replay is done
 	wakeCh   chan struct{}
 	stopCh   chan struct{}
