@@ -31,7 +31,7 @@
 // NewCounterTrack); the handle is the iid, so interning costs a slice index.
 // Counter tracks are process-scoped, static-named, with the uuid the SDK
 // derives for CounterTrack(name); NewCounterTrackIn puts one in a category.
-// InstantSlice carries counter values in its event's packet
+// InstantSlices carries counter values in its event's packet
 // (extra_counter_values: a value that changes with an event costs a few
 // bytes, not a packet), zeros last and at most 8, as trace_processor reads
 // them.

@@ -30,10 +30,10 @@ func BenchmarkEncodeMemoryEvent(b *testing.B) {
 			Uint(an[4], 0), Uint(an[5], h), StringOf(an[6], mt), Uint(an[7], 0)}
 		cv := [...]CounterValue{{ctr[0], int64(i) << 12}, {ctr[1], 1 << 20}, {ctr[2], 0}}
 		track := h * 0x9e3779b97f4a7c15
-		q.eventLocked(Track{}, cat, name, args[:], &Slice{Op: SliceBegin, Track: track, Groups: groups, TrackName: "VkBuffer",
-			NameHandle: h, Arg: Uint(an[8], uint64(i))}, cv[:])
+		q.eventLocked(Track{}, cat, name, args[:], []Slice{{Op: SliceBegin, Track: track, Groups: groups, TrackName: "VkBuffer",
+			NameHandle: h, Arg: Uint(an[8], uint64(i))}}, cv[:])
 		cv[0].Value = 0
-		q.eventLocked(Track{}, cat, name, args[:], &Slice{Op: SliceEnd, Track: track}, cv[:])
+		q.eventLocked(Track{}, cat, name, args[:], []Slice{{Op: SliceEnd, Track: track}}, cv[:])
 	}
 	q.at = 0
 }

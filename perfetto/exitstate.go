@@ -10,9 +10,11 @@ import (
 // (layer/tracing starts such a helper; docs/layers.md, "Process lifetime").
 // It is plain integers at fixed addresses, kept consistent at every
 // instruction boundary of the thread changing it, so that a process killed
-// at any point leaves a state the helper can trust: each view is written
-// into the inactive half of a double buffer and made current by one atomic
-// store. The C mirror is layer/tracing/exitwatch.c:
+// at any point leaves a state the helper can trust (it reads only once the
+// process is gone): a new view is written into the inactive half of a
+// double buffer and made current by one atomic store, and a view whose
+// buffer only grew gets its new length in place, one aligned word. The C
+// mirror is layer/tracing/exitwatch.c:
 //
 //	struct view { uint64_t ptr, len, gen; };
 //	struct db   { uint64_t which; struct view v[2]; };  // current: v[which & 1]
@@ -56,10 +58,19 @@ type exitDB struct {
 
 type exitView struct{ ptr, len, gen uint64 }
 
+// set makes (b, gen) the current view. When only its length changed (an
+// event appended in place, the common case) the current view's length is
+// stored alone: one aligned word, so the view is consistent at every
+// instruction boundary without the atomic exchange, a full fence per event.
 func (d *exitDB) set(b []byte, gen uint64) {
-	i := d.which.Load() ^ 1
-	d.v[i] = exitView{uint64(uintptr(unsafe.Pointer(unsafe.SliceData(b)))), uint64(len(b)), gen}
-	d.which.Store(i)
+	ptr := uint64(uintptr(unsafe.Pointer(unsafe.SliceData(b))))
+	w := d.which.Load()
+	if v := &d.v[w&1]; v.ptr == ptr && v.gen == gen {
+		v.len = uint64(len(b))
+		return
+	}
+	d.v[w&1^1] = exitView{ptr, uint64(len(b)), gen}
+	d.which.Store(w ^ 1)
 }
 
 // newExitFile publishes the exit state of a file session with fd and n

@@ -194,11 +194,11 @@ func goldenCases(t *testing.T) []goldenCase {
 	})
 	groups := []GroupTrack{{UUID: 0x100, Name: "device"}, {UUID: 0x101, Parent: 0x100, Name: "heap 0"}}
 	run("instant with slice begin", q, 1011, func(q *sequence) {
-		q.eventLocked(Track{}, cat, ev, []Arg{Int(anInt, 1)}, &Slice{Op: SliceBegin, Track: 0x200, Groups: groups,
-			TrackName: "VkBuffer", NameHandle: 0xdeadbeef, Arg: StringOf(anVal, vA)}, []CounterValue{{ctr[4], 64}})
+		q.eventLocked(Track{}, cat, ev, []Arg{Int(anInt, 1)}, []Slice{{Op: SliceBegin, Track: 0x200, Groups: groups,
+			TrackName: "VkBuffer", NameHandle: 0xdeadbeef, Arg: StringOf(anVal, vA)}}, []CounterValue{{ctr[4], 64}})
 	})
 	run("instant with slice end", q, 1012, func(q *sequence) {
-		q.eventLocked(Track{}, cat, ev, nil, &Slice{Op: SliceEnd, Track: 0x200}, nil)
+		q.eventLocked(Track{}, cat, ev, nil, []Slice{{Op: SliceEnd, Track: 0x200}}, nil)
 	})
 	run("slices", q, 1013, func(q *sequence) {
 		q.slicesLocked(cat, []Slice{
@@ -234,7 +234,7 @@ func goldenCases(t *testing.T) []goldenCase {
 	})
 	o := newSeq(nil, 0)
 	run("no sequence id", o, 3000, func(q *sequence) {
-		q.eventLocked(Track{}, cat, ev, []Arg{Int(anInt, 1)}, &Slice{Op: SliceBegin, Track: 9, TrackName: "n", NameHandle: 2}, nil)
+		q.eventLocked(Track{}, cat, ev, []Arg{Int(anInt, 1)}, []Slice{{Op: SliceBegin, Track: 9, TrackName: "n", NameHandle: 2}}, nil)
 		q.counterLocked(ctr[0], 3)
 	})
 	run("generated names", q, 4000, func(q *sequence) {

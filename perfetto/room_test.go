@@ -31,7 +31,7 @@ func TestWaitForRoom(t *testing.T) {
 	}
 	emit3(0)
 	go s.Flush()
-	<-out.entered // a Write holds the flusher: no buffer changes hands now
+	<-out.entered       // a Write holds the flusher: no buffer changes hands now
 	for i := range 60 { // past half the buffer, short of its limit (about 51 bytes an event)
 		emit3(uint64(i))
 	}

@@ -353,11 +353,11 @@ func (q *sequence) now() uint64 {
 	return Now()
 }
 
-// eventLocked writes an instant event and, when sl is not nil, a slice event
-// with the same timestamp. The values of cv the session records go with the
+// eventLocked writes an instant event and then the slice events sl with the
+// same timestamp. The values of cv the session records go with the
 // instant as extra counter values (one packet instead of one per value).
 // Its packet is sized before it is written, so nothing is shifted.
-func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg, sl *Slice, cv []CounterValue) (yield bool) {
+func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg, sl []Slice, cv []CounterValue) (yield bool) {
 	if ok, yield := q.readyLocked(); !ok {
 		return yield
 	}
@@ -395,8 +395,8 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 		b = appendVarintField(b, fTETrackUUID, t.UUID())
 	}
 	b = append(b, body...)
-	if sl != nil {
-		b = q.appendSlice(b, ts, cat, sl)
+	for i := range sl {
+		b = q.appendSlice(b, ts, cat, &sl[i])
 	}
 	q.buf = b
 	return q.doneLocked(before)

@@ -40,17 +40,18 @@ type Slice struct {
 	Arg        Arg // a debug annotation (begin only; none when its name is 0)
 }
 
-// InstantSlice emits an instant event on the process track and a slice
-// event with the same timestamp, to every running session in which cat is
-// enabled: a consumer pairing the two sees equal times. The instant carries
-// the counter values cv (TrackEvent.extra_counter_values: readers see them
-// as samples of their tracks at its timestamp), each track at most once.
-func InstantSlice(cat Category, name EventName, sl *Slice, cv []CounterValue, args ...Arg) {
-	Stamp(0).InstantSlice(cat, name, sl, cv, args...)
+// InstantSlices emits an instant event on the process track and slice
+// events with the same timestamp (the end and begin of a rename, say), under
+// one sequence pick, to every running session in which cat is enabled: a
+// consumer pairing them sees equal times. The instant carries the counter
+// values cv (TrackEvent.extra_counter_values: readers see them as samples of
+// their tracks at its timestamp), each track at most once.
+func InstantSlices(cat Category, name EventName, sl []Slice, cv []CounterValue, args ...Arg) {
+	Stamp(0).InstantSlices(cat, name, sl, cv, args...)
 }
 
-// InstantSlice is the package-level InstantSlice at t.
-func (t Stamp) InstantSlice(cat Category, name EventName, sl *Slice, cv []CounterValue, args ...Arg) {
+// InstantSlices is the package-level InstantSlices at t.
+func (t Stamp) InstantSlices(cat Category, name EventName, sl []Slice, cv []CounterValue, args ...Arg) {
 	p := active.Load()
 	if p == nil {
 		return
@@ -79,8 +80,8 @@ func (t Stamp) Slices(cat Category, sl ...Slice) {
 	}
 }
 
-// InstantSlice is the replay form of the package-level InstantSlice.
-func (e *Emitter) InstantSlice(cat Category, name EventName, sl *Slice, cv []CounterValue, args ...Arg) {
+// InstantSlices is the replay form of the package-level InstantSlices.
+func (e *Emitter) InstantSlices(cat Category, name EventName, sl []Slice, cv []CounterValue, args ...Arg) {
 	if e.s.allows(cat) {
 		e.locked(func(q *sequence) { q.eventLocked(Track{}, cat, name, args, sl, cv) })
 	}

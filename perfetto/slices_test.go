@@ -26,16 +26,17 @@ func TestSlicesAndCounters(t *testing.T) {
 	c2 := perfetto.NewCounterTrack("vkgen.test.slices.b", perfetto.UnitSizeBytes)
 	s, path := startFile(t, "slices", perfetto.Options{Sequences: 1})
 	groups := []perfetto.GroupTrack{{UUID: 0x1001, Name: "dev"}, {UUID: 0x1002, Parent: 0x1001, Name: "heap 0"}}
-	perfetto.InstantSlice(cat, ev, &perfetto.Slice{Op: perfetto.SliceBegin, Track: 0x2001, Groups: groups, TrackName: "VkBuffer",
-		NameHandle: 0xb1, Arg: perfetto.Uint(arg, 7)}, nil)
-	perfetto.InstantSlice(cat, ev, &perfetto.Slice{Op: perfetto.SliceBegin, Track: 0x2002, Groups: groups, TrackName: "VkImage", Name: "img"}, nil)
-	perfetto.Slices(cat, perfetto.Slice{Op: perfetto.SliceEnd, Track: 0x2001},
-		perfetto.Slice{Op: perfetto.SliceBegin, Track: 0x2001, Groups: groups, TrackName: "VkBuffer", Name: "renamed", Arg: perfetto.Uint(arg, 7)})
+	perfetto.InstantSlices(cat, ev, []perfetto.Slice{{Op: perfetto.SliceBegin, Track: 0x2001, Groups: groups, TrackName: "VkBuffer",
+		NameHandle: 0xb1, Arg: perfetto.Uint(arg, 7)}}, nil)
+	perfetto.InstantSlices(cat, ev, []perfetto.Slice{{Op: perfetto.SliceBegin, Track: 0x2002, Groups: groups, TrackName: "VkImage", Name: "img"}}, nil)
+	// A rename: its instant, then the end and the begin, under one pick.
+	perfetto.InstantSlices(cat, ev, []perfetto.Slice{{Op: perfetto.SliceEnd, Track: 0x2001},
+		{Op: perfetto.SliceBegin, Track: 0x2001, Groups: groups, TrackName: "VkBuffer", Name: "renamed", Arg: perfetto.Uint(arg, 7)}}, nil)
 	perfetto.Counters(perfetto.CounterValue{Track: c1, Value: 5}, perfetto.CounterValue{Track: c2, Value: 6})
 	// The last instant carries two counter values (one of a track described
 	// by the Counters above, one not yet described on the sequence).
 	c3 := perfetto.NewCounterTrack("vkgen.test.slices.c", perfetto.UnitSizeBytes)
-	perfetto.InstantSlice(cat, ev, &perfetto.Slice{Op: perfetto.SliceEnd, Track: 0x2001},
+	perfetto.InstantSlices(cat, ev, []perfetto.Slice{{Op: perfetto.SliceEnd, Track: 0x2001}},
 		[]perfetto.CounterValue{{Track: c1, Value: 0}, {Track: c3, Value: 9}})
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
@@ -70,16 +71,17 @@ func TestSlicesAndCounters(t *testing.T) {
 		"instant 0", "track 0x1001 parent " + fmt.Sprintf("%#x", perfetto.ProcessTrackUUID()) + " dev", "track 0x1002 parent 0x1001 heap 0",
 		"track 0x2001 parent 0x1002 VkBuffer", `begin 0x2001 "VkBuffer 0xb1" [vkgen.test.slices] lifetime=7`,
 		"instant 0", "track 0x2002 parent 0x1002 VkImage", `begin 0x2002 "img" [vkgen.test.slices] lifetime=0`,
-		"end 0x2001", "track 0x2001 parent 0x1002 VkBuffer", `begin 0x2001 "renamed" [vkgen.test.slices] lifetime=7`,
+		"instant 0", "end 0x2001", "track 0x2001 parent 0x1002 VkBuffer", `begin 0x2001 "renamed" [vkgen.test.slices] lifetime=7`,
 		"counter 5", "counter 6",
 		"instant 2", "end 0x2001",
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("packets:\n%q\nwant:\n%q", got, want)
 	}
-	// Same timestamps: each instant with its slice event, the rename's end
+	// Same timestamps: each instant with its slice events, the rename's end
 	// and begin, the two counters.
-	pairs := [][2]string{{"instant0", "slice1"}, {"instant2", "slice3"}, {"slice4", "slice5"}, {"counter6", "counter7"}, {"instant8", "slice9"}}
+	pairs := [][2]string{{"instant0", "slice1"}, {"instant2", "slice3"}, {"instant4", "slice5"}, {"slice5", "slice6"},
+		{"counter7", "counter8"}, {"instant9", "slice10"}}
 	for _, p := range pairs {
 		if ts[p[0]] == 0 || ts[p[0]] != ts[p[1]] {
 			t.Errorf("%s at %d, %s at %d: want one timestamp", p[0], ts[p[0]], p[1], ts[p[1]])
@@ -95,8 +97,8 @@ func TestSlicesAndCounters(t *testing.T) {
 			t.Errorf("%s: samples %v, want %v", name, vals, want)
 		}
 	}
-	if last := series["vkgen.test.slices.c"].Samples; len(last) != 1 || last[0].Timestamp != ts["instant8"] {
-		t.Errorf("extra counter sample %v, want one at the instant's time %d", last, ts["instant8"])
+	if last := series["vkgen.test.slices.c"].Samples; len(last) != 1 || last[0].Timestamp != ts["instant9"] {
+		t.Errorf("extra counter sample %v, want one at the instant's time %d", last, ts["instant9"])
 	}
 	checkProcessorStats(t, path, 0)
 	if perfettotools.Missing() == "" { // trace_processor reads the extra values as samples too
@@ -119,10 +121,10 @@ func TestInstantCounterValues(t *testing.T) {
 		many = append(many, perfetto.CounterValue{Track: perfetto.NewCounterTrack(fmt.Sprintf("vkgen.test.extra.%d", i), perfetto.UnitSizeBytes), Value: int64(i)})
 	}
 	s, path := startFile(t, "extra", perfetto.Options{Sequences: 1})
-	perfetto.InstantSlice(cat, perfetto.EventName(1<<30), nil, many[3:5]) // invalid name: a no-op that describes no track
-	perfetto.InstantSlice(cat, ev, nil, many[:3])                         // 0, 1, 2
-	perfetto.InstantSlice(cat, ev, nil, many)                             // 0 ... 8: nine
-	perfetto.InstantSlice(cat, ev, nil, many[7:8])                        // 7
+	perfetto.InstantSlices(cat, perfetto.EventName(1<<30), nil, many[3:5]) // invalid name: a no-op that describes no track
+	perfetto.InstantSlices(cat, ev, nil, many[:3])                         // 0, 1, 2
+	perfetto.InstantSlices(cat, ev, nil, many)                             // 0 ... 8: nine
+	perfetto.InstantSlices(cat, ev, nil, many[7:8])                        // 7
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}

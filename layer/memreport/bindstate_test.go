@@ -133,8 +133,51 @@ func TestRangeLifetimesRenamed(t *testing.T) {
 	if err := sess.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	perfettotools.CheckStatsData(t, out.Bytes())
-	tr, err := decode.Decode(out.Bytes())
+	got := slicesPerTrack(t, out.Bytes())
+	want := []string{"VkBuffer 0xb1 > streamed", "VkBuffer 0xb1 > streamed", "VkDeviceMemory 0x100", "VkVideoSessionKHR 0x7e > decoder"}
+	if !slices.Equal(got, want) {
+		t.Errorf("slices per track %q, want %q", got, want)
+	}
+}
+
+// Each plane of a disjoint image is a lifetime slice on its own track, and
+// a rename of the image renames both; once they ended, a rename of another
+// image renames its one slice.
+func TestPlaneLifetimesRenamed(t *testing.T) {
+	s := newTraceState()
+	var out bytes.Buffer
+	sess, err := perfetto.StartSession("planes", perfetto.WriterOutput(&out), perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const plane0, plane1 = 0x10, 0x20 // VK_IMAGE_ASPECT_PLANE_0/1_BIT
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
+	s.memoryAllocated(dev, 0x100, 65536, 0, accounting.MemoryInfo{})
+	s.imageCreated(dev, 0x2a, accounting.ImageUsageSampled, accounting.ImageCreateDisjoint)
+	s.bound(dev, accounting.KindImage, 0x2a, 0x100, 0, plane0, func() uint64 { return 8192 })
+	s.planeRequirements(dev, 0x2a, plane1, 4096)
+	s.bound(dev, accounting.KindImage, 0x2a, 0x100, 8192, plane1, noQuery(t))
+	_ = s.names.SetName(uint64(dev), generated.ObjectTypeImage, 0x2a, "video frame")
+	s.resourceDestroyed(dev, accounting.KindImage, 0x2a)
+	s.imageCreated(dev, 0x3a, accounting.ImageUsageSampled, 0)
+	s.bound(dev, accounting.KindImage, 0x3a, 0x100, 16384, planeAspectNone, func() uint64 { return 4096 })
+	_ = s.names.SetName(uint64(dev), generated.ObjectTypeImage, 0x3a, "albedo")
+	if err := sess.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	got := slicesPerTrack(t, out.Bytes())
+	want := []string{"VkDeviceMemory 0x100", "VkImage 0x2a > video frame", "VkImage 0x2a > video frame", "VkImage 0x3a > albedo"}
+	if !slices.Equal(got, want) {
+		t.Errorf("slices per track %q, want %q", got, want)
+	}
+}
+
+// slicesPerTrack checks trace b and returns the names of the slices of each
+// track in time order, joined by " > ", sorted.
+func slicesPerTrack(t *testing.T, b []byte) []string {
+	t.Helper()
+	perfettotools.CheckStatsData(t, b)
+	tr, err := decode.Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,10 +194,7 @@ func TestRangeLifetimesRenamed(t *testing.T) {
 		got = append(got, strings.Join(n, " > "))
 	}
 	slices.Sort(got)
-	want := []string{"VkBuffer 0xb1 > streamed", "VkBuffer 0xb1 > streamed", "VkDeviceMemory 0x100", "VkVideoSessionKHR 0x7e > decoder"}
-	if !slices.Equal(got, want) {
-		t.Errorf("slices per track %q, want %q", got, want)
-	}
+	return got
 }
 
 // The lifetimes' copy of a swapchain image's name goes with its swapchain,

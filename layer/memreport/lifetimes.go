@@ -8,7 +8,6 @@ import (
 
 	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/internal/hashmap"
-	"github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
 	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
@@ -43,8 +42,11 @@ type lifetimes struct {
 	// events nearly always share a device and heap.
 	lastGroup  groupKey
 	lastGroups []perfetto.GroupTrack
-	key        func(uintptr) uint64
-	next       uint64
+	// planes counts the open lifetimes of image planes other than 0
+	// (disjoint images): without any, a rename looks up plane 0 alone.
+	planes int
+	key    func(uintptr) uint64
+	next   uint64
 }
 
 // liveKey is an allocation (src DEVICE_MEMORY or DRIVER, id its
@@ -126,15 +128,15 @@ var trackNames = [...]string{
 }
 
 // slice updates the open lifetimes for a live CREATE, BIND or DESTROY and
-// returns its slice event (ok false: none, e.g. a DESTROY of nothing open).
-// A CREATE or BIND of an object already open (the driver reported an
-// allocation again) continues on its track: reopen says to end the open
-// slice on sl.Track first.
-func (lt *lifetimes) slice(ev *accounting.AllocationEvent) (sl perfetto.Slice, ok, reopen bool) {
+// puts its slice events in sl, returning how many (0: none, e.g. a DESTROY
+// of nothing open). A CREATE or BIND of an object already open (the driver
+// reported an allocation again) continues on its track: the open slice is
+// ended first.
+func (lt *lifetimes) slice(ev *accounting.AllocationEvent, sl *[2]perfetto.Slice) int {
 	if !lt.anyOpen.Load() && !perfetto.Enabled() {
 		// Untraced: nothing to end, nothing to begin. A session that starts
 		// later begins the live objects' slices in its replay (current).
-		return sl, false, false
+		return 0
 	}
 	k := liveKeyOf(ev)
 	lt.mu.Lock()
@@ -144,29 +146,33 @@ func (lt *lifetimes) slice(ev *accounting.AllocationEvent) (sl perfetto.Slice, o
 		ls, reopen := lt.open.Get(k)
 		if !reopen {
 			ls = lt.openLocked(k, ev)
-		} else {
-			// Reported again (the driver's ALLOCATE for a live key): same
-			// track, its heap as reported now.
-			ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
-			lt.open.Set(k, ls)
+			sl[0] = lt.beginLocked(&ls)
+			return 1
 		}
-		return lt.beginLocked(&ls), true, reopen
+		// Reported again (the driver's ALLOCATE for a live key): same
+		// track, its heap as reported now.
+		ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
+		lt.open.Set(k, ls)
+		sl[0], sl[1] = perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, lt.beginLocked(&ls)
+		return 2
 	case accounting.OpDestroy:
 		ls, open := lt.open.Get(k)
 		if !open {
-			return sl, false, false
+			return 0
 		}
 		lt.closeLocked(k)
-		return perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, true, false
+		sl[0] = perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}
+		return 1
 	}
-	return sl, false, false
+	return 0
 }
 
-// current returns the begin of an object for a session-start replay: its
-// open lifetime's, or a new lifetime's when it was created untraced.
-func (lt *lifetimes) current(ev *accounting.AllocationEvent) (perfetto.Slice, bool) {
+// current puts in sl the begin of an object for a session-start replay
+// (its open lifetime's, or a new lifetime's when it was created untraced)
+// and returns 1; 0 for events that begin nothing.
+func (lt *lifetimes) current(ev *accounting.AllocationEvent, sl *[2]perfetto.Slice) int {
 	if ev.Operation != accounting.OpCreate && ev.Operation != accounting.OpBind {
-		return perfetto.Slice{}, false
+		return 0
 	}
 	k := liveKeyOf(ev)
 	lt.mu.Lock()
@@ -175,7 +181,8 @@ func (lt *lifetimes) current(ev *accounting.AllocationEvent) (perfetto.Slice, bo
 	if !ok {
 		ls = lt.openLocked(k, ev)
 	}
-	return lt.beginLocked(&ls), true
+	sl[0] = lt.beginLocked(&ls)
+	return 1
 }
 
 // openLocked starts a lifetime: a new track and lifetime number.
@@ -191,6 +198,9 @@ func (lt *lifetimes) openLocked(k liveKey, ev *accounting.AllocationEvent) liveS
 	if !lt.anyOpen.Load() {
 		lt.anyOpen.Store(true)
 	}
+	if k.plane != 0 {
+		lt.planes++
+	}
 	if k.key != 0 {
 		obj := liveKey{k.dev, k.src, k.id, k.plane, 0}
 		lt.ranged.Set(obj, append(lt.ranged.At(obj), k.key))
@@ -203,6 +213,9 @@ func (lt *lifetimes) closeLocked(k liveKey) {
 	lt.open.Delete(k)
 	if lt.open.Len() == 0 {
 		lt.anyOpen.Store(false)
+	}
+	if k.plane != 0 {
+		lt.planes--
 	}
 	if k.key != 0 {
 		obj := liveKey{k.dev, k.src, k.id, k.plane, 0}
@@ -249,22 +262,10 @@ func (lt *lifetimes) groupsLocked(dev uint64, heap uint32) []perfetto.GroupTrack
 	return g
 }
 
-// EmitName takes every name change of the shared store (an objectnames
-// Emitter) and renames the open slices of the object.
-func (lt *lifetimes) EmitName(r objectnames.Record) {
-	var src accounting.Source
-	switch r.Type {
-	case generated.ObjectTypeBuffer:
-		src = accounting.SourceBuffer
-	case generated.ObjectTypeImage:
-		src = accounting.SourceImage
-	case generated.ObjectTypeDeviceMemory:
-		src = accounting.SourceDeviceMemory
-	case generated.ObjectTypeVideoSessionKHR:
-		src = accounting.SourceVideoSession
-	default:
-		return
-	}
+// rename records a name change of the shared store for an object of
+// source src and appends to out the renames of its open slices (an end and
+// a begin each), which the caller writes.
+func (lt *lifetimes) rename(r objectnames.Record, src accounting.Source, out []perfetto.Slice) []perfetto.Slice {
 	nk := nameKey{lt.key(uintptr(r.Device)), r.Type, r.Handle}
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
@@ -277,23 +278,26 @@ func (lt *lifetimes) EmitName(r objectnames.Record) {
 		}
 	}
 	if lt.open.Len() == 0 {
-		return // untraced: no slice to rename
+		return out // untraced: no slice to rename
 	}
-	var out []perfetto.Slice
 	rename := func(k liveKey) {
 		if ls, ok := lt.open.Get(k); ok {
 			out = append(out, perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, lt.beginLocked(&ls))
 		}
 	}
-	for plane := range uint8(4) {
+	planes := uint8(1)
+	if lt.planes > 0 {
+		planes = 4
+	}
+	for plane := range planes {
 		rename(liveKey{nk.dev, src, r.Handle, plane, 0})
 	}
-	for _, key := range lt.ranged.At(liveKey{nk.dev, src, r.Handle, 0, 0}) {
-		rename(liveKey{nk.dev, src, r.Handle, 0, key})
+	if lt.ranged.Len() > 0 {
+		for _, key := range lt.ranged.At(liveKey{nk.dev, src, r.Handle, 0, 0}) {
+			rename(liveKey{nk.dev, src, r.Handle, 0, key})
+		}
 	}
-	if len(out) > 0 {
-		perfetto.Stamp(layer.EventTime()).Slices(category, out...)
-	}
+	return out
 }
 
 // name returns the object's name as the store last published it.

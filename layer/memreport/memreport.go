@@ -53,7 +53,7 @@ const layerName = "VK_LAYER_VKGEN_DeviceMemoryReport"
 var (
 	lives    = newLifetimes()
 	st       = newState(traceSink{lt: lives}, objectnames.Shared(), lives)
-	presence = tracing.Presence{Layer: layerName, Names: objectnames.Emitters{lives, nameSink{}}, Replay: st.replay}
+	presence = tracing.Presence{Layer: layerName, Names: nameSink{lt: lives}, Replay: st.replay}
 )
 
 // At exit, objects still alive are reported as leaks before the exit flush.

@@ -80,7 +80,7 @@ func props(flags ...uint32) accounting.MemoryProperties {
 // sink with lifetimes that see the store's names.
 func newTraceState() *state {
 	lt := newLifetimes()
-	return newState(traceSink{lt: lt}, objectnames.New(objectnames.Emitters{lt, nameSink{}}), lt)
+	return newState(traceSink{lt: lt}, objectnames.New(nameSink{lt: lt}), lt)
 }
 
 func newTestState() (*state, *recorder) {
@@ -348,12 +348,13 @@ func TestTraceLiveAndReplay(t *testing.T) {
 			ops = append(ops, e.what)
 		}
 	}
-	// Live: CREATE, BIND, each with its slice; the name renames the bound
-	// buffer's slice (end, begin); at device destroy both are leaks (the
+	// Live: CREATE, BIND, each with its slice; the name's instant carries
+	// the rename of the bound buffer's slice (end, begin); at device
+	// destroy both are leaks (the
 	// buffer's with its name), then the bind's and the allocation's
 	// DESTROY end their slices.
 	if wantOps := []string{
-		"CREATE", "VkDeviceMemory 0x100", "BIND", "VkBuffer 0xb1", "", "camera", "camera",
+		"CREATE", "VkDeviceMemory 0x100", "BIND", "VkBuffer 0xb1", "camera", "", "camera",
 		"leak ", "leak camera", "DESTROY", "", "DESTROY", "",
 	}; !slices.Equal(ops, wantOps) {
 		t.Errorf("live events %v, want %v", ops, wantOps)

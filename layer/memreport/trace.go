@@ -200,14 +200,15 @@ func (s traceSink) AllocationWith(ev accounting.AllocationEvent, changes []accou
 		return
 	}
 	// Live events open and end lifetimes (while traced: lifetimes.slice); a
-	// session-start replay begins each live object's current one.
-	var sl perfetto.Slice
-	var has, reopen bool
+	// session-start replay begins each live object's current one. A reopen
+	// ends the open slice first, under the instant's pick.
+	var sl [2]perfetto.Slice
+	var n int
 	if s.lt != nil {
 		if s.em != nil {
-			sl, has = s.lt.current(&ev)
+			n = s.lt.current(&ev, &sl)
 		} else {
-			sl, has, reopen = s.lt.slice(&ev)
+			n = s.lt.slice(&ev, &sl)
 		}
 	}
 	if s.em == nil && !perfetto.Enabled() {
@@ -225,19 +226,12 @@ func (s traceSink) AllocationWith(ev accounting.AllocationEvent, changes []accou
 		perfetto.Uint(argHeap, uint64(ev.Heap)),
 	)
 	args = appendDetails(args, &ev)
-	var slp *perfetto.Slice
-	if has {
-		slp = &sl
-	}
 	if s.em != nil {
-		s.em.InstantSlice(category, allocEvent, slp, nil, args...)
+		s.em.InstantSlices(category, allocEvent, sl[:n], nil, args...)
 		return
 	}
-	if reopen {
-		perfetto.Stamp(layer.EventTime()).Slices(category, perfetto.Slice{Op: perfetto.SliceEnd, Track: sl.Track})
-	}
 	var cbuf [8]perfetto.CounterValue
-	perfetto.Stamp(layer.EventTime()).InstantSlice(category, allocEvent, slp, counterValues(cbuf[:0], changes), args...)
+	perfetto.Stamp(layer.EventTime()).InstantSlices(category, allocEvent, sl[:n], counterValues(cbuf[:0], changes), args...)
 }
 
 // counterValues appends the counter values of changes, each track once
@@ -356,14 +350,22 @@ func (s traceSink) Leak(ev accounting.AllocationEvent, name, at string) {
 // types memory is attributed to: the shared store also holds the names of
 // pipelines, queues and the like, trace volume nothing here reads. A removed
 // name is published once with an empty object_name, so a consumer sees the
-// clear.
-type nameSink struct{ em *perfetto.Emitter }
+// clear. The live sink (lt set) also records the name in lt and writes the
+// renames of the object's open slices with the instant, under one pick.
+type nameSink struct {
+	em *perfetto.Emitter
+	lt *lifetimes
+}
 
 func (s nameSink) EmitName(r objectnames.Record) {
-	switch r.Type {
-	case generated.ObjectTypeBuffer, generated.ObjectTypeImage, generated.ObjectTypeDeviceMemory, generated.ObjectTypeVideoSessionKHR:
-	default:
+	src, ok := nameSource(r.Type)
+	if !ok {
 		return
+	}
+	var buf [2]perfetto.Slice // an end and a begin: one open lifetime, the common case
+	var renames []perfetto.Slice
+	if s.lt != nil {
+		renames = s.lt.rename(r, src, buf[:0])
 	}
 	if s.em == nil && !perfetto.Enabled() {
 		return
@@ -377,7 +379,23 @@ func (s nameSink) EmitName(r objectnames.Record) {
 		s.em.Instant(category, nameEvent, args[:]...)
 		return
 	}
-	perfetto.Stamp(layer.EventTime()).Instant(category, nameEvent, args[:]...)
+	perfetto.Stamp(layer.EventTime()).InstantSlices(category, nameEvent, renames, nil, args[:]...)
+}
+
+// nameSource is the events' source of a named object type memory is
+// attributed to (ok false: not one).
+func nameSource(t generated.ObjectType) (accounting.Source, bool) {
+	switch t {
+	case generated.ObjectTypeBuffer:
+		return accounting.SourceBuffer, true
+	case generated.ObjectTypeImage:
+		return accounting.SourceImage, true
+	case generated.ObjectTypeDeviceMemory:
+		return accounting.SourceDeviceMemory, true
+	case generated.ObjectTypeVideoSessionKHR:
+		return accounting.SourceVideoSession, true
+	}
+	return 0, false
 }
 
 // replay is the session-start hook: the non-zero counters, then the live
@@ -385,5 +403,5 @@ func (s nameSink) EmitName(r objectnames.Record) {
 // memory it attaches to is in the trace).
 func (s *state) replay(em *perfetto.Emitter) {
 	s.engine.Snapshot(traceSink{em: em, lt: s.lt})
-	s.names.EmitAll(nameSink{em})
+	s.names.EmitAll(nameSink{em: em})
 }
