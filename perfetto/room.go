@@ -1,11 +1,14 @@
 package perfetto
 
-import "time"
+import (
+	"runtime"
+	"time"
+)
 
 // WaitForRoom is for an emitter that may wait, as the layers' drain of
 // deferred hooks may (it runs off the application's threads, which the ring
 // in front of it slows down instead): while a running session has a
-// sequence past half its buffer (its output, a file or traced, fell behind),
+// sequence past three quarters of its buffer (its output, a file or traced, fell behind),
 // it wakes the session's flusher and waits for it, up to max, so that the
 // events that follow fill the room the flusher made instead of being
 // dropped. A session that stayed that full for max is not waited for again
@@ -28,13 +31,17 @@ func WaitForRoom(max time.Duration) bool {
 		}
 		waited = true
 		deadline := time.Now().Add(max)
-		for d := 10 * time.Microsecond; s.high.Load() > 0 && !s.closed.Load(); d = min(2*d, time.Millisecond) {
+		for i := 0; s.high.Load() > 0 && !s.closed.Load(); i++ {
 			if !time.Now().Before(deadline) {
 				s.stalled.Store(true)
 				break
 			}
 			s.wake()
-			time.Sleep(d)
+			if i < 16 {
+				runtime.Gosched() // the flusher mostly needs a CPU, which this one can give
+			} else {
+				time.Sleep(min(time.Duration(i)*10*time.Microsecond, time.Millisecond))
+			}
 		}
 	}
 	return waited

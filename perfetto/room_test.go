@@ -8,7 +8,7 @@ import (
 )
 
 // WaitForRoom costs nothing with no session or no full sequence, tries to
-// wait for a sequence past half its buffer, gives up on an output that
+// wait for a sequence past 3/4 of its buffer, gives up on an output that
 // stays stuck and then does not wait again while it stays full. Every
 // buffer change is the test's: the flusher is held in a gated Write.
 func TestWaitForRoom(t *testing.T) {
@@ -32,11 +32,11 @@ func TestWaitForRoom(t *testing.T) {
 	emit3(0)
 	go s.Flush()
 	<-out.entered       // a Write holds the flusher: no buffer changes hands now
-	for i := range 60 { // past half the buffer, short of its limit (about 51 bytes an event)
+	for i := range 70 { // past 3/4 of the buffer, short of its limit (about 51 bytes an event)
 		emit3(uint64(i))
 	}
 	if !perfetto.WaitForRoom(0) {
-		t.Fatal("did not try to wait for a sequence past half its buffer")
+		t.Fatal("did not try to wait for a sequence past three quarters of its buffer")
 	}
 	if perfetto.WaitForRoom(time.Hour) {
 		t.Fatal("waited again for an output it gave up on")

@@ -27,7 +27,7 @@ type sequence struct {
 	opened  bool   // a batch holding the header packet was handed over
 	closed  bool   // session over: emits are no-ops
 	dropped uint64 // events dropped since the last loss report
-	high    bool   // buf is past half its limit: counted in the session's high
+	high    bool   // buf is past 3/4 of its limit: counted in the session's high
 
 	// Under wmu: packets the output lost (LostPackets) and the session's
 	// clear generation this sequence last re-emitted its state for.
@@ -179,9 +179,10 @@ func (q *sequence) appendState(b []byte, ts uint64, dropped bool) []byte {
 // otherwise waits in the emitter's run queue until the emitter is preempted
 // (up to 10 ms) when every P is busy, and the buffer overflows meanwhile.
 //
-// Past half the limit the sequence counts as high for WaitForRoom.
+// Past three quarters of the limit the sequence counts as high for
+// WaitForRoom.
 func (q *sequence) doneLocked(before int) (yield bool) {
-	if !q.high && q.limit > 0 && len(q.buf) >= q.limit/2 {
+	if !q.high && q.limit > 0 && len(q.buf) >= q.limit/4*3 {
 		q.high = true
 		q.s.high.Add(1)
 	}
