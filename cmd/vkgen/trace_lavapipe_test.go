@@ -9,8 +9,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vkgen/vkgen/internal/vktest"
+	"github.com/vkgen/vkgen/perfetto"
 )
 
 // summaryArgs are `vkgen trace summary` with every flag given (cobra keeps
@@ -138,14 +140,64 @@ func TestFullDeferredRing(t *testing.T) {
 	}
 }
 
-// A trace buffer too small for the event rate (VK_VKGEN_TRACE_BUFFER_KB)
-// drops events, and the summary reports how many.
-func TestTraceSummaryDroppedEvents(t *testing.T) {
-	trace, _ := tracedRun(t, "testdata/vkstress/vkstress.c", []string{"VK_VKGEN_TRACE_BUFFER_KB=1"}, "--threads", "4", "--iterations", "2000")
+// A trace buffer far too small for the event rate (VK_VKGEN_TRACE_BUFFER_KB=1)
+// loses nothing of the layers' events: the drain waits for the flusher
+// (perfetto.WaitForRoom) instead of dropping them. Every buffer of
+// vkstress's four threads and its memory is in the summary.
+func TestTraceSummaryTinyBuffersLoseNothing(t *testing.T) {
+	const threads, n = 4, 2000
+	trace, _ := tracedRun(t, "testdata/vkstress/vkstress.c", []string{"VK_VKGEN_TRACE_BUFFER_KB=1"}, "--threads", strconv.Itoa(threads), "--iterations", strconv.Itoa(n))
 	var s summaryCounts
 	summarize(t, trace, &s)
-	if s.Dropped == 0 {
-		t.Errorf("dropped %d; want drops with 1 KiB buffers", s.Dropped)
+	if s.Total != 2*threads*n || s.Dropped != 0 || s.Late != 0 {
+		t.Errorf("%d objects, %d dropped, %d late events; want %d buffers and their memory, none dropped", s.Total, s.Dropped, s.Late, threads*n)
+	}
+}
+
+// gatedOutput writes a session's packets to a file, each batch once gate
+// lets it.
+type gatedOutput struct {
+	f    *os.File
+	gate chan struct{}
+}
+
+func (o *gatedOutput) Write(_ uint32, b []byte) error {
+	<-o.gate
+	_, err := o.f.Write(b)
+	return err
+}
+func (o *gatedOutput) Close() error { return o.f.Close() }
+
+// Events an emitter that does not wait could not buffer (a stalled output,
+// a 4 KiB buffer) are dropped and counted in the trace, and the summary
+// reports exactly how many.
+func TestTraceSummaryDroppedEvents(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "drops.pftrace")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &gatedOutput{f: f, gate: make(chan struct{})}
+	sess, err := perfetto.StartSession("drops", out, perfetto.Options{Sequences: 1, BufferBytes: 4096, FlushInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, ev := perfetto.NewCategory("VulkanDeviceMemoryReport"), perfetto.NewEventName("test")
+	for i := range 1000 { // about 40 KB
+		perfetto.Instant(cat, ev, perfetto.Uint(perfetto.NewAnnotationName("i"), uint64(i)))
+	}
+	close(out.gate)
+	if err := sess.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	want := int64(sess.Dropped())
+	if want == 0 {
+		t.Fatal("nothing dropped: the test's output did not stall the session")
+	}
+	var s summaryCounts
+	summarize(t, path, &s)
+	if s.Dropped != want {
+		t.Errorf("summary: %d dropped events; the session dropped %d", s.Dropped, want)
 	}
 }
 
