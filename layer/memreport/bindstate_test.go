@@ -61,11 +61,7 @@ func TestSwapchainNamesForgotten(t *testing.T) {
 // and trace_processor reads it cleanly.
 func TestTraceDetails(t *testing.T) {
 	s := newTraceState()
-	var out bytes.Buffer
-	ss, err := perfetto.StartSession("details", perfetto.WriterOutput(&out), perfetto.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ss, out := bufferSession(t, "details")
 	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.imageCreated(dev, 0x1a, accounting.ImageUsageSampled, 0)
 	s.memoryAllocated(dev, 0x100, 65536, 0, accounting.MemoryInfo{Dedicated: accounting.KindImage, DedicatedHandle: 0x1a})
@@ -116,11 +112,7 @@ func TestTraceDetails(t *testing.T) {
 // own track, and a rename of the resource renames all of them.
 func TestRangeLifetimesRenamed(t *testing.T) {
 	s := newTraceState()
-	var out bytes.Buffer
-	sess, err := perfetto.StartSession("ranges", perfetto.WriterOutput(&out), perfetto.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess, out := bufferSession(t, "ranges")
 	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.memoryAllocated(dev, 0x100, 65536, 0, accounting.MemoryInfo{})
 	s.bufferCreated(dev, 0xb1, accounting.BufferUsageStorage, 1<<20)
@@ -130,14 +122,7 @@ func TestRangeLifetimesRenamed(t *testing.T) {
 	s.videoSessionBound(dev, 0x7e, 0, 0x100, 8192, 4096)
 	_ = s.names.SetName(uint64(dev), generated.ObjectTypeBuffer, 0xb1, "streamed")
 	_ = s.names.SetName(uint64(dev), generated.ObjectTypeVideoSessionKHR, 0x7e, "decoder")
-	if err := sess.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	got := slicesPerTrack(t, out.Bytes())
-	want := []string{"VkBuffer 0xb1 > streamed", "VkBuffer 0xb1 > streamed", "VkDeviceMemory 0x100", "VkVideoSessionKHR 0x7e > decoder"}
-	if !slices.Equal(got, want) {
-		t.Errorf("slices per track %q, want %q", got, want)
-	}
+	wantSlicesPerTrack(t, sess, out, []string{"VkBuffer 0xb1 > streamed", "VkBuffer 0xb1 > streamed", "VkDeviceMemory 0x100", "VkVideoSessionKHR 0x7e > decoder"})
 }
 
 // Each plane of a disjoint image is a lifetime slice on its own track, and
@@ -145,11 +130,7 @@ func TestRangeLifetimesRenamed(t *testing.T) {
 // image renames its one slice.
 func TestPlaneLifetimesRenamed(t *testing.T) {
 	s := newTraceState()
-	var out bytes.Buffer
-	sess, err := perfetto.StartSession("planes", perfetto.WriterOutput(&out), perfetto.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess, out := bufferSession(t, "planes")
 	const plane0, plane1 = 0x10, 0x20 // VK_IMAGE_ASPECT_PLANE_0/1_BIT
 	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.memoryAllocated(dev, 0x100, 65536, 0, accounting.MemoryInfo{})
@@ -162,12 +143,17 @@ func TestPlaneLifetimesRenamed(t *testing.T) {
 	s.imageCreated(dev, 0x3a, accounting.ImageUsageSampled, 0)
 	s.bound(dev, accounting.KindImage, 0x3a, 0x100, 16384, planeAspectNone, func() uint64 { return 4096 })
 	_ = s.names.SetName(uint64(dev), generated.ObjectTypeImage, 0x3a, "albedo")
+	wantSlicesPerTrack(t, sess, out, []string{"VkDeviceMemory 0x100", "VkImage 0x2a > video frame", "VkImage 0x2a > video frame", "VkImage 0x3a > albedo"})
+}
+
+// wantSlicesPerTrack stops sess and checks what slicesPerTrack finds in
+// out, its trace.
+func wantSlicesPerTrack(t *testing.T, sess *perfetto.Session, out *bytes.Buffer, want []string) {
+	t.Helper()
 	if err := sess.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	got := slicesPerTrack(t, out.Bytes())
-	want := []string{"VkDeviceMemory 0x100", "VkImage 0x2a > video frame", "VkImage 0x2a > video frame", "VkImage 0x3a > albedo"}
-	if !slices.Equal(got, want) {
+	if got := slicesPerTrack(t, out.Bytes()); !slices.Equal(got, want) {
 		t.Errorf("slices per track %q, want %q", got, want)
 	}
 }

@@ -76,6 +76,17 @@ func props(flags ...uint32) accounting.MemoryProperties {
 	return accounting.MemoryProperties{TypeFlags: flags, TypeHeaps: make([]uint32, len(flags))}
 }
 
+// bufferSession starts a trace session written into the returned buffer.
+func bufferSession(t *testing.T, name string) (*perfetto.Session, *bytes.Buffer) {
+	t.Helper()
+	var out bytes.Buffer
+	sess, err := perfetto.StartSession(name, perfetto.WriterOutput(&out), perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sess, &out
+}
+
 // newTraceState is the layer's state as the library wires it: the trace
 // sink with lifetimes that see the store's names.
 func newTraceState() *state {
@@ -266,22 +277,14 @@ func TestTraceLiveAndReplay(t *testing.T) {
 	unregister := perfetto.RegisterReplay(s.replay)
 	defer unregister()
 
-	var live bytes.Buffer
-	ls, err := perfetto.StartSession("live", perfetto.WriterOutput(&live), perfetto.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ls, live := bufferSession(t, "live")
 	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.memoryAllocated(dev, 0x100, 65536, 0, accounting.MemoryInfo{})
 	s.bufferCreated(dev, 0xb1, accounting.BufferUsageUniform, 256)
 	s.bound(dev, accounting.KindBuffer, 0xb1, 0x100, 0, planeAspectNone, noQuery(t))
 	_ = s.names.SetName(uint64(dev), generated.ObjectTypeBuffer, 0xb1, "camera")
 
-	var late bytes.Buffer
-	rs, err := perfetto.StartSession("late", perfetto.WriterOutput(&late), perfetto.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rs, late := bufferSession(t, "late")
 	if err := rs.Stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -375,11 +378,7 @@ func TestSlicesOfObjectsCreatedUntraced(t *testing.T) {
 		t.Fatalf("%d lifetimes tracked untraced, want 0", n)
 	}
 
-	var out bytes.Buffer
-	sess, err := perfetto.StartSession("late", perfetto.WriterOutput(&out), perfetto.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess, out := bufferSession(t, "late")
 	s.resourceDestroyed(dev, accounting.KindBuffer, 0xb1)
 	s.memoryFreed(dev, 0x100)
 	if err := sess.Stop(); err != nil {
