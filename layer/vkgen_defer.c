@@ -324,32 +324,37 @@ static void commit(struct vkgen_rec *r, const struct vkgen_cap_cmd *cmd, uint64_
 	if (__atomic_load_n(&vkgen_ring.sleeping, __ATOMIC_RELAXED)) vkgen_ring_kick();
 }
 
+/* Records the call through the thread's scratch; 0 when it does not fit
+ * there (or there is no scratch), and nothing was reserved. */
+static int record_via_scratch(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_t result,
+                              uint64_t slots_size) {
+	struct scratch *sc = slots_size < SCRATCH_BYTES ? thread_scratch() : NULL;
+	if (!sc) return 0;
+	unsigned char *base = (unsigned char *)sc->buf;
+	struct out s = {base + slots_size, 0, SCRATCH_BYTES - slots_size, base, sc->relocs, 0, SCRATCH_RELOCS, 0};
+	write_params(&s, cmd, args, sc->buf);
+	if (s.overflow) return 0;
+	uint64_t body = slots_size + s.used, n = sizeof(struct vkgen_rec) + body;
+	struct vkgen_rec *r = reserve(n);
+	if (!r) {
+		atomic_fetch_add(&lost, 1);
+		return 1;
+	}
+	unsigned char *to = (unsigned char *)r->slot;
+	memcpy(to, base, body);
+	for (uint32_t i = 0; i < s.nrelocs; i++) { /* rebase what pointed into the scratch */
+		uint64_t p;
+		memcpy(&p, to + sc->relocs[i], sizeof(p));
+		p += (uint64_t)(to - base);
+		memcpy(to + sc->relocs[i], &p, sizeof(p));
+	}
+	commit(r, cmd, n, result, 0);
+	return 1;
+}
+
 static void record(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_t result) {
 	uint64_t slots_size = align8(cmd->nparams * sizeof(uint64_t));
-	struct scratch *sc = slots_size < SCRATCH_BYTES ? thread_scratch() : NULL;
-	if (sc) {
-		unsigned char *base = (unsigned char *)sc->buf;
-		struct out s = {base + slots_size, 0, SCRATCH_BYTES - slots_size, base, sc->relocs, 0, SCRATCH_RELOCS, 0};
-		write_params(&s, cmd, args, sc->buf);
-		if (!s.overflow) {
-			uint64_t body = slots_size + s.used, n = sizeof(struct vkgen_rec) + body;
-			struct vkgen_rec *r = reserve(n);
-			if (!r) {
-				atomic_fetch_add(&lost, 1);
-				return;
-			}
-			unsigned char *to = (unsigned char *)r->slot;
-			memcpy(to, base, body);
-			for (uint32_t i = 0; i < s.nrelocs; i++) {
-				uint64_t p;
-				memcpy(&p, to + sc->relocs[i], sizeof(p));
-				p += (uint64_t)(to - base);
-				memcpy(to + sc->relocs[i], &p, sizeof(p));
-			}
-			commit(r, cmd, n, result, 0);
-			return;
-		}
-	}
+	if (record_via_scratch(cmd, args, result, slots_size)) return;
 	struct out m = {NULL, 0, 0, NULL, NULL, 0, 0, 0};
 	write_params(&m, cmd, args, NULL);
 	uint64_t body = slots_size + m.used;
