@@ -84,8 +84,8 @@
 //     freed implicitly with their pool (command buffers with vkDestroyCommandPool,
 //     descriptor sets with vkDestroyDescriptorPool/vkResetDescriptorPool) are
 //     not tracked and are forgotten with their device.
-//   - Shard maps are rebuilt when they drop well below their peak size,
-//     because Go maps never release memory on delete.
+//   - Shard maps shrink as names are forgotten (internal/hashmap), so a
+//     burst of objects does not keep its memory.
 //   - The device is part of the key for non-dispatchable device-level handles,
 //     so equal handle values on two devices do not collide.
 //   - A legacy VkDebugReportObjectTypeEXT is mapped through the generated table

@@ -58,8 +58,6 @@ var (
 const (
 	shardBits = 6
 	numShards = 1 << shardBits
-	// shrinkMin is the peak size below which a shard map is never rebuilt.
-	shrinkMin = 64
 )
 
 // key identifies one named object. dev is 0 for process-wide handles.
@@ -83,10 +81,9 @@ type entry struct {
 }
 
 type shard struct {
-	mu   sync.Mutex
-	m    hashmap.Map[key, entry]
-	peak int      // largest len(m) since the map was last rebuilt
-	_    [32]byte // keep neighbouring shard locks off one cache line
+	mu sync.Mutex
+	m  hashmap.Map[key, entry] // shrinks as names are forgotten
+	_  [8]byte                 // 64 bytes a shard: neighbouring shard locks never share a cache line
 }
 
 // Store is a thread-safe object-name store. Create it with New; the zero
@@ -131,7 +128,7 @@ func (s *Store) SetName(device uint64, t generated.ObjectType, handle uint64, na
 	old, ok := sh.m.Get(k)
 	if name == "" {
 		if ok {
-			sh.delete(k)
+			sh.m.Delete(k)
 			s.emit(Record{Device: old.dev, Type: t, Handle: handle, Removed: true})
 		}
 		return nil
@@ -145,7 +142,6 @@ func (s *Store) SetName(device uint64, t generated.ObjectType, handle uint64, na
 		name = old.name // only the device changed: keep the stored copy
 	}
 	sh.m.Set(k, entry{dev: device, name: name})
-	sh.peak = max(sh.peak, sh.m.Len())
 	s.emit(Record{Device: device, Type: t, Handle: handle, Name: name})
 	return nil
 }
@@ -153,23 +149,6 @@ func (s *Store) SetName(device uint64, t generated.ObjectType, handle uint64, na
 func (s *Store) emit(r Record) {
 	if s.live != nil {
 		s.live.EmitName(r)
-	}
-}
-
-// delete removes k and rebuilds the map once it has shrunk to a quarter of
-// its peak, since Go maps (under hashmap.Map) keep their buckets after
-// deletes. The rebuild copies
-// at most a third of the entries deleted since the last one, so it is
-// amortised O(1) per delete.
-func (sh *shard) delete(k key) {
-	sh.m.Delete(k)
-	if sh.peak >= shrinkMin && sh.m.Len() <= sh.peak/4 {
-		var m hashmap.Map[key, entry]
-		for k, e := range sh.m.All() {
-			m.Set(k, e)
-		}
-		sh.m = m
-		sh.peak = m.Len()
 	}
 }
 
@@ -202,7 +181,6 @@ func (s *Store) Reset() {
 		sh := &s.shards[i]
 		sh.mu.Lock()
 		sh.m = hashmap.Map[key, entry]{}
-		sh.peak = 0
 		sh.mu.Unlock()
 	}
 }
@@ -218,9 +196,7 @@ func (s *Store) ObjectDestroyed(device uint64, t generated.ObjectType, handle ui
 	k := makeKey(device, t, handle)
 	sh := s.shardOf(k)
 	sh.mu.Lock()
-	if _, ok := sh.m.Get(k); ok {
-		sh.delete(k)
-	}
+	sh.m.Delete(k)
 	sh.mu.Unlock()
 }
 
@@ -256,7 +232,7 @@ func (s *Store) DeviceDestroyed(device uint64) {
 		for k, e := range sh.m.All() {
 			if (k.objectType() == generated.ObjectTypeDevice && k.handle == device) ||
 				(e.dev == device && flagsOf(k.objectType())&deviceOwned != 0) {
-				sh.delete(k)
+				sh.m.Delete(k)
 			}
 		}
 		sh.mu.Unlock()

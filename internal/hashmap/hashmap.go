@@ -1,8 +1,11 @@
 // Package hashmap is a map keyed by small structs through a 64-bit hash the
-// key computes itself. The runtime hashes a struct key byte by byte (most of
-// the accounting's map time on the memory-event path); a uint64 key takes
-// its fast path. Keys whose hashes collide are kept in an ordinary map, so
-// the result is exact whatever the hash.
+// key computes itself: an open-addressing table with linear probing and
+// backward-shift deletion, its entries inline. The runtime's map hashes a
+// struct key byte by byte and even a uint64 key again; on the drain's paths
+// (the name store, memreport's accounting and lifetimes: a few dozen lookups
+// per application call) that hashing and the runtime's bookkeeping were most
+// of the map time. Keys with equal hashes are told apart by ==, so the
+// result is exact whatever the hash; a poor hash only costs probes.
 package hashmap
 
 import "iter"
@@ -18,19 +21,54 @@ type entry[K Key, V any] struct {
 	v V
 }
 
-// Map is a map from K to V; the zero value is empty and ready to use.
+// minSlots is the smallest table, kept when the map empties: a map that
+// keeps going from one key to none and back allocates nothing.
+const minSlots = 8
+
+// Map is a map from K to V; the zero value is empty and ready to use. It
+// grows past seven eighths full, as the runtime's map does, and unlike it
+// shrinks below an eighth, so memory follows the number of keys after
+// deletes. Probes read tags, eight to a cache line, and touch an entry only
+// where its tag matches.
 type Map[K Key, V any] struct {
-	m    map[uint64]entry[K, V]
-	over map[K]V // keys whose hash another key holds in m
+	tags  []uint64 // the key's hash with bit 0 set; 0: empty
+	ents  []entry[K, V]
+	n     int
+	shift uint8 // 64 - log2(len(tags))
+	walks int   // All loops running: the table is not resized under them
+}
+
+func tagOf(h uint64) uint64 { return h | 1 }
+
+// home is a tag's first slot: Fibonacci hashing spreads weak hashes (a
+// counter, a handle's low bits) over the table.
+func (t *Map[K, V]) home(tag uint64) int { return int((tag * 0x9e3779b97f4a7c15) >> t.shift) }
+
+// find returns the slot of k and true, or the empty slot where the probe
+// ended and false.
+func (t *Map[K, V]) find(k K, tag uint64) (int, bool) {
+	mask := len(t.tags) - 1
+	for i := t.home(tag); ; i = (i + 1) & mask {
+		switch t.tags[i] {
+		case 0:
+			return i, false
+		case tag:
+			if t.ents[i].k == k {
+				return i, true
+			}
+		}
+	}
 }
 
 // Get returns the value of k and whether it is present.
 func (t *Map[K, V]) Get(k K) (V, bool) {
-	if e, ok := t.m[k.Hash()]; ok && e.k == k {
-		return e.v, true
+	if t.n != 0 {
+		if i, ok := t.find(k, tagOf(k.Hash())); ok {
+			return t.ents[i].v, true
+		}
 	}
-	v, ok := t.over[k]
-	return v, ok
+	var zero V
+	return zero, false
 }
 
 // At returns the value of k, the zero value when absent.
@@ -39,57 +77,113 @@ func (t *Map[K, V]) At(k K) V {
 	return v
 }
 
-// Set stores v for k.
+// Set sets the value of k.
 func (t *Map[K, V]) Set(k K, v V) {
-	h := k.Hash()
-	if e, ok := t.m[h]; ok && e.k != k {
-		if t.over == nil {
-			t.over = map[K]V{}
-		}
-		t.over[k] = v
+	tag := tagOf(k.Hash())
+	if t.tags == nil {
+		t.resize(minSlots)
+	}
+	i, ok := t.find(k, tag)
+	if ok {
+		t.ents[i].v = v
 		return
 	}
-	if t.m == nil {
-		t.m = map[uint64]entry[K, V]{}
+	if (t.n+1)*8 > len(t.tags)*7 {
+		t.resize(len(t.tags) * 2)
+		i, _ = t.find(k, tag)
 	}
-	t.m[h] = entry[K, V]{k, v}
-	if t.over != nil {
-		delete(t.over, k) // kept there while another key held h
-	}
+	t.tags[i], t.ents[i] = tag, entry[K, V]{k, v}
+	t.n++
 }
 
-// Delete removes k.
+// Delete removes k; absent keys are ignored.
 func (t *Map[K, V]) Delete(k K) {
-	h := k.Hash()
-	if e, ok := t.m[h]; ok && e.k == k {
-		delete(t.m, h)
+	if t.n == 0 {
 		return
 	}
-	delete(t.over, k)
+	i, ok := t.find(k, tagOf(k.Hash()))
+	if !ok {
+		return
+	}
+	t.n--
+	// Backward shift: move the later entries of the cluster whose home is
+	// not cyclically in (i, j] into the hole, so no probe stops early.
+	mask := len(t.tags) - 1
+	for j := (i + 1) & mask; t.tags[j] != 0; j = (j + 1) & mask {
+		h := t.home(t.tags[j])
+		if i <= j && i < h && h <= j || i > j && (i < h || h <= j) {
+			continue
+		}
+		t.tags[i], t.ents[i] = t.tags[j], t.ents[j]
+		i = j
+	}
+	t.tags[i], t.ents[i] = 0, entry[K, V]{}
+	if t.walks == 0 {
+		t.shrink()
+	}
 }
 
-// Len is the number of keys.
-func (t *Map[K, V]) Len() int { return len(t.m) + len(t.over) }
+// shrink halves the table while it is under an eighth full.
+func (t *Map[K, V]) shrink() {
+	n := len(t.tags)
+	for n > minSlots && t.n*8 < n {
+		n /= 2
+	}
+	if n != len(t.tags) {
+		t.resize(n)
+	}
+}
 
-// All yields every key and value, in no particular order; the loop may
-// delete the key it was given.
+// resize moves the entries into a table of n slots (a power of two).
+func (t *Map[K, V]) resize(n int) {
+	tags, ents := t.tags, t.ents
+	t.tags, t.ents = make([]uint64, n), make([]entry[K, V], n)
+	t.shift = 64
+	for ; n > 1; n >>= 1 {
+		t.shift--
+	}
+	for i, tag := range tags {
+		if tag != 0 {
+			j, _ := t.find(ents[i].k, tag)
+			t.tags[j], t.ents[j] = tag, ents[i]
+		}
+	}
+}
+
+// Len returns the number of keys.
+func (t *Map[K, V]) Len() int { return t.n }
+
+// All yields every key and value in no particular order. The loop may
+// delete the key just yielded, the only change allowed while it runs: the
+// walk starts after an empty slot and goes backwards, so the entries a
+// delete shifts back are ones already yielded, and none is yielded twice or
+// missed. The table is not shrunk until the loop ends.
 func (t *Map[K, V]) All() iter.Seq2[K, V] {
 	return func(yield func(K, V) bool) {
-		for _, e := range t.m {
-			if !yield(e.k, e.v) {
-				return
-			}
+		if t.n == 0 {
+			return
 		}
-		for k, v := range t.over {
-			if !yield(k, v) {
+		t.walks++
+		defer func() {
+			if t.walks--; t.walks == 0 {
+				t.shrink()
+			}
+		}()
+		mask := len(t.tags) - 1
+		start := 0
+		for t.tags[start] != 0 {
+			start++
+		}
+		for i := (start - 1) & mask; i != start; i = (i - 1) & mask {
+			if t.tags[i] != 0 && !yield(t.ents[i].k, t.ents[i].v) {
 				return
 			}
 		}
 	}
 }
 
-// Mix spreads x over 64 bits (splitmix64's finaliser); keys combine their
-// fields with it.
+// Mix is splitmix64's finaliser: a good 64-bit hash of a 64-bit value, for
+// keys to build their Hash from.
 func Mix(x uint64) uint64 {
 	x ^= x >> 30
 	x *= 0xbf58476d1ce4e5b9

@@ -47,3 +47,94 @@ func TestMatchesGoMap(t *testing.T) {
 }
 
 func hasKey(m map[key]int, k key) bool { _, ok := m[k]; return ok }
+
+// wide is a key with a hash of its own choosing, for tables of thousands.
+type wide struct{ a, weak uint64 }
+
+func (k wide) Hash() uint64 {
+	if k.weak != 0 {
+		return k.a & 15 // long clusters: every probe path is exercised
+	}
+	return Mix(k.a)
+}
+
+// TestGrowShrinkAndWalkDeleting checks a table through growth to thousands
+// of keys and back, with weak and good hashes: every key found after every
+// hundredth change, All deleting some of the keys it yields (each key yielded
+// once, the rest kept), and the table's size following the key count down.
+func TestGrowShrinkAndWalkDeleting(t *testing.T) {
+	for _, weak := range []uint64{0, 1} {
+		r := rand.New(rand.NewPCG(3, weak))
+		var m Map[wide, int]
+		want := map[wide]int{}
+		check := func(when string) {
+			t.Helper()
+			if m.Len() != len(want) {
+				t.Fatalf("weak=%d %s: Len %d, want %d", weak, when, m.Len(), len(want))
+			}
+			for k, v := range want {
+				if got, ok := m.Get(k); !ok || got != v {
+					t.Fatalf("weak=%d %s: Get(%v) = %d, %v; want %d", weak, when, k, got, ok, v)
+				}
+			}
+		}
+		for round := range 3 {
+			for i := range 3000 {
+				k := wide{r.Uint64N(4000), weak}
+				if r.IntN(4) == 0 {
+					m.Delete(k)
+					delete(want, k)
+				} else {
+					m.Set(k, i)
+					want[k] = i
+				}
+				if i%100 == 0 {
+					check("while changing")
+				}
+			}
+			seen := map[wide]bool{}
+			for k, v := range m.All() {
+				if seen[k] {
+					t.Fatalf("weak=%d: %v yielded twice", weak, k)
+				}
+				seen[k] = true
+				if want[k] != v {
+					t.Fatalf("weak=%d: All yielded %v=%d, want %d", weak, k, v, want[k])
+				}
+				if (k.a+uint64(round))%3 != 0 {
+					m.Delete(k)
+					delete(want, k)
+				}
+			}
+			if len(seen) != len(want)+countDeleted(seen, want) {
+				t.Fatalf("weak=%d: All yielded %d keys", weak, len(seen))
+			}
+			check("after deleting while walking")
+		}
+		for k := range m.All() {
+			m.Delete(k)
+		}
+		if m.Len() != 0 || len(m.tags) > minSlots {
+			t.Fatalf("weak=%d: emptied map keeps %d keys, %d slots", weak, m.Len(), len(m.tags))
+		}
+		for i := range 5000 {
+			m.Set(wide{uint64(i), weak}, i)
+		}
+		for i := range 4990 {
+			m.Delete(wide{uint64(i), weak})
+		}
+		if len(m.tags) > 128 {
+			t.Fatalf("weak=%d: 10 keys left in %d slots", weak, len(m.tags))
+		}
+	}
+}
+
+func countDeleted(seen map[wide]bool, want map[wide]int) int {
+	n := 0
+	for k := range seen {
+		if _, ok := want[k]; !ok {
+			n++
+		}
+	}
+	return n
+}
