@@ -3,6 +3,7 @@ package objectnames
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -89,8 +90,10 @@ type shard struct {
 // Store is a thread-safe object-name store. Create it with New; the zero
 // value is not usable.
 type Store struct {
-	live   Emitter
-	shards [numShards]shard
+	live    Emitter
+	watchMu sync.Mutex
+	watches []*func(device uint64, dropped []Record) // under watchMu
+	shards  [numShards]shard
 }
 
 // New returns an empty store publishing every stored change to live (nil:
@@ -162,6 +165,18 @@ func (s *Store) Get(device uint64, t generated.ObjectType, handle uint64) (strin
 	return e.name, ok
 }
 
+// WithName calls f with the object's current name ("" when it has none)
+// under the name's shard lock: a change of that name is stored and published
+// before f runs or after it returns, never in between. f must not call the
+// store.
+func (s *Store) WithName(device uint64, t generated.ObjectType, handle uint64, f func(name string)) {
+	k := makeKey(device, t, handle)
+	sh := s.shardOf(k)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	f(sh.m.At(k).name)
+}
+
 // Len returns the number of stored names. Shards are counted one after the
 // other, so under concurrent changes the result is approximate.
 func (s *Store) Len() int {
@@ -221,11 +236,16 @@ func (s *Store) CommandDestroyed(command string, device uint64, handles ...uint6
 // that belongs to it (device-level types named through it), without emitting
 // anything. Instance-level objects named through the device keep their names.
 // It scans the whole store: devices are destroyed rarely, and an index per
-// device would cost memory on every name.
+// device would cost memory on every name. The watchers (WatchDevices) then
+// get the names it dropped.
 func (s *Store) DeviceDestroyed(device uint64) {
 	if device == 0 {
 		return
 	}
+	s.watchMu.Lock()
+	watches := s.watches
+	s.watchMu.Unlock()
+	var dropped []Record
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
@@ -233,8 +253,33 @@ func (s *Store) DeviceDestroyed(device uint64) {
 			if (k.objectType() == generated.ObjectTypeDevice && k.handle == device) ||
 				(e.dev == device && flagsOf(k.objectType())&deviceOwned != 0) {
 				sh.m.Delete(k)
+				if len(watches) != 0 {
+					dropped = append(dropped, Record{Device: e.dev, Type: k.objectType(), Handle: k.handle, Name: e.name})
+				}
 			}
 		}
 		sh.mu.Unlock()
+	}
+	for _, w := range watches {
+		(*w)(device, dropped)
+	}
+}
+
+// WatchDevices registers f to get the names DeviceDestroyed drops, after
+// they are gone and with no store lock held (f may read the store): a layer
+// that reports on a device's objects after the device's names were forgotten
+// (another layer's vkDestroyDevice came first) keeps the ones it needs. The
+// returned function unregisters f.
+func (s *Store) WatchDevices(f func(device uint64, dropped []Record)) (stop func()) {
+	w := &f
+	s.watchMu.Lock()
+	s.watches = append(s.watches[:len(s.watches):len(s.watches)], w)
+	s.watchMu.Unlock()
+	return func() {
+		s.watchMu.Lock()
+		defer s.watchMu.Unlock()
+		if i := slices.Index(s.watches, w); i >= 0 {
+			s.watches = slices.Delete(slices.Clone(s.watches), i, i+1)
+		}
 	}
 }

@@ -431,3 +431,35 @@ func TestResetForgetsWithoutEmitting(t *testing.T) {
 	}
 	wantRecords(t, r.take())
 }
+
+// A device's watchers get the names its DeviceDestroyed drops, and only
+// those; WithName sees the current name.
+func TestWatchDevicesAndWithName(t *testing.T) {
+	s := New(nil)
+	mustSet(t, s, 1, gen.ObjectTypeBuffer, 0x10, "vertices")
+	mustSet(t, s, 2, gen.ObjectTypeBuffer, 0x20, "other device")
+	var got []Record
+	stop := s.WatchDevices(func(device uint64, dropped []Record) {
+		if device != 1 {
+			t.Errorf("watcher called for device %d", device)
+		}
+		got = append(got, dropped...)
+	})
+	s.WithName(1, gen.ObjectTypeBuffer, 0x10, func(name string) {
+		if name != "vertices" {
+			t.Errorf("WithName saw %q", name)
+		}
+	})
+	s.DeviceDestroyed(1)
+	want := []Record{{Device: 1, Type: gen.ObjectTypeBuffer, Handle: 0x10, Name: "vertices"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("dropped %+v, want %+v", got, want)
+	}
+	stop()
+	got = nil
+	s.DeviceDestroyed(2)
+	if got != nil {
+		t.Errorf("stopped watcher got %+v", got)
+	}
+	wantName(t, s, 2, gen.ObjectTypeBuffer, 0x20, "")
+}

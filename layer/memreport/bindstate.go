@@ -29,7 +29,6 @@ func (s *state) swapchainDestroyed(device uintptr, swapchain uint64) {
 	key := s.key(device)
 	for _, image := range s.engine.SwapchainDestroyed(key, swapchain) {
 		s.names.ObjectDestroyed(uint64(device), generated.ObjectTypeImage, image)
-		s.lt.forget(key, generated.ObjectTypeImage, image)
 	}
 }
 

@@ -1,6 +1,7 @@
 package memreport
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -23,20 +24,25 @@ import (
 // slices from overlapping, so every begin carries a "lifetime" annotation,
 // a number unique in the process, that groups the slices of one lifetime.
 //
-// Lock order: the engine's lock, then lt.mu (the trace sink calls in with
-// the engine locked); the name store's shard lock, then lt.mu (renames). lt
-// never calls the engine or the store, so names are copied here rather than
-// looked up in the store.
+// A begin takes the object's name from the name store, under the name's
+// shard lock (objectnames.Store.WithName), and a rename (published under
+// that lock) ends and begins the open slices: a slice never starts with a
+// name the store has already replaced.
+//
+// Lock order: the engine's lock (the trace sink calls in with the engine
+// locked), then the name store's shard lock, then lt.mu. lt never calls the
+// engine, nor the store while holding mu.
 type lifetimes struct {
 	mu      sync.Mutex
 	anyOpen atomic.Bool // len(open) > 0, read without mu; stored only when it changes
-	named   atomic.Bool // a name was ever recorded: forget has nothing to drop before
 	open    hashmap.Map[liveKey, liveSlice]
 	// ranged lists the keys of an object's open range binds (sparse
 	// ranges, video session bindings) by its key without them, for renames.
-	ranged  hashmap.Map[liveKey, []uint64]
-	names   hashmap.Map[nameKey, string]
-	devices map[uint64]uintptr // device key -> VkDevice, for track names
+	ranged hashmap.Map[liveKey, []uint64]
+	// devices maps a device key to its VkDevice (track names, name
+	// lookups): copy-on-write under mu, read without it.
+	devices atomic.Pointer[map[uint64]uintptr]
+	names   *objectnames.Store // set by the state; nil: slices are not named
 	groups  hashmap.Map[groupKey, []perfetto.GroupTrack]
 	// The groups groupsLocked returned last (nil: none): consecutive
 	// events nearly always share a device and heap.
@@ -90,9 +96,9 @@ type liveSlice struct {
 // newLifetimes returns empty state; the layer's state sets key (VkDevice to
 // device key) before any name arrives.
 func newLifetimes() *lifetimes {
-	return &lifetimes{
-		devices: map[uint64]uintptr{},
-	}
+	lt := &lifetimes{}
+	lt.devices.Store(&map[uint64]uintptr{})
+	return lt
 }
 
 func liveKeyOf(ev *accounting.AllocationEvent) liveKey {
@@ -132,30 +138,34 @@ var trackNames = [...]string{
 // of nothing open). A CREATE or BIND of an object already open (the driver
 // reported an allocation again) continues on its track: the open slice is
 // ended first.
-func (lt *lifetimes) slice(ev *accounting.AllocationEvent, sl *[2]perfetto.Slice) int {
+func (lt *lifetimes) slice(ev *accounting.AllocationEvent, sl *[2]perfetto.Slice) (n int) {
 	if !lt.anyOpen.Load() && !perfetto.Enabled() {
 		// Untraced: nothing to end, nothing to begin. A session that starts
 		// later begins the live objects' slices in its replay (current).
 		return 0
 	}
 	k := liveKeyOf(ev)
-	lt.mu.Lock()
-	defer lt.mu.Unlock()
 	switch ev.Operation {
 	case accounting.OpCreate, accounting.OpBind:
-		ls, reopen := lt.open.Get(k)
-		if !reopen {
-			ls = lt.openLocked(k, ev)
-			sl[0] = lt.beginLocked(&ls)
-			return 1
-		}
-		// Reported again (the driver's ALLOCATE for a live key): same
-		// track, its heap as reported now.
-		ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
-		lt.open.Set(k, ls)
-		sl[0], sl[1] = perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, lt.beginLocked(&ls)
-		return 2
+		lt.withName(nameKeyOf(ev), func(name string) {
+			lt.mu.Lock()
+			defer lt.mu.Unlock()
+			ls, reopen := lt.open.Get(k)
+			if !reopen {
+				ls = lt.openLocked(k, ev)
+				sl[0], n = lt.beginLocked(&ls, name), 1
+				return
+			}
+			// Reported again (the driver's ALLOCATE for a live key): same
+			// track, its heap as reported now.
+			ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
+			lt.open.Set(k, ls)
+			sl[0], sl[1], n = perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, lt.beginLocked(&ls, name), 2
+		})
+		return n
 	case accounting.OpDestroy:
+		lt.mu.Lock()
+		defer lt.mu.Unlock()
 		ls, open := lt.open.Get(k)
 		if !open {
 			return 0
@@ -175,14 +185,37 @@ func (lt *lifetimes) current(ev *accounting.AllocationEvent, sl *[2]perfetto.Sli
 		return 0
 	}
 	k := liveKeyOf(ev)
-	lt.mu.Lock()
-	defer lt.mu.Unlock()
-	ls, ok := lt.open.Get(k)
-	if !ok {
-		ls = lt.openLocked(k, ev)
-	}
-	sl[0] = lt.beginLocked(&ls)
+	lt.withName(nameKeyOf(ev), func(name string) {
+		lt.mu.Lock()
+		defer lt.mu.Unlock()
+		ls, ok := lt.open.Get(k)
+		if !ok {
+			ls = lt.openLocked(k, ev)
+		}
+		sl[0] = lt.beginLocked(&ls, name)
+	})
 	return 1
+}
+
+// withName calls f with the name of nk's object, under its store lock.
+func (lt *lifetimes) withName(nk nameKey, f func(name string)) {
+	if nk.typ == 0 || lt.names == nil {
+		f("")
+		return
+	}
+	lt.names.WithName(uint64(lt.device(nk.dev)), nk.typ, nk.handle, f)
+}
+
+// device is the VkDevice of a device key: a device the layer did not see
+// created is keyed by its handle with the top bit set (state.key).
+func (lt *lifetimes) device(dev uint64) uintptr {
+	if d, ok := (*lt.devices.Load())[dev]; ok {
+		return d
+	}
+	if dev&(1<<63) != 0 {
+		return uintptr(dev &^ (1 << 63))
+	}
+	return 0
 }
 
 // openLocked starts a lifetime: a new track and lifetime number.
@@ -231,13 +264,13 @@ func (lt *lifetimes) closeLocked(k liveKey) {
 	}
 }
 
-// beginLocked is the begin of an open lifetime's slice: named by the
-// object's name, else by its type and handle (written by the encoder, so
-// no string is built).
-func (lt *lifetimes) beginLocked(ls *liveSlice) perfetto.Slice {
+// beginLocked is the begin of an open lifetime's slice: named name, else by
+// the object's type and handle (written by the encoder, so no string is
+// built).
+func (lt *lifetimes) beginLocked(ls *liveSlice, name string) perfetto.Slice {
 	return perfetto.Slice{
 		Op: perfetto.SliceBegin, Track: ls.track, Groups: ls.groups, TrackName: trackNames[ls.src],
-		Name: lt.names.At(ls.name), NameHandle: ls.handle,
+		Name: name, NameHandle: ls.handle,
 		Arg: perfetto.Uint(argLifetime, ls.lifetime),
 	}
 }
@@ -254,7 +287,7 @@ func (lt *lifetimes) groupsLocked(dev uint64, heap uint32) []perfetto.GroupTrack
 	}
 	d := perfetto.ProcessTrackUUID() ^ mix(dev|1<<62)
 	g := []perfetto.GroupTrack{
-		{UUID: d, Name: "VkDevice 0x" + strconv.FormatUint(uint64(lt.devices[dev]), 16)},
+		{UUID: d, Name: "VkDevice 0x" + strconv.FormatUint(uint64(lt.device(dev)), 16)},
 		{UUID: d ^ mix(uint64(heap)+1), Parent: d, Name: "heap " + strconv.FormatUint(uint64(heap), 10)},
 	}
 	lt.groups.Set(k, g)
@@ -262,27 +295,19 @@ func (lt *lifetimes) groupsLocked(dev uint64, heap uint32) []perfetto.GroupTrack
 	return g
 }
 
-// rename records a name change of the shared store for an object of
-// source src and appends to out the renames of its open slices (an end and
-// a begin each), which the caller writes.
+// rename appends to out the renames of the open slices of a name change's
+// object of source src (an end and a begin each), which the caller writes.
+// It runs under the name's store lock, as the store publishes the change.
 func (lt *lifetimes) rename(r objectnames.Record, src accounting.Source, out []perfetto.Slice) []perfetto.Slice {
-	nk := nameKey{lt.key(uintptr(r.Device)), r.Type, r.Handle}
+	if !lt.anyOpen.Load() {
+		return out // untraced, or nothing open: no slice to rename
+	}
+	dev := lt.key(uintptr(r.Device))
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
-	if r.Removed {
-		lt.names.Delete(nk)
-	} else {
-		lt.names.Set(nk, r.Name)
-		if !lt.named.Load() {
-			lt.named.Store(true)
-		}
-	}
-	if lt.open.Len() == 0 {
-		return out // untraced: no slice to rename
-	}
 	rename := func(k liveKey) {
 		if ls, ok := lt.open.Get(k); ok {
-			out = append(out, perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, lt.beginLocked(&ls))
+			out = append(out, perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, lt.beginLocked(&ls, r.Name))
 		}
 	}
 	planes := uint8(1)
@@ -290,45 +315,28 @@ func (lt *lifetimes) rename(r objectnames.Record, src accounting.Source, out []p
 		planes = 4
 	}
 	for plane := range planes {
-		rename(liveKey{nk.dev, src, r.Handle, plane, 0})
+		rename(liveKey{dev, src, r.Handle, plane, 0})
 	}
 	if lt.ranged.Len() > 0 {
-		for _, key := range lt.ranged.At(liveKey{nk.dev, src, r.Handle, 0, 0}) {
-			rename(liveKey{nk.dev, src, r.Handle, 0, key})
+		for _, key := range lt.ranged.At(liveKey{dev, src, r.Handle, 0, 0}) {
+			rename(liveKey{dev, src, r.Handle, 0, key})
 		}
 	}
 	return out
 }
 
-// name returns the object's name as the store last published it.
-func (lt *lifetimes) name(dev uint64, t generated.ObjectType, handle uint64) string {
-	lt.mu.Lock()
-	defer lt.mu.Unlock()
-	return lt.names.At(nameKey{dev, t, handle})
-}
-
-// forget drops the name of a destroyed object.
-func (lt *lifetimes) forget(dev uint64, t generated.ObjectType, handle uint64) {
-	if !lt.named.Load() {
-		return // no name to drop, and no lock to take per destroy
-	}
-	lt.mu.Lock()
-	lt.names.Delete(nameKey{dev, t, handle})
-	lt.mu.Unlock()
-}
-
 func (lt *lifetimes) deviceCreated(dev uint64, device uintptr) {
 	lt.mu.Lock()
-	lt.devices[dev] = device
-	lt.mu.Unlock()
+	defer lt.mu.Unlock()
+	lt.setDevices(func(m map[uint64]uintptr) { m[dev] = device })
 }
 
-// deviceDestroyed forgets the device's names (its DESTROY events closed its
-// slices already).
+// deviceDestroyed forgets the device (its DESTROY events closed its slices
+// already).
 func (lt *lifetimes) deviceDestroyed(dev uint64) {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
-	delete(lt.devices, dev)
+	lt.setDevices(func(m map[uint64]uintptr) { delete(m, dev) })
 	if lt.lastGroup.dev == dev {
 		lt.lastGroups = nil
 	}
@@ -337,11 +345,13 @@ func (lt *lifetimes) deviceDestroyed(dev uint64) {
 			lt.groups.Delete(k)
 		}
 	}
-	for k := range lt.names.All() {
-		if k.dev == dev {
-			lt.names.Delete(k)
-		}
-	}
+}
+
+// setDevices publishes a changed copy of the device map; under mu.
+func (lt *lifetimes) setDevices(change func(map[uint64]uintptr)) {
+	m := maps.Clone(*lt.devices.Load())
+	change(m)
+	lt.devices.Store(&m)
 }
 
 // mix spreads a counter over 64 bits (splitmix64's finaliser) so track

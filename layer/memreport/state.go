@@ -5,7 +5,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
 	"github.com/vkgen/vkgen/objectnames"
 )
@@ -24,6 +23,13 @@ type state struct {
 	// intercept reads it, devices come and go rarely.
 	keys   atomic.Pointer[map[uintptr]deviceInfo]
 	keysMu sync.Mutex
+
+	// dropped holds, by device key, the names of memory objects the store
+	// forgot with their device before this layer reported the device's
+	// leaks (a layer above destroyed it first); cleared when the layer sees
+	// the device go.
+	dropped   map[uint64]map[nameKey]string
+	droppedMu sync.Mutex
 
 	now func() time.Duration // the budget sampler's clock
 }
@@ -51,8 +57,39 @@ func newState(out sink, names *objectnames.Store, lt *lifetimes) *state {
 	}
 	s := &state{engine: accounting.New(out), out: out, names: names, lt: lt, now: budgetClock}
 	s.keys.Store(&map[uintptr]deviceInfo{})
-	lt.key = s.key
+	lt.key, lt.names = s.key, names
+	names.WatchDevices(s.namesDropped)
 	return s
+}
+
+// namesDropped keeps the names of memory objects the store forgot with a
+// device the layer still tracks.
+func (s *state) namesDropped(device uint64, dropped []objectnames.Record) {
+	d, ok := (*s.keys.Load())[uintptr(device)]
+	if !ok {
+		return // the layer saw the device go: nothing left to report
+	}
+	m := map[nameKey]string{}
+	for _, r := range dropped {
+		if _, ok := nameSource(r.Type); ok {
+			m[nameKey{d.key, r.Type, r.Handle}] = r.Name
+		}
+	}
+	s.droppedMu.Lock()
+	if s.dropped == nil {
+		s.dropped = map[uint64]map[nameKey]string{}
+	}
+	s.dropped[d.key] = m
+	s.droppedMu.Unlock()
+}
+
+// forgetDevice drops what the layer keeps of a device it saw go.
+func (s *state) forgetDevice(device uintptr, key uint64) {
+	s.lt.deviceDestroyed(key)
+	s.setKey(device, deviceInfo{}, false)
+	s.droppedMu.Lock()
+	delete(s.dropped, key)
+	s.droppedMu.Unlock()
 }
 
 // key returns the accounting key of a device. A device the layer did not see
@@ -113,7 +150,7 @@ func (s *state) deviceFailed(token uint64) { s.engine.DeviceDestroyed(token) }
 // release it.
 func (s *state) deviceDestroying(device uintptr) {
 	if device != 0 {
-		s.reportLeaks(s.key(device), "vkDestroyDevice")
+		s.reportLeaks(device, s.key(device), "vkDestroyDevice")
 	}
 }
 
@@ -125,8 +162,7 @@ func (s *state) deviceDestroyed(device uintptr) {
 	}
 	key := s.key(device)
 	s.engine.DeviceDestroyed(key)
-	s.lt.deviceDestroyed(key)
-	s.setKey(device, deviceInfo{}, false)
+	s.forgetDevice(device, key)
 }
 
 // instanceDestroyed reports the devices of instance that the application
@@ -135,11 +171,10 @@ func (s *state) deviceDestroyed(device uintptr) {
 func (s *state) instanceDestroyed(instance uintptr) {
 	for device, d := range *s.keys.Load() {
 		if d.instance == instance {
-			s.reportLeaks(d.key, "vkDestroyInstance")
+			s.reportLeaks(device, d.key, "vkDestroyInstance")
 			s.engine.DeviceDestroyed(d.key)
 			s.names.DeviceDestroyed(uint64(device))
-			s.lt.deviceDestroyed(d.key)
-			s.setKey(device, deviceInfo{}, false)
+			s.forgetDevice(device, d.key)
 		}
 	}
 }
@@ -148,24 +183,26 @@ func (s *state) instanceDestroyed(instance uintptr) {
 // exits; the state stays (other exit handlers may still call Vulkan), and a
 // later vkDestroyDevice reports only what was created after.
 func (s *state) exiting() {
-	for _, d := range *s.keys.Load() {
-		s.reportLeaks(d.key, "exit")
+	for device, d := range *s.keys.Load() {
+		s.reportLeaks(device, d.key, "exit")
 	}
 }
 
 // reportLeaks writes a VulkanMemoryLeak event for each object of the device
-// not reported as a leak before, named as the layer last saw it published
-// (another layer may have dropped the store's names of the device already).
-func (s *state) reportLeaks(key uint64, at string) {
+// not reported as a leak before, named as the store names it, or as it was
+// named when the store forgot the device's names (a layer above destroyed
+// the device first).
+func (s *state) reportLeaks(device uintptr, key uint64, at string) {
+	s.droppedMu.Lock()
+	dropped := s.dropped[key]
+	s.droppedMu.Unlock()
 	for _, ev := range s.engine.Leaks(key) {
 		var name string
-		switch ev.Source {
-		case accounting.SourceBuffer:
-			name = s.lt.name(key, generated.ObjectTypeBuffer, ev.ObjectHandle)
-		case accounting.SourceImage:
-			name = s.lt.name(key, generated.ObjectTypeImage, ev.ObjectHandle)
-		case accounting.SourceDeviceMemory:
-			name = s.lt.name(key, generated.ObjectTypeDeviceMemory, ev.ObjectHandle)
+		if nk := nameKeyOf(&ev); nk.typ != 0 {
+			var ok bool
+			if name, ok = s.names.Get(uint64(device), nk.typ, nk.handle); !ok {
+				name = dropped[nk]
+			}
 		}
 		s.out.Leak(ev, name, at)
 	}
@@ -188,7 +225,6 @@ func (s *state) memoryFreed(device uintptr, memory uint64) {
 	}
 	key := s.key(device)
 	s.engine.MemoryFreed(key, memory)
-	s.lt.forget(key, generated.ObjectTypeDeviceMemory, memory)
 }
 
 func (s *state) bufferCreated(device uintptr, buffer, usage, size uint64) {
@@ -203,16 +239,7 @@ func (s *state) resourceDestroyed(device uintptr, kind accounting.ResourceKind, 
 	if handle == 0 {
 		return
 	}
-	key := s.key(device)
-	s.engine.ResourceDestroyed(key, kind, handle)
-	t := generated.ObjectTypeBuffer
-	switch kind {
-	case accounting.KindImage:
-		t = generated.ObjectTypeImage
-	case accounting.KindVideoSession:
-		t = generated.ObjectTypeVideoSessionKHR
-	}
-	s.lt.forget(key, t, handle)
+	s.engine.ResourceDestroyed(s.key(device), kind, handle)
 }
 
 func (s *state) requirements(device uintptr, kind accounting.ResourceKind, handle, size uint64) {

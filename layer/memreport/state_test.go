@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -406,5 +407,37 @@ func TestSlicesOfObjectsCreatedUntraced(t *testing.T) {
 	slices.Sort(ended)
 	if want := []string{"VkBuffer 0xb1", "VkDeviceMemory 0x100"}; len(begun) != 2 || !slices.Equal(ended, want) {
 		t.Fatalf("begun %v, ended %q; want %q begun and ended", begun, ended, want)
+	}
+}
+
+// A layer above destroys the device first: the framework's forget of the
+// device's names reaches the store before this layer reports the device's
+// leaks at its own vkDestroyDevice. The leaks keep their names, and what the
+// layer kept for them goes with the device.
+func TestLeakNamesOutliveTheDevicesForget(t *testing.T) {
+	s, r := newTestState()
+	s.deviceCreated(dev, 0, 1, false, false, props(0))
+	s.memoryAllocated(dev, 0x100, 4096, 0, accounting.MemoryInfo{})
+	s.bufferCreated(dev, 0x1, accounting.BufferUsageVertex, 4096)
+	s.bound(dev, accounting.KindBuffer, 0x1, 0x100, 0, planeAspectNone, func() uint64 { return 4096 })
+	_ = s.names.SetName(uint64(dev), generated.ObjectTypeBuffer, 0x1, "vertices")
+	_ = s.names.SetName(uint64(dev), generated.ObjectTypeDeviceMemory, 0x100, "arena")
+	s.names.DeviceDestroyed(uint64(dev))
+	s.deviceDestroying(dev)
+	var got []string
+	for _, ev := range r.events {
+		if strings.HasPrefix(ev.MemoryType, "LEAK ") {
+			got = append(got, ev.MemoryType)
+		}
+	}
+	slices.Sort(got)
+	want := []string{"LEAK arena at vkDestroyDevice", "LEAK vertices at vkDestroyDevice"}
+	if !slices.Equal(got, want) {
+		t.Errorf("leaks %q, want %q", got, want)
+	}
+	s.deviceDestroyed(dev)
+	s.names.DeviceDestroyed(uint64(dev)) // the forget drained after the layer saw the device go
+	if len(s.dropped) != 0 {
+		t.Errorf("names kept for %d destroyed devices", len(s.dropped))
 	}
 }
