@@ -138,32 +138,23 @@ var trackNames = [...]string{
 // of nothing open). A CREATE or BIND of an object already open (the driver
 // reported an allocation again) continues on its track: the open slice is
 // ended first.
-func (lt *lifetimes) slice(ev *accounting.AllocationEvent, sl *[2]perfetto.Slice) (n int) {
+func (lt *lifetimes) slice(ev *accounting.AllocationEvent, sl *[2]perfetto.Slice) int {
 	if !lt.anyOpen.Load() && !perfetto.Enabled() {
 		// Untraced: nothing to end, nothing to begin. A session that starts
 		// later begins the live objects' slices in its replay (current).
 		return 0
 	}
-	k := liveKeyOf(ev)
 	switch ev.Operation {
 	case accounting.OpCreate, accounting.OpBind:
-		lt.withName(nameKeyOf(ev), func(name string) {
-			lt.mu.Lock()
-			defer lt.mu.Unlock()
-			ls, reopen := lt.open.Get(k)
-			if !reopen {
-				ls = lt.openLocked(k, ev)
-				sl[0], n = lt.beginLocked(&ls, name), 1
-				return
-			}
-			// Reported again (the driver's ALLOCATE for a live key): same
-			// track, its heap as reported now.
-			ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
-			lt.open.Set(k, ls)
-			sl[0], sl[1], n = perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}, lt.beginLocked(&ls, name), 2
-		})
-		return n
+		b, reopened := lt.begin(ev, true)
+		if !reopened {
+			sl[0] = b
+			return 1
+		}
+		sl[0], sl[1] = perfetto.Slice{Op: perfetto.SliceEnd, Track: b.Track}, b
+		return 2
 	case accounting.OpDestroy:
+		k := liveKeyOf(ev)
 		lt.mu.Lock()
 		defer lt.mu.Unlock()
 		ls, open := lt.open.Get(k)
@@ -184,17 +175,30 @@ func (lt *lifetimes) current(ev *accounting.AllocationEvent, sl *[2]perfetto.Sli
 	if ev.Operation != accounting.OpCreate && ev.Operation != accounting.OpBind {
 		return 0
 	}
+	sl[0], _ = lt.begin(ev, false)
+	return 1
+}
+
+// begin returns the slice begin of ev's lifetime, opened unless it is open
+// (reopened), named from the store under its lock for the name. again: ev
+// reports an open lifetime again (the driver's ALLOCATE for a live key),
+// which continues on its track under the heap reported now.
+func (lt *lifetimes) begin(ev *accounting.AllocationEvent, again bool) (b perfetto.Slice, reopened bool) {
 	k := liveKeyOf(ev)
 	lt.withName(nameKeyOf(ev), func(name string) {
 		lt.mu.Lock()
 		defer lt.mu.Unlock()
 		ls, ok := lt.open.Get(k)
-		if !ok {
+		switch {
+		case !ok:
 			ls = lt.openLocked(k, ev)
+		case again:
+			ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
+			lt.open.Set(k, ls)
 		}
-		sl[0] = lt.beginLocked(&ls, name)
+		b, reopened = lt.beginLocked(&ls, name), ok
 	})
-	return 1
+	return b, reopened
 }
 
 // withName calls f with the name of nk's object, under its store lock.
