@@ -151,6 +151,22 @@ void vkgen_forget(struct vkgen_layer *L, uint64_t dev, int32_t type, uint64_t ha
 	}
 }
 
+void vkgen_forget_images(struct vkgen_layer *L, uint64_t dev, uint64_t swapchain, int slot) {
+	if (!swapchain || (!L->forget && !L->names)) return;
+	VkDevice device = (VkDevice)(uintptr_t)dev;
+	struct vkgen_device *d = vkgen_device_of(L, device);
+	PFN_vkGetSwapchainImagesKHR get = d ? (PFN_vkGetSwapchainImagesKHR)d->tab[slot] : NULL;
+	VkSwapchainKHR sc = (VkSwapchainKHR)swapchain;
+	uint32_t n = 0;
+	if (!get || get(device, sc, &n, NULL) != VK_SUCCESS || !n) return;
+	VkImage few[16], *images = n <= 16 ? few : malloc(n * sizeof(VkImage));
+	if (!images) return;
+	VkResult r = get(device, sc, &n, images);
+	for (uint32_t i = 0; (r == VK_SUCCESS || r == VK_INCOMPLETE) && i < n; i++)
+		vkgen_forget(L, dev, VK_OBJECT_TYPE_IMAGE, (uint64_t)images[i], 0);
+	if (images != few) free(images);
+}
+
 /* ---- per-call arena ---- */
 
 struct vkgen_arena {

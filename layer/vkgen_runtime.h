@@ -207,6 +207,12 @@ void vkgen_stub_messenger_destroy_post(struct vkgen_call *call, VkInstance insta
  * pools whose children die with them) and calls the layer's forget hook. */
 void vkgen_forget(struct vkgen_layer *L, uint64_t dev, int32_t type, uint64_t handle, int clear);
 
+/* The images of a swapchain (dev, swapchain) end with it, with no call of
+ * their own: before vkDestroySwapchainKHR goes down they are asked of the
+ * next layer (slot: its vkGetSwapchainImagesKHR) and each is forgotten as
+ * vkgen_forget does, so a later image with a recycled handle starts unnamed. */
+void vkgen_forget_images(struct vkgen_layer *L, uint64_t dev, uint64_t swapchain, int slot);
+
 /* The name-cache keys of the two naming commands (spec name_cache), used by
  * the framework's trampolines. Debug-marker object types are tagged so they
  * never equal a VkObjectType. */

@@ -705,7 +705,7 @@ VKGEN_TRAMPOLINE(DestroySurfaceKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0
 #endif
 
 #if (defined(VK_KHR_swapchain))
-VKGEN_TRAMPOLINE(DestroySwapchainKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkSwapchainKHR swapchain, const VkAllocationCallbacks* pAllocator), (device, swapchain, pAllocator), (&device, &swapchain, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)swapchain, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)swapchain, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000001000, (uint64_t)swapchain, 0);))
+VKGEN_TRAMPOLINE(DestroySwapchainKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkSwapchainKHR swapchain, const VkAllocationCallbacks* pAllocator), (device, swapchain, pAllocator), (&device, &swapchain, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)swapchain, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)swapchain, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget_images(L, (uint64_t)(uintptr_t)device, (uint64_t)swapchain, VKGEN_D_vkGetSwapchainImagesKHR); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000001000, (uint64_t)swapchain, 0);))
 #endif
 #if (defined(VK_KHR_swapchain))
 #define VKGEN_CMD_vkDestroySwapchainKHR(X, ...) X(vkDestroySwapchainKHR, DestroySwapchainKHR, void, VKGEN_0, VKGEN_D_vkDestroySwapchainKHR, (VkDevice device, VkSwapchainKHR swapchain, const VkAllocationCallbacks* pAllocator), (device, swapchain, pAllocator), __VA_ARGS__)

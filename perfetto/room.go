@@ -23,7 +23,9 @@ func WaitForRoom(max time.Duration) bool {
 	waited := false
 	for _, s := range *p {
 		if s.high.Load() == 0 {
-			s.stalled.Store(false)
+			if s.stalled.Load() { // caught up: waited for again when it falls behind
+				s.stalled.Store(false)
+			}
 			continue
 		}
 		if s.stalled.Load() {

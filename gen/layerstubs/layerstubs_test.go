@@ -307,7 +307,8 @@ func TestObjectNames(t *testing.T) {
 
 // TestForgetNamed: a forgetNamed hook gets every destroyer intercepted (per
 // ended handle with the device, 0 for instance-level commands, arrays per
-// element, pools clearing the name cache) and the framework's named filter,
+// element, pools clearing the name cache, a swapchain's images asked for
+// and forgotten before the swapchain) and the framework's named filter,
 // which the naming commands mark.
 func TestForgetNamed(t *testing.T) {
 	r := testreg.Load(t, testenv.PinnedRegistry)
@@ -321,6 +322,8 @@ func TestForgetNamed(t *testing.T) {
 		"for (uint32_t i = 0; i < commandBufferCount; i++) vkgen_forget(L, (uint64_t)(uintptr_t)device, 6, (uint64_t)(uintptr_t)pCommandBuffers[i], 0);",
 		"vkgen_forget(L, (uint64_t)(uintptr_t)device, 25, (uint64_t)commandPool, 1);",
 		"vkgen_forget(L, 0, 1000000000, (uint64_t)surface, 0);",
+		"(vkgen_forget_images(L, (uint64_t)(uintptr_t)device, (uint64_t)swapchain, VKGEN_D_vkGetSwapchainImagesKHR); "+
+			"vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000001000, (uint64_t)swapchain, 0);)",
 		"\tX(vkDestroySurfaceKHR) \\\n",
 		"NC(if (L->named) vkgen_names_mark_##S(L, VKGEN_UNPAREN ARGS);)",
 	)

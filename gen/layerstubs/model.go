@@ -71,6 +71,10 @@ type forget struct {
 	ObjectType   int64
 	Clear        bool // a parent of implicitly freed children (pools): clear the whole cache
 	Reset        bool // vkResetDescriptorPool: frees children, not the pool
+	// Images is the dispatch slot of vkGetSwapchainImagesKHR for
+	// vkDestroySwapchainKHR: the swapchain's images end with it, with no
+	// call of their own, so they are asked for and forgotten first.
+	Images string
 }
 
 type command struct {
@@ -296,6 +300,9 @@ func tableSlot(c *command, name string) string {
 	return "VKGEN_D_" + name
 }
 
+// swapchainImages lists the images a swapchain owns.
+const swapchainImages = "vkGetSwapchainImagesKHR"
+
 // addForgets models every command that ends an object's life, so the name
 // cache forgets the object before its handle can be reused and forget hooks
 // see it. vkDestroyInstance/vkDestroyDevice are the runtime's.
@@ -343,6 +350,9 @@ func (b *builder) addForgets() error {
 		}
 		if c.Level.Device() && rc.Params[0].Type == "VkDevice" {
 			f.Device = c.Params[0].Name
+		}
+		if d.ObjectType == "VK_OBJECT_TYPE_SWAPCHAIN_KHR" && f.Device != "" && b.r.Command(swapchainImages) != nil {
+			f.Images = tableSlot(c, swapchainImages)
 		}
 		c.Forget = f
 		b.forgets = append(b.forgets, c)

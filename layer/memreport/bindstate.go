@@ -1,9 +1,6 @@
 package memreport
 
-import (
-	"github.com/vkgen/vkgen/generated"
-	"github.com/vkgen/vkgen/layer/memreport/accounting"
-)
+import "github.com/vkgen/vkgen/layer/memreport/accounting"
 
 // The state methods of the binds beyond buffers and images bound whole:
 // per-bind results, swapchain images, sparse binds, video sessions.
@@ -25,11 +22,10 @@ func (s *state) swapchainBound(device uintptr, image, swapchain uint64) {
 	s.engine.SwapchainBound(s.key(device), image, swapchain)
 }
 
+// swapchainDestroyed ends the swapchain's images (the framework forgets
+// their names: docs/layers.md, "Object names").
 func (s *state) swapchainDestroyed(device uintptr, swapchain uint64) {
-	key := s.key(device)
-	for _, image := range s.engine.SwapchainDestroyed(key, swapchain) {
-		s.names.ObjectDestroyed(uint64(device), generated.ObjectTypeImage, image)
-	}
+	s.engine.SwapchainDestroyed(s.key(device), swapchain)
 }
 
 // sparseBound records one VkSparseMemoryBind of a buffer or an opaque image

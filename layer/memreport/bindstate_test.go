@@ -182,17 +182,3 @@ func slicesPerTrack(t *testing.T, b []byte) []string {
 	slices.Sort(got)
 	return got
 }
-
-// A swapchain image's name goes with its swapchain (the layer forgets it:
-// the application never destroys the image), so an image that reuses the
-// handle does not start with it.
-func TestSwapchainImageNameForgotten(t *testing.T) {
-	s := newTraceState()
-	s.deviceCreated(dev, 0, 1, false, false, props(0))
-	s.swapchainImages(dev, 0x5c, []uint64{0xa1})
-	_ = s.names.SetName(uint64(dev), generated.ObjectTypeImage, 0xa1, "backbuffer 0")
-	s.swapchainDestroyed(dev, 0x5c)
-	if got, ok := s.names.Get(uint64(dev), generated.ObjectTypeImage, 0xa1); ok {
-		t.Errorf("the store still holds %q after vkDestroySwapchainKHR", got)
-	}
-}

@@ -8,8 +8,10 @@
  *   range NAME handle=0xH resource_offset=N size=N memory=MEMNAME offset=N   (sparse)
  *   video NAME handle=0xH bind_index=N size=N memory=MEMNAME offset=N
  *   unit U                                      (sparse: the unit of its offsets and sizes)
- *   swapchain_image NAME handle=0xH swapchain=0xS   (its own images; "-": unnamed; and
+ *   swapchain_image NAME handle=0xH swapchain=0xS   (its own images, backbufferN, and
  *                                                   an application image bound to its memory)
+ *   recreated_image - handle=0xH swapchain=0xS  (a second swapchain's images, unnamed,
+ *                                                after the first is destroyed)
  *   unbound NAME handle=0xH                     (a bind that did not take effect)
  *
  *   bindprog core       (lavapipe) vkBind*Memory2 batches, maintenance4
@@ -20,8 +22,9 @@
  *   bindprog video      (memdriver video) a video session's bindings
  *   bindprog swapchain  (xcb, under xvfb-run) swapchain images
  *
- * Everything is bound before anything is destroyed, so the counters after
- * the last bind hold every object. */
+ * Everything is bound before anything is destroyed (but the second
+ * swapchain's images), so the counters after the last bind hold every
+ * object. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -406,8 +409,8 @@ static void run_video(void) {
 	teardown();
 }
 
-/* A swapchain on an xcb window: its images, one named, and one buffer of
- * the application's beside them. */
+/* A swapchain on an xcb window: its images, named, and one buffer of
+ * the application's beside them; then a second swapchain. */
 static void run_swapchain(void) {
 	xcb_connection_t *conn = xcb_connect(NULL, NULL);
 	if (xcb_connection_has_error(conn)) {
@@ -452,9 +455,12 @@ static void run_swapchain(void) {
 	n = n > 16 ? 16 : n;
 	CHECK(vkGetSwapchainImagesKHR(dev, sc, &n, imgs));
 	CHECK(vkGetSwapchainImagesKHR(dev, sc, &n, imgs)); /* asked twice, as applications do */
-	name(VK_OBJECT_TYPE_IMAGE, H(imgs[0]), "backbuffer0");
-	for (uint32_t i = 0; i < n; i++)
-		printf("swapchain_image %s handle=0x%" PRIx64 " swapchain=0x%" PRIx64 "\n", i ? "-" : "backbuffer0", H(imgs[i]), H(sc));
+	for (uint32_t i = 0; i < n; i++) {
+		char bb[32];
+		snprintf(bb, sizeof(bb), "backbuffer%u", i);
+		name(VK_OBJECT_TYPE_IMAGE, H(imgs[i]), bb);
+		printf("swapchain_image %s handle=0x%" PRIx64 " swapchain=0x%" PRIx64 "\n", bb, H(imgs[i]), H(sc));
+	}
 	/* An application image bound to the swapchain's memory. */
 	VkImageSwapchainCreateInfoKHR isc = {VK_STRUCTURE_TYPE_IMAGE_SWAPCHAIN_CREATE_INFO_KHR, NULL, sc};
 	VkImageCreateInfo aci = image_info(0, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, 0);
@@ -473,6 +479,14 @@ static void run_swapchain(void) {
 	CHECK(vkBindBufferMemory(dev, ub, m.handle, 0));
 	print_res("buffer", "sc.uniform", H(ub), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, r.size, &m, 0);
 	vkDestroyImage(dev, alias, NULL);
+	vkDestroySwapchainKHR(dev, sc, NULL);
+	/* A new swapchain, as after a resize: its images may reuse the handles of
+	 * the old ones (lavapipe's do) and must not inherit their names. */
+	CHECK(vkCreateSwapchainKHR(dev, &sci, NULL, &sc));
+	n = 16;
+	CHECK(vkGetSwapchainImagesKHR(dev, sc, &n, imgs));
+	for (uint32_t i = 0; i < n; i++)
+		printf("recreated_image - handle=0x%" PRIx64 " swapchain=0x%" PRIx64 "\n", H(imgs[i]), H(sc));
 	vkDestroySwapchainKHR(dev, sc, NULL);
 	vkDestroyBuffer(dev, ub, NULL);
 	vkFreeMemory(dev, m.handle, NULL);
