@@ -155,7 +155,8 @@ void vkgen_forget_images(struct vkgen_layer *L, uint64_t dev, uint64_t swapchain
 	if (!swapchain || (!L->forget && !L->names)) return;
 	VkDevice device = (VkDevice)(uintptr_t)dev;
 	struct vkgen_device *d = vkgen_device_of(L, device);
-	PFN_vkGetSwapchainImagesKHR get = d ? (PFN_vkGetSwapchainImagesKHR)d->tab[slot] : NULL;
+	if (!d || (L->object_names && d->names_above)) return; /* the layer above named them, and forgets them */
+	PFN_vkGetSwapchainImagesKHR get = (PFN_vkGetSwapchainImagesKHR)d->tab[slot];
 	VkSwapchainKHR sc = (VkSwapchainKHR)swapchain;
 	uint32_t n = 0;
 	if (!get || get(device, sc, &n, NULL) != VK_SUCCESS || !n) return;
