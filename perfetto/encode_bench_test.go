@@ -5,7 +5,8 @@ import "testing"
 // BenchmarkEncodeMemoryEvent is the encoder alone (no session, lock or
 // flusher) on the events of a DeviceMemoryReport bind and destroy: an
 // instant with eight annotations and three extra counter values with a
-// slice begin under two group tracks, then one with the slice's end.
+// slice begin on a lane under two group tracks, then one with the slice's
+// end (the lane takes the next buffer's lifetime).
 func BenchmarkEncodeMemoryEvent(b *testing.B) {
 	cat := NewCategory("bench.memory")
 	name := NewEventName("bench.allocation")
@@ -29,7 +30,7 @@ func BenchmarkEncodeMemoryEvent(b *testing.B) {
 		args := [...]Arg{StringOf(an[0], op), StringOf(an[1], src), Uint(an[2], 0x7788_9900_1122), Uint(an[3], 4096),
 			Uint(an[4], 0), Uint(an[5], h), StringOf(an[6], mt), Uint(an[7], 0)}
 		cv := [...]CounterValue{{ctr[0], int64(i) << 12}, {ctr[1], 1 << 20}, {ctr[2], 0}}
-		track := h * 0x9e3779b97f4a7c15
+		const track = 0x3234_5678_9abc_def0
 		q.eventLocked(Track{}, cat, name, args[:], []Slice{{Op: SliceBegin, Track: track, Groups: groups, TrackName: "VkBuffer",
 			NameHandle: h, Arg: Uint(an[8], uint64(i))}}, cv[:])
 		cv[0].Value = 0

@@ -3,6 +3,7 @@ package perfetto
 import (
 	"sync"
 
+	"github.com/vkgen/vkgen/internal/hashmap"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -42,7 +43,7 @@ type sequence struct {
 	// built aside so that the packet's size is known before it is written.
 	interning, body []byte
 	threads         map[int32]struct{}
-	groups          map[uint64]GroupTrack // group tracks described
+	tracks          hashmap.Map[trackKey, GroupTrack] // group and lane tracks described
 
 	_ [64]byte // keep neighbouring sequences' hot fields off this cache line
 }
@@ -168,7 +169,7 @@ func (q *sequence) appendState(b []byte, ts uint64, dropped bool) []byte {
 	for tid := range q.threads {
 		b = q.appendThreadDesc(b, ts, tid)
 	}
-	for _, g := range q.groups {
+	for _, g := range q.tracks.All() {
 		b = appendTrackDesc(b, ts, q.pktSeq, g.UUID, g.Parent, g.Name)
 	}
 	return b

@@ -22,11 +22,15 @@ const (
 	SliceEnd   SliceOp = 2 // TrackEvent.TYPE_SLICE_END
 )
 
-// Slice is the begin or end of a slice on a track of its own (one track per
-// object lifetime, so lifetimes that overlap never need to nest). A begin
-// writes the track's descriptor (uuid Track, parent the last of Groups,
-// name TrackName) before the event: tracks that share a parent and a name
-// are shown as one track by the Perfetto UI, in lanes.
+// Slice is the begin or end of a slice on a lane: a track that holds one
+// lifetime at a time, so lifetimes that overlap never need to nest, and that
+// the caller reuses for the next lifetime once its slice ended (a track per
+// lifetime would cost a descriptor each and, in trace_processor, a track
+// each: millions in a long trace). The first begin on a lane in a sequence
+// writes its descriptor (uuid Track, parent the last of Groups, name
+// TrackName) and those of its groups; the sequence remembers them (again
+// after a loss), so a lane must keep its parent and name. Tracks that share
+// a parent and a name are shown as one track by the Perfetto UI, in lanes.
 type Slice struct {
 	Op        SliceOp
 	Track     uint64
@@ -127,22 +131,18 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 		b = appendVarintField(b, fTETrackUUID, sl.Track)
 		return appendVarintField(b, fTEType, uint64(sl.Op))
 	}
-	parent := processUUID
-	for _, g := range sl.Groups {
-		if g.Parent == 0 {
-			g.Parent = processUUID
-		}
-		if _, ok := q.groups[g.UUID]; !ok {
-			if q.groups == nil {
-				q.groups = map[uint64]GroupTrack{}
+	if _, ok := q.tracks.Get(trackKey(sl.Track)); !ok { // a lane new to the sequence, and maybe its groups
+		parent := processUUID
+		for _, g := range sl.Groups {
+			if g.Parent == 0 {
+				g.Parent = processUUID
 			}
-			q.groups[g.UUID] = g
-			b = appendTrackDesc(b, ts, q.pktSeq, g.UUID, g.Parent, g.Name)
+			b = q.describeLocked(b, ts, g)
+			parent = g.UUID
 		}
-		parent = g.UUID
+		b = q.describeLocked(b, ts, GroupTrack{UUID: sl.Track, Parent: parent, Name: sl.TrackName})
 	}
-	trackLen, trackAsIs := sanitizedSize(sl.TrackName)
-	b = appendSizedTrackDesc(b, ts, q.pktSeq, sl.Track, parent, sl.TrackName, trackLen, trackAsIs)
+	_, trackAsIs := sanitizedSize(sl.TrackName)
 	var args []Arg
 	if sl.Arg.name != 0 {
 		args = []Arg{sl.Arg}
@@ -177,6 +177,20 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 	b = append(b, fTEType<<3, byte(sl.Op))
 	return append(b, body...)
 }
+
+// describeLocked writes g's descriptor unless the sequence has described it.
+func (q *sequence) describeLocked(b []byte, ts uint64, g GroupTrack) []byte {
+	if _, ok := q.tracks.Get(trackKey(g.UUID)); ok {
+		return b
+	}
+	q.tracks.Set(trackKey(g.UUID), g)
+	return appendTrackDesc(b, ts, q.pktSeq, g.UUID, g.Parent, g.Name)
+}
+
+// trackKey is a track uuid as a hashmap key (uuids are hashes already).
+type trackKey uint64
+
+func (k trackKey) Hash() uint64 { return uint64(k) }
 
 func appendTrackDesc(b []byte, ts uint64, seq uint32, uuid, parent uint64, name string) []byte {
 	nameLen, asIs := sanitizedSize(name)

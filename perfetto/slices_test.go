@@ -14,9 +14,10 @@ import (
 	"github.com/vkgen/vkgen/perfetto/decode"
 )
 
-// A slice begins with its instant at one timestamp, on a track of its own
-// whose descriptor names its parent group; group tracks are described once
-// per sequence; an unnamed begin is named from TrackName and NameHandle; a
+// A slice begins with its instant at one timestamp, on a lane whose
+// descriptor names its parent group; lanes and group tracks are described
+// once per sequence (a rename, or a lane's next lifetime, writes none); an
+// unnamed begin is named from TrackName and NameHandle; a
 // rename (end + begin) shares one timestamp; Counters shares one timestamp.
 func TestSlicesAndCounters(t *testing.T) {
 	cat := perfetto.NewCategory("vkgen.test.slices")
@@ -38,6 +39,9 @@ func TestSlicesAndCounters(t *testing.T) {
 	c3 := perfetto.NewCounterTrack("vkgen.test.slices.c", perfetto.UnitSizeBytes)
 	perfetto.InstantSlices(cat, ev, []perfetto.Slice{{Op: perfetto.SliceEnd, Track: 0x2001}},
 		[]perfetto.CounterValue{{Track: c1, Value: 0}, {Track: c3, Value: 9}})
+	// The lane, free again, takes the next lifetime: described once.
+	perfetto.Slices(cat, perfetto.Slice{Op: perfetto.SliceBegin, Track: 0x2001, Groups: groups, TrackName: "VkBuffer",
+		NameHandle: 0xb2, Arg: perfetto.Uint(arg, 8)})
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -71,9 +75,9 @@ func TestSlicesAndCounters(t *testing.T) {
 		"instant 0", "track 0x1001 parent " + fmt.Sprintf("%#x", perfetto.ProcessTrackUUID()) + " dev", "track 0x1002 parent 0x1001 heap 0",
 		"track 0x2001 parent 0x1002 VkBuffer", `begin 0x2001 "VkBuffer 0xb1" [vkgen.test.slices] lifetime=7`,
 		"instant 0", "track 0x2002 parent 0x1002 VkImage", `begin 0x2002 "img" [vkgen.test.slices] lifetime=0`,
-		"instant 0", "end 0x2001", "track 0x2001 parent 0x1002 VkBuffer", `begin 0x2001 "renamed" [vkgen.test.slices] lifetime=7`,
+		"instant 0", "end 0x2001", `begin 0x2001 "renamed" [vkgen.test.slices] lifetime=7`,
 		"counter 5", "counter 6",
-		"instant 2", "end 0x2001",
+		"instant 2", "end 0x2001", `begin 0x2001 "VkBuffer 0xb2" [vkgen.test.slices] lifetime=8`,
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("packets:\n%q\nwant:\n%q", got, want)

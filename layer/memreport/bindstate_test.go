@@ -102,8 +102,9 @@ func TestTraceDetails(t *testing.T) {
 	}
 }
 
-// Each sparse range and video session binding is a lifetime slice on its
-// own track, and a rename of the resource renames all of them.
+// Each sparse range and video session binding is a lifetime of its own (on
+// a lane of its own while open), and a rename of the resource renames all
+// of them.
 func TestRangeLifetimesRenamed(t *testing.T) {
 	s := newTraceState()
 	sess, out := bufferSession(t, "ranges")
@@ -116,12 +117,12 @@ func TestRangeLifetimesRenamed(t *testing.T) {
 	s.videoSessionBound(dev, 0x7e, 0, 0x100, 8192, 4096)
 	_ = s.names.SetName(uint64(dev), generated.ObjectTypeBuffer, 0xb1, "streamed")
 	_ = s.names.SetName(uint64(dev), generated.ObjectTypeVideoSessionKHR, 0x7e, "decoder")
-	wantSlicesPerTrack(t, sess, out, []string{"VkBuffer 0xb1 > streamed", "VkBuffer 0xb1 > streamed", "VkDeviceMemory 0x100", "VkVideoSessionKHR 0x7e > decoder"})
+	wantLifetimes(t, sess, out, 4, []string{"VkBuffer 0xb1 > streamed", "VkBuffer 0xb1 > streamed", "VkDeviceMemory 0x100", "VkVideoSessionKHR 0x7e > decoder"})
 }
 
-// Each plane of a disjoint image is a lifetime slice on its own track, and
-// a rename of the image renames both; once they ended, a rename of another
-// image renames its one slice.
+// Each plane of a disjoint image is a lifetime of its own, and a rename of
+// the image renames both; once they ended, a rename of another image
+// renames its one slice, on a lane the planes left (three lanes in all).
 func TestPlaneLifetimesRenamed(t *testing.T) {
 	s := newTraceState()
 	sess, out := bufferSession(t, "planes")
@@ -137,24 +138,29 @@ func TestPlaneLifetimesRenamed(t *testing.T) {
 	s.imageCreated(dev, 0x3a, accounting.ImageUsageSampled, 0)
 	s.bound(dev, accounting.KindImage, 0x3a, 0x100, 16384, planeAspectNone, func() uint64 { return 4096 })
 	_ = s.names.SetName(uint64(dev), generated.ObjectTypeImage, 0x3a, "albedo")
-	wantSlicesPerTrack(t, sess, out, []string{"VkDeviceMemory 0x100", "VkImage 0x2a > video frame", "VkImage 0x2a > video frame", "VkImage 0x3a > albedo"})
+	wantLifetimes(t, sess, out, 3, []string{"VkDeviceMemory 0x100", "VkImage 0x2a > video frame", "VkImage 0x2a > video frame", "VkImage 0x3a > albedo"})
 }
 
-// wantSlicesPerTrack stops sess and checks what slicesPerTrack finds in
-// out, its trace.
-func wantSlicesPerTrack(t *testing.T, sess *perfetto.Session, out *bytes.Buffer, want []string) {
+// wantLifetimes stops sess and checks what slicesPerLifetime finds in out,
+// its trace, and that the slices are on that many tracks (lanes).
+func wantLifetimes(t *testing.T, sess *perfetto.Session, out *bytes.Buffer, lanes int, want []string) {
 	t.Helper()
 	if err := sess.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	if got := slicesPerTrack(t, out.Bytes()); !slices.Equal(got, want) {
-		t.Errorf("slices per track %q, want %q", got, want)
+	got, tracks := slicesPerLifetime(t, out.Bytes())
+	if !slices.Equal(got, want) {
+		t.Errorf("slices per lifetime %q, want %q", got, want)
+	}
+	if tracks != lanes {
+		t.Errorf("slices on %d tracks, want %d", tracks, lanes)
 	}
 }
 
-// slicesPerTrack checks trace b and returns the names of the slices of each
-// track in time order, joined by " > ", sorted.
-func slicesPerTrack(t *testing.T, b []byte) []string {
+// slicesPerLifetime checks trace b and returns the names of the slices of
+// each lifetime (their "lifetime" annotation) in time order, joined by
+// " > ", sorted, and how many tracks the slices are on.
+func slicesPerLifetime(t *testing.T, b []byte) ([]string, int) {
 	t.Helper()
 	perfettotools.CheckStatsData(t, b)
 	tr, err := decode.Decode(b)
@@ -163,10 +169,13 @@ func slicesPerTrack(t *testing.T, b []byte) []string {
 	}
 	pkts := slices.Clone(tr.Packets)
 	slices.SortStableFunc(pkts, func(a, b decode.Packet) int { return cmp.Compare(a.Timestamp, b.Timestamp) })
-	names := map[uint64][]string{} // slice names per track, in order
+	names := map[uint64][]string{} // slice names per lifetime, in order
+	tracks := map[uint64]bool{}
 	for _, p := range pkts {
 		if p.Event != nil && p.Event.Type == decode.TypeSliceBegin {
-			names[p.Event.TrackUUID] = append(names[p.Event.TrackUUID], p.Event.Name)
+			a, _ := p.Event.Arg("lifetime")
+			names[a.Uint] = append(names[a.Uint], p.Event.Name)
+			tracks[p.Event.TrackUUID] = true
 		}
 	}
 	var got []string
@@ -174,5 +183,5 @@ func slicesPerTrack(t *testing.T, b []byte) []string {
 		got = append(got, strings.Join(n, " > "))
 	}
 	slices.Sort(got)
-	return got
+	return got, len(tracks)
 }

@@ -15,14 +15,16 @@ import (
 )
 
 // lifetimes turns the engine's CREATE/BIND ... DESTROY events into Perfetto
-// slices: one track per allocation or binding (lifetimes overlap, so they
-// cannot share a track), under a group track per device and one per heap of
-// that device. The slice is named by the object's name; a rename ends the
-// slice and begins one with the new name on the same track at the same
-// timestamp, so the track spans the lifetime exactly. trace_processor (and
-// so the UI) merges sibling tracks of one name into as few tracks as keep
-// slices from overlapping, so every begin carries a "lifetime" annotation,
-// a number unique in the process, that groups the slices of one lifetime.
+// slices on lanes: a track holds one allocation's or binding's lifetime at a
+// time (lifetimes overlap, so open ones cannot share a track) and the next
+// lifetime of its kind once that one ended, under a group track per device
+// and one per heap of that device. A trace of a million short-lived buffers
+// then has as many tracks as buffers were ever alive at once, not a million.
+// The slice is named by the object's name; a rename ends the slice and
+// begins one with the new name on the same lane at the same timestamp, so
+// the slices span the lifetime exactly. A lane holds many lifetimes, so
+// every begin carries a "lifetime" annotation, a number unique in the
+// process, that groups the slices of one lifetime.
 //
 // A begin takes the object's name from the name store, under the name's
 // shard lock (objectnames.Store.WithName), and a rename (published under
@@ -44,6 +46,9 @@ type lifetimes struct {
 	devices atomic.Pointer[map[uint64]uintptr]
 	names   *objectnames.Store // set by the state; nil: slices are not named
 	groups  hashmap.Map[groupKey, []perfetto.GroupTrack]
+	// free holds the lanes no lifetime holds, by device, heap and kind
+	// (a lane keeps its parent and name).
+	free hashmap.Map[laneKey, []uint64]
 	// The groups groupsLocked returned last (nil: none): consecutive
 	// events nearly always share a device and heap.
 	lastGroup  groupKey
@@ -52,7 +57,8 @@ type lifetimes struct {
 	// (disjoint images): without any, a rename looks up plane 0 alone.
 	planes int
 	key    func(uintptr) uint64
-	next   uint64
+	next   uint64 // the last lifetime number
+	lanes  uint64 // lanes made so far
 }
 
 // liveKey is an allocation (src DEVICE_MEMORY or DRIVER, id its
@@ -77,15 +83,24 @@ type groupKey struct {
 	heap uint32
 }
 
+// laneKey is what a lane's tracks share: the group (device, heap) they are
+// under and the kind of object they are named for.
+type laneKey struct {
+	groupKey
+	src accounting.Source
+}
+
 func (k liveKey) Hash() uint64 {
 	return hashmap.Mix(k.dev ^ hashmap.Mix(k.id^uint64(k.src)<<56^uint64(k.plane)<<48) ^ k.key)
 }
 func (k nameKey) Hash() uint64  { return hashmap.Mix(k.dev ^ hashmap.Mix(k.handle^uint64(k.typ)<<32)) }
 func (k groupKey) Hash() uint64 { return hashmap.Mix(k.dev ^ uint64(k.heap)<<52) }
+func (k laneKey) Hash() uint64  { return hashmap.Mix(k.dev ^ uint64(k.heap)<<52 ^ uint64(k.src)<<44) }
 
 // liveSlice is an open lifetime: what its next begin needs.
 type liveSlice struct {
-	track    uint64
+	track    uint64 // the lane
+	lane     laneKey
 	lifetime uint64  // the slices' "lifetime" annotation
 	name     nameKey // where renames come from (typ 0: never named)
 	handle   uint64  // named by while unnamed
@@ -136,8 +151,8 @@ var trackNames = [...]string{
 // slice updates the open lifetimes for a live CREATE, BIND or DESTROY and
 // puts its slice events in sl, returning how many (0: none, e.g. a DESTROY
 // of nothing open). A CREATE or BIND of an object already open (the driver
-// reported an allocation again) continues on its track: the open slice is
-// ended first.
+// reported an allocation again) continues on a lane of the heap it reports:
+// the open slice is ended first.
 func (lt *lifetimes) slice(ev *accounting.AllocationEvent, sl *[2]perfetto.Slice) int {
 	if !lt.anyOpen.Load() && !perfetto.Enabled() {
 		// Untraced: nothing to end, nothing to begin. A session that starts
@@ -146,12 +161,12 @@ func (lt *lifetimes) slice(ev *accounting.AllocationEvent, sl *[2]perfetto.Slice
 	}
 	switch ev.Operation {
 	case accounting.OpCreate, accounting.OpBind:
-		b, reopened := lt.begin(ev, true)
-		if !reopened {
+		b, ended := lt.begin(ev, true)
+		if ended == 0 {
 			sl[0] = b
 			return 1
 		}
-		sl[0], sl[1] = perfetto.Slice{Op: perfetto.SliceEnd, Track: b.Track}, b
+		sl[0], sl[1] = perfetto.Slice{Op: perfetto.SliceEnd, Track: ended}, b
 		return 2
 	case accounting.OpDestroy:
 		k := liveKeyOf(ev)
@@ -161,7 +176,7 @@ func (lt *lifetimes) slice(ev *accounting.AllocationEvent, sl *[2]perfetto.Slice
 		if !open {
 			return 0
 		}
-		lt.closeLocked(k)
+		lt.closeLocked(k, &ls)
 		sl[0] = perfetto.Slice{Op: perfetto.SliceEnd, Track: ls.track}
 		return 1
 	}
@@ -179,11 +194,13 @@ func (lt *lifetimes) current(ev *accounting.AllocationEvent, sl *[2]perfetto.Sli
 	return 1
 }
 
-// begin returns the slice begin of ev's lifetime, opened unless it is open
-// (reopened), named from the store under its lock for the name. again: ev
-// reports an open lifetime again (the driver's ALLOCATE for a live key),
-// which continues on its track under the heap reported now.
-func (lt *lifetimes) begin(ev *accounting.AllocationEvent, again bool) (b perfetto.Slice, reopened bool) {
+// begin returns the slice begin of ev's lifetime, opened unless it is open,
+// named from the store under its lock for the name. again: ev reports an
+// open lifetime again (the driver's ALLOCATE for a live key), which
+// continues under the heap reported now: its open slice ends on the lane
+// returned as ended (0: none), which it leaves for one of that heap when
+// the heap changed.
+func (lt *lifetimes) begin(ev *accounting.AllocationEvent, again bool) (b perfetto.Slice, ended uint64) {
 	k := liveKeyOf(ev)
 	lt.withName(nameKeyOf(ev), func(name string) {
 		lt.mu.Lock()
@@ -193,12 +210,32 @@ func (lt *lifetimes) begin(ev *accounting.AllocationEvent, again bool) (b perfet
 		case !ok:
 			ls = lt.openLocked(k, ev)
 		case again:
-			ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
-			lt.open.Set(k, ls)
+			ended = ls.track
+			if lane := (laneKey{groupKey{ev.Device, ev.Heap}, ls.src}); lane != ls.lane {
+				lt.release(ls.lane, ls.track)
+				ls.lane, ls.track = lane, lt.take(lane)
+				ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
+				lt.open.Set(k, ls)
+			}
 		}
-		b, reopened = lt.beginLocked(&ls, name), ok
+		b = lt.beginLocked(&ls, name)
 	})
-	return b, reopened
+	return b, ended
+}
+
+// take returns a free lane of lane's kind, or a new one; under mu.
+func (lt *lifetimes) take(lane laneKey) uint64 {
+	if free := lt.free.At(lane); len(free) > 0 {
+		lt.free.Set(lane, free[:len(free)-1])
+		return free[len(free)-1]
+	}
+	lt.lanes++
+	return perfetto.ProcessTrackUUID() ^ mix(lt.lanes)
+}
+
+// release makes a lane free for the next lifetime of its kind; under mu.
+func (lt *lifetimes) release(lane laneKey, track uint64) {
+	lt.free.Set(lane, append(lt.free.At(lane), track))
 }
 
 // withName calls f with the name of nk's object, under its store lock.
@@ -222,10 +259,11 @@ func (lt *lifetimes) device(dev uint64) uintptr {
 	return 0
 }
 
-// openLocked starts a lifetime: a new track and lifetime number.
+// openLocked starts a lifetime: a free lane and a new lifetime number.
 func (lt *lifetimes) openLocked(k liveKey, ev *accounting.AllocationEvent) liveSlice {
 	lt.next++
-	ls := liveSlice{track: perfetto.ProcessTrackUUID() ^ mix(lt.next), lifetime: lt.next, name: nameKeyOf(ev), src: ev.Source}
+	lane := laneKey{groupKey{ev.Device, ev.Heap}, ev.Source}
+	ls := liveSlice{track: lt.take(lane), lane: lane, lifetime: lt.next, name: nameKeyOf(ev), src: ev.Source}
 	ls.handle = ev.ObjectHandle
 	if ev.Source == accounting.SourceDriver {
 		ls.handle = ev.MemoryObjectID
@@ -245,8 +283,9 @@ func (lt *lifetimes) openLocked(k liveKey, ev *accounting.AllocationEvent) liveS
 	return ls
 }
 
-// closeLocked ends a lifetime.
-func (lt *lifetimes) closeLocked(k liveKey) {
+// closeLocked ends a lifetime, ls, and frees its lane.
+func (lt *lifetimes) closeLocked(k liveKey, ls *liveSlice) {
+	lt.release(ls.lane, ls.track)
 	lt.open.Delete(k)
 	if lt.open.Len() == 0 {
 		lt.anyOpen.Store(false)
@@ -289,7 +328,9 @@ func (lt *lifetimes) groupsLocked(dev uint64, heap uint32) []perfetto.GroupTrack
 		lt.lastGroup, lt.lastGroups = k, g
 		return g
 	}
-	d := perfetto.ProcessTrackUUID() ^ mix(dev|1<<62)
+	// The VkDevice is part of the uuid: a sequence describes a track once,
+	// so a device key reused by another device needs tracks of its own.
+	d := perfetto.ProcessTrackUUID() ^ mix(dev|1<<62) ^ mix(uint64(lt.device(dev)))
 	g := []perfetto.GroupTrack{
 		{UUID: d, Name: "VkDevice 0x" + strconv.FormatUint(uint64(lt.device(dev)), 16)},
 		{UUID: d ^ mix(uint64(heap)+1), Parent: d, Name: "heap " + strconv.FormatUint(uint64(heap), 10)},
@@ -347,6 +388,11 @@ func (lt *lifetimes) deviceDestroyed(dev uint64) {
 	for k := range lt.groups.All() {
 		if k.dev == dev {
 			lt.groups.Delete(k)
+		}
+	}
+	for k := range lt.free.All() {
+		if k.dev == dev {
+			lt.free.Delete(k)
 		}
 	}
 }

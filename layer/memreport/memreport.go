@@ -25,8 +25,8 @@
 // object naming only when something below implements it.
 //
 // Besides counters (process-wide and per heap) and instants, every
-// allocation and binding is a slice on its own track under process >
-// device > heap (lifetimes.go), objects still alive when their device's life
+// allocation and binding is a slice on a lane (a track reused once its
+// lifetime ended) under process > device > heap (lifetimes.go), objects still alive when their device's life
 // ends are VulkanMemoryLeak events (vkDestroyDevice, vkDestroyInstance,
 // exit), failed allocations VulkanMemoryAllocationFailed events, and
 // VK_EXT_memory_budget is sampled into counters (budget.go).
