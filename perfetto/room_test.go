@@ -75,3 +75,37 @@ func TestWaitingEmitterDropsNothing(t *testing.T) {
 		t.Errorf("%d events dropped", n)
 	}
 }
+
+// Buffers change hands with the flusher hundreds of times (a 4 KiB limit,
+// the flusher woken at a quarter of it) and every event arrives intact and
+// in order: a buffer the sequence takes back is prepared for writing
+// (readyLocked) only once its batch was written.
+func TestSwappedBuffersKeepEveryEvent(t *testing.T) {
+	s, path := startFile(t, "swaps", perfetto.Options{Sequences: 1, BufferBytes: 4096})
+	const n = 20000 // about 1 MB
+	for i := range n {
+		perfetto.WaitForRoom(time.Minute)
+		emit3(uint64(i))
+	}
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if d := s.Dropped(); d != 0 {
+		t.Fatalf("%d events dropped", d)
+	}
+	want := uint64(0)
+	for _, p := range decodeBoth(t, path).Packets {
+		if p.Event == nil || p.Event.Name != "vkCreateBuffer" {
+			continue
+		}
+		a, _ := p.Event.Arg("object_handle")
+		if a.Uint != 0x7f00_1234_0000+want {
+			t.Fatalf("event %d: object_handle %#x, want %#x", want, a.Uint, 0x7f00_1234_0000+want)
+		}
+		want++
+	}
+	if want != n {
+		t.Fatalf("%d events, want %d", want, n)
+	}
+	checkProcessorStats(t, path, 0)
+}

@@ -29,6 +29,7 @@ type sequence struct {
 	closed  bool   // session over: emits are no-ops
 	dropped uint64 // events dropped since the last loss report
 	high    bool   // buf is past 3/4 of its limit: counted in the session's high
+	touch   int    // bytes of buf to take for writing before the next event (readyLocked)
 
 	// Under wmu: packets the output lost (LostPackets) and the session's
 	// clear generation this sequence last re-emitted its state for.
@@ -60,6 +61,14 @@ func (q *sequence) readyLocked() (ok, yield bool) {
 	if !q.roomLocked() {
 		q.dropped++
 		return false, q.s.wake()
+	}
+	if q.touch > 0 && len(q.buf) == 0 {
+		// The buffer was last read by the output's write, on another CPU
+		// most likely: taking its lines back for writing all at once here
+		// overlaps what would otherwise stall event after event (each
+		// sequence unlock waits for the stores before it).
+		clear(q.buf[:min(cap(q.buf), q.touch)])
+		q.touch = 0
 	}
 	if !q.started {
 		q.started = true
@@ -103,6 +112,7 @@ func (q *sequence) swapLocked() []byte {
 	q.opened = q.started
 	b := q.buf
 	q.buf = q.spare[:0]
+	q.touch = len(b) // about what the next batch will take
 	q.emptiedLocked()
 	q.spare = b
 	q.publishSwapLocked(b)
