@@ -44,7 +44,12 @@ type sequence struct {
 	// built aside so that the packet's size is known before it is written.
 	interning, body []byte
 	threads         map[int32]struct{}
-	tracks          hashmap.Map[trackKey, GroupTrack] // group and lane tracks described
+	groups          hashmap.Map[trackKey, GroupTrack] // group tracks described
+	// The lanes described in buf: every batch describes the lanes it
+	// begins slices on, so a batch needs no other for them, a trace whose
+	// ring buffer dropped older batches included, and a resync need not
+	// re-emit thousands of lanes (one per object alive at once).
+	lanes hashmap.Map[trackKey, struct{}]
 
 	_ [64]byte // keep neighbouring sequences' hot fields off this cache line
 }
@@ -105,6 +110,7 @@ func (q *sequence) swapLocked() []byte {
 		}
 		q.opened = true
 		q.buf, q.spare = q.buf[:0], b
+		q.lanes.Clear()
 		q.emptiedLocked()
 		q.publishSwapLocked(b)
 		return b
@@ -112,6 +118,7 @@ func (q *sequence) swapLocked() []byte {
 	q.opened = q.started
 	b := q.buf
 	q.buf = q.spare[:0]
+	q.lanes.Clear()
 	q.touch = len(b) // about what the next batch will take
 	q.emptiedLocked()
 	q.spare = b
@@ -179,7 +186,7 @@ func (q *sequence) appendState(b []byte, ts uint64, dropped bool) []byte {
 	for tid := range q.threads {
 		b = q.appendThreadDesc(b, ts, tid)
 	}
-	for _, g := range q.tracks.All() {
+	for _, g := range q.groups.All() {
 		b = appendTrackDesc(b, ts, q.pktSeq, g.UUID, g.Parent, g.Name)
 	}
 	return b

@@ -26,11 +26,12 @@ const (
 // lifetime at a time, so lifetimes that overlap never need to nest, and that
 // the caller reuses for the next lifetime once its slice ended (a track per
 // lifetime would cost a descriptor each and, in trace_processor, a track
-// each: millions in a long trace). The first begin on a lane in a sequence
-// writes its descriptor (uuid Track, parent the last of Groups, name
-// TrackName) and those of its groups; the sequence remembers them (again
-// after a loss), so a lane must keep its parent and name. Tracks that share
-// a parent and a name are shown as one track by the Perfetto UI, in lanes.
+// each: millions in a long trace). The first begin on a lane in each batch
+// of a sequence (what one write to the output takes) writes the lane's
+// descriptor (uuid Track, parent the last of Groups, name TrackName); a
+// group's descriptor is written once per sequence (again after a loss), so
+// a lane must keep its parent and name. Tracks that share a parent and a
+// name are shown as one track by the Perfetto UI, in lanes.
 type Slice struct {
 	Op        SliceOp
 	Track     uint64
@@ -131,16 +132,17 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 		b = appendVarintField(b, fTETrackUUID, sl.Track)
 		return appendVarintField(b, fTEType, uint64(sl.Op))
 	}
-	if _, ok := q.tracks.Get(trackKey(sl.Track)); !ok { // a lane new to the sequence, and maybe its groups
+	if _, ok := q.lanes.Get(trackKey(sl.Track)); !ok { // a lane new to the batch, and maybe its groups
 		parent := processUUID
 		for _, g := range sl.Groups {
 			if g.Parent == 0 {
 				g.Parent = processUUID
 			}
-			b = q.describeLocked(b, ts, g)
+			b = q.describeGroupLocked(b, ts, g)
 			parent = g.UUID
 		}
-		b = q.describeLocked(b, ts, GroupTrack{UUID: sl.Track, Parent: parent, Name: sl.TrackName})
+		q.lanes.Set(trackKey(sl.Track), struct{}{})
+		b = appendTrackDesc(b, ts, q.pktSeq, sl.Track, parent, sl.TrackName)
 	}
 	_, trackAsIs := sanitizedSize(sl.TrackName)
 	var args []Arg
@@ -178,12 +180,13 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 	return append(b, body...)
 }
 
-// describeLocked writes g's descriptor unless the sequence has described it.
-func (q *sequence) describeLocked(b []byte, ts uint64, g GroupTrack) []byte {
-	if _, ok := q.tracks.Get(trackKey(g.UUID)); ok {
+// describeGroupLocked writes g's descriptor unless the sequence has
+// described it.
+func (q *sequence) describeGroupLocked(b []byte, ts uint64, g GroupTrack) []byte {
+	if _, ok := q.groups.Get(trackKey(g.UUID)); ok {
 		return b
 	}
-	q.tracks.Set(trackKey(g.UUID), g)
+	q.groups.Set(trackKey(g.UUID), g)
 	return appendTrackDesc(b, ts, q.pktSeq, g.UUID, g.Parent, g.Name)
 }
 

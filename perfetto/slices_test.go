@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/vkgen/vkgen/internal/perfettotools"
 
@@ -200,4 +203,77 @@ func TestStringValues(t *testing.T) {
 			t.Errorf("trace_processor:\n%s\nwant:\n%s", got, want)
 		}
 	}
+}
+
+// batchOutput keeps each batch a sequence hands to the output.
+type batchOutput struct {
+	mu      sync.Mutex
+	batches [][]byte
+}
+
+func (o *batchOutput) Write(_ uint32, b []byte) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.batches = append(o.batches, bytes.Clone(b))
+	return nil
+}
+func (o *batchOutput) Close() error { return nil }
+
+// Every batch describes the lanes it begins slices on, and only those: a
+// batch decodes on its own (a ring buffer may have dropped the ones
+// before), and a resync re-emits the group tracks but not the hundreds of
+// lanes the sequence used, one per object alive at once.
+func TestLanesDescribedPerBatch(t *testing.T) {
+	cat := perfetto.NewCategory("vkgen.test.lanes")
+	out := &batchOutput{}
+	s, err := perfetto.StartSession("lanes", out, perfetto.Options{Sequences: 1, FlushInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := []perfetto.GroupTrack{{UUID: 0x1001, Name: "dev"}, {UUID: 0x1002, Parent: 0x1001, Name: "heap 0"}}
+	const lanes = 500
+	for i := range uint64(lanes) {
+		perfetto.Slices(cat, perfetto.Slice{Op: perfetto.SliceBegin, Track: 0x2000 + i, Groups: groups, TrackName: "VkBuffer", NameHandle: i})
+	}
+	s.Flush()
+	s.ClearIncrementalState()
+	perfetto.Slices(cat, perfetto.Slice{Op: perfetto.SliceEnd, Track: 0x2000},
+		perfetto.Slice{Op: perfetto.SliceBegin, Track: 0x2000, Groups: groups, TrackName: "VkBuffer", Name: "renamed"})
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	var whole []byte
+	var got []string // per batch of the live sequence: descriptors of groups and of lanes
+	for _, b := range out.batches {
+		whole = append(whole, b...)
+		tr, err := decode.Decode(b)
+		if err != nil {
+			t.Fatalf("a batch does not decode alone: %v", err)
+		}
+		groupDescs, laneDescs, begins := 0, map[uint64]int{}, 0
+		for _, p := range tr.Packets {
+			switch {
+			case p.Track != nil && (p.Track.UUID == 0x1001 || p.Track.UUID == 0x1002):
+				groupDescs++
+			case p.Track != nil && p.Track.UUID >= 0x2000 && p.Track.UUID < 0x2000+lanes:
+				laneDescs[p.Track.UUID]++
+			case p.Event != nil && p.Event.Type == decode.TypeSliceBegin:
+				if laneDescs[p.Event.TrackUUID] != 1 {
+					t.Errorf("a begin on lane %#x follows %d of its descriptors in its batch, want 1", p.Event.TrackUUID, laneDescs[p.Event.TrackUUID])
+				}
+				begins++
+			}
+		}
+		if begins > 0 {
+			got = append(got, fmt.Sprintf("groups %d lanes %d begins %d", groupDescs, len(laneDescs), begins))
+		}
+	}
+	if want := []string{"groups 2 lanes 500 begins 500", "groups 2 lanes 1 begins 1"}; !slices.Equal(got, want) {
+		t.Errorf("batches: %q, want %q", got, want)
+	}
+	path := filepath.Join(t.TempDir(), "lanes.pftrace")
+	if err := os.WriteFile(path, whole, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	checkProcessorStats(t, path, 0)
 }

@@ -138,3 +138,30 @@ func countDeleted(seen map[wide]bool, want map[wide]int) int {
 	}
 	return n
 }
+
+// Clear empties the map and keeps its table: refilling it to the same size
+// allocates nothing.
+func TestClear(t *testing.T) {
+	var m Map[wide, int]
+	for i := range 1000 {
+		m.Set(wide{uint64(i), 0}, i)
+	}
+	m.Clear()
+	if m.Len() != 0 {
+		t.Fatalf("Len %d after Clear", m.Len())
+	}
+	if _, ok := m.Get(wide{7, 0}); ok {
+		t.Fatal("a key survived Clear")
+	}
+	allocs := testing.AllocsPerRun(10, func() {
+		for i := range 1000 {
+			m.Set(wide{uint64(i), 1}, i)
+		}
+		m.Clear()
+	})
+	if allocs != 0 {
+		t.Errorf("refilling a cleared map allocated %v times", allocs)
+	}
+	var empty Map[wide, int]
+	empty.Clear() // the zero value too
+}
