@@ -64,7 +64,7 @@ func (e *Engine) SwapchainBound(dev, image, swapchain uint64) {
 
 // SwapchainDestroyed records vkDestroySwapchainKHR (call it before calling
 // down): its images are forgotten, images bound to its memory are unbound.
-// It returns the swapchain's own images, whose names the caller forgets.
+// It returns the swapchain's own images, the handles that ended with it.
 func (e *Engine) SwapchainDestroyed(dev, swapchain uint64) []uint64 {
 	e.lock()
 	defer e.unlock()
