@@ -119,7 +119,9 @@ func (q *sequence) swapLocked() []byte {
 	b := q.buf
 	q.buf = q.spare[:0]
 	q.lanes.Clear()
-	q.touch = len(b) // about what the next batch will take
+	if q.limit > 0 { // a live sequence: about what the next batch will take
+		q.touch = len(b)
+	}
 	q.emptiedLocked()
 	q.spare = b
 	q.publishSwapLocked(b)

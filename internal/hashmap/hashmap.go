@@ -137,11 +137,7 @@ func (t *Map[K, V]) shrink() {
 // resize moves the entries into a table of n slots (a power of two).
 func (t *Map[K, V]) resize(n int) {
 	tags, ents := t.tags, t.ents
-	t.tags, t.ents = make([]uint64, n), make([]entry[K, V], n)
-	t.shift = 64
-	for ; n > 1; n >>= 1 {
-		t.shift--
-	}
+	t.alloc(n)
 	for i, tag := range tags {
 		if tag != 0 {
 			j, _ := t.find(ents[i].k, tag)
@@ -150,14 +146,33 @@ func (t *Map[K, V]) resize(n int) {
 	}
 }
 
-// Clear removes every key and keeps the table: a map refilled to about the
-// same size allocates nothing. Not while All runs.
-func (t *Map[K, V]) Clear() {
-	if t.n > 0 {
-		clear(t.tags)
-		clear(t.ents)
-		t.n = 0
+// alloc gives the map an empty table of n slots (a power of two).
+func (t *Map[K, V]) alloc(n int) {
+	t.tags, t.ents = make([]uint64, n), make([]entry[K, V], n)
+	t.shift = 64
+	for ; n > 1; n >>= 1 {
+		t.shift--
 	}
+}
+
+// Clear removes every key and keeps a table of the size those keys needed:
+// a map refilled to about the same size allocates nothing, one that once
+// held many more keys gives that memory back. Not while All runs.
+func (t *Map[K, V]) Clear() {
+	if t.n == 0 {
+		return
+	}
+	size := len(t.tags)
+	for size > minSlots && t.n*8 < size {
+		size /= 2
+	}
+	t.n = 0
+	if size != len(t.tags) {
+		t.alloc(size)
+		return
+	}
+	clear(t.tags)
+	clear(t.ents)
 }
 
 // Len returns the number of keys.

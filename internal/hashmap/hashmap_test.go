@@ -164,4 +164,22 @@ func TestClear(t *testing.T) {
 	}
 	var empty Map[wide, int]
 	empty.Clear() // the zero value too
+	// A map that once held many more keys than now gives the table back.
+	for i := range 1000 {
+		m.Set(wide{uint64(i), 2}, i)
+	}
+	m.Clear()
+	m.Set(wide{1, 3}, 1)
+	before := len(m.tags)
+	m.Clear()
+	if len(m.tags) >= before || len(m.tags) < minSlots {
+		t.Errorf("a table of %d slots for one key cleared to %d, want fewer (at least %d)", before, len(m.tags), minSlots)
+	}
+	if _, ok := m.Get(wide{1, 3}); ok || m.Len() != 0 {
+		t.Errorf("the key survived a Clear that shrank the table (Len %d)", m.Len())
+	}
+	m.Set(wide{4, 4}, 4)
+	if v, ok := m.Get(wide{4, 4}); !ok || v != 4 {
+		t.Error("a key set after a shrinking Clear is missing")
+	}
 }
