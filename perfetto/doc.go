@@ -60,8 +60,9 @@
 // trusted_packet_sequence_id out of every packet, for outputs whose
 // transport assigns it. Session.ClearIncrementalState makes each sequence's
 // next batch start with a SEQ_INCREMENTAL_STATE_CLEARED packet re-emitting
-// the defaults, every name the sequence interned and every track it
-// described.
+// the defaults, every name the sequence interned and every counter, thread
+// and group track it described (a slice's lane is described in every batch
+// that begins a slice on it).
 //
 // Layers register replay hooks with RegisterReplay. A starting session joins
 // the live fan-out first, holding live events back, runs every hook into its

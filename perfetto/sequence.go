@@ -152,8 +152,9 @@ func (q *sequence) publishLocked() {
 // sequence's incremental state as lost (and a lost packet may indeed have
 // defined names or tracks later packets use), a SEQ_INCREMENTAL_STATE_CLEARED
 // packet follows that re-emits the defaults, every name the sequence
-// interned and every track it described, so all that follows decodes on its
-// own even when the ring buffer dropped the originals.
+// interned and every track it described but lanes (each batch describes its
+// own), so all that follows decodes on its own even when the ring buffer
+// dropped the originals.
 func (q *sequence) appendResync(b []byte) []byte {
 	ts := Now()
 	if !q.started {

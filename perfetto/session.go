@@ -304,7 +304,7 @@ func (s *Session) allowsCounter(c CounterTrack) bool {
 // ClearIncrementalState makes every sequence of the session start its next
 // batch with a SEQ_INCREMENTAL_STATE_CLEARED packet that re-emits the packet
 // defaults, every name the sequence interned and every track it described
-// (the system backend's answer to the service's ClearIncrementalState, so a
+// but lanes, which each batch describes itself (the system backend's answer to the service's ClearIncrementalState, so a
 // ring buffer that overwrote the originals still decodes). It never blocks:
 // it may be called from anywhere, an Output's Write included.
 func (s *Session) ClearIncrementalState() { s.clearGen.Add(1) }
