@@ -67,9 +67,11 @@
 // Layers register replay hooks with RegisterReplay. A starting session joins
 // the live fan-out first, holding live events back, runs every hook into its
 // own replay sequence, writes the replay, then releases live events: the
-// output has the complete replay before any live event, and an update racing
-// with the start is never lost (at worst it appears both in the replay and as
-// a live event after it). Hooks registered while sessions run are replayed
+// output has the complete replay before any live event, in the file and in
+// time (a live event stamped before the replay's time, recorded before the
+// session started, goes in a nanosecond after it), and an update racing
+// with the start is never lost (at worst it appears both in the replay and
+// as a live event after it). Hooks registered while sessions run are replayed
 // into them immediately.
 //
 // # Flush and loss guarantees

@@ -200,3 +200,56 @@ func TestLateReplayHook(t *testing.T) {
 		t.Fatalf("late hook replay: %+v", on)
 	}
 }
+
+// An event stamped before a session started but emitted after its replay
+// (a layer's backlog, recorded while another session ran) goes into that
+// session after the replay in time, not only in the file: a reader sorting
+// by time must not see it before the state it changed. Later events keep
+// their order; the session that was already running keeps the stamps.
+func TestStampedEventsFollowTheReplay(t *testing.T) {
+	cat := perfetto.NewCategory("vkgen.test.replayorder")
+	live, replayed := perfetto.NewEventName("ReplayOrderLive"), perfetto.NewEventName("ReplayOrderReplayed")
+	seq := perfetto.NewAnnotationName("seq")
+	unregister := perfetto.RegisterReplay(func(e *perfetto.Emitter) { e.Instant(cat, replayed) })
+	defer unregister()
+	a, pathA := startFile(t, "running", perfetto.Options{})
+	t0 := perfetto.Now()
+	b, pathB := startFile(t, "started", perfetto.Options{})
+	for i := range uint64(3) {
+		perfetto.Stamp(t0+i).Instant(cat, live, perfetto.Uint(seq, i))
+	}
+	perfetto.Instant(cat, live, perfetto.Uint(seq, 3)) // now
+	for _, s := range []*perfetto.Session{a, b} {
+		if err := s.Stop(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	times := func(path string) (replay uint64, events []uint64) {
+		for _, p := range decodeBoth(t, path).Packets {
+			switch {
+			case p.Event == nil:
+			case p.Event.Name == "ReplayOrderReplayed":
+				replay = max(replay, p.Timestamp)
+			case p.Event.Name == "ReplayOrderLive":
+				i, _ := p.Event.Arg("seq")
+				for uint64(len(events)) <= i.Uint {
+					events = append(events, 0)
+				}
+				events[i.Uint] = p.Timestamp
+			}
+		}
+		return replay, events
+	}
+	if _, got := times(pathA); len(got) != 4 || got[0] != t0 || got[1] != t0+1 || got[2] != t0+2 {
+		t.Errorf("the running session: events at %v, want %d, %d, %d and later", got, t0, t0+1, t0+2)
+	}
+	replay, got := times(pathB)
+	if len(got) != 4 || replay == 0 {
+		t.Fatalf("the started session: replay at %d, events at %v", replay, got)
+	}
+	for i, ts := range got {
+		if ts <= replay || i > 0 && ts <= got[i-1] {
+			t.Errorf("the started session: event %d at %d, replay at %d, events %v: want each after the replay and the one before", i, ts, replay, got)
+		}
+	}
+}

@@ -95,6 +95,10 @@ type Session struct {
 	catMu    sync.Mutex
 	catOK    atomic.Pointer[[]bool] // CategoryFilter answers by Category; grows under catMu
 
+	// The latest replay's time, or the last event moved past it: a live
+	// event stamped no later goes in one nanosecond after (after).
+	floor atomic.Uint64
+
 	outMu sync.Mutex
 	err   error // under outMu: first output error
 
@@ -323,7 +327,32 @@ func (s *Session) runReplay(hs []*hook) {
 			h.fn(e)
 		}()
 	}
+	for now := Now(); ; { // live events come after the replay in time too (after)
+		if f := s.floor.Load(); now <= f || s.floor.CompareAndSwap(f, now) {
+			break
+		}
+	}
 	s.flushSeq(s.replay, false)
+}
+
+// after returns the time at which an event stamped t (0: now) goes into
+// the session: t, unless t is not past the session's last replay (an event
+// recorded before the session started, emitted after its replay, say), then
+// the nanosecond after the replay and after any event already moved there.
+// Readers order by time alone: the replay's state must come first.
+func (s *Session) after(t uint64) uint64 {
+	if t == 0 {
+		t = Now()
+	}
+	for {
+		f := s.floor.Load()
+		if t > f {
+			return t
+		}
+		if s.floor.CompareAndSwap(f, f+1) {
+			return f + 1
+		}
+	}
 }
 
 // flushSeq hands q's buffered packets to the output; final also closes q.
@@ -604,7 +633,7 @@ type Stamp uint64
 // emit writes with f to the sequence s picks, at t.
 func (t Stamp) emit(s *Session, f func(q *sequence) bool) {
 	q := s.pick()
-	q.at = uint64(t)
+	q.at = s.after(uint64(t))
 	yield := f(q)
 	q.at = 0
 	q.unlock(yield)
