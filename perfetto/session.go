@@ -102,7 +102,7 @@ type Session struct {
 	outMu sync.Mutex
 	err   error // under outMu: first output error
 
-	high     atomic.Int32  // sequences past half their limit (WaitForRoom)
+	high     atomic.Int32  // sequences past three quarters of their limit (WaitForRoom)
 	stalled  atomic.Bool   // WaitForRoom gave up on it until high is 0 again
 	ready    chan struct{} // closed when the replay is done
 	wakeCh   chan struct{}
@@ -308,9 +308,10 @@ func (s *Session) allowsCounter(c CounterTrack) bool {
 // ClearIncrementalState makes every sequence of the session start its next
 // batch with a SEQ_INCREMENTAL_STATE_CLEARED packet that re-emits the packet
 // defaults, every name the sequence interned and every track it described
-// but lanes, which each batch describes itself (the system backend's answer to the service's ClearIncrementalState, so a
-// ring buffer that overwrote the originals still decodes). It never blocks:
-// it may be called from anywhere, an Output's Write included.
+// but lanes, which each batch describes itself (the system backend's answer
+// to the service's ClearIncrementalState, so a ring buffer that overwrote
+// the originals still decodes). It never blocks: it may be called from
+// anywhere, an Output's Write included.
 func (s *Session) ClearIncrementalState() { s.clearGen.Add(1) }
 
 // runReplay runs hooks against the session's replay sequence and writes

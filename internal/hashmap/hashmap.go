@@ -125,13 +125,19 @@ func (t *Map[K, V]) Delete(k K) {
 
 // shrink halves the table while it is under an eighth full.
 func (t *Map[K, V]) shrink() {
-	n := len(t.tags)
-	for n > minSlots && t.n*8 < n {
-		n /= 2
-	}
-	if n != len(t.tags) {
+	if n := t.fit(t.n); n != len(t.tags) {
 		t.resize(n)
 	}
+}
+
+// fit is the table size for n keys: the current one halved while n would
+// fill under an eighth of it.
+func (t *Map[K, V]) fit(n int) int {
+	size := len(t.tags)
+	for size > minSlots && n*8 < size {
+		size /= 2
+	}
+	return size
 }
 
 // resize moves the entries into a table of n slots (a power of two).
@@ -162,10 +168,7 @@ func (t *Map[K, V]) Clear() {
 	if t.n == 0 {
 		return
 	}
-	size := len(t.tags)
-	for size > minSlots && t.n*8 < size {
-		size /= 2
-	}
+	size := t.fit(t.n)
 	t.n = 0
 	if size != len(t.tags) {
 		t.alloc(size)

@@ -127,17 +127,17 @@ func liveKeyOf(ev *accounting.AllocationEvent) liveKey {
 // nameKeyOf is where an event's object gets its name; typ 0 for driver
 // allocations, which have none.
 func nameKeyOf(ev *accounting.AllocationEvent) nameKey {
-	switch ev.Source {
-	case accounting.SourceBuffer:
-		return nameKey{ev.Device, generated.ObjectTypeBuffer, ev.ObjectHandle}
-	case accounting.SourceImage:
-		return nameKey{ev.Device, generated.ObjectTypeImage, ev.ObjectHandle}
-	case accounting.SourceDeviceMemory:
-		return nameKey{ev.Device, generated.ObjectTypeDeviceMemory, ev.ObjectHandle}
-	case accounting.SourceVideoSession:
-		return nameKey{ev.Device, generated.ObjectTypeVideoSessionKHR, ev.ObjectHandle}
+	if int(ev.Source) < len(namedTypes) && namedTypes[ev.Source] != 0 {
+		return nameKey{ev.Device, namedTypes[ev.Source], ev.ObjectHandle}
 	}
 	return nameKey{}
+}
+
+// namedTypes are the object types of the sources whose objects have names
+// (0: none, driver allocations).
+var namedTypes = [...]generated.ObjectType{
+	accounting.SourceDeviceMemory: generated.ObjectTypeDeviceMemory, accounting.SourceImage: generated.ObjectTypeImage,
+	accounting.SourceBuffer: generated.ObjectTypeBuffer, accounting.SourceVideoSession: generated.ObjectTypeVideoSessionKHR,
 }
 
 // trackNames are the object tracks' names by source: the UI shows the

@@ -350,8 +350,8 @@ func (s traceSink) Leak(ev accounting.AllocationEvent, name, at string) {
 // types memory is attributed to: the shared store also holds the names of
 // pipelines, queues and the like, trace volume nothing here reads. A removed
 // name is published once with an empty object_name, so a consumer sees the
-// clear. The live sink (lt set) also records the name in lt and writes the
-// renames of the object's open slices with the instant, under one pick.
+// clear. The live sink (lt set) also writes the renames of the object's open
+// slices with the instant, under one pick.
 type nameSink struct {
 	em *perfetto.Emitter
 	lt *lifetimes
@@ -385,15 +385,10 @@ func (s nameSink) EmitName(r objectnames.Record) {
 // nameSource is the events' source of a named object type memory is
 // attributed to (ok false: not one).
 func nameSource(t generated.ObjectType) (accounting.Source, bool) {
-	switch t {
-	case generated.ObjectTypeBuffer:
-		return accounting.SourceBuffer, true
-	case generated.ObjectTypeImage:
-		return accounting.SourceImage, true
-	case generated.ObjectTypeDeviceMemory:
-		return accounting.SourceDeviceMemory, true
-	case generated.ObjectTypeVideoSessionKHR:
-		return accounting.SourceVideoSession, true
+	for src, typ := range namedTypes {
+		if typ == t && t != 0 {
+			return accounting.Source(src), true
+		}
 	}
 	return 0, false
 }
