@@ -62,7 +62,8 @@
 // next batch start with a SEQ_INCREMENTAL_STATE_CLEARED packet re-emitting
 // the defaults, every name the sequence interned and every counter, thread
 // and group track it described (a slice's lane is described in every batch
-// that begins a slice on it).
+// that begins a slice on it; ForgetGroups drops the groups that ended, a
+// destroyed device's, from every sequence).
 //
 // Layers register replay hooks with RegisterReplay. A starting session joins
 // the live fan-out first, holding live events back, runs every hook into its

@@ -8,7 +8,8 @@ import (
 // GroupTrack is a named track that groups others under the process track
 // (in a layer: a device, a heap of that device). Its descriptor is written
 // once per sequence, before the first slice under it, and again with the
-// sequence's state after a loss. Parent 0 means the process track.
+// sequence's state after a loss, until ForgetGroups. Parent 0 means the
+// process track.
 type GroupTrack struct {
 	UUID, Parent uint64
 	Name         string
@@ -178,6 +179,24 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 	b = appendVarintField(b, fTETrackUUID, sl.Track)
 	b = append(b, fTEType<<3, byte(sl.Op))
 	return append(b, body...)
+}
+
+// ForgetGroups tells the running sessions that the group tracks uuids ended
+// (a destroyed device's): no slice begins under them any more, so their
+// sequences stop keeping them and re-emitting them after every loss or
+// incremental-state clear. A process that creates and destroys many devices
+// in one session would otherwise carry every one of them. A later begin
+// under one of them describes it again.
+func ForgetGroups(uuids ...uint64) {
+	for _, s := range Sessions() {
+		for _, q := range s.all() {
+			q.mu.Lock()
+			for _, u := range uuids {
+				q.groups.Delete(trackKey(u))
+			}
+			q.mu.Unlock()
+		}
+	}
 }
 
 // describeGroupLocked writes g's descriptor unless the sequence has

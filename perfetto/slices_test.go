@@ -277,3 +277,56 @@ func TestLanesDescribedPerBatch(t *testing.T) {
 	}
 	checkProcessorStats(t, path, 0)
 }
+
+// TestForgottenGroupsAreNotKept: once a device's group tracks ended, a
+// resync re-emits the other groups only, and a later begin under a
+// forgotten group describes it again.
+func TestForgottenGroupsAreNotKept(t *testing.T) {
+	cat := perfetto.NewCategory("vkgen.test.forget")
+	out := &batchOutput{}
+	s, err := perfetto.StartSession("forget", out, perfetto.Options{Sequences: 1, FlushInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := []perfetto.GroupTrack{{UUID: 0x1001, Name: "dev 1"}, {UUID: 0x1002, Parent: 0x1001, Name: "heap 0"}}
+	kept := []perfetto.GroupTrack{{UUID: 0x3001, Name: "dev 2"}, {UUID: 0x3002, Parent: 0x3001, Name: "heap 0"}}
+	begin := func(lane uint64, groups []perfetto.GroupTrack) perfetto.Slice {
+		return perfetto.Slice{Op: perfetto.SliceBegin, Track: lane, Groups: groups, TrackName: "VkBuffer", NameHandle: lane}
+	}
+	perfetto.Slices(cat, begin(0x2001, gone), begin(0x4001, kept), perfetto.Slice{Op: perfetto.SliceEnd, Track: 0x2001})
+	perfetto.ForgetGroups(0x1001, 0x1002)
+	s.Flush()
+	s.ClearIncrementalState()
+	perfetto.Slices(cat, perfetto.Slice{Op: perfetto.SliceEnd, Track: 0x4001})
+	s.Flush()
+	s.ClearIncrementalState()
+	perfetto.Slices(cat, begin(0x2002, gone))
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	var got []string // per batch with slice events: the group descriptors in it
+	for _, b := range out.batches {
+		tr, err := decode.Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var descs []uint64
+		events := 0
+		for _, p := range tr.Packets {
+			if p.Track != nil && p.Track.UUID&0xfff0 != 0x2000 && p.Track.UUID&0xfff0 != 0x4000 && p.Track.UUID < 0x5000 {
+				descs = append(descs, p.Track.UUID)
+			}
+			if p.Event != nil && (p.Event.Type == decode.TypeSliceBegin || p.Event.Type == decode.TypeSliceEnd) {
+				events++
+			}
+		}
+		if events > 0 {
+			slices.Sort(descs) // a resync's order is the map's, and it may repeat the batch's own
+			got = append(got, fmt.Sprintf("%x", slices.Compact(descs)))
+		}
+	}
+	want := []string{"[1001 1002 3001 3002]", "[3001 3002]", "[1001 1002 3001 3002]"}
+	if !slices.Equal(got, want) {
+		t.Errorf("group descriptors per batch: %q, want %q", got, want)
+	}
+}

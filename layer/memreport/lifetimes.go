@@ -377,17 +377,24 @@ func (lt *lifetimes) deviceCreated(dev uint64, device uintptr) {
 }
 
 // deviceDestroyed forgets the device (its DESTROY events closed its slices
-// already).
+// already), and tells the sessions its group tracks ended.
 func (lt *lifetimes) deviceDestroyed(dev uint64) {
+	var ended []uint64
+	defer func() { perfetto.ForgetGroups(ended...) }() // after mu: sequence locks never nest in it
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	lt.setDevices(func(m map[uint64]uintptr) { delete(m, dev) })
 	if lt.lastGroup.dev == dev {
 		lt.lastGroups = nil
 	}
-	for k := range lt.groups.All() {
+	for k, g := range lt.groups.All() {
 		if k.dev == dev {
 			lt.groups.Delete(k)
+			for _, t := range g {
+				if !slices.Contains(ended, t.UUID) { // the device's own, under each heap
+					ended = append(ended, t.UUID)
+				}
+			}
 		}
 	}
 	for k := range lt.free.All() {

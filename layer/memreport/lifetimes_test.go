@@ -1,10 +1,14 @@
 package memreport
 
 import (
+	"bytes"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
 	"github.com/vkgen/vkgen/perfetto"
+	"github.com/vkgen/vkgen/perfetto/decode"
 )
 
 // TestGroupsFollowDevice: a device key reused by another VkDevice (the same
@@ -81,3 +85,56 @@ func TestLanesAreReused(t *testing.T) {
 }
 
 func isEnd(s perfetto.Slice, track uint64) bool { return s.Op == perfetto.SliceEnd && s.Track == track }
+
+// TestDestroyedDevicesLeaveTheSequences: a session outlives many devices;
+// after each one's destroy, a resync re-emits the group tracks of the
+// devices still alive only (a test run creating a device per case would
+// otherwise re-emit every one after each loss or clear).
+func TestDestroyedDevicesLeaveTheSequences(t *testing.T) {
+	var out bytes.Buffer
+	sess, err := perfetto.StartSession("devices", perfetto.WriterOutput(&out), perfetto.Options{Sequences: 1, FlushInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newTraceState()
+	cycle := func(d uintptr, destroy bool) {
+		s.deviceCreated(d, 0, uint64(d), false, false, props(0))
+		s.memoryAllocated(d, 0x100, 1<<20, 0, accounting.MemoryInfo{})
+		s.bufferCreated(d, 0x200, accounting.BufferUsageVertex, 4096)
+		s.bound(d, accounting.KindBuffer, 0x200, 0x100, 0, planeAspectNone, func() uint64 { return 4096 })
+		if destroy {
+			s.deviceDestroyed(d) // the buffer and the memory leak: their slices end here
+		}
+	}
+	const devices = 20
+	for i := range uintptr(devices) {
+		cycle(0xd100+i, true)
+	}
+	cycle(0xdfff, false)
+	sess.Flush()
+	sess.ClearIncrementalState()
+	s.resourceDestroyed(0xdfff, accounting.KindBuffer, 0x200) // the first event after the clear: a resync before it
+	if err := sess.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := decode.Decode(out.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	described := map[string]int{} // device group descriptors by name
+	cleared := false
+	for _, p := range tr.Packets {
+		if p.SeqFlags&decode.SeqIncrementalStateCleared != 0 && described["VkDevice 0xdfff"] > 0 {
+			cleared = true
+		}
+		if p.Track != nil && strings.HasPrefix(p.Track.Name, "VkDevice ") {
+			if cleared && p.Track.Name != "VkDevice 0xdfff" {
+				t.Errorf("the resync re-emits %s, destroyed before it", p.Track.Name)
+			}
+			described[p.Track.Name]++
+		}
+	}
+	if !cleared || described["VkDevice 0xdfff"] != 2 || len(described) != devices+1 {
+		t.Errorf("device descriptors %v (resync seen: %v), want each device's once and the live one's again", described, cleared)
+	}
+}
