@@ -7,6 +7,9 @@
  *            (the block "sysmem.PID.GEN"); prints "made GEN"
  *   free     destroy the newest generation's buffers, free its block;
  *            prints "freed GEN"
+ *   devices N  create N more devices one after another, each with a buffer
+ *            bound to an allocation of its own, all destroyed with the
+ *            device (a test suite's device per case); prints "devices N"
  *   exit     exit(0) at once, destroying nothing (the exit(3) path)
  *   quit/EOF destroy everything and return from main
  *
@@ -74,6 +77,25 @@ static void free_gen(void) {
 	printf("freed %d\n", ngen);
 }
 
+static void devices(VkPhysicalDevice phys, int n) {
+	for (int i = 0; i < n; i++) {
+		VkDevice d = vkc_create_device(phys, 0, NULL);
+		VkBuffer b = vkc_create_buffer(d);
+		VkMemoryRequirements req;
+		vkGetBufferMemoryRequirements(d, b, &req);
+		uint32_t type = 0;
+		while (!(req.memoryTypeBits & (1u << type))) type++;
+		VkMemoryAllocateInfo ai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, req.size, type};
+		VkDeviceMemory m;
+		CHECK(vkAllocateMemory(d, &ai, NULL, &m));
+		CHECK(vkBindBufferMemory(d, b, m, 0));
+		vkDestroyBuffer(d, b, NULL);
+		vkFreeMemory(d, m, NULL);
+		vkDestroyDevice(d, NULL);
+	}
+	printf("devices %d\n", n);
+}
+
 int main(void) {
 	vkc_prog = "vksys";
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -82,7 +104,8 @@ int main(void) {
 	VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, NULL, 0, &app, 0, NULL, 1, &ext};
 	VkInstance inst;
 	CHECK(vkCreateInstance(&ici, NULL, &inst));
-	dev = vkc_create_device(vkc_physical_device(inst), 0, NULL);
+	VkPhysicalDevice phys = vkc_physical_device(inst);
+	dev = vkc_create_device(phys, 0, NULL);
 	set_name = (PFN_vkSetDebugUtilsObjectNameEXT)vkGetDeviceProcAddr(dev, "vkSetDebugUtilsObjectNameEXT");
 	if (!set_name) {
 		fprintf(stderr, "vksys: no vkSetDebugUtilsObjectNameEXT\n");
@@ -93,6 +116,7 @@ int main(void) {
 	while (fgets(line, sizeof line, stdin)) {
 		int n;
 		if (sscanf(line, "make %d", &n) == 1) make(n);
+		else if (sscanf(line, "devices %d", &n) == 1) devices(phys, n);
 		else if (!strncmp(line, "free", 4)) free_gen();
 		else if (!strncmp(line, "exit", 4)) exit(0);
 		else if (!strncmp(line, "quit", 4)) break;

@@ -8,12 +8,16 @@ package acceptance
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/vkgen/vkgen/internal/perfettotools"
+	"github.com/vkgen/vkgen/perfetto/decode"
 )
 
 // noStartup keeps startup tracing out where a test checks the replay.
@@ -186,6 +190,51 @@ incremental_state_config { clear_period_ms: 50 }`, out("ring"))
 			t.Errorf("%d of the last 100 names decode, want all", n)
 		}
 		perfettotools.CheckStats(t, rec.Out)
+	})
+
+	// A program that creates and destroys device after device (a test
+	// suite's device per case) in a session whose traced clears the
+	// incremental state every 10 ms: a destroyed device's group tracks
+	// leave the sequences, so each device's are described about once
+	// rather than again at every clear for the rest of the session.
+	t.Run("DeviceChurn", func(t *testing.T) {
+		const devices = 300
+		p := startProg(t, svc, noStartup)
+		waitRegistered(t, svc, p)
+		rec := svc.Record(t, config(layerCategories, "incremental_state_config { clear_period_ms: 10 }"), out("churn"))
+		p.do(fmt.Sprint("devices ", devices))
+		rec.Stop(t)
+		p.end("quit")
+		perfettotools.CheckStats(t, rec.Out)
+		f, err := os.Open(rec.Out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		r := decode.NewReader(f, rec.Out)
+		names := map[string]bool{}
+		descs := 0
+		for {
+			var raw decode.Raw
+			_, track, err := r.NextRaw(&raw)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if track != nil && strings.HasPrefix(track.Name, "VkDevice 0x") {
+				descs++
+				names[track.Name] = true
+			}
+		}
+		// Lavapipe hands out few distinct VkDevice addresses, so the names
+		// repeat; the descriptors count every device's. Before the groups
+		// were forgotten, 300 devices under 10 ms clears gave thousands.
+		t.Logf("%d VkDevice group descriptors (%d names) for %d devices", descs, len(names), devices+1)
+		if descs == 0 || descs > 3*(devices+1) {
+			t.Errorf("want at most %d descriptors", 3*(devices+1))
+		}
 	})
 
 	// (e) traced killed mid-run: the program goes on, its producer
