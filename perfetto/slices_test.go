@@ -219,17 +219,25 @@ func (o *batchOutput) Write(_ uint32, b []byte) error {
 }
 func (o *batchOutput) Close() error { return nil }
 
+// batchSession starts a one-sequence session that writes only when told
+// (Flush, Stop), each batch kept apart.
+func batchSession(t *testing.T, name string) (*perfetto.Session, *batchOutput) {
+	t.Helper()
+	out := &batchOutput{}
+	s, err := perfetto.StartSession(name, out, perfetto.Options{Sequences: 1, FlushInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, out
+}
+
 // Every batch describes the lanes it begins slices on, and only those: a
 // batch decodes on its own (a ring buffer may have dropped the ones
 // before), and a resync re-emits the group tracks but not the hundreds of
 // lanes the sequence used, one per object alive at once.
 func TestLanesDescribedPerBatch(t *testing.T) {
 	cat := perfetto.NewCategory("vkgen.test.lanes")
-	out := &batchOutput{}
-	s, err := perfetto.StartSession("lanes", out, perfetto.Options{Sequences: 1, FlushInterval: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, out := batchSession(t, "lanes")
 	groups := []perfetto.GroupTrack{{UUID: 0x1001, Name: "dev"}, {UUID: 0x1002, Parent: 0x1001, Name: "heap 0"}}
 	const lanes = 500
 	for i := range uint64(lanes) {
@@ -283,11 +291,7 @@ func TestLanesDescribedPerBatch(t *testing.T) {
 // forgotten group describes it again.
 func TestForgottenGroupsAreNotKept(t *testing.T) {
 	cat := perfetto.NewCategory("vkgen.test.forget")
-	out := &batchOutput{}
-	s, err := perfetto.StartSession("forget", out, perfetto.Options{Sequences: 1, FlushInterval: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, out := batchSession(t, "forget")
 	gone := []perfetto.GroupTrack{{UUID: 0x1001, Name: "dev 1"}, {UUID: 0x1002, Parent: 0x1001, Name: "heap 0"}}
 	kept := []perfetto.GroupTrack{{UUID: 0x3001, Name: "dev 2"}, {UUID: 0x3002, Parent: 0x3001, Name: "heap 0"}}
 	begin := func(lane uint64, groups []perfetto.GroupTrack) perfetto.Slice {
