@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -33,8 +34,11 @@ time.
 The trace is read in one pass (FILE may be a pipe) in memory bounded by
 the live objects, --window and --top, whatever the trace's size. Input
 that is not a Perfetto trace is an error naming the file and byte offset.
+A trace that ends inside a packet (one still being written, or cut short)
+is summarised up to that packet, and the error says where it stops.
 
-Exit status: 0 on success, 2 on usage or input errors.`,
+Exit status: 0 on success, 1 when the trace ends inside a packet (the
+summary covers every packet before it), 2 on usage or input errors.`,
 		Args: cobra.ExactArgs(1),
 		PreRunE: func(*cobra.Command, []string) error {
 			if svgOut != "" && htmlOut != "" {
@@ -43,27 +47,17 @@ Exit status: 0 on success, 2 on usage or input errors.`,
 			return checkFormat(format, []string{"text", "json"})
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := readSummary(args[0], opts)
-			if err != nil {
+			s, cut := readSummary(args[0], opts)
+			if s == nil {
+				return usageErr(cut)
+			}
+			if err := writeSummary(cmd.OutOrStdout(), s, args[0], format, svgOut, htmlOut); err != nil {
 				return usageErr(err)
 			}
-			switch {
-			case svgOut != "":
-				err = os.WriteFile(svgOut, []byte(s.SVG()), 0o644)
-			case htmlOut != "":
-				err = os.WriteFile(htmlOut, []byte(s.HTML("vkgen memory report: "+filepath.Base(args[0]))), 0o644)
+			if cut != nil {
+				return &exitError{code: 1, err: fmt.Errorf("%w; the summary covers every packet before it", cut)}
 			}
-			if err != nil {
-				return usageErr(err)
-			}
-			out := cmd.OutOrStdout()
-			if format == "json" {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(s)
-			}
-			_, err = fmt.Fprint(out, s.Text())
-			return err
+			return nil
 		},
 	}
 	summary.Flags().StringVar(&format, "format", "text", "output `format`: text or json")
@@ -75,8 +69,30 @@ Exit status: 0 on success, 2 on usage or input errors.`,
 	rootCmd.AddCommand(traceCmd)
 }
 
+// writeSummary writes s as format to out, and the chart file asked for.
+func writeSummary(out io.Writer, s *tracesummary.Summary, path, format, svgOut, htmlOut string) error {
+	var err error
+	switch {
+	case svgOut != "":
+		err = os.WriteFile(svgOut, []byte(s.SVG()), 0o644)
+	case htmlOut != "":
+		err = os.WriteFile(htmlOut, []byte(s.HTML("vkgen memory report: "+filepath.Base(path))), 0o644)
+	}
+	if err != nil {
+		return err
+	}
+	if format == "json" {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
+	}
+	_, err = fmt.Fprint(out, s.Text())
+	return err
+}
+
 // readSummary summarises the trace at path; errors name the file and the
-// byte offset.
+// byte offset. A trace cut inside a packet gives both its summary so far
+// and the error.
 func readSummary(path string, o tracesummary.Options) (*tracesummary.Summary, error) {
 	if o.Top < 0 || o.Window <= 0 {
 		return nil, fmt.Errorf("--top must be >= 0 and --window > 0")

@@ -63,6 +63,18 @@ func TestTraceSummary(t *testing.T) {
 		t.Errorf("svg not written: %v", err)
 	}
 
+	// A trace still being written, or cut: the summary of its whole
+	// packets, exit status 1 and where it stops.
+	cut := filepath.Join(dir, "cut.pftrace")
+	if err := os.WriteFile(cut, buf.Bytes()[:buf.Len()-3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = vkgen(t, "trace", "summary", "--top", "100", "--window", "33554432", "--format", "text", "--svg", "", "--html", "", cut)
+	if code != 1 || !strings.Contains(out, "heap.block") || !strings.Contains(errOut, cut+": byte offset ") ||
+		!strings.Contains(errOut, "truncated") || !strings.Contains(errOut, "the summary covers every packet before it") {
+		t.Errorf("cut trace: code %d, want 1\n%s\n%s", code, out, errOut)
+	}
+
 	for _, args := range [][]string{
 		{"trace", "summary", "--top", "100", "--window", "33554432", "--format", "text", "--svg", "", "--html", "", filepath.Join(dir, "missing")},
 		{"trace", "summary", "--top", "100", "--window", "33554432", "--format", "yaml", "--svg", "", "--html", "", trace},

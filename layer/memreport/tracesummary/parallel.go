@@ -64,7 +64,10 @@ type item struct {
 
 // Read summarises the trace read from r in one pass; name is used in errors,
 // which give the byte offset. Input that is not a Perfetto trace is an error
-// wrapping decode.ErrNotTrace.
+// wrapping decode.ErrNotTrace. A trace that ends inside a packet (one still
+// being written, or cut) after whole ones returns the summary of every
+// packet before it together with the error, which wraps
+// io.ErrUnexpectedEOF.
 func Read(r io.Reader, name string, o Options) (*Summary, error) {
 	workers := o.Workers
 	if workers <= 0 {
@@ -84,6 +87,7 @@ func Read(r io.Reader, name string, o Options) (*Summary, error) {
 		dec.Only(decode.TypeInstant, decode.TypeCounter) // what extractor.event reads
 		wg.Go(func() { decodeRounds(w, work[w], dec, x) })
 	}
+	var end error // where the input stopped
 	wg.Go(func() {
 		defer func() {
 			for _, c := range work {
@@ -91,23 +95,29 @@ func Read(r io.Reader, name string, o Options) (*Summary, error) {
 			}
 			close(merge)
 		}()
-		deal(decode.NewReader(r, name), workers, free, work, merge, quit)
+		end = deal(decode.NewReader(r, name), workers, free, work, merge, quit)
 	})
 	err := s.mergeRounds(merge, free)
 	close(quit) // the reader may wait for a free round
 	wg.Wait()
-	if err != io.EOF {
-		return nil, err
+	var de *decode.Error
+	switch {
+	case err == io.EOF:
+		return s.finish(), nil
+	case err == end && errors.Is(err, io.ErrUnexpectedEOF) && errors.As(err, &de) && de.Packet > 0:
+		// Cut inside a packet that follows whole ones: mergeRounds merged
+		// every packet before it.
+		return s.finish(), err
 	}
-	return s.finish(), nil
+	return nil, err
 }
 
 // deal reads packets into rounds and hands each round to every worker and
-// to the merger, until the input ends or quit closes. Rounds are made as
+// to the merger, until the input ends (it returns how) or quit closes. Rounds are made as
 // needed (a small trace needs one) and their slices grow to what a round
 // holds, then are reused. No send blocks: each channel can hold every
 // round.
-func deal(dr *decode.Reader, workers int, free chan *round, work []chan *round, merge chan *round, quit chan struct{}) {
+func deal(dr *decode.Reader, workers int, free chan *round, work []chan *round, merge chan *round, quit chan struct{}) (end error) {
 	made := 0
 	for {
 		var rd *round
@@ -162,7 +172,7 @@ func deal(dr *decode.Reader, workers int, free chan *round, work []chan *round, 
 		}
 		merge <- rd
 		if rd.end != nil {
-			return
+			return rd.end
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"syscall"
@@ -292,5 +293,44 @@ func TestReadFirstErrorInFileOrder(t *testing.T) {
 		if !errors.As(err, &de) || de.Offset != int64(len(good)) || de.Packet != 1 || !strings.Contains(err.Error(), "event name iid 9 not interned") {
 			t.Errorf("%d workers, other order: %v, want the error of packet 1 at offset %d", workers, err, len(good))
 		}
+	}
+}
+
+// TestReadCutTrace: a trace that ends inside a packet (still being written,
+// or cut) is summarised up to that packet, exactly as the trace of the
+// whole packets before it, with an error naming where it stops; cut inside
+// its first packet it is only an error.
+func TestReadCutTrace(t *testing.T) {
+	data := stressTrace()
+	var starts []int64
+	dr := decode.NewReader(bytes.NewReader(data), "stress")
+	for {
+		var raw decode.Raw
+		if _, _, err := dr.NextRaw(&raw); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		starts = append(starts, raw.Offset)
+	}
+	at := starts[len(starts)*2/3] // a packet well inside, past several rounds
+	want, err := Read(bytes.NewReader(data[:at]), "whole", Options{})
+	if err != nil || want.Events == 0 {
+		t.Fatalf("the packets before the cut: %v (%d events)", err, want.Events)
+	}
+	for _, workers := range []int{1, 3} {
+		got, err := Read(bytes.NewReader(data[:at+3]), "cut", Options{Workers: workers})
+		var de *decode.Error
+		if !errors.Is(err, io.ErrUnexpectedEOF) || !errors.As(err, &de) || de.Offset != at {
+			t.Errorf("%d workers: error %v, want one at offset %d wrapping io.ErrUnexpectedEOF", workers, err, at)
+		}
+		if got == nil {
+			t.Errorf("%d workers: no summary", workers)
+		} else if !reflect.DeepEqual(got, want) {
+			t.Errorf("%d workers: the cut trace's summary differs from the whole packets': %d events, want %d", workers, got.Events, want.Events)
+		}
+	}
+	if s, err := Read(bytes.NewReader(data[:starts[1]-1]), "first", Options{}); s != nil || err == nil {
+		t.Errorf("cut inside the first packet: summary %v, error %v; want no summary and an error", s != nil, err)
 	}
 }
