@@ -390,10 +390,8 @@ func (lt *lifetimes) deviceDestroyed(dev uint64) {
 	for k, g := range lt.groups.All() {
 		if k.dev == dev {
 			lt.groups.Delete(k)
-			for _, t := range g {
-				if !slices.Contains(ended, t.UUID) { // the device's own, under each heap
-					ended = append(ended, t.UUID)
-				}
+			for _, t := range g { // the device's own comes with each heap: forgotten twice, harmless
+				ended = append(ended, t.UUID)
 			}
 		}
 	}

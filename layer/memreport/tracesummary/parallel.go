@@ -113,10 +113,10 @@ func Read(r io.Reader, name string, o Options) (*Summary, error) {
 }
 
 // deal reads packets into rounds and hands each round to every worker and
-// to the merger, until the input ends (it returns how) or quit closes. Rounds are made as
-// needed (a small trace needs one) and their slices grow to what a round
-// holds, then are reused. No send blocks: each channel can hold every
-// round.
+// to the merger, until the input ends (it returns how) or quit closes.
+// Rounds are made as needed (a small trace needs one) and their slices grow
+// to what a round holds, then are reused. No send blocks: each channel can
+// hold every round.
 func deal(dr *decode.Reader, workers int, free chan *round, work []chan *round, merge chan *round, quit chan struct{}) (end error) {
 	made := 0
 	for {
