@@ -427,8 +427,13 @@ PFN_vkVoidFunction vkgen_gipa(struct vkgen_layer *L, VkInstance instance, const 
 	int i = vkgen_lookup(name);
 	const struct vkgen_intercept *ic = intercept(L, i);
 	/* Global commands and vkGetInstanceProcAddr itself are answered for any
-	 * instance, including NULL (loader interface rules). */
-	if (ic && ic->fn && (vkgen_names[i].level == VKGEN_LEVEL_GLOBAL || i == VKGEN_N_vkGetInstanceProcAddr))
+	 * instance (loader interface rules). With no instance, every command this
+	 * layer intercepts is answered too, as the Khronos validation layer does:
+	 * MangoHud and vkBasalt look up vkCreateDevice (and others) through the
+	 * next layer with a NULL instance, and a NULL answer breaks their chain.
+	 * The trampolines find the instance from the dispatchable handle they are
+	 * called with, and fall back when nothing below implements a command. */
+	if (ic && ic->fn && (!instance || vkgen_names[i].level == VKGEN_LEVEL_GLOBAL || i == VKGEN_N_vkGetInstanceProcAddr))
 		return ic->fn;
 	if (!instance) return NULL;
 	struct vkgen_instance *inst = vkgen_instance_of(L, instance);

@@ -328,6 +328,15 @@ func (s *Session) runReplay(hs []*hook) {
 			h.fn(e)
 		}()
 	}
+	if s.exit != nil {
+		// A trace file's replay describes the process even when no hook
+		// emitted anything, so a program that makes no traced call (one
+		// that only enumerates devices, or dies early) still leaves a
+		// trace readers accept rather than an empty file.
+		s.replay.mu.Lock()
+		s.replay.readyLocked()
+		s.replay.mu.Unlock()
+	}
 	for now := Now(); ; { // live events come after the replay in time too (after)
 		if f := s.floor.Load(); now <= f || s.floor.CompareAndSwap(f, now) {
 			break

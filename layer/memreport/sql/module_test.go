@@ -144,6 +144,17 @@ func compare(t *testing.T, trace string, sum *tracesummary.Summary) {
 		t.Errorf("leaks:\n%s", diff(got, want))
 	}
 
+	want, got = nil, nil
+	for _, l := range sum.AliveAtEnd {
+		want = append(want, fmt.Sprintf("%s %#x %q %d %s %d", l.Type, l.Handle, l.Name, l.Bytes, l.Cluster, l.Heap))
+	}
+	for _, r := range query(t, trace, "SELECT type, handle, name, bytes, cluster, heap FROM vkgen_memory_alive_at_end").Rows {
+		got = append(got, fmt.Sprintf("%s %s %q %s %s %s", r[0], handle(t, r[1]), r[2], r[3], r[4], r[5]))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("alive at the end:\n%s", diff(got, want))
+	}
+
 	f := query(t, trace, "SELECT COUNT(*), COALESCE(SUM(size), 0) FROM vkgen_memory_failures").Rows[0]
 	if w := []string{strconv.Itoa(sum.AllocationFailures), strconv.FormatUint(sum.FailedBytes, 10)}; !slices.Equal(f, w) {
 		t.Errorf("failures: module %q, summary %q", f, w)
@@ -202,6 +213,9 @@ func TestModuleOnDemo(t *testing.T) {
 	}
 	if mem.Size == 0 || buf.Size == 0 || !slices.Equal(sorted(leaks), sorted(wantLeaks)) {
 		t.Errorf("leaks %q, want %q", leaks, wantLeaks)
+	}
+	if len(sum.AliveAtEnd) != 0 { // what a leak event reported is not listed again
+		t.Errorf("alive at the end of a clean run: %v", sum.AliveAtEnd)
 	}
 	// The refused allocation: one failure of 1<<62 bytes.
 	if sum.AllocationFailures != 1 || sum.FailedBytes != 1<<62 {

@@ -71,13 +71,23 @@ func (s *Summary) HTML(title string) string {
 	for _, c := range s.Clusters {
 		fmt.Fprintf(&b, "<tr><td>%s</td><td>%d</td><td>%d</td></tr>\n", html.EscapeString(c.Track), c.Peak, c.Final)
 	}
-	fmt.Fprintf(&b, "</table>\n<h2>Leaks: %d</h2>\n<table><tr><th>name</th><th>type</th><th>handle</th><th>bytes</th><th>heap</th><th>at</th><th>cluster</th></tr>\n", len(s.Leaks))
-	for _, l := range s.Leaks {
-		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%#x</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td></tr>\n",
+	b.WriteString("</table>\n")
+	leakTable(&b, fmt.Sprintf("Leaks: %d", len(s.Leaks)), s.Leaks)
+	if len(s.AliveAtEnd) > 0 {
+		leakTable(&b, fmt.Sprintf("Alive at the end of the trace (no teardown, or the recording stopped first): %d", len(s.AliveAtEnd)), s.AliveAtEnd)
+	}
+	fmt.Fprintf(&b, "<p>Failed allocations: %d (%d bytes)</p>\n</body></html>\n", s.AllocationFailures, s.FailedBytes)
+	return b.String()
+}
+
+// leakTable writes a heading and a table of leaks.
+func leakTable(b *strings.Builder, heading string, leaks []Leak) {
+	fmt.Fprintf(b, "<h2>%s</h2>\n<table><tr><th>name</th><th>type</th><th>handle</th><th>bytes</th><th>heap</th><th>at</th><th>cluster</th></tr>\n", html.EscapeString(heading))
+	for _, l := range leaks {
+		fmt.Fprintf(b, "<tr><td>%s</td><td>%s</td><td>%#x</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td></tr>\n",
 			html.EscapeString(l.Name), html.EscapeString(l.Type), l.Handle, l.Bytes, l.Heap, html.EscapeString(l.At), html.EscapeString(l.Cluster))
 	}
-	fmt.Fprintf(&b, "</table>\n<p>Failed allocations: %d (%d bytes)</p>\n</body></html>\n", s.AllocationFailures, s.FailedBytes)
-	return b.String()
+	b.WriteString("</table>\n")
 }
 
 // timeUnit picks the unit in which the longest time on the axis reads 1 to

@@ -42,6 +42,8 @@ type lifetime struct {
 	cur     uint64
 	peak    uint64
 	clust   uint32
+	heap    uint32
+	leaked  bool // reported by a VulkanMemoryLeak event
 }
 
 // objects tracks the live lifetimes by (source, handle) and keeps the top
@@ -102,7 +104,7 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 		l.cur += s.size
 	}
 	l.peak = max(l.peak, l.cur)
-	l.clust = e.clust
+	l.clust, l.heap = e.clust, e.heap
 	if e.op == opRemove && len(l.slots) == 0 {
 		delete(o.live, k)
 		o.keep(l.object(k, t0, int64(e.ts-t0), strs))
@@ -127,17 +129,36 @@ func (o *objects) keep(ob Object) {
 	}
 }
 
+// leaked marks the live lifetime of k, if any, as reported by a leak event.
+func (o *objects) leaked(k objKey) {
+	if l := o.live[k]; l != nil {
+		l.leaked = true
+	}
+}
+
 // finish ends the objects still alive and returns the kept ones in display
-// order with the total count.
-func (o *objects) finish(t0 uint64, strs *interner) ([]Object, int) {
+// order with the total count, and every object that still held memory at
+// end (ns since t0) without a leak event: what a process that ended without
+// teardown (a signal, SIGKILL, _exit) or a recording that stopped first left
+// behind, largest first.
+func (o *objects) finish(t0, end uint64, strs *interner) ([]Object, int, []Leak) {
+	var alive []Leak
 	for k, l := range o.live {
-		if l.held {
-			o.keep(l.object(k, t0, -1, strs))
+		if !l.held {
+			continue
+		}
+		ob := l.object(k, t0, -1, strs)
+		o.keep(ob)
+		if l.cur > 0 && !l.leaked {
+			alive = append(alive, Leak{Name: ob.Name, Type: ob.Type, Handle: k.handle, Bytes: l.cur, Cluster: ob.Cluster, Heap: l.heap, At: AtEndOfTrace, Time: end})
 		}
 	}
 	out := o.kept.s
 	slices.SortFunc(out, order)
-	return out, o.total
+	slices.SortFunc(alive, func(a, b Leak) int {
+		return cmp.Or(cmp.Compare(b.Bytes, a.Bytes), cmp.Compare(a.Type, b.Type), cmp.Compare(a.Handle, b.Handle))
+	})
+	return out, o.total, alive
 }
 
 // order is the display order: most bytes first, then type, handle and time.

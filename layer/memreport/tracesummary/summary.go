@@ -64,9 +64,12 @@ type Leak struct {
 	Bytes   uint64 `json:"bytes"`
 	Cluster string `json:"cluster"`
 	Heap    uint32 `json:"heap"`
-	At      string `json:"at"` // vkDestroyDevice, vkDestroyInstance or exit
+	At      string `json:"at"` // vkDestroyDevice, vkDestroyInstance, exit or AtEndOfTrace
 	Time    uint64 `json:"ns"` // ns since the first event of the trace
 }
+
+// AtEndOfTrace is the At of an object Summary.AliveAtEnd lists.
+const AtEndOfTrace = "end of trace"
 
 // Cluster is one counter track.
 type Cluster struct {
@@ -94,6 +97,12 @@ type Summary struct {
 	Clusters []Cluster `json:"clusters"`
 	// Leaks are every VulkanMemoryLeak event, in time order.
 	Leaks []Leak `json:"leaks"`
+	// AliveAtEnd are the objects that still held memory at the last event
+	// of the trace with no leak event for them, largest first: what a
+	// process ended by a signal, SIGKILL or _exit (which run no layer code)
+	// still held, or what was alive when a recording stopped. Bytes is what
+	// each held then, Time the last event's.
+	AliveAtEnd []Leak `json:"alive_at_end"`
 	// AllocationFailures counts VulkanMemoryAllocationFailed events (failed
 	// allocations); FailedBytes sums their sizes, saturating.
 	AllocationFailures int    `json:"allocation_failures"`
@@ -161,6 +170,7 @@ type summarizer struct {
 	strs     *interner
 	local    []localIDs // per worker
 	leaks    []Leak
+	last     uint64 // the latest event's time
 	failures int
 	failed   uint64
 }
@@ -259,6 +269,8 @@ func (s *extractor) event(p *decode.Packet, e *event, n uint64) bool {
 				e.size = argUint(a)
 			case "offset":
 				e.off = argUint(a)
+			case "heap":
+				e.heap = uint32(argUint(a))
 			case "resource_offset", "bind_index":
 				e.key = argUint(a)
 			}
@@ -317,6 +329,7 @@ func (s *summarizer) apply(e *event) {
 	if !s.started && e.kind != evRawName {
 		s.started, s.t0 = true, e.ts
 	}
+	s.last = max(s.last, e.ts)
 	switch e.kind {
 	case evFailure:
 		s.failures++
@@ -327,6 +340,7 @@ func (s *summarizer) apply(e *event) {
 			Name: e.name, Type: s.strs.str(e.src), Handle: e.handle, Bytes: e.size,
 			Cluster: s.strs.str(e.clust), Heap: e.heap, At: s.strs.str(e.at), Time: e.ts - s.t0,
 		})
+		s.objs.leaked(objKey{e.src, e.handle})
 		return
 	case evCounter:
 	default:
@@ -346,7 +360,7 @@ func (s *summarizer) apply(e *event) {
 func (s *summarizer) finish() *Summary {
 	s.order.flush()
 	sum := &Summary{LateEvents: s.order.late, Events: s.events, Leaks: s.leaks, AllocationFailures: s.failures, FailedBytes: s.failed}
-	sum.Objects, sum.ObjectsTotal = s.objs.finish(s.t0, s.strs)
+	sum.Objects, sum.ObjectsTotal, sum.AliveAtEnd = s.objs.finish(s.t0, s.last-min(s.last, s.t0), s.strs)
 	for uuid, c := range s.counters {
 		tr := s.tracks[uuid]
 		switch {

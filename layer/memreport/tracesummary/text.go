@@ -8,14 +8,15 @@ import (
 // Text renders the two tables, with a line on what they leave out.
 func (s *Summary) Text() string {
 	var b strings.Builder
+	if s.Events == 0 {
+		// A valid trace of a run that made no memory event (vulkaninfo, a
+		// program that only creates an instance, one that failed early).
+		fmt.Fprintf(&b, "No memory events in this trace (no device memory was allocated, bound or reported while it was recorded).\n\n")
+	}
 	fmt.Fprintf(&b, "Memory per object (peak bytes held; final; created, s since the first event)\n")
 	fmt.Fprintf(&b, "%-28s %-13s %-18s %12s %12s %10s  %s\n", "NAME", "TYPE", "HANDLE", "BYTES", "FINAL", "CREATED", "CLUSTER")
 	for _, o := range s.Objects {
-		name := o.Name
-		if name == "" {
-			name = "(unnamed)"
-		}
-		fmt.Fprintf(&b, "%-28s %-13s %#-18x %12d %12d %10.6f  %s\n", name, o.Type, o.Handle, o.Bytes, o.Final, float64(o.Created)/1e9, o.Cluster)
+		fmt.Fprintf(&b, "%-28s %-13s %#-18x %12d %12d %10.6f  %s\n", displayName(o.Name), o.Type, o.Handle, o.Bytes, o.Final, float64(o.Created)/1e9, o.Cluster)
 	}
 	if n := s.ObjectsTotal - len(s.Objects); n > 0 {
 		fmt.Fprintf(&b, "... %d more objects held less (%d in all; --top 0 lists every one)\n", n, s.ObjectsTotal)
@@ -30,11 +31,18 @@ func (s *Summary) Text() string {
 		fmt.Fprintf(&b, "%-28s %-13s %-18s %12s %4s %-17s %10s  %s\n", "NAME", "TYPE", "HANDLE", "BYTES", "HEAP", "AT", "TIME", "CLUSTER")
 	}
 	for _, l := range s.Leaks {
-		name := l.Name
-		if name == "" {
-			name = "(unnamed)"
+		fmt.Fprintf(&b, "%-28s %-13s %#-18x %12d %4d %-17s %10.6f  %s\n", displayName(l.Name), l.Type, l.Handle, l.Bytes, l.Heap, l.At, float64(l.Time)/1e9, l.Cluster)
+	}
+	if len(s.AliveAtEnd) > 0 {
+		var total uint64
+		for _, l := range s.AliveAtEnd {
+			total = satAdd(total, l.Bytes)
 		}
-		fmt.Fprintf(&b, "%-28s %-13s %#-18x %12d %4d %-17s %10.6f  %s\n", name, l.Type, l.Handle, l.Bytes, l.Heap, l.At, float64(l.Time)/1e9, l.Cluster)
+		fmt.Fprintf(&b, "\nAlive at the end of the trace, with no leak event (the process ended without teardown, or the recording stopped first): %d objects, %d bytes\n", len(s.AliveAtEnd), total)
+		fmt.Fprintf(&b, "%-28s %-13s %-18s %12s %4s  %s\n", "NAME", "TYPE", "HANDLE", "BYTES", "HEAP", "CLUSTER")
+		for _, l := range s.AliveAtEnd {
+			fmt.Fprintf(&b, "%-28s %-13s %#-18x %12d %4d  %s\n", displayName(l.Name), l.Type, l.Handle, l.Bytes, l.Heap, l.Cluster)
+		}
 	}
 	fmt.Fprintf(&b, "\nFailed allocations: %d (%d bytes)\n", s.AllocationFailures, s.FailedBytes)
 	if s.DroppedEvents > 0 {
@@ -44,4 +52,12 @@ func (s *Summary) Text() string {
 		fmt.Fprintf(&b, "\nwarning: %d events reached the file more than the reordering window late and were applied out of order; raise --window\n", s.LateEvents)
 	}
 	return b.String()
+}
+
+// displayName is how the tables show an object's name.
+func displayName(name string) string {
+	if name == "" {
+		return "(unnamed)"
+	}
+	return name
 }

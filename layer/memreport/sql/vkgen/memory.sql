@@ -52,13 +52,13 @@ SELECT MIN(ts) AS ts FROM (
 CREATE PERFETTO TABLE _vkgen_memory_object_events AS
 WITH ev AS (
   SELECT id, ts, source AS type, object_handle AS handle, memory_object_id AS mem, offset AS off,
-         COALESCE(range_key, 0) AS rkey, size, memory_type, operation, NULL AS name
+         COALESCE(range_key, 0) AS rkey, size, memory_type, heap, operation, NULL AS name
   FROM vkgen_memory_events
   WHERE event = 'VulkanMemoryAllocation' AND operation IN ('CREATE', 'BIND', 'DESTROY')
   UNION ALL
   SELECT id, ts, CASE object_type WHEN 8 THEN 'DEVICE_MEMORY' WHEN 9 THEN 'BUFFER' WHEN 10 THEN 'IMAGE'
                                   WHEN 1000023000 THEN 'VIDEO_SESSION' END,
-         object_handle, NULL, NULL, NULL, NULL, NULL, 'NAME', object_name
+         object_handle, NULL, NULL, NULL, NULL, NULL, NULL, 'NAME', object_name
   FROM vkgen_memory_events
   WHERE event = 'VulkanObjectName' AND object_type IN (8, 9, 10, 1000023000)
 ), slot AS (
@@ -75,9 +75,9 @@ WITH ev AS (
   FROM slot
   WINDOW w AS (PARTITION BY type, handle, mem, off, rkey ORDER BY ts, id)
 ), merged AS (
-  SELECT id, ts, type, handle, mem, off, size, memory_type, operation, name, d_present, d_size FROM delta
+  SELECT id, ts, type, handle, mem, off, size, memory_type, heap, operation, name, d_present, d_size FROM delta
   UNION ALL
-  SELECT id, ts, type, handle, NULL, NULL, NULL, NULL, operation, name, 0, 0 FROM ev WHERE operation = 'NAME'
+  SELECT id, ts, type, handle, NULL, NULL, NULL, NULL, NULL, operation, name, 0, 0 FROM ev WHERE operation = 'NAME'
 ), running AS (
   SELECT *,
          SUM(d_present) OVER w AS slots,
@@ -181,6 +181,24 @@ SELECT ts - (SELECT ts FROM vkgen_memory_t0) AS ns, at, source AS type, object_h
        object_name AS name, size AS bytes, memory_type AS cluster, heap
 FROM vkgen_memory_events WHERE event = 'VulkanMemoryLeak'
 ORDER BY ts, id;
+
+-- Objects that still held memory at the end of the trace with no
+-- VulkanMemoryLeak event for them, largest first: what a process ended by a
+-- signal, SIGKILL or _exit (which run no layer code) still held, or what was
+-- alive when the recording stopped. bytes is what each held then, heap that
+-- of its last memory event (the summary's "Alive at the end of the trace").
+CREATE PERFETTO TABLE vkgen_memory_alive_at_end AS
+WITH last_heap AS (
+  SELECT type, handle, life, heap,
+         ROW_NUMBER() OVER (PARTITION BY type, handle, life ORDER BY ts DESC, id DESC) AS r
+  FROM _vkgen_memory_object_events WHERE operation != 'NAME'
+)
+SELECT o.type, o.handle, o.name, o.final_bytes AS bytes, o.cluster, h.heap
+FROM vkgen_memory_objects o
+JOIN last_heap h ON h.type = o.type AND h.handle = o.handle AND h.life = o.life AND h.r = 1
+WHERE o.destroyed_ns IS NULL AND o.final_bytes > 0
+  AND NOT EXISTS (SELECT 1 FROM vkgen_memory_leaks l WHERE l.type = o.type AND l.handle = o.handle AND l.ns >= o.created_ns)
+ORDER BY bytes DESC, o.type, o.handle;
 
 -- Failed allocations (VulkanMemoryAllocationFailed events).
 CREATE PERFETTO TABLE vkgen_memory_failures AS
