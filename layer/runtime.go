@@ -64,3 +64,21 @@ func CStringView(p unsafe.Pointer) string {
 	}
 	return unsafe.String((*byte)(p), n)
 }
+
+var libraryNote atomic.Pointer[func(string)]
+
+// OnLibraryNote sets what receives the notice of a second copy of the layer
+// library in the process that hands a layer over to this copy
+// (vkgen_copies.c); without one the notice goes to stderr.
+func OnLibraryNote(f func(msg string)) { libraryNote.Store(&f) }
+
+//export vkgenLibraryNote
+func vkgenLibraryNote(msg *C.char) {
+	defer Recover("vkgen", "the notice of a second library copy")
+	m := C.GoString(msg)
+	if f := libraryNote.Load(); f != nil {
+		(*f)(m)
+		return
+	}
+	fmt.Fprintf(os.Stderr, "vkgen: %s\n", m)
+}

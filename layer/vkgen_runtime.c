@@ -465,6 +465,9 @@ PFN_vkVoidFunction vkgen_gdpa(struct vkgen_layer *L, VkDevice device, const char
 VkResult vkgen_negotiate(struct vkgen_layer *L, VkNegotiateLayerInterface *v) {
 	if (!v || v->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT || v->loaderLayerInterfaceVersion < 2)
 		return VK_ERROR_INITIALIZATION_FAILED;
+	int handed;
+	VkResult res = vkgen_negotiate_copy(L, v, &handed);
+	if (handed) return res;
 	pthread_once(&start_once, runtime_start);
 	v->loaderLayerInterfaceVersion = 2;
 	v->pfnGetInstanceProcAddr = L->gipa;

@@ -170,6 +170,9 @@ struct vkgen_layer {
 	 * (spec object_names): its naming trampolines record the calls (once per
 	 * device chain, see names_above) and forget is the framework's. */
 	uint8_t object_names;
+	/* "vkgen_<sym>_NegotiateLoaderLayerInterfaceVersion": how another copy
+	 * of the library finds this layer (vkgen_copies.c). */
+	const char *negotiate_symbol;
 	struct vkgen_map instances;
 	struct vkgen_map devices;
 };
@@ -285,6 +288,7 @@ static inline struct vkgen_device *vkgen_device_of(struct vkgen_layer *L, const 
 	struct vkgen_layer vkgen_##sym##_layer = {__VA_ARGS__,                                                           \
 	                                          .gipa = vkgen_##sym##_GetInstanceProcAddr,                            \
 	                                          .gdpa = vkgen_##sym##_GetDeviceProcAddr,                              \
+	                                          .negotiate_symbol = "vkgen_" #sym "_NegotiateLoaderLayerInterfaceVersion", \
 	                                          .instances = VKGEN_MAP_INIT,                                          \
 	                                          .devices = VKGEN_MAP_INIT};                                           \
 	VKGEN_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkgen_##sym##_GetInstanceProcAddr(VkInstance instance,      \
@@ -314,6 +318,10 @@ void vkgen_destroy_device(struct vkgen_layer *L, VkDevice device, const VkAlloca
 PFN_vkVoidFunction vkgen_gipa(struct vkgen_layer *L, VkInstance instance, const char *name);
 PFN_vkVoidFunction vkgen_gdpa(struct vkgen_layer *L, VkDevice device, const char *name);
 VkResult vkgen_negotiate(struct vkgen_layer *L, VkNegotiateLayerInterface *v);
+/* With another copy of the library serving the process (vkgen_copies.c),
+ * negotiates L through that copy's same layer and sets *handed; otherwise
+ * this copy serves from now on. */
+VkResult vkgen_negotiate_copy(struct vkgen_layer *L, VkNegotiateLayerInterface *v, int *handed);
 
 /* Enumerate functions with the two-call idiom. */
 VkResult vkgen_enumerate_instance_layers(struct vkgen_layer *L, uint32_t *count, VkLayerProperties *props);
