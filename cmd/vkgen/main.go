@@ -88,8 +88,10 @@ func (e *exitError) Error() string {
 func usageErr(err error) error { return &exitError{code: 2, err: err} }
 
 // registryMaxMB is --registry-max-mb, shared by every command that reads
-// the registry.
+// the registry; at most maxRegistryMB, the bound --max-size has too.
 var registryMaxMB int64
+
+const maxRegistryMB = 1 << 20
 
 // registryFlag adds the shared --registry and --registry-max-mb flags to cmd.
 func registryFlag(cmd *cobra.Command, p *string) {
@@ -101,6 +103,9 @@ func registryFlag(cmd *cobra.Command, p *string) {
 // loadRegistry finds (by the rule of rootCmd's help) and loads the
 // registry, printing its warnings on stderr.
 func loadRegistry(cmd *cobra.Command, explicit string) (*registry.Registry, error) {
+	if registryMaxMB <= 0 || registryMaxMB > maxRegistryMB { // MiB to bytes must not overflow
+		return nil, usageErr(fmt.Errorf("--registry-max-mb %d: must be between 1 and %d (1 TiB)", registryMaxMB, maxRegistryMB))
+	}
 	pin, err := registry.ReadPin(registry.PinFile)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -114,9 +119,6 @@ func loadRegistry(cmd *cobra.Command, explicit string) (*registry.Registry, erro
 	}
 	if pin != nil && explicit == "" && os.Getenv("VK_REGISTRY") == "" && !pin.Matches(path) {
 		fmt.Fprintf(cmd.ErrOrStderr(), "warning: no copy of the pinned registry %s found (%s); using %s, whose output differs from the committed files\n", pin.Version, registry.PinFile, path)
-	}
-	if registryMaxMB <= 0 {
-		return nil, usageErr(fmt.Errorf("--registry-max-mb must be positive"))
 	}
 	r, err := registry.Load(path, registry.WithMaxSize(registryMaxMB<<20))
 	var se *registry.SizeError
