@@ -5,7 +5,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -168,15 +167,6 @@ func checkFormat(format string, allowed []string) error {
 		}
 	}
 	return usageErr(fmt.Errorf("unknown --format %q (want one of %s)", format, strings.Join(allowed, ", ")))
-}
-
-// writeJSON writes v as indented JSON, leaving <, > and & unescaped (the
-// output is for people and CI, not for embedding in HTML).
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
