@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
 )
 
@@ -37,6 +38,9 @@ var warnings struct {
 func init() {
 	warnings.out = os.Stderr
 	perfetto.RegisterReplay(replayWarnings)
+	objectnames.Shared().OnFull(func() {
+		Warn("objectnames.full", fmt.Sprintf("the object-name store holds its limit of %d names (objects named and never destroyed?): names of new objects are still traced, but not kept for sessions that start later", objectnames.MaxNames))
+	})
 }
 
 // Warn reports a problem the user of the layers must learn about without
