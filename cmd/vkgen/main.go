@@ -130,6 +130,9 @@ func loadRegistry(cmd *cobra.Command, explicit string) (*registry.Registry, erro
 	for _, w := range r.Warnings {
 		fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
 	}
+	if r.MoreWarnings > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "warning: ... and %d more warnings\n", r.MoreWarnings)
+	}
 	return r, nil
 }
 
