@@ -3,7 +3,8 @@ package audit
 import (
 	"fmt"
 	"io"
-	"sort"
+	"iter"
+	"slices"
 	"strings"
 
 	"github.com/vkgen/vkgen/gen/objtypes"
@@ -45,7 +46,8 @@ type FileResult struct {
 	Tables   []*Table  `json:"tables"`
 	Rows     int       `json:"rows"`
 	Notes    []string  `json:"notes,omitempty"` // e.g. macros that may hide rows
-	Findings []Finding `json:"findings"`
+	Findings []Finding `json:"findings"`        // AuditFiles' only: Each hands them over one by one
+	Found    int       `json:"-"`               // how many findings the file gave
 }
 
 // Status is the exit status this file calls for: 0 clean, 1 findings,
@@ -54,7 +56,7 @@ func (r *FileResult) Status() int {
 	switch {
 	case r.Error != "" || r.NoTable != "":
 		return 2
-	case len(r.Findings) > 0:
+	case r.Found > 0:
 		return 1
 	}
 	return 0
@@ -76,21 +78,42 @@ type Options struct {
 }
 
 // AuditFiles audits each file on its own: one bad file never hides the
-// others' results.
+// others' results. It holds every finding: for inputs of any size use
+// Each, or WriteText and WriteJSON.
 func AuditFiles(t *objtypes.Tables, paths []string, opt Options) *Report {
+	return Each(t, paths, opt, func(res *FileResult, findings iter.Seq[Finding]) {
+		for f := range findings {
+			res.Findings = append(res.Findings, f)
+		}
+	})
+}
+
+// Each audits the files one at a time and hands fn each file's result with
+// its findings as a sequence made as fn reads it, a table at a time (a
+// table's findings in line order, the tables in the order they start):
+// the findings can outnumber the input's bytes (every table of two rows
+// misses most of the registry), so only one table's are ever held. fn may
+// leave findings unread: they are counted all the same. The Report lists
+// every file's result, its Findings left as fn left them.
+func Each(t *objtypes.Tables, paths []string, opt Options, fn func(res *FileResult, findings iter.Seq[Finding])) *Report {
 	rep := &Report{HeaderVersion: t.HeaderVersion, Files: []*FileResult{}}
 	n := newNames(t)
 	for _, p := range paths {
-		res := auditFile(n, p, opt)
+		res := readFile(p, opt)
 		rep.Files = append(rep.Files, res)
+		all := n.findings(res.Tables, &res.Found)
+		fn(res, all)
+		for range all { // count what fn left
+		}
 		rep.Rows += res.Rows
-		rep.Findings += len(res.Findings)
+		rep.Findings += res.Found
 		rep.Status = max(rep.Status, res.Status())
 	}
 	return rep
 }
 
-func auditFile(n *names, path string, opt Options) *FileResult {
+// readFile reads a file's tables, or why it has none.
+func readFile(path string, opt Options) *FileResult {
 	res := &FileResult{File: path, Tables: []*Table{}, Findings: []Finding{}}
 	src, err := ReadSource(path, opt)
 	if err != nil {
@@ -111,10 +134,34 @@ func auditFile(n *names, path string, opt Options) *FileResult {
 	res.Tables = tables
 	for _, tb := range tables {
 		res.Rows += len(tb.Rows)
-		res.Findings = append(res.Findings, n.check(tb)...)
 	}
-	sort.SliceStable(res.Findings, func(i, j int) bool { return res.Findings[i].Line < res.Findings[j].Line })
 	return res
+}
+
+// findings checks the tables one at a time as the sequence is read; a
+// read resumes where the last one stopped, and *found counts what it gave.
+func (n *names) findings(tables []*Table, found *int) iter.Seq[Finding] {
+	order := slices.Clone(tables)
+	slices.SortStableFunc(order, func(a, b *Table) int { return a.Line - b.Line })
+	var table []Finding // the current table's findings not yet given
+	return func(yield func(Finding) bool) {
+		for {
+			for len(table) > 0 {
+				f := table[0]
+				table = table[1:]
+				*found++
+				if !yield(f) {
+					return
+				}
+			}
+			if len(order) == 0 {
+				return
+			}
+			table = n.check(order[0])
+			slices.SortStableFunc(table, func(a, b Finding) int { return a.Line - b.Line })
+			order = order[1:]
+		}
+	}
 }
 
 // Summary is a one-line description of a file's tables.

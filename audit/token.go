@@ -35,9 +35,10 @@ var twoCharOps = []string{"::", "==", "!=", "=>", "->", "||", "&&", "<=", ">=", 
 // tokenize splits src into tokens. It is linear in len(src) and never fails:
 // unterminated comments and literals end at the end of the input.
 func tokenize(src string) ([]token, []Macro) {
-	// A token takes at least one byte: one allocation of that bound costs
-	// 24 bytes per input byte and no copying of a growing slice.
-	toks := make([]token, 0, len(src)+1)
+	// Sized for code's density (a token per 6 bytes or so), grown beyond:
+	// a slice of the worst case's bound, a token per byte, cost 24 bytes
+	// per input byte whatever the input held.
+	toks := make([]token, 0, len(src)/6+16)
 	var macros []Macro
 	line := int32(1)
 	lineStart := true // only blanks since the last newline

@@ -155,6 +155,9 @@ var expected = map[string]expectation{
 		[]string{"type", "name", "bytes", "at"}, wantLeaks, false},
 	"memreport.md: -- Lifetime slices: device > heap > kind, one slice per name of each life.": {
 		[]string{"device", "heap", "kind", "slice", "ended"}, wantSlices, true},
+	// the demo's settings are all good: no warning
+	"install.md: -- The layers' warnings, in order.": {
+		[]string{"ts", "key", "message"}, func(*demoRun) [][]string { return nil }, false},
 }
 
 // wantLeaks: the demo's --leak objects, the allocation first (the layer

@@ -86,6 +86,11 @@
 //     not tracked and are forgotten with their device.
 //   - Shard maps shrink as names are forgotten (internal/hashmap), so a
 //     burst of objects does not keep its memory.
+//   - A store keeps at most MaxNames names (limit.go): a program that names
+//     objects it never destroys leaks handles, and must not take the host's
+//     memory with them. A new name past the limit is emitted live but not
+//     kept (ErrFull), counted (Refused), and the first one is told to
+//     OnFull; renames of kept names and removals work as ever.
 //   - The device is part of the key for non-dispatchable device-level handles,
 //     so equal handle values on two devices do not collide.
 //   - A legacy VkDebugReportObjectTypeEXT is mapped through the generated table

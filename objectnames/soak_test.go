@@ -1,6 +1,7 @@
 package objectnames
 
 import (
+	"errors"
 	"runtime"
 	"strconv"
 	"testing"
@@ -87,5 +88,41 @@ func TestSoakCreateNameDestroy(t *testing.T) {
 		t.Fatalf("heap grew from %d to %d bytes (+%d) over %d cycles", before, after, after-before, cycles)
 	}
 	t.Logf("%d cycles: heap %d -> %d bytes", cycles, before, after)
+	runtime.KeepAlive(s)
+}
+
+// Issue 28: 1,000,000 names on handles never destroyed grew the store
+// without bound. A full store keeps MaxNames, still emits every name live,
+// counts what it did not keep and says so once; its heap stays within
+// MaxNames names of 200 bytes (about 90 bytes a name plus the name).
+func TestLeakedHandlesAreBounded(t *testing.T) {
+	const names = 1_000_000
+	emitted, full := 0, 0
+	s := New(EmitterFunc(func(Record) { emitted++ }))
+	s.OnFull(func() { full++ })
+	before := heapInUse()
+	name := []byte("leaked buffer ")
+	for i := range names {
+		name = strconv.AppendInt(name[:len("leaked buffer ")], int64(i), 10)
+		err := s.SetNameBytes(0xd1, gen.ObjectTypeBuffer, uint64(i+1), name)
+		if err != nil && !errors.Is(err, ErrFull) {
+			t.Fatal(err)
+		}
+	}
+	after := heapInUse()
+	kept := s.Len()
+	if kept > MaxNames || kept < MaxNames*9/10 || s.Refused() != uint64(names-kept) || full != 1 || emitted != names {
+		t.Fatalf("kept %d (MaxNames %d), refused %d, onFull %d times, emitted %d of %d", kept, MaxNames, s.Refused(), full, emitted, names)
+	}
+	if grew := int64(after) - int64(before); grew > MaxNames*200 {
+		t.Fatalf("heap grew by %d bytes for %d names kept (%d a name)", grew, kept, grew/int64(kept))
+	}
+	if err := s.SetName(0xd1, gen.ObjectTypeBuffer, 1, "renamed"); err != nil {
+		t.Errorf("renaming a kept name in a full store: %v", err)
+	}
+	s.DeviceDestroyed(0xd1)
+	if err := s.SetName(0xd1, gen.ObjectTypeBuffer, names+1, "after"); err != nil || s.Len() != 1 {
+		t.Errorf("after the device went: %v, %d names", err, s.Len())
+	}
 	runtime.KeepAlive(s)
 }

@@ -91,6 +91,7 @@ type shard struct {
 // value is not usable.
 type Store struct {
 	live    Emitter
+	limit   limit
 	watchMu sync.Mutex
 	watches []*func(device uint64, dropped []Record) // under watchMu
 	shards  [numShards]shard
@@ -126,18 +127,33 @@ func (s *Store) SetName(device uint64, t generated.ObjectType, handle uint64, na
 	}
 	k := makeKey(device, t, handle)
 	sh := s.shardOf(k)
+	if sh.set(s, k, device, name) {
+		return nil
+	}
+	s.refuse() // after the shard's lock: onFull may emit
+	return fmt.Errorf("%w (%v %#x)", ErrFull, t, handle)
+}
+
+// set stores name under k in sh and emits the change; false when sh is full
+// and k new, which emits the name without keeping it.
+func (sh *shard) set(s *Store, k key, device uint64, name string) (kept bool) {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
+	t, handle := k.objectType(), k.handle
 	old, ok := sh.m.Get(k)
 	if name == "" {
 		if ok {
 			sh.m.Delete(k)
 			s.emit(Record{Device: old.dev, Type: t, Handle: handle, Removed: true})
 		}
-		return nil
+		return true
 	}
 	if ok && old.dev == device && old.name == name {
-		return nil
+		return true
+	}
+	if !ok && sh.m.Len() >= MaxNames/numShards {
+		s.emit(Record{Device: device, Type: t, Handle: handle, Name: strings.Clone(name)})
+		return false
 	}
 	if !ok || old.name != name {
 		name = strings.Clone(name)
@@ -146,7 +162,7 @@ func (s *Store) SetName(device uint64, t generated.ObjectType, handle uint64, na
 	}
 	sh.m.Set(k, entry{dev: device, name: name})
 	s.emit(Record{Device: device, Type: t, Handle: handle, Name: name})
-	return nil
+	return true
 }
 
 func (s *Store) emit(r Record) {

@@ -55,8 +55,9 @@
 //
 // Per-session Options: CategoryFilter decides, once per category, which
 // categories the session records; instant events and categorised counters
-// of the others are never encoded for it (VkObjectName packets and counters
-// without a category always are). OmitSequenceID leaves
+// of the others are never encoded for it (VkObjectName packets, counters
+// without a category and the categories of NewAlwaysCategory always are).
+// OmitSequenceID leaves
 // trusted_packet_sequence_id out of every packet, for outputs whose
 // transport assigns it. Session.ClearIncrementalState makes each sequence's
 // next batch start with a SEQ_INCREMENTAL_STATE_CLEARED packet re-emitting

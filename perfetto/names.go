@@ -61,8 +61,9 @@ func (t *nameTable) lookup(id uint32) (string, bool) {
 var categories, eventNames, annotationNames, stringValues nameTable
 
 var catDescs struct {
-	mu sync.Mutex
-	m  map[Category]string
+	mu     sync.Mutex
+	m      map[Category]string
+	always map[Category]bool // NewAlwaysCategory's
 }
 
 // NewCategory registers a track-event category (deduplicated; safe for
@@ -88,11 +89,34 @@ func NewCategory(name string, description ...string) Category {
 	return c
 }
 
+// NewAlwaysCategory registers a category that every session records
+// whatever its CategoryFilter says: for the few events a trace must carry
+// whichever categories its user chose (the layers' own warnings about their
+// configuration, say, which a filter naming a misspelt category would
+// otherwise drop).
+func NewAlwaysCategory(name, description string) Category {
+	c := NewCategory(name, description)
+	catDescs.mu.Lock()
+	defer catDescs.mu.Unlock()
+	if catDescs.always == nil {
+		catDescs.always = map[Category]bool{}
+	}
+	catDescs.always[c] = true
+	return c
+}
+
+func alwaysRecorded(c Category) bool {
+	catDescs.mu.Lock()
+	defer catDescs.mu.Unlock()
+	return catDescs.always[c]
+}
+
 // CategoryInfo describes a registered category.
 type CategoryInfo struct {
 	ID          Category
 	Name        string
 	Description string // "" when none was given
+	Always      bool   // registered with NewAlwaysCategory
 }
 
 // Categories returns every registered category, in registration order.
@@ -106,7 +130,7 @@ func Categories() []CategoryInfo {
 	out := make([]CategoryInfo, 0, len(*p)-1)
 	for i, n := range (*p)[1:] {
 		c := Category(i + 1)
-		out = append(out, CategoryInfo{ID: c, Name: n, Description: catDescs.m[c]})
+		out = append(out, CategoryInfo{ID: c, Name: n, Description: catDescs.m[c], Always: catDescs.always[c]})
 	}
 	return out
 }

@@ -50,8 +50,8 @@ type Options struct {
 	// NewCounterTrackIn, of a category it rejects are never encoded for this
 	// session. It is called once per category per session (the answer is
 	// cached), possibly from an emitting goroutine, so it must be quick and
-	// must not emit. Raw packets (VkObjectName) and category-less counters
-	// are always recorded.
+	// must not emit. Raw packets (VkObjectName), category-less counters and
+	// the categories of NewAlwaysCategory are always recorded.
 	CategoryFilter func(Category) bool
 	// OmitSequenceID writes packets without trusted_packet_sequence_id, for
 	// outputs whose transport assigns it (traced rejects producer-set ids);
@@ -290,7 +290,7 @@ func (s *Session) decideCategories(c Category) bool {
 	next := make([]bool, n)
 	copy(next, old)
 	for id := max(1, len(old)); id < n; id++ {
-		next[id] = s.opts.CategoryFilter(Category(id))
+		next[id] = alwaysRecorded(Category(id)) || s.opts.CategoryFilter(Category(id))
 	}
 	s.catOK.Store(&next)
 	return int(c) >= n || next[c]

@@ -14,6 +14,7 @@ import (
 var (
 	catOn      = perfetto.NewCategory("filter.on", "recorded by the filter tests")
 	catOff     = perfetto.NewCategory("filter.off")
+	catAlways  = perfetto.NewAlwaysCategory("filter.always", "recorded whatever a filter says")
 	ctrOff     = perfetto.NewCounterTrackIn(catOff, "filter.off.counter", perfetto.UnitSizeBytes)
 	ctrOn      = perfetto.NewCounterTrackIn(catOn, "filter.on.counter", perfetto.UnitSizeBytes)
 	evLostName = perfetto.NewEventName("defined.in.a.lost.batch")
@@ -40,12 +41,13 @@ func countByCategory(tr *decode.Trace) map[string]int {
 
 // TestCategoryFilter: a session's CategoryFilter keeps events and
 // categorised counters of rejected categories out of that session only
-// (replay included), asks once per category, and never filters raw packets
-// or category-less counters.
+// (replay included), asks once per category, and never filters raw packets,
+// category-less counters or the categories of NewAlwaysCategory.
 func TestCategoryFilter(t *testing.T) {
 	t.Cleanup(perfetto.RegisterReplay(func(e *perfetto.Emitter) {
 		e.Instant(catOn, evCreate)
 		e.Instant(catOff, evCreate)
+		e.Instant(catAlways, evCreate)
 		e.Counter(ctrOff, 1)
 	}))
 	var mu sync.Mutex
@@ -54,7 +56,7 @@ func TestCategoryFilter(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		asked[c]++
-		return c != catOff
+		return c != catOff && c != catAlways
 	}
 	var filtered, all bytes.Buffer
 	fs, err := perfetto.StartSession("filtered", perfetto.WriterOutput(&filtered), perfetto.Options{CategoryFilter: filter})
@@ -80,8 +82,8 @@ func TestCategoryFilter(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := decodeBuffer(t, filtered.Bytes())
-	if n := countByCategory(tr); n["filter.on"] != 101 || n["filter.off"] != 0 {
-		t.Errorf("filtered session: events by category %v, want 101 filter.on and no filter.off", n)
+	if n := countByCategory(tr); n["filter.on"] != 101 || n["filter.off"] != 0 || n["filter.always"] != 1 {
+		t.Errorf("filtered session: events by category %v, want 101 filter.on, 1 filter.always and no filter.off", n)
 	}
 	c := tr.Counters()
 	if c["filter.off.counter"] != nil || c["filter.on.counter"] == nil || c[ctrAppMem.Name()] == nil {

@@ -73,7 +73,30 @@ func (b *builder) errorf(el *etree.Element, format string, args ...any) error {
 }
 
 func (b *builder) warnf(el *etree.Element, format string, args ...any) {
-	b.reg.Warnings = append(b.reg.Warnings, b.diag(el, format, args...))
+	if b.countWarning() {
+		b.reg.Warnings = append(b.reg.Warnings, b.diag(el, format, args...))
+	}
+}
+
+// MaxWarnings is how many warnings a Registry lists: a registry with a
+// million unknown attributes must not cost a million diagnostics. The rest
+// are counted in MoreWarnings.
+const MaxWarnings = 100
+
+// countWarning counts a warning and reports whether it is listed.
+func (b *builder) countWarning() bool {
+	if len(b.reg.Warnings) < MaxWarnings {
+		return true
+	}
+	b.reg.MoreWarnings++
+	return false
+}
+
+// warn lists d unless MaxWarnings are listed.
+func (b *builder) warn(d Diagnostic) {
+	if b.countWarning() {
+		b.reg.Warnings = append(b.reg.Warnings, d)
+	}
 }
 
 // known lists, per element, the attributes the schema defines (whether or not
@@ -429,7 +452,7 @@ func (b *builder) objectTypes() {
 			h.ObjectType = deriveObjectType(h.Name, b.tags)
 		}
 		if ot != nil && ot.ValueByName[h.ObjectType] == nil && len(h.RequiredBy) > 0 {
-			b.reg.Warnings = append(b.reg.Warnings, Diagnostic{File: b.file,
+			b.warn(Diagnostic{File: b.file,
 				Msg: fmt.Sprintf("handle %s: object type %s is not a VkObjectType value", h.Name, h.ObjectType)})
 		}
 	}

@@ -72,7 +72,7 @@ func (b *builder) resolveCommandAliases() {
 		}
 		c := b.commands[target]
 		if c == nil {
-			b.reg.Warnings = append(b.reg.Warnings, Diagnostic{File: b.file,
+			b.warn(Diagnostic{File: b.file,
 				Msg: "command alias " + alias + " -> " + b.cmdAlias[alias] + " does not resolve to a command"})
 			continue
 		}

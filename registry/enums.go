@@ -219,7 +219,7 @@ func (b *builder) resolveEnumAliases() {
 			if t.Alias == "" {
 				v.Value, v.Text = t.Value, t.Text
 			} else {
-				b.reg.Warnings = append(b.reg.Warnings, Diagnostic{File: b.file,
+				b.warn(Diagnostic{File: b.file,
 					Msg: "enum " + v.Name + ": alias " + v.Alias + " does not resolve to a value"})
 			}
 		}

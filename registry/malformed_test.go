@@ -3,6 +3,7 @@ package registry
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,6 +109,26 @@ func TestUnknownIsWarning(t *testing.T) {
 	}
 	if c := reg.Command("vkX"); c == nil || c.Level != LevelInstance {
 		t.Errorf("vkX = %+v", c)
+	}
+}
+
+// Issue 28: one <type> with 1M unknown attributes printed 1,000,004
+// warnings. The registry lists MaxWarnings and counts the rest.
+func TestWarningsAreCapped(t *testing.T) {
+	var attrs strings.Builder
+	for i := range 20_000 {
+		fmt.Fprintf(&attrs, ` a%d="1"`, i)
+	}
+	src := `<registry><types><type category="handle"` + attrs.String() + `><type>VK_DEFINE_HANDLE</type>(<name>VkInstance</name>)</type></types></registry>`
+	reg, err := Parse(strings.NewReader(src), "attrs.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reg.Warnings) != MaxWarnings || reg.MoreWarnings != 20_000-MaxWarnings {
+		t.Fatalf("%d warnings listed and %d more, want %d and %d", len(reg.Warnings), reg.MoreWarnings, MaxWarnings, 20_000-MaxWarnings)
+	}
+	if w := reg.Warnings[0].String(); w != `attrs.xml:1:18: unknown attribute "a0" on <type>` {
+		t.Errorf("first warning %q", w)
 	}
 }
 

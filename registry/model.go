@@ -27,8 +27,10 @@ type Registry struct {
 	Types []*Type
 
 	// Warnings are unknown elements/attributes and tolerated oddities,
-	// each with file:line:column. They never make Load fail.
-	Warnings []Diagnostic
+	// each with file:line:column, the first MaxWarnings of them; the
+	// others are counted in MoreWarnings. They never make Load fail.
+	Warnings     []Diagnostic
+	MoreWarnings int
 
 	// Lookup indexes, built once by the parser (see lookup.go).
 	handleByName  map[string]*Handle

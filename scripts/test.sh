@@ -40,4 +40,7 @@ go test ./registry -run '^$' -fuzz '^FuzzParse$' -fuzztime "${FUZZTIME:-60s}" -f
 echo "== fuzz audit.FuzzParse for ${AUDIT_FUZZTIME:-15s}"
 go test ./audit -run '^$' -fuzz '^FuzzParse$' -fuzztime "${AUDIT_FUZZTIME:-15s}" -fuzzminimizetime 5s
 
+echo "== fuzz settings.FuzzSettings for ${SETTINGS_FUZZTIME:-15s}"
+go test ./layer/settings -run '^$' -fuzz '^FuzzSettings$' -fuzztime "${SETTINGS_FUZZTIME:-15s}" -fuzzminimizetime 5s
+
 echo "== all tests passed"

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -53,14 +51,13 @@ read or has no table.`,
 			if err != nil {
 				return err
 			}
-			rep := audit.AuditFiles(t, files, audit.Options{MaxSize: int64(maxSize), Stdin: cmd.InOrStdin()})
-			out := cmd.OutOrStdout()
+			write := audit.WriteText
 			if format == "json" {
-				if err := writeJSON(out, rep); err != nil {
-					return err
-				}
-			} else {
-				writeAuditText(out, rep)
+				write = audit.WriteJSON
+			}
+			rep, err := write(cmd.OutOrStdout(), t, files, audit.Options{MaxSize: int64(maxSize), Stdin: cmd.InOrStdin()})
+			if err != nil {
+				return err
 			}
 			if rep.Status != 0 {
 				return &exitError{code: rep.Status}
@@ -72,26 +69,4 @@ read or has no table.`,
 	formatFlag(cmd, &format, auditFormats)
 	cmd.Flags().Var(&maxSize, "max-size", "largest input file read, in bytes (suffixes KiB, MiB, GiB)")
 	rootCmd.AddCommand(cmd)
-}
-
-// writeAuditText prints each file's result, then a summary line.
-func writeAuditText(out io.Writer, rep *audit.Report) {
-	for _, f := range rep.Files {
-		switch {
-		case f.Error != "": // names the file already
-			fmt.Fprintf(out, "error: %s\n", f.Error)
-		case f.NoTable != "":
-			fmt.Fprintf(out, "%s: %s\n", f.File, f.NoTable)
-		default:
-			fmt.Fprintf(out, "%s: %s\n", f.File, f.Summary())
-		}
-		for _, n := range f.Notes {
-			fmt.Fprintln(out, n)
-		}
-		for _, fd := range f.Findings {
-			fmt.Fprintln(out, fd)
-		}
-	}
-	fmt.Fprintf(out, "%d finding(s) in %d row(s) of %d file(s) against VK_HEADER_VERSION %d\n",
-		rep.Findings, rep.Rows, len(rep.Files), rep.HeaderVersion)
 }

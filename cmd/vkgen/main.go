@@ -5,7 +5,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -88,8 +87,10 @@ func (e *exitError) Error() string {
 func usageErr(err error) error { return &exitError{code: 2, err: err} }
 
 // registryMaxMB is --registry-max-mb, shared by every command that reads
-// the registry.
+// the registry; at most maxRegistryMB, the bound --max-size has too.
 var registryMaxMB int64
+
+const maxRegistryMB = 1 << 20
 
 // registryFlag adds the shared --registry and --registry-max-mb flags to cmd.
 func registryFlag(cmd *cobra.Command, p *string) {
@@ -101,6 +102,9 @@ func registryFlag(cmd *cobra.Command, p *string) {
 // loadRegistry finds (by the rule of rootCmd's help) and loads the
 // registry, printing its warnings on stderr.
 func loadRegistry(cmd *cobra.Command, explicit string) (*registry.Registry, error) {
+	if registryMaxMB <= 0 || registryMaxMB > maxRegistryMB { // MiB to bytes must not overflow
+		return nil, usageErr(fmt.Errorf("--registry-max-mb %d: must be between 1 and %d (1 TiB)", registryMaxMB, maxRegistryMB))
+	}
 	pin, err := registry.ReadPin(registry.PinFile)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -115,9 +119,6 @@ func loadRegistry(cmd *cobra.Command, explicit string) (*registry.Registry, erro
 	if pin != nil && explicit == "" && os.Getenv("VK_REGISTRY") == "" && !pin.Matches(path) {
 		fmt.Fprintf(cmd.ErrOrStderr(), "warning: no copy of the pinned registry %s found (%s); using %s, whose output differs from the committed files\n", pin.Version, registry.PinFile, path)
 	}
-	if registryMaxMB <= 0 {
-		return nil, usageErr(fmt.Errorf("--registry-max-mb must be positive"))
-	}
 	r, err := registry.Load(path, registry.WithMaxSize(registryMaxMB<<20))
 	var se *registry.SizeError
 	if errors.As(err, &se) {
@@ -128,6 +129,9 @@ func loadRegistry(cmd *cobra.Command, explicit string) (*registry.Registry, erro
 	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
+	}
+	if r.MoreWarnings > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "warning: ... and %d more warnings\n", r.MoreWarnings)
 	}
 	return r, nil
 }
@@ -166,15 +170,6 @@ func checkFormat(format string, allowed []string) error {
 		}
 	}
 	return usageErr(fmt.Errorf("unknown --format %q (want one of %s)", format, strings.Join(allowed, ", ")))
-}
-
-// writeJSON writes v as indented JSON, leaving <, > and & unescaped (the
-// output is for people and CI, not for embedding in HTML).
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }

@@ -51,7 +51,10 @@ func TestRegistryInputs(t *testing.T) {
 		{"limit raised", []string{"--registry", big, "--registry-max-mb", "64"}, "", "", 2, "has no VkDebugReportObjectTypeEXT", ""},
 		{"FIFO", []string{"--registry", fifo}, "", good, 0, "", "VK_OBJECT_TYPE_INSTANCE"},
 		{"FIFO too large", []string{"--registry", fifo}, "", big, 2, fifo + ": larger than the registry size limit", ""},
-		{"zero limit", []string{"--registry", good, "--registry-max-mb", "0"}, "", "", 2, "--registry-max-mb must be positive", ""},
+		{"zero limit", []string{"--registry", good, "--registry-max-mb", "0"}, "", "", 2, "--registry-max-mb 0: must be between 1 and 1048576 (1 TiB)", ""},
+		{"negative limit", []string{"--registry", good, "--registry-max-mb", "-5"}, "", "", 2, "--registry-max-mb -5: must be between 1", ""},
+		// issue 28: the MiB-to-bytes conversion overflowed into a negative limit
+		{"huge limit", []string{"--registry", good, "--registry-max-mb", "99999999999999"}, "", "", 2, "--registry-max-mb 99999999999999: must be between 1 and 1048576", ""},
 	} {
 		t.Setenv("VK_REGISTRY", c.env)
 		if c.feed != "" {

@@ -8,11 +8,14 @@ import "unsafe"
 const structureTypeLayerSettingsCreateInfo = 1000496000
 
 // Bounds on what FromChain reads of application memory: a cyclic or
-// corrupt chain must not hang or exhaust vkCreateInstance.
+// corrupt chain must not hang or exhaust vkCreateInstance. Every setting
+// takes one value, so no more is read whatever valueCount says: reading
+// more than a setting takes would read memory the application never
+// promised (a huge valueCount with one value faulted here).
 const (
 	maxChain    = 256
 	maxSettings = 1024
-	maxValues   = 1024
+	maxValues   = 1
 	maxString   = 4096
 )
 
@@ -68,13 +71,17 @@ func FromChain(pNext unsafe.Pointer) []APISetting {
 	return out
 }
 
+// copySetting copies an entry: its type is checked before its count, and
+// values are read only of a known type and only as many as a setting takes.
 func copySetting(s *layerSetting) (APISetting, bool) {
 	if s.pLayerName == nil || s.pSettingName == nil || (s.valueCount > 0 && s.pValues == nil) {
 		return APISetting{}, false
 	}
-	a := APISetting{Layer: cString(s.pLayerName), Key: cString(s.pSettingName), Type: s.typ}
-	n := min(int(s.valueCount), maxValues)
-	for i := 0; i < n; i++ {
+	a := APISetting{Layer: cString(s.pLayerName), Key: cString(s.pSettingName), Type: s.typ, Count: s.valueCount}
+	if s.typ < apiBool32 || s.typ > apiString {
+		return a, true // an unknown type: reported by the caller, by number
+	}
+	for i := range min(int(s.valueCount), maxValues) {
 		switch s.typ {
 		case apiBool32:
 			a.Values = append(a.Values, *(*uint32)(unsafe.Add(s.pValues, 4*i)) != 0)
@@ -96,8 +103,6 @@ func copySetting(s *layerSetting) (APISetting, bool) {
 				return APISetting{}, false
 			}
 			a.Values = append(a.Values, cString(p))
-		default:
-			return a, true // an unknown type: reported by the caller as a type mismatch
 		}
 	}
 	return a, true

@@ -16,11 +16,13 @@
 //     to VkInstanceCreateInfo (VK_EXT_layer_settings);
 //  4. the setting's default.
 //
-// A value that does not parse, a value of the wrong type and an unknown key
-// of one of our namespaces are reported once per process on stderr, naming
-// the key and the source (variable, file and line, create info), and the
-// setting takes its default. A missing or unreadable file is no error. The
-// package knows the settings' declarations (Def), never what they mean.
+// A value that does not parse, a value of the wrong type, a blank value, a
+// line of the file in our namespaces without "=" and an unknown key of one
+// of our namespaces are reported (Sources.Warn), naming the key and the
+// source (variable, file and line, create info); a bad value leaves the
+// setting to the next source, as a blank one does, and in the end to its
+// default. A missing or unreadable file is no error. The package knows the
+// settings' declarations (Def), never what they mean.
 package settings
 
 import (
@@ -30,7 +32,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // Type is a setting's type, named as in layer manifests.
@@ -65,8 +66,9 @@ type Value struct {
 // create info (see FromChain).
 type APISetting struct {
 	Layer, Key string
-	Type       int32 // VkLayerSettingTypeEXT
-	Values     []any // bool, int64, uint64, float64 or string by Type
+	Type       int32  // VkLayerSettingTypeEXT
+	Count      uint32 // valueCount as the application gave it
+	Values     []any  // bool, int64, uint64, float64 or string by Type: the first min(Count, maxValues)
 }
 
 // VkLayerSettingTypeEXT values.
@@ -86,13 +88,17 @@ const (
 const compatNamespace = "vkgen"
 
 // Sources are where Resolve looks; the zero value reads the process's
-// environment and file. Tests replace them.
+// environment and file and prints problems on stderr. Tests replace them.
 type Sources struct {
 	Getenv  func(string) string
 	Environ func() []string
 	Cwd     string
 	API     []APISetting
-	Log     io.Writer
+	// Warn reports a problem once per Resolve: key names the setting
+	// ("settings.trace_file"; "settings" for unknown keys and lines that do
+	// not parse), message says it all ("settings: ..."). layer/tracing passes
+	// its Warn, which prints each once per process and records it in traces.
+	Warn func(key, message string)
 }
 
 func (s Sources) withDefaults() Sources {
@@ -105,8 +111,8 @@ func (s Sources) withDefaults() Sources {
 	if s.Cwd == "" {
 		s.Cwd, _ = os.Getwd()
 	}
-	if s.Log == nil {
-		s.Log = os.Stderr
+	if s.Warn == nil {
+		s.Warn = func(_, message string) { fmt.Fprintln(os.Stderr, "vkgen: "+message) }
 	}
 	return s
 }
@@ -123,7 +129,7 @@ func Resolve(layers []string, defs []Def, src Sources) map[string]Value {
 	for _, d := range defs {
 		byKey[d.Key] = d
 	}
-	r := reporter{w: src.Log}
+	r := reporter{warn: src.Warn, seen: map[string]bool{}}
 	for _, layer := range layers {
 		r.unknownKeys(layer, byKey, src, file, lines)
 	}
@@ -134,20 +140,26 @@ func Resolve(layers []string, defs []Def, src Sources) map[string]Value {
 	return out
 }
 
+// resolveOne takes the first source that gives d a good value: a blank or
+// bad one is reported and the next source is asked.
 func resolveOne(layers []string, d Def, src Sources, file string, lines []fileLine, r *reporter) Value {
 	for _, name := range envNames(layers, d.Key) {
-		if v := src.Getenv(name); v != "" {
-			return r.parse(d, v, name)
+		if v, ok := r.parse(d, src.Getenv(name), name); ok {
+			return v
 		}
 	}
 	for _, ns := range append(namespaces(layers), compatNamespace) {
 		if l, ok := lastLine(lines, ns+"."+d.Key); ok {
-			return r.parse(d, l.value, fmt.Sprintf("%s:%d", file, l.n))
+			if v, ok := r.parse(d, l.value, fmt.Sprintf("%s:%d", file, l.n)); ok {
+				return v
+			}
 		}
 	}
 	for _, a := range src.API {
 		if a.Key == d.Key && slices.Contains(layers, a.Layer) {
-			return r.fromAPI(d, a)
+			if v, ok := r.fromAPI(d, a); ok {
+				return v
+			}
 		}
 	}
 	return Value{V: d.Default, Source: "default"}
@@ -222,6 +234,7 @@ func FilePath(getenv func(string) string, cwd string) string {
 type fileLine struct {
 	n          int
 	key, value string
+	noEquals   bool // a line that is no assignment: key is the whole line
 }
 
 // maxFile bounds what is read of a settings file (a device or a huge file
@@ -245,8 +258,8 @@ func readFile(path string) (string, []fileLine) {
 	for i, line := range strings.Split(string(data), "\n") {
 		line, _, _ = strings.Cut(line, "#")
 		k, v, ok := strings.Cut(line, "=")
-		if ok {
-			out = append(out, fileLine{n: i + 1, key: strings.TrimSpace(k), value: strings.TrimSpace(v)})
+		if ok || strings.TrimSpace(line) != "" {
+			out = append(out, fileLine{n: i + 1, key: strings.TrimSpace(k), value: strings.TrimSpace(v), noEquals: !ok})
 		}
 	}
 	return path, out
@@ -255,32 +268,43 @@ func readFile(path string) (string, []fileLine) {
 // lastLine returns the last assignment of key: the file's last line wins.
 func lastLine(lines []fileLine, key string) (fileLine, bool) {
 	for i := len(lines) - 1; i >= 0; i-- {
-		if lines[i].key == key {
+		if lines[i].key == key && !lines[i].noEquals {
 			return lines[i], true
 		}
 	}
 	return fileLine{}, false
 }
 
-// reporter writes each problem once per process.
-type reporter struct{ w io.Writer }
+// reporter reports each problem once per Resolve.
+type reporter struct {
+	warn func(key, message string)
+	seen map[string]bool
+}
 
-var reported sync.Map
-
-func (r reporter) report(format string, args ...any) {
-	msg := fmt.Sprintf("vkgen: settings: "+format, args...)
-	if _, dup := reported.LoadOrStore(msg, true); !dup {
-		fmt.Fprintln(r.w, msg)
+func (r reporter) report(key, format string, args ...any) {
+	msg := fmt.Sprintf("settings: "+format, args...)
+	if !r.seen[msg] {
+		r.seen[msg] = true
+		r.warn(key, msg)
 	}
 }
 
-func (r reporter) parse(d Def, s, source string) Value {
+// parse reads s, the value of d from source, ok false when there is none:
+// s is empty (unset), blank (reported) or does not parse (reported).
+func (r reporter) parse(d Def, s, source string) (Value, bool) {
+	if s == "" {
+		return Value{}, false
+	}
+	if strings.TrimSpace(s) == "" {
+		r.report("settings."+d.Key, "%s from %s: %q is blank; treated as unset", d.Key, source, s)
+		return Value{}, false
+	}
 	v, err := parseValue(d, s)
 	if err != nil {
-		r.report("%s from %s: %v; using the default %v", d.Key, source, err, d.Default)
-		return Value{V: d.Default, Source: "default"}
+		r.report("settings."+d.Key, "%s from %s: %v; ignored", d.Key, source, err)
+		return Value{}, false
 	}
-	return Value{V: v, Source: source}
+	return Value{V: v, Source: source}, true
 }
 
 func parseValue(d Def, s string) (any, error) {
@@ -337,45 +361,54 @@ func checkRange(d Def, n int64) (any, error) {
 	return n, nil
 }
 
-func (r reporter) fromAPI(d Def, a APISetting) Value {
+// fromAPI checks a create-info entry: its type first (a type it does not
+// know says nothing about its values), then its count, then its value.
+func (r reporter) fromAPI(d Def, a APISetting) (Value, bool) {
 	const source = "VkLayerSettingsCreateInfoEXT"
-	bad := func(why string) Value {
-		r.report("%s from %s: %s; using the default %v", d.Key, source, why, d.Default)
-		return Value{V: d.Default, Source: "default"}
+	bad := func(why string) (Value, bool) {
+		r.report("settings."+d.Key, "%s from %s: %s; ignored", d.Key, source, why)
+		return Value{}, false
 	}
-	if len(a.Values) != 1 {
-		return bad(fmt.Sprintf("%d values, want 1", len(a.Values)))
-	}
-	v := a.Values[0]
+	want, wantName := []int32{apiString}, apiTypeName(apiString)
 	switch d.Type {
 	case Bool:
-		if b, ok := v.(bool); ok && a.Type == apiBool32 {
-			return Value{V: b, Source: source}
-		}
+		want, wantName = []int32{apiBool32}, apiTypeName(apiBool32)
 	case Int:
-		var n int64
-		switch x := v.(type) {
-		case int64:
-			n = x
-		case uint64:
-			if x > 1<<63-1 {
-				return bad(fmt.Sprintf("%d is too large", x))
-			}
-			n = int64(x)
-		default:
-			return bad(fmt.Sprintf("type %s, want an integer type", apiTypeName(a.Type)))
-		}
-		got, err := checkRange(d, n)
-		if err != nil {
-			return bad(err.Error())
-		}
-		return Value{V: got, Source: source}
-	default:
-		if s, ok := v.(string); ok {
-			return Value{V: s, Source: source}
-		}
+		want, wantName = []int32{apiInt32, apiInt64, apiUint32, apiUint64}, "an integer type"
 	}
-	return bad(fmt.Sprintf("type %s, want %s", apiTypeName(a.Type), d.Type))
+	switch {
+	case a.Type < apiBool32 || a.Type > apiString:
+		return bad(fmt.Sprintf("unknown type %s", apiTypeName(a.Type)))
+	case !slices.Contains(want, a.Type):
+		return bad(fmt.Sprintf("type %s, want %s", apiTypeName(a.Type), wantName))
+	}
+	if a.Count != 1 || len(a.Values) != 1 {
+		return bad(fmt.Sprintf("%d values, want 1", a.Count))
+	}
+	switch v := a.Values[0].(type) {
+	case bool:
+		return Value{V: v, Source: source}, true
+	case string:
+		return r.parse(d, v, source)
+	case int64:
+		return r.checkedInt(d, v, source)
+	case uint64:
+		if v > 1<<63-1 {
+			return bad(fmt.Sprintf("%d is too large", v))
+		}
+		return r.checkedInt(d, int64(v), source)
+	default:
+		return bad(fmt.Sprintf("value %v of type %s", v, apiTypeName(a.Type)))
+	}
+}
+
+func (r reporter) checkedInt(d Def, n int64, source string) (Value, bool) {
+	got, err := checkRange(d, n)
+	if err != nil {
+		r.report("settings."+d.Key, "%s from %s: %v; ignored", d.Key, source, err)
+		return Value{}, false
+	}
+	return Value{V: got, Source: source}, true
 }
 
 func apiTypeName(t int32) string {
@@ -386,30 +419,50 @@ func apiTypeName(t int32) string {
 	return fmt.Sprintf("VkLayerSettingTypeEXT(%d)", t)
 }
 
-// unknownKeys reports keys of our namespaces that no Def declares: file
-// lines, create-info entries for this layer, and VK_VKGEN_FOO_* variables.
+// unknownKeys reports what in our namespaces names nothing known: file
+// lines (and lines there that are no assignment), create-info entries for
+// this layer, VK_VKGEN_FOO_* variables, and VK_VKGEN_* variables that are
+// neither a setting nor end with one (another vkgen layer's).
 func (r reporter) unknownKeys(layer string, byKey map[string]Def, src Sources, file string, lines []fileLine) {
 	for _, l := range lines {
 		for _, prefix := range []string{Namespace(layer) + ".", compatNamespace + "."} {
-			if k, ok := strings.CutPrefix(l.key, prefix); ok {
-				if _, known := byKey[k]; !known {
-					r.report("unknown setting %s in %s:%d", l.key, file, l.n)
-				}
+			k, ok := strings.CutPrefix(l.key, prefix)
+			switch _, known := byKey[k]; {
+			case ok && l.noEquals:
+				r.report("settings", "%s:%d: %q is not \"key = value\"; ignored", file, l.n, l.key)
+			case ok && !known:
+				r.report("settings", "unknown setting %s in %s:%d", l.key, file, l.n)
 			}
 		}
 	}
 	for _, a := range src.API {
 		if _, known := byKey[a.Key]; a.Layer == layer && !known {
-			r.report("unknown setting %s of %s in VkLayerSettingsCreateInfoEXT", a.Key, layer)
+			r.report("settings", "unknown setting %s of %s in VkLayerSettingsCreateInfoEXT", a.Key, layer)
 		}
 	}
 	envPrefix := "VK_" + strings.ToUpper(strings.TrimPrefix(layer, "VK_LAYER_")) + "_"
+	compatPrefix := "VK_" + strings.ToUpper(compatNamespace) + "_"
 	for _, kv := range src.Environ() {
 		name, val, _ := strings.Cut(kv, "=")
-		if k, ok := strings.CutPrefix(name, envPrefix); ok && val != "" {
+		if val == "" {
+			continue
+		}
+		if k, ok := strings.CutPrefix(name, envPrefix); ok {
 			if _, known := byKey[strings.ToLower(k)]; !known {
-				r.report("unknown setting variable %s", name)
+				r.report("settings", "unknown setting variable %s", name)
 			}
+		} else if k, ok := strings.CutPrefix(name, compatPrefix); ok && !endsWithKey(strings.ToLower(k), byKey) {
+			r.report("settings", "unknown setting variable %s", name)
 		}
 	}
+}
+
+// endsWithKey reports whether k is a key or ends with "_" and a key.
+func endsWithKey(k string, byKey map[string]Def) bool {
+	for key := range byKey {
+		if k == key || strings.HasSuffix(k, "_"+key) {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -33,13 +34,17 @@ func (e env) list() []string {
 // folder, and returns the values and what was reported.
 func resolve(t *testing.T, e env, cwd string, api ...APISetting) (map[string]Value, string) {
 	t.Helper()
-	reported.Clear()
 	var log bytes.Buffer
 	if cwd == "" {
 		cwd = t.TempDir()
 	}
-	v := Resolve([]string{layer}, defs, Sources{Getenv: e.get, Environ: e.list, Cwd: cwd, API: api, Log: &log})
+	v := Resolve([]string{layer}, defs, Sources{Getenv: e.get, Environ: e.list, Cwd: cwd, API: api, Warn: logTo(&log)})
 	return v, log.String()
+}
+
+// logTo is a Sources.Warn writing "key: message" lines to w.
+func logTo(w io.Writer) func(key, message string) {
+	return func(key, message string) { fmt.Fprintf(w, "%s: %s\n", key, message) }
 }
 
 func write(t *testing.T, path, text string) string {
@@ -78,9 +83,9 @@ func TestPrecedence(t *testing.T) {
 	cwd := t.TempDir()
 	file := write(t, filepath.Join(cwd, "vk_layer_settings.txt"), "vkgen_devicememoryreport.trace_file = /from/file\nvkgen.perfetto_system = off\n")
 	api := []APISetting{
-		{Layer: layer, Key: "trace_file", Type: apiString, Values: []any{"/from/api"}},
-		{Layer: layer, Key: "buffer_kb", Type: apiUint32, Values: []any{int64(64)}},
-		{Layer: "VK_LAYER_OTHER_x", Key: "perfetto_system", Type: apiBool32, Values: []any{true}},
+		{Layer: layer, Key: "trace_file", Type: apiString, Count: 1, Values: []any{"/from/api"}},
+		{Layer: layer, Key: "buffer_kb", Type: apiUint32, Count: 1, Values: []any{int64(64)}},
+		{Layer: "VK_LAYER_OTHER_x", Key: "perfetto_system", Type: apiBool32, Count: 1, Values: []any{true}},
 	}
 	v, log := resolve(t, env{}, cwd, api...)
 	if v["trace_file"] != (Value{"/from/file", file + ":1"}) {
@@ -138,27 +143,29 @@ func TestFileLocation(t *testing.T) {
 func TestBadInputFallsBackAndIsReportedOnce(t *testing.T) {
 	cwd := t.TempDir()
 	file := write(t, filepath.Join(cwd, "vk_layer_settings.txt"),
-		"# comment\nvkgen_devicememoryreport.perfetto_system = maybe\nvkgen_devicememoryreport.colour = red\nvkgen.buffer_kb = 0x7\nvk_other.x = 1\n")
+		"# comment\nvkgen_devicememoryreport.perfetto_system = maybe\nvkgen_devicememoryreport.colour = red\nvkgen.buffer_kb = 0x7\nvk_other.x = 1\nvkgen.colour = blue\n")
 	e := env{"VK_VKGEN_DEVICEMEMORYREPORT_BUFFER_KB": "12 KB", "VK_VKGEN_DEVICEMEMORYREPORT_SPEED": "fast"}
 	api := []APISetting{
-		{Layer: layer, Key: "trace_file", Type: apiBool32, Values: []any{true}},
-		{Layer: layer, Key: "verbose", Type: apiBool32, Values: []any{true}},
+		{Layer: layer, Key: "trace_file", Type: apiBool32, Count: 1, Values: []any{true}},
+		{Layer: layer, Key: "verbose", Type: apiBool32, Count: 1, Values: []any{true}},
 	}
 	v, log := resolve(t, e, cwd, api...)
 	for key, want := range map[string]Value{
-		"perfetto_system": {true, "default"}, "buffer_kb": {int64(1024), "default"}, "trace_file": {"", "default"},
+		// buffer_kb: the variable does not parse, so the file's value applies
+		"perfetto_system": {true, "default"}, "buffer_kb": {int64(7), file + ":4"}, "trace_file": {"", "default"},
 	} {
 		if v[key] != want {
 			t.Errorf("%s = %v, want %v", key, v[key], want)
 		}
 	}
 	for _, want := range []string{
-		`perfetto_system from ` + file + `:2: "maybe" is not a boolean`,
-		`unknown setting vkgen_devicememoryreport.colour in ` + file + `:3`,
-		`buffer_kb from VK_VKGEN_DEVICEMEMORYREPORT_BUFFER_KB: "12 KB" is not an integer`,
-		`unknown setting variable VK_VKGEN_DEVICEMEMORYREPORT_SPEED`,
-		`trace_file from VkLayerSettingsCreateInfoEXT: type VK_LAYER_SETTING_TYPE_BOOL32_EXT, want SAVE_FILE`,
-		`unknown setting verbose of VK_LAYER_VKGEN_DeviceMemoryReport in VkLayerSettingsCreateInfoEXT`,
+		`settings.perfetto_system: settings: perfetto_system from ` + file + `:2: "maybe" is not a boolean`,
+		`settings: settings: unknown setting vkgen_devicememoryreport.colour in ` + file + `:3`,
+		`settings: settings: unknown setting vkgen.colour in ` + file + `:6`,
+		`settings.buffer_kb: settings: buffer_kb from VK_VKGEN_DEVICEMEMORYREPORT_BUFFER_KB: "12 KB" is not an integer`,
+		`settings: settings: unknown setting variable VK_VKGEN_DEVICEMEMORYREPORT_SPEED`,
+		`settings.trace_file: settings: trace_file from VkLayerSettingsCreateInfoEXT: type VK_LAYER_SETTING_TYPE_BOOL32_EXT, want VK_LAYER_SETTING_TYPE_STRING_EXT`,
+		`settings: settings: unknown setting verbose of VK_LAYER_VKGEN_DeviceMemoryReport in VkLayerSettingsCreateInfoEXT`,
 	} {
 		if strings.Count(log, want) != 1 {
 			t.Errorf("report %q: want it once in\n%s", want, log)
@@ -167,10 +174,45 @@ func TestBadInputFallsBackAndIsReportedOnce(t *testing.T) {
 	if strings.Contains(log, "vk_other") {
 		t.Errorf("another layer's key reported:\n%s", log)
 	}
-	var again bytes.Buffer
-	Resolve([]string{layer}, defs, Sources{Getenv: e.get, Environ: e.list, Cwd: cwd, API: api, Log: &again})
-	if again.Len() != 0 {
-		t.Errorf("reported twice in one process:\n%s", again.String())
+}
+
+// Issue 28: a blank value (VK_VKGEN_TRACE_FILE=' ') named a file " "; it is
+// reported and treated as unset, here and in every source.
+func TestBlankValuesAreUnset(t *testing.T) {
+	cwd := t.TempDir()
+	file := write(t, filepath.Join(cwd, "vk_layer_settings.txt"), "vkgen.trace_file = /from/file\nvkgen.buffer_kb =\n")
+	v, log := resolve(t, env{"VK_VKGEN_TRACE_FILE": " ", "VK_VKGEN_BUFFER_KB": "\t"}, cwd)
+	if v["trace_file"] != (Value{"/from/file", file + ":1"}) || v["buffer_kb"] != (Value{int64(1024), "default"}) {
+		t.Errorf("blank values: %v", v)
+	}
+	for _, want := range []string{`trace_file from VK_VKGEN_TRACE_FILE: " " is blank; treated as unset`, `buffer_kb from VK_VKGEN_BUFFER_KB: "\t" is blank`} {
+		if !strings.Contains(log, want) {
+			t.Errorf("want %q reported in\n%s", want, log)
+		}
+	}
+	v, log = resolve(t, env{}, "", APISetting{Layer: layer, Key: "trace_file", Type: apiString, Count: 1, Values: []any{"  "}})
+	if v["trace_file"].V != "" || !strings.Contains(log, `trace_file from VkLayerSettingsCreateInfoEXT: "  " is blank`) {
+		t.Errorf("blank create-info string: %v, reported %q", v["trace_file"], log)
+	}
+}
+
+// Issue 28: what looks like a setting of ours but is none is reported: a
+// file line without "=", a VK_VKGEN_ variable naming no setting.
+func TestWhatNamesNothingIsReported(t *testing.T) {
+	cwd := t.TempDir()
+	file := write(t, filepath.Join(cwd, "vk_layer_settings.txt"), "vkgen.trace_file /x\nvk_other.y\n\n  # only a comment\n")
+	e := env{"VK_VKGEN_TRACE_CATEGORIE": "x", "VK_VKGEN_EXAMPLE_TRACE_FILE": "/e", "VK_VKGEN_BUFFER_KB": "8"}
+	v, log := resolve(t, e, cwd)
+	if v["trace_file"].V != "" || v["buffer_kb"].V != int64(8) {
+		t.Errorf("values: %v", v)
+	}
+	for _, want := range []string{file + `:1: "vkgen.trace_file /x" is not "key = value"`, `unknown setting variable VK_VKGEN_TRACE_CATEGORIE`} {
+		if strings.Count(log, want) != 1 {
+			t.Errorf("want %q once in\n%s", want, log)
+		}
+	}
+	if n := strings.Count(log, "\n"); n != 2 {
+		t.Errorf("%d reports, want 2 (another layer's line and variable are not ours):\n%s", n, log)
 	}
 }
 
@@ -221,7 +263,7 @@ func TestFromChain(t *testing.T) {
 	other := &baseInStructure{sType: 1, pNext: unsafe.Pointer(ci)}
 	got := FromChain(unsafe.Pointer(other))
 	if len(got) != 2 || got[0].Key != "trace_file" || got[0].Values[0] != "/tmp/x.pftrace" || got[0].Layer != layer ||
-		got[1].Key != "buffer_kb" || len(got[1].Values) != 2 || got[1].Values[1] != int64(9) {
+		got[1].Key != "buffer_kb" || got[1].Count != 2 || len(got[1].Values) != 1 || got[1].Values[0] != int64(7) {
 		t.Fatalf("FromChain = %+v", got)
 	}
 	ci.pNext = unsafe.Pointer(other) // a cycle ends at the chain bound
@@ -247,9 +289,8 @@ func TestSeveralLayers(t *testing.T) {
 	cwd := t.TempDir()
 	write(t, filepath.Join(cwd, "vk_layer_settings.txt"), "vkgen_debugmarker.trace_file = /dm\n")
 	e := env{"VK_VKGEN_PERFETTO_SYSTEM": "0", "VK_VKGEN_DEBUGMARKER_BUFFER_KB": "8"}
-	reported.Clear()
 	get := func(layers ...string) map[string]Value {
-		return Resolve(layers, defs, Sources{Getenv: e.get, Environ: e.list, Cwd: cwd, Log: io.Discard})
+		return Resolve(layers, defs, Sources{Getenv: e.get, Environ: e.list, Cwd: cwd, Warn: logTo(io.Discard)})
 	}
 	none := get()
 	if none["perfetto_system"].V != false || none["trace_file"].V != "" || none["buffer_kb"].V != int64(1024) {

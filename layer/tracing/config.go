@@ -28,7 +28,7 @@ const (
 type config struct {
 	traceFile, traceFileSource string // "" when no trace file is configured
 	bufferBytes                int
-	categories                 []string // the trace file's categories; nil: all
+	categories                 []string // the trace file's category patterns; nil: all
 	system                     bool
 	startupWindow              time.Duration
 	smbBytes                   uint32
@@ -49,18 +49,14 @@ func readConfig(layer string, api []settings.APISetting) config {
 	}
 	names := slices.Clone(layers)
 	layersMu.Unlock()
-	v := settings.Resolve(names, settings.Tracing, settings.Sources{API: api})
+	v := settings.Resolve(names, settings.Tracing, settings.Sources{API: api, Warn: Warn})
 	c := config{
 		bufferBytes:   int(v["trace_buffer_kb"].V.(int64)) << 10,
 		system:        v["perfetto_system"].V.(bool),
 		startupWindow: time.Duration(v["perfetto_startup_ms"].V.(int64)) * time.Millisecond,
 		smbBytes:      uint32(v["perfetto_smb_kb"].V.(int64)) << 10,
 	}
-	for _, cat := range strings.Split(v["trace_categories"].V.(string), ",") {
-		if cat = strings.TrimSpace(cat); cat != "" {
-			c.categories = append(c.categories, cat)
-		}
-	}
+	c.categories = categoryPatterns(v["trace_categories"].V.(string), v["trace_categories"].Source)
 	if f := v["trace_file"]; f.V.(string) != "" {
 		c.traceFile, c.traceFileSource = expandPath(f.V.(string)), f.Source
 	}
@@ -71,7 +67,9 @@ func readConfig(layer string, api []settings.APISetting) config {
 func (c config) fileOptions() perfetto.Options {
 	o := perfetto.Options{BufferBytes: c.bufferBytes}
 	if c.categories != nil {
-		o.CategoryFilter = func(cat perfetto.Category) bool { return slices.Contains(c.categories, cat.String()) }
+		o.CategoryFilter = func(cat perfetto.Category) bool {
+			return slices.ContainsFunc(c.categories, func(p string) bool { return categoryMatches(p, cat.String()) })
+		}
 	}
 	return o
 }

@@ -53,7 +53,7 @@ func TestSettingsSources(t *testing.T) {
 			t.Errorf("the trace file named by VkLayerSettingsCreateInfoEXT lacks the buffer's name")
 		}
 		for _, want := range []string{
-			"vkgen: settings: trace_buffer_kb from VkLayerSettingsCreateInfoEXT: type VK_LAYER_SETTING_TYPE_BOOL32_EXT, want an integer type; using the default 1024",
+			"vkgen: settings: trace_buffer_kb from VkLayerSettingsCreateInfoEXT: type VK_LAYER_SETTING_TYPE_BOOL32_EXT, want an integer type; ignored",
 			"vkgen: settings: unknown setting no_such_setting of VK_LAYER_VKGEN_DebugMarker in VkLayerSettingsCreateInfoEXT",
 		} {
 			if n := strings.Count(stderr, want); n != 1 {

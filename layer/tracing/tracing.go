@@ -91,7 +91,7 @@ func startFile(c config) error {
 	if _, err := perfetto.StartFileSession(path, c.fileOptions()); err != nil {
 		err = fmt.Errorf("trace file from %s: %w", source, err)
 		refused[path] = err
-		fmt.Fprintf(os.Stderr, "vkgen: tracing: %v; not tracing to it\n", err)
+		Warn("tracing.trace_file", fmt.Sprintf("tracing: %v; not tracing to it", err))
 		return err
 	}
 	startExitWatch()

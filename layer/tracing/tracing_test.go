@@ -25,6 +25,7 @@ import (
 // (The fake service is internal to perfetto/system, so the connected case
 // is tested there.)
 func TestStartWithoutService(t *testing.T) {
+	freshWarnings(t) // earlier tests' warnings would be replayed into the trace
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "t.pftrace")
 	t.Setenv(system.EnvProducerSocket, filepath.Join(dir, "no-such.sock"))

@@ -53,10 +53,11 @@ func (f *catFilter) allows(name string) bool {
 	return true
 }
 
-// allowsAll reports whether every registered category is recorded.
+// allowsAll reports whether every registered category is recorded (those
+// recorded whatever the filter says aside).
 func (f *catFilter) allowsAll() bool {
 	for _, c := range perfetto.Categories() {
-		if !f.allows(c.Name) {
+		if !c.Always && !f.allows(c.Name) {
 			return false
 		}
 	}
