@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	vkgenlayer "github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
 )
@@ -38,6 +39,9 @@ var warnings struct {
 func init() {
 	warnings.out = os.Stderr
 	perfetto.RegisterReplay(replayWarnings)
+	// A second copy of the library that hands its layers to this one says
+	// so here, so the trace this copy writes records it.
+	vkgenlayer.OnLibraryNote(func(msg string) { Warn("library.second_copy", msg) })
 	objectnames.Shared().OnFull(func() {
 		Warn("objectnames.full", fmt.Sprintf("the object-name store holds its limit of %d names (objects named and never destroyed?): names of new objects are still traced, but not kept for sessions that start later", objectnames.MaxNames))
 	})
