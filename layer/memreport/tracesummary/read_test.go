@@ -256,9 +256,9 @@ func TestReadTooManySequences(t *testing.T) {
 	}
 }
 
-// A decoding error on a worker is reported at its packet, before a later
-// packet's error on another worker or the reader's, whatever the number of
-// workers.
+// Packets that do not decode, on workers or in the reader, are skipped and
+// counted, and the damage is reported at the first in file order, whatever
+// the number of workers.
 func TestReadFirstErrorInFileOrder(t *testing.T) {
 	msg := func(fields ...[]byte) []byte {
 		var m []byte
@@ -284,14 +284,17 @@ func TestReadFirstErrorInFileOrder(t *testing.T) {
 	unknown := packet(1, decode.SeqNeedsIncrementalState, instant(9))  // an iid never interned
 	data := msg(good, noFlag, unknown, []byte{0x0a, 0x02, 0x08, 0x80}) // then a truncated varint
 	for _, workers := range []int{1, 2, 3} {
-		_, err := Read(bytes.NewReader(data), "in", Options{Workers: workers})
+		s, err := Read(bytes.NewReader(data), "in", Options{Workers: workers})
 		var de *decode.Error
-		if !errors.As(err, &de) || de.Offset != int64(len(good)) || de.Packet != 1 || !strings.Contains(err.Error(), "without SEQ_NEEDS_INCREMENTAL_STATE") {
-			t.Errorf("%d workers: %v, want the error of packet 1 at offset %d", workers, err, len(good))
+		var dmg *decode.DamageError
+		if !errors.As(err, &dmg) || dmg.Packets != 3 || !errors.As(err, &de) || de.Offset != int64(len(good)) || de.Packet != 1 ||
+			!strings.Contains(err.Error(), "without SEQ_NEEDS_INCREMENTAL_STATE") || s == nil {
+			t.Errorf("%d workers: %v, want 3 damaged packets, the first packet 1 at offset %d, and a summary", workers, err, len(good))
 		}
-		_, err = Read(bytes.NewReader(msg(good, unknown, noFlag)), "in", Options{Workers: workers})
-		if !errors.As(err, &de) || de.Offset != int64(len(good)) || de.Packet != 1 || !strings.Contains(err.Error(), "event name iid 9 not interned") {
-			t.Errorf("%d workers, other order: %v, want the error of packet 1 at offset %d", workers, err, len(good))
+		s, err = Read(bytes.NewReader(msg(good, unknown, noFlag)), "in", Options{Workers: workers})
+		if !errors.As(err, &dmg) || dmg.Packets != 2 || !errors.As(err, &de) || de.Offset != int64(len(good)) || de.Packet != 1 ||
+			!strings.Contains(err.Error(), "event name iid 9 not interned") || s == nil {
+			t.Errorf("%d workers, other order: %v, want 2 damaged packets, the first packet 1 at offset %d", workers, err, len(good))
 		}
 	}
 }
