@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of the project: set-up, formatting and vet, the unit and
-# integration tests (with the race detector), then the parser fuzz target for
-# FUZZTIME (default 60s). Tests that need ../shared skip when it is absent.
+# integration tests (with the race detector), then the fuzz targets: the
+# registry parser for FUZZTIME (default 60s), the audit parser and the trace
+# readers for AUDIT_FUZZTIME and TRACE_FUZZTIME (default 15s). Tests that
+# need ../shared skip when it is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -39,5 +41,9 @@ go test ./registry -run '^$' -fuzz '^FuzzParse$' -fuzztime "${FUZZTIME:-60s}" -f
 
 echo "== fuzz audit.FuzzParse for ${AUDIT_FUZZTIME:-15s}"
 go test ./audit -run '^$' -fuzz '^FuzzParse$' -fuzztime "${AUDIT_FUZZTIME:-15s}" -fuzzminimizetime 5s
+
+echo "== fuzz decode.FuzzReader and tracesummary.FuzzRead for ${TRACE_FUZZTIME:-15s} each"
+go test ./perfetto/decode -run '^$' -fuzz '^FuzzReader$' -fuzztime "${TRACE_FUZZTIME:-15s}" -fuzzminimizetime 5s
+go test ./layer/memreport/tracesummary -run '^$' -fuzz '^FuzzRead$' -fuzztime "${TRACE_FUZZTIME:-15s}" -fuzzminimizetime 5s
 
 echo "== all tests passed"
