@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"compress/zlib"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/perfetto"
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // TestTraceSummary runs `vkgen trace summary` on a small trace written with
@@ -222,7 +224,8 @@ func TestTraceSummaryStdin(t *testing.T) {
 }
 
 // A damaged packet is skipped and counted (exit 1, the summary of the
-// others); a gzip'd trace reads as the trace; what is no trace is named.
+// others); a gzip'd trace and one whose packets are compressed read as the
+// trace; what is no trace is named.
 func TestTraceSummaryBadInput(t *testing.T) {
 	dir := t.TempDir()
 	trace, data := smallTrace(t, dir)
@@ -236,6 +239,17 @@ func TestTraceSummaryBadInput(t *testing.T) {
 	}
 	if got, errOut, code := summary(t, write("t.pftrace.gz", gzipBytes(data))); code != 0 || got != want {
 		t.Errorf("gzip: exit %d\n%s\n%s", code, got, errOut)
+	}
+	// As traced writes with compression_type DEFLATE: the packets in a
+	// zlib stream in a packet's compressed_packets (field 50).
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	zw.Write(data)
+	zw.Close()
+	deflated := protowire.AppendBytes(protowire.AppendTag(nil, 1, protowire.BytesType),
+		protowire.AppendBytes(protowire.AppendTag(nil, 50, protowire.BytesType), z.Bytes()))
+	if got, errOut, code := summary(t, write("deflated.pftrace", deflated)); code != 0 || got != want {
+		t.Errorf("compressed_packets: exit %d\n%s\n%s", code, got, errOut)
 	}
 	// Garbage over the tag of a packet in the middle: the framing breaks.
 	bad := bytes.Clone(data)
