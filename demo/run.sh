@@ -18,8 +18,10 @@
 #   VK_DRIVER_FILES / VK_ICD_FILENAMES  the driver; lavapipe when neither
 #                is set, e.g. VK_DRIVER_FILES=/usr/share/vulkan/icd.d/nvidia_icd.json
 # Writes OUTDIR/demo.pftrace (replaced if present), demo.out (the program's
-# stdout and stderr), summary.txt, summary.json and memory.html.
+# stdout and stderr), summary.txt, summary.json and memory.html, all of
+# mode 0600 like the trace (replaced if present).
 set -euo pipefail
+umask 077 # demo.out and OUTDIR; vkgen writes its outputs 0600 itself
 . "$(dirname "$0")/env.sh"
 out="${1:-$root/build/demo/memreport}"
 vkgen="${VKGEN:-$root/build/vkgen}"
@@ -41,8 +43,9 @@ VK_ADD_LAYER_PATH="$layers" VK_INSTANCE_LAYERS="$DEMO_LAYERS" VK_VKGEN_TRACE_FIL
 }
 grep -E '^(device|phase|failed_allocation|leaked|validation_messages)' "$out/demo.out"
 echo "== vkgen trace summary $out/demo.pftrace"
-"$vkgen" trace summary --format json "$out/demo.pftrace" >"$out/summary.json"
-"$vkgen" trace summary --html "$out/memory.html" "$out/demo.pftrace" | tee "$out/summary.txt"
+"$vkgen" trace summary --format json --force -o "$out/summary.json" "$out/demo.pftrace"
+"$vkgen" trace summary --force -o "$out/summary.txt" --html "$out/memory.html" "$out/demo.pftrace"
+cat "$out/summary.txt"
 tp="${TRACE_PROCESSOR:-$(command -v trace_processor_shell || true)}"
 if [ -n "$tp" ]; then
 	echo "== trace_processor_shell with the vkgen.memory module (layer/memreport/sql)"

@@ -10,6 +10,8 @@ PACKAGES=(
 	libvulkan1 libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
 	xvfb xauth protobuf-compiler libprotobuf32 zlib1g xz-utils
 	gcc libc6-dev libxcb1-dev git ca-certificates curl python3 time
+	# third-party programs and layers of layer/realprograms
+	mesa-utils glmark2-x11 mangohud vkbasalt gfxreconstruct
 )
 
 cd "$(dirname "$0")/.."

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of the project: set-up, formatting and vet, the unit and
-# integration tests (with the race detector), then the parser fuzz target for
-# FUZZTIME (default 60s). Tests that need ../shared skip when it is absent.
+# integration tests (with the race detector), then the fuzz targets: the
+# registry parser for FUZZTIME (default 60s), the audit parser and the trace
+# readers for AUDIT_FUZZTIME and TRACE_FUZZTIME (default 15s). Tests that
+# need ../shared skip when it is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -27,6 +29,11 @@ go mod tidy -diff
 echo "== go test -race"
 go test -race -count=1 ./...
 
+echo "== real programs and layers: vkcube, glmark2 and glxgears on Zink, gfxrecon-replay under MangoHud, vkBasalt, validation, gfxreconstruct"
+start=$SECONDS
+VKGEN_REAL_PROGRAMS=1 go test -count=1 -timeout 30m -run '^TestRealPrograms$' ./layer/realprograms
+echo "real programs: $((SECONDS - start)) s"
+
 echo "== Debian package: build, apt-get install, use, apt-get remove"
 if [ "$(id -u)" = 0 ]; then
 	VKGEN_DEB_TEST=1 go test -count=1 -run '^TestDebianPackage$' ./layer/install
@@ -42,5 +49,9 @@ go test ./audit -run '^$' -fuzz '^FuzzParse$' -fuzztime "${AUDIT_FUZZTIME:-15s}"
 
 echo "== fuzz settings.FuzzSettings for ${SETTINGS_FUZZTIME:-15s}"
 go test ./layer/settings -run '^$' -fuzz '^FuzzSettings$' -fuzztime "${SETTINGS_FUZZTIME:-15s}" -fuzzminimizetime 5s
+
+echo "== fuzz decode.FuzzReader and tracesummary.FuzzRead for ${TRACE_FUZZTIME:-15s} each"
+go test ./perfetto/decode -run '^$' -fuzz '^FuzzReader$' -fuzztime "${TRACE_FUZZTIME:-15s}" -fuzzminimizetime 5s
+go test ./layer/memreport/tracesummary -run '^$' -fuzz '^FuzzRead$' -fuzztime "${TRACE_FUZZTIME:-15s}" -fuzzminimizetime 5s
 
 echo "== all tests passed"

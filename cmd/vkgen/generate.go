@@ -11,32 +11,16 @@ import (
 )
 
 // writeIfChanged leaves identical files untouched (so build caches and
-// mtimes stay put) and replaces others atomically.
+// mtimes stay put) and replaces others.
 func writeIfChanged(path string, data []byte) error {
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".vkgen-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	o := output{path: path, mode: 0o644, replace: true}
+	return o.write(data)
 }
 
 func init() {
@@ -91,7 +75,7 @@ or malformed vk.xml or layer spec, a registry too old for the tables).`,
 			for _, f := range files {
 				p := filepath.Join(out, filepath.FromSlash(f.Name))
 				if err := writeIfChanged(p, f.Data); err != nil {
-					return &exitError{code: 1, err: fmt.Errorf("cannot write %s: %w", p, err)}
+					return &exitError{code: 1, err: err}
 				}
 				if !quiet {
 					fmt.Fprintln(cmd.OutOrStdout(), p)

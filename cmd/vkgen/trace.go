@@ -1,14 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"github.com/vkgen/vkgen/layer/memreport/tracesummary"
+	"github.com/vkgen/vkgen/perfetto/decode"
 )
 
 func init() {
@@ -16,10 +18,11 @@ func init() {
 		Use:   "trace",
 		Short: "Read traces written by the vkgen layers",
 	}
-	var format, svgOut, htmlOut string
+	var format, svgOut, htmlOut, out string
+	var force bool
 	var opts tracesummary.Options
 	summary := &cobra.Command{
-		Use:   "summary [--format text|json] [--svg OUT.svg | --html OUT.html] [--top N] [--window BYTES] FILE",
+		Use:   "summary [--format text|json] [-o OUT] [--svg OUT.svg | --html OUT.html] [--force] [--top N] [--window BYTES] FILE",
 		Short: "Print the device memory held per named object and per cluster from a DeviceMemoryReport trace",
 		Long: `summary reads a Perfetto trace written by VK_LAYER_VKGEN_DeviceMemoryReport
 (VK_VKGEN_TRACE_FILE) and prints the memory held per object (name, type,
@@ -31,76 +34,113 @@ in: a handle the driver reuses is a new object with its own name, bytes
 and cluster. --svg or --html also writes a chart of the counters over
 time.
 
-The trace is read in one pass (FILE may be a pipe) in memory bounded by
-the live objects, --window and --top, whatever the trace's size. Input
-that is not a Perfetto trace is an error naming the file and byte offset.
-A trace that ends inside a packet (one still being written, or cut short)
-is summarised up to that packet, and the error says where it stops.
+The trace is read in one pass (FILE may be a pipe, or - for standard
+input) in memory bounded by the live objects, --window and --top,
+whatever the trace's size. Traces that traced compressed
+(compression_type DEFLATE) and gzip'd traces are read as they are. Input
+that is not a Perfetto trace is an error naming the file, the byte offset
+and what it is. A trace that ends inside a packet (one still being
+written, or cut short) is summarised up to that packet, and the error
+says where it stops. A damaged packet (one that does not decode, or
+framing that does not parse) is skipped: the summary covers the others,
+and the error names the first damage and counts them.
 
-Exit status: 0 on success, 1 when the trace ends inside a packet (the
-summary covers every packet before it), 2 on usage or input errors.`,
+-o, --svg and --html write files of mode 0600, like the trace: whole or
+not at all, never over FILE, never through a symbolic link, and over an
+existing file only with --force.
+
+Exit status: 0 on success, 1 when the trace ends inside a packet or has
+damaged packets (the summary covers every other packet), 2 on usage or
+input errors.`,
 		Args: cobra.ExactArgs(1),
 		PreRunE: func(*cobra.Command, []string) error {
 			if svgOut != "" && htmlOut != "" {
 				return usageErr(fmt.Errorf("--svg and --html are exclusive"))
 			}
+			if out != "" && filepath.Clean(out) == filepath.Clean(svgOut+htmlOut) {
+				return usageErr(fmt.Errorf("-o and --svg or --html name the same file %s", out))
+			}
 			return checkFormat(format, []string{"text", "json"})
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, cut := readSummary(args[0], opts)
+			in, info, err := openInput(cmd, args[0])
+			if err != nil {
+				return usageErr(err)
+			}
+			defer in.Close()
+			outs := map[string]*output{}
+			for flag, path := range map[string]string{"o": out, "svg": svgOut, "html": htmlOut} {
+				if path != "" {
+					outs[flag] = &output{path: path, mode: 0o600, replace: force, inputs: info}
+					if err := outs[flag].check(); err != nil {
+						return usageErr(err)
+					}
+				}
+			}
+			s, cut := readSummary(in, args[0], opts)
 			if s == nil {
 				return usageErr(cut)
 			}
-			if err := writeSummary(cmd.OutOrStdout(), s, args[0], format, svgOut, htmlOut); err != nil {
+			if err := writeSummary(cmd.OutOrStdout(), s, args[0], format, outs); err != nil {
 				return usageErr(err)
 			}
-			if cut != nil {
+			var damage *decode.DamageError
+			switch {
+			case errors.As(cut, &damage):
+				return &exitError{code: 1, err: fmt.Errorf("%w; the summary covers every other packet", cut)}
+			case cut != nil:
 				return &exitError{code: 1, err: fmt.Errorf("%w; the summary covers every packet before it", cut)}
 			}
 			return nil
 		},
 	}
 	summary.Flags().StringVar(&format, "format", "text", "output `format`: text or json")
+	summary.Flags().StringVarP(&out, "output", "o", "", "write the summary to `FILE` instead of standard output")
 	summary.Flags().IntVar(&opts.Top, "top", 100, "list the `N` objects that held the most; 0 lists every one (memory then grows with the number of objects)")
 	summary.Flags().Int64Var(&opts.Window, "window", tracesummary.DefaultWindow, "how many `BYTES` of trace an event may reach the file after younger ones (the writer's buffered bytes plus one flush interval's output)")
 	summary.Flags().StringVar(&svgOut, "svg", "", "also write an SVG chart of the counters to `FILE`")
 	summary.Flags().StringVar(&htmlOut, "html", "", "also write an HTML page (chart and tables) to `FILE`")
+	summary.Flags().BoolVar(&force, "force", false, "replace existing -o, --svg and --html files")
 	traceCmd.AddCommand(summary)
 	rootCmd.AddCommand(traceCmd)
 }
 
-// writeSummary writes s as format to out, and the chart file asked for.
-func writeSummary(out io.Writer, s *tracesummary.Summary, path, format, svgOut, htmlOut string) error {
-	var err error
-	switch {
-	case svgOut != "":
-		err = os.WriteFile(svgOut, []byte(s.SVG()), 0o644)
-	case htmlOut != "":
-		err = os.WriteFile(htmlOut, []byte(s.HTML("vkgen memory report: "+filepath.Base(path))), 0o644)
+// writeSummary writes s as format to stdout or outs["o"], and the chart
+// file asked for.
+func writeSummary(stdout io.Writer, s *tracesummary.Summary, path, format string, outs map[string]*output) error {
+	if o := outs["svg"]; o != nil {
+		if err := o.write([]byte(s.SVG())); err != nil {
+			return err
+		}
 	}
-	if err != nil {
-		return err
+	if o := outs["html"]; o != nil {
+		if err := o.write([]byte(s.HTML("vkgen memory report: " + filepath.Base(inputName(path))))); err != nil {
+			return err
+		}
 	}
+	var b bytes.Buffer
 	if format == "json" {
-		enc := json.NewEncoder(out)
+		enc := json.NewEncoder(&b)
 		enc.SetIndent("", "  ")
-		return enc.Encode(s)
+		if err := enc.Encode(s); err != nil {
+			return err
+		}
+	} else {
+		b.WriteString(s.Text())
 	}
-	_, err = fmt.Fprint(out, s.Text())
+	if o := outs["o"]; o != nil {
+		return o.write(b.Bytes())
+	}
+	_, err := stdout.Write(b.Bytes())
 	return err
 }
 
-// readSummary summarises the trace at path; errors name the file and the
-// byte offset. A trace cut inside a packet gives both its summary so far
-// and the error.
-func readSummary(path string, o tracesummary.Options) (*tracesummary.Summary, error) {
+// readSummary summarises the trace read from in; errors name the file
+// and the byte offset. A trace cut inside a packet or with damaged packets
+// gives both its summary and the error.
+func readSummary(in io.Reader, path string, o tracesummary.Options) (*tracesummary.Summary, error) {
 	if o.Top < 0 || o.Window <= 0 {
 		return nil, fmt.Errorf("--top must be >= 0 and --window > 0")
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return tracesummary.Read(f, path, o)
+	return tracesummary.Read(in, inputName(path), o)
 }

@@ -332,6 +332,11 @@ type head struct {
 	clock, seq, flags               uint32
 	hasTS, hasClock, first, dropped bool
 	te, td, interned, vk, defaults  span
+	// deflated is compressed_packets: a zlib stream of a Trace's packets
+	// (traced's compression_type DEFLATE); zstd says the packet holds
+	// zstd_compressed_packets instead.
+	deflated span
+	zstd     bool
 }
 
 // span is [start, end) in a packet's body; the zero span is an absent
@@ -381,21 +386,13 @@ func parseHead(b []byte, h *head) error {
 			h.vk = at
 		case 59:
 			h.defaults = at
+		case 50:
+			h.deflated = at
+		case 133:
+			h.zstd = true
 		}
 	}
 	return nil
-}
-
-// decodePacket decodes one TracePacket; its Event is d.ev, valid until the
-// next call.
-func decodePacket(b []byte, d *state) (Packet, error) {
-	var h head
-	var p Packet
-	if err := parseHead(b, &h); err != nil {
-		return p, err
-	}
-	err := decodeBody(b, &h, d, &p)
-	return p, err
 }
 
 // decodeBody decodes a packet of which h is the head into p.

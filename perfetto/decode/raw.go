@@ -7,9 +7,13 @@ import "fmt"
 // its sequence. It holds no pointers, so batches of them cost the garbage
 // collector nothing.
 type Raw struct {
-	Offset int64 // byte offset of the packet in the input
-	Index  int   // position in the file
-	head   head  // the top-level fields, which the Decoder does not walk again
+	Offset int64 // byte offset of the packet in the input (of the compressed packet it was inflated from)
+	// Pos orders the packets and measures the distance between them: the
+	// packet's offset in the input as if every compressed packet were
+	// inflated in place (Offset when there is none).
+	Pos   int64
+	Index int  // position in the file
+	head  head // the top-level fields, which the Decoder does not walk again
 }
 
 // SeqID is the packet's trusted_packet_sequence_id.
@@ -25,32 +29,35 @@ func (r *Raw) SeqID() uint32 { return r.head.seq }
 // needs). Errors and the end of the input are as for Next. A Reader is used
 // either with Next or with NextRaw.
 func (r *Reader) NextRaw(raw *Raw) (body []byte, track *Track, err error) {
-	if body, err = r.frame(); err != nil {
-		return nil, nil, err
-	}
 	h := &raw.head
-	if err = parseHead(body, h); err != nil {
-		return nil, nil, r.fail(err)
-	}
-	if h.seq != r.lastSeq || len(r.rawSeqs) == 0 { // runs of one sequence are the rule
-		if _, ok := r.rawSeqs[h.seq]; !ok {
-			if len(r.rawSeqs) >= MaxSequences {
-				return nil, nil, r.fail(fmt.Errorf("sequence %d is more than the %d distinct sequences a trace may have", h.seq, MaxSequences))
+	for {
+		if body, err = r.packet(h); err != nil {
+			return nil, nil, err
+		}
+		if h.seq != r.lastSeq || len(r.rawSeqs) == 0 { // runs of one sequence are the rule
+			if _, ok := r.rawSeqs[h.seq]; !ok {
+				if len(r.rawSeqs) >= MaxSequences {
+					return nil, nil, r.fail(fmt.Errorf("sequence %d is more than the %d distinct sequences a trace may have", h.seq, MaxSequences))
+				}
+				r.rawSeqs[h.seq] = struct{}{}
 			}
-			r.rawSeqs[h.seq] = struct{}{}
+			r.lastSeq = h.seq
 		}
-		r.lastSeq = h.seq
-	}
-	if td := h.td.of(body); td != nil {
-		track, r.track = &r.track, Track{}
-		if err = r.decodeTrackInto(td, track); err != nil {
-			return nil, nil, r.fail(fmt.Errorf("track_descriptor: %w", err))
+		track = nil
+		if td := h.td.of(body); td != nil {
+			track, r.track = &r.track, Track{}
+			if err = r.decodeTrackInto(td, track); err != nil {
+				if e := r.fail(fmt.Errorf("track_descriptor: %w", err)); !r.skip(e) {
+					return nil, nil, e
+				}
+				continue
+			}
 		}
+		raw.Offset, raw.Pos, raw.Index = r.start, r.pos, r.n
+		r.n++
+		r.stamped = r.stamped || h.hasTS || h.seq != 0
+		return body, track, nil
 	}
-	raw.Offset, raw.Index = r.start, r.n
-	r.n++
-	r.stamped = r.stamped || h.hasTS || h.seq != 0
-	return body, track, nil
 }
 
 // Decoder decodes the packets of the sequences given to it, in their file

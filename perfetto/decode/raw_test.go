@@ -121,5 +121,8 @@ func normalize(p *decode.Packet) {
 		if len(p.Event.Annotations) == 0 {
 			p.Event.Annotations = nil
 		}
+		if len(p.Event.ExtraCounters) == 0 {
+			p.Event.ExtraCounters = nil
+		}
 	}
 }

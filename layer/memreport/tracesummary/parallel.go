@@ -15,8 +15,10 @@ import (
 // packets out in rounds of about roundBytes or roundPackets, each worker
 // getting every packet of the sequences it owns (interning state is per
 // sequence and changes as the trace goes). The caller merges each round's
-// events by file offset, so the reordering, the ties and the first error
-// are those of one pass in file order. Memory stays bounded: at most
+// events by position in the file (decode.Raw.Pos), so the reordering and
+// the ties are those of one pass in file order. Damaged packets are
+// skipped and counted (decode.Reader.SkipDamaged), by the reader and the
+// workers. Memory stays bounded: at most
 // roundsInFlight rounds exist, reused, and a round holds one packet more
 // than it may (so at worst roundsInFlight packets of decode.MaxPacketBytes).
 const (
@@ -28,12 +30,12 @@ const (
 
 // round is a stretch of the trace.
 type round struct {
-	in     []batch        // per worker: its packets
-	out    [][]item       // per worker: its events, in file order
-	errs   []error        // per worker: the *decode.Error that stopped it
-	tracks []trackAt      // track descriptors, in file order
-	end    error          // the reader's error after this round (io.EOF at the end)
-	done   sync.WaitGroup // the workers' part
+	in     []batch              // per worker: its packets
+	out    [][]item             // per worker: its events, in file order
+	damage []decode.DamageError // per worker: the packets it could not decode
+	tracks []trackAt            // track descriptors, in file order
+	end    error                // the reader's error after this round (io.EOF at the end)
+	done   sync.WaitGroup       // the workers' part
 }
 
 // batch is packets copied out of the reader's buffer, back to back.
@@ -67,7 +69,8 @@ type item struct {
 // wrapping decode.ErrNotTrace. A trace that ends inside a packet (one still
 // being written, or cut) after whole ones returns the summary of every
 // packet before it together with the error, which wraps
-// io.ErrUnexpectedEOF.
+// io.ErrUnexpectedEOF. A trace with damaged packets returns the summary of
+// the others with a *decode.DamageError (the cut, if any, counted in it).
 func Read(r io.Reader, name string, o Options) (*Summary, error) {
 	workers := o.Workers
 	if workers <= 0 {
@@ -87,7 +90,8 @@ func Read(r io.Reader, name string, o Options) (*Summary, error) {
 		dec.Only(decode.TypeInstant, decode.TypeCounter) // what extractor.event reads
 		wg.Go(func() { decodeRounds(w, work[w], dec, x) })
 	}
-	var end error // where the input stopped
+	dr := decode.NewReader(r, name)
+	dr.SkipDamaged()
 	wg.Go(func() {
 		defer func() {
 			for _, c := range work {
@@ -95,29 +99,41 @@ func Read(r io.Reader, name string, o Options) (*Summary, error) {
 			}
 			close(merge)
 		}()
-		end = deal(decode.NewReader(r, name), workers, free, work, merge, quit)
+		deal(dr, workers, free, work, merge, quit)
 	})
-	err := s.mergeRounds(merge, free)
+	var damage decode.DamageError
+	err := s.mergeRounds(merge, free, &damage)
 	close(quit) // the reader may wait for a free round
 	wg.Wait()
+	if d := dr.Damaged(); d != nil {
+		damage.Add(d.First, d.Packets)
+	}
 	var de *decode.Error
 	switch {
 	case err == io.EOF:
-		return s.finish(), nil
-	case err == end && errors.Is(err, io.ErrUnexpectedEOF) && errors.As(err, &de) && de.Packet > 0:
+	case errors.Is(err, io.ErrUnexpectedEOF) && errors.As(err, &de) && de.Packet > 0:
 		// Cut inside a packet that follows whole ones: mergeRounds merged
 		// every packet before it.
-		return s.finish(), err
+		if damage.Packets == 0 {
+			return s.finish(), err
+		}
+		damage.Add(de, 1)
+	default:
+		return nil, err
 	}
-	return nil, err
+	if damage.Packets > 0 {
+		return s.finish(), &damage
+	}
+	return s.finish(), nil
 }
 
 // deal reads packets into rounds and hands each round to every worker and
-// to the merger, until the input ends (it returns how) or quit closes.
+// to the merger, until the input ends (the last round's end says how) or
+// quit closes.
 // Rounds are made as needed (a small trace needs one) and their slices grow
 // to what a round holds, then are reused. No send blocks: each channel can
 // hold every round.
-func deal(dr *decode.Reader, workers int, free chan *round, work []chan *round, merge chan *round, quit chan struct{}) (end error) {
+func deal(dr *decode.Reader, workers int, free chan *round, work []chan *round, merge chan *round, quit chan struct{}) {
 	made := 0
 	for {
 		var rd *round
@@ -127,7 +143,7 @@ func deal(dr *decode.Reader, workers int, free chan *round, work []chan *round, 
 			return
 		default:
 			if made < roundsInFlight {
-				rd = &round{in: make([]batch, workers), out: make([][]item, workers), errs: make([]error, workers)}
+				rd = &round{in: make([]batch, workers), out: make([][]item, workers), damage: make([]decode.DamageError, workers)}
 				made++
 				break
 			}
@@ -143,7 +159,7 @@ func deal(dr *decode.Reader, workers int, free chan *round, work []chan *round, 
 				b.body = nil
 			}
 			b.body, b.pkts = b.body[:0], b.pkts[:0]
-			rd.out[w], rd.errs[w] = rd.out[w][:0], nil
+			rd.out[w], rd.damage[w] = rd.out[w][:0], decode.DamageError{}
 		}
 		rd.tracks, rd.end = rd.tracks[:0], nil
 		var raw decode.Raw
@@ -154,7 +170,7 @@ func deal(dr *decode.Reader, workers int, free chan *round, work []chan *round, 
 				break
 			}
 			if tr != nil {
-				t := trackAt{pos: raw.Offset, uuid: tr.UUID}
+				t := trackAt{pos: raw.Pos, uuid: tr.UUID}
 				if tr.Counter != nil { // the summary keeps only these; tr is the reader's
 					c := *tr
 					t.counter = &c
@@ -172,27 +188,26 @@ func deal(dr *decode.Reader, workers int, free chan *round, work []chan *round, 
 		}
 		merge <- rd
 		if rd.end != nil {
-			return rd.end
+			return
 		}
 	}
 }
 
 // decodeRounds is worker w: it decodes its packets of every round, in
-// order, and stops decoding at its first error.
+// order, and counts those that do not decode.
 func decodeRounds(w int, rounds chan *round, dec *decode.Decoder, x *extractor) {
-	failed := false
 	for rd := range rounds {
 		b, out := &rd.in[w], rd.out[w]
 		start := 0
-		for i := 0; i < len(b.pkts) && !failed; i++ {
+		for i := range b.pkts {
 			pk := &b.pkts[i]
 			p, err := dec.Decode(&pk.raw, b.body[start:pk.end])
 			start = pk.end
-			if err != nil {
-				rd.errs[w], failed = err, true
-				break
+			if de := (*decode.Error)(nil); errors.As(err, &de) {
+				rd.damage[w].Add(de, 1)
+				continue
 			}
-			out = x.events(p, out, pk.raw.SeqID(), pk.raw.Offset)
+			out = x.events(p, out, pk.raw.SeqID(), pk.raw.Pos)
 		}
 		rd.out[w] = out
 		rd.done.Done()
@@ -200,29 +215,18 @@ func decodeRounds(w int, rounds chan *round, dec *decode.Decoder, x *extractor) 
 }
 
 // mergeRounds takes the rounds in order, merges each one's events and
-// track descriptors by file offset into the summarizer and recycles it. It
-// returns the first error in file order, io.EOF at the end of the trace.
-func (s *summarizer) mergeRounds(merge, free chan *round) error {
+// track descriptors by position into the summarizer, adds up the packets
+// the workers could not decode in damage and recycles the round. It
+// returns how the input ended: io.EOF at the end of the trace.
+func (s *summarizer) mergeRounds(merge, free chan *round, damage *decode.DamageError) error {
 	next := make([]int, len(s.local))
 	for {
 		rd := <-merge // the last round has end set
 		rd.done.Wait()
-		var first error
-		var firstAt int64
-		for _, err := range rd.errs {
-			if err == nil {
-				continue
+		for _, d := range rd.damage {
+			if d.Packets > 0 {
+				damage.Add(d.First, d.Packets)
 			}
-			at := int64(-1) // Decoder.Decode's errors are *decode.Error
-			if de := (*decode.Error)(nil); errors.As(err, &de) {
-				at = de.Offset
-			}
-			if first == nil || at < firstAt {
-				first, firstAt = err, at
-			}
-		}
-		if first != nil {
-			return first
 		}
 		clear(next)
 		t := 0

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -206,16 +207,54 @@ func TestReadBoundedMemory(t *testing.T) {
 	}
 }
 
-// Any input gives a summary or an error, never a panic or a hang.
+// Any input gives a summary, an error, or both for a cut or damaged
+// trace; never a panic or a hang.
 func FuzzRead(f *testing.F) {
 	f.Add(stamped)
 	f.Add(writeTraceBytes(f))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s, err := Read(bytes.NewReader(b), "fuzz", Options{Top: 3, Window: 64})
-		if (s == nil) == (err == nil) {
+		var dmg *decode.DamageError
+		if s == nil && err == nil || s != nil && err != nil && !errors.As(err, &dmg) && !errors.Is(err, io.ErrUnexpectedEOF) {
 			t.Fatalf("summary %v with error %v", s, err)
 		}
 	})
+}
+
+// A packet whose framing is damaged in the middle of a trace is skipped:
+// the summary is that of the trace without it, with 1 and 3 workers, and
+// the error names it.
+func TestReadDamagedPacket(t *testing.T) {
+	data := stressTrace()
+	var starts []int64
+	dr := decode.NewReader(bytes.NewReader(data), "stress")
+	for {
+		var raw decode.Raw
+		if _, _, err := dr.NextRaw(&raw); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		starts = append(starts, raw.Offset)
+	}
+	i := len(starts) / 2
+	at, end := starts[i], starts[i+1]
+	want, err := Read(bytes.NewReader(slices.Concat(data[:at], data[end:])), "without", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := bytes.Clone(data)
+	bad[at] ^= 0x80 // the tag: 0x0a becomes 0x8a, a varint that runs on
+	for _, workers := range []int{1, 3} {
+		got, err := Read(bytes.NewReader(bad), "bad", Options{Workers: workers})
+		var dmg *decode.DamageError
+		if !errors.As(err, &dmg) || dmg.First.Offset != at || !strings.HasPrefix(err.Error(), fmt.Sprintf("bad: byte offset %d ", at)) {
+			t.Errorf("%d workers: error %v, want the damage at offset %d", workers, err, at)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%d workers: the summary differs from that of the trace without the damaged packet", workers)
+		}
+	}
 }
 
 // writeTraceBytes is a small trace of every event kind the summary reads.
@@ -256,9 +295,9 @@ func TestReadTooManySequences(t *testing.T) {
 	}
 }
 
-// A decoding error on a worker is reported at its packet, before a later
-// packet's error on another worker or the reader's, whatever the number of
-// workers.
+// Packets that do not decode, on workers or in the reader, are skipped and
+// counted, and the damage is reported at the first in file order, whatever
+// the number of workers.
 func TestReadFirstErrorInFileOrder(t *testing.T) {
 	msg := func(fields ...[]byte) []byte {
 		var m []byte
@@ -284,14 +323,17 @@ func TestReadFirstErrorInFileOrder(t *testing.T) {
 	unknown := packet(1, decode.SeqNeedsIncrementalState, instant(9))  // an iid never interned
 	data := msg(good, noFlag, unknown, []byte{0x0a, 0x02, 0x08, 0x80}) // then a truncated varint
 	for _, workers := range []int{1, 2, 3} {
-		_, err := Read(bytes.NewReader(data), "in", Options{Workers: workers})
+		s, err := Read(bytes.NewReader(data), "in", Options{Workers: workers})
 		var de *decode.Error
-		if !errors.As(err, &de) || de.Offset != int64(len(good)) || de.Packet != 1 || !strings.Contains(err.Error(), "without SEQ_NEEDS_INCREMENTAL_STATE") {
-			t.Errorf("%d workers: %v, want the error of packet 1 at offset %d", workers, err, len(good))
+		var dmg *decode.DamageError
+		if !errors.As(err, &dmg) || dmg.Packets != 3 || !errors.As(err, &de) || de.Offset != int64(len(good)) || de.Packet != 1 ||
+			!strings.Contains(err.Error(), "without SEQ_NEEDS_INCREMENTAL_STATE") || s == nil {
+			t.Errorf("%d workers: %v, want 3 damaged packets, the first packet 1 at offset %d, and a summary", workers, err, len(good))
 		}
-		_, err = Read(bytes.NewReader(msg(good, unknown, noFlag)), "in", Options{Workers: workers})
-		if !errors.As(err, &de) || de.Offset != int64(len(good)) || de.Packet != 1 || !strings.Contains(err.Error(), "event name iid 9 not interned") {
-			t.Errorf("%d workers, other order: %v, want the error of packet 1 at offset %d", workers, err, len(good))
+		s, err = Read(bytes.NewReader(msg(good, unknown, noFlag)), "in", Options{Workers: workers})
+		if !errors.As(err, &dmg) || dmg.Packets != 2 || !errors.As(err, &de) || de.Offset != int64(len(good)) || de.Packet != 1 ||
+			!strings.Contains(err.Error(), "event name iid 9 not interned") || s == nil {
+			t.Errorf("%d workers, other order: %v, want 2 damaged packets, the first packet 1 at offset %d", workers, err, len(good))
 		}
 	}
 }
