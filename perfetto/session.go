@@ -785,7 +785,7 @@ func StartFileSession(path string, opts Options) (*Session, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
-			return nil, fmt.Errorf("trace file %s already exists; not overwriting it (remove it or put %%p in the name)", path)
+			return nil, existsError(path)
 		}
 		return nil, fmt.Errorf("cannot create trace file: %w", err)
 	}
@@ -793,6 +793,16 @@ func StartFileSession(path string, opts Options) (*Session, error) {
 	out := &fileOutput{f: f, exit: newExitFile(f.Fd(), opts.Sequences+1)}
 	return startSession(path, out, opts, out.exit)
 }
+
+// existsError is StartFileSession's error for a path that exists; it wraps
+// os.ErrExist.
+type existsError string
+
+func (e existsError) Error() string {
+	return fmt.Sprintf("trace file %s already exists; not overwriting it (remove it or put %%p in the name)", string(e))
+}
+
+func (e existsError) Unwrap() error { return os.ErrExist }
 
 // WriterOutput adapts an io.Writer (not closed by the session) to Output.
 func WriterOutput(w io.Writer) Output { return writerOutput{w} }

@@ -162,7 +162,12 @@ func Install(o Options) ([]string, error) {
 }
 
 // Manifest returns the layer's manifest naming lib; the implicit one adds
-// the enable and disable variables.
+// the enable and disable variables and lists no instance extension: an
+// implicit layer's extensions are offered to every application, and
+// programs that enable every one offered (vulkaninfo) then fail
+// vkCreateInstance on loaders older than VK_EXT_layer_settings (Debian 12's
+// 1.3.239 refuses extensions it does not know). The layer reads
+// VkLayerSettingsCreateInfoEXT whether or not the extension was enabled.
 func (l Layer) Manifest(lib string, implicit bool) ([]byte, error) {
 	m := map[string]any{}
 	for k, v := range l.manifest {
@@ -176,6 +181,7 @@ func (l Layer) Manifest(lib string, implicit bool) ([]byte, error) {
 	if implicit {
 		layer["enable_environment"] = map[string]string{l.EnableVar(): "1"}
 		layer["disable_environment"] = map[string]string{l.DisableVar(): "1"}
+		delete(layer, "instance_extensions")
 	}
 	m["layer"] = layer
 	data, err := json.MarshalIndent(m, "", "    ")

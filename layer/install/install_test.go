@@ -15,7 +15,8 @@ func fakeBuild(t *testing.T) string {
 	dir := t.TempDir()
 	for short, name := range map[string]string{"memreport": "VK_LAYER_VKGEN_DeviceMemoryReport", "debugmarker": "VK_LAYER_VKGEN_DebugMarker"} {
 		m := `{"file_format_version": "1.2.0", "layer": {"name": "` + name + `", "type": "GLOBAL", "library_path": "./` + Library + `",
-			"api_version": "1.3.239", "implementation_version": "1", "description": "d", "functions": {"vkGetInstanceProcAddr": "vkgen_` + short + `_GetInstanceProcAddr"}}}`
+			"api_version": "1.3.239", "implementation_version": "1", "description": "d", "functions": {"vkGetInstanceProcAddr": "vkgen_` + short + `_GetInstanceProcAddr"},
+			"instance_extensions": [{"name": "VK_EXT_layer_settings", "spec_version": "2"}]}}`
 		if err := os.WriteFile(filepath.Join(dir, "VkLayer_vkgen_"+short+".json"), []byte(m), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -65,6 +66,11 @@ func TestInstallUninstall(t *testing.T) {
 	if !reflect.DeepEqual(implicit["enable_environment"], map[string]any{"VKGEN_MEMREPORT": "1"}) ||
 		!reflect.DeepEqual(implicit["disable_environment"], map[string]any{"DISABLE_VKGEN_MEMREPORT": "1"}) {
 		t.Errorf("implicit variables: %v / %v", implicit["enable_environment"], implicit["disable_environment"])
+	}
+	// An implicit layer's extensions reach every application: vulkaninfo
+	// enables VK_EXT_layer_settings, which Debian 12's loader refuses.
+	if _, ok := implicit["instance_extensions"]; ok || explicit["instance_extensions"] == nil {
+		t.Errorf("instance extensions: implicit %v (want none), explicit %v", implicit["instance_extensions"], explicit["instance_extensions"])
 	}
 	if implicit["functions"] == nil || implicit["name"] != "VK_LAYER_VKGEN_DeviceMemoryReport" {
 		t.Errorf("implicit manifest lost fields: %v", implicit)

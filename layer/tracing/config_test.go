@@ -42,10 +42,29 @@ func TestTraceFileConfiguration(t *testing.T) {
 		t.Fatalf("env session: %v, want the one name", err)
 	}
 
-	// The file exists now: refused, and stays refused; tracing stays off.
+	// The file exists now (another process's, say: a child run with the
+	// same environment): it stays as it is, and this process writes beside
+	// it, named with its pid, once however often tracing starts.
+	before, _ := os.ReadFile(want)
+	for range 2 {
+		if err := Start(); err != nil {
+			t.Fatalf("existing file: %v", err)
+		}
+	}
+	beside := filepath.Join(dir, "t-"+strconv.Itoa(os.Getpid())+"."+strconv.Itoa(os.Getpid())+".pftrace")
+	if ss := perfetto.Sessions(); len(ss) != 1 || ss[0].Name() != beside {
+		t.Fatalf("sessions %v, want one writing %s", ss, beside)
+	}
+	if err := perfetto.StopAll(); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(want); string(after) != string(before) || len(before) == 0 {
+		t.Errorf("the existing trace changed: %d bytes, then %d", len(before), len(after))
+	}
+	// Both taken: refused, and stays refused; tracing stays off.
 	for range 2 {
 		if err := Start(); err == nil || !strings.Contains(err.Error(), "trace file from "+EnvTraceFile) || !strings.Contains(err.Error(), "already exists") {
-			t.Fatalf("existing file: %v", err)
+			t.Fatalf("existing files: %v", err)
 		}
 	}
 	if perfetto.Enabled() {

@@ -19,8 +19,11 @@
 package tracing
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -35,7 +38,8 @@ var (
 	once sync.Once
 
 	fileMu  sync.Mutex
-	refused = map[string]error{} // trace paths that failed, logged once
+	refused = map[string]error{}  // trace paths that failed, logged once
+	moved   = map[string]string{} // configured trace paths another process had taken: the one this process writes
 )
 
 // Start starts the system producer and the exit flush the first time it is
@@ -83,12 +87,29 @@ func startFile(c config) error {
 	if err := refused[path]; err != nil {
 		return err
 	}
+	configured := path
+	if alt := moved[path]; alt != "" {
+		path = alt
+	}
 	for _, s := range perfetto.Sessions() {
 		if s.Name() == path {
 			return nil
 		}
 	}
-	if _, err := perfetto.StartFileSession(path, c.fileOptions()); err != nil {
+	_, err := perfetto.StartFileSession(path, c.fileOptions())
+	if errors.Is(err, os.ErrExist) && path == configured {
+		// Another process took the name: a child the application runs
+		// with the same environment (MangoHud runs glxinfo, a launcher its
+		// game), or an earlier run. Its trace stays; this process's goes
+		// beside it instead of being lost.
+		alt := pidPath(path)
+		if _, err = perfetto.StartFileSession(alt, c.fileOptions()); err == nil {
+			moved[configured] = alt
+			Warn("tracing.trace_file_taken", fmt.Sprintf("tracing: trace file %s (from %s) already exists; this process (pid %d) writes %s instead (put %%p in the name to give every process its own)", configured, source, os.Getpid(), alt))
+		}
+	}
+	if err != nil {
+		path = configured
 		err = fmt.Errorf("trace file from %s: %w", source, err)
 		refused[path] = err
 		Warn("tracing.trace_file", fmt.Sprintf("tracing: %v; not tracing to it", err))
@@ -96,6 +117,13 @@ func startFile(c config) error {
 	}
 	startExitWatch()
 	return nil
+}
+
+// pidPath is path with the process id before its extension:
+// /tmp/app.pftrace -> /tmp/app.1234.pftrace.
+func pidPath(path string) string {
+	ext := filepath.Ext(path)
+	return fmt.Sprintf("%s.%d%s", strings.TrimSuffix(path, ext), os.Getpid(), ext)
 }
 
 // Flush hands everything emitted so far to every running session's output

@@ -1,12 +1,17 @@
 /* countlayer: the independent counter of the real-programs tests
  * (layer/realprograms). A plain C layer, enabled directly below the vkgen
- * layers, that sums the bytes of every successful vkAllocateMemory it sees
- * and appends "allocated BYTES COUNT" to $VKGEN_COUNT_FILE when the loader
- * unloads it (vkDestroyInstance) or the process exits. It implements nothing
- * else: every other command goes straight to the next layer. */
+ * layers, that sums the bytes of every successful vkAllocateMemory it sees.
+ * After each one it rewrites "allocated BYTES COUNT" at the start of
+ * $VKGEN_COUNT_DIR/count-PID, so the totals survive a process killed by a
+ * signal, and a reload of the layer (the loader unloads it at every
+ * vkDestroyInstance) goes on from them. It implements nothing else: every
+ * other command goes straight to the next layer. */
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <vulkan/vk_layer.h>
 #include <vulkan/vulkan.h>
 
@@ -16,13 +21,31 @@ static PFN_vkGetInstanceProcAddr next_gipa;
 static PFN_vkGetDeviceProcAddr next_gdpa;
 static PFN_vkAllocateMemory next_alloc;
 static unsigned long long bytes, count;
+static int fd = -1;
+
+/* Opens this process's count file and takes up its totals. */
+__attribute__((constructor)) static void open_counts(void) {
+	const char *dir = getenv("VKGEN_COUNT_DIR");
+	if (!dir) return;
+	char path[4096], line[64] = "";
+	snprintf(path, sizeof path, "%s/count-%d", dir, (int)getpid());
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0 && pread(fd, line, sizeof line - 1, 0) > 0) sscanf(line, "allocated %llu %llu", &bytes, &count);
+}
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 
 static VKAPI_ATTR VkResult VKAPI_CALL count_AllocateMemory(VkDevice device, const VkMemoryAllocateInfo *info,
                                                            const VkAllocationCallbacks *alloc, VkDeviceMemory *mem) {
 	VkResult r = next_alloc(device, info, alloc, mem);
 	if (r == VK_SUCCESS) {
-		__atomic_add_fetch(&bytes, info->allocationSize, __ATOMIC_RELAXED);
-		__atomic_add_fetch(&count, 1, __ATOMIC_RELAXED);
+		pthread_mutex_lock(&mu);
+		bytes += info->allocationSize;
+		count++;
+		char line[64];
+		int n = snprintf(line, sizeof line, "allocated %20llu %20llu\n", bytes, count);
+		if (fd >= 0 && pwrite(fd, line, n, 0) != n) perror("countlayer");
+		pthread_mutex_unlock(&mu);
 	}
 	return r;
 }
@@ -77,14 +100,4 @@ EXPORT VKAPI_ATTR VkResult VKAPI_CALL count_NegotiateLoaderLayerInterfaceVersion
 	v->pfnGetDeviceProcAddr = count_GetDeviceProcAddr;
 	v->pfnGetPhysicalDeviceProcAddr = NULL;
 	return VK_SUCCESS;
-}
-
-/* Runs when the loader unloads the layer and at exit(3). */
-__attribute__((destructor)) static void report(void) {
-	const char *path = getenv("VKGEN_COUNT_FILE");
-	if (!path || !count) return;
-	FILE *f = fopen(path, "a");
-	if (!f) return;
-	fprintf(f, "allocated %llu %llu\n", bytes, count);
-	fclose(f);
 }
