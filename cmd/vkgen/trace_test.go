@@ -18,11 +18,7 @@ import (
 // TestTraceSummary runs `vkgen trace summary` on a small trace written with
 // the layer's event vocabulary.
 func TestTraceSummary(t *testing.T) {
-	var buf bytes.Buffer
-	s, err := perfetto.StartSession("cli", perfetto.WriterOutput(&buf), perfetto.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	buf, s := cliSession(t)
 	cat := perfetto.NewCategory("VulkanDeviceMemoryReport")
 	an := perfetto.NewAnnotationName
 	perfetto.Instant(cat, perfetto.NewEventName("VulkanMemoryAllocation"),
@@ -100,11 +96,7 @@ func summary(t *testing.T, args ...string) (stdout, stderr string, code int) {
 // smallTrace writes a trace of the layer's vocabulary into dir.
 func smallTrace(t *testing.T, dir string) (path string, data []byte) {
 	t.Helper()
-	var buf bytes.Buffer
-	s, err := perfetto.StartSession("cli", perfetto.WriterOutput(&buf), perfetto.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	buf, s := cliSession(t)
 	cat := perfetto.NewCategory("VulkanDeviceMemoryReport")
 	an := perfetto.NewAnnotationName
 	for i := range 20 {
@@ -285,4 +277,15 @@ func gzipBytes(b []byte) []byte {
 	w.Write(b)
 	w.Close()
 	return gz.Bytes()
+}
+
+// cliSession starts a session writing into the returned buffer.
+func cliSession(t *testing.T) (*bytes.Buffer, *perfetto.Session) {
+	t.Helper()
+	var buf bytes.Buffer
+	s, err := perfetto.StartSession("cli", perfetto.WriterOutput(&buf), perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &buf, s
 }

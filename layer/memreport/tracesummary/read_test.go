@@ -226,17 +226,7 @@ func FuzzRead(f *testing.F) {
 // the error names it.
 func TestReadDamagedPacket(t *testing.T) {
 	data := stressTrace()
-	var starts []int64
-	dr := decode.NewReader(bytes.NewReader(data), "stress")
-	for {
-		var raw decode.Raw
-		if _, _, err := dr.NextRaw(&raw); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		starts = append(starts, raw.Offset)
-	}
+	starts := packetStarts(t, data)
 	i := len(starts) / 2
 	at, end := starts[i], starts[i+1]
 	want, err := Read(bytes.NewReader(slices.Concat(data[:at], data[end:])), "without", Options{})
@@ -344,17 +334,7 @@ func TestReadFirstErrorInFileOrder(t *testing.T) {
 // its first packet it is only an error.
 func TestReadCutTrace(t *testing.T) {
 	data := stressTrace()
-	var starts []int64
-	dr := decode.NewReader(bytes.NewReader(data), "stress")
-	for {
-		var raw decode.Raw
-		if _, _, err := dr.NextRaw(&raw); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		starts = append(starts, raw.Offset)
-	}
+	starts := packetStarts(t, data)
 	at := starts[len(starts)*2/3] // a packet well inside, past several rounds
 	want, err := Read(bytes.NewReader(data[:at]), "whole", Options{})
 	if err != nil || want.Events == 0 {
@@ -374,5 +354,21 @@ func TestReadCutTrace(t *testing.T) {
 	}
 	if s, err := Read(bytes.NewReader(data[:starts[1]-1]), "first", Options{}); s != nil || err == nil {
 		t.Errorf("cut inside the first packet: summary %v, error %v; want no summary and an error", s != nil, err)
+	}
+}
+
+// packetStarts is the byte offset of every packet of the trace data.
+func packetStarts(t *testing.T, data []byte) []int64 {
+	t.Helper()
+	var starts []int64
+	dr := decode.NewReader(bytes.NewReader(data), "stress")
+	for {
+		var raw decode.Raw
+		if _, _, err := dr.NextRaw(&raw); err == io.EOF {
+			return starts
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		starts = append(starts, raw.Offset)
 	}
 }
