@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
 )
@@ -253,4 +254,24 @@ func TestTraceFileOwnerOnly(t *testing.T) {
 	if m := st.Mode().Perm(); m != 0o600 {
 		t.Errorf("trace file mode %#o under umask 0, want 0600", m)
 	}
+}
+
+// TestIdleFileIsATrace: a trace file of a process that emits nothing (a
+// program that only enumerates devices) holds the process's description
+// from its start, so it is a trace readers accept, not an empty file.
+func TestIdleFileIsATrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "idle.pftrace")
+	s, err := perfetto.StartFileSession(path, perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	if err := s.Flush(); err != nil { // exit(3) flushes, it does not stop
+		t.Fatal(err)
+	}
+	tr, err := decode.ReadFile(path)
+	if err != nil || len(tr.Packets) == 0 {
+		t.Fatalf("idle trace: %v (%d packets)", err, len(tr.Packets))
+	}
+	perfettotools.CheckStats(t, path)
 }

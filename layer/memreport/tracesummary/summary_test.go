@@ -241,3 +241,24 @@ func TestRangeKeys(t *testing.T) {
 		t.Fatalf("objects %+v (%d), want one buffer of 8192 bytes", sum.Objects, sum.ObjectsTotal)
 	}
 }
+
+// TestNoMemoryEvents: a trace with no memory event (vulkaninfo's) is
+// summarised, saying so, rather than refused.
+func TestNoMemoryEvents(t *testing.T) {
+	var buf bytes.Buffer
+	s, err := perfetto.StartSession("test", perfetto.WriterOutput(&buf), perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perfetto.VkObjectName(0xd, 9, 0xb2, "named but never bound")
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Read(bytes.NewReader(buf.Bytes()), "idle", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := sum.Text(); sum.ObjectsTotal != 0 || !strings.HasPrefix(text, "No memory events in this trace") {
+		t.Errorf("%d objects; text:\n%s", sum.ObjectsTotal, text)
+	}
+}

@@ -8,7 +8,7 @@ import (
 // Text renders the two tables, with a line on what they leave out.
 func (s *Summary) Text() string {
 	var b strings.Builder
-	if s.Events == 0 {
+	if s.ObjectsTotal == 0 && len(s.Clusters) == 0 && len(s.Leaks) == 0 && s.AllocationFailures == 0 {
 		// A valid trace of a run that made no memory event (vulkaninfo, a
 		// program that only creates an instance, one that failed early).
 		fmt.Fprintf(&b, "No memory events in this trace (no device memory was allocated, bound or reported while it was recorded).\n\n")
