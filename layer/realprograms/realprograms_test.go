@@ -153,8 +153,8 @@ func TestRealPrograms(t *testing.T) {
 }
 
 func newRig(t *testing.T) *rig {
+	perfettotools.BinDir(t) // the oracle first: without ../shared the test skips before building anything
 	r := &rig{layers: vktest.Layers(t), display: startXvfb(t)}
-	perfettotools.BinDir(t)
 	dir := t.TempDir()
 	r.vkgen = filepath.Join(dir, "vkgen")
 	build := exec.Command("go", "build", "-o", r.vkgen, "./cmd/vkgen")
