@@ -120,7 +120,7 @@ func readFile(path string, opt Options) *FileResult {
 		res.Error = err.Error()
 		return res
 	}
-	tables, macros := Parse(path, string(src))
+	tables, macros := Parse(path, src)
 	for _, m := range macros {
 		res.Notes = append(res.Notes, fmt.Sprintf("%s:%d: note: macro %s builds enumerant names; rows it generates are not read", path, m.Line, m.Name))
 	}

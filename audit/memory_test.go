@@ -54,28 +54,64 @@ func TestAuditMemoryFollowsInput(t *testing.T) {
 	for i := 0; src.Len() < 3<<20; i++ {
 		fmt.Fprintf(&src, sw, i)
 	}
-	path := filepath.Join(t.TempDir(), "switches.c")
-	if err := os.WriteFile(path, []byte(src.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	size := uint64(src.Len())
+	path, size := writeInput(t, "switches.c", src.String())
 	src.Reset()
-	// A low GC target keeps the heap in use close to what is live.
-	defer debug.SetGCPercent(debug.SetGCPercent(5))
 	for _, c := range []struct {
 		format string
 		write  func(io.Writer, *objtypes.Tables, []string, Options) (*Report, error)
 	}{{"text", WriteText}, {"json", WriteJSON}} {
-		before := peakRSS(t, true)
-		rep, err := c.write(io.Discard, tb, []string{path}, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		rep, grew := auditPeak(t, tb, path, c.write)
 		if rep.Findings < 100000 {
 			t.Fatalf("%s: %d findings, want every table's", c.format, rep.Findings)
 		}
-		if grew := peakRSS(t, false) - before; grew > 20*size {
+		if grew > 20*size {
 			t.Errorf("%s: heap grew by %d bytes (%.1f times the %d-byte input), want at most 20 times", c.format, grew, float64(grew)/float64(size), size)
 		}
 	}
+}
+
+// TestAuditMemoryWorstCase: inputs with a token in every byte or two,
+// the most the parser keeps per input byte, also stay within 20 times
+// the input. With tokens of 24 bytes and a parent link per token they
+// grew the peak by 75 to 87 times; now by 9 to 13.
+func TestAuditMemoryWorstCase(t *testing.T) {
+	tb := tables(t, "1.4.359")
+	const n = 3 << 20
+	for name, src := range map[string]string{
+		"punctuation": strings.Repeat("{(", n/2),
+		"mixed":       strings.Repeat("+-*/%^~!<>?;.,:=", n/16),
+		"nested":      strings.Repeat("{[(", n/6) + strings.Repeat(")]}", n/6),
+		"commas":      "{" + strings.Repeat("a,", n/2) + "}",
+		"pairs":       strings.Repeat("(a,b)", n/5),
+	} {
+		path, size := writeInput(t, name+".c", src)
+		_, grew := auditPeak(t, tb, path, WriteText)
+		t.Logf("%s: peak grew by %.1f times the input", name, float64(grew)/float64(size))
+		if grew > 20*size {
+			t.Errorf("%s: heap grew by %d bytes (%.1f times the %d-byte input), want at most 20 times", name, grew, float64(grew)/float64(size), size)
+		}
+	}
+}
+
+// writeInput writes src to a file of the test's and returns its path and size.
+func writeInput(t *testing.T, name, src string) (string, uint64) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path, uint64(len(src))
+}
+
+// auditPeak audits one file and returns by how much the peak resident set
+// grew meanwhile, with a low GC target so that it follows what is live.
+func auditPeak(t *testing.T, tb *objtypes.Tables, path string, write func(io.Writer, *objtypes.Tables, []string, Options) (*Report, error)) (*Report, uint64) {
+	t.Helper()
+	defer debug.SetGCPercent(debug.SetGCPercent(5))
+	before := peakRSS(t, true)
+	rep, err := write(io.Discard, tb, []string{path}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep, peakRSS(t, false) - before
 }

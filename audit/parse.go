@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"iter"
 	"sort"
 	"strconv"
 )
@@ -56,14 +57,13 @@ func (t *Table) Direction() string {
 	return "debug-report -> object-type"
 }
 
-// parser finds tables in one file's tokens. match links each bracket to
-// its partner (-1 when unmatched); parent is the innermost open bracket
-// around each token (-1 at top level).
+// parser finds tables in one file's tokens. open is the stack of brackets
+// open at the token the main loop is at (innermost last): what encloses
+// the constructs read there.
 type parser struct {
+	*source
 	file   string
-	toks   []token
-	match  []int32
-	parent []int32
+	open   []int32
 	tables map[tableKey]*Table
 	// decl is the enum of each name declared so far as "name: Type"
 	// (Zig and Rust parameters), for switches over inferred literals.
@@ -75,29 +75,55 @@ type tableKey struct {
 	reverse bool
 }
 
+// ref is a reference as a row holds it; kind 0 when it is none.
+type ref struct {
+	text string
+	line int
+	kind byte
+}
+
+// refAt is token i as a row's reference, kind 0 when it cannot be one.
+func (p *parser) refAt(i int) ref {
+	if !p.isRef(i) {
+		return ref{}
+	}
+	return ref{text: p.text(i), line: p.line(i), kind: p.kind(i)}
+}
+
 // Parse finds every mapping table of one file, in source order, and the
-// macros that may generate rows it cannot see.
+// macros that may generate rows it cannot see. It reads at most the first
+// 4 GiB of src (ReadSource never gives more).
 func Parse(file, src string) ([]*Table, []Macro) {
-	toks, macros := tokenize(src)
-	p := &parser{file: file, toks: toks, tables: map[tableKey]*Table{}, decl: map[string]byte{}}
-	p.link()
-	for i := range toks {
-		if i+2 < len(toks) && toks[i+1].text == ":" && isIdentStart(toks[i].text[0]) {
-			if k := enumType(toks[i+2].text); k != 0 {
-				p.decl[toks[i].text] = k
+	s, macros := tokenize(src[:min(int64(len(src)), maxSource)])
+	p := &parser{source: s, file: file, open: make([]int32, 0, s.depth), tables: map[tableKey]*Table{}, decl: map[string]byte{}}
+	for i := range s.toks {
+		if i+2 < len(s.toks) && p.is(i+1, ":") && isIdentStart(p.first(i)) {
+			if k := enumType(p.text(i + 2)); k != 0 {
+				p.decl[p.text(i)] = k
 			}
 		}
-		switch toks[i].text {
-		case "switch", "match":
-			p.switchAt(i)
-		case "if":
-			p.ifAt(i)
-		case "{":
+		switch p.first(i) {
+		case 's', 'm':
+			if p.is(i, "switch") || p.is(i, "match") {
+				p.switchAt(i)
+			}
+		case 'i':
+			if p.is(i, "if") {
+				p.ifAt(i)
+			}
+		case '{':
 			p.braceAt(i)
-		case "(":
+			p.open = append(p.open, int32(i))
+		case '(':
 			p.tupleAt(i)
-		case "[":
+			p.open = append(p.open, int32(i))
+		case '[':
 			p.bracketAt(i)
+			p.open = append(p.open, int32(i))
+		case ')', ']', '}':
+			if p.partner(i) >= 0 {
+				p.open = p.open[:len(p.open)-1]
+			}
 		}
 	}
 	out := make([]*Table, 0, len(p.tables))
@@ -114,69 +140,47 @@ func Parse(file, src string) ([]*Table, []Macro) {
 	return out, macros
 }
 
-// link matches brackets with a stack; an unmatched closer is ignored and an
-// unclosed opener extends to the end.
-func (p *parser) link() {
-	n := len(p.toks)
-	p.match = make([]int32, n)
-	p.parent = make([]int32, n)
-	var stack []int32
-	for i := range p.toks {
-		p.match[i] = -1
-		p.parent[i] = -1
-		if len(stack) > 0 {
-			p.parent[i] = stack[len(stack)-1]
-		}
-		switch t := p.toks[i].text; t {
-		case "(", "[", "{":
-			stack = append(stack, int32(i))
-		case ")", "]", "}":
-			if len(stack) > 0 && p.toks[stack[len(stack)-1]].text == opener(t) {
-				o := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				p.match[o], p.match[i] = int32(i), o
-				p.parent[i] = p.parent[o]
-			}
-		}
+// parent is the innermost bracket open at the main loop's token, -1 at
+// top level.
+func (p *parser) parent() int {
+	if len(p.open) == 0 {
+		return -1
 	}
-}
-
-func opener(closer string) string {
-	return map[string]string{")": "(", "]": "[", "}": "{"}[closer]
+	return int(p.open[len(p.open)-1])
 }
 
 // end returns the index of the closer of the bracket at o, or len(toks).
 func (p *parser) end(o int) int {
-	if m := p.match[o]; m > int32(o) {
-		return int(m)
+	if m := p.partner(o); m > o {
+		return m
 	}
 	return len(p.toks)
 }
 
 // add records the row key -> value in the table opened at token at.
-func (p *parser) add(at int, shape Shape, key, value token) {
-	if !key.ref() || !value.ref() || key.kind == value.kind {
+func (p *parser) add(at int, shape Shape, key, value ref) {
+	if key.kind == 0 || value.kind == 0 || key.kind == value.kind {
 		return
 	}
 	reverse := key.kind == 'O'
 	k := tableKey{int32(at), reverse}
 	t := p.tables[k]
 	if t == nil {
-		t = &Table{File: p.file, Line: int(p.toks[at].line), Shape: shape, Reverse: reverse}
+		t = &Table{File: p.file, Line: p.line(at), Shape: shape, Reverse: reverse}
 		t.EndLine = t.Line
 		// A table that is its own bracket ends at the closer; rows of an if
 		// chain or of assignments end at the last row, not at the function's end.
 		if e := p.end(at); e < len(p.toks) && shape != ShapeIfChain && shape != ShapeIndexed {
-			t.EndLine = int(p.toks[e].line)
+			t.EndLine = p.line(e)
 		}
 		p.tables[k] = t
 	}
-	r := Row{File: p.file, Line: int(key.line), DebugReport: key.text, ObjectType: value.text}
+	r := Row{File: p.file, Line: key.line, DebugReport: key.text, ObjectType: value.text}
 	if reverse {
 		r.DebugReport, r.ObjectType = value.text, key.text
 	}
 	t.Rows = append(t.Rows, r)
-	t.EndLine = max(t.EndLine, int(value.line))
+	t.EndLine = max(t.EndLine, value.line)
 }
 
 // next is the index of the token after toks[i] at the same depth: past
@@ -185,71 +189,80 @@ func (p *parser) next(i int) int {
 	if i >= len(p.toks) {
 		return len(p.toks)
 	}
-	if m := p.match[i]; m > int32(i) {
-		return int(m) + 1
+	if m := p.partner(i); m > i {
+		return m + 1
 	}
-	if t := p.toks[i].text; t == "(" || t == "[" || t == "{" {
+	if p.isOpener(i) {
 		return len(p.toks)
 	}
 	return i + 1
 }
 
-// elements splits the bracket group at o into its comma-separated
-// elements as [from, to) token ranges, stopping after limit elements.
-// It visits only the group's direct children, so every group of a file
-// together costs one pass.
-func (p *parser) elements(o, limit int) [][2]int {
-	var out [][2]int
-	from, e := o+1, p.end(o)
-	for i := from; i < e && len(out) < limit; i = p.next(i) {
-		if p.toks[i].text == "," {
-			out = append(out, [2]int{from, i})
-			from = i + 1
+// elements yields the comma-separated elements of the bracket group at o
+// as [from, to) token ranges. It visits only the group's direct children,
+// so every group of a file together costs one pass, and holds none: a
+// list can have an element every two bytes.
+func (p *parser) elements(o int) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		e := p.end(o)
+		for from := o + 1; from < e; {
+			to := from
+			for to < e && !p.is(to, ",") {
+				to = p.next(to)
+			}
+			to = min(to, e)
+			if !yield(from, to) || to == e {
+				return
+			}
+			from = to + 1
 		}
 	}
-	if from < e && len(out) < limit {
-		out = append(out, [2]int{from, e})
-	}
-	return out
 }
 
 // single returns the one reference of an element: "R", ".field = R" or
 // "field: R" (a struct field). ok is false for anything else.
-func (p *parser) single(el [2]int) (token, bool) {
-	t := p.toks[el[0]:el[1]]
+func (p *parser) single(from, to int) (int, bool) {
 	switch {
-	case len(t) == 1:
-		return t[0], t[0].ref()
-	case len(t) == 3 && t[1].text == ":" && t[0].kind == 0:
-		return t[2], t[2].ref()
-	case len(t) == 4 && t[0].text == "." && t[2].text == "=":
-		return t[3], t[3].ref()
+	case to-from == 1:
+		return from, p.isRef(from)
+	case to-from == 3 && p.is(from+1, ":") && p.kind(from) == 0:
+		return from + 2, p.isRef(from + 2)
+	case to-from == 4 && p.is(from, ".") && p.is(from+2, "="):
+		return from + 3, p.isRef(from + 3)
 	}
-	return token{}, false
+	return 0, false
 }
 
 // braceAt reads a brace group: a two-element pair {X, Y} (a row of the
 // enclosing list), or a list of "X: Y" / "[X] = Y" entries.
 func (p *parser) braceAt(o int) {
-	els := p.elements(o, 1<<30)
-	if len(els) == 2 {
-		a, okA := p.single(els[0])
-		b, okB := p.single(els[1])
+	var pair [2][2]int
+	n := 0
+	for from, to := range p.elements(o) {
+		if n == 2 {
+			n++
+			break
+		}
+		pair[n] = [2]int{from, to}
+		n++
+	}
+	if n == 2 {
+		a, okA := p.single(pair[0][0], pair[0][1])
+		b, okB := p.single(pair[1][0], pair[1][1])
 		if okA && okB {
-			p.add(p.container(o), ShapePairs, a, b)
+			p.add(p.container(o), ShapePairs, p.refAt(a), p.refAt(b))
 			return
 		}
 	}
-	if p.positional(o, els) {
+	if p.positional(o) {
 		return
 	}
-	for _, el := range els {
-		t := p.toks[el[0]:el[1]]
+	for from, to := range p.elements(o) {
 		switch {
-		case len(t) == 3 && t[1].text == ":":
-			p.add(o, ShapeMap, t[0], t[2])
-		case len(t) == 5 && t[0].text == "[" && t[2].text == "]" && t[3].text == "=":
-			p.add(o, ShapeDesignated, t[1], t[4])
+		case to-from == 3 && p.is(from+1, ":"):
+			p.add(o, ShapeMap, p.refAt(from), p.refAt(from+2))
+		case to-from == 5 && p.is(from, "[") && p.is(from+2, "]") && p.is(from+3, "="):
+			p.add(o, ShapeDesignated, p.refAt(from+1), p.refAt(from+4))
 		}
 	}
 }
@@ -258,13 +271,13 @@ func (p *parser) braceAt(o int) {
 // the other enum (VK_DEBUG_REPORT_OBJECT_TYPE_RANGE_SIZE_EXT,
 // VK_OBJECT_TYPE_MAX_ENUM): element i is the row of value i. Every element
 // must be a reference of the same enum; otherwise it is no table.
-func (p *parser) positional(o int, els [][2]int) bool {
-	if o < 3 || p.toks[o-1].text != "=" || p.toks[o-2].text != "]" || p.match[o-2] < 0 {
+func (p *parser) positional(o int) bool {
+	if o < 3 || !p.is(o-1, "=") || !p.is(o-2, "]") || p.partner(o-2) < 0 {
 		return false
 	}
 	var keyKind byte
-	for i := int(p.match[o-2]) + 1; i < o-2; i++ {
-		if k := p.toks[i].kind; k != 0 {
+	for i := p.partner(o-2) + 1; i < o-2; i++ {
+		if k := p.kind(i); k != 0 {
 			keyKind = k
 			break
 		}
@@ -272,51 +285,65 @@ func (p *parser) positional(o int, els [][2]int) bool {
 	if keyKind == 0 {
 		return false
 	}
-	vals := make([]token, 0, len(els))
-	for _, el := range els {
-		v, ok := p.single(el)
-		if !ok || v.kind == keyKind {
+	n := 0
+	for from, to := range p.elements(o) {
+		if v, ok := p.single(from, to); !ok || p.kind(v) == keyKind {
 			return false
 		}
-		vals = append(vals, v)
+		n++
 	}
-	for i, v := range vals {
-		p.add(o, ShapeArray, token{text: "[" + strconv.Itoa(i) + "]", line: v.line, kind: keyKind}, v)
+	i := 0
+	for from, to := range p.elements(o) {
+		v, _ := p.single(from, to)
+		p.add(o, ShapeArray, ref{text: "[" + strconv.Itoa(i) + "]", line: p.line(v), kind: keyKind}, p.refAt(v))
+		i++
 	}
-	return len(vals) > 0
+	return n > 0
 }
 
-// pairFuncs construct a pair from two arguments.
-var pairFuncs = map[string]bool{"make_pair": true, "pair": true, "make_tuple": true, "tuple": true, ">": true}
+// pairFunc reports whether token i constructs a pair from two arguments.
+func (p *parser) pairFunc(i int) bool {
+	for _, f := range []string{"make_pair", "pair", "make_tuple", "tuple", ">"} {
+		if p.is(i, f) {
+			return true
+		}
+	}
+	return false
+}
 
 // tupleAt reads (X, Y) as a row when it is a tuple or a pair constructor,
 // never a call's arguments: setName(h, X, Y, name) is no row.
 func (p *parser) tupleAt(o int) {
-	if o > 0 {
-		prev := p.toks[o-1]
-		if (isIdentStart(prev.text[0]) || prev.text == ")" || prev.text == "]" || prev.text == ">") && !pairFuncs[prev.text] {
-			return
-		}
-	}
-	els := p.elements(o, 3)
-	if len(els) != 2 {
+	if prev := o - 1; o > 0 && (isIdentStart(p.first(prev)) || p.is(prev, ")") || p.is(prev, "]") || p.is(prev, ">")) && !p.pairFunc(prev) {
 		return
 	}
-	a, okA := p.single(els[0])
-	b, okB := p.single(els[1])
+	var pair [2][2]int
+	n := 0
+	for from, to := range p.elements(o) {
+		if n == 2 {
+			return
+		}
+		pair[n] = [2]int{from, to}
+		n++
+	}
+	if n != 2 {
+		return
+	}
+	a, okA := p.single(pair[0][0], pair[0][1])
+	b, okB := p.single(pair[1][0], pair[1][1])
 	if !okA || !okB {
 		return
 	}
-	p.add(p.container(o), ShapePairs, a, b)
+	p.add(p.container(o), ShapePairs, p.refAt(a), p.refAt(b))
 }
 
 // container is the list or block a pair or statement belongs to: the
 // nearest enclosing brace or square bracket, so that pairs passed to
 // insert(...) calls in one function make one table; o itself at top level.
 func (p *parser) container(o int) int {
-	for par := p.parent[o]; par >= 0; par = p.parent[par] {
-		if p.toks[par].text != "(" {
-			return int(par)
+	for k := len(p.open) - 1; k >= 0; k-- {
+		if par := int(p.open[k]); !p.is(par, "(") {
+			return par
 		}
 	}
 	return o
@@ -326,11 +353,11 @@ func (p *parser) container(o int) int {
 // assignments) as a row of the enclosing block.
 func (p *parser) bracketAt(o int) {
 	e := p.end(o)
-	if o == 0 || e+2 >= len(p.toks) || e-o != 2 || p.toks[e+1].text != "=" {
+	if o == 0 || e+2 >= len(p.toks) || e-o != 2 || !p.is(e+1, "=") {
 		return
 	}
-	if prev := p.toks[o-1].text; !isIdentStart(prev[0]) && prev != "]" && prev != ")" {
+	if prev := o - 1; !isIdentStart(p.first(prev)) && !p.is(prev, "]") && !p.is(prev, ")") {
 		return
 	}
-	p.add(p.container(o), ShapeIndexed, p.toks[o+1], p.toks[e+2])
+	p.add(p.container(o), ShapeIndexed, p.refAt(o+1), p.refAt(e+2))
 }

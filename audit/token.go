@@ -1,26 +1,44 @@
 package audit
 
 import (
-	"regexp"
+	"math"
 	"strings"
 
 	"github.com/vkgen/vkgen/gen/objtypes"
 )
 
-// token is one identifier, number or punctuator of C, C++, Go, Rust or Zig
-// source. Comments, string and character literals and preprocessor lines
-// are gone. An enum reference (kind 'D' or 'O') keeps its spelling in text:
-// a C name (VK_OBJECT_TYPE_BUFFER), a Go constant (ObjectTypeBuffer) or an
-// enum-qualified member ("ObjectType::BUFFER", "ObjectType.buffer").
+// token is one identifier, number or punctuator of the source, in eight
+// bytes whatever its length (a file of one-character tokens has one per
+// byte): where its text starts, and a word whose meaning depends on the
+// first byte there. For a bracket it is the index of its partner (none
+// when unmatched), for another punctuator its length, for an identifier
+// or number its kind and flags (the end is where the identifier ends).
+//
+// An enum reference (kind 'D' or 'O') is a C name (VK_OBJECT_TYPE_BUFFER),
+// a Go constant (ObjectTypeBuffer) or an enum-qualified member
+// ("ObjectType::BUFFER", "ObjectType.buffer"): a qualified token starts
+// at the enum's name and its text is the three tokens' texts joined.
 type token struct {
-	text     string
-	line     int32
-	kind     byte // 'D' VkDebugReportObjectTypeEXT, 'O' VkObjectType, 0 otherwise
-	sentinel bool // a header range or MAX_ENUM value: never a row
+	off uint32
+	aux uint32
 }
 
-// ref reports whether t names a value that can be a table row.
-func (t token) ref() bool { return t.kind != 0 && !t.sentinel }
+const (
+	none      = math.MaxUint32 // no partner: an unmatched bracket
+	sentinel  = 1 << 8         // a header range or MAX_ENUM value: never a row
+	qualified = 1 << 9         // Type::member or Type.member
+)
+
+// maxSource is the most source a token's 32-bit offsets can address.
+const maxSource = math.MaxUint32
+
+// source is a file's text and its tokens, found by index.
+type source struct {
+	src   string
+	toks  []token
+	lines lineIndex
+	depth int // the most brackets open at once
+}
 
 // Macro is a preprocessor definition that pastes or spells enumerant names:
 // rows it generates are invisible to a reader of source text.
@@ -29,127 +47,204 @@ type Macro struct {
 	Name string
 }
 
-// Operators of two characters that matter to the shapes; others are split.
-var twoCharOps = []string{"::", "==", "!=", "=>", "->", "||", "&&", "<=", ">=", "+=", "-=", "|=", "&="}
-
-// tokenize splits src into tokens. It is linear in len(src) and never fails:
-// unterminated comments and literals end at the end of the input.
-func tokenize(src string) ([]token, []Macro) {
-	// Sized for code's density (a token per 6 bytes or so), grown beyond:
-	// a slice of the worst case's bound, a token per byte, cost 24 bytes
-	// per input byte whatever the input held.
-	toks := make([]token, 0, len(src)/6+16)
+// tokenize splits src into tokens, links brackets and reports the macros
+// that may hide rows. It is linear in len(src). The tokens are counted
+// first so that they are allocated once: growing the slice would hold
+// the old and the new one at once.
+func tokenize(src string) (*source, []Macro) {
+	s := &source{src: src, lines: newLineIndex(src)}
+	n := 0
+	for l := (lexer{src: src, lineStart: true}); ; n++ {
+		if _, _, ok := l.next(nil); !ok {
+			break
+		}
+	}
+	s.toks = make([]token, 0, n)
 	var macros []Macro
-	line := int32(1)
-	lineStart := true // only blanks since the last newline
-	for i := 0; i < len(src); {
-		c := src[i]
-		switch {
-		case c == '\n':
-			line++
-			i++
-			lineStart = true
-			continue
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			i++
-			continue
-		case lineStart && c == '#' && i+1 < len(src) && (isIdentStart(src[i+1]) || src[i+1] == ' '):
-			// A C preprocessor line (not Rust's #[attr]), continued by
-			// backslash-newline.
-			j := i
-			for j < len(src) && src[j] != '\n' {
-				if src[j] == '\\' && j+1 < len(src) && src[j+1] == '\n' {
-					j++
-				}
-				j++
-			}
-			if m, ok := pastingMacro(src[i:j], int(line)); ok {
-				macros = append(macros, m)
-			}
-			line += int32(strings.Count(src[i:j], "\n"))
-			i = j
-			continue
-		}
-		lineStart = false
-		switch {
-		case strings.HasPrefix(src[i:], "//"):
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-		case strings.HasPrefix(src[i:], "/*"):
-			end := strings.Index(src[i+2:], "*/")
-			if end < 0 {
-				end = len(src) - i - 2
-			} else {
-				end += 2
-			}
-			line += int32(strings.Count(src[i:i+2+end], "\n"))
-			i += 2 + end
-		case c == '"' || c == '`' || c == '\'' && !lifetime(src, i):
-			j := i + 1
-			for j < len(src) && src[j] != c && (c == '`' || src[j] != '\n') {
-				if src[j] == '\\' && c != '`' {
-					j++
-				}
-				j++
-			}
-			j = min(j+1, len(src))
-			line += int32(strings.Count(src[i:j], "\n"))
-			i = j
-		case isIdentStart(c) || c >= '0' && c <= '9':
-			j := i
-			for j < len(src) && (isIdentStart(src[j]) || src[j] >= '0' && src[j] <= '9') {
-				j++
-			}
-			toks = appendIdent(toks, token{text: src[i:j], line: line})
-			i = j
-		default:
-			n := 1
-			for _, op := range twoCharOps {
-				if strings.HasPrefix(src[i:], op) {
-					n = 2
-					break
-				}
-			}
-			toks = append(toks, token{text: src[i : i+n], line: line})
-			i += n
+	directive := func(from, to int) {
+		if m, ok := pastingMacro(src[from:to], s.lines.line(from)); ok {
+			macros = append(macros, m)
 		}
 	}
-	return toks, macros
-}
-
-// lifetime reports whether the quote at src[i] starts a Rust lifetime or
-// label ('a, 'static) rather than a character literal.
-func lifetime(src string, i int) bool {
-	j := i + 1
-	for j < len(src) && (isIdentStart(src[j]) || src[j] >= '0' && src[j] <= '9') {
-		j++
+	for l := (lexer{src: src, lineStart: true}); ; {
+		from, to, ok := l.next(directive)
+		if !ok {
+			break
+		}
+		if isIdentByte(src[from]) {
+			s.appendIdent(from, to)
+		} else {
+			s.toks = append(s.toks, token{off: uint32(from), aux: uint32(to - from)})
+		}
 	}
-	return j > i+2 && (j >= len(src) || src[j] != '\'')
+	s.link()
+	return s, macros
 }
 
 // appendIdent appends an identifier, folding qualifiers: "pkg.", "ns::" and
 // "vk::" disappear, and a member of one of the two enums ("ObjectType::eBuffer",
 // "DebugReportObjectTypeEXT.buffer_ext") becomes one reference token.
-func appendIdent(toks []token, t token) []token {
-	if n := len(toks); n >= 2 && (toks[n-1].text == "." || toks[n-1].text == "::") && isIdentStart(toks[n-2].text[0]) && toks[n-2].kind == 0 {
-		if kind := enumType(toks[n-2].text); kind != 0 {
-			t.text = toks[n-2].text + toks[n-1].text + t.text
-			t.kind = kind
-			return append(toks[:n-2], t)
+func (s *source) appendIdent(from, to int) {
+	if n := len(s.toks); n >= 2 && (s.is(n-1, ".") || s.is(n-1, "::")) && isIdentStart(s.first(n-2)) && s.kind(n-2) == 0 {
+		if kind := enumType(s.text(n - 2)); kind != 0 {
+			s.toks = append(s.toks[:n-2], token{off: s.toks[n-2].off, aux: uint32(kind) | qualified})
+			return
 		}
-		toks = toks[:n-2]
+		s.toks = s.toks[:n-2]
 	}
-	t.kind, t.sentinel = kindOf(t.text)
-	return append(toks, t)
+	kind, isSentinel := kindOf(s.src[from:to])
+	t := token{off: uint32(from), aux: uint32(kind)}
+	if isSentinel {
+		t.aux |= sentinel
+	}
+	s.toks = append(s.toks, t)
 }
 
-var (
-	// Header sentinels (MAX_ENUM, the old RANGE values) are not table rows.
-	sentinel = regexp.MustCompile(`_(BEGIN_RANGE|END_RANGE|RANGE_SIZE|MAX_ENUM)(_EXT)?$`)
-	goDebug  = regexp.MustCompile(`^DebugReportObjectType[A-Z]`)
-	goObject = regexp.MustCompile(`^ObjectType[A-Z]`)
-)
+// link matches brackets; an unmatched closer is ignored and an unclosed
+// opener extends to the end. The stack of open brackets is threaded
+// through the openers' partner words, so linking allocates nothing.
+func (s *source) link() {
+	top, depth := uint32(none), 0
+	for i := range s.toks {
+		t := &s.toks[i]
+		switch c := s.src[t.off]; c {
+		case '(', '[', '{':
+			t.aux, top = top, uint32(i)
+			depth++
+			s.depth = max(s.depth, depth)
+		case ')', ']', '}':
+			t.aux = none
+			if top != none && s.src[s.toks[top].off] == opener(c) {
+				o := &s.toks[top]
+				top, o.aux, t.aux = o.aux, uint32(i), top
+				depth--
+			}
+		}
+	}
+	for top != none {
+		o := &s.toks[top]
+		top, o.aux = o.aux, none
+	}
+}
+
+func opener(closer byte) byte {
+	switch closer {
+	case ')':
+		return '('
+	case ']':
+		return '['
+	}
+	return '{'
+}
+
+func isBracket(c byte) bool {
+	return c == '(' || c == '[' || c == '{' || c == ')' || c == ']' || c == '}'
+}
+
+// first is the first byte of token i's text.
+func (s *source) first(i int) byte { return s.src[s.toks[i].off] }
+
+// is reports whether token i's text is text, a keyword or punctuator (a
+// qualified reference is never one).
+func (s *source) is(i int, text string) bool {
+	t, src := s.toks[i], s.src
+	off := int(t.off)
+	switch c := src[off]; {
+	case isIdentByte(c):
+		end := off + len(text)
+		return t.aux&qualified == 0 && end <= len(src) && src[off:end] == text && (end == len(src) || !isIdentByte(src[end]))
+	case isBracket(c):
+		return len(text) == 1 && text[0] == c
+	}
+	return int(t.aux) == len(text) && src[off:off+len(text)] == text
+}
+
+// text is token i's text: a substring of the source, unless a qualified
+// reference has blanks or comments between its parts.
+func (s *source) text(i int) string {
+	off, src := int(s.toks[i].off), s.src
+	switch c := src[off]; {
+	case s.isQualified(i):
+		name, sep, member := s.parts(off)
+		if name[1] == sep[0] && sep[1] == member[0] {
+			return src[name[0]:member[1]]
+		}
+		return src[name[0]:name[1]] + src[sep[0]:sep[1]] + src[member[0]:member[1]]
+	case isIdentByte(c):
+		return src[off:identEnd(src, off)]
+	case isBracket(c):
+		return src[off : off+1]
+	}
+	return src[off : off+int(s.toks[i].aux)]
+}
+
+// isQualified reports whether token i is a qualified reference (flags
+// are an identifier's only: a bracket's word is its partner).
+func (s *source) isQualified(i int) bool {
+	return isIdentByte(s.first(i)) && s.toks[i].aux&qualified != 0
+}
+
+// parts are the bounds of the three tokens of a qualified reference that
+// starts at off: the enum's name, the separator and the member.
+func (s *source) parts(off int) (name, sep, member [2]int) {
+	l := lexer{src: s.src, i: off}
+	name[0], name[1], _ = l.next(nil)
+	sep[0], sep[1], _ = l.next(nil)
+	member[0], member[1], _ = l.next(nil)
+	return name, sep, member
+}
+
+// line is token i's line: a qualified reference's is its member's.
+func (s *source) line(i int) int {
+	off := int(s.toks[i].off)
+	if s.isQualified(i) {
+		_, _, m := s.parts(off)
+		off = m[0]
+	}
+	return s.lines.line(off)
+}
+
+// kind is 'D' (VkDebugReportObjectTypeEXT) or 'O' (VkObjectType) for a
+// token that names one of their values, sentinels included; 0 otherwise.
+func (s *source) kind(i int) byte {
+	if !isIdentByte(s.first(i)) {
+		return 0
+	}
+	return byte(s.toks[i].aux)
+}
+
+// isRef reports whether token i names a value that can be a table row.
+func (s *source) isRef(i int) bool {
+	return s.kind(i) != 0 && s.toks[i].aux&sentinel == 0
+}
+
+// partner is the index of the bracket matching token i, -1 when it has
+// none or is no bracket.
+func (s *source) partner(i int) int {
+	if t := s.toks[i]; isBracket(s.src[t.off]) && t.aux != none {
+		return int(t.aux)
+	}
+	return -1
+}
+
+// isOpener reports whether token i opens a bracket group.
+func (s *source) isOpener(i int) bool {
+	c := s.first(i)
+	return c == '(' || c == '[' || c == '{'
+}
+
+// isSentinelName reports whether a C enumerant is a header range or
+// MAX_ENUM value: a name ending in _BEGIN_RANGE, _END_RANGE, _RANGE_SIZE
+// or _MAX_ENUM, with or without _EXT.
+func isSentinelName(id string) bool {
+	id = strings.TrimSuffix(id, "_EXT")
+	for _, s := range []string{"_BEGIN_RANGE", "_END_RANGE", "_RANGE_SIZE", "_MAX_ENUM"} {
+		if strings.HasSuffix(id, s) {
+			return true
+		}
+	}
+	return false
+}
 
 // enumType classifies a type name whose members are qualified by it.
 func enumType(id string) byte {
@@ -162,24 +257,29 @@ func enumType(id string) byte {
 	return 0
 }
 
-// kindOf classifies an identifier by its spelling alone.
+// kindOf classifies an identifier by its spelling alone: a C enumerant by
+// its prefix (header sentinels are no rows), a Go constant by its type's
+// name followed by a capital.
 func kindOf(id string) (kind byte, isSentinel bool) {
 	switch {
 	case strings.HasPrefix(id, objtypes.DebugReportPrefix):
-		return 'D', sentinel.MatchString(id)
+		return 'D', isSentinelName(id)
 	case strings.HasPrefix(id, objtypes.ObjectTypePrefix):
-		return 'O', sentinel.MatchString(id)
+		return 'O', isSentinelName(id)
 	case enumType(id) != 0: // the type itself (vk::ObjectType::...), not a value
 		return 0, false
-	case goDebug.MatchString(id):
+	case goConstant(id, "DebugReportObjectType"):
 		return 'D', false
-	case goObject.MatchString(id):
+	case goConstant(id, "ObjectType"):
 		return 'O', false
 	}
 	return 0, false
 }
 
-func isIdentStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+// goConstant reports whether id is prefix followed by a capital letter.
+func goConstant(id, prefix string) bool {
+	return len(id) > len(prefix) && strings.HasPrefix(id, prefix) && id[len(prefix)] >= 'A' && id[len(prefix)] <= 'Z'
+}
 
 // pastingMacro recognises a #define whose body pastes enumerant names
 // (VK_OBJECT_TYPE_##x) or spells both enums (a row in a macro): the rows
