@@ -81,17 +81,10 @@ func init() {
 // process track (the sequence default, so it costs no bytes per event).
 type Track struct{ tid int32 }
 
-// ProcessTrack is the process track, the default for events.
-func ProcessTrack() Track { return Track{} }
-
 // ThreadTrack is the track of OS thread tid of this process. Its uuid is the
 // process track's uuid XOR tid, as the SDK derives it; the thread
 // TrackDescriptor is written once per sequence before its first event.
 func ThreadTrack(tid int32) Track { return Track{tid: tid} }
-
-// CurrentThreadTrack is ThreadTrack(gettid()). It costs a system call; a
-// layer that knows the calling thread's id should pass it to ThreadTrack.
-func CurrentThreadTrack() Track { return Track{tid: int32(syscall.Gettid())} }
 
 // UUID is the track uuid written to the trace.
 func (t Track) UUID() uint64 {
