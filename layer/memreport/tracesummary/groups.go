@@ -130,11 +130,17 @@ func (g *groups) add(x *group, delta int64) {
 	}
 }
 
-// list returns every group, largest peak first.
+// list returns every group, largest peak first. A descriptor group that
+// holds nothing and no object ended in is left out: every object in it got
+// a name later (an allocation named after vkAllocateMemory returned), and
+// it would only show the moments before.
 func (g *groups) list() []Group {
 	g.settle()
 	out := make([]Group, 0, len(g.m))
 	for _, x := range g.m {
+		if x.kind == gDescriptor && x.objects == 0 && x.cur == 0 {
+			continue
+		}
 		out = append(out, Group{Kind: kindNames[x.kind], Key: x.key, Peak: x.peak, Final: x.cur, Objects: x.objects})
 	}
 	slices.SortFunc(out, func(a, b Group) int {

@@ -31,6 +31,9 @@ func TestGroups(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := perfetto.Now() + 1e9 // after the session's start: earlier stamps are moved up
+	allocAt(base+500, "CREATE", "DEVICE_MEMORY", 0x200, 4096, 0, 0x200, "unbound_memory") // named later: no group of its own
+	nameAt(base+600, 8, 0x200, "late")
+	allocAt(base+700, "DESTROY", "DEVICE_MEMORY", 0x200, 4096, 0, 0x200, "unbound_memory")
 	allocAt(base+1000, "CREATE", "DEVICE_MEMORY", 0x100, 65536, 0, 0x100, "unbound_memory")
 	perfetto.Stamp(base+1000).Counter(unbound, 65536)
 	perfetto.Stamp(base+1000).Counter(budget, 1<<30)
@@ -67,13 +70,13 @@ func TestGroups(t *testing.T) {
 		{Kind: KindName, Key: "vertices", Peak: 4096, Final: 0, Objects: 1},
 		{Kind: KindName, Key: "frame", Peak: 4096, Final: 0, Objects: 2},
 		{Kind: KindDescriptor, Key: "BUFFER geometry_mesh 8192", Peak: 8192, Final: 0, Objects: 1},
-		{Kind: KindDescriptor, Key: "DEVICE_MEMORY unbound_memory 65536", Peak: 0, Final: 0, Objects: 0},
 		{Kind: KindType, Key: "BUFFER", Peak: 12288, Final: 0, Objects: 4},
-		{Kind: KindType, Key: "DEVICE_MEMORY", Peak: 65536, Final: 65536, Objects: 1},
+		{Kind: KindType, Key: "DEVICE_MEMORY", Peak: 65536, Final: 65536, Objects: 2},
+		{Kind: KindName, Key: "late", Peak: 4096, Final: 0, Objects: 1},
 		{Kind: KindCluster, Key: "geometry_mesh", Peak: 4096, Final: 0, Objects: 4},
-		{Kind: KindCluster, Key: "unbound_memory", Peak: 65536, Final: 65536, Objects: 1},
-		{Kind: KindHeap, Key: "0", Peak: 4096, Final: 0, Objects: 5},
-		{Kind: KindTotal, Key: "app", Peak: 65536, Final: 65536, Objects: 5},
+		{Kind: KindCluster, Key: "unbound_memory", Peak: 65536, Final: 65536, Objects: 2},
+		{Kind: KindHeap, Key: "0", Peak: 4096, Final: 0, Objects: 6},
+		{Kind: KindTotal, Key: "app", Peak: 65536, Final: 65536, Objects: 6},
 	}
 	for _, w := range want {
 		if g := got[w.Kind+"/"+w.Key]; g != w {
