@@ -30,7 +30,7 @@ func TestGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := perfetto.Now() + 1e9 // after the session's start: earlier stamps are moved up
+	base := perfetto.Now() + 1e9                                                          // after the session's start: earlier stamps are moved up
 	allocAt(base+500, "CREATE", "DEVICE_MEMORY", 0x200, 4096, 0, 0x200, "unbound_memory") // named later: no group of its own
 	nameAt(base+600, 8, 0x200, "late")
 	allocAt(base+700, "DESTROY", "DEVICE_MEMORY", 0x200, 4096, 0, 0x200, "unbound_memory")
