@@ -229,3 +229,29 @@ JOIN track kind ON kind.id = last.track_id
 JOIN track heap ON heap.id = kind.parent_id
 JOIN track dev ON dev.id = heap.parent_id
 GROUP BY sl.lifetime;
+
+-- Perfetto's own vulkan_memory_allocations rows (the VulkanMemoryEvent
+-- packets the layer writes beside its events unless the setting
+-- vulkan_memory_events is off) with the name of the object lifetime each
+-- belongs to, which trace_processor does not join: the lifetime of its
+-- (type, handle) that began last at or before the row. object_name is NULL
+-- for an unnamed object; life is vkgen_memory_objects' life.
+CREATE PERFETTO TABLE vkgen_memory_vulkan_allocations AS
+WITH a AS (
+  SELECT v.id, v.timestamp AS ts, v.source, v.operation, v.memory_size, v.device_memory, v.object_handle,
+         v.memory_type, v.heap, v.upid,
+         CASE v.source WHEN 'GPU_DEVICE_MEMORY' THEN 'DEVICE_MEMORY' WHEN 'GPU_BUFFER' THEN 'BUFFER'
+                       WHEN 'GPU_IMAGE' THEN 'IMAGE' WHEN 'DRIVER' THEN 'DRIVER' END AS type,
+         IIF(v.source IN ('GPU_BUFFER', 'GPU_IMAGE'), v.object_handle, v.device_memory) AS handle
+  FROM vulkan_memory_allocations v
+), matched AS (
+  SELECT a.*, NULLIF(o.name, '') AS object_name, o.life,
+         ROW_NUMBER() OVER (PARTITION BY a.id ORDER BY o.created_ns DESC) AS r
+  FROM a LEFT JOIN vkgen_memory_objects o
+    ON o.type = a.type AND o.handle = a.handle
+   AND a.ts >= o.created_ns + (SELECT ts FROM vkgen_memory_t0)
+   AND (o.destroyed_ns IS NULL OR a.ts <= o.destroyed_ns + (SELECT ts FROM vkgen_memory_t0))
+)
+SELECT id, ts, source, operation, memory_size, device_memory, object_handle, memory_type, heap, upid, type,
+       object_name, life
+FROM matched WHERE r = 1;
