@@ -13,16 +13,20 @@ import (
 	"github.com/vkgen/vkgen/perfetto/decode"
 )
 
+// traceCmd holds the trace subcommands (summary here, diff and check in
+// their files).
+var traceCmd = &cobra.Command{
+	Use:   "trace",
+	Short: "Read traces written by the vkgen layers",
+}
+
 func init() {
-	traceCmd := &cobra.Command{
-		Use:   "trace",
-		Short: "Read traces written by the vkgen layers",
-	}
 	var format, svgOut, htmlOut, out string
 	var force bool
+	var jobs int
 	var opts tracesummary.Options
 	summary := &cobra.Command{
-		Use:   "summary [--format text|json] [-o OUT] [--svg OUT.svg | --html OUT.html] [--force] [--top N] [--window BYTES] FILE",
+		Use:   "summary [--format text|json] [-o OUT] [--svg OUT.svg | --html OUT.html] [--force] [--top N] [--window BYTES] FILE...",
 		Short: "Print the device memory held per named object and per cluster from a DeviceMemoryReport trace",
 		Long: `summary reads a Perfetto trace written by VK_LAYER_VKGEN_DeviceMemoryReport
 (VK_VKGEN_TRACE_FILE) and prints the memory held per object (name, type,
@@ -45,6 +49,11 @@ says where it stops. A damaged packet (one that does not decode, or
 framing that does not parse) is skipped: the summary covers the others,
 and the error names the first damage and counts them.
 
+Several FILEs are read side by side, one per core (--jobs): the text
+starts with a roll-up line per trace (peak and final app memory, leaks,
+failures), then each summary; the JSON is the roll-up and every summary
+("schema": "vkgen.trace.summaries/1"). --svg and --html take one FILE.
+
 -o, --svg and --html write files of mode 0600, like the trace: whole or
 not at all, never over FILE, never through a symbolic link, and over an
 existing file only with --force.
@@ -52,8 +61,11 @@ existing file only with --force.
 Exit status: 0 on success, 1 when the trace ends inside a packet or has
 damaged packets (the summary covers every other packet), 2 on usage or
 input errors.`,
-		Args: cobra.ExactArgs(1),
-		PreRunE: func(*cobra.Command, []string) error {
+		Args: cobra.MinimumNArgs(1),
+		PreRunE: func(_ *cobra.Command, args []string) error {
+			if len(args) > 1 && svgOut+htmlOut != "" {
+				return usageErr(fmt.Errorf("--svg and --html take one trace"))
+			}
 			if svgOut != "" && htmlOut != "" {
 				return usageErr(fmt.Errorf("--svg and --html are exclusive"))
 			}
@@ -63,6 +75,9 @@ input errors.`,
 			return checkFormat(format, []string{"text", "json"})
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return summaries(cmd, args, format, out, force, opts, jobs)
+			}
 			in, info, err := openInput(cmd, args[0])
 			if err != nil {
 				return usageErr(err)
@@ -97,7 +112,7 @@ input errors.`,
 	summary.Flags().StringVar(&format, "format", "text", "output `format`: text or json")
 	summary.Flags().StringVarP(&out, "output", "o", "", "write the summary to `FILE` instead of standard output")
 	summary.Flags().IntVar(&opts.Top, "top", 100, "list the `N` objects that held the most; 0 lists every one (memory then grows with the number of objects)")
-	summary.Flags().Int64Var(&opts.Window, "window", tracesummary.DefaultWindow, "how many `BYTES` of trace an event may reach the file after younger ones (the writer's buffered bytes plus one flush interval's output)")
+	traceReadFlags(summary, &opts, &jobs)
 	summary.Flags().StringVar(&svgOut, "svg", "", "also write an SVG chart of the counters to `FILE`")
 	summary.Flags().StringVar(&htmlOut, "html", "", "also write an HTML page (chart and tables) to `FILE`")
 	summary.Flags().BoolVar(&force, "force", false, "replace existing -o, --svg and --html files")
@@ -139,8 +154,8 @@ func writeSummary(stdout io.Writer, s *tracesummary.Summary, path, format string
 // and the byte offset. A trace cut inside a packet or with damaged packets
 // gives both its summary and the error.
 func readSummary(in io.Reader, path string, o tracesummary.Options) (*tracesummary.Summary, error) {
-	if o.Top < 0 || o.Window <= 0 {
-		return nil, fmt.Errorf("--top must be >= 0 and --window > 0")
+	if o.Top < 0 || o.Window <= 0 || o.MaxGroups <= 0 {
+		return nil, fmt.Errorf("--top must be >= 0, --window and --max-groups > 0")
 	}
 	return tracesummary.Read(in, inputName(path), o)
 }

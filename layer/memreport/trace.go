@@ -8,6 +8,7 @@ import (
 	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
+	"github.com/vkgen/vkgen/layer/tracing"
 	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
 )
@@ -226,12 +227,21 @@ func (s traceSink) AllocationWith(ev accounting.AllocationEvent, changes []accou
 		perfetto.Uint(argHeap, uint64(ev.Heap)),
 	)
 	args = appendDetails(args, &ev)
+	native, hasNative := vulkanMemoryEvent(&ev)
+	hasNative = hasNative && tracing.VulkanMemoryEvents()
 	if s.em != nil {
 		s.em.InstantSlices(category, allocEvent, sl[:n], nil, args...)
+		if hasNative {
+			s.em.VulkanMemoryEvent(&native)
+		}
 		return
 	}
 	var cbuf [8]perfetto.CounterValue
-	perfetto.Stamp(layer.EventTime()).InstantSlices(category, allocEvent, sl[:n], counterValues(cbuf[:0], changes), args...)
+	at := perfetto.Stamp(layer.EventTime())
+	at.InstantSlices(category, allocEvent, sl[:n], counterValues(cbuf[:0], changes), args...)
+	if hasNative {
+		at.VulkanMemoryEvent(&native)
+	}
 }
 
 // counterValues appends the counter values of changes, each track once

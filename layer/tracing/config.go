@@ -32,6 +32,7 @@ type config struct {
 	system                     bool
 	startupWindow              time.Duration
 	smbBytes                   uint32
+	vulkanMemoryEvents         bool
 }
 
 var (
@@ -55,6 +56,8 @@ func readConfig(layer string, api []settings.APISetting) config {
 		system:        v["perfetto_system"].V.(bool),
 		startupWindow: time.Duration(v["perfetto_startup_ms"].V.(int64)) * time.Millisecond,
 		smbBytes:      uint32(v["perfetto_smb_kb"].V.(int64)) << 10,
+
+		vulkanMemoryEvents: v["vulkan_memory_events"].V.(bool),
 	}
 	c.categories = categoryPatterns(v["trace_categories"].V.(string), v["trace_categories"].Source)
 	if f := v["trace_file"]; f.V.(string) != "" {

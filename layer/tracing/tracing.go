@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	vkgenlayer "github.com/vkgen/vkgen/layer"
@@ -65,6 +66,7 @@ func StartFor(layer string, createInfo unsafe.Pointer) (err error) {
 		}
 	}()
 	c := readConfig(layer, settings.FromInstanceCreateInfo(createInfo))
+	noVulkanMemoryEvents.Store(!c.vulkanMemoryEvents)
 	once.Do(func() {
 		registerAtExit()
 		perfetto.OnEnabled(vkgenlayer.SetTimestamps)      // deferred hooks' records carry their call's time while anything traces
@@ -75,6 +77,14 @@ func StartFor(layer string, createInfo unsafe.Pointer) (err error) {
 	})
 	return startFile(c)
 }
+
+// noVulkanMemoryEvents is the vulkan_memory_events setting of the latest
+// vkCreateInstance, inverted so that it is on before any.
+var noVulkanMemoryEvents atomic.Bool
+
+// VulkanMemoryEvents says whether VK_LAYER_VKGEN_DeviceMemoryReport writes
+// Perfetto's VulkanMemoryEvent packets (setting vulkan_memory_events).
+func VulkanMemoryEvents() bool { return !noVulkanMemoryEvents.Load() }
 
 // startFile starts the configured trace file's session unless one writes it.
 func startFile(c config) error {

@@ -105,12 +105,17 @@ type allocation struct {
 	// created: a CREATE was emitted (callback or fallback allocation). A
 	// record that is not created is a placeholder known only from binds or
 	// from memory flags; it is removed when its VkDeviceMemory is freed.
-	created      bool
-	driver       bool
-	leaked       bool // reported by Leaks
-	total        uint64
-	flags        uint32
-	heap         uint8 // memory heap index (0 until known)
+	created bool
+	driver  bool
+	leaked  bool // reported by Leaks
+	total   uint64
+	flags   uint32
+	heap    uint8 // memory heap index (0 until known)
+	// typeIndex is the Vulkan memory type of vkAllocateMemory, when hasType:
+	// on the fallback path only (a callback device's CREATE comes from the
+	// driver before the type is known, and its DESTROY must match it).
+	typeIndex    uint32
+	hasType      bool
 	objectType   int32
 	objectHandle uint64
 	// ranges are the range binds in this allocation, sorted by (offset,
@@ -527,6 +532,7 @@ func (e *Engine) MemoryAllocatedWith(dev, memory, size uint64, typeIndex uint32,
 		a = e.newAllocation(d, k, false)
 	}
 	a.created, a.total = true, size
+	a.typeIndex, a.hasType = typeIndex, true
 	a.objectType, a.objectHandle = ObjectTypeDeviceMemory, memory
 	e.setInfo(a, info)
 	e.setFlags(a, flags, heap)
@@ -938,7 +944,7 @@ func allocationEvent(a *allocation, op Operation) AllocationEvent {
 	return AllocationEvent{
 		Operation: op, Source: src, Device: a.dev.key, MemoryObjectID: a.key.id,
 		Size: a.total, ObjectHandle: a.objectHandle, MemoryType: a.unboundTrack.cluster().String(),
-		Heap:     uint32(a.heap),
+		Heap: uint32(a.heap), TypeIndex: a.typeIndex, HasTypeIndex: a.hasType,
 		External: a.info.External, HandleTypes: a.info.HandleTypes,
 		Dedicated: a.info.Dedicated, DedicatedHandle: a.info.DedicatedHandle,
 	}
@@ -949,7 +955,7 @@ func bindingEvent(r *resource, idx int, op Operation) AllocationEvent {
 	return AllocationEvent{
 		Operation: op, Source: r.key.kind.source(), Device: s.mem.dev.key, MemoryObjectID: s.mem.key.id,
 		Size: s.size, Offset: s.offset, ObjectHandle: r.key.handle, MemoryType: s.track.cluster().String(),
-		Heap: uint32(s.heap), Plane: uint8(idx),
+		Heap: uint32(s.heap), Plane: uint8(idx), TypeIndex: s.mem.typeIndex, HasTypeIndex: s.mem.hasType,
 	}
 }
 

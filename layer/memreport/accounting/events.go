@@ -96,6 +96,11 @@ type AllocationEvent struct {
 	// Heap is the memory heap index: of the allocation's memory type, the
 	// callback's heapIndex, or the bound memory's.
 	Heap uint32
+	// TypeIndex is the Vulkan memory type of the allocation (of the bound
+	// memory for a bind), when HasTypeIndex: known from vkAllocateMemory,
+	// not for driver-internal memory.
+	TypeIndex    uint32
+	HasTypeIndex bool
 	// Plane is the bound plane of a disjoint image (0 otherwise), so
 	// per-binding consumers can pair a BIND with its DESTROY (with Key for
 	// range binds).

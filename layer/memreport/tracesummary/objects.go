@@ -44,6 +44,14 @@ type lifetime struct {
 	clust   uint32
 	heap    uint32
 	leaked  bool // reported by a VulkanMemoryLeak event
+	// grp is the name or descriptor group it adds into and typ its type's;
+	// key is grp's key as asked (grp is OtherNames once groups are full).
+	grp, typ *group
+	key      groupKey
+	// what key was made from: most events change none of them
+	kname  string
+	kclust uint32
+	kpeak  uint64
 }
 
 // objects tracks the live lifetimes by (source, handle) and keeps the top
@@ -54,10 +62,12 @@ type objects struct {
 	top   int
 	kept  pq[Object] // the least important at the root
 	total int
+	groups
 }
 
-func newObjects(top int) objects {
-	return objects{live: map[objKey]*lifetime{}, top: top, kept: pq[Object]{less: func(a, b *Object) bool { return order(*a, *b) > 0 }}}
+func newObjects(top, maxGroups int) objects {
+	return objects{live: map[objKey]*lifetime{}, top: top, kept: pq[Object]{less: func(a, b *Object) bool { return order(*a, *b) > 0 }},
+		groups: newGroups(maxGroups)}
 }
 
 // apply takes one allocation or name event, in time order. A replayed CREATE
@@ -80,16 +90,20 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 	switch e.kind {
 	case evName:
 		l.name, l.named = e.name, true
+		o.regroup(l, k, l.cur, strs)
 		return
 	case evRawName:
 		if !l.named {
 			l.name = e.name
+			o.regroup(l, k, l.cur, strs)
 		}
 		return
 	}
 	if !l.held {
 		l.held, l.created = true, e.ts
+		l.typ = o.get(groupKey{gType, strs.str(k.src)})
 	}
+	old := l.cur
 	i := slices.IndexFunc(l.slots, func(s slot) bool { return s.mem == e.mem && s.off == e.off && s.key == e.key })
 	switch {
 	case e.op == opAdd && i < 0:
@@ -105,7 +119,10 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 	}
 	l.peak = max(l.peak, l.cur)
 	l.clust, l.heap = e.clust, e.heap
+	o.add(l.typ, int64(l.cur)-int64(old))
+	o.regroup(l, k, old, strs)
 	if e.op == opRemove && len(l.slots) == 0 {
+		o.ended(l.grp, strs.str(k.src), strs.str(l.clust), l.heap)
 		delete(o.live, k)
 		o.keep(l.object(k, t0, int64(e.ts-t0), strs))
 		*l = lifetime{slots: l.slots[:0]}
@@ -116,6 +133,28 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 func (l *lifetime) object(k objKey, t0 uint64, destroyed int64, strs *interner) Object {
 	return Object{Name: l.name, Type: strs.str(k.src), Handle: k.handle, Bytes: l.peak, Final: l.cur,
 		Cluster: strs.str(l.clust), Created: l.created - t0, Destroyed: destroyed}
+}
+
+// regroup moves a held lifetime whose key changed (a name, a larger size)
+// to its new group: what it held before the change (old) leaves the old
+// group, what it holds now enters the new one.
+func (o *objects) regroup(l *lifetime, k objKey, old uint64, strs *interner) {
+	if !l.held {
+		return
+	}
+	if l.grp != nil && l.kname == l.name && l.kclust == l.clust && l.kpeak == l.peak {
+		o.add(l.grp, int64(l.cur)-int64(old))
+		return
+	}
+	l.kname, l.kclust, l.kpeak = l.name, l.clust, l.peak
+	key := objectKey(l.name, strs.str(k.src), strs.str(l.clust), l.peak)
+	if l.grp != nil && key == l.key {
+		o.add(l.grp, int64(l.cur)-int64(old))
+		return
+	}
+	o.add(l.grp, -int64(old))
+	l.key, l.grp = key, o.get(key)
+	o.add(l.grp, int64(l.cur))
 }
 
 // keep counts a finished object and keeps it if it is among the top.
@@ -149,6 +188,7 @@ func (o *objects) finish(t0, end uint64, strs *interner) ([]Object, int, []Leak)
 		}
 		ob := l.object(k, t0, -1, strs)
 		o.keep(ob)
+		o.ended(l.grp, ob.Type, ob.Cluster, l.heap)
 		if l.cur > 0 && !l.leaked {
 			alive = append(alive, Leak{Name: ob.Name, Type: ob.Type, Handle: k.handle, Bytes: l.cur, Cluster: ob.Cluster, Heap: l.heap, At: AtEndOfTrace, Time: end})
 		}

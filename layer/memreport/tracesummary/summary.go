@@ -113,8 +113,15 @@ type Summary struct {
 	DroppedEvents int64 `json:"dropped_events"`
 	// LateEvents counts events that reached the file more than the
 	// reordering window after younger ones and were applied out of order.
-	LateEvents int      `json:"late_events"`
-	Series     []Series `json:"-"`
+	LateEvents int `json:"late_events"`
+	// Groups are the memory per name (else descriptor), type, cluster,
+	// heap and total, largest peak first: what `vkgen trace diff` and
+	// `check` compare.
+	Groups []Group `json:"groups"`
+	// GroupsFolded counts the names and descriptors that came after
+	// Options.MaxGroups groups existed and went to OtherNames.
+	GroupsFolded int      `json:"groups_folded"`
+	Series       []Series `json:"-"`
 }
 
 // Options tune Read.
@@ -126,6 +133,9 @@ type Options struct {
 	// younger ones (DefaultWindow when 0): the trace writer's buffered bytes
 	// (sequences times buffer size) plus what it writes in a flush interval.
 	Window int64
+	// MaxGroups bounds the name and descriptor groups (DefaultMaxGroups
+	// when 0): objects of later names count in the group OtherNames.
+	MaxGroups int
 	// Workers is how many goroutines decode packets (GOMAXPROCS, at most
 	// 8, when 0); a trace's packets are dealt out by sequence, so more
 	// workers than sequences stay idle.
@@ -153,6 +163,10 @@ func Summarize(t *decode.Trace) *Summary {
 type counter struct {
 	peak, final int64
 	series      decimator
+	// groups are the cluster, heap and total groups the track adds into,
+	// found at its first value.
+	groups   []*group
+	resolved bool
 }
 
 // summarizer orders the events of every worker and applies them.
@@ -177,7 +191,7 @@ type summarizer struct {
 
 func newSummarizer(o Options, workers int) *summarizer {
 	s := &summarizer{tracks: map[uint64]*decode.Track{}, counters: map[uint64]*counter{}, strs: newInterner(), local: make([]localIDs, workers)}
-	s.objs = newObjects(o.Top)
+	s.objs = newObjects(o.Top, o.MaxGroups)
 	s.order = newReorderer(cmp.Or(o.Window, DefaultWindow), s.apply)
 	return s
 }
@@ -330,6 +344,7 @@ func (s *summarizer) apply(e *event) {
 		s.started, s.t0 = true, e.ts
 	}
 	s.last = max(s.last, e.ts)
+	s.objs.at(e.ts)
 	switch e.kind {
 	case evFailure:
 		s.failures++
@@ -352,7 +367,16 @@ func (s *summarizer) apply(e *event) {
 		c = &counter{}
 		s.counters[e.handle] = c
 	}
+	if !c.resolved {
+		c.resolved = true
+		if tr := s.tracks[e.handle]; tr != nil {
+			c.groups = s.objs.trackGroups(tr.Name)
+		}
+	}
 	v := int64(e.size)
+	for _, g := range c.groups {
+		s.objs.add(g, v-c.final)
+	}
 	c.peak, c.final = max(c.peak, v), v
 	c.series.add(e.ts, v)
 }
@@ -361,6 +385,7 @@ func (s *summarizer) finish() *Summary {
 	s.order.flush()
 	sum := &Summary{LateEvents: s.order.late, Events: s.events, Leaks: s.leaks, AllocationFailures: s.failures, FailedBytes: s.failed}
 	sum.Objects, sum.ObjectsTotal, sum.AliveAtEnd = s.objs.finish(s.t0, s.last-min(s.last, s.t0), s.strs)
+	sum.Groups, sum.GroupsFolded = s.objs.list(), s.objs.folded
 	for uuid, c := range s.counters {
 		tr := s.tracks[uuid]
 		switch {

@@ -31,6 +31,13 @@ WHERE s.category = 'VulkanDeviceMemoryReport'
   AND s.dur = 0
   AND s.name IN ('VulkanMemoryAllocation', 'VulkanObjectName', 'VulkanMemoryLeak', 'VulkanMemoryAllocationFailed');
 
+-- Whether a counter track is the layer's: vulkan.mem.*, less the tracks
+-- trace_processor makes of VulkanMemoryEvent packets
+-- (vulkan.mem.device.memory.type.*, vulkan.mem.driver.scope.*).
+CREATE PERFETTO FUNCTION _vkgen_memory_track(name STRING) RETURNS BOOL AS
+SELECT $name GLOB 'vulkan.mem.*' AND NOT $name GLOB 'vulkan.mem.device.memory.type.*'
+  AND NOT $name GLOB 'vulkan.mem.driver.scope.*';
+
 -- The time every *_ns column counts from: the first event of the layer (an
 -- instant or a vulkan.mem.* counter value), as in `vkgen trace summary`.
 CREATE PERFETTO TABLE vkgen_memory_t0 AS
@@ -38,7 +45,7 @@ SELECT MIN(ts) AS ts FROM (
   SELECT MIN(ts) AS ts FROM vkgen_memory_events
   UNION ALL
   SELECT MIN(c.ts) FROM counter c JOIN counter_track t ON t.id = c.track_id
-  WHERE t.name GLOB 'vulkan.mem.*' OR t.name = 'vkgen.perfetto.dropped_events'
+  WHERE _vkgen_memory_track(t.name) OR t.name = 'vkgen.perfetto.dropped_events'
 );
 
 -- Memory and name events per object, with what the object holds after each:
@@ -132,7 +139,7 @@ SELECT t.name AS track,
             THEN CAST(substr(t.name, 16, instr(substr(t.name, 16), '.') - 1) AS INT) END AS heap,
        c.ts, CAST(c.value AS INT) AS value
 FROM counter c JOIN counter_track t ON t.id = c.track_id
-WHERE t.name GLOB 'vulkan.mem.*';
+WHERE _vkgen_memory_track(t.name);
 
 -- Memory per heap over time: the per-heap counters with the cluster track
 -- they split.
@@ -229,3 +236,74 @@ JOIN track kind ON kind.id = last.track_id
 JOIN track heap ON heap.id = kind.parent_id
 JOIN track dev ON dev.id = heap.parent_id
 GROUP BY sl.lifetime;
+
+-- Perfetto's own vulkan_memory_allocations rows (the VulkanMemoryEvent
+-- packets the layer writes beside its events unless the setting
+-- vulkan_memory_events is off) with the name of the object lifetime each
+-- belongs to, which trace_processor does not join: the lifetime of its
+-- (type, handle) that began last at or before the row. object_name is NULL
+-- for an unnamed object; life is vkgen_memory_objects' life.
+CREATE PERFETTO TABLE vkgen_memory_vulkan_allocations AS
+WITH a AS (
+  SELECT v.id, v.timestamp AS ts, v.source, v.operation, v.memory_size, v.device_memory, v.object_handle,
+         v.memory_type, v.heap, v.upid,
+         CASE v.source WHEN 'GPU_DEVICE_MEMORY' THEN 'DEVICE_MEMORY' WHEN 'GPU_BUFFER' THEN 'BUFFER'
+                       WHEN 'GPU_IMAGE' THEN 'IMAGE' WHEN 'DRIVER' THEN 'DRIVER' END AS type,
+         IIF(v.source IN ('GPU_BUFFER', 'GPU_IMAGE'), v.object_handle, v.device_memory) AS handle
+  FROM vulkan_memory_allocations v
+), matched AS (
+  SELECT a.*, NULLIF(o.name, '') AS object_name, o.life,
+         ROW_NUMBER() OVER (PARTITION BY a.id ORDER BY o.created_ns DESC) AS r
+  FROM a LEFT JOIN vkgen_memory_objects o
+    ON o.type = a.type AND o.handle = a.handle
+   AND a.ts >= o.created_ns + (SELECT ts FROM vkgen_memory_t0)
+   AND (o.destroyed_ns IS NULL OR a.ts <= o.destroyed_ns + (SELECT ts FROM vkgen_memory_t0))
+)
+SELECT id, ts, source, operation, memory_size, device_memory, object_handle, memory_type, heap, upid, type,
+       object_name, life
+FROM matched WHERE r = 1;
+
+-- Memory per cluster (app and driver), heap (every cluster) and total (app,
+-- driver), as `vkgen trace summary` computes its groups: the sum of the
+-- group's vulkan.mem.* usage tracks over time, peak_bytes the most it held
+-- after all the changes at one timestamp, final_bytes at the end. The
+-- trace-summary spec (sql/spec/vkgen_memory.textproto) reads it.
+CREATE PERFETTO TABLE vkgen_memory_groups AS
+WITH usage AS (
+  SELECT id, name, name GLOB 'vulkan.mem.app.usage.*' OR name GLOB 'vulkan.mem.driver.usage.*' AS process_wide
+  FROM counter_track
+  WHERE name GLOB 'vulkan.mem.app.usage.*' OR name GLOB 'vulkan.mem.driver.usage.*'
+     OR name GLOB 'vulkan.mem.heap[0-9]*.app.usage.*' OR name GLOB 'vulkan.mem.heap[0-9]*.driver.usage.*'
+), m AS (
+  SELECT id AS track_id, 'cluster' AS kind, SUBSTR(name, INSTR(name, '.usage.') + 7) AS key FROM usage WHERE process_wide
+  UNION ALL
+  SELECT id, 'total', IIF(name GLOB 'vulkan.mem.app.*', 'app', 'driver') FROM usage WHERE process_wide
+  UNION ALL
+  SELECT id, 'heap', SUBSTR(name, 16, INSTR(SUBSTR(name, 16), '.') - 1) FROM usage WHERE NOT process_wide
+), d AS (
+  SELECT m.kind, m.key, c.ts, c.id,
+         c.value - COALESCE(LAG(c.value) OVER (PARTITION BY m.kind, m.key, c.track_id ORDER BY c.ts, c.id), 0) AS delta
+  FROM counter c JOIN m USING (track_id)
+), run AS (
+  SELECT kind, key, ts, id, SUM(delta) OVER (PARTITION BY kind, key ORDER BY ts, id) AS cur
+  FROM d
+), settled AS (
+  SELECT kind, key, cur,
+         ROW_NUMBER() OVER (PARTITION BY kind, key, ts ORDER BY id DESC) AS last_at_ts,
+         ROW_NUMBER() OVER (PARTITION BY kind, key ORDER BY ts DESC, id DESC) AS last
+  FROM run
+)
+SELECT kind, key, CAST(MAX(cur) AS INT) AS peak_bytes, CAST(MAX(IIF(last = 1, cur, NULL)) AS INT) AS final_bytes
+FROM settled WHERE last_at_ts = 1
+GROUP BY kind, key;
+
+-- One row of a trace's leak and failure figures: leaks (VulkanMemoryLeak
+-- events) and their bytes, objects alive at the end with no leak event and
+-- their bytes, failed allocations and their bytes.
+CREATE PERFETTO TABLE vkgen_memory_totals AS
+SELECT (SELECT COUNT(*) FROM vkgen_memory_leaks) AS leaks,
+       (SELECT COALESCE(SUM(bytes), 0) FROM vkgen_memory_leaks) AS leaked_bytes,
+       (SELECT COUNT(*) FROM vkgen_memory_alive_at_end) AS alive_at_end,
+       (SELECT COALESCE(SUM(bytes), 0) FROM vkgen_memory_alive_at_end) AS alive_bytes,
+       (SELECT COUNT(*) FROM vkgen_memory_failures) AS failed_allocations,
+       (SELECT COALESCE(SUM(size), 0) FROM vkgen_memory_failures) AS failed_bytes;

@@ -1,0 +1,95 @@
+package sql_test
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/vkgen/vkgen/internal/perfettotools"
+	"github.com/vkgen/vkgen/internal/testenv"
+	"github.com/vkgen/vkgen/internal/vktest"
+	"github.com/vkgen/vkgen/layer/memreport/internal/memruns"
+	"github.com/vkgen/vkgen/layer/memreport/tracesummary"
+)
+
+// TestSummarySpec runs the trace-summary spec sql/spec/vkgen_memory.textproto
+// with trace_processor_shell summarize on memruns (a leak, a refused
+// allocation) and on the demo, and checks that every metric row equals
+// what `vkgen trace summary` (package tracesummary) computes: per cluster,
+// heap and total the peak and final bytes, and the leak, alive-at-end and
+// failure figures.
+func TestSummarySpec(t *testing.T) {
+	setup(t)
+	runs := map[string]string{"memruns": memruns.Record(t, t.TempDir(), nil, "--leak", "--fail-alloc").Trace}
+	runs["demo"], _ = record(t, vktest.Program(t, "demo/demo.c"), []string{dmLayer, dmrLayer}, "--reuse", "--fail-alloc", "--leak")
+	for name, trace := range runs {
+		t.Run(name, func(t *testing.T) {
+			got := specRows(t, trace)
+			s := summary(t, trace)
+			var want []string
+			for _, g := range s.Groups {
+				switch g.Kind {
+				case tracesummary.KindCluster, tracesummary.KindHeap, tracesummary.KindTotal:
+					if g.Peak != 0 || g.Final != 0 { // a group only objects made (swapchain) has no track
+						want = append(want, fmt.Sprintf("group %s %s %d %d", g.Kind, g.Key, g.Peak, g.Final))
+					}
+				}
+			}
+			var leaked, alive uint64
+			for _, l := range s.Leaks {
+				leaked += l.Bytes
+			}
+			for _, l := range s.AliveAtEnd {
+				alive += l.Bytes
+			}
+			want = append(want, fmt.Sprintf("trace %d %d %d %d %d %d", len(s.Leaks), leaked, len(s.AliveAtEnd), alive, s.AllocationFailures, s.FailedBytes))
+			slices.Sort(want)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") || len(want) < 5 {
+				t.Errorf("summarize:\n%s\nvkgen trace summary:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}
+
+// specRows runs the spec on trace and returns its rows as "group KIND KEY
+// PEAK FINAL" and "trace LEAKS ...", sorted.
+func specRows(t *testing.T, trace string) []string {
+	t.Helper()
+	dir := filepath.Join(testenv.Root(), "layer", "memreport", "sql")
+	out, err := exec.Command(filepath.Join(perfettotools.BinDir(t), "trace_processor_shell"), "summarize",
+		"--add-sql-package", filepath.Join(dir, "vkgen"), "--metrics-v2", "all",
+		trace, filepath.Join(dir, "spec", "vkgen_memory.textproto")).Output()
+	if err != nil {
+		t.Fatalf("summarize: %v\n%s", err, out)
+	}
+	var rows []string
+	for _, bundle := range strings.Split(string(out), "metric_bundles {")[1:] {
+		id := regexp.MustCompile(`bundle_id: "(\w+)"`).FindStringSubmatch(bundle)[1]
+		for _, row := range strings.Split(bundle, "row {")[1:] {
+			var f []string
+			for _, m := range regexp.MustCompile(`(?:double_value|string_value|int64_value): ("[^"]*"|[-0-9.e+]+)`).FindAllStringSubmatch(row, -1) {
+				v := strings.Trim(m[1], `"`)
+				if x, err := strconv.ParseFloat(v, 64); err == nil && !strings.HasPrefix(m[0], "string") {
+					v = strconv.FormatUint(uint64(x), 10)
+				}
+				f = append(f, v)
+			}
+			switch id {
+			case "vkgen_memory_group": // dimensions kind, key; values peak, final
+				if len(f) != 4 {
+					t.Fatalf("group row %q", row)
+				}
+				rows = append(rows, "group "+strings.Join(f, " "))
+			case "vkgen_memory_trace":
+				rows = append(rows, "trace "+strings.Join(f, " "))
+			}
+		}
+	}
+	slices.Sort(rows)
+	return rows
+}

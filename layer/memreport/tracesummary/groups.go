@@ -1,0 +1,203 @@
+package tracesummary
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Group kinds. Objects are grouped by what identifies them across runs of
+// a program, never by handle: their name, else their descriptor (type,
+// cluster and size). A call-site key, once traces carry one, goes between
+// the two: KindName, else call site and descriptor, else KindDescriptor.
+const (
+	KindName       = "name"       // objects of one name
+	KindDescriptor = "descriptor" // unnamed objects of one "TYPE cluster bytes"
+	KindType       = "type"       // objects of one type
+	KindCluster    = "cluster"    // a usage cluster's counters, app and driver
+	KindHeap       = "heap"       // a memory heap's counters (every cluster, app and driver)
+	KindTotal      = "total"      // app (every vulkan.mem.app.usage track) or driver
+)
+
+// OtherNames is the key of the KindName group that holds the objects whose
+// names came after Options.MaxGroups groups existed.
+const OtherNames = "(other names)"
+
+// DefaultMaxGroups bounds the name and descriptor groups of one trace.
+const DefaultMaxGroups = 100000
+
+// Group is the memory of everything that shares one key in a trace.
+type Group struct {
+	Kind string `json:"kind"`
+	Key  string `json:"key"`
+	// Peak is the most the group held at one timestamp (all changes at a
+	// timestamp applied); Final what it held at the end.
+	Peak  int64 `json:"peak_bytes"`
+	Final int64 `json:"final_bytes"`
+	// Objects counts the object lifetimes in the group: for an object
+	// group those that ended in it; for a cluster or heap the objects
+	// whose last event was of that cluster or heap; for a total its
+	// objects (driver: DRIVER ones).
+	Objects int `json:"objects"`
+}
+
+type groupKey struct {
+	kind uint8
+	key  string
+}
+
+const (
+	gName uint8 = iota
+	gDescriptor
+	gType
+	gCluster
+	gHeap
+	gTotal
+)
+
+var kindNames = [...]string{KindName, KindDescriptor, KindType, KindCluster, KindHeap, KindTotal}
+
+// group is a group's running state.
+type group struct {
+	groupKey
+	cur, peak int64
+	objects   int
+	dirty     bool
+}
+
+// groups keeps every group and settles their peaks once per timestamp, so
+// that a move between two groups at one moment (a bind taking bytes from
+// unbound memory) never counts twice.
+type groups struct {
+	m      map[groupKey]*group
+	max    int // name and descriptor groups at most
+	n      int // name and descriptor groups made
+	folded int // keys that went to OtherNames
+	dirty  []*group
+	ts     uint64
+}
+
+func newGroups(max int) groups {
+	return groups{m: map[groupKey]*group{}, max: cmp.Or(max, DefaultMaxGroups)}
+}
+
+// get returns the group of k, made on first use; past max object groups a
+// new name or descriptor goes to OtherNames.
+func (g *groups) get(k groupKey) *group {
+	if x := g.m[k]; x != nil {
+		return x
+	}
+	if k.kind == gName || k.kind == gDescriptor {
+		if g.n >= g.max {
+			g.folded++
+			k = groupKey{gName, OtherNames}
+			if x := g.m[k]; x != nil {
+				return x
+			}
+		} else {
+			g.n++
+		}
+	}
+	x := &group{groupKey: k}
+	g.m[k] = x
+	return x
+}
+
+// at settles the peaks of the groups changed before ts.
+func (g *groups) at(ts uint64) {
+	if ts != g.ts {
+		g.settle()
+		g.ts = ts
+	}
+}
+
+func (g *groups) settle() {
+	for _, x := range g.dirty {
+		x.peak, x.dirty = max(x.peak, x.cur), false
+	}
+	g.dirty = g.dirty[:0]
+}
+
+func (g *groups) add(x *group, delta int64) {
+	if x == nil || delta == 0 {
+		return
+	}
+	x.cur += delta
+	if !x.dirty {
+		x.dirty = true
+		g.dirty = append(g.dirty, x)
+	}
+}
+
+// list returns every group, largest peak first. A descriptor group that
+// holds nothing and no object ended in is left out: every object in it got
+// a name later (an allocation named after vkAllocateMemory returned), and
+// it would only show the moments before.
+func (g *groups) list() []Group {
+	g.settle()
+	out := make([]Group, 0, len(g.m))
+	for _, x := range g.m {
+		if x.kind == gDescriptor && x.objects == 0 && x.cur == 0 {
+			continue
+		}
+		out = append(out, Group{Kind: kindNames[x.kind], Key: x.key, Peak: x.peak, Final: x.cur, Objects: x.objects})
+	}
+	slices.SortFunc(out, func(a, b Group) int {
+		return cmp.Or(cmp.Compare(b.Peak, a.Peak), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Key, b.Key))
+	})
+	return out
+}
+
+// objectKey is the name or descriptor group key of an object.
+func objectKey(name, typ, cluster string, bytes uint64) groupKey {
+	if name != "" {
+		return groupKey{gName, name}
+	}
+	return groupKey{gDescriptor, Descriptor(typ, cluster, bytes)}
+}
+
+// Descriptor is the key of unnamed objects: "TYPE cluster bytes".
+func Descriptor(typ, cluster string, bytes uint64) string {
+	return typ + " " + cluster + " " + strconv.FormatUint(bytes, 10)
+}
+
+// trackGroups are the counter groups a vulkan.mem track adds into: its
+// cluster and total (process-wide tracks) or its heap (per-heap tracks);
+// none for budget tracks.
+func (g *groups) trackGroups(name string) []*group {
+	rest, ok := strings.CutPrefix(name, counterPrefix)
+	if !ok {
+		return nil
+	}
+	if h, r, ok := strings.Cut(rest, "."); ok && strings.HasPrefix(h, "heap") {
+		if _, err := strconv.ParseUint(h[len("heap"):], 10, 32); err != nil || !(strings.HasPrefix(r, "app.usage.") || strings.HasPrefix(r, "driver.usage.")) {
+			return nil
+		}
+		return []*group{g.get(groupKey{gHeap, h[len("heap"):]})}
+	}
+	for _, src := range []string{"app", "driver"} {
+		if c, ok := strings.CutPrefix(rest, src+".usage."); ok {
+			return []*group{g.get(groupKey{gCluster, c}), g.get(groupKey{gTotal, src})}
+		}
+	}
+	return nil
+}
+
+// ended counts an object in its groups: ob's object group g, its type, its
+// cluster, its heap and its total.
+func (g *groups) ended(og *group, typ, cluster string, heap uint32) {
+	for _, x := range []*group{og, g.get(groupKey{gType, typ}), g.get(groupKey{gCluster, cluster}),
+		g.get(groupKey{gHeap, strconv.FormatUint(uint64(heap), 10)}), g.get(groupKey{gTotal, totalOf(typ)})} {
+		if x != nil {
+			x.objects++
+		}
+	}
+}
+
+func totalOf(typ string) string {
+	if typ == "DRIVER" {
+		return "driver"
+	}
+	return "app"
+}
