@@ -9,6 +9,10 @@ import (
 	"github.com/vkgen/vkgen/layer/memreport/tracesummary"
 )
 
+// read stands for a summary that was read and checked, once its figures are
+// no longer needed (traceExit tells a read trace from an unreadable one).
+var read = &tracesummary.Summary{}
+
 func init() {
 	var rulesPath, baseline, junitOut, out string
 	var force bool
@@ -70,21 +74,29 @@ be read).`,
 			if err != nil {
 				return usageErr(err)
 			}
-			results, err := readTraces(ins, opts, jobs)
-			if err != nil {
+			if err := checkReadFlags(opts, jobs); err != nil {
 				return usageErr(err)
 			}
 			var base *tracesummary.Summary
 			if baseline != "" {
-				if results[0].Summary == nil || results[0].Err != nil {
-					return usageErr(fmt.Errorf("baseline: %w", results[0].Err))
+				b := tracesummary.ReadMany(ins[:1], opts, 1)[0]
+				if b.Summary == nil || b.Err != nil {
+					return usageErr(fmt.Errorf("baseline: %w", b.Err))
 				}
-				base, ins, results = results[0].Summary, ins[1:], results[1:]
+				base, ins = b.Summary, ins[1:]
 			}
-			var checked []tracecheck.Result
-			for i, r := range results {
-				checked = append(checked, tracecheck.Check(rules, ins[i].Name, r.Summary, r.Err, base))
-			}
+			// Each trace is checked as soon as it is read and only its
+			// outcome kept: memory stays that of --jobs summaries however
+			// many traces there are.
+			checked := make([]tracecheck.Result, len(ins))
+			results := make([]tracesummary.Result, len(ins))
+			tracesummary.ReadEach(ins, opts, jobs, func(i int, r tracesummary.Result) {
+				checked[i] = tracecheck.Check(rules, ins[i].Name, r.Summary, r.Err, base)
+				if r.Summary != nil {
+					r.Summary = read
+				}
+				results[i] = r
+			})
 			if o := outs["junit"]; o != nil {
 				if err := o.write(tracecheck.JUnit(checked)); err != nil {
 					return usageErr(err)

@@ -43,10 +43,18 @@ func traceInputs(cmd *cobra.Command, paths []string) ([]tracesummary.Input, []fs
 
 // readTraces summarises ins side by side on every core (--jobs) with o.
 func readTraces(ins []tracesummary.Input, o tracesummary.Options, jobs int) ([]tracesummary.Result, error) {
-	if o.Top < 0 || o.Window <= 0 || o.MaxGroups <= 0 || jobs < 0 {
-		return nil, fmt.Errorf("--top and --jobs must be >= 0, --window and --max-groups > 0")
+	if err := checkReadFlags(o, jobs); err != nil {
+		return nil, err
 	}
 	return tracesummary.ReadMany(ins, o, jobs), nil
+}
+
+// checkReadFlags range-checks the flags of traceReadFlags.
+func checkReadFlags(o tracesummary.Options, jobs int) error {
+	if o.Top < 0 || o.Window <= 0 || o.MaxGroups <= 0 || jobs < 0 {
+		return fmt.Errorf("--top and --jobs must be >= 0, --window and --max-groups > 0")
+	}
+	return nil
 }
 
 // traceExit is the exit status of results: 2 when a trace could not be

@@ -26,6 +26,16 @@ type Result struct {
 // together use every core once: many small traces run side by side, two
 // large ones split the cores.
 func ReadMany(ins []Input, o Options, parallel int) []Result {
+	out := make([]Result, len(ins))
+	ReadEach(ins, o, parallel, func(i int, r Result) { out[i] = r })
+	return out
+}
+
+// ReadEach is ReadMany handing each input's result to fn as soon as it is
+// read, on the goroutine that read it (fn must be safe for concurrent use
+// on distinct i): a caller that keeps only what it needs of a summary holds
+// at most parallel summaries at once, however many traces it reads.
+func ReadEach(ins []Input, o Options, parallel int, fn func(i int, r Result)) {
 	procs := runtime.GOMAXPROCS(0)
 	if parallel <= 0 {
 		parallel = procs
@@ -34,13 +44,12 @@ func ReadMany(ins []Input, o Options, parallel int) []Result {
 	if o.Workers <= 0 {
 		o.Workers = max(1, min(procs/parallel, maxWorkers))
 	}
-	out := make([]Result, len(ins))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range parallel {
 		wg.Go(func() {
 			for i := range next {
-				out[i] = readOne(ins[i], o)
+				fn(i, readOne(ins[i], o))
 			}
 		})
 	}
@@ -49,7 +58,6 @@ func ReadMany(ins []Input, o Options, parallel int) []Result {
 	}
 	close(next)
 	wg.Wait()
-	return out
 }
 
 func readOne(in Input, o Options) Result {
