@@ -54,4 +54,7 @@ echo "== fuzz decode.FuzzReader and tracesummary.FuzzRead for ${TRACE_FUZZTIME:-
 go test ./perfetto/decode -run '^$' -fuzz '^FuzzReader$' -fuzztime "${TRACE_FUZZTIME:-15s}" -fuzzminimizetime 5s
 go test ./layer/memreport/tracesummary -run '^$' -fuzz '^FuzzRead$' -fuzztime "${TRACE_FUZZTIME:-15s}" -fuzzminimizetime 5s
 
+echo "== fuzz tracecheck.FuzzParse (rules files) for ${RULES_FUZZTIME:-10s}"
+go test ./layer/memreport/tracecheck -run '^$' -fuzz '^FuzzParse$' -fuzztime "${RULES_FUZZTIME:-10s}" -fuzzminimizetime 5s
+
 echo "== all tests passed"
