@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what vkgen needs on Debian 12 (or a close derivative): the Vulkan
 # loader, headers and registry, lavapipe, the validation layers, an X server
-# for headless runs, protoc, a C compiler and the Go toolchain named in go.mod.
+# for headless runs, protoc, a C compiler and the Go toolchain named in go.mod;
+# on x86-64 also arm64's (scripts/setup-arm64.sh).
 # Safe to re-run: it only installs what is missing.
 # To add a Debian package, append it to PACKAGES.
 set -euo pipefail
@@ -36,6 +37,8 @@ if ((${#missing[@]})); then
 	"${SUDO[@]}" apt-get update -q
 	DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
+# Cross-building for arm64 and running it under qemu-user (scripts/test-arm64.sh).
+scripts/setup-arm64.sh
 
 # Go: Debian 12's golang-go (1.19) is older than go.mod and predates
 # GOTOOLCHAIN. The release go.mod names is published on the Go module proxy as
