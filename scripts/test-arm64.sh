@@ -45,3 +45,10 @@ run layer/tracing -test.skip '^(TestExitWritesPendingNames|TestSignalDeathLosesN
 run layer/memreport -test.skip '^TestDriverFailureAndBudget$'
 run perfetto/system/acceptance
 run cmd/vkgen -test.run '^(TestTraceSummary|TestFullDeferredRing)'
+# The arm64 package: built, installed beside the machine's packages
+# (multiarch), used by an arm64 program through its implicit layer, removed.
+if [ "$(id -u)" = 0 ]; then
+	VKGEN_DEB_TEST=1 run layer/install -test.run '^TestDebianPackage$'
+else
+	echo "arm64 Debian package: skipped, needs root (it installs the package)"
+fi
