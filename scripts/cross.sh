@@ -1,6 +1,7 @@
 # Sourced by the build scripts. A GOARCH other than the host's (GOARCH=arm64
 # on x86-64) builds with cgo through Debian's cross gcc (gcc-aarch64-linux-gnu,
-# scripts/setup-arm64.sh): Go turns cgo off for cross builds unless told.
+# which scripts/setup.sh installs): Go turns cgo off for cross builds unless
+# told.
 goarch=$(go env GOARCH)
 if [ "$goarch" != "$(go env GOHOSTARCH)" ]; then
 	case $goarch in

@@ -6,8 +6,8 @@
 # library, the C and Go test programs) is arm64 too (internal/vktest), and
 # runs on arm64's loader and lavapipe; Perfetto's x86-64 tools from ../shared
 # (traced, trace_processor_shell) run natively beside them, across the
-# emulation boundary (unix sockets, shared memory). scripts/setup-arm64.sh
-# installs what it needs. Each package prints its time.
+# emulation boundary (unix sockets, shared memory). scripts/setup.sh installs
+# what it needs. Each package prints its time.
 #
 # Not here, and why:
 #   - the race detector: ThreadSanitizer on linux/arm64 needs a 48-bit
