@@ -3,7 +3,8 @@
 # layer library and the DebugMarker and DeviceMemoryReport manifests
 # (explicit, and implicit ones switched on by VKGEN_DEBUGMARKER=1 /
 # VKGEN_MEMREPORT=1), the vkgen binary and its shell completions.
-# Usage: scripts/build-deb.sh [OUTDIR]   (default build/deb)
+# Usage: scripts/build-deb.sh [OUTDIR]   (default build/deb); GOARCH=arm64
+# builds the arm64 package on x86-64 (scripts/cross.sh).
 # Install: apt-get install ./build/deb/vkgen_*.deb (docs/install.md).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -13,9 +14,10 @@ out="$(cd "$out" && pwd)"
 cd "$root"
 scripts/setup.sh >/dev/null
 export PATH="/usr/local/go/bin:$HOME/.local/go/bin:$PATH"
+. scripts/cross.sh
 
-arch=$(dpkg --print-architecture)
-multiarch=$(gcc -print-multiarch)
+arch=$goarch # Go and Debian name amd64 and arm64 alike
+multiarch=$("${CC:-gcc}" -print-multiarch)
 if rev=$(git rev-parse --short=12 HEAD 2>/dev/null); then
 	version="0.0~git$(git log -1 --format=%cd --date=format:%Y%m%d%H%M%S).$rev"
 else
@@ -28,14 +30,16 @@ pkg="$stage/root"
 scripts/build-layers.sh "$stage/layers" >/dev/null
 mkdir -p "$pkg/usr/bin"
 go build -trimpath -ldflags="-X main.version=$version" -o "$pkg/usr/bin/vkgen" ./cmd/vkgen
-"$pkg/usr/bin/vkgen" install-layers --from "$stage/layers" --layers debugmarker,memreport \
+# The packaging steps run a vkgen for this machine, whatever the package's.
+GOARCH=$(go env GOHOSTARCH) CC=gcc go build -o "$stage/vkgen" ./cmd/vkgen
+"$stage/vkgen" install-layers --from "$stage/layers" --layers debugmarker,memreport \
 	--prefix /usr --libdir "/usr/lib/$multiarch/vkgen" --destdir "$pkg" >/dev/null
 
 comp="$pkg/usr/share"
 mkdir -p "$comp/bash-completion/completions" "$comp/zsh/vendor-completions" "$comp/fish/vendor_completions.d"
-"$pkg/usr/bin/vkgen" completion bash >"$comp/bash-completion/completions/vkgen"
-"$pkg/usr/bin/vkgen" completion zsh >"$comp/zsh/vendor-completions/_vkgen"
-"$pkg/usr/bin/vkgen" completion fish >"$comp/fish/vendor_completions.d/vkgen.fish"
+"$stage/vkgen" completion bash >"$comp/bash-completion/completions/vkgen"
+"$stage/vkgen" completion zsh >"$comp/zsh/vendor-completions/_vkgen"
+"$stage/vkgen" completion fish >"$comp/fish/vendor_completions.d/vkgen.fish"
 
 doc="$pkg/usr/share/doc/vkgen"
 mkdir -p "$doc"

@@ -3,12 +3,14 @@
 # one manifest per layer next to it. Usage: scripts/build-layers.sh [OUTDIR]
 # (default build/layers). Enable with VK_ADD_LAYER_PATH=OUTDIR and
 # VK_INSTANCE_LAYERS=VK_LAYER_VKGEN_example (see docs/layers.md).
+# GOARCH=arm64 cross-builds for linux/arm64 (scripts/cross.sh).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$root/build/layers}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 cd "$root"
+. scripts/cross.sh
 go build -buildmode=c-shared -trimpath \
 	-ldflags="-extldflags=-Wl,--version-script=$root/layer/vklayers/exports.map" \
 	-o "$out/libVkLayer_vkgen.so" ./layer/vklayers

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what vkgen needs on Debian 12 (or a close derivative): the Vulkan
 # loader, headers and registry, lavapipe, the validation layers, an X server
-# for headless runs, protoc, a C compiler and the Go toolchain named in go.mod.
+# for headless runs, protoc, a C compiler and the Go toolchain named in go.mod;
+# on x86-64 also the arm64 cross compiler, qemu-user and arm64's Vulkan.
 # Safe to re-run: it only installs what is missing.
 # To add a Debian package, append it to PACKAGES.
 set -euo pipefail
@@ -13,6 +14,14 @@ PACKAGES=(
 	# third-party programs and layers of layer/realprograms
 	mesa-utils glmark2-x11 mangohud vkbasalt gfxreconstruct
 )
+# On x86-64, cross-building for arm64 and running its tests under qemu-user
+# (scripts/test-arm64.sh): Debian's cross gcc and arm64's Vulkan through
+# multiarch. apt-get runs with --no-remove, so it aborts rather than remove or
+# replace a package of the host.
+if [ "$(dpkg --print-architecture)" = amd64 ]; then
+	PACKAGES+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static binfmt-support
+		libvulkan-dev:arm64 mesa-vulkan-drivers:arm64 vulkan-validationlayers:arm64 libxcb1-dev:arm64)
+fi
 
 cd "$(dirname "$0")/.."
 
@@ -32,9 +41,23 @@ if ((${#missing[@]})); then
 		echo "setup: install them as root:  apt-get install -y ${missing[*]}" >&2
 		exit 1
 	fi
+	if [[ " ${missing[*]}" == *:arm64* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		echo "setup: adding the arm64 architecture to dpkg"
+		"${SUDO[@]}" dpkg --add-architecture arm64
+	fi
 	echo "setup: installing ${missing[*]}"
 	"${SUDO[@]}" apt-get update -q
-	DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+	DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -q --no-install-recommends --no-remove "${missing[@]}"
+fi
+# qemu-user-static registers itself with binfmt_misc only if that was mounted
+# when it was installed (a container may not mount it).
+if [ -e /usr/libexec/qemu-binfmt/aarch64-binfmt-P ] && [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
+	if [ "$(id -u)" = 0 ]; then
+		[ -e /proc/sys/fs/binfmt_misc/status ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+		update-binfmts --enable qemu-aarch64
+	else
+		echo "setup: arm64 programs will not run: as root, mount binfmt_misc and run update-binfmts --enable qemu-aarch64" >&2
+	fi
 fi
 
 # Go: Debian 12's golang-go (1.19) is older than go.mod and predates

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the project: set-up, formatting and vet, the unit and
-# integration tests (with the race detector), then the fuzz targets: the
+# integration tests (with the race detector), the integration tests again for
+# arm64 under qemu-user (scripts/test-arm64.sh), then the fuzz targets: the
 # registry parser for FUZZTIME (default 60s), the audit parser and the trace
 # readers for AUDIT_FUZZTIME and TRACE_FUZZTIME (default 15s). Tests that
 # need ../shared skip when it is absent.
@@ -40,6 +41,11 @@ if [ "$(id -u)" = 0 ]; then
 else
 	echo "skipped: needs root (it installs the package into the system)"
 fi
+
+echo "== arm64: the layers' integration tests and the arm64 package under qemu-user (scripts/test-arm64.sh)"
+start=$SECONDS
+scripts/test-arm64.sh
+echo "arm64: $((SECONDS - start)) s"
 
 echo "== fuzz registry.FuzzParse for ${FUZZTIME:-60s}"
 go test ./registry -run '^$' -fuzz '^FuzzParse$' -fuzztime "${FUZZTIME:-60s}" -fuzzminimizetime 5s

@@ -4,12 +4,17 @@
 // per test binary, gives the environment of a run, and skips with a message
 // when lavapipe, gcc or the Vulkan headers are missing (scripts/setup.sh
 // installs them). It knows no layer's behaviour; the tests own that.
+//
+// Everything is built for the architecture of the test binary itself, so an
+// arm64 test binary run under qemu-user (scripts/test-arm64.sh) builds and
+// runs arm64 programs with Debian's cross compiler and arm64 lavapipe.
 package vktest
 
 import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -18,8 +23,23 @@ import (
 	"github.com/vkgen/vkgen/internal/testenv"
 )
 
+// machine is the test binary's architecture as gcc's target triplets and
+// Mesa's driver manifests name it ("" for one this harness does not know).
+var machine = map[string]string{"amd64": "x86_64", "arm64": "aarch64"}[runtime.GOARCH]
+
 // LavapipeICD is the driver manifest every run uses.
-const LavapipeICD = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
+var LavapipeICD = "/usr/share/vulkan/icd.d/lvp_icd." + machine + ".json"
+
+// CC is the C compiler for the test binary's architecture: Debian's
+// triplet-named gcc (x86_64-linux-gnu-gcc is gcc itself on amd64,
+// aarch64-linux-gnu-gcc the cross compiler of gcc-aarch64-linux-gnu).
+var CC = machine + "-linux-gnu-gcc"
+
+// GoEnv is the environment of a go command building cgo programs and the
+// layer library for the test binary's architecture.
+func GoEnv() []string {
+	return append(os.Environ(), "GOOS=linux", "GOARCH="+runtime.GOARCH, "CGO_ENABLED=1", "CC="+CC)
+}
 
 var (
 	mu     sync.Mutex
@@ -36,14 +56,18 @@ type program struct {
 	path, fail string
 }
 
-// Require skips t unless lavapipe, gcc and the Vulkan headers are present.
+// Require skips t unless lavapipe, the C compiler and the Vulkan headers are
+// present.
 func Require(t testing.TB) {
 	t.Helper()
+	if machine == "" {
+		t.Skipf("no lavapipe or C compiler known for GOARCH=%s", runtime.GOARCH)
+	}
 	if _, err := os.Stat(LavapipeICD); err != nil {
 		t.Skipf("lavapipe (mesa-vulkan-drivers) not installed: %v (scripts/setup.sh installs it)", err)
 	}
-	if _, err := exec.LookPath("gcc"); err != nil {
-		t.Skip("gcc not found (scripts/setup.sh installs it)")
+	if _, err := exec.LookPath(CC); err != nil {
+		t.Skipf("%s not found (scripts/setup.sh installs it)", CC)
 	}
 	if _, err := os.Stat("/usr/include/vulkan/vulkan.h"); err != nil {
 		t.Skip("Vulkan headers (libvulkan-dev) not installed (scripts/setup.sh installs them)")
@@ -77,7 +101,9 @@ func Layers(t testing.TB) string {
 			return
 		}
 		dir := filepath.Join(w, "layers")
-		if out, err := exec.Command(filepath.Join(testenv.Root(), "scripts", "build-layers.sh"), dir).CombinedOutput(); err != nil {
+		build := exec.Command(filepath.Join(testenv.Root(), "scripts", "build-layers.sh"), dir)
+		build.Env = GoEnv()
+		if out, err := build.CombinedOutput(); err != nil {
 			layers.fail = "build-layers.sh: " + err.Error() + "\n" + string(out)
 			return
 		}
@@ -100,7 +126,7 @@ func Program(t testing.TB, src string, libs ...string) string {
 		common := filepath.Join(root, "testdata", "vkcommon")
 		args := []string{"-O2", "-Wall", "-Werror", "-I", common, "-o", out,
 			filepath.Join(root, src), filepath.Join(common, "vkcommon.c"), "-lvulkan", "-ldl"}
-		return exec.Command("gcc", append(args, libs...)...)
+		return exec.Command(CC, append(args, libs...)...)
 	})
 }
 
@@ -143,6 +169,7 @@ func GoProgram(t testing.TB, pkg string) string {
 	return build(t, pkg, func(out string) *exec.Cmd {
 		cmd := exec.Command("go", "build", "-o", out, pkg)
 		cmd.Dir = testenv.Root()
+		cmd.Env = GoEnv()
 		return cmd
 	})
 }
@@ -160,9 +187,11 @@ func MemDriver(t testing.TB) string {
 		src := filepath.Join(testenv.Root(), "testdata", "memdriver")
 		files, _ := filepath.Glob(filepath.Join(src, "*.c"))
 		script := `set -e; mkdir -p "$1"; cp "$2" "$1/"; out="$1/libVkLayer_memdriver.so"; shift 2; ` +
-			`gcc -O2 -Wall -Werror -shared -fPIC -fvisibility=hidden -o "$out" "$@" -lpthread`
+			`"$CC" -O2 -Wall -Werror -shared -fPIC -fvisibility=hidden -o "$out" "$@" -lpthread`
 		args := append([]string{"-c", script, "sh", out, filepath.Join(src, "VkLayer_memdriver.json")}, files...)
-		return exec.Command("sh", args...)
+		cmd := exec.Command("sh", args...)
+		cmd.Env = append(os.Environ(), "CC="+CC)
+		return cmd
 	})
 }
 

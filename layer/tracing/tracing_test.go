@@ -14,6 +14,7 @@ import (
 
 	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/internal/perfettotools"
+	"github.com/vkgen/vkgen/internal/vktest"
 	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
@@ -150,7 +151,9 @@ func traceProgram(t *testing.T, name string) (*exec.Cmd, string) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, name)
-	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/"+name).CombinedOutput(); err != nil {
+	build := exec.Command("go", "build", "-o", bin, "./testdata/"+name)
+	build.Env = vktest.GoEnv()
+	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	trace := filepath.Join(dir, "trace.pftrace")
