@@ -27,6 +27,13 @@ func postDestroyDevice(device vk.Device, _ *vk.AllocationCallbacks) {
 	dropDevice(device)
 }
 
+// afterQueuePresentKHR ends a frame (overtime.go) and samples the budget,
+// whatever the present's result: the application's frame ended.
+func afterQueuePresentKHR(queue vk.Queue, _ *vk.PresentInfoKHR, _ vk.Result) {
+	st.ot.present()
+	sampleBudgetNow(uintptr(deviceOfQueue(queue)), false)
+}
+
 func afterAllocateMemory(device vk.Device, info *vk.MemoryAllocateInfo, _ *vk.AllocationCallbacks, pMemory *vk.DeviceMemory, result vk.Result) {
 	if info == nil {
 		return

@@ -52,9 +52,13 @@ const layerName = "VK_LAYER_VKGEN_DeviceMemoryReport"
 // has a live instance.
 var (
 	lives    = newLifetimes()
-	st       = newState(traceSink{lt: lives}, objectnames.Shared(), lives)
+	over     = newOverTime(traceSink{})
+	st       = newState(traceSink{lt: lives, ot: over}, objectnames.Shared(), lives)
 	presence = tracing.Presence{Layer: layerName, Names: nameSink{lt: lives}, Replay: st.replay}
 )
 
 // At exit, objects still alive are reported as leaks before the exit flush.
-func init() { tracing.OnExit(st.exiting) }
+func init() {
+	st.ot, over.name = over, st.objectName
+	tracing.OnExit(st.exiting)
+}

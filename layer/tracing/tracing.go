@@ -65,6 +65,7 @@ func StartFor(layer string, createInfo unsafe.Pointer) (err error) {
 		}
 	}()
 	c := readConfig(layer, settings.FromInstanceCreateInfo(createInfo))
+	lastValues.Store(&c.values)
 	once.Do(func() {
 		registerAtExit()
 		perfetto.OnEnabled(vkgenlayer.SetTimestamps)      // deferred hooks' records carry their call's time while anything traces

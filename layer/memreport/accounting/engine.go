@@ -938,7 +938,7 @@ func allocationEvent(a *allocation, op Operation) AllocationEvent {
 	return AllocationEvent{
 		Operation: op, Source: src, Device: a.dev.key, MemoryObjectID: a.key.id,
 		Size: a.total, ObjectHandle: a.objectHandle, MemoryType: a.unboundTrack.cluster().String(),
-		Heap:     uint32(a.heap),
+		Cluster: a.unboundTrack.cluster(), Heap: uint32(a.heap),
 		External: a.info.External, HandleTypes: a.info.HandleTypes,
 		Dedicated: a.info.Dedicated, DedicatedHandle: a.info.DedicatedHandle,
 	}
@@ -949,7 +949,7 @@ func bindingEvent(r *resource, idx int, op Operation) AllocationEvent {
 	return AllocationEvent{
 		Operation: op, Source: r.key.kind.source(), Device: s.mem.dev.key, MemoryObjectID: s.mem.key.id,
 		Size: s.size, Offset: s.offset, ObjectHandle: r.key.handle, MemoryType: s.track.cluster().String(),
-		Heap: uint32(s.heap), Plane: uint8(idx),
+		Cluster: s.track.cluster(), Heap: uint32(s.heap), Plane: uint8(idx),
 	}
 }
 

@@ -93,6 +93,9 @@ type AllocationEvent struct {
 	// "unbound_memory"; SwapchainMemoryType for a swapchain image; "" for
 	// OpAllocationFailed.
 	MemoryType string
+	// Cluster is MemoryType as a number, for per-cluster tallies; only
+	// meaningful where MemoryType is a cluster name.
+	Cluster Cluster
 	// Heap is the memory heap index: of the allocation's memory type, the
 	// callback's heapIndex, or the bound memory's.
 	Heap uint32

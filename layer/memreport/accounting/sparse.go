@@ -276,6 +276,6 @@ func rangeEvent(b *rangeBind, op Operation) AllocationEvent {
 	return AllocationEvent{
 		Operation: op, Source: b.res.key.kind.source(), Device: b.mem.dev.key, MemoryObjectID: b.mem.key.id,
 		Size: b.size, Offset: b.offset, ObjectHandle: b.res.key.handle, MemoryType: b.track.cluster().String(),
-		Heap: uint32(b.heap), Range: b.key < regionKeys, Key: b.key,
+		Cluster: b.track.cluster(), Heap: uint32(b.heap), Range: b.key < regionKeys, Key: b.key,
 	}
 }
