@@ -16,7 +16,8 @@ import (
 // frames (per-frame uploads, ring buffers) is never growth. A group grows
 // when its live bytes rose at least growthRises times, with growth_frames
 // or more frames between the first and the last rise, by at least
-// growth_min_bytes, without ever falling; a fall starts over. It is
+// growth_min_bytes, without ever falling; a fall, or growth_frames frames
+// without a rise (a cache that filled up), starts over. It is
 // reported once per run of rises: a trace event, and one stderr line the
 // first time the group grows in the process.
 const (
@@ -175,7 +176,9 @@ func (g *growthGroups) sample(o *overTime, f, ts, prev uint64) {
 			}
 			gr.rises++
 			gr.lastRise = f
-		case v < gr.last:
+		case v < gr.last, gr.rises > 0 && f-gr.lastRise >= o.cfg.growthFrames:
+			// Fell, or stayed flat for growth_frames: whatever rises
+			// next is a new run.
 			gr.rises, gr.flagged = 0, false
 		}
 		changed := v != gr.last
