@@ -20,6 +20,11 @@ type heapWatch struct {
 	size   [accounting.MaxHeaps]uint64 // the heap's size (the largest of the devices')
 	budget [accounting.MaxHeaps]uint64 // the last VK_EXT_memory_budget sample (0: none)
 	usage  [accounting.MaxHeaps]uint64
+	// sampled is live at that sample: between samples (at most one query a
+	// millisecond) usage is estimated as the sample's plus what the layer
+	// saw allocated since, so a crossing is found at the allocation that
+	// makes it, however fast the allocations come.
+	sampled [accounting.MaxHeaps]uint64
 	above  [accounting.MaxHeaps]bool // at or past the threshold at the last check
 	// Since the last check: bytes bound per cluster (allocated, for
 	// allocations), and the largest object that began.
@@ -86,35 +91,48 @@ func (o *overTime) sizes() []uint64 {
 
 // checkBudget checks every heap against the threshold at ts: with a
 // VK_EXT_memory_budget sample (budget and usage per heap), or, when nil,
-// against the heap sizes with the bytes the layer saw allocated.
+// against the heap sizes with the bytes the layer saw allocated. What grew
+// is counted from here on.
 func (o *overTime) checkBudget(ts uint64, budget, usage []uint64) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	h := &o.heaps
 	for i := range accounting.MaxHeaps {
-		c := budgetCrossing{heap: uint32(i), percent: o.cfg.thresholdPercent, source: budgetFromExtension}
 		if i < len(budget) && i < len(usage) {
-			h.budget[i], h.usage[i] = budget[i], usage[i]
-			c.budget, c.usage = budget[i], usage[i]
-		} else if budget == nil {
-			c.budget, c.usage, c.source = h.size[i], h.live[i], budgetFromHeapSize
+			h.budget[i], h.usage[i], h.sampled[i] = budget[i], usage[i], h.live[i]
 		}
-		if c.budget == 0 {
-			continue
-		}
-		above := float64(c.usage)*100 >= float64(c.budget)*float64(c.percent)
-		if above && !h.above[i] {
-			c.cluster, c.clusterBytes = h.grewMost(i)
-			c.largest = h.largest[i]
-			if c.largest.size != 0 {
-				c.largest.name = o.name(c.largest.key, c.largest.handle)
-			}
-			c.largestObjects = o.largestLive(uint8(i), 5)
-			o.out.BudgetCrossed(ts, &c)
-		}
-		h.above[i] = above
+		o.checkHeap(i, func() uint64 { return ts })
 		h.grew[i], h.largest[i] = [accounting.NumClusters]int64{}, liveObject{}
 	}
+}
+
+// checkHeap writes a crossing when heap i's usage (sampled, or estimated
+// since the sample; without a sample, the bytes allocated against the heap
+// size) is at or past the threshold and was not at the last check; at is
+// the event's time, asked only then. Under mu.
+func (o *overTime) checkHeap(i int, at func() uint64) {
+	h := &o.heaps
+	c := budgetCrossing{heap: uint32(i), percent: o.cfg.thresholdPercent, source: budgetFromExtension, budget: h.budget[i]}
+	switch {
+	case c.budget != 0:
+		c.usage = h.usage[i] + h.live[i] - min(h.usage[i]+h.live[i], h.sampled[i])
+	default:
+		c.budget, c.usage, c.source = h.size[i], h.live[i], budgetFromHeapSize
+	}
+	if c.budget == 0 {
+		return
+	}
+	above := float64(c.usage)*100 >= float64(c.budget)*float64(c.percent)
+	if above && !h.above[i] {
+		c.cluster, c.clusterBytes = h.grewMost(i)
+		c.largest = h.largest[i]
+		if c.largest.size != 0 {
+			c.largest.name = o.name(c.largest.key, c.largest.handle)
+		}
+		c.largestObjects = o.largestLive(uint8(i), 5)
+		o.out.BudgetCrossed(at(), &c)
+	}
+	h.above[i] = above
 }
 
 // grewMost is the cluster whose bytes rose most on a heap since the last
@@ -139,7 +157,7 @@ func (o *overTime) heapState(heap uint32) (usage, budget uint64, source string, 
 	defer o.mu.Unlock()
 	i := min(heap, accounting.MaxHeaps-1)
 	h := &o.heaps
-	usage, budget, source = h.usage[i], h.budget[i], budgetFromExtension
+	usage, budget, source = h.usage[i]+h.live[i]-min(h.usage[i]+h.live[i], h.sampled[i]), h.budget[i], budgetFromExtension
 	if budget == 0 {
 		usage, budget, source = h.live[i], h.size[i], budgetFromHeapSize
 	}

@@ -177,6 +177,9 @@ func (o *overTime) observe(ev *accounting.AllocationEvent) {
 	o.objs.Set(k, objRec{size: ev.Size, handle: handle, born: o.frame, group: -1, heap: heap, src: ev.Source})
 	slot := &o.born[o.frame%settleFrames]
 	*slot = append(*slot, k)
+	if act == actAllocated {
+		o.checkHeap(int(heap), o.now)
+	}
 }
 
 // windows ends the frames whose window has passed, before the first

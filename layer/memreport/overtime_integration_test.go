@@ -140,7 +140,7 @@ func TestGrowthThroughLoader(t *testing.T) {
 	for _, f := range frames[4:] {
 		a := f.args
 		if a["allocated"] != a["freed"] || a["bound"] != a["unbound"] || a["allocated"] != a["bound"] ||
-			a["allocated"] != a["allocated.heap0.unbound_memory"] || a["bound"] != a["bound.heap0.geometry_mesh"] || a["allocated"] == "0" {
+			a["allocated"] != a["allocated_heap0_unbound_memory"] || a["bound"] != a["bound_heap0_geometry_mesh"] || a["allocated"] == "0" {
 			t.Fatalf("steady frame %v", a)
 		}
 	}

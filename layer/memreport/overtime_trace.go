@@ -60,7 +60,9 @@ var (
 		perfetto.NewAnnotationName(actNames[2]), perfetto.NewAnnotationName(actNames[3]),
 	}
 	// cellArgs are the per heap and cluster annotation names
-	// "<act>.heap<N>.<cluster>", registered on first use.
+	// "<act>_heap<N>_<cluster>" (trace_processor turns dots in annotation
+	// names into underscores: this way every reader sees one name),
+	// registered on first use.
 	cellArgs [accounting.MaxHeaps][accounting.NumClusters][numActs]atomic.Uint32
 )
 
@@ -69,7 +71,7 @@ func cellArg(heap uint8, c accounting.Cluster, act int) perfetto.AnnotationName 
 	if n := slot.Load(); n != 0 {
 		return perfetto.AnnotationName(n)
 	}
-	n := perfetto.NewAnnotationName(actNames[act] + ".heap" + strconv.Itoa(int(heap)) + "." + c.String())
+	n := perfetto.NewAnnotationName(actNames[act] + "_heap" + strconv.Itoa(int(heap)) + "_" + c.String())
 	slot.Store(uint32(n))
 	return n
 }

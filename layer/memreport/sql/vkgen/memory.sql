@@ -229,3 +229,6 @@ JOIN track kind ON kind.id = last.track_id
 JOIN track heap ON heap.id = kind.parent_id
 JOIN track dev ON dev.id = heap.parent_id
 GROUP BY sl.lifetime;
+
+-- Memory over time: frames, growth, budget thresholds (over_time.sql).
+INCLUDE PERFETTO MODULE vkgen.over_time;
