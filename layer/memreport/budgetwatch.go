@@ -25,7 +25,7 @@ type heapWatch struct {
 	// saw allocated since, so a crossing is found at the allocation that
 	// makes it, however fast the allocations come.
 	sampled [accounting.MaxHeaps]uint64
-	above  [accounting.MaxHeaps]bool // at or past the threshold at the last check
+	above   [accounting.MaxHeaps]bool // at or past the threshold at the last check
 	// Since the last check: bytes bound per cluster (allocated, for
 	// allocations), and the largest object that began.
 	grew    [accounting.MaxHeaps][accounting.NumClusters]int64
@@ -151,10 +151,9 @@ func (h *heapWatch) grewMost(heap int) (string, int64) {
 }
 
 // heapState is a heap's usage and budget now, as a failed allocation's
-// event reports them, with the largest live objects on it.
+// event reports them, with the largest live objects on it; under mu (the
+// engine's sink writes that event).
 func (o *overTime) heapState(heap uint32) (usage, budget uint64, source string, largest []liveObject) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
 	i := min(heap, accounting.MaxHeaps-1)
 	h := &o.heaps
 	usage, budget, source = h.usage[i]+h.live[i]-min(h.usage[i]+h.live[i], h.sampled[i]), h.budget[i], budgetFromExtension
@@ -168,14 +167,14 @@ func (o *overTime) heapState(heap uint32) (usage, budget uint64, source string, 
 // bytes are in those) of a heap, named; under mu.
 func (o *overTime) largestLive(heap uint8, n int) []liveObject {
 	var out []liveObject
-	for k, rec := range o.objs.All() {
-		if rec.heap != heap || !isAllocation(rec.src) {
+	for _, rec := range o.objs.recs {
+		if !rec.alive || rec.heap != heap || !isAllocation(rec.src) {
 			continue
 		}
 		if len(out) == n && rec.size <= out[n-1].size {
 			continue
 		}
-		out = append(out, liveObject{key: k, src: rec.src, handle: rec.handle, size: rec.size})
+		out = append(out, liveObject{key: rec.key, src: rec.src, handle: rec.handle, size: rec.size})
 		slices.SortFunc(out, func(a, b liveObject) int { return cmp.Or(cmp.Compare(b.size, a.size), cmp.Compare(a.handle, b.handle)) })
 		out = out[:min(len(out), n)]
 	}

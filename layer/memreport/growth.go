@@ -93,13 +93,12 @@ type growthObject struct {
 // groups, and empties f's list for the frame that reuses its slot.
 func (o *overTime) settle(f uint64) {
 	slot := &o.born[f%settleFrames]
-	for _, k := range *slot {
-		rec, ok := o.objs.Get(k)
-		if !ok || rec.born != f || rec.group >= 0 {
-			continue // freed, a later object with the handle, or a duplicate entry
+	for _, i := range *slot {
+		rec := &o.objs.recs[i]
+		if !rec.alive || rec.born != f || rec.group >= 0 {
+			continue // freed, a later object in its slot, or a duplicate entry
 		}
-		rec.group = o.groups.join(growthKey{src: rec.src, name: o.name(k, rec.handle)}, rec.size)
-		o.objs.Set(k, rec)
+		rec.group = o.groups.join(growthKey{src: rec.src, name: o.name(rec.key, rec.handle)}, rec.size)
 	}
 	*slot = (*slot)[:0]
 }
@@ -204,8 +203,8 @@ func (o *overTime) reportGrowth(i int32, f, ts uint64) {
 	// Objects that settled by the base frame's end (born up to
 	// baseFrame+1-settleFrames) are in base.
 	first := int64(gr.baseFrame) + 2 - settleFrames
-	for _, rec := range o.objs.All() {
-		if rec.group == i && int64(rec.born) >= first {
+	for _, rec := range o.objs.recs {
+		if rec.alive && rec.group == i && int64(rec.born) >= first {
 			r.objects = append(r.objects, growthObject{rec.handle, rec.size})
 			r.objectCount++
 			r.objectBytes += rec.size

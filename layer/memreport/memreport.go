@@ -59,6 +59,6 @@ var (
 
 // At exit, objects still alive are reported as leaks before the exit flush.
 func init() {
-	st.ot, over.name = over, st.objectName
+	st.ot, over.name, over.mu = over, st.objectName, st.engine.Locker()
 	tracing.OnExit(st.exiting)
 }

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vkgen/vkgen/internal/hashmap"
 	"github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
 	"github.com/vkgen/vkgen/layer/tracing"
@@ -20,11 +19,12 @@ import (
 // (growth.go), and budget thresholds and failure context (budgetwatch.go).
 //
 // The live trace sink feeds it every allocation event under the engine's
-// lock; frames end on the drain (the present hook is deferred). Lock order:
-// the engine's lock, then mu, then the name store's. Nothing here calls the
-// engine.
+// lock, which guards it: mu is that lock (the state sets it; its own until
+// then), taken by the calls that do not come from the engine; frames end on
+// the drain (the present hook is deferred). Lock order: the engine's lock,
+// then the name store's. Nothing here calls the engine.
 type overTime struct {
-	mu  sync.Mutex
+	mu  sync.Locker
 	cfg overTimeConfig
 	out overTimeOut
 	now func() uint64 // the events' clock (layer.EventTime); tests inject one
@@ -37,8 +37,8 @@ type overTime struct {
 	frameStart uint64 // the current frame's start (the last frame end), 0 before any event
 	cur        frameStats
 
-	objs   hashmap.Map[liveKey, objRec] // live allocations and bindings
-	born   [settleFrames][]liveKey      // by frame % settleFrames: born in the last frames
+	objs   liveObjects
+	born   [settleFrames][]int32 // by frame % settleFrames: the objects born in the last frames
 	groups growthGroups
 
 	heaps heapWatch
@@ -65,18 +65,8 @@ type overTimeOut interface {
 	BudgetCrossed(ts uint64, c *budgetCrossing)
 }
 
-// objRec is one live allocation or binding.
-type objRec struct {
-	size   uint64
-	handle uint64 // the object's handle in the trace (memory_object_id for driver allocations)
-	born   uint64 // the frame it began in
-	group  int32  // its growth group once settled; -1 before
-	heap   uint8
-	src    accounting.Source
-}
-
 func newOverTime(out overTimeOut) *overTime {
-	return &overTime{cfg: defaultOverTime, out: out, now: layer.EventTime, log: os.Stderr,
+	return &overTime{mu: &sync.Mutex{}, cfg: defaultOverTime, out: out, now: layer.EventTime, log: os.Stderr,
 		name: func(liveKey, uint64) string { return "" }}
 }
 
@@ -139,19 +129,18 @@ func isAllocation(src accounting.Source) bool {
 	return src == accounting.SourceDeviceMemory || src == accounting.SourceDriver
 }
 
-// observe takes one live allocation event (under the engine's lock).
+// observe takes one live allocation event, under mu (the engine calls the
+// sink with its lock held). Objects are found through the mark the engine
+// keeps for the sink in their record.
 func (o *overTime) observe(ev *accounting.AllocationEvent) {
-	if ev.Size == 0 || int(ev.Cluster) >= accounting.NumClusters || ev.Operation > accounting.OpDestroy {
-		return // swapchain images hold no memory of the application's
+	if ev.Mark == nil || ev.Operation > accounting.OpDestroy {
+		return // swapchain images hold no memory of the application's; failures are no objects
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
 	if !o.presented {
 		o.windows()
 	}
 	heap := uint8(min(ev.Heap, accounting.MaxHeaps-1))
 	alloc := isAllocation(ev.Source)
-	k := liveKeyOf(ev)
 	act := actBound
 	switch {
 	case ev.Operation == accounting.OpDestroy && alloc:
@@ -161,22 +150,28 @@ func (o *overTime) observe(ev *accounting.AllocationEvent) {
 	case alloc:
 		act = actAllocated
 	}
-	o.cur.add(heap, ev.Cluster, act, ev.Size)
-	o.heaps.account(heap, ev, act)
-	if old, ok := o.objs.Get(k); ok {
-		o.groups.remove(&old)
-		o.objs.Delete(k)
+	if ev.Size != 0 && int(ev.Cluster) < accounting.NumClusters {
+		o.cur.add(heap, ev.Cluster, act, ev.Size)
+		o.heaps.account(heap, ev, act)
 	}
-	if ev.Operation == accounting.OpDestroy {
+	if i, old := o.objs.get(*ev.Mark); old != nil {
+		// A DESTROY, or a CREATE or BIND reported again (a driver's
+		// ALLOCATE for a live key).
+		o.groups.remove(old)
+		o.objs.release(i)
+	}
+	*ev.Mark = 0
+	if ev.Operation == accounting.OpDestroy || ev.Size == 0 {
 		return
 	}
 	handle := ev.ObjectHandle
 	if ev.Source == accounting.SourceDriver {
 		handle = ev.MemoryObjectID
 	}
-	o.objs.Set(k, objRec{size: ev.Size, handle: handle, born: o.frame, group: -1, heap: heap, src: ev.Source})
+	i, mark := o.objs.add(objRec{key: liveKeyOf(ev), size: ev.Size, handle: handle, born: o.frame, group: -1, heap: heap, src: ev.Source})
+	*ev.Mark = mark
 	slot := &o.born[o.frame%settleFrames]
-	*slot = append(*slot, k)
+	*slot = append(*slot, i)
 	if act == actAllocated {
 		o.checkHeap(int(heap), o.now)
 	}

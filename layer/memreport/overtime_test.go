@@ -58,14 +58,26 @@ var (
 	nextHandle = uint64(0x1000)
 )
 
+// marks are the engine records' marks of the test objects, by source and
+// handle.
+var marks = map[[2]uint64]*uint64{}
+
+func markOf(src accounting.Source, handle uint64) *uint64 {
+	k := [2]uint64{uint64(src), handle}
+	if marks[k] == nil {
+		marks[k] = new(uint64)
+	}
+	return marks[k]
+}
+
 func bufEvent(op accounting.Operation, handle, size uint64) *accounting.AllocationEvent {
 	return &accounting.AllocationEvent{Operation: op, Source: accounting.SourceBuffer, Device: 1, MemoryObjectID: handle + 1<<40,
-		ObjectHandle: handle, Size: size, Cluster: accounting.ClusterGeometryMesh, MemoryType: "geometry_mesh"}
+		ObjectHandle: handle, Size: size, Cluster: accounting.ClusterGeometryMesh, MemoryType: "geometry_mesh", Mark: markOf(accounting.SourceBuffer, handle)}
 }
 
 func memEvent(op accounting.Operation, handle, size uint64) *accounting.AllocationEvent {
 	return &accounting.AllocationEvent{Operation: op, Source: accounting.SourceDeviceMemory, Device: 1, MemoryObjectID: handle,
-		ObjectHandle: handle, Size: size, Cluster: accounting.ClusterUnbound, MemoryType: "unbound_memory"}
+		ObjectHandle: handle, Size: size, Cluster: accounting.ClusterUnbound, MemoryType: "unbound_memory", Mark: markOf(accounting.SourceDeviceMemory, handle)}
 }
 
 // run plays frames of a workload: per frame 100 buffers created and
@@ -208,7 +220,7 @@ func TestBudgetThreshold(t *testing.T) {
 	o.checkBudget(1, []uint64{100 << 20}, []uint64{50 << 20})
 	o.observe(memEvent(accounting.OpCreate, 0x77, 40<<20))
 	o.observe(&accounting.AllocationEvent{Operation: accounting.OpBind, Source: accounting.SourceImage, Device: 1, MemoryObjectID: 0x77,
-		ObjectHandle: 0x88, Size: 40 << 20, Cluster: accounting.ClusterStaticTexture})
+		ObjectHandle: 0x88, Size: 40 << 20, Cluster: accounting.ClusterStaticTexture, Mark: markOf(accounting.SourceImage, 0x88)})
 	o.checkBudget(2, []uint64{100 << 20}, []uint64{91 << 20})
 	o.checkBudget(3, []uint64{100 << 20}, []uint64{95 << 20})
 	if len(r.crossings) != 1 {
