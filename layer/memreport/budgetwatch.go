@@ -86,7 +86,7 @@ func (o *overTime) heapSizes(sizes []uint64) {
 func (o *overTime) sizes() []uint64 {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return o.heaps.size[:]
+	return slices.Clone(o.heaps.size[:])
 }
 
 // checkBudget checks every heap against the threshold at ts: with a

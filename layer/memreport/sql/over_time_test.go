@@ -37,9 +37,7 @@ func compareOverTime(t *testing.T, trace string, sum *tracesummary.Summary) {
 	  FROM vkgen_memory_growth g ORDER BY ns`).Rows {
 		got2 = append(got2, fmt.Sprintf("%s %q %s", r[0], r[1], strings.Join(r[2:], " ")))
 	}
-	if !slices.Equal(got2, want) {
-		t.Errorf("growths:\n%s", diff(got2, want))
-	}
+	sameRows(t, "growths", got2, want)
 
 	want, got2 = nil, nil
 	for _, x := range sum.BudgetThresholds {
@@ -51,19 +49,24 @@ func compareOverTime(t *testing.T, trace string, sum *tracesummary.Summary) {
 		h, _ := strconv.ParseInt(r[10], 10, 64)
 		got2 = append(got2, fmt.Sprintf("%s %q %d %s %q", strings.Join(r[:9], " "), r[9], uint64(h), r[11], r[12]))
 	}
-	if !slices.Equal(got2, want) {
-		t.Errorf("budget thresholds:\n%s", diff(got2, want))
-	}
+	sameRows(t, "budget thresholds", got2, want)
 
-	want, got2 = nil, nil
+	want = nil
 	for _, h := range sum.HeapBudgets {
 		want = append(want, fmt.Sprintf("%d %s %d", h.Heap, h.Source, h.Budget))
 	}
+	var budgets []string
 	for _, r := range query(t, trace, "SELECT heap, budget_source, budget FROM vkgen_memory_heap_budgets").Rows {
-		got2 = append(got2, strings.Join(r, " "))
+		budgets = append(budgets, strings.Join(r, " "))
 	}
-	if !slices.Equal(got2, want) {
-		t.Errorf("heap budgets:\n%s", diff(got2, want))
+	sameRows(t, "heap budgets", budgets, want)
+}
+
+// sameRows reports the rows of what that only one side has.
+func sameRows(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Errorf("%s:\n%s", what, diff(got, want))
 	}
 }
 

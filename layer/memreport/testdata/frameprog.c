@@ -9,6 +9,11 @@
  *   frameprog leak FRAMES [PER]     the same, and every 10th frame a 64 KiB
  *                                   buffer leak.buffer in its memory
  *                                   leak.memory, kept until vkDestroyDevice
+ *   frameprog suballoc FRAMES [PER] per frame PER 4 KiB buffers named
+ *                                   frame.scratch bound in blocks of 64
+ *                                   made first, destroyed in the frame (the
+ *                                   layer's cost per object, not the driver's
+ *                                   allocations: bench/layers/frames.sh)
  *   frameprog budget FRAMES         one 1 MiB allocation budget.block per
  *                                   frame, kept, then one of
  *                                   VKGEN_MEMDRIVER_FAIL_SIZE bytes that fails
@@ -65,13 +70,13 @@ static double now_ns(void) {
 
 int main(int argc, char **argv) {
 	if (argc < 3) {
-		fprintf(stderr, "usage: frameprog steady|leak|budget FRAMES [PER]\n");
+		fprintf(stderr, "usage: frameprog steady|leak|suballoc|budget FRAMES [PER]\n");
 		return 2;
 	}
 	vkc_prog = "frameprog";
 	const char *mode = argv[1];
 	int frames = atoi(argv[2]), per = argc > 3 ? atoi(argv[3]) : 20;
-	int leak = strcmp(mode, "leak") == 0, budget = strcmp(mode, "budget") == 0;
+	int leak = strcmp(mode, "leak") == 0, budget = strcmp(mode, "budget") == 0, suballoc = strcmp(mode, "suballoc") == 0;
 	VkInstance inst = vkc_create_instance("frameprog", NULL, 0, NULL);
 	VkPhysicalDevice phys = vkc_physical_device(inst);
 	const char *exts[] = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
@@ -94,9 +99,26 @@ int main(int argc, char **argv) {
 	struct pair kept[4096];
 	int nkept = 0;
 	VkPresentInfoKHR pi = {VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
+	/* Blocks of 64 buffers, as an allocator's: the layer's cost per bind
+	 * grows with the bindings of one allocation. */
+	int nblocks = suballoc ? (per + 63) / 64 : 0;
+	VkDeviceMemory *blocks = calloc(nblocks ? nblocks : 1, sizeof *blocks);
+	for (int b = 0; b < nblocks; b++) {
+		VkMemoryAllocateInfo ai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, 64 * 4096, mem_type};
+		CHECK(vkAllocateMemory(dev, &ai, NULL, &blocks[b]));
+	}
 	double t0 = now_ns();
 	for (int f = 0; f < frames; f++) {
-		if (budget) {
+		if (suballoc) {
+			for (int i = 0; i < per; i++) {
+				VkBufferCreateInfo bi = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, NULL, 0, 4096, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+				                         VK_SHARING_MODE_EXCLUSIVE, 0, NULL};
+				CHECK(vkCreateBuffer(dev, &bi, NULL, &scratch[i].buf));
+				name(VK_OBJECT_TYPE_BUFFER, (uint64_t)scratch[i].buf, "frame.scratch");
+				CHECK(vkBindBufferMemory(dev, scratch[i].buf, blocks[i / 64], (VkDeviceSize)(i % 64) * 4096));
+			}
+			for (int i = 0; i < per; i++) vkDestroyBuffer(dev, scratch[i].buf, NULL);
+		} else if (budget) {
 			VkMemoryAllocateInfo ai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, 1 << 20, mem_type};
 			CHECK(vkAllocateMemory(dev, &ai, NULL, &kept[nkept].mem));
 			kept[nkept].buf = VK_NULL_HANDLE;
@@ -131,6 +153,8 @@ int main(int argc, char **argv) {
 	for (int f = 0; f < 3; f++)
 		for (int i = 0; i < 2; i++)
 			if (ring[f][i].buf) drop(ring[f][i]);
+	for (int b = 0; b < nblocks; b++) vkFreeMemory(dev, blocks[b], NULL);
+	free(blocks);
 	printf("frames=%d ns=%.0f\n", frames, t1 - t0);
 	vkDestroyDevice(dev, NULL); /* the leaks are reported here */
 	vkDestroyInstance(inst, NULL);
