@@ -22,6 +22,9 @@ const (
 	budgetSuffix    = ".budget"
 	sourceExtension = "VK_EXT_memory_budget"
 	sourceHeapSize  = "heap_size"
+	// The per-frame series' names among the curves.
+	frameAllocated = "bytes allocated per frame"
+	frameFreed     = "bytes freed per frame"
 )
 
 // Frames sums the frames (presents, or windows before the first present).
@@ -36,6 +39,9 @@ type Frames struct {
 	// The frame that allocated the most, and what it allocated.
 	BusiestFrame     uint64 `json:"busiest_frame"`
 	BusiestAllocated uint64 `json:"busiest_allocated"`
+	// Series are the bytes allocated and freed per frame with activity,
+	// at the frames' ends, for the chart.
+	Series []Series `json:"-"`
 }
 
 // Growth is a group (a name, or an object type when unnamed) whose live
@@ -131,6 +137,8 @@ func (o *overTime) apply(e *event, t0 uint64) {
 		if a > f.BusiestAllocated {
 			f.BusiestFrame, f.BusiestAllocated = x.uint("frame"), a
 		}
+		o.counter(frameAllocated, e.ts, int64(min(a, 1<<62)))
+		o.counter(frameFreed, e.ts, int64(min(x.uint("freed"), 1<<62)))
 	case evGrowth:
 		g := Growth{Type: x.str("type"), Name: x.str("object_name"), StartNs: x.uint("start_ts") - min(x.uint("start_ts"), t0), Ns: e.ts - min(e.ts, t0),
 			StartBytes: x.uint("start_bytes"), Bytes: x.uint("bytes"), Frames: x.uint("frames"), BytesPerSecond: x.uint("bytes_per_second"),
@@ -177,6 +185,11 @@ func (o *overTime) counter(name string, ts uint64, v int64) {
 // (the budget track, else the heap size) and peak usage.
 func (o *overTime) finish(sum *Summary, t0 uint64) {
 	sum.Frames, sum.Growths, sum.BudgetThresholds = o.frames, o.growths, o.thresholds
+	for _, n := range []string{frameAllocated, frameFreed} {
+		if d := o.curves[n]; d != nil {
+			sum.Frames.Series = append(sum.Frames.Series, Series{Track: n, Samples: d.samples(t0)})
+		}
+	}
 	for i := range sum.Growths {
 		g := &sum.Growths[i]
 		name := g.Name

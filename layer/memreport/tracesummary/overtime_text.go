@@ -50,6 +50,9 @@ func (s *Summary) overTimeText(b *strings.Builder) {
 func (s *Summary) overTimeHTML(b *strings.Builder) {
 	fmt.Fprintf(b, "<h2>Frames: %d</h2>\n<p>%d with memory activity; allocated %d, freed %d, bound %d, unbound %d bytes</p>\n",
 		s.Frames.Count, s.Frames.Active, s.Frames.Allocated, s.Frames.Freed, s.Frames.Bound, s.Frames.Unbound)
+	if len(s.Frames.Series) > 0 {
+		b.WriteString(svgChart(s.Frames.Series))
+	}
 	fmt.Fprintf(b, "<h2>Growth while the program ran: %d</h2>\n", len(s.Growths))
 	if len(s.Growths) > 0 {
 		var curves []Series
