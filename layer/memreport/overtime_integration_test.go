@@ -90,7 +90,7 @@ func growthHandles(t *testing.T, e event) []uint64 {
 // second at 60 fps): one growth event per group (leak.buffer, leak.memory)
 // listing exactly the objects leaked by then, and one stderr line each. The
 // same program without the leak gives no growth over 300 frames, and its
-// frames' activity balances.
+// frames' activity balances; with growth_frames 200 the leak is none.
 func TestGrowthThroughLoader(t *testing.T) {
 	r := runFrameProg(t, "", nil, "leak", "120")
 	var bufs, mems []uint64
@@ -127,6 +127,13 @@ func TestGrowthThroughLoader(t *testing.T) {
 	}
 	if n := strings.Count(r.stderr, "memory growth:"); n != 2 || !strings.Contains(r.stderr, `BUFFER "leak.buffer" grew`) {
 		t.Errorf("stderr has %d growth lines, want 2:\n%s", n, r.stderr)
+	}
+
+	// growth_frames 200 (the setting, from the environment): the leak's
+	// rises span too few frames.
+	r = runFrameProg(t, "", []string{"VK_VKGEN_DEVICEMEMORYREPORT_GROWTH_FRAMES=200"}, "leak", "120")
+	if gs := named(r.trace, memreport.GrowthEventName); len(gs) != 0 {
+		t.Fatalf("growth with growth_frames 200: %v", gs)
 	}
 
 	r = runFrameProg(t, "", nil, "steady", "300")
