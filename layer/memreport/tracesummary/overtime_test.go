@@ -1,13 +1,10 @@
 package tracesummary
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
-	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/perfetto"
-	"github.com/vkgen/vkgen/perfetto/decode"
 )
 
 // Frames, a growth with its curve, a heap's size standing in for its
@@ -15,46 +12,7 @@ import (
 // the summary, its text and its HTML (the growth curve and the budget line
 // drawn, the heap size labelled).
 func TestOverTime(t *testing.T) {
-	var buf bytes.Buffer
-	s, err := perfetto.StartSession("test", perfetto.WriterOutput(&buf), perfetto.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	an := perfetto.NewAnnotationName
-	frame, growth := perfetto.NewCounterTrack(frameTrack, perfetto.UnitCount), perfetto.NewCounterTrack(growthPrefix+"BUFFER.leak", perfetto.UnitSizeBytes)
-	size := perfetto.NewCounterTrack(heapSizePrefix+"0.size", perfetto.UnitSizeBytes)
-	heap0 := perfetto.NewCounterTrack("vulkan.mem.heap0.app.usage.unbound_memory", perfetto.UnitSizeBytes)
-	t0 := perfetto.Now()
-	perfetto.Stamp(t0).Counter(unbound, 65536)
-	perfetto.Stamp(t0).Counter(heap0, 65536)
-	perfetto.Stamp(t0).Counter(size, 1<<30)
-	for f := uint64(1); f <= 3; f++ {
-		at := perfetto.Stamp(t0 + f*1000)
-		at.Counter(frame, int64(f))
-		at.Instant(cat, perfetto.NewEventName(frameEvent), perfetto.Uint(an("frame"), f), perfetto.Uint(an("allocated"), 100*f),
-			perfetto.Uint(an("freed"), 10), perfetto.Uint(an("bound"), 5), perfetto.Uint(an("unbound"), 5),
-			perfetto.Uint(an("allocated_heap0_unbound_memory"), 100*f))
-	}
-	perfetto.Stamp(t0+3000).Instant(cat, perfetto.NewEventName(growthEvent), perfetto.String(an("type"), "BUFFER"),
-		perfetto.String(aName, "leak"), perfetto.Uint(an("start_ts"), t0+1000), perfetto.Uint(an("start_bytes"), 0),
-		perfetto.Uint(an("bytes"), 196608), perfetto.Uint(an("frames"), 31), perfetto.Uint(an("bytes_per_second"), 98304000),
-		perfetto.Uint(an("objects"), 3), perfetto.Uint(an("object_bytes"), 196608), perfetto.String(an("handles"), "0xb1:65536 0xb2:65536 0xb3:65536"))
-	perfetto.Stamp(t0+3000).Counter(growth, 196608)
-	perfetto.Stamp(t0+4000).Counter(growth, 262144)
-	perfetto.Stamp(t0+4000).Instant(cat, perfetto.NewEventName(thresholdEvent), perfetto.Uint(aHeap, 0), perfetto.Uint(an("usage"), 1<<30-1),
-		perfetto.Uint(an("budget"), 1<<30), perfetto.Uint(an("threshold_percent"), 90), perfetto.String(an("budget_source"), sourceHeapSize),
-		perfetto.String(an("grew_cluster"), "unbound_memory"), perfetto.Int(an("grew_bytes"), 65536), perfetto.String(an("largest_type"), "DEVICE_MEMORY"),
-		perfetto.String(an("largest_name"), "big"), perfetto.Uint(an("largest_handle"), 0x100), perfetto.Uint(an("largest_bytes"), 65536),
-		perfetto.String(an("largest_live"), "big DEVICE_MEMORY 0x100 65536"))
-	if err := s.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	perfettotools.CheckStatsData(t, buf.Bytes())
-	tr, err := decode.Decode(buf.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := Summarize(tr)
+	sum := Summarize(recorded(t, writeOverTime))
 	if f := sum.Frames; f.Count != 3 || f.Active != 3 || f.Allocated != 600 || f.Freed != 30 || f.BusiestFrame != 3 || f.BusiestAllocated != 300 {
 		t.Errorf("frames %+v", f)
 	}
@@ -90,4 +48,35 @@ func TestOverTime(t *testing.T) {
 			t.Errorf("HTML lacks %q", want)
 		}
 	}
+}
+
+// writeOverTime emits what the layer would: a heap size, three frames, a
+// growth with two values on its curve, a threshold crossed.
+func writeOverTime() {
+	an := perfetto.NewAnnotationName
+	frame, growth := perfetto.NewCounterTrack(frameTrack, perfetto.UnitCount), perfetto.NewCounterTrack(growthPrefix+"BUFFER.leak", perfetto.UnitSizeBytes)
+	size := perfetto.NewCounterTrack(heapSizePrefix+"0.size", perfetto.UnitSizeBytes)
+	heap0 := perfetto.NewCounterTrack("vulkan.mem.heap0.app.usage.unbound_memory", perfetto.UnitSizeBytes)
+	t0 := perfetto.Now()
+	perfetto.Stamp(t0).Counter(unbound, 65536)
+	perfetto.Stamp(t0).Counter(heap0, 65536)
+	perfetto.Stamp(t0).Counter(size, 1<<30)
+	for f := uint64(1); f <= 3; f++ {
+		at := perfetto.Stamp(t0 + f*1000)
+		at.Counter(frame, int64(f))
+		at.Instant(cat, perfetto.NewEventName(frameEvent), perfetto.Uint(an("frame"), f), perfetto.Uint(an("allocated"), 100*f),
+			perfetto.Uint(an("freed"), 10), perfetto.Uint(an("bound"), 5), perfetto.Uint(an("unbound"), 5),
+			perfetto.Uint(an("allocated_heap0_unbound_memory"), 100*f))
+	}
+	perfetto.Stamp(t0+3000).Instant(cat, perfetto.NewEventName(growthEvent), perfetto.String(an("type"), "BUFFER"),
+		perfetto.String(aName, "leak"), perfetto.Uint(an("start_ts"), t0+1000), perfetto.Uint(an("start_bytes"), 0),
+		perfetto.Uint(an("bytes"), 196608), perfetto.Uint(an("frames"), 31), perfetto.Uint(an("bytes_per_second"), 98304000),
+		perfetto.Uint(an("objects"), 3), perfetto.Uint(an("object_bytes"), 196608), perfetto.String(an("handles"), "0xb1:65536 0xb2:65536 0xb3:65536"))
+	perfetto.Stamp(t0+3000).Counter(growth, 196608)
+	perfetto.Stamp(t0+4000).Counter(growth, 262144)
+	perfetto.Stamp(t0+4000).Instant(cat, perfetto.NewEventName(thresholdEvent), perfetto.Uint(aHeap, 0), perfetto.Uint(an("usage"), 1<<30-1),
+		perfetto.Uint(an("budget"), 1<<30), perfetto.Uint(an("threshold_percent"), 90), perfetto.String(an("budget_source"), sourceHeapSize),
+		perfetto.String(an("grew_cluster"), "unbound_memory"), perfetto.Int(an("grew_bytes"), 65536), perfetto.String(an("largest_type"), "DEVICE_MEMORY"),
+		perfetto.String(an("largest_name"), "big"), perfetto.Uint(an("largest_handle"), 0x100), perfetto.Uint(an("largest_bytes"), 65536),
+		perfetto.String(an("largest_live"), "big DEVICE_MEMORY 0x100 65536"))
 }
