@@ -22,8 +22,11 @@ cp "$root/testdata/memdriver/VkLayer_memdriver.json" "$work/md/"
 gcc -O2 -shared -fPIC -fvisibility=hidden -o "$work/md/libVkLayer_memdriver.so" "$root"/testdata/memdriver/*.c -lpthread
 gcc -O2 -I "$root/testdata/vkcommon" -o "$work/frameprog" \
 	"$root/layer/memreport/testdata/frameprog.c" "$root/testdata/vkcommon/vkcommon.c" -lvulkan -ldl
-exec 3< <(Xvfb -displayfd 4 -screen 0 1024x768x24 -nolisten tcp 4>&1 2>/dev/null)
-read -r display <&3
+mkfifo "$work/displayfd"
+Xvfb -displayfd 4 -screen 0 1024x768x24 -nolisten tcp 4>"$work/displayfd" 2>/dev/null &
+xvfb=$!
+trap 'kill $xvfb; rm -rf "$work"' EXIT
+read -r display <"$work/displayfd"
 export DISPLAY=":$display"
 unset VK_ADD_LAYER_PATH
 # side LAYERDIR DRIVER TRACE CMD...: runs CMD with DeviceMemoryReport from
