@@ -21,6 +21,8 @@ extern const struct vkgen_cap_type vkgen_cap_VkDebugUtilsObjectNameInfoEXT;
 extern const struct vkgen_cap_type vkgen_cap_VkDedicatedAllocationBufferCreateInfoNV;
 extern const struct vkgen_cap_type vkgen_cap_VkDedicatedAllocationImageCreateInfoNV;
 extern const struct vkgen_cap_type vkgen_cap_VkDedicatedAllocationMemoryAllocateInfoNV;
+extern const struct vkgen_cap_type vkgen_cap_VkDeviceGroupPresentInfoKHR;
+extern const struct vkgen_cap_type vkgen_cap_VkDisplayPresentInfoKHR;
 extern const struct vkgen_cap_type vkgen_cap_VkExportMemoryAllocateInfo;
 extern const struct vkgen_cap_type vkgen_cap_VkExportMemoryAllocateInfoNV;
 extern const struct vkgen_cap_type vkgen_cap_VkExportMemorySciBufInfoNV;
@@ -31,6 +33,8 @@ extern const struct vkgen_cap_type vkgen_cap_VkExternalFormatQNX;
 extern const struct vkgen_cap_type vkgen_cap_VkExternalMemoryBufferCreateInfo;
 extern const struct vkgen_cap_type vkgen_cap_VkExternalMemoryImageCreateInfo;
 extern const struct vkgen_cap_type vkgen_cap_VkExternalMemoryImageCreateInfoNV;
+extern const struct vkgen_cap_type vkgen_cap_VkFrameBoundaryEXT;
+extern const struct vkgen_cap_type vkgen_cap_VkFrameBoundaryTensorsARM;
 extern const struct vkgen_cap_type vkgen_cap_VkHostAddressRangeConstEXT;
 extern const struct vkgen_cap_type vkgen_cap_VkImageAlignmentControlCreateInfoMESA;
 extern const struct vkgen_cap_type vkgen_cap_VkImageCompressionControlEXT;
@@ -72,9 +76,23 @@ extern const struct vkgen_cap_type vkgen_cap_VkNativeBufferOHOS;
 extern const struct vkgen_cap_type vkgen_cap_VkOpaqueCaptureDataCreateInfoEXT;
 extern const struct vkgen_cap_type vkgen_cap_VkOpaqueCaptureDescriptorDataCreateInfoEXT;
 extern const struct vkgen_cap_type vkgen_cap_VkOpticalFlowImageFormatInfoNV;
+extern const struct vkgen_cap_type vkgen_cap_VkPresentFrameTokenGGP;
+extern const struct vkgen_cap_type vkgen_cap_VkPresentId2KHR;
+extern const struct vkgen_cap_type vkgen_cap_VkPresentIdKHR;
+extern const struct vkgen_cap_type vkgen_cap_VkPresentInfoKHR;
+extern const struct vkgen_cap_type vkgen_cap_VkPresentRegionKHR;
+extern const struct vkgen_cap_type vkgen_cap_VkPresentRegionsKHR;
+extern const struct vkgen_cap_type vkgen_cap_VkPresentTimeGOOGLE;
+extern const struct vkgen_cap_type vkgen_cap_VkPresentTimesInfoGOOGLE;
+extern const struct vkgen_cap_type vkgen_cap_VkPresentTimingInfoEXT;
+extern const struct vkgen_cap_type vkgen_cap_VkPresentTimingsInfoEXT;
+extern const struct vkgen_cap_type vkgen_cap_VkRectLayerKHR;
+extern const struct vkgen_cap_type vkgen_cap_VkSetPresentConfigNV;
 extern const struct vkgen_cap_type vkgen_cap_VkSubresourceLayout;
 extern const struct vkgen_cap_type vkgen_cap_VkSwapchainImageCreateInfoANDROID;
 extern const struct vkgen_cap_type vkgen_cap_VkSwapchainImageCreateInfoOHOS;
+extern const struct vkgen_cap_type vkgen_cap_VkSwapchainPresentFenceInfoKHR;
+extern const struct vkgen_cap_type vkgen_cap_VkSwapchainPresentModeInfoKHR;
 extern const struct vkgen_cap_type vkgen_cap_VkTileMemoryRequirementsQCOM;
 extern const struct vkgen_cap_type vkgen_cap_VkVideoDecodeAV1ProfileInfoKHR;
 extern const struct vkgen_cap_type vkgen_cap_VkVideoDecodeH264ProfileInfoKHR;
@@ -143,6 +161,15 @@ static const struct vkgen_cap_ptr vkgen_cap_VkDedicatedAllocationMemoryAllocateI
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
 };
 const struct vkgen_cap_type vkgen_cap_VkDedicatedAllocationMemoryAllocateInfoNV = {32, 1, vkgen_cap_VkDedicatedAllocationMemoryAllocateInfoNV_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkDeviceGroupPresentInfoKHR_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+	{24, VKGEN_CAP_BYTES, 4, 0, 16, 4, NULL},
+};
+const struct vkgen_cap_type vkgen_cap_VkDeviceGroupPresentInfoKHR = {40, 2, vkgen_cap_VkDeviceGroupPresentInfoKHR_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkDisplayPresentInfoKHR_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+};
+const struct vkgen_cap_type vkgen_cap_VkDisplayPresentInfoKHR = {56, 1, vkgen_cap_VkDisplayPresentInfoKHR_ptrs};
 static const struct vkgen_cap_ptr vkgen_cap_VkExportMemoryAllocateInfo_ptrs[] = {
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
 };
@@ -183,6 +210,18 @@ static const struct vkgen_cap_ptr vkgen_cap_VkExternalMemoryImageCreateInfoNV_pt
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
 };
 const struct vkgen_cap_type vkgen_cap_VkExternalMemoryImageCreateInfoNV = {24, 1, vkgen_cap_VkExternalMemoryImageCreateInfoNV_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkFrameBoundaryEXT_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+	{40, VKGEN_CAP_BYTES, 4, 0, 32, 8, NULL},
+	{56, VKGEN_CAP_BYTES, 4, 0, 48, 8, NULL},
+	{80, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
+};
+const struct vkgen_cap_type vkgen_cap_VkFrameBoundaryEXT = {88, 4, vkgen_cap_VkFrameBoundaryEXT_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkFrameBoundaryTensorsARM_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+	{24, VKGEN_CAP_BYTES, 4, 0, 16, 8, NULL},
+};
+const struct vkgen_cap_type vkgen_cap_VkFrameBoundaryTensorsARM = {32, 2, vkgen_cap_VkFrameBoundaryTensorsARM_ptrs};
 static const struct vkgen_cap_ptr vkgen_cap_VkHostAddressRangeConstEXT_ptrs[] = {
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 };
@@ -358,6 +397,57 @@ static const struct vkgen_cap_ptr vkgen_cap_VkOpticalFlowImageFormatInfoNV_ptrs[
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
 };
 const struct vkgen_cap_type vkgen_cap_VkOpticalFlowImageFormatInfoNV = {24, 1, vkgen_cap_VkOpticalFlowImageFormatInfoNV_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkPresentFrameTokenGGP_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+};
+const struct vkgen_cap_type vkgen_cap_VkPresentFrameTokenGGP = {24, 1, vkgen_cap_VkPresentFrameTokenGGP_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkPresentId2KHR_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+	{24, VKGEN_CAP_BYTES, 4, 0, 16, 8, NULL},
+};
+const struct vkgen_cap_type vkgen_cap_VkPresentId2KHR = {32, 2, vkgen_cap_VkPresentId2KHR_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkPresentIdKHR_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+	{24, VKGEN_CAP_BYTES, 4, 0, 16, 8, NULL},
+};
+const struct vkgen_cap_type vkgen_cap_VkPresentIdKHR = {32, 2, vkgen_cap_VkPresentIdKHR_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkPresentInfoKHR_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+	{24, VKGEN_CAP_BYTES, 4, 0, 16, 8, NULL},
+	{40, VKGEN_CAP_BYTES, 4, 0, 32, 8, NULL},
+	{48, VKGEN_CAP_BYTES, 4, 0, 32, 4, NULL},
+	{56, VKGEN_CAP_BYTES, 4, 0, 32, 4, NULL},
+};
+const struct vkgen_cap_type vkgen_cap_VkPresentInfoKHR = {64, 5, vkgen_cap_VkPresentInfoKHR_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkPresentRegionKHR_ptrs[] = {
+	{8, VKGEN_CAP_STRUCT, 4, 0, 0, 0, &vkgen_cap_VkRectLayerKHR},
+};
+const struct vkgen_cap_type vkgen_cap_VkPresentRegionKHR = {16, 1, vkgen_cap_VkPresentRegionKHR_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkPresentRegionsKHR_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+	{24, VKGEN_CAP_STRUCT, 4, 0, 16, 0, &vkgen_cap_VkPresentRegionKHR},
+};
+const struct vkgen_cap_type vkgen_cap_VkPresentRegionsKHR = {32, 2, vkgen_cap_VkPresentRegionsKHR_ptrs};
+const struct vkgen_cap_type vkgen_cap_VkPresentTimeGOOGLE = {16, 0, NULL};
+static const struct vkgen_cap_ptr vkgen_cap_VkPresentTimesInfoGOOGLE_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+	{24, VKGEN_CAP_STRUCT, 4, 0, 16, 0, &vkgen_cap_VkPresentTimeGOOGLE},
+};
+const struct vkgen_cap_type vkgen_cap_VkPresentTimesInfoGOOGLE = {32, 2, vkgen_cap_VkPresentTimesInfoGOOGLE_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkPresentTimingInfoEXT_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+};
+const struct vkgen_cap_type vkgen_cap_VkPresentTimingInfoEXT = {48, 1, vkgen_cap_VkPresentTimingInfoEXT_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkPresentTimingsInfoEXT_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+	{24, VKGEN_CAP_STRUCT, 4, 0, 16, 0, &vkgen_cap_VkPresentTimingInfoEXT},
+};
+const struct vkgen_cap_type vkgen_cap_VkPresentTimingsInfoEXT = {32, 2, vkgen_cap_VkPresentTimingsInfoEXT_ptrs};
+const struct vkgen_cap_type vkgen_cap_VkRectLayerKHR = {20, 0, NULL};
+static const struct vkgen_cap_ptr vkgen_cap_VkSetPresentConfigNV_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+};
+const struct vkgen_cap_type vkgen_cap_VkSetPresentConfigNV = {24, 1, vkgen_cap_VkSetPresentConfigNV_ptrs};
 const struct vkgen_cap_type vkgen_cap_VkSubresourceLayout = {40, 0, NULL};
 static const struct vkgen_cap_ptr vkgen_cap_VkSwapchainImageCreateInfoANDROID_ptrs[] = {
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
@@ -367,6 +457,16 @@ static const struct vkgen_cap_ptr vkgen_cap_VkSwapchainImageCreateInfoOHOS_ptrs[
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
 };
 const struct vkgen_cap_type vkgen_cap_VkSwapchainImageCreateInfoOHOS = {24, 1, vkgen_cap_VkSwapchainImageCreateInfoOHOS_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkSwapchainPresentFenceInfoKHR_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+	{24, VKGEN_CAP_BYTES, 4, 0, 16, 8, NULL},
+};
+const struct vkgen_cap_type vkgen_cap_VkSwapchainPresentFenceInfoKHR = {32, 2, vkgen_cap_VkSwapchainPresentFenceInfoKHR_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkSwapchainPresentModeInfoKHR_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+	{24, VKGEN_CAP_BYTES, 4, 0, 16, 4, NULL},
+};
+const struct vkgen_cap_type vkgen_cap_VkSwapchainPresentModeInfoKHR = {32, 2, vkgen_cap_VkSwapchainPresentModeInfoKHR_ptrs};
 static const struct vkgen_cap_ptr vkgen_cap_VkTileMemoryRequirementsQCOM_ptrs[] = {
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
 };
@@ -426,6 +526,8 @@ const struct vkgen_cap_type *vkgen_cap_stype(int32_t stype) {
 	case 5: return &vkgen_cap_VkMemoryAllocateInfo;
 	case 12: return &vkgen_cap_VkBufferCreateInfo;
 	case 14: return &vkgen_cap_VkImageCreateInfo;
+	case 1000001001: return &vkgen_cap_VkPresentInfoKHR;
+	case 1000003000: return &vkgen_cap_VkDisplayPresentInfoKHR;
 	case 1000022000: return &vkgen_cap_VkDebugMarkerObjectNameInfoEXT;
 	case 1000023000: return &vkgen_cap_VkVideoProfileInfoKHR;
 	case 1000023013: return &vkgen_cap_VkVideoProfileListInfoKHR;
@@ -440,10 +542,13 @@ const struct vkgen_cap_type *vkgen_cap_stype(int32_t stype) {
 	case 1000056001: return &vkgen_cap_VkExportMemoryAllocateInfoNV;
 	case 1000060000: return &vkgen_cap_VkMemoryAllocateFlagsInfo;
 	case 1000060008: return &vkgen_cap_VkImageSwapchainCreateInfoKHR;
+	case 1000060011: return &vkgen_cap_VkDeviceGroupPresentInfoKHR;
 	case 1000072000: return &vkgen_cap_VkExternalMemoryBufferCreateInfo;
 	case 1000072001: return &vkgen_cap_VkExternalMemoryImageCreateInfo;
 	case 1000072002: return &vkgen_cap_VkExportMemoryAllocateInfo;
 	case 1000074000: return &vkgen_cap_VkImportMemoryFdInfoKHR;
+	case 1000084000: return &vkgen_cap_VkPresentRegionsKHR;
+	case 1000092000: return &vkgen_cap_VkPresentTimesInfoGOOGLE;
 	case 1000127000: return &vkgen_cap_VkMemoryDedicatedRequirements;
 	case 1000127001: return &vkgen_cap_VkMemoryDedicatedAllocateInfo;
 	case 1000128000: return &vkgen_cap_VkDebugUtilsObjectNameInfoEXT;
@@ -459,11 +564,17 @@ const struct vkgen_cap_type *vkgen_cap_stype(int32_t stype) {
 	case 1000158004: return &vkgen_cap_VkImageDrmFormatModifierExplicitCreateInfoEXT;
 	case 1000178000: return &vkgen_cap_VkImportMemoryHostPointerInfoEXT;
 	case 1000187003: return &vkgen_cap_VkVideoDecodeH265ProfileInfoKHR;
+	case 1000191000: return &vkgen_cap_VkPresentFrameTokenGGP;
+	case 1000208003: return &vkgen_cap_VkPresentTimingsInfoEXT;
+	case 1000208004: return &vkgen_cap_VkPresentTimingInfoEXT;
 	case 1000238001: return &vkgen_cap_VkMemoryPriorityAllocateInfoEXT;
 	case 1000244002: return &vkgen_cap_VkBufferDeviceAddressCreateInfoEXT;
 	case 1000246000: return &vkgen_cap_VkImageStencilUsageCreateInfo;
 	case 1000257002: return &vkgen_cap_VkBufferOpaqueCaptureAddressCreateInfo;
 	case 1000257003: return &vkgen_cap_VkMemoryOpaqueCaptureAddressAllocateInfo;
+	case 1000275001: return &vkgen_cap_VkSwapchainPresentFenceInfoKHR;
+	case 1000275003: return &vkgen_cap_VkSwapchainPresentModeInfoKHR;
+	case 1000294000: return &vkgen_cap_VkPresentIdKHR;
 	case 1000299004: return &vkgen_cap_VkVideoEncodeUsageInfoKHR;
 	case 1000311000: return &vkgen_cap_VkExportMetalObjectCreateInfoEXT;
 	case 1000311005: return &vkgen_cap_VkImportMetalBufferInfoEXT;
@@ -475,12 +586,15 @@ const struct vkgen_cap_type *vkgen_cap_stype(int32_t stype) {
 	case 1000366001: return &vkgen_cap_VkImportMemoryBufferCollectionFUCHSIA;
 	case 1000366002: return &vkgen_cap_VkBufferCollectionImageCreateInfoFUCHSIA;
 	case 1000366005: return &vkgen_cap_VkBufferCollectionBufferCreateInfoFUCHSIA;
+	case 1000375001: return &vkgen_cap_VkFrameBoundaryEXT;
 	case 1000390002: return &vkgen_cap_VkVideoEncodeProfileRgbConversionInfoVALVE;
 	case 1000452003: return &vkgen_cap_VkImportNativeBufferInfoOHOS;
 	case 1000452005: return &vkgen_cap_VkExternalFormatOHOS;
 	case 1000460014: return &vkgen_cap_VkMemoryDedicatedAllocateInfoTensorARM;
+	case 1000460023: return &vkgen_cap_VkFrameBoundaryTensorsARM;
 	case 1000464002: return &vkgen_cap_VkOpticalFlowImageFormatInfoNV;
 	case 1000470006: return &vkgen_cap_VkBufferUsageFlags2CreateInfo;
+	case 1000479001: return &vkgen_cap_VkPresentId2KHR;
 	case 1000512003: return &vkgen_cap_VkVideoDecodeAV1ProfileInfoKHR;
 	case 1000513005: return &vkgen_cap_VkVideoEncodeAV1ProfileInfoKHR;
 	case 1000514003: return &vkgen_cap_VkVideoDecodeVP9ProfileInfoKHR;
@@ -489,6 +603,7 @@ const struct vkgen_cap_type *vkgen_cap_stype(int32_t stype) {
 	case 1000547002: return &vkgen_cap_VkTileMemoryRequirementsQCOM;
 	case 1000575002: return &vkgen_cap_VkImageAlignmentControlCreateInfoMESA;
 	case 1000602000: return &vkgen_cap_VkImportMemoryMetalHandleInfoEXT;
+	case 1000613000: return &vkgen_cap_VkSetPresentConfigNV;
 	case 1000631003: return &vkgen_cap_VkDataGraphOpticalFlowImageFormatInfoARM;
 	case 1000668001: return &vkgen_cap_VkImageCreateFlags2CreateInfoKHR;
 	case 1000668002: return &vkgen_cap_VkImageUsageFlags2CreateInfoKHR;

@@ -385,6 +385,11 @@ VKGEN_SIGNATURES(QueueInsertDebugUtilsLabelEXT, void, VKGEN_0, (VkQueue, const V
 #elif !(defined(VK_EXT_debug_utils))
 #error "vkgen: a layer of this library intercepts vkQueueInsertDebugUtilsLabelEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
 #endif
+#if (defined(VK_KHR_swapchain))
+VKGEN_SIGNATURES(QueuePresentKHR, VkResult, VKGEN_1, (VkQueue, const VkPresentInfoKHR*), (VkQueue queue, const VkPresentInfoKHR* pPresentInfo), (VkQueue *queue, const VkPresentInfoKHR* *pPresentInfo))
+#elif !(defined(VK_KHR_swapchain))
+#error "vkgen: a layer of this library intercepts vkQueuePresentKHR (VK_KHR_swapchain), which these Vulkan headers lack; build against newer headers"
+#endif
 #if (defined(VK_INTEL_performance_query))
 VKGEN_SIGNATURES(ReleasePerformanceConfigurationINTEL, VkResult, VKGEN_1, (VkDevice, VkPerformanceConfigurationINTEL), (VkDevice device, VkPerformanceConfigurationINTEL configuration), (VkDevice *device, VkPerformanceConfigurationINTEL *configuration))
 #endif

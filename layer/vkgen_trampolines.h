@@ -967,6 +967,15 @@ VKGEN_TRAMPOLINE(QueueInsertDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0,
 #define VKGEN_CMD_vkQueueInsertDebugUtilsLabelEXT(X, ...)
 #endif
 
+#if (defined(VK_KHR_swapchain))
+VKGEN_TRAMPOLINE(QueuePresentKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkQueue queue, const VkPresentInfoKHR* pPresentInfo), (queue, pPresentInfo), (&queue, &pPresentInfo), (GoUintptr, void*), ((GoUintptr)queue, (void*)pPresentInfo), ((uint64_t)(uintptr_t)queue, (uint64_t)(uintptr_t)pPresentInfo), ())
+#endif
+#if (defined(VK_KHR_swapchain))
+#define VKGEN_CMD_vkQueuePresentKHR(X, ...) X(vkQueuePresentKHR, QueuePresentKHR, VkResult, VKGEN_1, VKGEN_D_vkQueuePresentKHR, (VkQueue queue, const VkPresentInfoKHR* pPresentInfo), (queue, pPresentInfo), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkQueuePresentKHR(X, ...)
+#endif
+
 #if (defined(VK_INTEL_performance_query))
 VKGEN_TRAMPOLINE(ReleasePerformanceConfigurationINTEL, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkPerformanceConfigurationINTEL configuration), (device, configuration), (&device, &configuration), (GoUintptr, GoUint64), ((GoUintptr)device, (GoUint64)configuration), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)configuration), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000210000, (uint64_t)configuration, 0);))
 #endif

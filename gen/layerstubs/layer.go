@@ -2,6 +2,7 @@ package layerstubs
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -33,7 +34,7 @@ func (b *builder) layer(spec *Spec, impl *Impl, pkg, source string) (*layerData,
 		if !claimed[layerSettingsExt] {
 			d.InstanceExts = append(d.InstanceExts, extension{Name: layerSettingsExt, SpecVersion: "2"})
 		}
-		d.Settings = settings.ManifestSettings(spec.Name, settings.Tracing)
+		d.Settings = settings.ManifestSettings(spec.Name, append(slices.Clone(settings.Tracing), settings.Own[spec.Name]...))
 	}
 	uses := map[string]*use{}
 	get := func(name string) (*use, error) {

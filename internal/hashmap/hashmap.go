@@ -78,15 +78,19 @@ func (t *Map[K, V]) At(k K) V {
 }
 
 // Set sets the value of k.
-func (t *Map[K, V]) Set(k K, v V) {
+func (t *Map[K, V]) Set(k K, v V) { t.Swap(k, v) }
+
+// Swap sets the value of k and returns the one it replaced, if any: a Get
+// and a Set in one probe.
+func (t *Map[K, V]) Swap(k K, v V) (old V, had bool) {
 	tag := tagOf(k.Hash())
 	if t.tags == nil {
 		t.resize(minSlots)
 	}
 	i, ok := t.find(k, tag)
 	if ok {
-		t.ents[i].v = v
-		return
+		old, t.ents[i].v = t.ents[i].v, v
+		return old, true
 	}
 	if (t.n+1)*8 > len(t.tags)*7 {
 		t.resize(len(t.tags) * 2)
@@ -94,17 +98,23 @@ func (t *Map[K, V]) Set(k K, v V) {
 	}
 	t.tags[i], t.ents[i] = tag, entry[K, V]{k, v}
 	t.n++
+	return old, false
 }
 
 // Delete removes k; absent keys are ignored.
-func (t *Map[K, V]) Delete(k K) {
+func (t *Map[K, V]) Delete(k K) { t.Take(k) }
+
+// Take removes k and returns its value, if it was present: a Get and a
+// Delete in one probe.
+func (t *Map[K, V]) Take(k K) (v V, had bool) {
 	if t.n == 0 {
-		return
+		return v, false
 	}
 	i, ok := t.find(k, tagOf(k.Hash()))
 	if !ok {
-		return
+		return v, false
 	}
+	v = t.ents[i].v
 	t.n--
 	// Backward shift: move the later entries of the cluster whose home is
 	// not cyclically in (i, j] into the hole, so no probe stops early.
@@ -121,6 +131,7 @@ func (t *Map[K, V]) Delete(k K) {
 	if t.walks == 0 {
 		t.shrink()
 	}
+	return v, true
 }
 
 // shrink halves the table while it is under an eighth full.

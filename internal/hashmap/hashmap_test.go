@@ -19,13 +19,27 @@ func TestMatchesGoMap(t *testing.T) {
 	want := map[key]int{}
 	for i := range 20000 {
 		k := key{r.Uint64N(8), r.Uint64N(8)}
-		switch r.IntN(3) {
+		old, had := want[k]
+		var got int
+		var gotHad bool
+		switch r.IntN(5) {
 		case 0, 1:
 			m.Set(k, i)
 			want[k] = i
-		default:
+			got, gotHad = old, had
+		case 2:
+			got, gotHad = m.Swap(k, i)
+			want[k] = i
+		case 3:
 			m.Delete(k)
 			delete(want, k)
+			got, gotHad = old, had
+		default:
+			got, gotHad = m.Take(k)
+			delete(want, k)
+		}
+		if got != old || gotHad != had {
+			t.Fatalf("op %d: previous value of %v: %d, %v; want %d, %v", i, k, got, gotHad, old, had)
 		}
 		if v, ok := m.Get(k); v != want[k] || ok != (want[k] != 0 || hasKey(want, k)) {
 			t.Fatalf("op %d: Get(%v) = %d, %v; want %d", i, k, v, ok, want[k])

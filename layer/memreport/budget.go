@@ -9,10 +9,13 @@ import (
 
 // BudgetInterval is the least time between two VK_EXT_memory_budget samples
 // of one device: heap budget and usage are sampled when the application
-// allocates or frees memory, at most this often, so a burst of allocations
-// costs one query, and no thread of the layer's polls. vkCreateDevice (after
-// the call) and vkDestroyDevice (before it) always sample.
-const BudgetInterval = 10 * time.Millisecond
+// allocates or frees memory and at every vkQueuePresentKHR, at most this
+// often, so a burst of allocations costs one query, and no thread of the
+// layer's polls. vkCreateDevice (after the call) and vkDestroyDevice (before
+// it) always sample. Each sample (or, without the extension, each check at
+// the same points against the heap sizes) is checked against the budget
+// threshold (budgetwatch.go).
+const BudgetInterval = time.Millisecond
 
 // budgetClock is the sampler's clock: the time since the process's first
 // reading. Tests replace state.now.
@@ -20,10 +23,10 @@ func budgetClock() time.Duration { return time.Since(clockStart) }
 
 var clockStart = time.Now()
 
-// budgetState is one device's sampling state; nil for a device without
-// VK_EXT_memory_budget.
+// budgetState is one device's sampling state.
 type budgetState struct {
 	last atomic.Int64 // state.now() of the last sample; -1: never
+	ext  bool         // VK_EXT_memory_budget can be sampled
 }
 
 // budgetDue reports whether the device's budget should be sampled now
@@ -31,7 +34,7 @@ type budgetState struct {
 // wins.
 func (s *state) budgetDue(device uintptr, force bool) bool {
 	d, ok := (*s.keys.Load())[device]
-	if !ok || d.budget == nil {
+	if !ok {
 		return false
 	}
 	now := int64(s.now())
@@ -54,9 +57,33 @@ func (s *state) budgetSampled(budget, usage []uint64) {
 }
 
 // sampleBudget samples the device's budget through query (the C call) when
-// due or forced.
+// due or forced, and checks the threshold; a device without the extension
+// is only checked, against its heap sizes.
 func (s *state) sampleBudget(device uintptr, force bool, query func() (budget, usage []uint64)) {
-	if s.budgetDue(device, force) {
-		s.budgetSampled(query())
+	if !s.budgetDue(device, force) {
+		return
+	}
+	var budget, usage []uint64
+	if (*s.keys.Load())[device].budget.ext {
+		budget, usage = query()
+		s.budgetSampled(budget, usage)
+		if budget == nil {
+			return
+		}
+	}
+	if s.ot != nil {
+		s.ot.checkBudget(s.ot.now(), budget, usage)
+	}
+}
+
+// heapSizes records a device's heap sizes: what stands in for budgets
+// without the extension, written as the vkgen.heap<N>.size tracks.
+func (s *state) heapSizes(sizes []uint64) {
+	if s.ot == nil {
+		return
+	}
+	s.ot.heapSizes(sizes)
+	if ts, ok := s.out.(traceSink); ok {
+		ts.HeapSizes(sizes)
 	}
 }

@@ -52,6 +52,7 @@ func postCreateInstance(info *vk.InstanceCreateInfo, _ *vk.AllocationCallbacks, 
 		return
 	}
 	presence.InstanceCreated(unsafe.Pointer(info))
+	over.configure()
 	ii := instanceInfo{handle: *pInstance}
 	if a := info.PApplicationInfo; a != nil {
 		ii.core11 = a.ApiVersion >= apiVersion11
@@ -177,6 +178,11 @@ func postCreateDevice(c *layer.Call, phys vk.PhysicalDevice, _ *vk.DeviceCreateI
 	devices[layer.DispatchKey(uintptr(device))] = di
 	chainMu.Unlock()
 	st.deviceCreated(uintptr(device), uintptr(ii.handle), token, chained, di.budget != 0, props)
+	var sizes []uint64
+	for _, h := range mp.MemoryHeaps[:min(mp.MemoryHeapCount, uint32(len(mp.MemoryHeaps)))] {
+		sizes = append(sizes, uint64(h.Size))
+	}
+	st.heapSizes(sizes)
 	sampleBudgetNow(uintptr(device), true)
 }
 

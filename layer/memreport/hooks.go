@@ -27,6 +27,13 @@ func postDestroyDevice(device vk.Device, _ *vk.AllocationCallbacks) {
 	dropDevice(device)
 }
 
+// afterQueuePresentKHR ends a frame (overtime.go) and samples the budget,
+// whatever the present's result: the application's frame ended.
+func afterQueuePresentKHR(queue vk.Queue, _ *vk.PresentInfoKHR, _ vk.Result) {
+	st.ot.present()
+	sampleBudgetNow(uintptr(deviceOfQueue(queue)), false)
+}
+
 func afterAllocateMemory(device vk.Device, info *vk.MemoryAllocateInfo, _ *vk.AllocationCallbacks, pMemory *vk.DeviceMemory, result vk.Result) {
 	if info == nil {
 		return
@@ -42,11 +49,12 @@ func afterAllocateMemory(device vk.Device, info *vk.MemoryAllocateInfo, _ *vk.Al
 	st.memoryAllocated(uintptr(device), uint64(*pMemory), uint64(info.AllocationSize), info.MemoryTypeIndex, memoryInfo(info.PNext))
 }
 
-// beforeFreeMemory samples the budget as of before the free: what the free
+// beforeFreeMemory samples the budget as of before the free, before the
+// layer's counters drop, so both still hold the memory: what the free
 // releases shows at the next sample.
 func beforeFreeMemory(device vk.Device, memory vk.DeviceMemory, _ *vk.AllocationCallbacks) {
-	st.memoryFreed(uintptr(device), uint64(memory))
 	sampleBudgetNow(uintptr(device), false)
+	st.memoryFreed(uintptr(device), uint64(memory))
 }
 
 func afterCreateBuffer(device vk.Device, info *vk.BufferCreateInfo, _ *vk.AllocationCallbacks, pBuffer *vk.Buffer, result vk.Result) {

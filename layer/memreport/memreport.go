@@ -29,7 +29,11 @@
 // lifetime ended) under process > device > heap (lifetimes.go), objects still alive when their device's life
 // ends are VulkanMemoryLeak events (vkDestroyDevice, vkDestroyInstance,
 // exit), failed allocations VulkanMemoryAllocationFailed events, and
-// VK_EXT_memory_budget is sampled into counters (budget.go).
+// VK_EXT_memory_budget is sampled into counters (budget.go). Memory over
+// time: frames (presents, or windows before the first), what each
+// allocated, freed and bound, growth of live bytes per name or type while
+// the program runs, and budget thresholds (overtime.go, growth.go,
+// budgetwatch.go).
 //
 // Tracing starts at vkCreateInstance from $VK_VKGEN_TRACE_FILE or
 // vk_layer_settings.txt (package layer/tracing) and is flushed at
@@ -52,9 +56,13 @@ const layerName = "VK_LAYER_VKGEN_DeviceMemoryReport"
 // has a live instance.
 var (
 	lives    = newLifetimes()
-	st       = newState(traceSink{lt: lives}, objectnames.Shared(), lives)
+	over     = newOverTime(traceSink{})
+	st       = newState(traceSink{lt: lives, ot: over}, objectnames.Shared(), lives)
 	presence = tracing.Presence{Layer: layerName, Names: nameSink{lt: lives}, Replay: st.replay}
 )
 
 // At exit, objects still alive are reported as leaks before the exit flush.
-func init() { tracing.OnExit(st.exiting) }
+func init() {
+	st.ot, over.name, over.mu = over, st.objectName, st.engine.Locker()
+	tracing.OnExit(st.exiting)
+}

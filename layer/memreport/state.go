@@ -1,6 +1,7 @@
 package memreport
 
 import (
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,12 +33,13 @@ type state struct {
 	droppedMu sync.Mutex
 
 	now func() time.Duration // the budget sampler's clock
+	ot  *overTime            // frames, growth, budget thresholds; nil in tests that need none
 }
 
 type deviceInfo struct {
 	key      uint64
 	instance uintptr
-	budget   *budgetState // nil: no VK_EXT_memory_budget
+	budget   *budgetState
 }
 
 // sink is the engine's Sink plus the leak events the layer adds.
@@ -60,6 +62,16 @@ func newState(out sink, names *objectnames.Store, lt *lifetimes) *state {
 	lt.key, lt.names = s.key, names
 	names.WatchDevices(s.namesDropped)
 	return s
+}
+
+// objectName is the current name of a live object of the trace's key k
+// with handle (its VkDeviceMemory, buffer or image), "" for none.
+func (s *state) objectName(k liveKey, handle uint64) string {
+	var name string
+	if int(k.src) < len(namedTypes) && namedTypes[k.src] != 0 {
+		s.lt.withName(nameKey{k.dev, namedTypes[k.src], handle}, func(n string) { name = strings.Clone(n) })
+	}
+	return name
 }
 
 // namesDropped keeps the names of memory objects the store forgot with a
@@ -131,11 +143,8 @@ func (s *state) deviceCreated(device, instance uintptr, token uint64, hasCallbac
 	if key == 0 {
 		key = uint64(device) | 1<<63
 	}
-	info := deviceInfo{key: key, instance: instance}
-	if budget {
-		info.budget = &budgetState{}
-		info.budget.last.Store(-1)
-	}
+	info := deviceInfo{key: key, instance: instance, budget: &budgetState{ext: budget}}
+	info.budget.last.Store(-1)
 	s.setKey(device, info, true)
 	s.lt.deviceCreated(key, device)
 	s.engine.DeviceCreated(key, props, hasCallback)

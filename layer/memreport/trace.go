@@ -145,6 +145,7 @@ func heapCounterTrack(heap uint32, track int) (perfetto.CounterTrack, bool) {
 type traceSink struct {
 	em *perfetto.Emitter
 	lt *lifetimes
+	ot *overTime // live events feed it (overtime.go)
 }
 
 // Idle reports that no session would get counter values: the engine then
@@ -195,6 +196,9 @@ func (s traceSink) Allocation(ev accounting.AllocationEvent) { s.AllocationWith(
 // for it as the instant's extra counter values: one packet where the
 // changes alone would take one each.
 func (s traceSink) AllocationWith(ev accounting.AllocationEvent, changes []accounting.CounterChange) {
+	if s.em == nil && s.ot != nil {
+		s.ot.observe(&ev)
+	}
 	if ev.Operation == accounting.OpAllocationFailed {
 		s.counterChanges(changes)
 		s.failure(ev)
@@ -307,12 +311,19 @@ func (s traceSink) failure(ev accounting.AllocationEvent) {
 	if s.em != nil || !perfetto.Enabled() {
 		return // failures are events of their moment, never replayed
 	}
-	perfetto.Stamp(layer.EventTime()).Instant(category, failEvent,
+	args := []perfetto.Arg{
 		sourceArg(ev.Source),
 		perfetto.Uint(argMemoryObject, ev.MemoryObjectID),
 		perfetto.Uint(argSize, ev.Size),
 		perfetto.Uint(argObjectHandle, ev.ObjectHandle),
-		perfetto.Uint(argHeap, uint64(ev.Heap)))
+		perfetto.Uint(argHeap, uint64(ev.Heap)),
+	}
+	if s.ot != nil {
+		usage, budget, source, largest := s.ot.heapState(ev.Heap)
+		args = append(args, perfetto.Uint(argHeapUsage, usage), perfetto.Uint(argHeapBudget, budget),
+			perfetto.String(argBudgetSource, source), perfetto.String(argLargestLive, liveList(largest)))
+	}
+	perfetto.Stamp(layer.EventTime()).Instant(category, failEvent, args...)
 }
 
 // budgetTracks are the vulkan.mem.heap<N>.budget and .budget_usage tracks.
@@ -408,5 +419,8 @@ func nameSource(t generated.ObjectType) (accounting.Source, bool) {
 // memory it attaches to is in the trace).
 func (s *state) replay(em *perfetto.Emitter) {
 	s.engine.Snapshot(traceSink{em: em, lt: s.lt})
+	if s.ot != nil {
+		traceSink{em: em}.HeapSizes(s.ot.sizes())
+	}
 	s.names.EmitAll(nameSink{em: em})
 }

@@ -42,7 +42,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterAllocateMemory_params
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterAllocateMemory = {4, 4, vkgen_cap_memreport_afterAllocateMemory_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterAllocateMemory = {5, 4, vkgen_cap_memreport_afterAllocateMemory_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindBufferMemory_params[] = {
@@ -52,7 +52,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindBufferMemory_para
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindBufferMemory = {14, 5, vkgen_cap_memreport_afterBindBufferMemory_params, vkgen_memreport_query_afterBindBufferMemory, 24};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindBufferMemory = {15, 5, vkgen_cap_memreport_afterBindBufferMemory_params, vkgen_memreport_query_afterBindBufferMemory, 24};
 
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindImageMemory_params[] = {
@@ -62,7 +62,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindImageMemory_param
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindImageMemory = {15, 5, vkgen_cap_memreport_afterBindImageMemory_params, vkgen_memreport_query_afterBindImageMemory, 24};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindImageMemory = {16, 5, vkgen_cap_memreport_afterBindImageMemory_params, vkgen_memreport_query_afterBindImageMemory, 24};
 
 extern const struct vkgen_cap_type vkgen_cap_VkBufferCreateInfo;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateBuffer_params[] = {
@@ -71,7 +71,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateBuffer_params[]
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateBuffer = {6, 4, vkgen_cap_memreport_afterCreateBuffer_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateBuffer = {7, 4, vkgen_cap_memreport_afterCreateBuffer_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkImageCreateInfo;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateImage_params[] = {
@@ -80,28 +80,28 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateImage_params[] 
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateImage = {7, 4, vkgen_cap_memreport_afterCreateImage_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateImage = {8, 4, vkgen_cap_memreport_afterCreateImage_params};
 
 static const struct vkgen_cap_ptr vkgen_cap_memreport_beforeDestroyBuffer_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyBuffer = {8, 3, vkgen_cap_memreport_beforeDestroyBuffer_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyBuffer = {9, 3, vkgen_cap_memreport_beforeDestroyBuffer_params};
 
 static const struct vkgen_cap_ptr vkgen_cap_memreport_beforeDestroyImage_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyImage = {9, 3, vkgen_cap_memreport_beforeDestroyImage_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyImage = {10, 3, vkgen_cap_memreport_beforeDestroyImage_params};
 
 static const struct vkgen_cap_ptr vkgen_cap_memreport_beforeFreeMemory_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeFreeMemory = {5, 3, vkgen_cap_memreport_beforeFreeMemory_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeFreeMemory = {6, 3, vkgen_cap_memreport_beforeFreeMemory_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetBufferMemoryRequirements_params[] = {
@@ -109,7 +109,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetBufferMemoryRequir
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements = {10, 3, vkgen_cap_memreport_afterGetBufferMemoryRequirements_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements = {11, 3, vkgen_cap_memreport_afterGetBufferMemoryRequirements_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkBufferMemoryRequirementsInfo2;
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements2;
@@ -118,7 +118,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetBufferMemoryRequir
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkBufferMemoryRequirementsInfo2},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements2},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements2 = {12, 3, vkgen_cap_memreport_afterGetBufferMemoryRequirements2_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements2 = {13, 3, vkgen_cap_memreport_afterGetBufferMemoryRequirements2_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetImageMemoryRequirements_params[] = {
@@ -126,7 +126,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetImageMemoryRequire
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements = {11, 3, vkgen_cap_memreport_afterGetImageMemoryRequirements_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements = {12, 3, vkgen_cap_memreport_afterGetImageMemoryRequirements_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkImageMemoryRequirementsInfo2;
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements2;
@@ -135,7 +135,14 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetImageMemoryRequire
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkImageMemoryRequirementsInfo2},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements2},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements2 = {13, 3, vkgen_cap_memreport_afterGetImageMemoryRequirements2_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements2 = {14, 3, vkgen_cap_memreport_afterGetImageMemoryRequirements2_params};
+
+extern const struct vkgen_cap_type vkgen_cap_VkPresentInfoKHR;
+static const struct vkgen_cap_ptr vkgen_cap_memreport_afterQueuePresentKHR_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkPresentInfoKHR},
+};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterQueuePresentKHR = {4, 2, vkgen_cap_memreport_afterQueuePresentKHR_params};
 
 VkResult vkgen_memreport_next_EnumerateDeviceExtensionProperties(int *ok, uintptr_t physicalDevice, void * pLayerName, void * pPropertyCount, void * pProperties) {
 	struct vkgen_instance *d = vkgen_instance_of(LAYER, (const void *)physicalDevice);
@@ -258,6 +265,7 @@ void vkgen_memreport_next_GetPhysicalDeviceProperties(int *ok, uintptr_t physica
 	X(vkGetImageMemoryRequirements2KHR, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterGetImageMemoryRequirements2) \
 	X(vkGetSwapchainImagesKHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetSwapchainImagesKHR) \
 	X(vkQueueBindSparse, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_QueueBindSparse) \
+	X(vkQueuePresentKHR, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterQueuePresentKHR) \
 	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_SetDebugUtilsObjectNameEXT, .name_cache = 1) \
 
 VKGEN_HOOKS(VKGEN_LAYER_TRAMP)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vkgen/vkgen/layer/settings"
@@ -33,6 +34,7 @@ type config struct {
 	startupWindow              time.Duration
 	smbBytes                   uint32
 	vulkanMemoryEvents         bool
+	values                     map[string]settings.Value // every setting of settings.Known
 }
 
 var (
@@ -50,8 +52,9 @@ func readConfig(layer string, api []settings.APISetting) config {
 	}
 	names := slices.Clone(layers)
 	layersMu.Unlock()
-	v := settings.Resolve(names, settings.Tracing, settings.Sources{API: api, Warn: Warn})
+	v := settings.Resolve(names, settings.Known(), settings.Sources{API: api, Warn: Warn})
 	c := config{
+		values:        v,
 		bufferBytes:   int(v["trace_buffer_kb"].V.(int64)) << 10,
 		system:        v["perfetto_system"].V.(bool),
 		startupWindow: time.Duration(v["perfetto_startup_ms"].V.(int64)) * time.Millisecond,
@@ -64,6 +67,26 @@ func readConfig(layer string, api []settings.APISetting) config {
 		c.traceFile, c.traceFileSource = expandPath(f.V.(string)), f.Source
 	}
 	return c
+}
+
+// lastValues are the settings as the last StartFor resolved them.
+var lastValues atomic.Pointer[map[string]settings.Value]
+
+// Setting returns a setting of settings.Known as the last vkCreateInstance
+// through a vkgen layer resolved it (with that instance's create info), or
+// its default before any.
+func Setting(key string) settings.Value {
+	if m := lastValues.Load(); m != nil {
+		if v, ok := (*m)[key]; ok {
+			return v
+		}
+	}
+	for _, d := range settings.Known() {
+		if d.Key == key {
+			return settings.Value{V: d.Default, Source: "default"}
+		}
+	}
+	return settings.Value{}
 }
 
 // fileOptions are the trace file session's options.

@@ -67,6 +67,7 @@ func StartFor(layer string, createInfo unsafe.Pointer) (err error) {
 	}()
 	c := readConfig(layer, settings.FromInstanceCreateInfo(createInfo))
 	noVulkanMemoryEvents.Store(!c.vulkanMemoryEvents)
+	lastValues.Store(&c.values)
 	once.Do(func() {
 		registerAtExit()
 		perfetto.OnEnabled(vkgenlayer.SetTimestamps)      // deferred hooks' records carry their call's time while anything traces

@@ -11,6 +11,7 @@
 
 unsigned md_opts;
 uint64_t md_fail_size;
+uint64_t md_budget;
 pthread_mutex_t md_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct md_instance *instances;
 static struct md_device *devices;
@@ -22,7 +23,8 @@ void md_read_options(void) {
 		const char *name;
 		unsigned bit;
 	} names[] = {{"budget", MD_OPT_BUDGET}, {"maintenance6", MD_OPT_MAINTENANCE6}, {"sparse", MD_OPT_SPARSE},
-	             {"video", MD_OPT_VIDEO},   {"flags0", MD_OPT_FLAGS0},           {"heaps", MD_OPT_HEAPS}};
+	             {"video", MD_OPT_VIDEO},   {"flags0", MD_OPT_FLAGS0},           {"heaps", MD_OPT_HEAPS},
+	             {"present", MD_OPT_PRESENT}};
 	while (s && *s) {
 		size_t n = strcspn(s, ",");
 		int known = 0;
@@ -34,6 +36,8 @@ void md_read_options(void) {
 	}
 	const char *f = getenv("VKGEN_MEMDRIVER_FAIL_SIZE");
 	md_fail_size = f ? strtoull(f, NULL, 0) : 0;
+	const char *b = getenv("VKGEN_MEMDRIVER_BUDGET");
+	md_budget = b ? strtoull(b, NULL, 0) : 0;
 	md_opts = opts;
 }
 
@@ -242,7 +246,7 @@ static VKAPI_ATTR void VKAPI_CALL md_GetPhysicalDeviceMemoryProperties2(VkPhysic
 			VkPhysicalDeviceMemoryBudgetPropertiesEXT *b = (VkPhysicalDeviceMemoryBudgetPropertiesEXT *)s;
 			for (uint32_t h = 0; h < VK_MAX_MEMORY_HEAPS; h++) {
 				int in = h < p->memoryProperties.memoryHeapCount;
-				b->heapBudget[h] = in ? p->memoryProperties.memoryHeaps[h].size / 2 : 0;
+				b->heapBudget[h] = in ? (md_budget ? md_budget : p->memoryProperties.memoryHeaps[h].size / 2) : 0;
 				b->heapUsage[h] = in ? md_heap_usage[h] : 0;
 			}
 		}
@@ -296,7 +300,18 @@ static PFN_vkVoidFunction instance_command(const char *name) {
 	return NULL;
 }
 
+/* The present option: a present of no swapchain is a frame boundary for
+ * programs without a display (lavapipe has no headless surface); it never
+ * reaches lavapipe. Others go down. */
+static VKAPI_ATTR VkResult VKAPI_CALL md_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *info) {
+	if (info && info->swapchainCount == 0) return VK_SUCCESS;
+	struct md_device *d = md_device_of(queue);
+	PFN_vkQueuePresentKHR down = d ? (PFN_vkQueuePresentKHR)d->gdpa(d->device, "vkQueuePresentKHR") : NULL;
+	return down ? down(queue, info) : VK_ERROR_DEVICE_LOST;
+}
+
 static PFN_vkVoidFunction device_command(const char *name) {
+	if ((md_opts & MD_OPT_PRESENT) && strcmp(name, "vkQueuePresentKHR") == 0) return (PFN_vkVoidFunction)md_QueuePresentKHR;
 	PFN_vkVoidFunction f = md_device_command(name);
 	if (!f) f = md_report_command(name);
 	if (!f) f = md_bind_command(name);

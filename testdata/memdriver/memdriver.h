@@ -56,6 +56,7 @@ enum {
 	MD_OPT_VIDEO = 8,
 	MD_OPT_FLAGS0 = 16,
 	MD_OPT_HEAPS = 32,
+	MD_OPT_PRESENT = 64,
 };
 
 /* The heaps option's device-local heap (after lavapipe's) and its one
@@ -63,6 +64,7 @@ enum {
 #define MD_EXTRA_HEAP_SIZE 268435456ull
 extern unsigned md_opts;
 extern uint64_t md_fail_size; /* VKGEN_MEMDRIVER_FAIL_SIZE, 0: none */
+extern uint64_t md_budget;    /* VKGEN_MEMDRIVER_BUDGET, 0: half each heap */
 void md_read_options(void);
 /* Whether name is a device extension this driver offers with the current
  * options (then it is never passed to lavapipe; one it does not offer is, so

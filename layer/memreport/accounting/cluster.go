@@ -81,6 +81,9 @@ const (
 	numClusters
 )
 
+// NumClusters is how many clusters there are: Cluster values are below it.
+const NumClusters = int(numClusters)
+
 var clusterNames = [numClusters]string{
 	"staging_transfer", "ray_tracing", "indirect_gpu_driven", "compute_storage",
 	"uniform_constants", "geometry_mesh", "transform_feedback", "general_buffer",

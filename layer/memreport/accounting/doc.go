@@ -142,7 +142,11 @@
 // of a call with the call's next event (the layer writes them in that
 // event's packet); the order is the same. A sink that implements IdleSink
 // and is idle (no trace session) gets no counter changes at all; the totals
-// are kept, so a Snapshot replays them. Hot paths use small integer track
+// are kept, so a Snapshot replays them. Every allocation and binding event
+// points at a word of the record it comes from (AllocationEvent.Mark) where
+// the sink keeps a value of its own (the layer: its index of the object),
+// and Locker lends the sink the engine's lock for its own state. Hot paths
+// use small integer track
 // ids instead of strings; records of destroyed resources and freed
 // allocations are reused, so a create+bind+destroy (+ allocate and free)
 // allocates nothing.

@@ -78,6 +78,7 @@ type slot struct {
 	track  track // where the bound bytes were added
 	heap   uint8 // the heap they were added to
 	leaked bool  // reported by Leaks since it was bound
+	mark   uint64
 }
 
 func (r *resource) cluster(memFlags uint32) Cluster {
@@ -108,6 +109,7 @@ type allocation struct {
 	created bool
 	driver  bool
 	leaked  bool // reported by Leaks
+	mark    uint64
 	total   uint64
 	flags   uint32
 	heap    uint8 // memory heap index (0 until known)
@@ -920,6 +922,10 @@ func (e *Engine) emit(ev AllocationEvent) {
 	}
 }
 
+// Locker is the engine's lock, for a sink's own state that its calls
+// update under it: the sink may take it outside them (never inside).
+func (e *Engine) Locker() sync.Locker { return &e.mu }
+
 // lock and unlock guard every public method; lock asks an IdleSink once
 // per call whether counter changes are wanted, unlock writes those made
 // after the call's last event.
@@ -944,7 +950,7 @@ func allocationEvent(a *allocation, op Operation) AllocationEvent {
 	return AllocationEvent{
 		Operation: op, Source: src, Device: a.dev.key, MemoryObjectID: a.key.id,
 		Size: a.total, ObjectHandle: a.objectHandle, MemoryType: a.unboundTrack.cluster().String(),
-		Heap: uint32(a.heap), TypeIndex: a.typeIndex, HasTypeIndex: a.hasType,
+		Cluster: a.unboundTrack.cluster(), Heap: uint32(a.heap), Mark: &a.mark, TypeIndex: a.typeIndex, HasTypeIndex: a.hasType,
 		External: a.info.External, HandleTypes: a.info.HandleTypes,
 		Dedicated: a.info.Dedicated, DedicatedHandle: a.info.DedicatedHandle,
 	}
@@ -955,7 +961,7 @@ func bindingEvent(r *resource, idx int, op Operation) AllocationEvent {
 	return AllocationEvent{
 		Operation: op, Source: r.key.kind.source(), Device: s.mem.dev.key, MemoryObjectID: s.mem.key.id,
 		Size: s.size, Offset: s.offset, ObjectHandle: r.key.handle, MemoryType: s.track.cluster().String(),
-		Heap: uint32(s.heap), Plane: uint8(idx), TypeIndex: s.mem.typeIndex, HasTypeIndex: s.mem.hasType,
+		Cluster: s.track.cluster(), Heap: uint32(s.heap), Plane: uint8(idx), Mark: &s.mark, TypeIndex: s.mem.typeIndex, HasTypeIndex: s.mem.hasType,
 	}
 }
 

@@ -93,6 +93,9 @@ type AllocationEvent struct {
 	// "unbound_memory"; SwapchainMemoryType for a swapchain image; "" for
 	// OpAllocationFailed.
 	MemoryType string
+	// Cluster is MemoryType as a number, for per-cluster tallies; only
+	// meaningful where MemoryType is a cluster name.
+	Cluster Cluster
 	// Heap is the memory heap index: of the allocation's memory type, the
 	// callback's heapIndex, or the bound memory's.
 	Heap uint32
@@ -101,6 +104,12 @@ type AllocationEvent struct {
 	// not for driver-internal memory.
 	TypeIndex    uint32
 	HasTypeIndex bool
+	// Mark is a word of the engine's record of the allocation or binding
+	// (nil for events of none: swapchain images, failures) that the sink
+	// may keep a value of its own in across the record's events, as an
+	// index of its own state instead of a lookup by key; 0 in a new
+	// record. Valid only during the call, under the engine's lock.
+	Mark *uint64
 	// Plane is the bound plane of a disjoint image (0 otherwise), so
 	// per-binding consumers can pair a BIND with its DESTROY (with Key for
 	// range binds).

@@ -25,6 +25,7 @@ type rangeBind struct {
 	track        track
 	heap         uint8 // the heap the bytes were added to
 	leaked       bool  // reported by Leaks
+	mark         uint64
 }
 
 func (b *rangeBind) end() uint64    { return addSat(b.key, b.span) }
@@ -276,6 +277,6 @@ func rangeEvent(b *rangeBind, op Operation) AllocationEvent {
 	return AllocationEvent{
 		Operation: op, Source: b.res.key.kind.source(), Device: b.mem.dev.key, MemoryObjectID: b.mem.key.id,
 		Size: b.size, Offset: b.offset, ObjectHandle: b.res.key.handle, MemoryType: b.track.cluster().String(),
-		Heap: uint32(b.heap), Range: b.key < regionKeys, Key: b.key, TypeIndex: b.mem.typeIndex, HasTypeIndex: b.mem.hasType,
+		Cluster: b.track.cluster(), Heap: uint32(b.heap), Mark: &b.mark, Range: b.key < regionKeys, Key: b.key, TypeIndex: b.mem.typeIndex, HasTypeIndex: b.mem.hasType,
 	}
 }

@@ -159,6 +159,7 @@ func compare(t *testing.T, trace string, sum *tracesummary.Summary) {
 	if w := []string{strconv.Itoa(sum.AllocationFailures), strconv.FormatUint(sum.FailedBytes, 10)}; !slices.Equal(f, w) {
 		t.Errorf("failures: module %q, summary %q", f, w)
 	}
+	compareOverTime(t, trace, sum)
 }
 
 // diff lists the rows only one side has (at most 10 of each).

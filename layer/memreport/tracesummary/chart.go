@@ -11,17 +11,20 @@ var palette = []string{"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#
 
 // SVG draws every counter track as a step line over time (x: time since the
 // first sample, y: bytes) with a legend.
-func (s *Summary) SVG() string {
+func (s *Summary) SVG() string { return svgChart(s.Series) }
+
+// svgChart draws series as step lines with a legend.
+func svgChart(series []Series) string {
 	const w, h, left, right, top, bottom = 900, 420, 80, 20, 20, 40
 	var tmax uint64
 	var vmax int64
-	for _, sr := range s.Series {
+	for _, sr := range series {
 		for _, p := range sr.Samples {
 			tmax, vmax = max(tmax, p.Timestamp), max(vmax, p.Value)
 		}
 	}
 	tmax, vmax = max(tmax, 1), max(vmax, 1)
-	legendH := 16 * len(s.Series)
+	legendH := 16 * len(series)
 	div, unit := timeUnit(tmax)
 	x := func(t uint64) float64 { return left + float64(t)/float64(tmax)*(w-left-right) }
 	y := func(v int64) float64 { return top + (1-float64(v)/float64(vmax))*(h-top-bottom) }
@@ -36,7 +39,7 @@ func (s *Summary) SVG() string {
 		t := tmax * uint64(i) / 4
 		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%.4g %s</text>`+"\n", x(t), h-bottom+16, float64(t)/div, unit)
 	}
-	for i, sr := range s.Series {
+	for i, sr := range series {
 		c := palette[i%len(palette)]
 		var pts []string
 		prev := int64(0)
@@ -76,7 +79,9 @@ func (s *Summary) HTML(title string) string {
 	if len(s.AliveAtEnd) > 0 {
 		leakTable(&b, fmt.Sprintf("Alive at the end of the trace (no teardown, or the recording stopped first): %d", len(s.AliveAtEnd)), s.AliveAtEnd)
 	}
-	fmt.Fprintf(&b, "<p>Failed allocations: %d (%d bytes)</p>\n</body></html>\n", s.AllocationFailures, s.FailedBytes)
+	fmt.Fprintf(&b, "<p>Failed allocations: %d (%d bytes)</p>\n", s.AllocationFailures, s.FailedBytes)
+	s.overTimeHTML(&b)
+	b.WriteString("</body></html>\n")
 	return b.String()
 }
 

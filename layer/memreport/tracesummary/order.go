@@ -21,6 +21,7 @@ type event struct {
 	// at the same memory and offset.
 	handle, mem, size, off, key uint64
 	name                        string
+	x                           *timeEvent // frame, growth and threshold events' annotations
 }
 
 const (
@@ -30,6 +31,10 @@ const (
 	evCounter
 	evFailure // VulkanMemoryAllocationFailed
 	evLeak    // VulkanMemoryLeak
+	// Memory over time (overtime.go); they do not set the summary's time origin.
+	evFrame
+	evGrowth
+	evThreshold
 )
 
 func eventLess(a, b *event) bool {

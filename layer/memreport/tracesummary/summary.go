@@ -122,6 +122,13 @@ type Summary struct {
 	// Options.MaxGroups groups existed and went to OtherNames.
 	GroupsFolded int      `json:"groups_folded"`
 	Series       []Series `json:"-"`
+	// Memory over time (overtime.go): the frames, each growth found while
+	// the program ran, each budget threshold crossed, and each heap's
+	// budget line.
+	Frames           Frames            `json:"frames"`
+	Growths          []Growth          `json:"growths"`
+	BudgetThresholds []BudgetThreshold `json:"budget_thresholds"`
+	HeapBudgets      []HeapBudget      `json:"heap_budgets"`
 }
 
 // Options tune Read.
@@ -187,6 +194,7 @@ type summarizer struct {
 	last     uint64 // the latest event's time
 	failures int
 	failed   uint64
+	time     overTime
 }
 
 func newSummarizer(o Options, workers int) *summarizer {
@@ -314,6 +322,12 @@ func (s *extractor) event(p *decode.Packet, e *event, n uint64) bool {
 				e.at = s.strs.id(a.Str)
 			}
 		}
+	case p.Event.Name == frameEvent || p.Event.Name == growthEvent || p.Event.Name == thresholdEvent:
+		e.kind = timeEventKind(p.Event.Name)
+		e.x = &timeEvent{args: make(map[string]decode.Annotation, len(p.Event.Annotations))}
+		for _, a := range p.Event.Annotations {
+			e.x.args[a.Name] = a
+		}
 	case p.Event.Name == objectNameEvent:
 		e.kind = evName
 		typ := int64(-1)
@@ -339,6 +353,14 @@ func (s *extractor) event(p *decode.Packet, e *event, n uint64) bool {
 
 // apply takes the events in time order.
 func (s *summarizer) apply(e *event) {
+	if e.kind >= evFrame {
+		s.time.apply(e, s.t0)
+		return
+	}
+	if tr := s.tracks[e.handle]; e.kind == evCounter && tr != nil && timeTrack(tr.Name) {
+		s.time.counter(tr.Name, e.ts, int64(e.size))
+		return
+	}
 	s.events++
 	if !s.started && e.kind != evRawName {
 		s.started, s.t0 = true, e.ts
@@ -399,11 +421,12 @@ func (s *summarizer) finish() *Summary {
 	}
 	slices.SortFunc(sum.Clusters, func(a, b Cluster) int { return cmp.Compare(a.Track, b.Track) })
 	slices.SortFunc(sum.Series, func(a, b Series) int { return cmp.Compare(a.Track, b.Track) })
+	s.time.finish(sum, s.t0)
 	return sum
 }
 
 func wantTrack(name string) bool {
-	return strings.HasPrefix(name, counterPrefix) || name == perfetto.DroppedEventsName
+	return strings.HasPrefix(name, counterPrefix) || name == perfetto.DroppedEventsName || timeTrack(name)
 }
 
 // nameKey maps a named object's VkObjectType to the source its memory

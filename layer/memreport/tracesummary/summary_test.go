@@ -48,31 +48,40 @@ func name(objType int64, handle uint64, n string) {
 // another category, then destroy and free.
 func writeTrace(t *testing.T) *decode.Trace {
 	t.Helper()
+	return recorded(t, func() {
+		alloc(cat, "CREATE", "DEVICE_MEMORY", 0x100, 65536, 0, 0x100, "unbound_memory")
+		perfetto.Counter(unbound, 65536)
+		name(8, 0x100, "block")
+		alloc(cat, "BIND", "BUFFER", 0x100, 4096, 0, 0xb1, "geometry_mesh")
+		alloc(cat, "BIND", "BUFFER", 0x100, 4096, 0, 0xb1, "geometry_mesh")
+		perfetto.Counter(geometry, 4096)
+		perfetto.Counter(unbound, 61440)
+		name(9, 0xb1, "vertices")
+		alloc(cat, "BIND", "BUFFER", 0x100, 8192, 8192, 0xb2, "geometry_mesh")
+		perfetto.Counter(geometry, 12288)
+		perfetto.Counter(unbound, 53248)
+		perfetto.VkObjectName(0xd, 9, 0xb2, "indices")
+		alloc(otherCat, "BIND", "BUFFER", 0x100, 1<<40, 0, 0xb3, "geometry_mesh")
+		alloc(cat, "DESTROY", "BUFFER", 0x100, 4096, 0, 0xb1, "geometry_mesh")
+		perfetto.Counter(geometry, 8192)
+		perfetto.Counter(unbound, 57344)
+		alloc(cat, "DESTROY", "BUFFER", 0x100, 8192, 8192, 0xb2, "geometry_mesh")
+		alloc(cat, "DESTROY", "DEVICE_MEMORY", 0x100, 65536, 0, 0x100, "unbound_memory")
+		perfetto.Counter(geometry, 0)
+		perfetto.Counter(unbound, 0)
+	})
+}
+
+// recorded is the trace of what write emits in a session of its own,
+// checked by trace_processor.
+func recorded(t *testing.T, write func()) *decode.Trace {
+	t.Helper()
 	var buf bytes.Buffer
 	s, err := perfetto.StartSession("test", perfetto.WriterOutput(&buf), perfetto.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	alloc(cat, "CREATE", "DEVICE_MEMORY", 0x100, 65536, 0, 0x100, "unbound_memory")
-	perfetto.Counter(unbound, 65536)
-	name(8, 0x100, "block")
-	alloc(cat, "BIND", "BUFFER", 0x100, 4096, 0, 0xb1, "geometry_mesh")
-	alloc(cat, "BIND", "BUFFER", 0x100, 4096, 0, 0xb1, "geometry_mesh")
-	perfetto.Counter(geometry, 4096)
-	perfetto.Counter(unbound, 61440)
-	name(9, 0xb1, "vertices")
-	alloc(cat, "BIND", "BUFFER", 0x100, 8192, 8192, 0xb2, "geometry_mesh")
-	perfetto.Counter(geometry, 12288)
-	perfetto.Counter(unbound, 53248)
-	perfetto.VkObjectName(0xd, 9, 0xb2, "indices")
-	alloc(otherCat, "BIND", "BUFFER", 0x100, 1<<40, 0, 0xb3, "geometry_mesh")
-	alloc(cat, "DESTROY", "BUFFER", 0x100, 4096, 0, 0xb1, "geometry_mesh")
-	perfetto.Counter(geometry, 8192)
-	perfetto.Counter(unbound, 57344)
-	alloc(cat, "DESTROY", "BUFFER", 0x100, 8192, 8192, 0xb2, "geometry_mesh")
-	alloc(cat, "DESTROY", "DEVICE_MEMORY", 0x100, 65536, 0, 0x100, "unbound_memory")
-	perfetto.Counter(geometry, 0)
-	perfetto.Counter(unbound, 0)
+	write()
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}

@@ -45,6 +45,7 @@ func (s *Summary) Text() string {
 		}
 	}
 	fmt.Fprintf(&b, "\nFailed allocations: %d (%d bytes)\n", s.AllocationFailures, s.FailedBytes)
+	s.overTimeText(&b)
 	if s.DroppedEvents > 0 {
 		fmt.Fprintf(&b, "\nwarning: the trace writer dropped %d events (its buffers were full); the tables miss them\n", s.DroppedEvents)
 	}

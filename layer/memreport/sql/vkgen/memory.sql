@@ -307,3 +307,6 @@ SELECT (SELECT COUNT(*) FROM vkgen_memory_leaks) AS leaks,
        (SELECT COALESCE(SUM(bytes), 0) FROM vkgen_memory_alive_at_end) AS alive_bytes,
        (SELECT COUNT(*) FROM vkgen_memory_failures) AS failed_allocations,
        (SELECT COALESCE(SUM(size), 0) FROM vkgen_memory_failures) AS failed_bytes;
+
+-- Memory over time: frames, growth, budget thresholds (over_time.sql).
+INCLUDE PERFETTO MODULE vkgen.over_time;
