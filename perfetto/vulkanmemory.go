@@ -52,21 +52,26 @@ const (
 	fVMObjectHandle    = 20 // fixed64
 )
 
-// VulkanMemoryEvent emits ev at t to every running session, as a raw
-// packet (recorded whatever a session's categories).
-func (t Stamp) VulkanMemoryEvent(ev *VulkanMemoryEvent) {
+// VulkanMemoryEvent emits ev at t, as a raw packet, to every running
+// session that records cat: the packet belongs to no track event, but a
+// session that left the category out asked for none of its data.
+func (t Stamp) VulkanMemoryEvent(cat Category, ev *VulkanMemoryEvent) {
 	p := active.Load()
 	if p == nil {
 		return
 	}
 	for _, s := range *p {
-		t.emit(s, func(q *sequence) bool { return q.vulkanMemoryLocked(ev) })
+		if s.allows(cat) {
+			t.emit(s, func(q *sequence) bool { return q.vulkanMemoryLocked(ev) })
+		}
 	}
 }
 
 // VulkanMemoryEvent is the replay form of Stamp.VulkanMemoryEvent, at now.
-func (e *Emitter) VulkanMemoryEvent(ev *VulkanMemoryEvent) {
-	e.locked(func(q *sequence) { q.vulkanMemoryLocked(ev) })
+func (e *Emitter) VulkanMemoryEvent(cat Category, ev *VulkanMemoryEvent) {
+	if e.s.allows(cat) {
+		e.locked(func(q *sequence) { q.vulkanMemoryLocked(ev) })
+	}
 }
 
 func (q *sequence) vulkanMemoryLocked(ev *VulkanMemoryEvent) (yield bool) {

@@ -236,7 +236,7 @@ func (s traceSink) AllocationWith(ev accounting.AllocationEvent, changes []accou
 	if s.em != nil {
 		s.em.InstantSlices(category, allocEvent, sl[:n], nil, args...)
 		if hasNative {
-			s.em.VulkanMemoryEvent(&native)
+			s.em.VulkanMemoryEvent(category, &native)
 		}
 		return
 	}
@@ -244,7 +244,7 @@ func (s traceSink) AllocationWith(ev accounting.AllocationEvent, changes []accou
 	at := perfetto.Stamp(layer.EventTime())
 	at.InstantSlices(category, allocEvent, sl[:n], counterValues(cbuf[:0], changes), args...)
 	if hasNative {
-		at.VulkanMemoryEvent(&native)
+		at.VulkanMemoryEvent(category, &native)
 	}
 }
 
