@@ -30,6 +30,9 @@ go mod tidy -diff
 echo "== go test -race"
 go test -race -count=1 ./...
 
+echo "== memory bounds, without the race detector (its shadow memory is resident too)"
+go test -count=1 -run 'Memory' ./audit
+
 echo "== real programs and layers: vkcube, glmark2 and glxgears on Zink, gfxrecon-replay under MangoHud, vkBasalt, validation, gfxreconstruct; no false growth over 30 s"
 start=$SECONDS
 VKGEN_REAL_PROGRAMS=1 go test -count=1 -timeout 30m -run '^(TestRealPrograms|TestNoFalseGrowth)$' ./layer/realprograms
