@@ -17,10 +17,11 @@
 #     TestSignalDeathLosesNothing, TestGoHostReturnsFromMain): qemu-user
 #     refuses clone(CLONE_VM) without CLONE_THREAD (EINVAL), so under
 #     emulation the layer runs without its watcher, and says so.
-#   - layer/memreport TestDriverFailureAndBudget: the budget is sampled in a
-#     deferred hook, so it reads the driver's usage when the drain runs, not
-#     as of the call; under emulation the drain lags the application by more
-#     than one allocation and the sample counts allocations made after it.
+#   - layer/memreport TestDriverFailureAndBudget and TestBudgetThroughLoader:
+#     the budget is sampled in a deferred hook, so it reads the driver's usage
+#     when the drain runs, not as of the call; under emulation the drain lags
+#     the application by more than one allocation and the sample counts
+#     allocations made after it (a known limit: docs/memreport.md, budgets).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/usr/local/go/bin:$HOME/.local/go/bin:$PATH"
@@ -42,7 +43,7 @@ run() {
 }
 
 run layer/tracing -test.skip '^(TestExitWritesPendingNames|TestSignalDeathLosesNothing|TestGoHostReturnsFromMain)$'
-run layer/memreport -test.skip '^TestDriverFailureAndBudget$'
+run layer/memreport -test.skip '^(TestDriverFailureAndBudget|TestBudgetThroughLoader)$'
 run perfetto/system/acceptance
 run cmd/vkgen -test.run '^(TestTraceSummary|TestFullDeferredRing)'
 # The arm64 package: built, installed beside the machine's packages

@@ -20,8 +20,8 @@ type heapWatch struct {
 	size   [accounting.MaxHeaps]uint64 // the heap's size (the largest of the devices')
 	budget [accounting.MaxHeaps]uint64 // the last VK_EXT_memory_budget sample (0: none)
 	usage  [accounting.MaxHeaps]uint64
-	// sampled is live at that sample: between samples (at most one query a
-	// millisecond) usage is estimated as the sample's plus what the layer
+	// sampled is live at that sample: between samples (at most one query per
+	// 10 ms) usage is estimated as the sample's plus what the layer
 	// saw allocated since, so a crossing is found at the allocation that
 	// makes it, however fast the allocations come.
 	sampled [accounting.MaxHeaps]uint64
