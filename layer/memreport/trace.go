@@ -231,8 +231,11 @@ func (s traceSink) AllocationWith(ev accounting.AllocationEvent, changes []accou
 		perfetto.Uint(argHeap, uint64(ev.Heap)),
 	)
 	args = appendDetails(args, &ev)
-	native, hasNative := vulkanMemoryEvent(&ev)
-	hasNative = hasNative && tracing.VulkanMemoryEvents()
+	var native perfetto.VulkanMemoryEvent
+	hasNative := tracing.VulkanMemoryEvents()
+	if hasNative {
+		native, hasNative = vulkanMemoryEvent(&ev)
+	}
 	if s.em != nil {
 		s.em.InstantSlices(category, allocEvent, sl[:n], nil, args...)
 		if hasNative {

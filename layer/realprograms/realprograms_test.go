@@ -277,7 +277,8 @@ func (r *rig) env(t *testing.T, p program, st stack, vkgen bool, dir string) []s
 			paths = append(paths, r.layers, filepath.Join(r.countDir, "explicit"))
 			enabled = append(enabled, dm, dmr, counter)
 		case implicit:
-			cfg := r.install(t, "--prefix", t.TempDir(), "--datadir")
+			cfg := t.TempDir()
+			r.install(t, "--prefix", t.TempDir(), "--datadir", cfg)
 			env = setenv(env, "XDG_CONFIG_HOME", cfg)
 			env = append(env, "XDG_CONFIG_DIRS="+filepath.Join(r.countDir, "implicit"), "VKGEN_MEMREPORT=1", "VKGEN_DEBUGMARKER=1", "VKGEN_TEST_COUNT=1")
 		case installed:
@@ -294,7 +295,8 @@ func (r *rig) env(t *testing.T, p program, st stack, vkgen bool, dir string) []s
 			// the installed library serves DeviceMemoryReport (implicit, from
 			// $XDG_CONFIG_HOME: above), the build folder's DebugMarker is a
 			// second copy (explicit)
-			cfg := r.install(t, "--prefix", t.TempDir(), "--datadir")
+			cfg := t.TempDir()
+			r.install(t, "--prefix", t.TempDir(), "--datadir", cfg)
 			// the install's explicit manifests would shadow the build
 			// folder's (same layer names, docs/install.md)
 			os.RemoveAll(filepath.Join(cfg, "vulkan", "explicit_layer.d"))
@@ -326,20 +328,13 @@ func setenv(env []string, k, v string) []string {
 	return append(env, k+"="+v)
 }
 
-// install runs `vkgen install-layers` from the build folder with args; with
-// a trailing --datadir it gets a temporary folder, which it returns.
-func (r *rig) install(t *testing.T, args ...string) string {
+// install runs `vkgen install-layers` from the build folder with args.
+func (r *rig) install(t *testing.T, args ...string) {
 	t.Helper()
-	var data string
-	if args[len(args)-1] == "--datadir" {
-		data = t.TempDir()
-		args = append(args, data)
-	}
 	out, err := exec.Command(r.vkgen, append([]string{"install-layers", "--from", r.layers}, args...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("install-layers %v: %v\n%s", args, err, out)
 	}
-	return data
 }
 
 // thirdPartyDirs copies the manifests of the third-party layers a stack puts
