@@ -13,6 +13,8 @@ PACKAGES=(
 	gcc libc6-dev libxcb1-dev git ca-certificates curl python3 time
 	# third-party programs and layers of layer/realprograms
 	mesa-utils glmark2-x11 mangohud vkbasalt gfxreconstruct
+	# the HTML memory report is checked in headless Chromium
+	chromium
 )
 # On x86-64, cross-building for arm64 and running its tests under qemu-user
 # (scripts/test-arm64.sh): Debian's cross gcc and arm64's Vulkan through
