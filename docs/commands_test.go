@@ -41,12 +41,12 @@ var notRun = map[string]string{
 	"docs/install.md: vulkaninfo --summary":                         "lists the layers of the installed package (above)",
 	"docs/install.md: grep VKGEN":                                   "reads the line above",
 	"docs/install.md: mkdir -p /tmp/above":                          "prepares running the reader's program under validation",
-	"docs/install.md: cp /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json /tmp/above/":        "prepares running the reader's program under validation",
-	"docs/install.md: vkgen trace summary /tmp/app-<pid>.pftrace":                                               "the reader's trace (<pid>)",
-	"docs/memreport.md: vkgen trace summary /tmp/app-1234.pftrace --html memory.html":                           "the reader's trace",
-	"docs/memreport.md: demo/run.sh /tmp/nvidia-run":                                                            "needs the NVIDIA driver",
+	"docs/install.md: cp /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json /tmp/above/":                          "prepares running the reader's program under validation",
+	"docs/install.md: vkgen trace summary /tmp/app-<pid>.pftrace":                                                                 "the reader's trace (<pid>)",
+	"docs/memreport.md: vkgen trace summary /tmp/app-1234.pftrace --html memory.html":                                             "the reader's trace",
+	"docs/memreport.md: demo/run.sh /tmp/nvidia-run":                                                                              "needs the NVIDIA driver",
 	"docs/memreport.md: sed 's/libGLX_nvidia.so.0/libEGL_nvidia.so.0/' /usr/share/vulkan/icd.d/nvidia_icd.json >/tmp/nv_egl.json": "needs the NVIDIA driver",
-	"docs/memreport.md: demo/run.sh $OUT/nvidia":                                                                "needs the NVIDIA driver",
+	"docs/memreport.md: demo/run.sh $OUT/nvidia":                                                                                  "needs the NVIDIA driver",
 	"docs/memreport.md: trace_processor_shell --add-sql-package layer/memreport/sql/vkgen -Q '\n  INCLUDE PERFETTO MODULE vkgen.memory;\n  SELECT g.type, g.name, g.start_bytes, g.bytes, g.frames, g.bytes_per_second, o.handle, o.bytes\n  FROM vkgen_memory_growth g JOIN vkgen_memory_growth_objects o ON o.growth_id = g.id\n  ORDER BY g.ns, o.bytes DESC' TRACE": "the reader's TRACE; layer/memreport/sql's tests run the module's tables",
 	"docs/memreport.md: trace_processor_shell --add-sql-package layer/memreport/sql/vkgen \\\n    -Q 'INCLUDE PERFETTO MODULE vkgen.memory; SELECT * FROM vkgen_memory_leaks' TRACE":                                                                                                                                                                                    "the reader's TRACE; layer/memreport/sql's tests run the module's tables",
 	"docs/memreport.md: trace_processor_shell summarize --add-sql-package layer/memreport/sql/vkgen \\\n    --metrics-v2 all TRACE layer/memreport/sql/spec/vkgen_memory.textproto":                                                                                                                                                                                     "the reader's TRACE; layer/memreport/sql TestSummarySpec runs the spec",
@@ -100,7 +100,7 @@ func skipReason(c doccmds.Command) string {
 // madeByCommands: paths the documents name that a documented command
 // makes; TestDocCommands checks them after running the commands.
 var madeByCommands = map[string]string{
-	"layer/mylayer/": "docs/layers.md's `vkgen layer new mylayer`",
+	"layer/bufcount/": "docs/layers.md's `vkgen layer new bufcount`",
 }
 
 // external: paths of other repositories the documents name.
@@ -147,7 +147,7 @@ func TestDocPaths(t *testing.T) {
 
 func madeBy(path string) string {
 	for pre, by := range madeByCommands {
-		if strings.HasPrefix(path, pre) {
+		if strings.HasPrefix(path+"/", pre) {
 			return by
 		}
 	}
@@ -250,7 +250,9 @@ func checkGoTest(t *testing.T, c doccmds.Command) {
 // holds a command a test can run, in a copy of the repository (tracked and
 // untracked files, ../shared beside it), in the order a reader meets them,
 // HOME a fresh folder and lavapipe the driver; the commands of notRun are
-// replaced by `true`. A failing command names its document's line.
+// replaced by `true`. A Go block whose first line is `// PATH` is a file the
+// reader writes: it is written to PATH when the test reaches it. A failing
+// command names its document's line.
 func TestDocCommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the documented commands in a copy of the repository")
@@ -269,14 +271,39 @@ func TestDocCommands(t *testing.T) {
 	}
 	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8",
 		"VK_ICD_FILENAMES=" + vktest.LavapipeICD, "NODEVICE_SELECT=1", "XDG_RUNTIME_DIR=" + tmp,
-		"GOCACHE=" + goEnv(t, "GOCACHE"), "GOMODCACHE=" + goEnv(t, "GOMODCACHE"), "GOFLAGS=-mod=mod"}
+		// the pinned registry as docs/generating.md has readers find it
+		"VKGEN_REGISTRY_PATH=" + filepath.Join(tmp, "shared", "vkregistry"),
+		// -trimpath: the copy's builds share the Go build cache with the
+		// tree's (scripts/build-layers.sh builds so too)
+		"GOCACHE=" + goEnv(t, "GOCACHE"), "GOMODCACHE=" + goEnv(t, "GOMODCACHE"), "GOFLAGS=-trimpath"}
 
-	blocks, err := doccmds.ShellBlocks(testenv.Root())
+	files, err := doccmds.Files(testenv.Root())
 	if err != nil {
 		t.Fatal(err)
 	}
+	var blocks []doccmds.Block
+	for _, f := range files {
+		bs, err := doccmds.Blocks(testenv.Root(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks = append(blocks, bs...)
+	}
 	ran := 0
 	for _, b := range blocks {
+		if path, ok := b.FileToWrite(); ok {
+			p := filepath.Join(repo, filepath.FromSlash(path))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(b.Text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if b.Lang != "sh" && b.Lang != "bash" {
+			continue
+		}
 		cmds, err := doccmds.Commands(b)
 		if err != nil {
 			t.Error(err)

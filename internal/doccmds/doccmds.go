@@ -42,6 +42,22 @@ type Block struct {
 // Pos is the block's file:line.
 func (b Block) Pos() string { return fmt.Sprintf("%s:%d", b.File, b.Line) }
 
+var fileComment = regexp.MustCompile(`^// ([\w./-]+/[\w.-]+\.go)\n`)
+
+// FileToWrite returns the repository path of a Go block whose first line is
+// a comment naming it (`// layer/bufcount/bufcount.go`): a file the reader
+// is told to write.
+func (b Block) FileToWrite() (string, bool) {
+	if b.Lang != "go" {
+		return "", false
+	}
+	m := fileComment.FindStringSubmatch(b.Text)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
 var fenceLine = regexp.MustCompile("^\\s*```+\\s*([A-Za-z0-9_-]*)")
 
 // Blocks returns the fenced blocks of file (relative to root).

@@ -51,7 +51,11 @@ func Paths(root string) ([]PathRef, error) {
 		if err != nil {
 			return nil, err
 		}
+		inBlock := false
 		for i, line := range strings.Split(string(b), "\n") {
+			if fenceLine.MatchString(line) {
+				inBlock = !inBlock
+			}
 			add := func(p string) {
 				p = strings.TrimRight(p, ".,:;")
 				p = lineSuffix.ReplaceAllString(p, "")
@@ -62,7 +66,11 @@ func Paths(root string) ([]PathRef, error) {
 				}
 				out = append(out, PathRef{File: f, Line: i + 1, Path: filepath.ToSlash(p), Pattern: placeholder.MatchString(p)})
 			}
-			for _, m := range link.FindAllStringSubmatch(codeSpan.ReplaceAllString(line, ""), -1) {
+			links := link.FindAllStringSubmatch(codeSpan.ReplaceAllString(line, ""), -1)
+			if inBlock {
+				links = nil // code, not markdown
+			}
+			for _, m := range links {
 				t, _, _ := strings.Cut(m[1], "#")
 				if t == "" || strings.Contains(t, "://") || strings.HasPrefix(t, "mailto:") {
 					continue
