@@ -24,11 +24,13 @@ import (
 // heap and total the peak and final bytes, and the leak, alive-at-end and
 // failure figures.
 func TestSummarySpec(t *testing.T) {
+	t.Parallel()
 	setup(t)
 	runs := map[string]string{"memruns": memruns.Record(t, t.TempDir(), nil, "--leak", "--fail-alloc").Trace}
 	runs["demo"], _ = record(t, vktest.Program(t, "demo/demo.c"), []string{dmLayer, dmrLayer}, "--reuse", "--fail-alloc", "--leak")
 	for name, trace := range runs {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			got := specRows(t, trace)
 			s := summary(t, trace)
 			var want []string
