@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The tests a change must pass, in a few minutes: set-up, formatting, vet,
-# staticcheck, go mod tidy, the unit and integration tests with the race
-# detector (the fuzz targets' seed corpora included: they run as tests),
-# and the resident-set bounds without it. scripts/test-long.sh runs the rest
+# staticcheck, go mod tidy, the unit and integration tests (the fuzz
+# targets' seed corpora included: they run as tests) with the race detector
+# wherever a test binary can race (scripts/race-packages.sh says which), and
+# the resident-set bounds without it. scripts/test-long.sh runs the rest
 # of what CI runs (.ci/run runs both): the real programs, the Debian
 # package, arm64 under qemu and the fuzzing. Tests that need ../shared skip
 # when it is absent.
@@ -28,8 +29,14 @@ echo "== staticcheck"
 echo "== go mod tidy"
 go mod tidy -diff
 
-echo "== go test -race"
-go test -race -count=1 ./...
+echo "== go test: -race where a test binary runs goroutines, threads or processes, without it where it cannot race (scripts/race-packages.sh); both at once"
+split=$(scripts/race-packages.sh)
+go test -count=1 $(awk '$1 == "plain" { print $2 }' <<<"$split") &
+plain=$!
+status=0
+go test -race -count=1 $(awk '$1 == "race" { print $2 }' <<<"$split") || status=1
+wait $plain || status=1
+[ $status = 0 ]
 
 echo "== memory bounds, without the race detector (its shadow memory is resident too)"
 go test -count=1 -run 'Memory' ./audit
