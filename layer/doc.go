@@ -6,9 +6,9 @@
 // small Go side that generated hook glue calls (panic recovery and logging).
 //
 // It owns the committed, generated framework, written once for the library by
-// `vkgen generate`: the C dispatch table (vkgen_dispatch.[ch]), the hook
-// signatures (vkgen_framework.h) and the trampolines of every intercepted
-// command (vkgen_trampolines.h), but no layer:
+// `vkgen generate`: the C dispatch table (vkgen_dispatch.gen.[ch]), the hook
+// signatures (vkgen_framework.gen.h) and the trampolines of every intercepted
+// command (vkgen_trampolines.gen.h), but no layer:
 // product layers live in sub-packages (layer/<name>) and are hosted by the
 // single c-shared library built from layer/vklayers. It must not import any
 // product layer, tracing, or the name store.

@@ -67,7 +67,7 @@ struct vkgen_cap_cmd {
  * when the process dies into the trace files. */
 enum { VKGEN_NAMES_NONE = 0, VKGEN_NAMES_UTILS = 1, VKGEN_NAMES_MARKER = 2 };
 
-/* The framework's own deferred hooks (generated, vkgen_capture.c): the two
+/* The framework's own deferred hooks (generated, vkgen_capture.gen.c): the two
  * naming commands, durable, and forgetting an ended object's name, all
  * recorded into the shared name store (layer/names.go) for the layers that
  * declare object_names. */
@@ -76,7 +76,7 @@ extern const struct vkgen_cap_cmd vkgen_cap_names_DebugMarkerSetObjectNameEXT;
 extern const struct vkgen_cap_cmd vkgen_cap_names_forget;
 
 /* VkDebugReportObjectTypeEXT -> VkObjectType, 0 when unmapped (generated,
- * vkgen_capture.c). */
+ * vkgen_capture.gen.c). */
 int32_t vkgen_object_type_of_report(int32_t t);
 
 /* The generated table of every structure a pNext chain may carry into a

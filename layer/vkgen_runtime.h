@@ -16,7 +16,7 @@
 #include <vulkan/vk_layer.h>
 
 #include "vkgen_defer.h"
-#include "vkgen_dispatch.h"
+#include "vkgen_dispatch.gen.h"
 #include "vkgen_fork.h"
 
 #define VKGEN_EXPORT __attribute__((visibility("default")))

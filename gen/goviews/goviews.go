@@ -268,7 +268,7 @@ func (g *gen) kindType(t *registry.Type) (*jen.Statement, error) {
 	return g.goType(d)
 }
 
-// render builds the files: types.go (handles, enums' types, flags,
+// render builds the files (named by genfile.Name): types.go (handles, enums' types, flags,
 // basetypes, funcpointers, API constants), enums_<group>.go (the
 // enumerants, by the first letter of their type), structs_<group>.go (by
 // the first letter of the struct), and the layout table of the tests.
@@ -318,7 +318,7 @@ func (g *gen) render() ([]genfile.File, error) {
 		if err := files[n].Render(&buf); err != nil {
 			return nil, fmt.Errorf("goviews: %s: %w", n, err)
 		}
-		out = append(out, genfile.File{Name: n, Data: buf.Bytes()})
+		out = append(out, genfile.File{Name: genfile.Name(n), Data: buf.Bytes()})
 	}
 	return out, nil
 }

@@ -35,7 +35,7 @@ type capType struct {
 }
 
 // capCmd is one deferred hook's description (in its layer's C file; the
-// structure types are the framework's, vkgen_capture.c).
+// structure types are the framework's, vkgen_capture.gen.c).
 type capCmd struct {
 	CName  string // vkgen_cap_<symbol>_<before|after>_<Cmd>
 	ID     uint32
@@ -43,7 +43,7 @@ type capCmd struct {
 	Query  *capQuery
 	Names  int // a durable naming record's VKGEN_NAMES_* (//vkgen:durable), 0 for others
 	// Framework marks the framework's own records (vkgen_cap_names_*: object
-	// names), defined once in vkgen_capture.c and drained by package layer.
+	// names), defined once in vkgen_capture.gen.c and drained by package layer.
 	Framework bool
 }
 

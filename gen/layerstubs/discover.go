@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/vkgen/vkgen/gen/genfile"
 )
 
 // What a layer implements, read from its Go source: the hooks are the
@@ -84,9 +86,6 @@ type Impl struct {
 	Next map[string]token.Position
 }
 
-// glueSuffix names the generated Go file of a layer, which Discover skips.
-const glueSuffix = "_glue.go"
-
 // Discover parses the Go files of the layer package in dir (tests and the
 // generated glue excluded).
 func Discover(dir string) (*Impl, error) {
@@ -98,7 +97,7 @@ func Discover(dir string) (*Impl, error) {
 	impl := &Impl{Funcs: map[string]*Func{}, Next: map[string]token.Position{}}
 	for _, e := range entries {
 		n := e.Name()
-		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || strings.HasSuffix(n, glueSuffix) {
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || genfile.IsName(n) {
 			continue
 		}
 		if e.Type()&fs.ModeType != 0 {

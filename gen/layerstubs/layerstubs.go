@@ -1,6 +1,6 @@
 // Package layerstubs generates the layer framework of one library and the
 // table of each layer it hosts, from the layers' specs (vkgen-layer.json) and
-// the registry model. The framework (vkgen_framework.h, vkgen_trampolines.h)
+// the registry model. The framework (vkgen_framework.gen.h, vkgen_trampolines.gen.h)
 // exists once: the C trampoline of every command any layer intercepts, the
 // destroy trampolines that feed the name cache and forget hooks, and the
 // signature of every hook. A layer gets its hook table, its exported
@@ -24,21 +24,22 @@ import (
 
 // Framework are the files written once per library into the framework's
 // directory (package layer).
-var Framework = []string{"vkgen_framework.h", "vkgen_trampolines.h", "vkgen_capture.c"}
+var Framework = []string{genfile.Name("vkgen_framework.h"), genfile.Name("vkgen_trampolines.h"), genfile.Name("vkgen_capture.c")}
 
 // Files lists the names Generate writes into the directory of a layer with
 // this symbol.
 func Files(symbol string) []string {
 	return []string{
-		"vkgen_" + symbol + ".h",
-		"vkgen_" + symbol + ".c",
-		"vkgen_" + symbol + "_glue.go",
+		genfile.Name("vkgen_" + symbol + ".h"),
+		genfile.Name("vkgen_" + symbol + ".c"),
+		genfile.Name("vkgen_" + symbol + "_glue.go"),
 		ManifestName(symbol),
 	}
 }
 
-// ManifestName is the manifest file of a layer.
-func ManifestName(symbol string) string { return "VkLayer_vkgen_" + symbol + ".json" }
+// ManifestName is the manifest file of a layer in its directory
+// (scripts/build-layers.sh installs it without the generated-file infix).
+func ManifestName(symbol string) string { return genfile.Name("VkLayer_vkgen_" + symbol + ".json") }
 
 // Layer is one layer of the library: its spec and its package directory
 // (slash-separated, relative to the output root; the last element names the

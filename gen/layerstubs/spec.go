@@ -18,7 +18,7 @@ type Spec struct {
 	Name string `json:"name"`
 	// Symbol is the C identifier prefix of everything generated for the
 	// layer (vkgen_<symbol>_GetInstanceProcAddr, <symbol>_pre_<Cmd>, ...)
-	// and names the manifest VkLayer_vkgen_<symbol>.json.
+	// and names the manifest VkLayer_vkgen_<symbol>.gen.json.
 	Symbol      string `json:"symbol"`
 	Description string `json:"description"`
 	// ImplementationVersion is the layer's own version number.

@@ -29,10 +29,10 @@ import (
 
 // The tree's layout, relative to its root.
 const (
-	TablesDir    = "generated"                      // Go tables
-	FrameworkDir = "layer"                          // the layer framework (package layer)
-	ViewsDir     = "layer/vk"                       // Go views of the Vulkan types (package vk)
-	LibraryFile  = "layer/vklayers/vkgen_layers.go" // the library's blank imports of its layers
+	TablesDir    = "generated"                          // Go tables
+	FrameworkDir = "layer"                              // the layer framework (package layer)
+	ViewsDir     = "layer/vk"                           // Go views of the Vulkan types (package vk)
+	LibraryFile  = "layer/vklayers/vkgen_layers.gen.go" // the library's blank imports of its layers
 )
 
 // Dirs are the directories Stale searches for orphaned generated files.
@@ -141,8 +141,9 @@ func modulePath(root string) (string, error) {
 }
 
 // Stale compares the tree at root with files: every file that differs or is
-// missing, and every generated file (one carrying genfile.Header) under Dirs
-// that files no longer contain, as "PATH: reason" lines.
+// missing, and every generated file (one named by genfile.Name's rule or
+// carrying genfile.Header) under Dirs that files no longer contain, as
+// "PATH: reason" lines.
 func Stale(root string, files []genfile.File) ([]string, error) {
 	var out []string
 	want := map[string]bool{}
@@ -172,7 +173,7 @@ func Stale(root string, files []genfile.File) ([]string, error) {
 				return err
 			}
 			rel = filepath.ToSlash(rel)
-			if !want[rel] && generated(p) {
+			if !want[rel] && (genfile.IsName(rel) || generated(p)) {
 				out = append(out, rel+": generated, but vkgen no longer produces it")
 			}
 			return nil

@@ -5,7 +5,7 @@ package memreport
 
 /*
 #cgo CFLAGS: -O2 -fvisibility=hidden -I${SRCDIR}/..
-#include "vkgen_memreport.h"
+#include "vkgen_memreport.gen.h"
 */
 import "C"
 
@@ -158,7 +158,7 @@ func vkgen_memreport_go_post_QueueBindSparse(call unsafe.Pointer, queue uintptr,
 }
 
 // The deferred hooks, run by package layer's drain in call order with the
-// call's copy (vkgen_capture.c says what is copied).
+// call's copy (vkgen_capture.gen.c says what is copied).
 func init() {
 	layer.RecordNames() // the layer declares object_names
 	layer.RegisterDeferred(5, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterAllocateMemory", func(r *layer.Record) {

@@ -16,7 +16,7 @@
 #ifndef VKGEN_TRAMPOLINES_H
 #define VKGEN_TRAMPOLINES_H
 
-#include "vkgen_framework.h"
+#include "vkgen_framework.gen.h"
 
 /* VKGEN_TRAMPOLINE(S, Ret, R, VR, NC, down, params, args, ptrs, gotypes, goargs, u64args, forget):
  * the hook table struct vkgen_hooks_S and the body vkgen_tramp_S of command

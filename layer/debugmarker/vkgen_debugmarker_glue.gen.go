@@ -5,7 +5,7 @@ package debugmarker
 
 /*
 #cgo CFLAGS: -O2 -fvisibility=hidden -I${SRCDIR}/..
-#include "vkgen_debugmarker.h"
+#include "vkgen_debugmarker.gen.h"
 */
 import "C"
 
@@ -45,7 +45,7 @@ func vkgen_debugmarker_go_post_DestroyInstance(call unsafe.Pointer, instance uin
 }
 
 // The deferred hooks, run by package layer's drain in call order with the
-// call's copy (vkgen_capture.c says what is copied).
+// call's copy (vkgen_capture.gen.c says what is copied).
 func init() {
 	layer.RecordNames() // the layer declares object_names
 }

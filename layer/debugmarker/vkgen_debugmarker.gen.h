@@ -5,7 +5,7 @@
 #ifndef VKGEN_LAYER_debugmarker_H
 #define VKGEN_LAYER_debugmarker_H
 
-#include "vkgen_framework.h"
+#include "vkgen_framework.gen.h"
 
 /* The layer's state and entry points. */
 VKGEN_DECLARE_LAYER(debugmarker)

@@ -5,7 +5,7 @@
 #ifndef VKGEN_LAYER_memreport_H
 #define VKGEN_LAYER_memreport_H
 
-#include "vkgen_framework.h"
+#include "vkgen_framework.gen.h"
 
 /* The layer's state and entry points. */
 VKGEN_DECLARE_LAYER(memreport)

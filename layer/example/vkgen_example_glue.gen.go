@@ -5,7 +5,7 @@ package example
 
 /*
 #cgo CFLAGS: -O2 -fvisibility=hidden -I${SRCDIR}/..
-#include "vkgen_example.h"
+#include "vkgen_example.gen.h"
 */
 import "C"
 
