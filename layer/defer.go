@@ -41,7 +41,7 @@ func (r *Record) Pointer(i int) unsafe.Pointer { return *(*unsafe.Pointer)(unsaf
 
 var (
 	deferMu   sync.Mutex     // held while draining
-	deferred  []deferredHook // by record id (small integers from 1, generated)
+	deferred  []deferredHook // by record id (small integers from 1, RegisterDeferred's)
 	deferOnce sync.Once
 	deferRuns atomic.Bool // the drain goroutine is running
 	current   *Record     // the record whose hook runs (nil in other hooks), under deferMu
@@ -52,14 +52,18 @@ type deferredHook struct {
 	f           func(*Record)
 }
 
-// RegisterDeferred makes f run the deferred hook id, name of layer (the
-// generated glue, in init).
-func RegisterDeferred(id uint32, layer, name string, f func(*Record)) {
+// RegisterDeferred makes f run the records of cmd, a generated struct
+// vkgen_cap_cmd, for the deferred hook name of layer: it gives cmd the next
+// record id (the generated glue calls it in init, before any call can be
+// recorded: the loader reaches the trampolines only through the layer's
+// entry points, which wait for the library's Go initialisation).
+func RegisterDeferred(cmd unsafe.Pointer, layer, name string, f func(*Record)) {
 	deferMu.Lock()
-	for int(id) >= len(deferred) {
-		deferred = append(deferred, deferredHook{})
+	if len(deferred) == 0 {
+		deferred = append(deferred, deferredHook{}) // id 0: never registered
 	}
-	deferred[id] = deferredHook{layer, name, f}
+	(*C.struct_vkgen_cap_cmd)(cmd).id = C.uint32_t(len(deferred))
+	deferred = append(deferred, deferredHook{layer, name, f})
 	deferMu.Unlock()
 }
 

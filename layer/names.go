@@ -31,13 +31,9 @@ var namesOnce sync.Once
 func RecordNames() {
 	namesOnce.Do(func() {
 		const who = "vkgen object names"
-		if id := uint32(C.vkgen_cap_names_SetDebugUtilsObjectNameEXT.id); id != 0 {
-			RegisterDeferred(id, who, "vkSetDebugUtilsObjectNameEXT", nameUtils)
-		}
-		if id := uint32(C.vkgen_cap_names_DebugMarkerSetObjectNameEXT.id); id != 0 {
-			RegisterDeferred(id, who, "vkDebugMarkerSetObjectNameEXT", nameMarker)
-		}
-		RegisterDeferred(uint32(C.vkgen_cap_names_forget.id), who, "forget", forgetName)
+		RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_names_SetDebugUtilsObjectNameEXT), who, "vkSetDebugUtilsObjectNameEXT", nameUtils)
+		RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_names_DebugMarkerSetObjectNameEXT), who, "vkDebugMarkerSetObjectNameEXT", nameMarker)
+		RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_names_forget), who, "forget", forgetName)
 	})
 }
 

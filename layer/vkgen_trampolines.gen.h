@@ -2,8 +2,10 @@
  * Source: Vulkan registry 1.4.359. */
 /* The layer framework's trampolines, once for the library: the body of every
  * trampoline is written once, as the macro VKGEN_TRAMPOLINE, and each command
- * a layer intercepts instantiates it in one line (an always-inlined function,
- * so a layer's constant hook table folds away). Include after _cgo_export.h.
+ * instantiates it in one line (an always-inlined function, so a layer's
+ * constant hook table folds away): here the commands the framework
+ * intercepts itself, in a layer's .gen.c the others it intercepts. Include
+ * after _cgo_export.h.
  *
  *   VKGEN_TRAMP(entry, L, prefix, hooks...)  trampoline prefix<entry> of layer L,
  *                                            hooks: .c_pre = f, ... (0 for none)
@@ -95,157 +97,12 @@ static inline __attribute__((always_inline)) RET vkgen_tramp_##S(struct vkgen_la
 #define VKGEN_LAYER_ENTRY(N, OWN, claimed, ...) OWN(VKGEN_ENTRY(N, t_, claimed))
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(AllocateMemory, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkMemoryAllocateInfo* pAllocateInfo, const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory), (device, pAllocateInfo, pAllocator, pMemory), (&device, &pAllocateInfo, &pAllocator, &pMemory), (GoUintptr, void*, void*, void*), ((GoUintptr)device, (void*)pAllocateInfo, (void*)pAllocator, (void*)pMemory), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pAllocateInfo, (uint64_t)(uintptr_t)pAllocator, (uint64_t)(uintptr_t)pMemory), ())
-#endif
-#if (defined(VK_VERSION_1_0))
-#define VKGEN_CMD_vkAllocateMemory(X, ...) X(vkAllocateMemory, AllocateMemory, VkResult, VKGEN_1, VKGEN_D_vkAllocateMemory, (VkDevice device, const VkMemoryAllocateInfo* pAllocateInfo, const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory), (device, pAllocateInfo, pAllocator, pMemory), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkAllocateMemory(X, ...)
-#endif
-
-#if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(BindBufferMemory, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize memoryOffset), (device, buffer, memory, memoryOffset), (&device, &buffer, &memory, &memoryOffset), (GoUintptr, GoUint64, GoUint64, VkDeviceSize), ((GoUintptr)device, (GoUint64)buffer, (GoUint64)memory, (VkDeviceSize)memoryOffset), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)buffer, (uint64_t)(uintptr_t)memory, (uint64_t)memoryOffset), ())
-#endif
-#if (defined(VK_VERSION_1_0))
-#define VKGEN_CMD_vkBindBufferMemory(X, ...) X(vkBindBufferMemory, BindBufferMemory, VkResult, VKGEN_1, VKGEN_D_vkBindBufferMemory, (VkDevice device, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize memoryOffset), (device, buffer, memory, memoryOffset), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkBindBufferMemory(X, ...)
-#endif
-
-#if (defined(VK_VERSION_1_1))
-VKGEN_TRAMPOLINE(BindBufferMemory2, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, uint32_t bindInfoCount, const VkBindBufferMemoryInfo* pBindInfos), (device, bindInfoCount, pBindInfos), (&device, &bindInfoCount, &pBindInfos), (GoUintptr, uint32_t, void*), ((GoUintptr)device, (uint32_t)bindInfoCount, (void*)pBindInfos), ((uint64_t)(uintptr_t)device, (uint64_t)bindInfoCount, (uint64_t)(uintptr_t)pBindInfos), ())
-#endif
-#if (defined(VK_VERSION_1_1))
-#define VKGEN_CMD_vkBindBufferMemory2(X, ...) X(vkBindBufferMemory2, BindBufferMemory2, VkResult, VKGEN_1, VKGEN_D_vkBindBufferMemory2, (VkDevice device, uint32_t bindInfoCount, const VkBindBufferMemoryInfo* pBindInfos), (device, bindInfoCount, pBindInfos), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkBindBufferMemory2(X, ...)
-#endif
-#if (defined(VK_VERSION_1_1)) && (defined(VK_KHR_bind_memory2))
-#define VKGEN_CMD_vkBindBufferMemory2KHR(X, ...) X(vkBindBufferMemory2KHR, BindBufferMemory2, VkResult, VKGEN_1, VKGEN_D_vkBindBufferMemory2KHR, (VkDevice device, uint32_t bindInfoCount, const VkBindBufferMemoryInfo* pBindInfos), (device, bindInfoCount, pBindInfos), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkBindBufferMemory2KHR(X, ...)
-#endif
-
-#if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(BindImageMemory, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkImage image, VkDeviceMemory memory, VkDeviceSize memoryOffset), (device, image, memory, memoryOffset), (&device, &image, &memory, &memoryOffset), (GoUintptr, GoUint64, GoUint64, VkDeviceSize), ((GoUintptr)device, (GoUint64)image, (GoUint64)memory, (VkDeviceSize)memoryOffset), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)image, (uint64_t)(uintptr_t)memory, (uint64_t)memoryOffset), ())
-#endif
-#if (defined(VK_VERSION_1_0))
-#define VKGEN_CMD_vkBindImageMemory(X, ...) X(vkBindImageMemory, BindImageMemory, VkResult, VKGEN_1, VKGEN_D_vkBindImageMemory, (VkDevice device, VkImage image, VkDeviceMemory memory, VkDeviceSize memoryOffset), (device, image, memory, memoryOffset), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkBindImageMemory(X, ...)
-#endif
-
-#if (defined(VK_VERSION_1_1))
-VKGEN_TRAMPOLINE(BindImageMemory2, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, uint32_t bindInfoCount, const VkBindImageMemoryInfo* pBindInfos), (device, bindInfoCount, pBindInfos), (&device, &bindInfoCount, &pBindInfos), (GoUintptr, uint32_t, void*), ((GoUintptr)device, (uint32_t)bindInfoCount, (void*)pBindInfos), ((uint64_t)(uintptr_t)device, (uint64_t)bindInfoCount, (uint64_t)(uintptr_t)pBindInfos), ())
-#endif
-#if (defined(VK_VERSION_1_1))
-#define VKGEN_CMD_vkBindImageMemory2(X, ...) X(vkBindImageMemory2, BindImageMemory2, VkResult, VKGEN_1, VKGEN_D_vkBindImageMemory2, (VkDevice device, uint32_t bindInfoCount, const VkBindImageMemoryInfo* pBindInfos), (device, bindInfoCount, pBindInfos), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkBindImageMemory2(X, ...)
-#endif
-#if (defined(VK_VERSION_1_1)) && (defined(VK_KHR_bind_memory2))
-#define VKGEN_CMD_vkBindImageMemory2KHR(X, ...) X(vkBindImageMemory2KHR, BindImageMemory2, VkResult, VKGEN_1, VKGEN_D_vkBindImageMemory2KHR, (VkDevice device, uint32_t bindInfoCount, const VkBindImageMemoryInfo* pBindInfos), (device, bindInfoCount, pBindInfos), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkBindImageMemory2KHR(X, ...)
-#endif
-
-#if (defined(VK_KHR_video_queue))
-VKGEN_TRAMPOLINE(BindVideoSessionMemoryKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkVideoSessionKHR videoSession, uint32_t bindSessionMemoryInfoCount, const VkBindVideoSessionMemoryInfoKHR* pBindSessionMemoryInfos), (device, videoSession, bindSessionMemoryInfoCount, pBindSessionMemoryInfos), (&device, &videoSession, &bindSessionMemoryInfoCount, &pBindSessionMemoryInfos), (GoUintptr, GoUint64, uint32_t, void*), ((GoUintptr)device, (GoUint64)videoSession, (uint32_t)bindSessionMemoryInfoCount, (void*)pBindSessionMemoryInfos), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)videoSession, (uint64_t)bindSessionMemoryInfoCount, (uint64_t)(uintptr_t)pBindSessionMemoryInfos), ())
-#endif
-#if (defined(VK_KHR_video_queue))
-#define VKGEN_CMD_vkBindVideoSessionMemoryKHR(X, ...) X(vkBindVideoSessionMemoryKHR, BindVideoSessionMemoryKHR, VkResult, VKGEN_1, VKGEN_D_vkBindVideoSessionMemoryKHR, (VkDevice device, VkVideoSessionKHR videoSession, uint32_t bindSessionMemoryInfoCount, const VkBindVideoSessionMemoryInfoKHR* pBindSessionMemoryInfos), (device, videoSession, bindSessionMemoryInfoCount, pBindSessionMemoryInfos), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkBindVideoSessionMemoryKHR(X, ...)
-#endif
-
-#if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(CmdBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (commandBuffer, pLabelInfo), (&commandBuffer, &pLabelInfo), (GoUintptr, void*), ((GoUintptr)commandBuffer, (void*)pLabelInfo), ((uint64_t)(uintptr_t)commandBuffer, (uint64_t)(uintptr_t)pLabelInfo), ())
-#endif
-#if (defined(VK_EXT_debug_utils))
-#define VKGEN_CMD_vkCmdBeginDebugUtilsLabelEXT(X, ...) X(vkCmdBeginDebugUtilsLabelEXT, CmdBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_D_vkCmdBeginDebugUtilsLabelEXT, (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (commandBuffer, pLabelInfo), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkCmdBeginDebugUtilsLabelEXT(X, ...)
-#endif
-
-#if (defined(VK_EXT_debug_marker))
-VKGEN_TRAMPOLINE(CmdDebugMarkerBeginEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo), (commandBuffer, pMarkerInfo), (&commandBuffer, &pMarkerInfo), (GoUintptr, void*), ((GoUintptr)commandBuffer, (void*)pMarkerInfo), ((uint64_t)(uintptr_t)commandBuffer, (uint64_t)(uintptr_t)pMarkerInfo), ())
-#endif
-#if (defined(VK_EXT_debug_marker))
-#define VKGEN_CMD_vkCmdDebugMarkerBeginEXT(X, ...) X(vkCmdDebugMarkerBeginEXT, CmdDebugMarkerBeginEXT, void, VKGEN_0, VKGEN_D_vkCmdDebugMarkerBeginEXT, (VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo), (commandBuffer, pMarkerInfo), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkCmdDebugMarkerBeginEXT(X, ...)
-#endif
-
-#if (defined(VK_EXT_debug_marker))
-VKGEN_TRAMPOLINE(CmdDebugMarkerEndEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer), (commandBuffer), (&commandBuffer), (GoUintptr), ((GoUintptr)commandBuffer), ((uint64_t)(uintptr_t)commandBuffer), ())
-#endif
-#if (defined(VK_EXT_debug_marker))
-#define VKGEN_CMD_vkCmdDebugMarkerEndEXT(X, ...) X(vkCmdDebugMarkerEndEXT, CmdDebugMarkerEndEXT, void, VKGEN_0, VKGEN_D_vkCmdDebugMarkerEndEXT, (VkCommandBuffer commandBuffer), (commandBuffer), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkCmdDebugMarkerEndEXT(X, ...)
-#endif
-
-#if (defined(VK_EXT_debug_marker))
-VKGEN_TRAMPOLINE(CmdDebugMarkerInsertEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo), (commandBuffer, pMarkerInfo), (&commandBuffer, &pMarkerInfo), (GoUintptr, void*), ((GoUintptr)commandBuffer, (void*)pMarkerInfo), ((uint64_t)(uintptr_t)commandBuffer, (uint64_t)(uintptr_t)pMarkerInfo), ())
-#endif
-#if (defined(VK_EXT_debug_marker))
-#define VKGEN_CMD_vkCmdDebugMarkerInsertEXT(X, ...) X(vkCmdDebugMarkerInsertEXT, CmdDebugMarkerInsertEXT, void, VKGEN_0, VKGEN_D_vkCmdDebugMarkerInsertEXT, (VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo), (commandBuffer, pMarkerInfo), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkCmdDebugMarkerInsertEXT(X, ...)
-#endif
-
-#if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(CmdEndDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer), (commandBuffer), (&commandBuffer), (GoUintptr), ((GoUintptr)commandBuffer), ((uint64_t)(uintptr_t)commandBuffer), ())
-#endif
-#if (defined(VK_EXT_debug_utils))
-#define VKGEN_CMD_vkCmdEndDebugUtilsLabelEXT(X, ...) X(vkCmdEndDebugUtilsLabelEXT, CmdEndDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_D_vkCmdEndDebugUtilsLabelEXT, (VkCommandBuffer commandBuffer), (commandBuffer), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkCmdEndDebugUtilsLabelEXT(X, ...)
-#endif
-
-#if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(CmdInsertDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (commandBuffer, pLabelInfo), (&commandBuffer, &pLabelInfo), (GoUintptr, void*), ((GoUintptr)commandBuffer, (void*)pLabelInfo), ((uint64_t)(uintptr_t)commandBuffer, (uint64_t)(uintptr_t)pLabelInfo), ())
-#endif
-#if (defined(VK_EXT_debug_utils))
-#define VKGEN_CMD_vkCmdInsertDebugUtilsLabelEXT(X, ...) X(vkCmdInsertDebugUtilsLabelEXT, CmdInsertDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_D_vkCmdInsertDebugUtilsLabelEXT, (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (commandBuffer, pLabelInfo), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkCmdInsertDebugUtilsLabelEXT(X, ...)
-#endif
-
-#if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(CreateBuffer, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkBufferCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkBuffer* pBuffer), (device, pCreateInfo, pAllocator, pBuffer), (&device, &pCreateInfo, &pAllocator, &pBuffer), (GoUintptr, void*, void*, void*), ((GoUintptr)device, (void*)pCreateInfo, (void*)pAllocator, (void*)pBuffer), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pCreateInfo, (uint64_t)(uintptr_t)pAllocator, (uint64_t)(uintptr_t)pBuffer), ())
-#endif
-#if (defined(VK_VERSION_1_0))
-#define VKGEN_CMD_vkCreateBuffer(X, ...) X(vkCreateBuffer, CreateBuffer, VkResult, VKGEN_1, VKGEN_D_vkCreateBuffer, (VkDevice device, const VkBufferCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkBuffer* pBuffer), (device, pCreateInfo, pAllocator, pBuffer), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkCreateBuffer(X, ...)
-#endif
-
-#if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(CreateDebugUtilsMessengerEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, instance, 0, (VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDebugUtilsMessengerEXT* pMessenger), (instance, pCreateInfo, pAllocator, pMessenger), (&instance, &pCreateInfo, &pAllocator, &pMessenger), (GoUintptr, void*, void*, void*), ((GoUintptr)instance, (void*)pCreateInfo, (void*)pAllocator, (void*)pMessenger), ((uint64_t)(uintptr_t)instance, (uint64_t)(uintptr_t)pCreateInfo, (uint64_t)(uintptr_t)pAllocator, (uint64_t)(uintptr_t)pMessenger), ())
-#endif
-#if (defined(VK_EXT_debug_utils))
-#define VKGEN_CMD_vkCreateDebugUtilsMessengerEXT(X, ...) X(vkCreateDebugUtilsMessengerEXT, CreateDebugUtilsMessengerEXT, VkResult, VKGEN_1, VKGEN_I_vkCreateDebugUtilsMessengerEXT, (VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDebugUtilsMessengerEXT* pMessenger), (instance, pCreateInfo, pAllocator, pMessenger), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkCreateDebugUtilsMessengerEXT(X, ...)
-#endif
-
-#if (defined(VK_VERSION_1_0))
 VKGEN_TRAMPOLINE(CreateDevice, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, call, vkgen_create_device, (VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDevice* pDevice), (physicalDevice, pCreateInfo, pAllocator, pDevice), (&physicalDevice, &pCreateInfo, &pAllocator, &pDevice), (GoUintptr, void*, void*, void*), ((GoUintptr)physicalDevice, (void*)pCreateInfo, (void*)pAllocator, (void*)pDevice), ((uint64_t)(uintptr_t)physicalDevice, (uint64_t)(uintptr_t)pCreateInfo, (uint64_t)(uintptr_t)pAllocator, (uint64_t)(uintptr_t)pDevice), ())
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkCreateDevice(X, ...) X(vkCreateDevice, CreateDevice, VkResult, VKGEN_1, 0, (VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDevice* pDevice), (physicalDevice, pCreateInfo, pAllocator, pDevice), __VA_ARGS__)
 #else
 #define VKGEN_CMD_vkCreateDevice(X, ...)
-#endif
-
-#if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(CreateImage, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkImageCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkImage* pImage), (device, pCreateInfo, pAllocator, pImage), (&device, &pCreateInfo, &pAllocator, &pImage), (GoUintptr, void*, void*, void*), ((GoUintptr)device, (void*)pCreateInfo, (void*)pAllocator, (void*)pImage), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pCreateInfo, (uint64_t)(uintptr_t)pAllocator, (uint64_t)(uintptr_t)pImage), ())
-#endif
-#if (defined(VK_VERSION_1_0))
-#define VKGEN_CMD_vkCreateImage(X, ...) X(vkCreateImage, CreateImage, VkResult, VKGEN_1, VKGEN_D_vkCreateImage, (VkDevice device, const VkImageCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkImage* pImage), (device, pCreateInfo, pAllocator, pImage), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkCreateImage(X, ...)
 #endif
 
 #if (defined(VK_VERSION_1_0))
@@ -257,15 +114,6 @@ VKGEN_TRAMPOLINE(CreateInstance, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, call, vkge
 #define VKGEN_CMD_vkCreateInstance(X, ...)
 #endif
 
-#if (defined(VK_KHR_video_queue))
-VKGEN_TRAMPOLINE(CreateVideoSessionKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkVideoSessionCreateInfoKHR* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkVideoSessionKHR* pVideoSession), (device, pCreateInfo, pAllocator, pVideoSession), (&device, &pCreateInfo, &pAllocator, &pVideoSession), (GoUintptr, void*, void*, void*), ((GoUintptr)device, (void*)pCreateInfo, (void*)pAllocator, (void*)pVideoSession), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pCreateInfo, (uint64_t)(uintptr_t)pAllocator, (uint64_t)(uintptr_t)pVideoSession), ())
-#endif
-#if (defined(VK_KHR_video_queue))
-#define VKGEN_CMD_vkCreateVideoSessionKHR(X, ...) X(vkCreateVideoSessionKHR, CreateVideoSessionKHR, VkResult, VKGEN_1, VKGEN_D_vkCreateVideoSessionKHR, (VkDevice device, const VkVideoSessionCreateInfoKHR* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkVideoSessionKHR* pVideoSession), (device, pCreateInfo, pAllocator, pVideoSession), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkCreateVideoSessionKHR(X, ...)
-#endif
-
 #if (defined(VK_EXT_debug_marker))
 VKGEN_TRAMPOLINE(DebugMarkerSetObjectNameEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_1, device, 0, (VkDevice device, const VkDebugMarkerObjectNameInfoEXT* pNameInfo), (device, pNameInfo), (&device, &pNameInfo), (GoUintptr, void*), ((GoUintptr)device, (void*)pNameInfo), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pNameInfo), ())
 #endif
@@ -273,15 +121,6 @@ VKGEN_TRAMPOLINE(DebugMarkerSetObjectNameEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_
 #define VKGEN_CMD_vkDebugMarkerSetObjectNameEXT(X, ...) X(vkDebugMarkerSetObjectNameEXT, DebugMarkerSetObjectNameEXT, VkResult, VKGEN_1, VKGEN_D_vkDebugMarkerSetObjectNameEXT, (VkDevice device, const VkDebugMarkerObjectNameInfoEXT* pNameInfo), (device, pNameInfo), __VA_ARGS__)
 #else
 #define VKGEN_CMD_vkDebugMarkerSetObjectNameEXT(X, ...)
-#endif
-
-#if (defined(VK_EXT_debug_marker))
-VKGEN_TRAMPOLINE(DebugMarkerSetObjectTagEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkDebugMarkerObjectTagInfoEXT* pTagInfo), (device, pTagInfo), (&device, &pTagInfo), (GoUintptr, void*), ((GoUintptr)device, (void*)pTagInfo), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pTagInfo), ())
-#endif
-#if (defined(VK_EXT_debug_marker))
-#define VKGEN_CMD_vkDebugMarkerSetObjectTagEXT(X, ...) X(vkDebugMarkerSetObjectTagEXT, DebugMarkerSetObjectTagEXT, VkResult, VKGEN_1, VKGEN_D_vkDebugMarkerSetObjectTagEXT, (VkDevice device, const VkDebugMarkerObjectTagInfoEXT* pTagInfo), (device, pTagInfo), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkDebugMarkerSetObjectTagEXT(X, ...)
 #endif
 
 #if (defined(VK_KHR_acceleration_structure))
@@ -821,161 +660,6 @@ VKGEN_TRAMPOLINE(FreeMemory, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevi
 #define VKGEN_CMD_vkFreeMemory(X, ...)
 #endif
 
-#if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(GetBufferMemoryRequirements, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkBuffer buffer, VkMemoryRequirements* pMemoryRequirements), (device, buffer, pMemoryRequirements), (&device, &buffer, &pMemoryRequirements), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)buffer, (void*)pMemoryRequirements), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)buffer, (uint64_t)(uintptr_t)pMemoryRequirements), ())
-#endif
-#if (defined(VK_VERSION_1_0))
-#define VKGEN_CMD_vkGetBufferMemoryRequirements(X, ...) X(vkGetBufferMemoryRequirements, GetBufferMemoryRequirements, void, VKGEN_0, VKGEN_D_vkGetBufferMemoryRequirements, (VkDevice device, VkBuffer buffer, VkMemoryRequirements* pMemoryRequirements), (device, buffer, pMemoryRequirements), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkGetBufferMemoryRequirements(X, ...)
-#endif
-
-#if (defined(VK_VERSION_1_1))
-VKGEN_TRAMPOLINE(GetBufferMemoryRequirements2, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (device, pInfo, pMemoryRequirements), (&device, &pInfo, &pMemoryRequirements), (GoUintptr, void*, void*), ((GoUintptr)device, (void*)pInfo, (void*)pMemoryRequirements), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pInfo, (uint64_t)(uintptr_t)pMemoryRequirements), ())
-#endif
-#if (defined(VK_VERSION_1_1))
-#define VKGEN_CMD_vkGetBufferMemoryRequirements2(X, ...) X(vkGetBufferMemoryRequirements2, GetBufferMemoryRequirements2, void, VKGEN_0, VKGEN_D_vkGetBufferMemoryRequirements2, (VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (device, pInfo, pMemoryRequirements), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkGetBufferMemoryRequirements2(X, ...)
-#endif
-#if (defined(VK_VERSION_1_1)) && (defined(VK_KHR_get_memory_requirements2))
-#define VKGEN_CMD_vkGetBufferMemoryRequirements2KHR(X, ...) X(vkGetBufferMemoryRequirements2KHR, GetBufferMemoryRequirements2, void, VKGEN_0, VKGEN_D_vkGetBufferMemoryRequirements2KHR, (VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (device, pInfo, pMemoryRequirements), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkGetBufferMemoryRequirements2KHR(X, ...)
-#endif
-
-#if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(GetImageMemoryRequirements, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkImage image, VkMemoryRequirements* pMemoryRequirements), (device, image, pMemoryRequirements), (&device, &image, &pMemoryRequirements), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)image, (void*)pMemoryRequirements), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)image, (uint64_t)(uintptr_t)pMemoryRequirements), ())
-#endif
-#if (defined(VK_VERSION_1_0))
-#define VKGEN_CMD_vkGetImageMemoryRequirements(X, ...) X(vkGetImageMemoryRequirements, GetImageMemoryRequirements, void, VKGEN_0, VKGEN_D_vkGetImageMemoryRequirements, (VkDevice device, VkImage image, VkMemoryRequirements* pMemoryRequirements), (device, image, pMemoryRequirements), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkGetImageMemoryRequirements(X, ...)
-#endif
-
-#if (defined(VK_VERSION_1_1))
-VKGEN_TRAMPOLINE(GetImageMemoryRequirements2, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (device, pInfo, pMemoryRequirements), (&device, &pInfo, &pMemoryRequirements), (GoUintptr, void*, void*), ((GoUintptr)device, (void*)pInfo, (void*)pMemoryRequirements), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pInfo, (uint64_t)(uintptr_t)pMemoryRequirements), ())
-#endif
-#if (defined(VK_VERSION_1_1))
-#define VKGEN_CMD_vkGetImageMemoryRequirements2(X, ...) X(vkGetImageMemoryRequirements2, GetImageMemoryRequirements2, void, VKGEN_0, VKGEN_D_vkGetImageMemoryRequirements2, (VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (device, pInfo, pMemoryRequirements), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkGetImageMemoryRequirements2(X, ...)
-#endif
-#if (defined(VK_VERSION_1_1)) && (defined(VK_KHR_get_memory_requirements2))
-#define VKGEN_CMD_vkGetImageMemoryRequirements2KHR(X, ...) X(vkGetImageMemoryRequirements2KHR, GetImageMemoryRequirements2, void, VKGEN_0, VKGEN_D_vkGetImageMemoryRequirements2KHR, (VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (device, pInfo, pMemoryRequirements), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkGetImageMemoryRequirements2KHR(X, ...)
-#endif
-
-#if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(GetImageSparseMemoryRequirements, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkImage image, uint32_t* pSparseMemoryRequirementCount, VkSparseImageMemoryRequirements* pSparseMemoryRequirements), (device, image, pSparseMemoryRequirementCount, pSparseMemoryRequirements), (&device, &image, &pSparseMemoryRequirementCount, &pSparseMemoryRequirements), (GoUintptr, GoUint64, void*, void*), ((GoUintptr)device, (GoUint64)image, (void*)pSparseMemoryRequirementCount, (void*)pSparseMemoryRequirements), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)image, (uint64_t)(uintptr_t)pSparseMemoryRequirementCount, (uint64_t)(uintptr_t)pSparseMemoryRequirements), ())
-#endif
-#if (defined(VK_VERSION_1_0))
-#define VKGEN_CMD_vkGetImageSparseMemoryRequirements(X, ...) X(vkGetImageSparseMemoryRequirements, GetImageSparseMemoryRequirements, void, VKGEN_0, VKGEN_D_vkGetImageSparseMemoryRequirements, (VkDevice device, VkImage image, uint32_t* pSparseMemoryRequirementCount, VkSparseImageMemoryRequirements* pSparseMemoryRequirements), (device, image, pSparseMemoryRequirementCount, pSparseMemoryRequirements), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkGetImageSparseMemoryRequirements(X, ...)
-#endif
-
-#if (defined(VK_VERSION_1_1))
-VKGEN_TRAMPOLINE(GetPhysicalDeviceFeatures2, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceFeatures2* pFeatures), (physicalDevice, pFeatures), (&physicalDevice, &pFeatures), (GoUintptr, void*), ((GoUintptr)physicalDevice, (void*)pFeatures), ((uint64_t)(uintptr_t)physicalDevice, (uint64_t)(uintptr_t)pFeatures), ())
-#endif
-#if (defined(VK_VERSION_1_1))
-#define VKGEN_CMD_vkGetPhysicalDeviceFeatures2(X, ...) X(vkGetPhysicalDeviceFeatures2, GetPhysicalDeviceFeatures2, void, VKGEN_0, VKGEN_I_vkGetPhysicalDeviceFeatures2, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceFeatures2* pFeatures), (physicalDevice, pFeatures), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkGetPhysicalDeviceFeatures2(X, ...)
-#endif
-#if (defined(VK_VERSION_1_1)) && (defined(VK_KHR_get_physical_device_properties2))
-#define VKGEN_CMD_vkGetPhysicalDeviceFeatures2KHR(X, ...) X(vkGetPhysicalDeviceFeatures2KHR, GetPhysicalDeviceFeatures2, void, VKGEN_0, VKGEN_I_vkGetPhysicalDeviceFeatures2KHR, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceFeatures2* pFeatures), (physicalDevice, pFeatures), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkGetPhysicalDeviceFeatures2KHR(X, ...)
-#endif
-
-#if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(GetPhysicalDeviceMemoryProperties, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties* pMemoryProperties), (physicalDevice, pMemoryProperties), (&physicalDevice, &pMemoryProperties), (GoUintptr, void*), ((GoUintptr)physicalDevice, (void*)pMemoryProperties), ((uint64_t)(uintptr_t)physicalDevice, (uint64_t)(uintptr_t)pMemoryProperties), ())
-#endif
-#if (defined(VK_VERSION_1_0))
-#define VKGEN_CMD_vkGetPhysicalDeviceMemoryProperties(X, ...) X(vkGetPhysicalDeviceMemoryProperties, GetPhysicalDeviceMemoryProperties, void, VKGEN_0, VKGEN_I_vkGetPhysicalDeviceMemoryProperties, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties* pMemoryProperties), (physicalDevice, pMemoryProperties), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkGetPhysicalDeviceMemoryProperties(X, ...)
-#endif
-
-#if (defined(VK_VERSION_1_1))
-VKGEN_TRAMPOLINE(GetPhysicalDeviceMemoryProperties2, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties2* pMemoryProperties), (physicalDevice, pMemoryProperties), (&physicalDevice, &pMemoryProperties), (GoUintptr, void*), ((GoUintptr)physicalDevice, (void*)pMemoryProperties), ((uint64_t)(uintptr_t)physicalDevice, (uint64_t)(uintptr_t)pMemoryProperties), ())
-#endif
-#if (defined(VK_VERSION_1_1))
-#define VKGEN_CMD_vkGetPhysicalDeviceMemoryProperties2(X, ...) X(vkGetPhysicalDeviceMemoryProperties2, GetPhysicalDeviceMemoryProperties2, void, VKGEN_0, VKGEN_I_vkGetPhysicalDeviceMemoryProperties2, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties2* pMemoryProperties), (physicalDevice, pMemoryProperties), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkGetPhysicalDeviceMemoryProperties2(X, ...)
-#endif
-#if (defined(VK_VERSION_1_1)) && (defined(VK_KHR_get_physical_device_properties2))
-#define VKGEN_CMD_vkGetPhysicalDeviceMemoryProperties2KHR(X, ...) X(vkGetPhysicalDeviceMemoryProperties2KHR, GetPhysicalDeviceMemoryProperties2, void, VKGEN_0, VKGEN_I_vkGetPhysicalDeviceMemoryProperties2KHR, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties2* pMemoryProperties), (physicalDevice, pMemoryProperties), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkGetPhysicalDeviceMemoryProperties2KHR(X, ...)
-#endif
-
-#if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(GetPhysicalDeviceProperties, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties* pProperties), (physicalDevice, pProperties), (&physicalDevice, &pProperties), (GoUintptr, void*), ((GoUintptr)physicalDevice, (void*)pProperties), ((uint64_t)(uintptr_t)physicalDevice, (uint64_t)(uintptr_t)pProperties), ())
-#endif
-#if (defined(VK_VERSION_1_0))
-#define VKGEN_CMD_vkGetPhysicalDeviceProperties(X, ...) X(vkGetPhysicalDeviceProperties, GetPhysicalDeviceProperties, void, VKGEN_0, VKGEN_I_vkGetPhysicalDeviceProperties, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties* pProperties), (physicalDevice, pProperties), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkGetPhysicalDeviceProperties(X, ...)
-#endif
-
-#if (defined(VK_KHR_swapchain))
-VKGEN_TRAMPOLINE(GetSwapchainImagesKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkSwapchainKHR swapchain, uint32_t* pSwapchainImageCount, VkImage* pSwapchainImages), (device, swapchain, pSwapchainImageCount, pSwapchainImages), (&device, &swapchain, &pSwapchainImageCount, &pSwapchainImages), (GoUintptr, GoUint64, void*, void*), ((GoUintptr)device, (GoUint64)swapchain, (void*)pSwapchainImageCount, (void*)pSwapchainImages), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)swapchain, (uint64_t)(uintptr_t)pSwapchainImageCount, (uint64_t)(uintptr_t)pSwapchainImages), ())
-#endif
-#if (defined(VK_KHR_swapchain))
-#define VKGEN_CMD_vkGetSwapchainImagesKHR(X, ...) X(vkGetSwapchainImagesKHR, GetSwapchainImagesKHR, VkResult, VKGEN_1, VKGEN_D_vkGetSwapchainImagesKHR, (VkDevice device, VkSwapchainKHR swapchain, uint32_t* pSwapchainImageCount, VkImage* pSwapchainImages), (device, swapchain, pSwapchainImageCount, pSwapchainImages), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkGetSwapchainImagesKHR(X, ...)
-#endif
-
-#if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(QueueBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (queue, pLabelInfo), (&queue, &pLabelInfo), (GoUintptr, void*), ((GoUintptr)queue, (void*)pLabelInfo), ((uint64_t)(uintptr_t)queue, (uint64_t)(uintptr_t)pLabelInfo), ())
-#endif
-#if (defined(VK_EXT_debug_utils))
-#define VKGEN_CMD_vkQueueBeginDebugUtilsLabelEXT(X, ...) X(vkQueueBeginDebugUtilsLabelEXT, QueueBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_D_vkQueueBeginDebugUtilsLabelEXT, (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (queue, pLabelInfo), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkQueueBeginDebugUtilsLabelEXT(X, ...)
-#endif
-
-#if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(QueueBindSparse, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkQueue queue, uint32_t bindInfoCount, const VkBindSparseInfo* pBindInfo, VkFence fence), (queue, bindInfoCount, pBindInfo, fence), (&queue, &bindInfoCount, &pBindInfo, &fence), (GoUintptr, uint32_t, void*, GoUint64), ((GoUintptr)queue, (uint32_t)bindInfoCount, (void*)pBindInfo, (GoUint64)fence), ((uint64_t)(uintptr_t)queue, (uint64_t)bindInfoCount, (uint64_t)(uintptr_t)pBindInfo, (uint64_t)(uintptr_t)fence), ())
-#endif
-#if (defined(VK_VERSION_1_0))
-#define VKGEN_CMD_vkQueueBindSparse(X, ...) X(vkQueueBindSparse, QueueBindSparse, VkResult, VKGEN_1, VKGEN_D_vkQueueBindSparse, (VkQueue queue, uint32_t bindInfoCount, const VkBindSparseInfo* pBindInfo, VkFence fence), (queue, bindInfoCount, pBindInfo, fence), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkQueueBindSparse(X, ...)
-#endif
-
-#if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(QueueEndDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkQueue queue), (queue), (&queue), (GoUintptr), ((GoUintptr)queue), ((uint64_t)(uintptr_t)queue), ())
-#endif
-#if (defined(VK_EXT_debug_utils))
-#define VKGEN_CMD_vkQueueEndDebugUtilsLabelEXT(X, ...) X(vkQueueEndDebugUtilsLabelEXT, QueueEndDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_D_vkQueueEndDebugUtilsLabelEXT, (VkQueue queue), (queue), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkQueueEndDebugUtilsLabelEXT(X, ...)
-#endif
-
-#if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(QueueInsertDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (queue, pLabelInfo), (&queue, &pLabelInfo), (GoUintptr, void*), ((GoUintptr)queue, (void*)pLabelInfo), ((uint64_t)(uintptr_t)queue, (uint64_t)(uintptr_t)pLabelInfo), ())
-#endif
-#if (defined(VK_EXT_debug_utils))
-#define VKGEN_CMD_vkQueueInsertDebugUtilsLabelEXT(X, ...) X(vkQueueInsertDebugUtilsLabelEXT, QueueInsertDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_D_vkQueueInsertDebugUtilsLabelEXT, (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (queue, pLabelInfo), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkQueueInsertDebugUtilsLabelEXT(X, ...)
-#endif
-
-#if (defined(VK_KHR_swapchain))
-VKGEN_TRAMPOLINE(QueuePresentKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkQueue queue, const VkPresentInfoKHR* pPresentInfo), (queue, pPresentInfo), (&queue, &pPresentInfo), (GoUintptr, void*), ((GoUintptr)queue, (void*)pPresentInfo), ((uint64_t)(uintptr_t)queue, (uint64_t)(uintptr_t)pPresentInfo), ())
-#endif
-#if (defined(VK_KHR_swapchain))
-#define VKGEN_CMD_vkQueuePresentKHR(X, ...) X(vkQueuePresentKHR, QueuePresentKHR, VkResult, VKGEN_1, VKGEN_D_vkQueuePresentKHR, (VkQueue queue, const VkPresentInfoKHR* pPresentInfo), (queue, pPresentInfo), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkQueuePresentKHR(X, ...)
-#endif
-
 #if (defined(VK_INTEL_performance_query))
 VKGEN_TRAMPOLINE(ReleasePerformanceConfigurationINTEL, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkPerformanceConfigurationINTEL configuration), (device, configuration), (&device, &configuration), (GoUintptr, GoUint64), ((GoUintptr)device, (GoUint64)configuration), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)configuration), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000210000, (uint64_t)configuration, 0);))
 #endif
@@ -1001,24 +685,6 @@ VKGEN_TRAMPOLINE(SetDebugUtilsObjectNameEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_1
 #define VKGEN_CMD_vkSetDebugUtilsObjectNameEXT(X, ...) X(vkSetDebugUtilsObjectNameEXT, SetDebugUtilsObjectNameEXT, VkResult, VKGEN_1, VKGEN_D_vkSetDebugUtilsObjectNameEXT, (VkDevice device, const VkDebugUtilsObjectNameInfoEXT* pNameInfo), (device, pNameInfo), __VA_ARGS__)
 #else
 #define VKGEN_CMD_vkSetDebugUtilsObjectNameEXT(X, ...)
-#endif
-
-#if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(SetDebugUtilsObjectTagEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkDebugUtilsObjectTagInfoEXT* pTagInfo), (device, pTagInfo), (&device, &pTagInfo), (GoUintptr, void*), ((GoUintptr)device, (void*)pTagInfo), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pTagInfo), ())
-#endif
-#if (defined(VK_EXT_debug_utils))
-#define VKGEN_CMD_vkSetDebugUtilsObjectTagEXT(X, ...) X(vkSetDebugUtilsObjectTagEXT, SetDebugUtilsObjectTagEXT, VkResult, VKGEN_1, VKGEN_D_vkSetDebugUtilsObjectTagEXT, (VkDevice device, const VkDebugUtilsObjectTagInfoEXT* pTagInfo), (device, pTagInfo), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkSetDebugUtilsObjectTagEXT(X, ...)
-#endif
-
-#if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(SubmitDebugUtilsMessageEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkInstance instance, VkDebugUtilsMessageSeverityFlagBitsEXT messageSeverity, VkDebugUtilsMessageTypeFlagsEXT messageTypes, const VkDebugUtilsMessengerCallbackDataEXT* pCallbackData), (instance, messageSeverity, messageTypes, pCallbackData), (&instance, &messageSeverity, &messageTypes, &pCallbackData), (GoUintptr, VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT, void*), ((GoUintptr)instance, (VkDebugUtilsMessageSeverityFlagBitsEXT)messageSeverity, (VkDebugUtilsMessageTypeFlagsEXT)messageTypes, (void*)pCallbackData), ((uint64_t)(uintptr_t)instance, (uint64_t)messageSeverity, (uint64_t)messageTypes, (uint64_t)(uintptr_t)pCallbackData), ())
-#endif
-#if (defined(VK_EXT_debug_utils))
-#define VKGEN_CMD_vkSubmitDebugUtilsMessageEXT(X, ...) X(vkSubmitDebugUtilsMessageEXT, SubmitDebugUtilsMessageEXT, void, VKGEN_0, VKGEN_I_vkSubmitDebugUtilsMessageEXT, (VkInstance instance, VkDebugUtilsMessageSeverityFlagBitsEXT messageSeverity, VkDebugUtilsMessageTypeFlagsEXT messageTypes, const VkDebugUtilsMessengerCallbackDataEXT* pCallbackData), (instance, messageSeverity, messageTypes, pCallbackData), __VA_ARGS__)
-#else
-#define VKGEN_CMD_vkSubmitDebugUtilsMessageEXT(X, ...)
 #endif
 
 /* The destroy commands (X(entry) each): a layer with a name cache or a

@@ -78,7 +78,7 @@ func (b *builder) layer(spec *Spec, impl *Impl, pkg, source string) (*layerData,
 	if spec.ObjectNames {
 		d.ObjectNames = true
 		for i, name := range nameRecords[:2] {
-			if b.names[i].ID == 0 {
+			if b.names[i].Names == 0 {
 				continue // the registry lacks the command
 			}
 			u, err := get(name)
@@ -117,6 +117,9 @@ func (b *builder) layer(spec *Spec, impl *Impl, pkg, source string) (*layerData,
 		if !u.Export {
 			b.finishUse(d, u, spec.Symbol, claimed)
 			d.Uses = append(d.Uses, u)
+			if !b.fixed[name] {
+				d.Own = append(d.Own, u.command)
+			}
 		}
 	}
 	d.Forgets = d.NameCache || d.Forget != nil || d.ObjectNames
@@ -147,8 +150,7 @@ func (b *builder) addFunc(d *layerData, f *Func, get func(string) (*use, error))
 		if f.Name != "forgetNamed" || !same(f.Params, want) || len(f.Results) != 0 {
 			return fmt.Errorf("%s: the forget hook is func forgetNamed%s", f.Name, strings.TrimPrefix(signature(want, nil), "func"))
 		}
-		b.nextID++
-		d.Forget = &deferHook{Func: f.Name, Cap: b.caps.values("vkgen_cap_"+sym+"_forgetNamed", b.nextID, 3)}
+		d.Forget = &deferHook{Func: f.Name, Cap: b.caps.values("vkgen_cap_"+sym+"_forgetNamed", 3)}
 		return nil
 	}
 	if rest, ok := strings.CutPrefix(f.Name, "on"); ok {
@@ -206,8 +208,7 @@ func (b *builder) addFunc(d *layerData, f *Func, get func(string) (*use, error))
 		if !same(f.Params, params) || len(f.Results) != 0 {
 			return fmt.Errorf("%s has type %s; want %s", f.Name, f.Signature(), signature(params, nil))
 		}
-		b.nextID++
-		c, err := b.caps.command(name, "vkgen_cap_"+sym+"_"+f.Name, b.nextID)
+		c, err := b.caps.command(name, "vkgen_cap_"+sym+"_"+f.Name)
 		if err != nil {
 			return err
 		}
@@ -366,7 +367,6 @@ func (b *builder) finishUse(d *layerData, u *use, sym string, claimed map[string
 	if u.Pre != nil || u.Post != nil {
 		d.GoHooks = append(d.GoHooks, u)
 	}
-	u.Checked = true
 	for i, e := range u.Entries {
 		reqs := e.Requires
 		if i == 0 {

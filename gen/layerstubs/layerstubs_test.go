@@ -79,6 +79,7 @@ func preCreateDevice(c *layer.Call, phys *vk.PhysicalDevice, info **vk.DeviceCre
 }
 func postCreateDevice(c *layer.Call, phys vk.PhysicalDevice, info *vk.DeviceCreateInfo, alloc *vk.AllocationCallbacks, out *vk.Device, r vk.Result) {}
 func preCmdSetBlendConstants(vk.CommandBuffer, *float32) {}
+func postGetPhysicalDeviceProperties2(vk.PhysicalDevice, *vk.PhysicalDeviceProperties2) {}
 func postMapMemory(vk.Device, vk.DeviceMemory, vk.DeviceSize, vk.DeviceSize, vk.MemoryMapFlags, *unsafe.Pointer, vk.Result) {}
 func postSetDebugUtilsObjectNameEXT(vk.Device, *vk.DebugUtilsObjectNameInfoEXT, vk.Result) {}
 func onDeviceMemoryReportCallbackEXT(*vk.DeviceMemoryReportCallbackDataEXT, unsafe.Pointer) {}
@@ -114,7 +115,9 @@ func use() { next.GetPhysicalDeviceProperties2KHR(0, nil); next.GetBufferMemoryR
 		t.Error("a layer with a name cache does not intercept destroy commands to invalidate it")
 	}
 	contains(t, "vkgen_trampolines.h", out["vkgen_trampolines.gen.h"],
-		"#define VKGEN_TRAMPOLINE(S, RET, R, VR, NC, DOWN, F, PARAMS, ARGS, PTRS, GOTYPES, GOARGS, U64ARGS, FORGET) \\\n",
+		"#define VKGEN_TRAMPOLINE(S, RET, R, VR, NC, DOWN, F, PARAMS, ARGS, PTRS, GOTYPES, GOARGS, U64ARGS, FORGET) \\\n")
+	// the commands only the layer intercepts are instantiated in its own file
+	contains(t, "vkgen_t.c", out["vkgen_t.gen.c"],
 		// the alias calls down through its own slot
 		"#define VKGEN_CMD_vkGetPhysicalDeviceProperties2KHR(X, ...) X(vkGetPhysicalDeviceProperties2KHR, GetPhysicalDeviceProperties2, void, VKGEN_0, VKGEN_I_vkGetPhysicalDeviceProperties2KHR, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties2* pProperties), (physicalDevice, pProperties), __VA_ARGS__)",
 		"VKGEN_TRAMPOLINE(CreateDebugUtilsMessengerEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, instance, 0, ",
@@ -140,8 +143,8 @@ func use() { next.GetPhysicalDeviceProperties2KHR(0, nil); next.GetBufferMemoryR
 	contains(t, "manifest", out["VkLayer_vkgen_t.gen.json"], `"vkGetInstanceProcAddr": "vkgen_t_GetInstanceProcAddr"`)
 }
 
-// TestLibrary: two layers share one framework holding the union of their
-// commands; each layer's file holds only its own table.
+// TestLibrary: two layers share one framework that depends on neither's
+// hooks; each layer's files hold its own table and trampolines.
 func TestLibrary(t *testing.T) {
 	r := testreg.Load(t, testenv.PinnedRegistry)
 	a, ai, _ := layerDir(t, `{"name": "VK_LAYER_T_a", "symbol": "a", "description": "d"}`,
@@ -157,9 +160,12 @@ func TestLibrary(t *testing.T) {
 		switch {
 		case f.Name == "fw/vkgen_trampolines.gen.h":
 			fw++
-			contains(t, f.Name, string(f.Data), "VKGEN_TRAMPOLINE(CreateBuffer,", "VKGEN_TRAMPOLINE(CreateImage,")
+			if strings.Contains(string(f.Data), "VKGEN_TRAMPOLINE(CreateBuffer,") || strings.Contains(string(f.Data), "VKGEN_TRAMPOLINE(CreateImage,") {
+				t.Error("the framework instantiates a layer's trampoline")
+			}
 		case f.Name == "l/a/vkgen_a.gen.c":
 			la++
+			contains(t, f.Name, string(f.Data), "VKGEN_TRAMPOLINE(CreateBuffer,")
 			if strings.Contains(string(f.Data), "CreateImage") {
 				t.Error("layer a's table holds layer b's command")
 			}
@@ -244,8 +250,8 @@ func TestDurableNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	contains(t, "vkgen_t.c", out["vkgen_t.gen.c"],
-		"static const struct vkgen_cap_cmd vkgen_cap_t_afterDebugMarkerSetObjectNameEXT = {5, 2, vkgen_cap_t_afterDebugMarkerSetObjectNameEXT_params, .names = 2};",
-		"static const struct vkgen_cap_cmd vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT = {4, 2, vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT_params, .names = 1};")
+		"struct vkgen_cap_cmd vkgen_cap_t_afterDebugMarkerSetObjectNameEXT = {.nparams = 2, .params = vkgen_cap_t_afterDebugMarkerSetObjectNameEXT_params, .names = 2};",
+		"struct vkgen_cap_cmd vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT = {.nparams = 2, .params = vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT_params, .names = 1};")
 	contains(t, "vkgen_capture.c", out["vkgen_capture.gen.c"],
 		"int32_t vkgen_object_type_of_report(int32_t t) {",
 		"\tcase 9: return 9;\n",           // BUFFER
@@ -277,14 +283,14 @@ func TestObjectNames(t *testing.T) {
 		"X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_DebugMarkerSetObjectNameEXT, .name_cache = 1) \\\n",
 		"\nVKGEN_FORGETS\n", "static struct vkgen_named named;",
 		".object_names = 1, .forget = &vkgen_cap_names_forget, .named = &named)",
-		"static const struct vkgen_cap_cmd vkgen_cap_t_afterCreateBuffer = {4, 4,")
+		"struct vkgen_cap_cmd vkgen_cap_t_afterCreateBuffer = {.nparams = 4,")
 	if strings.Contains(out["vkgen_t.gen.c"], "vkgen_cap_names_forget = ") {
 		t.Error("the layer's C file defines a framework record")
 	}
 	contains(t, "vkgen_capture.c", out["vkgen_capture.gen.c"],
-		"const struct vkgen_cap_cmd vkgen_cap_names_SetDebugUtilsObjectNameEXT = {1, 2, vkgen_cap_names_SetDebugUtilsObjectNameEXT_params, .names = 1};",
-		"const struct vkgen_cap_cmd vkgen_cap_names_DebugMarkerSetObjectNameEXT = {2, 2, vkgen_cap_names_DebugMarkerSetObjectNameEXT_params, .names = 2};",
-		"const struct vkgen_cap_cmd vkgen_cap_names_forget = {3, 3, vkgen_cap_names_forget_params};")
+		"struct vkgen_cap_cmd vkgen_cap_names_SetDebugUtilsObjectNameEXT = {.nparams = 2, .params = vkgen_cap_names_SetDebugUtilsObjectNameEXT_params, .names = 1};",
+		"struct vkgen_cap_cmd vkgen_cap_names_DebugMarkerSetObjectNameEXT = {.nparams = 2, .params = vkgen_cap_names_DebugMarkerSetObjectNameEXT_params, .names = 2};",
+		"struct vkgen_cap_cmd vkgen_cap_names_forget = {.nparams = 3, .params = vkgen_cap_names_forget_params};")
 	contains(t, "glue", out["vkgen_t_glue.gen.go"], "\tlayer.RecordNames() // the layer declares object_names\n")
 	s, impl, dir := layerDir(t, named, "")
 	hooks, err := Hooks(r, dir, s, impl, nil)
@@ -340,7 +346,7 @@ func TestForgetNamed(t *testing.T) {
 	}
 	// forgetNamed is deferred: the trampolines record (device, type, handle)
 	contains(t, "glue", out["vkgen_t_glue.gen.go"], "forgetNamed(vk.Device(r.Value(0)), vk.ObjectType(r.Value(1)), r.Value(2))")
-	contains(t, "vkgen_t.c", out["vkgen_t.gen.c"], "static const struct vkgen_cap_cmd vkgen_cap_t_forgetNamed = {4, 3, vkgen_cap_t_forgetNamed_params};")
+	contains(t, "vkgen_t.c", out["vkgen_t.gen.c"], "struct vkgen_cap_cmd vkgen_cap_t_forgetNamed = {.nparams = 3, .params = vkgen_cap_t_forgetNamed_params};")
 }
 
 // TestDeferred: before/after hooks are recorded by the trampolines into the
@@ -363,7 +369,7 @@ func postDestroyDevice(vk.Device, *vk.AllocationCallbacks) {}
 		"X(vkCreateBuffer, VKGEN_1, 0, .defer_post = &vkgen_cap_t_afterCreateBuffer) \\\n",
 		"X(vkDestroyBuffer, VKGEN_1, 0, .defer_pre = &vkgen_cap_t_beforeDestroyBuffer) \\\n",
 		"X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT, .name_cache = 1) \\\n",
-		"static const struct vkgen_cap_cmd vkgen_cap_t_afterCreateBuffer = {4, 4, vkgen_cap_t_afterCreateBuffer_params};",
+		"struct vkgen_cap_cmd vkgen_cap_t_afterCreateBuffer = {.nparams = 4, .params = vkgen_cap_t_afterCreateBuffer_params};",
 		// a query runs through the next layer's table when the call is recorded
 		"static void vkgen_t_query_afterBindBufferMemory(const uint64_t *a, void *out) {\n\tstruct vkgen_device *d = vkgen_device_of(LAYER, (const void *)(uintptr_t)a[0]);\n\tPFN_vkGetBufferMemoryRequirements fn = d ? (PFN_vkGetBufferMemoryRequirements)d->tab[VKGEN_D_vkGetBufferMemoryRequirements] : NULL;\n\tif (fn) fn((VkDevice)(uintptr_t)a[0], (VkBuffer)(uintptr_t)a[1], (VkMemoryRequirements *)out);\n}",
 	)
@@ -383,12 +389,12 @@ func postDestroyDevice(vk.Device, *vk.AllocationCallbacks) {}
 		"case 1000072000: return &vkgen_cap_VkExternalMemoryBufferCreateInfo;",
 	)
 	contains(t, "glue", out["vkgen_t_glue.gen.go"],
-		"layer.RegisterDeferred(4, \"VK_LAYER_T_t\", \"afterCreateBuffer\", func(r *layer.Record) {\n\t\tafterCreateBuffer(vk.Device(r.Value(0)), (*vk.BufferCreateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.Buffer)(r.Pointer(3)), vk.Result(r.Result()))",
+		"layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_t_afterCreateBuffer), \"VK_LAYER_T_t\", \"afterCreateBuffer\", func(r *layer.Record) {\n\t\tafterCreateBuffer(vk.Device(r.Value(0)), (*vk.BufferCreateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.Buffer)(r.Pointer(3)), vk.Result(r.Result()))",
 		"beforeDestroyBuffer(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), (*vk.AllocationCallbacks)(r.Pointer(2)))",
 		"\tif layer.Sync() { // the deferred hooks of the calls before this one run first\n\t\tdefer layer.Unsync()\n\t}\n\tpostDestroyDevice(",
 		"afterBindBufferMemory(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), vk.DeviceMemory(r.Value(2)), vk.DeviceSize(r.Value(3)), vk.Result(r.Result()), (*vk.MemoryRequirements)(r.Pointer(4)))",
 	)
-	contains(t, "vkgen_t.c", out["vkgen_t.gen.c"], "vkgen_cap_t_afterBindBufferMemory_params, vkgen_t_query_afterBindBufferMemory, 24};")
+	contains(t, "vkgen_t.c", out["vkgen_t.gen.c"], "vkgen_cap_t_afterBindBufferMemory_params, .query = vkgen_t_query_afterBindBufferMemory, .query_size = 24};")
 	if _, err := gen(t, r, spec, "func afterCmdSetBlendConstants(vk.CommandBuffer, *float32) {}\n"); err != nil {
 		t.Errorf("an array parameter cannot be deferred: %v", err)
 	}

@@ -7,6 +7,126 @@
 #include "_cgo_export.h"
 #include "vkgen_trampolines.gen.h"
 
+/* The trampolines of the commands it intercepts that the framework does
+ * not. */
+#if (defined(VK_EXT_debug_utils))
+VKGEN_TRAMPOLINE(CmdBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (commandBuffer, pLabelInfo), (&commandBuffer, &pLabelInfo), (GoUintptr, void*), ((GoUintptr)commandBuffer, (void*)pLabelInfo), ((uint64_t)(uintptr_t)commandBuffer, (uint64_t)(uintptr_t)pLabelInfo), ())
+#endif
+#if (defined(VK_EXT_debug_utils))
+#define VKGEN_CMD_vkCmdBeginDebugUtilsLabelEXT(X, ...) X(vkCmdBeginDebugUtilsLabelEXT, CmdBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_D_vkCmdBeginDebugUtilsLabelEXT, (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (commandBuffer, pLabelInfo), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkCmdBeginDebugUtilsLabelEXT(X, ...)
+#endif
+
+#if (defined(VK_EXT_debug_marker))
+VKGEN_TRAMPOLINE(CmdDebugMarkerBeginEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo), (commandBuffer, pMarkerInfo), (&commandBuffer, &pMarkerInfo), (GoUintptr, void*), ((GoUintptr)commandBuffer, (void*)pMarkerInfo), ((uint64_t)(uintptr_t)commandBuffer, (uint64_t)(uintptr_t)pMarkerInfo), ())
+#endif
+#if (defined(VK_EXT_debug_marker))
+#define VKGEN_CMD_vkCmdDebugMarkerBeginEXT(X, ...) X(vkCmdDebugMarkerBeginEXT, CmdDebugMarkerBeginEXT, void, VKGEN_0, VKGEN_D_vkCmdDebugMarkerBeginEXT, (VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo), (commandBuffer, pMarkerInfo), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkCmdDebugMarkerBeginEXT(X, ...)
+#endif
+
+#if (defined(VK_EXT_debug_marker))
+VKGEN_TRAMPOLINE(CmdDebugMarkerEndEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer), (commandBuffer), (&commandBuffer), (GoUintptr), ((GoUintptr)commandBuffer), ((uint64_t)(uintptr_t)commandBuffer), ())
+#endif
+#if (defined(VK_EXT_debug_marker))
+#define VKGEN_CMD_vkCmdDebugMarkerEndEXT(X, ...) X(vkCmdDebugMarkerEndEXT, CmdDebugMarkerEndEXT, void, VKGEN_0, VKGEN_D_vkCmdDebugMarkerEndEXT, (VkCommandBuffer commandBuffer), (commandBuffer), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkCmdDebugMarkerEndEXT(X, ...)
+#endif
+
+#if (defined(VK_EXT_debug_marker))
+VKGEN_TRAMPOLINE(CmdDebugMarkerInsertEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo), (commandBuffer, pMarkerInfo), (&commandBuffer, &pMarkerInfo), (GoUintptr, void*), ((GoUintptr)commandBuffer, (void*)pMarkerInfo), ((uint64_t)(uintptr_t)commandBuffer, (uint64_t)(uintptr_t)pMarkerInfo), ())
+#endif
+#if (defined(VK_EXT_debug_marker))
+#define VKGEN_CMD_vkCmdDebugMarkerInsertEXT(X, ...) X(vkCmdDebugMarkerInsertEXT, CmdDebugMarkerInsertEXT, void, VKGEN_0, VKGEN_D_vkCmdDebugMarkerInsertEXT, (VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo), (commandBuffer, pMarkerInfo), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkCmdDebugMarkerInsertEXT(X, ...)
+#endif
+
+#if (defined(VK_EXT_debug_utils))
+VKGEN_TRAMPOLINE(CmdEndDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer), (commandBuffer), (&commandBuffer), (GoUintptr), ((GoUintptr)commandBuffer), ((uint64_t)(uintptr_t)commandBuffer), ())
+#endif
+#if (defined(VK_EXT_debug_utils))
+#define VKGEN_CMD_vkCmdEndDebugUtilsLabelEXT(X, ...) X(vkCmdEndDebugUtilsLabelEXT, CmdEndDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_D_vkCmdEndDebugUtilsLabelEXT, (VkCommandBuffer commandBuffer), (commandBuffer), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkCmdEndDebugUtilsLabelEXT(X, ...)
+#endif
+
+#if (defined(VK_EXT_debug_utils))
+VKGEN_TRAMPOLINE(CmdInsertDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (commandBuffer, pLabelInfo), (&commandBuffer, &pLabelInfo), (GoUintptr, void*), ((GoUintptr)commandBuffer, (void*)pLabelInfo), ((uint64_t)(uintptr_t)commandBuffer, (uint64_t)(uintptr_t)pLabelInfo), ())
+#endif
+#if (defined(VK_EXT_debug_utils))
+#define VKGEN_CMD_vkCmdInsertDebugUtilsLabelEXT(X, ...) X(vkCmdInsertDebugUtilsLabelEXT, CmdInsertDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_D_vkCmdInsertDebugUtilsLabelEXT, (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (commandBuffer, pLabelInfo), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkCmdInsertDebugUtilsLabelEXT(X, ...)
+#endif
+
+#if (defined(VK_EXT_debug_utils))
+VKGEN_TRAMPOLINE(CreateDebugUtilsMessengerEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, instance, 0, (VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDebugUtilsMessengerEXT* pMessenger), (instance, pCreateInfo, pAllocator, pMessenger), (&instance, &pCreateInfo, &pAllocator, &pMessenger), (GoUintptr, void*, void*, void*), ((GoUintptr)instance, (void*)pCreateInfo, (void*)pAllocator, (void*)pMessenger), ((uint64_t)(uintptr_t)instance, (uint64_t)(uintptr_t)pCreateInfo, (uint64_t)(uintptr_t)pAllocator, (uint64_t)(uintptr_t)pMessenger), ())
+#endif
+#if (defined(VK_EXT_debug_utils))
+#define VKGEN_CMD_vkCreateDebugUtilsMessengerEXT(X, ...) X(vkCreateDebugUtilsMessengerEXT, CreateDebugUtilsMessengerEXT, VkResult, VKGEN_1, VKGEN_I_vkCreateDebugUtilsMessengerEXT, (VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDebugUtilsMessengerEXT* pMessenger), (instance, pCreateInfo, pAllocator, pMessenger), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkCreateDebugUtilsMessengerEXT(X, ...)
+#endif
+
+#if (defined(VK_EXT_debug_marker))
+VKGEN_TRAMPOLINE(DebugMarkerSetObjectTagEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkDebugMarkerObjectTagInfoEXT* pTagInfo), (device, pTagInfo), (&device, &pTagInfo), (GoUintptr, void*), ((GoUintptr)device, (void*)pTagInfo), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pTagInfo), ())
+#endif
+#if (defined(VK_EXT_debug_marker))
+#define VKGEN_CMD_vkDebugMarkerSetObjectTagEXT(X, ...) X(vkDebugMarkerSetObjectTagEXT, DebugMarkerSetObjectTagEXT, VkResult, VKGEN_1, VKGEN_D_vkDebugMarkerSetObjectTagEXT, (VkDevice device, const VkDebugMarkerObjectTagInfoEXT* pTagInfo), (device, pTagInfo), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkDebugMarkerSetObjectTagEXT(X, ...)
+#endif
+
+#if (defined(VK_EXT_debug_utils))
+VKGEN_TRAMPOLINE(QueueBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (queue, pLabelInfo), (&queue, &pLabelInfo), (GoUintptr, void*), ((GoUintptr)queue, (void*)pLabelInfo), ((uint64_t)(uintptr_t)queue, (uint64_t)(uintptr_t)pLabelInfo), ())
+#endif
+#if (defined(VK_EXT_debug_utils))
+#define VKGEN_CMD_vkQueueBeginDebugUtilsLabelEXT(X, ...) X(vkQueueBeginDebugUtilsLabelEXT, QueueBeginDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_D_vkQueueBeginDebugUtilsLabelEXT, (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (queue, pLabelInfo), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkQueueBeginDebugUtilsLabelEXT(X, ...)
+#endif
+
+#if (defined(VK_EXT_debug_utils))
+VKGEN_TRAMPOLINE(QueueEndDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkQueue queue), (queue), (&queue), (GoUintptr), ((GoUintptr)queue), ((uint64_t)(uintptr_t)queue), ())
+#endif
+#if (defined(VK_EXT_debug_utils))
+#define VKGEN_CMD_vkQueueEndDebugUtilsLabelEXT(X, ...) X(vkQueueEndDebugUtilsLabelEXT, QueueEndDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_D_vkQueueEndDebugUtilsLabelEXT, (VkQueue queue), (queue), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkQueueEndDebugUtilsLabelEXT(X, ...)
+#endif
+
+#if (defined(VK_EXT_debug_utils))
+VKGEN_TRAMPOLINE(QueueInsertDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (queue, pLabelInfo), (&queue, &pLabelInfo), (GoUintptr, void*), ((GoUintptr)queue, (void*)pLabelInfo), ((uint64_t)(uintptr_t)queue, (uint64_t)(uintptr_t)pLabelInfo), ())
+#endif
+#if (defined(VK_EXT_debug_utils))
+#define VKGEN_CMD_vkQueueInsertDebugUtilsLabelEXT(X, ...) X(vkQueueInsertDebugUtilsLabelEXT, QueueInsertDebugUtilsLabelEXT, void, VKGEN_0, VKGEN_D_vkQueueInsertDebugUtilsLabelEXT, (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (queue, pLabelInfo), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkQueueInsertDebugUtilsLabelEXT(X, ...)
+#endif
+
+#if (defined(VK_EXT_debug_utils))
+VKGEN_TRAMPOLINE(SetDebugUtilsObjectTagEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkDebugUtilsObjectTagInfoEXT* pTagInfo), (device, pTagInfo), (&device, &pTagInfo), (GoUintptr, void*), ((GoUintptr)device, (void*)pTagInfo), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pTagInfo), ())
+#endif
+#if (defined(VK_EXT_debug_utils))
+#define VKGEN_CMD_vkSetDebugUtilsObjectTagEXT(X, ...) X(vkSetDebugUtilsObjectTagEXT, SetDebugUtilsObjectTagEXT, VkResult, VKGEN_1, VKGEN_D_vkSetDebugUtilsObjectTagEXT, (VkDevice device, const VkDebugUtilsObjectTagInfoEXT* pTagInfo), (device, pTagInfo), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkSetDebugUtilsObjectTagEXT(X, ...)
+#endif
+
+#if (defined(VK_EXT_debug_utils))
+VKGEN_TRAMPOLINE(SubmitDebugUtilsMessageEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkInstance instance, VkDebugUtilsMessageSeverityFlagBitsEXT messageSeverity, VkDebugUtilsMessageTypeFlagsEXT messageTypes, const VkDebugUtilsMessengerCallbackDataEXT* pCallbackData), (instance, messageSeverity, messageTypes, pCallbackData), (&instance, &messageSeverity, &messageTypes, &pCallbackData), (GoUintptr, VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT, void*), ((GoUintptr)instance, (VkDebugUtilsMessageSeverityFlagBitsEXT)messageSeverity, (VkDebugUtilsMessageTypeFlagsEXT)messageTypes, (void*)pCallbackData), ((uint64_t)(uintptr_t)instance, (uint64_t)messageSeverity, (uint64_t)messageTypes, (uint64_t)(uintptr_t)pCallbackData), ())
+#endif
+#if (defined(VK_EXT_debug_utils))
+#define VKGEN_CMD_vkSubmitDebugUtilsMessageEXT(X, ...) X(vkSubmitDebugUtilsMessageEXT, SubmitDebugUtilsMessageEXT, void, VKGEN_0, VKGEN_I_vkSubmitDebugUtilsMessageEXT, (VkInstance instance, VkDebugUtilsMessageSeverityFlagBitsEXT messageSeverity, VkDebugUtilsMessageTypeFlagsEXT messageTypes, const VkDebugUtilsMessengerCallbackDataEXT* pCallbackData), (instance, messageSeverity, messageTypes, pCallbackData), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkSubmitDebugUtilsMessageEXT(X, ...)
+#endif
+
+
 #define LAYER (&vkgen_debugmarker_layer)
 
 static struct vkgen_namecache names;

@@ -7,6 +7,120 @@
 
 #include "vkgen_framework.gen.h"
 
+/* The hook types of the commands it intercepts that the framework does not
+ * (vkgen_framework.gen.h has the others). */
+#if (defined(VK_EXT_debug_utils))
+VKGEN_SIGNATURES(CmdBeginDebugUtilsLabelEXT, void, VKGEN_0, (VkCommandBuffer, const VkDebugUtilsLabelEXT*), (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (VkCommandBuffer *commandBuffer, const VkDebugUtilsLabelEXT* *pLabelInfo))
+#endif
+#if (defined(VK_EXT_debug_marker))
+VKGEN_SIGNATURES(CmdDebugMarkerBeginEXT, void, VKGEN_0, (VkCommandBuffer, const VkDebugMarkerMarkerInfoEXT*), (VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo), (VkCommandBuffer *commandBuffer, const VkDebugMarkerMarkerInfoEXT* *pMarkerInfo))
+#endif
+#if (defined(VK_EXT_debug_marker))
+VKGEN_SIGNATURES(CmdDebugMarkerEndEXT, void, VKGEN_0, (VkCommandBuffer), (VkCommandBuffer commandBuffer), (VkCommandBuffer *commandBuffer))
+#endif
+#if (defined(VK_EXT_debug_marker))
+VKGEN_SIGNATURES(CmdDebugMarkerInsertEXT, void, VKGEN_0, (VkCommandBuffer, const VkDebugMarkerMarkerInfoEXT*), (VkCommandBuffer commandBuffer, const VkDebugMarkerMarkerInfoEXT* pMarkerInfo), (VkCommandBuffer *commandBuffer, const VkDebugMarkerMarkerInfoEXT* *pMarkerInfo))
+#endif
+#if (defined(VK_EXT_debug_utils))
+VKGEN_SIGNATURES(CmdEndDebugUtilsLabelEXT, void, VKGEN_0, (VkCommandBuffer), (VkCommandBuffer commandBuffer), (VkCommandBuffer *commandBuffer))
+#endif
+#if (defined(VK_EXT_debug_utils))
+VKGEN_SIGNATURES(CmdInsertDebugUtilsLabelEXT, void, VKGEN_0, (VkCommandBuffer, const VkDebugUtilsLabelEXT*), (VkCommandBuffer commandBuffer, const VkDebugUtilsLabelEXT* pLabelInfo), (VkCommandBuffer *commandBuffer, const VkDebugUtilsLabelEXT* *pLabelInfo))
+#endif
+#if (defined(VK_EXT_debug_utils))
+VKGEN_SIGNATURES(CreateDebugUtilsMessengerEXT, VkResult, VKGEN_1, (VkInstance, const VkDebugUtilsMessengerCreateInfoEXT*, const VkAllocationCallbacks*, VkDebugUtilsMessengerEXT*), (VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkDebugUtilsMessengerEXT* pMessenger), (VkInstance *instance, const VkDebugUtilsMessengerCreateInfoEXT* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkDebugUtilsMessengerEXT* *pMessenger))
+#endif
+#if (defined(VK_EXT_debug_marker))
+VKGEN_SIGNATURES(DebugMarkerSetObjectTagEXT, VkResult, VKGEN_1, (VkDevice, const VkDebugMarkerObjectTagInfoEXT*), (VkDevice device, const VkDebugMarkerObjectTagInfoEXT* pTagInfo), (VkDevice *device, const VkDebugMarkerObjectTagInfoEXT* *pTagInfo))
+#endif
+#if (defined(VK_EXT_debug_utils))
+VKGEN_SIGNATURES(QueueBeginDebugUtilsLabelEXT, void, VKGEN_0, (VkQueue, const VkDebugUtilsLabelEXT*), (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (VkQueue *queue, const VkDebugUtilsLabelEXT* *pLabelInfo))
+#endif
+#if (defined(VK_EXT_debug_utils))
+VKGEN_SIGNATURES(QueueEndDebugUtilsLabelEXT, void, VKGEN_0, (VkQueue), (VkQueue queue), (VkQueue *queue))
+#endif
+#if (defined(VK_EXT_debug_utils))
+VKGEN_SIGNATURES(QueueInsertDebugUtilsLabelEXT, void, VKGEN_0, (VkQueue, const VkDebugUtilsLabelEXT*), (VkQueue queue, const VkDebugUtilsLabelEXT* pLabelInfo), (VkQueue *queue, const VkDebugUtilsLabelEXT* *pLabelInfo))
+#endif
+#if (defined(VK_EXT_debug_utils))
+VKGEN_SIGNATURES(SetDebugUtilsObjectTagEXT, VkResult, VKGEN_1, (VkDevice, const VkDebugUtilsObjectTagInfoEXT*), (VkDevice device, const VkDebugUtilsObjectTagInfoEXT* pTagInfo), (VkDevice *device, const VkDebugUtilsObjectTagInfoEXT* *pTagInfo))
+#endif
+#if (defined(VK_EXT_debug_utils))
+VKGEN_SIGNATURES(SubmitDebugUtilsMessageEXT, void, VKGEN_0, (VkInstance, VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT, const VkDebugUtilsMessengerCallbackDataEXT*), (VkInstance instance, VkDebugUtilsMessageSeverityFlagBitsEXT messageSeverity, VkDebugUtilsMessageTypeFlagsEXT messageTypes, const VkDebugUtilsMessengerCallbackDataEXT* pCallbackData), (VkInstance *instance, VkDebugUtilsMessageSeverityFlagBitsEXT *messageSeverity, VkDebugUtilsMessageTypeFlagsEXT *messageTypes, const VkDebugUtilsMessengerCallbackDataEXT* *pCallbackData))
+#endif
+#if !(defined(VK_EXT_debug_utils))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkCmdBeginDebugUtilsLabelEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_EXT_debug_marker))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkCmdDebugMarkerBeginEXT (VK_EXT_debug_marker), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_EXT_debug_marker))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkCmdDebugMarkerEndEXT (VK_EXT_debug_marker), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_EXT_debug_marker))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkCmdDebugMarkerInsertEXT (VK_EXT_debug_marker), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_EXT_debug_utils))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkCmdEndDebugUtilsLabelEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_EXT_debug_utils))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkCmdInsertDebugUtilsLabelEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_EXT_debug_utils))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkCreateDebugUtilsMessengerEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkCreateDevice (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkCreateInstance (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_EXT_debug_marker))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkDebugMarkerSetObjectNameEXT (VK_EXT_debug_marker), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_EXT_debug_marker))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkDebugMarkerSetObjectTagEXT (VK_EXT_debug_marker), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_EXT_debug_utils))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkDestroyDebugUtilsMessengerEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkDestroyDevice (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkDestroyInstance (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkEnumerateDeviceExtensionProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkEnumerateDeviceLayerProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkEnumerateInstanceExtensionProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkEnumerateInstanceLayerProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_EXT_debug_utils))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkQueueBeginDebugUtilsLabelEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_EXT_debug_utils))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkQueueEndDebugUtilsLabelEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_EXT_debug_utils))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkQueueInsertDebugUtilsLabelEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_EXT_debug_utils))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkSetDebugUtilsObjectNameEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_EXT_debug_utils))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkSetDebugUtilsObjectTagEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_EXT_debug_utils))
+#error "vkgen: layer VK_LAYER_VKGEN_DebugMarker intercepts vkSubmitDebugUtilsMessageEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
+#endif
+
 /* The layer's state and entry points. */
 VKGEN_DECLARE_LAYER(debugmarker)
 

@@ -7,6 +7,18 @@
 #include "_cgo_export.h"
 #include "vkgen_trampolines.gen.h"
 
+/* The trampolines of the commands it intercepts that the framework does
+ * not. */
+#if (defined(VK_VERSION_1_0))
+VKGEN_TRAMPOLINE(CreateBuffer, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkBufferCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkBuffer* pBuffer), (device, pCreateInfo, pAllocator, pBuffer), (&device, &pCreateInfo, &pAllocator, &pBuffer), (GoUintptr, void*, void*, void*), ((GoUintptr)device, (void*)pCreateInfo, (void*)pAllocator, (void*)pBuffer), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pCreateInfo, (uint64_t)(uintptr_t)pAllocator, (uint64_t)(uintptr_t)pBuffer), ())
+#endif
+#if (defined(VK_VERSION_1_0))
+#define VKGEN_CMD_vkCreateBuffer(X, ...) X(vkCreateBuffer, CreateBuffer, VkResult, VKGEN_1, VKGEN_D_vkCreateBuffer, (VkDevice device, const VkBufferCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkBuffer* pBuffer), (device, pCreateInfo, pAllocator, pBuffer), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkCreateBuffer(X, ...)
+#endif
+
+
 #define LAYER (&vkgen_example_layer)
 
 static struct vkgen_namecache names;

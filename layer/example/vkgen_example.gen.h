@@ -7,6 +7,42 @@
 
 #include "vkgen_framework.gen.h"
 
+/* The hook types of the commands it intercepts that the framework does not
+ * (vkgen_framework.gen.h has the others). */
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(CreateBuffer, VkResult, VKGEN_1, (VkDevice, const VkBufferCreateInfo*, const VkAllocationCallbacks*, VkBuffer*), (VkDevice device, const VkBufferCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkBuffer* pBuffer), (VkDevice *device, const VkBufferCreateInfo* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkBuffer* *pBuffer))
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_example intercepts vkCreateBuffer (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_example intercepts vkCreateDevice (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_example intercepts vkCreateInstance (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_example intercepts vkDestroyDevice (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_example intercepts vkDestroyInstance (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_example intercepts vkEnumerateDeviceExtensionProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_example intercepts vkEnumerateDeviceLayerProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_example intercepts vkEnumerateInstanceExtensionProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_example intercepts vkEnumerateInstanceLayerProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_EXT_debug_utils))
+#error "vkgen: layer VK_LAYER_VKGEN_example intercepts vkSetDebugUtilsObjectNameEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
+#endif
+
 /* The layer's state and entry points. */
 VKGEN_DECLARE_LAYER(example)
 

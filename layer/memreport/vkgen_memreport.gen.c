@@ -7,6 +7,173 @@
 #include "_cgo_export.h"
 #include "vkgen_trampolines.gen.h"
 
+/* The trampolines of the commands it intercepts that the framework does
+ * not. */
+#if (defined(VK_VERSION_1_0))
+VKGEN_TRAMPOLINE(AllocateMemory, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkMemoryAllocateInfo* pAllocateInfo, const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory), (device, pAllocateInfo, pAllocator, pMemory), (&device, &pAllocateInfo, &pAllocator, &pMemory), (GoUintptr, void*, void*, void*), ((GoUintptr)device, (void*)pAllocateInfo, (void*)pAllocator, (void*)pMemory), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pAllocateInfo, (uint64_t)(uintptr_t)pAllocator, (uint64_t)(uintptr_t)pMemory), ())
+#endif
+#if (defined(VK_VERSION_1_0))
+#define VKGEN_CMD_vkAllocateMemory(X, ...) X(vkAllocateMemory, AllocateMemory, VkResult, VKGEN_1, VKGEN_D_vkAllocateMemory, (VkDevice device, const VkMemoryAllocateInfo* pAllocateInfo, const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory), (device, pAllocateInfo, pAllocator, pMemory), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkAllocateMemory(X, ...)
+#endif
+
+#if (defined(VK_VERSION_1_0))
+VKGEN_TRAMPOLINE(BindBufferMemory, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize memoryOffset), (device, buffer, memory, memoryOffset), (&device, &buffer, &memory, &memoryOffset), (GoUintptr, GoUint64, GoUint64, VkDeviceSize), ((GoUintptr)device, (GoUint64)buffer, (GoUint64)memory, (VkDeviceSize)memoryOffset), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)buffer, (uint64_t)(uintptr_t)memory, (uint64_t)memoryOffset), ())
+#endif
+#if (defined(VK_VERSION_1_0))
+#define VKGEN_CMD_vkBindBufferMemory(X, ...) X(vkBindBufferMemory, BindBufferMemory, VkResult, VKGEN_1, VKGEN_D_vkBindBufferMemory, (VkDevice device, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize memoryOffset), (device, buffer, memory, memoryOffset), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkBindBufferMemory(X, ...)
+#endif
+
+#if (defined(VK_VERSION_1_1))
+VKGEN_TRAMPOLINE(BindBufferMemory2, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, uint32_t bindInfoCount, const VkBindBufferMemoryInfo* pBindInfos), (device, bindInfoCount, pBindInfos), (&device, &bindInfoCount, &pBindInfos), (GoUintptr, uint32_t, void*), ((GoUintptr)device, (uint32_t)bindInfoCount, (void*)pBindInfos), ((uint64_t)(uintptr_t)device, (uint64_t)bindInfoCount, (uint64_t)(uintptr_t)pBindInfos), ())
+#endif
+#if (defined(VK_VERSION_1_1))
+#define VKGEN_CMD_vkBindBufferMemory2(X, ...) X(vkBindBufferMemory2, BindBufferMemory2, VkResult, VKGEN_1, VKGEN_D_vkBindBufferMemory2, (VkDevice device, uint32_t bindInfoCount, const VkBindBufferMemoryInfo* pBindInfos), (device, bindInfoCount, pBindInfos), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkBindBufferMemory2(X, ...)
+#endif
+#if (defined(VK_VERSION_1_1)) && (defined(VK_KHR_bind_memory2))
+#define VKGEN_CMD_vkBindBufferMemory2KHR(X, ...) X(vkBindBufferMemory2KHR, BindBufferMemory2, VkResult, VKGEN_1, VKGEN_D_vkBindBufferMemory2KHR, (VkDevice device, uint32_t bindInfoCount, const VkBindBufferMemoryInfo* pBindInfos), (device, bindInfoCount, pBindInfos), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkBindBufferMemory2KHR(X, ...)
+#endif
+
+#if (defined(VK_VERSION_1_0))
+VKGEN_TRAMPOLINE(BindImageMemory, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkImage image, VkDeviceMemory memory, VkDeviceSize memoryOffset), (device, image, memory, memoryOffset), (&device, &image, &memory, &memoryOffset), (GoUintptr, GoUint64, GoUint64, VkDeviceSize), ((GoUintptr)device, (GoUint64)image, (GoUint64)memory, (VkDeviceSize)memoryOffset), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)image, (uint64_t)(uintptr_t)memory, (uint64_t)memoryOffset), ())
+#endif
+#if (defined(VK_VERSION_1_0))
+#define VKGEN_CMD_vkBindImageMemory(X, ...) X(vkBindImageMemory, BindImageMemory, VkResult, VKGEN_1, VKGEN_D_vkBindImageMemory, (VkDevice device, VkImage image, VkDeviceMemory memory, VkDeviceSize memoryOffset), (device, image, memory, memoryOffset), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkBindImageMemory(X, ...)
+#endif
+
+#if (defined(VK_VERSION_1_1))
+VKGEN_TRAMPOLINE(BindImageMemory2, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, uint32_t bindInfoCount, const VkBindImageMemoryInfo* pBindInfos), (device, bindInfoCount, pBindInfos), (&device, &bindInfoCount, &pBindInfos), (GoUintptr, uint32_t, void*), ((GoUintptr)device, (uint32_t)bindInfoCount, (void*)pBindInfos), ((uint64_t)(uintptr_t)device, (uint64_t)bindInfoCount, (uint64_t)(uintptr_t)pBindInfos), ())
+#endif
+#if (defined(VK_VERSION_1_1))
+#define VKGEN_CMD_vkBindImageMemory2(X, ...) X(vkBindImageMemory2, BindImageMemory2, VkResult, VKGEN_1, VKGEN_D_vkBindImageMemory2, (VkDevice device, uint32_t bindInfoCount, const VkBindImageMemoryInfo* pBindInfos), (device, bindInfoCount, pBindInfos), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkBindImageMemory2(X, ...)
+#endif
+#if (defined(VK_VERSION_1_1)) && (defined(VK_KHR_bind_memory2))
+#define VKGEN_CMD_vkBindImageMemory2KHR(X, ...) X(vkBindImageMemory2KHR, BindImageMemory2, VkResult, VKGEN_1, VKGEN_D_vkBindImageMemory2KHR, (VkDevice device, uint32_t bindInfoCount, const VkBindImageMemoryInfo* pBindInfos), (device, bindInfoCount, pBindInfos), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkBindImageMemory2KHR(X, ...)
+#endif
+
+#if (defined(VK_KHR_video_queue))
+VKGEN_TRAMPOLINE(BindVideoSessionMemoryKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkVideoSessionKHR videoSession, uint32_t bindSessionMemoryInfoCount, const VkBindVideoSessionMemoryInfoKHR* pBindSessionMemoryInfos), (device, videoSession, bindSessionMemoryInfoCount, pBindSessionMemoryInfos), (&device, &videoSession, &bindSessionMemoryInfoCount, &pBindSessionMemoryInfos), (GoUintptr, GoUint64, uint32_t, void*), ((GoUintptr)device, (GoUint64)videoSession, (uint32_t)bindSessionMemoryInfoCount, (void*)pBindSessionMemoryInfos), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)videoSession, (uint64_t)bindSessionMemoryInfoCount, (uint64_t)(uintptr_t)pBindSessionMemoryInfos), ())
+#endif
+#if (defined(VK_KHR_video_queue))
+#define VKGEN_CMD_vkBindVideoSessionMemoryKHR(X, ...) X(vkBindVideoSessionMemoryKHR, BindVideoSessionMemoryKHR, VkResult, VKGEN_1, VKGEN_D_vkBindVideoSessionMemoryKHR, (VkDevice device, VkVideoSessionKHR videoSession, uint32_t bindSessionMemoryInfoCount, const VkBindVideoSessionMemoryInfoKHR* pBindSessionMemoryInfos), (device, videoSession, bindSessionMemoryInfoCount, pBindSessionMemoryInfos), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkBindVideoSessionMemoryKHR(X, ...)
+#endif
+
+#if (defined(VK_VERSION_1_0))
+VKGEN_TRAMPOLINE(CreateBuffer, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkBufferCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkBuffer* pBuffer), (device, pCreateInfo, pAllocator, pBuffer), (&device, &pCreateInfo, &pAllocator, &pBuffer), (GoUintptr, void*, void*, void*), ((GoUintptr)device, (void*)pCreateInfo, (void*)pAllocator, (void*)pBuffer), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pCreateInfo, (uint64_t)(uintptr_t)pAllocator, (uint64_t)(uintptr_t)pBuffer), ())
+#endif
+#if (defined(VK_VERSION_1_0))
+#define VKGEN_CMD_vkCreateBuffer(X, ...) X(vkCreateBuffer, CreateBuffer, VkResult, VKGEN_1, VKGEN_D_vkCreateBuffer, (VkDevice device, const VkBufferCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkBuffer* pBuffer), (device, pCreateInfo, pAllocator, pBuffer), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkCreateBuffer(X, ...)
+#endif
+
+#if (defined(VK_VERSION_1_0))
+VKGEN_TRAMPOLINE(CreateImage, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkImageCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkImage* pImage), (device, pCreateInfo, pAllocator, pImage), (&device, &pCreateInfo, &pAllocator, &pImage), (GoUintptr, void*, void*, void*), ((GoUintptr)device, (void*)pCreateInfo, (void*)pAllocator, (void*)pImage), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pCreateInfo, (uint64_t)(uintptr_t)pAllocator, (uint64_t)(uintptr_t)pImage), ())
+#endif
+#if (defined(VK_VERSION_1_0))
+#define VKGEN_CMD_vkCreateImage(X, ...) X(vkCreateImage, CreateImage, VkResult, VKGEN_1, VKGEN_D_vkCreateImage, (VkDevice device, const VkImageCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkImage* pImage), (device, pCreateInfo, pAllocator, pImage), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkCreateImage(X, ...)
+#endif
+
+#if (defined(VK_KHR_video_queue))
+VKGEN_TRAMPOLINE(CreateVideoSessionKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, const VkVideoSessionCreateInfoKHR* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkVideoSessionKHR* pVideoSession), (device, pCreateInfo, pAllocator, pVideoSession), (&device, &pCreateInfo, &pAllocator, &pVideoSession), (GoUintptr, void*, void*, void*), ((GoUintptr)device, (void*)pCreateInfo, (void*)pAllocator, (void*)pVideoSession), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pCreateInfo, (uint64_t)(uintptr_t)pAllocator, (uint64_t)(uintptr_t)pVideoSession), ())
+#endif
+#if (defined(VK_KHR_video_queue))
+#define VKGEN_CMD_vkCreateVideoSessionKHR(X, ...) X(vkCreateVideoSessionKHR, CreateVideoSessionKHR, VkResult, VKGEN_1, VKGEN_D_vkCreateVideoSessionKHR, (VkDevice device, const VkVideoSessionCreateInfoKHR* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkVideoSessionKHR* pVideoSession), (device, pCreateInfo, pAllocator, pVideoSession), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkCreateVideoSessionKHR(X, ...)
+#endif
+
+#if (defined(VK_VERSION_1_0))
+VKGEN_TRAMPOLINE(GetBufferMemoryRequirements, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkBuffer buffer, VkMemoryRequirements* pMemoryRequirements), (device, buffer, pMemoryRequirements), (&device, &buffer, &pMemoryRequirements), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)buffer, (void*)pMemoryRequirements), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)buffer, (uint64_t)(uintptr_t)pMemoryRequirements), ())
+#endif
+#if (defined(VK_VERSION_1_0))
+#define VKGEN_CMD_vkGetBufferMemoryRequirements(X, ...) X(vkGetBufferMemoryRequirements, GetBufferMemoryRequirements, void, VKGEN_0, VKGEN_D_vkGetBufferMemoryRequirements, (VkDevice device, VkBuffer buffer, VkMemoryRequirements* pMemoryRequirements), (device, buffer, pMemoryRequirements), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkGetBufferMemoryRequirements(X, ...)
+#endif
+
+#if (defined(VK_VERSION_1_1))
+VKGEN_TRAMPOLINE(GetBufferMemoryRequirements2, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (device, pInfo, pMemoryRequirements), (&device, &pInfo, &pMemoryRequirements), (GoUintptr, void*, void*), ((GoUintptr)device, (void*)pInfo, (void*)pMemoryRequirements), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pInfo, (uint64_t)(uintptr_t)pMemoryRequirements), ())
+#endif
+#if (defined(VK_VERSION_1_1))
+#define VKGEN_CMD_vkGetBufferMemoryRequirements2(X, ...) X(vkGetBufferMemoryRequirements2, GetBufferMemoryRequirements2, void, VKGEN_0, VKGEN_D_vkGetBufferMemoryRequirements2, (VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (device, pInfo, pMemoryRequirements), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkGetBufferMemoryRequirements2(X, ...)
+#endif
+#if (defined(VK_VERSION_1_1)) && (defined(VK_KHR_get_memory_requirements2))
+#define VKGEN_CMD_vkGetBufferMemoryRequirements2KHR(X, ...) X(vkGetBufferMemoryRequirements2KHR, GetBufferMemoryRequirements2, void, VKGEN_0, VKGEN_D_vkGetBufferMemoryRequirements2KHR, (VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (device, pInfo, pMemoryRequirements), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkGetBufferMemoryRequirements2KHR(X, ...)
+#endif
+
+#if (defined(VK_VERSION_1_0))
+VKGEN_TRAMPOLINE(GetImageMemoryRequirements, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkImage image, VkMemoryRequirements* pMemoryRequirements), (device, image, pMemoryRequirements), (&device, &image, &pMemoryRequirements), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)image, (void*)pMemoryRequirements), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)image, (uint64_t)(uintptr_t)pMemoryRequirements), ())
+#endif
+#if (defined(VK_VERSION_1_0))
+#define VKGEN_CMD_vkGetImageMemoryRequirements(X, ...) X(vkGetImageMemoryRequirements, GetImageMemoryRequirements, void, VKGEN_0, VKGEN_D_vkGetImageMemoryRequirements, (VkDevice device, VkImage image, VkMemoryRequirements* pMemoryRequirements), (device, image, pMemoryRequirements), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkGetImageMemoryRequirements(X, ...)
+#endif
+
+#if (defined(VK_VERSION_1_1))
+VKGEN_TRAMPOLINE(GetImageMemoryRequirements2, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (device, pInfo, pMemoryRequirements), (&device, &pInfo, &pMemoryRequirements), (GoUintptr, void*, void*), ((GoUintptr)device, (void*)pInfo, (void*)pMemoryRequirements), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pInfo, (uint64_t)(uintptr_t)pMemoryRequirements), ())
+#endif
+#if (defined(VK_VERSION_1_1))
+#define VKGEN_CMD_vkGetImageMemoryRequirements2(X, ...) X(vkGetImageMemoryRequirements2, GetImageMemoryRequirements2, void, VKGEN_0, VKGEN_D_vkGetImageMemoryRequirements2, (VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (device, pInfo, pMemoryRequirements), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkGetImageMemoryRequirements2(X, ...)
+#endif
+#if (defined(VK_VERSION_1_1)) && (defined(VK_KHR_get_memory_requirements2))
+#define VKGEN_CMD_vkGetImageMemoryRequirements2KHR(X, ...) X(vkGetImageMemoryRequirements2KHR, GetImageMemoryRequirements2, void, VKGEN_0, VKGEN_D_vkGetImageMemoryRequirements2KHR, (VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (device, pInfo, pMemoryRequirements), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkGetImageMemoryRequirements2KHR(X, ...)
+#endif
+
+#if (defined(VK_KHR_swapchain))
+VKGEN_TRAMPOLINE(GetSwapchainImagesKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkSwapchainKHR swapchain, uint32_t* pSwapchainImageCount, VkImage* pSwapchainImages), (device, swapchain, pSwapchainImageCount, pSwapchainImages), (&device, &swapchain, &pSwapchainImageCount, &pSwapchainImages), (GoUintptr, GoUint64, void*, void*), ((GoUintptr)device, (GoUint64)swapchain, (void*)pSwapchainImageCount, (void*)pSwapchainImages), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)swapchain, (uint64_t)(uintptr_t)pSwapchainImageCount, (uint64_t)(uintptr_t)pSwapchainImages), ())
+#endif
+#if (defined(VK_KHR_swapchain))
+#define VKGEN_CMD_vkGetSwapchainImagesKHR(X, ...) X(vkGetSwapchainImagesKHR, GetSwapchainImagesKHR, VkResult, VKGEN_1, VKGEN_D_vkGetSwapchainImagesKHR, (VkDevice device, VkSwapchainKHR swapchain, uint32_t* pSwapchainImageCount, VkImage* pSwapchainImages), (device, swapchain, pSwapchainImageCount, pSwapchainImages), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkGetSwapchainImagesKHR(X, ...)
+#endif
+
+#if (defined(VK_VERSION_1_0))
+VKGEN_TRAMPOLINE(QueueBindSparse, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkQueue queue, uint32_t bindInfoCount, const VkBindSparseInfo* pBindInfo, VkFence fence), (queue, bindInfoCount, pBindInfo, fence), (&queue, &bindInfoCount, &pBindInfo, &fence), (GoUintptr, uint32_t, void*, GoUint64), ((GoUintptr)queue, (uint32_t)bindInfoCount, (void*)pBindInfo, (GoUint64)fence), ((uint64_t)(uintptr_t)queue, (uint64_t)bindInfoCount, (uint64_t)(uintptr_t)pBindInfo, (uint64_t)(uintptr_t)fence), ())
+#endif
+#if (defined(VK_VERSION_1_0))
+#define VKGEN_CMD_vkQueueBindSparse(X, ...) X(vkQueueBindSparse, QueueBindSparse, VkResult, VKGEN_1, VKGEN_D_vkQueueBindSparse, (VkQueue queue, uint32_t bindInfoCount, const VkBindSparseInfo* pBindInfo, VkFence fence), (queue, bindInfoCount, pBindInfo, fence), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkQueueBindSparse(X, ...)
+#endif
+
+#if (defined(VK_KHR_swapchain))
+VKGEN_TRAMPOLINE(QueuePresentKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkQueue queue, const VkPresentInfoKHR* pPresentInfo), (queue, pPresentInfo), (&queue, &pPresentInfo), (GoUintptr, void*), ((GoUintptr)queue, (void*)pPresentInfo), ((uint64_t)(uintptr_t)queue, (uint64_t)(uintptr_t)pPresentInfo), ())
+#endif
+#if (defined(VK_KHR_swapchain))
+#define VKGEN_CMD_vkQueuePresentKHR(X, ...) X(vkQueuePresentKHR, QueuePresentKHR, VkResult, VKGEN_1, VKGEN_D_vkQueuePresentKHR, (VkQueue queue, const VkPresentInfoKHR* pPresentInfo), (queue, pPresentInfo), __VA_ARGS__)
+#else
+#define VKGEN_CMD_vkQueuePresentKHR(X, ...)
+#endif
+
+
 #define LAYER (&vkgen_memreport_layer)
 
 static struct vkgen_namecache names;
@@ -42,7 +209,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterAllocateMemory_params
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterAllocateMemory = {5, 4, vkgen_cap_memreport_afterAllocateMemory_params};
+struct vkgen_cap_cmd vkgen_cap_memreport_afterAllocateMemory = {.nparams = 4, .params = vkgen_cap_memreport_afterAllocateMemory_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindBufferMemory_params[] = {
@@ -52,7 +219,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindBufferMemory_para
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindBufferMemory = {15, 5, vkgen_cap_memreport_afterBindBufferMemory_params, vkgen_memreport_query_afterBindBufferMemory, 24};
+struct vkgen_cap_cmd vkgen_cap_memreport_afterBindBufferMemory = {.nparams = 5, .params = vkgen_cap_memreport_afterBindBufferMemory_params, .query = vkgen_memreport_query_afterBindBufferMemory, .query_size = 24};
 
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindImageMemory_params[] = {
@@ -62,7 +229,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindImageMemory_param
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindImageMemory = {16, 5, vkgen_cap_memreport_afterBindImageMemory_params, vkgen_memreport_query_afterBindImageMemory, 24};
+struct vkgen_cap_cmd vkgen_cap_memreport_afterBindImageMemory = {.nparams = 5, .params = vkgen_cap_memreport_afterBindImageMemory_params, .query = vkgen_memreport_query_afterBindImageMemory, .query_size = 24};
 
 extern const struct vkgen_cap_type vkgen_cap_VkBufferCreateInfo;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateBuffer_params[] = {
@@ -71,7 +238,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateBuffer_params[]
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateBuffer = {7, 4, vkgen_cap_memreport_afterCreateBuffer_params};
+struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateBuffer = {.nparams = 4, .params = vkgen_cap_memreport_afterCreateBuffer_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkImageCreateInfo;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateImage_params[] = {
@@ -80,28 +247,28 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateImage_params[] 
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateImage = {8, 4, vkgen_cap_memreport_afterCreateImage_params};
+struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateImage = {.nparams = 4, .params = vkgen_cap_memreport_afterCreateImage_params};
 
 static const struct vkgen_cap_ptr vkgen_cap_memreport_beforeDestroyBuffer_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyBuffer = {9, 3, vkgen_cap_memreport_beforeDestroyBuffer_params};
+struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyBuffer = {.nparams = 3, .params = vkgen_cap_memreport_beforeDestroyBuffer_params};
 
 static const struct vkgen_cap_ptr vkgen_cap_memreport_beforeDestroyImage_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyImage = {10, 3, vkgen_cap_memreport_beforeDestroyImage_params};
+struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyImage = {.nparams = 3, .params = vkgen_cap_memreport_beforeDestroyImage_params};
 
 static const struct vkgen_cap_ptr vkgen_cap_memreport_beforeFreeMemory_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeFreeMemory = {6, 3, vkgen_cap_memreport_beforeFreeMemory_params};
+struct vkgen_cap_cmd vkgen_cap_memreport_beforeFreeMemory = {.nparams = 3, .params = vkgen_cap_memreport_beforeFreeMemory_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetBufferMemoryRequirements_params[] = {
@@ -109,7 +276,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetBufferMemoryRequir
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements = {11, 3, vkgen_cap_memreport_afterGetBufferMemoryRequirements_params};
+struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements = {.nparams = 3, .params = vkgen_cap_memreport_afterGetBufferMemoryRequirements_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkBufferMemoryRequirementsInfo2;
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements2;
@@ -118,7 +285,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetBufferMemoryRequir
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkBufferMemoryRequirementsInfo2},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements2},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements2 = {13, 3, vkgen_cap_memreport_afterGetBufferMemoryRequirements2_params};
+struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements2 = {.nparams = 3, .params = vkgen_cap_memreport_afterGetBufferMemoryRequirements2_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetImageMemoryRequirements_params[] = {
@@ -126,7 +293,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetImageMemoryRequire
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements = {12, 3, vkgen_cap_memreport_afterGetImageMemoryRequirements_params};
+struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements = {.nparams = 3, .params = vkgen_cap_memreport_afterGetImageMemoryRequirements_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkImageMemoryRequirementsInfo2;
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements2;
@@ -135,14 +302,14 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetImageMemoryRequire
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkImageMemoryRequirementsInfo2},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements2},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements2 = {14, 3, vkgen_cap_memreport_afterGetImageMemoryRequirements2_params};
+struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements2 = {.nparams = 3, .params = vkgen_cap_memreport_afterGetImageMemoryRequirements2_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkPresentInfoKHR;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterQueuePresentKHR_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkPresentInfoKHR},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterQueuePresentKHR = {4, 2, vkgen_cap_memreport_afterQueuePresentKHR_params};
+struct vkgen_cap_cmd vkgen_cap_memreport_afterQueuePresentKHR = {.nparams = 2, .params = vkgen_cap_memreport_afterQueuePresentKHR_params};
 
 VkResult vkgen_memreport_next_EnumerateDeviceExtensionProperties(int *ok, uintptr_t physicalDevice, void * pLayerName, void * pPropertyCount, void * pProperties) {
 	struct vkgen_instance *d = vkgen_instance_of(LAYER, (const void *)physicalDevice);

@@ -7,6 +7,150 @@
 
 #include "vkgen_framework.gen.h"
 
+/* The hook types of the commands it intercepts that the framework does not
+ * (vkgen_framework.gen.h has the others). */
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(AllocateMemory, VkResult, VKGEN_1, (VkDevice, const VkMemoryAllocateInfo*, const VkAllocationCallbacks*, VkDeviceMemory*), (VkDevice device, const VkMemoryAllocateInfo* pAllocateInfo, const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory), (VkDevice *device, const VkMemoryAllocateInfo* *pAllocateInfo, const VkAllocationCallbacks* *pAllocator, VkDeviceMemory* *pMemory))
+#endif
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(BindBufferMemory, VkResult, VKGEN_1, (VkDevice, VkBuffer, VkDeviceMemory, VkDeviceSize), (VkDevice device, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize memoryOffset), (VkDevice *device, VkBuffer *buffer, VkDeviceMemory *memory, VkDeviceSize *memoryOffset))
+#endif
+#if (defined(VK_VERSION_1_1))
+VKGEN_SIGNATURES(BindBufferMemory2, VkResult, VKGEN_1, (VkDevice, uint32_t, const VkBindBufferMemoryInfo*), (VkDevice device, uint32_t bindInfoCount, const VkBindBufferMemoryInfo* pBindInfos), (VkDevice *device, uint32_t *bindInfoCount, const VkBindBufferMemoryInfo* *pBindInfos))
+#endif
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(BindImageMemory, VkResult, VKGEN_1, (VkDevice, VkImage, VkDeviceMemory, VkDeviceSize), (VkDevice device, VkImage image, VkDeviceMemory memory, VkDeviceSize memoryOffset), (VkDevice *device, VkImage *image, VkDeviceMemory *memory, VkDeviceSize *memoryOffset))
+#endif
+#if (defined(VK_VERSION_1_1))
+VKGEN_SIGNATURES(BindImageMemory2, VkResult, VKGEN_1, (VkDevice, uint32_t, const VkBindImageMemoryInfo*), (VkDevice device, uint32_t bindInfoCount, const VkBindImageMemoryInfo* pBindInfos), (VkDevice *device, uint32_t *bindInfoCount, const VkBindImageMemoryInfo* *pBindInfos))
+#endif
+#if (defined(VK_KHR_video_queue))
+VKGEN_SIGNATURES(BindVideoSessionMemoryKHR, VkResult, VKGEN_1, (VkDevice, VkVideoSessionKHR, uint32_t, const VkBindVideoSessionMemoryInfoKHR*), (VkDevice device, VkVideoSessionKHR videoSession, uint32_t bindSessionMemoryInfoCount, const VkBindVideoSessionMemoryInfoKHR* pBindSessionMemoryInfos), (VkDevice *device, VkVideoSessionKHR *videoSession, uint32_t *bindSessionMemoryInfoCount, const VkBindVideoSessionMemoryInfoKHR* *pBindSessionMemoryInfos))
+#endif
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(CreateBuffer, VkResult, VKGEN_1, (VkDevice, const VkBufferCreateInfo*, const VkAllocationCallbacks*, VkBuffer*), (VkDevice device, const VkBufferCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkBuffer* pBuffer), (VkDevice *device, const VkBufferCreateInfo* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkBuffer* *pBuffer))
+#endif
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(CreateImage, VkResult, VKGEN_1, (VkDevice, const VkImageCreateInfo*, const VkAllocationCallbacks*, VkImage*), (VkDevice device, const VkImageCreateInfo* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkImage* pImage), (VkDevice *device, const VkImageCreateInfo* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkImage* *pImage))
+#endif
+#if (defined(VK_KHR_video_queue))
+VKGEN_SIGNATURES(CreateVideoSessionKHR, VkResult, VKGEN_1, (VkDevice, const VkVideoSessionCreateInfoKHR*, const VkAllocationCallbacks*, VkVideoSessionKHR*), (VkDevice device, const VkVideoSessionCreateInfoKHR* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkVideoSessionKHR* pVideoSession), (VkDevice *device, const VkVideoSessionCreateInfoKHR* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkVideoSessionKHR* *pVideoSession))
+#endif
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(GetBufferMemoryRequirements, void, VKGEN_0, (VkDevice, VkBuffer, VkMemoryRequirements*), (VkDevice device, VkBuffer buffer, VkMemoryRequirements* pMemoryRequirements), (VkDevice *device, VkBuffer *buffer, VkMemoryRequirements* *pMemoryRequirements))
+#endif
+#if (defined(VK_VERSION_1_1))
+VKGEN_SIGNATURES(GetBufferMemoryRequirements2, void, VKGEN_0, (VkDevice, const VkBufferMemoryRequirementsInfo2*, VkMemoryRequirements2*), (VkDevice device, const VkBufferMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (VkDevice *device, const VkBufferMemoryRequirementsInfo2* *pInfo, VkMemoryRequirements2* *pMemoryRequirements))
+#endif
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(GetImageMemoryRequirements, void, VKGEN_0, (VkDevice, VkImage, VkMemoryRequirements*), (VkDevice device, VkImage image, VkMemoryRequirements* pMemoryRequirements), (VkDevice *device, VkImage *image, VkMemoryRequirements* *pMemoryRequirements))
+#endif
+#if (defined(VK_VERSION_1_1))
+VKGEN_SIGNATURES(GetImageMemoryRequirements2, void, VKGEN_0, (VkDevice, const VkImageMemoryRequirementsInfo2*, VkMemoryRequirements2*), (VkDevice device, const VkImageMemoryRequirementsInfo2* pInfo, VkMemoryRequirements2* pMemoryRequirements), (VkDevice *device, const VkImageMemoryRequirementsInfo2* *pInfo, VkMemoryRequirements2* *pMemoryRequirements))
+#endif
+#if (defined(VK_KHR_swapchain))
+VKGEN_SIGNATURES(GetSwapchainImagesKHR, VkResult, VKGEN_1, (VkDevice, VkSwapchainKHR, uint32_t*, VkImage*), (VkDevice device, VkSwapchainKHR swapchain, uint32_t* pSwapchainImageCount, VkImage* pSwapchainImages), (VkDevice *device, VkSwapchainKHR *swapchain, uint32_t* *pSwapchainImageCount, VkImage* *pSwapchainImages))
+#endif
+#if (defined(VK_VERSION_1_0))
+VKGEN_SIGNATURES(QueueBindSparse, VkResult, VKGEN_1, (VkQueue, uint32_t, const VkBindSparseInfo*, VkFence), (VkQueue queue, uint32_t bindInfoCount, const VkBindSparseInfo* pBindInfo, VkFence fence), (VkQueue *queue, uint32_t *bindInfoCount, const VkBindSparseInfo* *pBindInfo, VkFence *fence))
+#endif
+#if (defined(VK_KHR_swapchain))
+VKGEN_SIGNATURES(QueuePresentKHR, VkResult, VKGEN_1, (VkQueue, const VkPresentInfoKHR*), (VkQueue queue, const VkPresentInfoKHR* pPresentInfo), (VkQueue *queue, const VkPresentInfoKHR* *pPresentInfo))
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkAllocateMemory (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkBindBufferMemory (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_1))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkBindBufferMemory2 (VK_VERSION_1_1), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkBindImageMemory (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_1))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkBindImageMemory2 (VK_VERSION_1_1), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_KHR_video_queue))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkBindVideoSessionMemoryKHR (VK_KHR_video_queue), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkCreateBuffer (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkCreateDevice (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkCreateImage (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkCreateInstance (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_KHR_video_queue))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkCreateVideoSessionKHR (VK_KHR_video_queue), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_EXT_debug_marker))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkDebugMarkerSetObjectNameEXT (VK_EXT_debug_marker), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkDestroyBuffer (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkDestroyDevice (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkDestroyImage (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkDestroyInstance (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_KHR_swapchain))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkDestroySwapchainKHR (VK_KHR_swapchain), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_KHR_video_queue))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkDestroyVideoSessionKHR (VK_KHR_video_queue), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkEnumerateDeviceExtensionProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkEnumerateDeviceLayerProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkEnumerateInstanceExtensionProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkEnumerateInstanceLayerProperties (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkFreeMemory (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkGetBufferMemoryRequirements (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_1))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkGetBufferMemoryRequirements2 (VK_VERSION_1_1), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkGetImageMemoryRequirements (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_1))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkGetImageMemoryRequirements2 (VK_VERSION_1_1), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_KHR_swapchain))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkGetSwapchainImagesKHR (VK_KHR_swapchain), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_VERSION_1_0))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkQueueBindSparse (VK_VERSION_1_0), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_KHR_swapchain))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkQueuePresentKHR (VK_KHR_swapchain), which these Vulkan headers lack; build against newer headers"
+#endif
+#if !(defined(VK_EXT_debug_utils))
+#error "vkgen: layer VK_LAYER_VKGEN_DeviceMemoryReport intercepts vkSetDebugUtilsObjectNameEXT (VK_EXT_debug_utils), which these Vulkan headers lack; build against newer headers"
+#endif
+
 /* The layer's state and entry points. */
 VKGEN_DECLARE_LAYER(memreport)
 VKAPI_ATTR void VKAPI_CALL vkgen_memreport_cb_DeviceMemoryReportCallbackEXT(const VkDeviceMemoryReportCallbackDataEXT* pCallbackData, void* pUserData);
@@ -22,5 +166,21 @@ void vkgen_memreport_next_GetPhysicalDeviceMemoryProperties(int *ok, uintptr_t p
 void vkgen_memreport_next_GetPhysicalDeviceMemoryProperties2(int *ok, uintptr_t physicalDevice, void * pMemoryProperties);
 void vkgen_memreport_next_GetPhysicalDeviceMemoryProperties2KHR(int *ok, uintptr_t physicalDevice, void * pMemoryProperties);
 void vkgen_memreport_next_GetPhysicalDeviceProperties(int *ok, uintptr_t physicalDevice, void * pProperties);
+
+/* The records of its deferred hooks (the glue's layer.RegisterDeferred
+ * gives each its id). */
+extern struct vkgen_cap_cmd vkgen_cap_memreport_afterAllocateMemory;
+extern struct vkgen_cap_cmd vkgen_cap_memreport_afterBindBufferMemory;
+extern struct vkgen_cap_cmd vkgen_cap_memreport_afterBindImageMemory;
+extern struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateBuffer;
+extern struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateImage;
+extern struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyBuffer;
+extern struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyImage;
+extern struct vkgen_cap_cmd vkgen_cap_memreport_beforeFreeMemory;
+extern struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements;
+extern struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements2;
+extern struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements;
+extern struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements2;
+extern struct vkgen_cap_cmd vkgen_cap_memreport_afterQueuePresentKHR;
 
 #endif

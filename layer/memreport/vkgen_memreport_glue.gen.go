@@ -161,43 +161,43 @@ func vkgen_memreport_go_post_QueueBindSparse(call unsafe.Pointer, queue uintptr,
 // call's copy (vkgen_capture.gen.c says what is copied).
 func init() {
 	layer.RecordNames() // the layer declares object_names
-	layer.RegisterDeferred(5, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterAllocateMemory", func(r *layer.Record) {
+	layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_memreport_afterAllocateMemory), "VK_LAYER_VKGEN_DeviceMemoryReport", "afterAllocateMemory", func(r *layer.Record) {
 		afterAllocateMemory(vk.Device(r.Value(0)), (*vk.MemoryAllocateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.DeviceMemory)(r.Pointer(3)), vk.Result(r.Result()))
 	})
-	layer.RegisterDeferred(15, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterBindBufferMemory", func(r *layer.Record) {
+	layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_memreport_afterBindBufferMemory), "VK_LAYER_VKGEN_DeviceMemoryReport", "afterBindBufferMemory", func(r *layer.Record) {
 		afterBindBufferMemory(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), vk.DeviceMemory(r.Value(2)), vk.DeviceSize(r.Value(3)), vk.Result(r.Result()), (*vk.MemoryRequirements)(r.Pointer(4)))
 	})
-	layer.RegisterDeferred(16, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterBindImageMemory", func(r *layer.Record) {
+	layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_memreport_afterBindImageMemory), "VK_LAYER_VKGEN_DeviceMemoryReport", "afterBindImageMemory", func(r *layer.Record) {
 		afterBindImageMemory(vk.Device(r.Value(0)), vk.Image(r.Value(1)), vk.DeviceMemory(r.Value(2)), vk.DeviceSize(r.Value(3)), vk.Result(r.Result()), (*vk.MemoryRequirements)(r.Pointer(4)))
 	})
-	layer.RegisterDeferred(7, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterCreateBuffer", func(r *layer.Record) {
+	layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_memreport_afterCreateBuffer), "VK_LAYER_VKGEN_DeviceMemoryReport", "afterCreateBuffer", func(r *layer.Record) {
 		afterCreateBuffer(vk.Device(r.Value(0)), (*vk.BufferCreateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.Buffer)(r.Pointer(3)), vk.Result(r.Result()))
 	})
-	layer.RegisterDeferred(8, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterCreateImage", func(r *layer.Record) {
+	layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_memreport_afterCreateImage), "VK_LAYER_VKGEN_DeviceMemoryReport", "afterCreateImage", func(r *layer.Record) {
 		afterCreateImage(vk.Device(r.Value(0)), (*vk.ImageCreateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.Image)(r.Pointer(3)), vk.Result(r.Result()))
 	})
-	layer.RegisterDeferred(9, "VK_LAYER_VKGEN_DeviceMemoryReport", "beforeDestroyBuffer", func(r *layer.Record) {
+	layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_memreport_beforeDestroyBuffer), "VK_LAYER_VKGEN_DeviceMemoryReport", "beforeDestroyBuffer", func(r *layer.Record) {
 		beforeDestroyBuffer(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), (*vk.AllocationCallbacks)(r.Pointer(2)))
 	})
-	layer.RegisterDeferred(10, "VK_LAYER_VKGEN_DeviceMemoryReport", "beforeDestroyImage", func(r *layer.Record) {
+	layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_memreport_beforeDestroyImage), "VK_LAYER_VKGEN_DeviceMemoryReport", "beforeDestroyImage", func(r *layer.Record) {
 		beforeDestroyImage(vk.Device(r.Value(0)), vk.Image(r.Value(1)), (*vk.AllocationCallbacks)(r.Pointer(2)))
 	})
-	layer.RegisterDeferred(6, "VK_LAYER_VKGEN_DeviceMemoryReport", "beforeFreeMemory", func(r *layer.Record) {
+	layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_memreport_beforeFreeMemory), "VK_LAYER_VKGEN_DeviceMemoryReport", "beforeFreeMemory", func(r *layer.Record) {
 		beforeFreeMemory(vk.Device(r.Value(0)), vk.DeviceMemory(r.Value(1)), (*vk.AllocationCallbacks)(r.Pointer(2)))
 	})
-	layer.RegisterDeferred(11, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetBufferMemoryRequirements", func(r *layer.Record) {
+	layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_memreport_afterGetBufferMemoryRequirements), "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetBufferMemoryRequirements", func(r *layer.Record) {
 		afterGetBufferMemoryRequirements(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), (*vk.MemoryRequirements)(r.Pointer(2)))
 	})
-	layer.RegisterDeferred(13, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetBufferMemoryRequirements2", func(r *layer.Record) {
+	layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_memreport_afterGetBufferMemoryRequirements2), "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetBufferMemoryRequirements2", func(r *layer.Record) {
 		afterGetBufferMemoryRequirements2(vk.Device(r.Value(0)), (*vk.BufferMemoryRequirementsInfo2)(r.Pointer(1)), (*vk.MemoryRequirements2)(r.Pointer(2)))
 	})
-	layer.RegisterDeferred(12, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetImageMemoryRequirements", func(r *layer.Record) {
+	layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_memreport_afterGetImageMemoryRequirements), "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetImageMemoryRequirements", func(r *layer.Record) {
 		afterGetImageMemoryRequirements(vk.Device(r.Value(0)), vk.Image(r.Value(1)), (*vk.MemoryRequirements)(r.Pointer(2)))
 	})
-	layer.RegisterDeferred(14, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetImageMemoryRequirements2", func(r *layer.Record) {
+	layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_memreport_afterGetImageMemoryRequirements2), "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetImageMemoryRequirements2", func(r *layer.Record) {
 		afterGetImageMemoryRequirements2(vk.Device(r.Value(0)), (*vk.ImageMemoryRequirementsInfo2)(r.Pointer(1)), (*vk.MemoryRequirements2)(r.Pointer(2)))
 	})
-	layer.RegisterDeferred(4, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterQueuePresentKHR", func(r *layer.Record) {
+	layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_memreport_afterQueuePresentKHR), "VK_LAYER_VKGEN_DeviceMemoryReport", "afterQueuePresentKHR", func(r *layer.Record) {
 		afterQueuePresentKHR(vk.Queue(r.Value(0)), (*vk.PresentInfoKHR)(r.Pointer(1)), vk.Result(r.Result()))
 	})
 }
