@@ -39,7 +39,7 @@ type capType struct {
 // record id: the glue's layer.RegisterDeferred assigns one when the library
 // loads, so no layer's output depends on another's hooks.
 type capCmd struct {
-	CName  string // vkgen_cap_<symbol>_<before|after>_<Cmd>
+	CName  string   // vkgen_cap_<symbol>_<before|after>_<Cmd>
 	Params []capPtr // with a query, its result last
 	Query  *capQuery
 	Names  int // a durable naming record's VKGEN_NAMES_* (//vkgen:durable), 0 for others

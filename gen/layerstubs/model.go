@@ -146,7 +146,7 @@ type layerData struct {
 	Spec               *Spec
 	Package            string
 	APIMajor, APIMinor string
-	Uses               []*use // sorted by name, without the exported entry points
+	Uses               []*use     // sorted by name, without the exported entry points
 	Own                []*command // what it uses that the framework does not intercept itself
 	GoHooks            []*use
 	Deferred           []*use // uses with a deferred hook
