@@ -14,8 +14,6 @@ import (
 	"sync/atomic"
 	"time"
 	"unsafe"
-
-	"github.com/vkgen/vkgen/perfetto"
 )
 
 // Deferred hooks (before<Cmd>, after<Cmd>) run here, not on the application's
@@ -67,9 +65,27 @@ func RegisterDeferred(cmd unsafe.Pointer, layer, name string, f func(*Record)) {
 	deferMu.Unlock()
 }
 
+// The framework knows no trace writer: the one the layers write events with
+// (package layer/tracing installs Perfetto's) gives it a clock and paces the
+// drain.
+var (
+	clock = func() uint64 { return uint64(C.vkgen_now_ns()) } // CLOCK_BOOTTIME, the records' clock
+	pace  func()                                              // before each record's hook; nil: none
+)
+
+// SetEventClock makes now the clock EventTime reads when no record carries
+// the call's time: CLOCK_BOOTTIME in nanoseconds, cheaper to read than the C
+// default. Call it in init.
+func SetEventClock(now func() uint64) { clock = now }
+
+// SetDrainPace makes the drain call wait before each record's hook: an event
+// writer that fell behind makes the drain, and through the ring the
+// application, wait rather than lose events. Call it in init.
+func SetDrainPace(wait func()) { pace = wait }
+
 // EventTime is the time of what the running hook reports, on
-// CLOCK_BOOTTIME (perfetto.Now's clock): the call's, in a deferred hook whose
-// record has one (read in C when the call was recorded), else now.
+// CLOCK_BOOTTIME: the call's, in a deferred hook whose record has one (read
+// in C when the call was recorded), else now (SetEventClock).
 //
 // Times only grow from one call to the next (at least by a nanosecond):
 // events go to different trace sequences, where readers order them by time
@@ -79,7 +95,7 @@ func EventTime() uint64 {
 	if r := current; r != nil && r.rec.ts != 0 {
 		t = uint64(r.rec.ts)
 	} else {
-		t = perfetto.Now() // the same clock, calibrated in Go: off by at most its calibration, and the order is kept below
+		t = clock() // the same clock: off by at most its calibration, and the order is kept below
 	}
 	for {
 		last := lastEvent.Load()
@@ -171,10 +187,9 @@ func drainLocked() int {
 		}
 		size := uint64(rec.size)
 		var heap unsafe.Pointer
-		// The hooks' events wait for a trace output that fell behind rather
-		// than being dropped: this slows the drain, and through the ring the
-		// application, instead (a stuck output is given up on after a second).
-		perfetto.WaitForRoom(time.Second)
+		if pace != nil {
+			pace() // SetDrainPace
+		}
 		switch atomic.LoadUint32(state) {
 		case C.VKGEN_REC_READY:
 			running = Record{rec: rec, slots: unsafe.Add(at, recHeader)}

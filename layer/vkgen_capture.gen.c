@@ -8599,7 +8599,7 @@ const struct vkgen_cap_type *vkgen_cap_stype(int32_t stype) {
 	return NULL;
 }
 
-/* The framework's object-name records (layer/names.go drains them): the
+/* The framework's object-name records (layer/naming drains them): the
  * naming commands of layers declaring object_names, durable, and the
  * forgetting of an ended object's name. */
 

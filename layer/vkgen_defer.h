@@ -72,7 +72,7 @@ enum { VKGEN_NAMES_NONE = 0, VKGEN_NAMES_UTILS = 1, VKGEN_NAMES_MARKER = 2 };
 
 /* The framework's own deferred hooks (generated, vkgen_capture.gen.c): the two
  * naming commands, durable, and forgetting an ended object's name, all
- * recorded into the shared name store (layer/names.go) for the layers that
+ * recorded into the shared name store (layer/naming) for the layers that
  * declare object_names. */
 extern struct vkgen_cap_cmd vkgen_cap_names_SetDebugUtilsObjectNameEXT;
 extern struct vkgen_cap_cmd vkgen_cap_names_DebugMarkerSetObjectNameEXT;

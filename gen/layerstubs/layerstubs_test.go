@@ -291,7 +291,7 @@ func TestObjectNames(t *testing.T) {
 		"struct vkgen_cap_cmd vkgen_cap_names_SetDebugUtilsObjectNameEXT = {.nparams = 2, .params = vkgen_cap_names_SetDebugUtilsObjectNameEXT_params, .names = 1};",
 		"struct vkgen_cap_cmd vkgen_cap_names_DebugMarkerSetObjectNameEXT = {.nparams = 2, .params = vkgen_cap_names_DebugMarkerSetObjectNameEXT_params, .names = 2};",
 		"struct vkgen_cap_cmd vkgen_cap_names_forget = {.nparams = 3, .params = vkgen_cap_names_forget_params};")
-	contains(t, "glue", out["vkgen_t_glue.gen.go"], "\tlayer.RecordNames() // the layer declares object_names\n")
+	contains(t, "glue", out["vkgen_t_glue.gen.go"], "\tnaming.Record() // the layer declares object_names\n")
 	s, impl, dir := layerDir(t, named, "")
 	hooks, err := Hooks(r, dir, s, impl, nil)
 	if err != nil {

@@ -232,7 +232,7 @@ var nameRecords = []string{"vkSetDebugUtilsObjectNameEXT", "vkDebugMarkerSetObje
 
 // addNameRecords describes the framework's own deferred hooks: what the
 // naming trampolines of a layer declaring object_names record, and its
-// forget record (layer/names.go drains them). A naming command the registry
+// forget record (layer/naming drains them). A naming command the registry
 // lacks gets a record nothing makes (Names 0).
 func (b *builder) addNameRecords() error {
 	for _, name := range nameRecords {

@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/vkgen/vkgen/layer"
+	"github.com/vkgen/vkgen/layer/naming"
 	"github.com/vkgen/vkgen/layer/vk"
 )
 
@@ -47,5 +48,5 @@ func vkgen_debugmarker_go_post_DestroyInstance(call unsafe.Pointer, instance uin
 // The deferred hooks, run by package layer's drain in call order with the
 // call's copy (vkgen_capture.gen.c says what is copied).
 func init() {
-	layer.RecordNames() // the layer declares object_names
+	naming.Record() // the layer declares object_names
 }

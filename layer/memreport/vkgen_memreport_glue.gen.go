@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/vkgen/vkgen/layer"
+	"github.com/vkgen/vkgen/layer/naming"
 	"github.com/vkgen/vkgen/layer/vk"
 )
 
@@ -160,7 +161,7 @@ func vkgen_memreport_go_post_QueueBindSparse(call unsafe.Pointer, queue uintptr,
 // The deferred hooks, run by package layer's drain in call order with the
 // call's copy (vkgen_capture.gen.c says what is copied).
 func init() {
-	layer.RecordNames() // the layer declares object_names
+	naming.Record() // the layer declares object_names
 	layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_memreport_afterAllocateMemory), "VK_LAYER_VKGEN_DeviceMemoryReport", "afterAllocateMemory", func(r *layer.Record) {
 		afterAllocateMemory(vk.Device(r.Value(0)), (*vk.MemoryAllocateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.DeviceMemory)(r.Pointer(3)), vk.Result(r.Result()))
 	})
