@@ -48,6 +48,7 @@ var (
 type deferredHook struct {
 	layer, name string
 	f           func(*Record)
+	runs        uint64 // records it ran, under deferMu
 }
 
 // RegisterDeferred makes f run the records of cmd, a generated struct
@@ -61,7 +62,7 @@ func RegisterDeferred(cmd unsafe.Pointer, layer, name string, f func(*Record)) {
 		deferred = append(deferred, deferredHook{}) // id 0: never registered
 	}
 	(*C.struct_vkgen_cap_cmd)(cmd).id = C.uint32_t(len(deferred))
-	deferred = append(deferred, deferredHook{layer, name, f})
+	deferred = append(deferred, deferredHook{layer: layer, name: name, f: f})
 	deferMu.Unlock()
 }
 
@@ -82,6 +83,19 @@ func SetEventClock(now func() uint64) { clock = now }
 // writer that fell behind makes the drain, and through the ring the
 // application, wait rather than lose events. Call it in init.
 func SetDrainPace(wait func()) { pace = wait }
+
+// DeferredRuns calls f with each registered deferred hook and how many
+// records it ran so far (diagnostics: which hooks are hot, and that a call
+// is recorded once).
+func DeferredRuns(f func(layer, hook string, runs uint64)) {
+	deferMu.Lock()
+	defer deferMu.Unlock()
+	for _, h := range deferred {
+		if h.f != nil {
+			f(h.layer, h.name, h.runs)
+		}
+	}
+}
 
 // EventTime is the time of what the running hook reports, on
 // CLOCK_BOOTTIME: the call's, in a deferred hook whose record has one (read
@@ -265,6 +279,7 @@ func run(r *Record) {
 		return
 	}
 	h := &deferred[id]
+	h.runs++
 	current = r
 	defer func() { current = nil }()
 	defer Recover(h.layer, h.name)

@@ -37,10 +37,12 @@ struct vkgen_hooks_##S { \
 	void (*go_post)(void *, VKGEN_UNPAREN GOTYPES R(, RET)); \
 	const struct vkgen_cap_cmd *defer_pre, *defer_post; \
 	int name_cache; \
+	int names_once; /* defer_pre is the framework's naming record: vkgen_naming_enter */ \
 }; \
 static inline __attribute__((always_inline)) RET vkgen_tramp_##S(struct vkgen_layer *L, const struct vkgen_hooks_##S *h, int slot, VKGEN_UNPAREN PARAMS) { \
 	struct vkgen_call call = {L, NULL, NULL}; \
-	int down = 1, cached = 0; \
+	int down = 1, cached = 0, vkgen_naming_on = 0; \
+	struct vkgen_naming vkgen_naming_saved = {0, 0}; \
 	R(RET result = (RET)0;) \
 	if (h->c_pre) { \
 		VkResult pre = h->c_pre(&call, VKGEN_UNPAREN PTRS); \
@@ -54,12 +56,14 @@ static inline __attribute__((always_inline)) RET vkgen_tramp_##S(struct vkgen_la
 	if (h->go_pre && down && !cached && vkgen_go_ok()) h->go_pre(&call, VKGEN_UNPAREN GOARGS); \
 	if (h->defer_pre && down && !cached) { \
 		const uint64_t a[] = {VKGEN_UNPAREN U64ARGS}; \
-		vkgen_defer(h->defer_pre, a, 0); \
+		vkgen_naming_on = h->names_once; \
+		if (!vkgen_naming_on || vkgen_naming_enter(a, &vkgen_naming_saved)) vkgen_defer(h->defer_pre, a, 0); \
 	} \
 	VKGEN_UNPAREN FORGET \
 	if (down) { \
 		VKGEN_DOWN_##DOWN(S, R, F, ARGS) \
 	} \
+	if (vkgen_naming_on) vkgen_naming_leave(&vkgen_naming_saved); \
 	if (h->go_post && !cached && vkgen_go_ok()) h->go_post(&call, VKGEN_UNPAREN GOARGS R(, result)); \
 	if (h->defer_post && !cached) { \
 		const uint64_t a[] = {VKGEN_UNPAREN U64ARGS}; \
@@ -68,7 +72,7 @@ static inline __attribute__((always_inline)) RET vkgen_tramp_##S(struct vkgen_la
 	if (h->c_post) h->c_post(&call, VKGEN_UNPAREN ARGS R(, result)); \
 	if (call.arena) vkgen_arena_free(&call); \
 	NC(if (h->name_cache && !cached && down VR(&& result == VK_SUCCESS)) vkgen_names_store_##S(L, VKGEN_UNPAREN ARGS);) \
-	(void)slot, (void)cached, (void)down; \
+	(void)slot, (void)cached, (void)down, (void)vkgen_naming_saved; \
 	R(return result;) \
 }
 #define VKGEN_DOWN_call(S, R, F, ARGS) R(result =) F(L, VKGEN_UNPAREN ARGS);

@@ -355,7 +355,7 @@ func (b *builder) finishUse(d *layerData, u *use, sym string, claimed map[string
 		u.Hooks = append(u.Hooks, hook{"defer_post", "&" + u.After.Cap.CName})
 	}
 	if u.Names != nil {
-		u.Hooks = append(u.Hooks, hook{"defer_pre", "&" + u.Names.CName})
+		u.Hooks = append(u.Hooks, hook{"defer_pre", "&" + u.Names.CName}, hook{"names_once", "1"})
 	}
 	if u.Before != nil || u.After != nil {
 		d.Deferred = append(d.Deferred, u)

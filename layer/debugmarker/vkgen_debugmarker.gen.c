@@ -145,7 +145,7 @@ static struct vkgen_named named;
 	X(vkCreateDebugUtilsMessengerEXT, VKGEN_1, 1, .fallback = vkgen_stub_messenger_create) \
 	X(vkCreateDevice, VKGEN_0, 1, 0) \
 	X(vkCreateInstance, VKGEN_0, 1, .go_post = vkgen_debugmarker_go_post_CreateInstance) \
-	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 1, .defer_pre = &vkgen_cap_names_DebugMarkerSetObjectNameEXT, .name_cache = 1) \
+	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 1, .defer_pre = &vkgen_cap_names_DebugMarkerSetObjectNameEXT, .names_once = 1, .name_cache = 1) \
 	X(vkDebugMarkerSetObjectTagEXT, VKGEN_1, 1, 0) \
 	X(vkDestroyDebugUtilsMessengerEXT, VKGEN_1, 1, .c_pre = vkgen_stub_messenger_destroy_pre, .c_post = vkgen_stub_messenger_destroy_post) \
 	X(vkDestroyDevice, VKGEN_0, 1, 0) \
@@ -157,7 +157,7 @@ static struct vkgen_named named;
 	X(vkQueueBeginDebugUtilsLabelEXT, VKGEN_1, 1, 0) \
 	X(vkQueueEndDebugUtilsLabelEXT, VKGEN_1, 1, 0) \
 	X(vkQueueInsertDebugUtilsLabelEXT, VKGEN_1, 1, 0) \
-	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 1, .defer_pre = &vkgen_cap_names_SetDebugUtilsObjectNameEXT, .name_cache = 1) \
+	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 1, .defer_pre = &vkgen_cap_names_SetDebugUtilsObjectNameEXT, .names_once = 1, .name_cache = 1) \
 	X(vkSetDebugUtilsObjectTagEXT, VKGEN_1, 1, 0) \
 	X(vkSubmitDebugUtilsMessageEXT, VKGEN_1, 1, 0) \
 

@@ -412,7 +412,7 @@ void vkgen_memreport_next_GetPhysicalDeviceProperties(int *ok, uintptr_t physica
 	X(vkCreateImage, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterCreateImage) \
 	X(vkCreateInstance, VKGEN_0, 1, .go_post = vkgen_memreport_go_post_CreateInstance) \
 	X(vkCreateVideoSessionKHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_CreateVideoSessionKHR) \
-	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_DebugMarkerSetObjectNameEXT, .name_cache = 1) \
+	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_DebugMarkerSetObjectNameEXT, .names_once = 1, .name_cache = 1) \
 	X(vkDestroyBuffer, VKGEN_1, 0, .defer_pre = &vkgen_cap_memreport_beforeDestroyBuffer) \
 	X(vkDestroyDevice, VKGEN_0, 1, .go_pre = vkgen_memreport_go_pre_DestroyDevice, .go_post = vkgen_memreport_go_post_DestroyDevice) \
 	X(vkDestroyImage, VKGEN_1, 0, .defer_pre = &vkgen_cap_memreport_beforeDestroyImage) \
@@ -433,7 +433,7 @@ void vkgen_memreport_next_GetPhysicalDeviceProperties(int *ok, uintptr_t physica
 	X(vkGetSwapchainImagesKHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_GetSwapchainImagesKHR) \
 	X(vkQueueBindSparse, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_QueueBindSparse) \
 	X(vkQueuePresentKHR, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterQueuePresentKHR) \
-	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_SetDebugUtilsObjectNameEXT, .name_cache = 1) \
+	X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_SetDebugUtilsObjectNameEXT, .names_once = 1, .name_cache = 1) \
 
 VKGEN_HOOKS(VKGEN_LAYER_TRAMP)
 VKGEN_FORGETS
