@@ -279,8 +279,8 @@ func TestObjectNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	contains(t, "vkgen_t.c", out["vkgen_t.gen.c"],
-		"X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_SetDebugUtilsObjectNameEXT, .name_cache = 1) \\\n",
-		"X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_DebugMarkerSetObjectNameEXT, .name_cache = 1) \\\n",
+		"X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_SetDebugUtilsObjectNameEXT, .names_once = 1, .name_cache = 1) \\\n",
+		"X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_DebugMarkerSetObjectNameEXT, .names_once = 1, .name_cache = 1) \\\n",
 		"\nVKGEN_FORGETS\n", "static struct vkgen_named named;",
 		".object_names = 1, .forget = &vkgen_cap_names_forget, .named = &named)",
 		"struct vkgen_cap_cmd vkgen_cap_t_afterCreateBuffer = {.nparams = 4,")
