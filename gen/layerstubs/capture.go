@@ -44,7 +44,7 @@ type capCmd struct {
 	Query  *capQuery
 	Names  int // a durable naming record's VKGEN_NAMES_* (//vkgen:durable), 0 for others
 	// Framework marks the framework's own records (vkgen_cap_names_*: object
-	// names), defined once in vkgen_capture.gen.c and drained by package layer.
+	// names), defined once in vkgen_capture.gen.c and drained by package layer/naming.
 	Framework bool
 }
 

@@ -1,9 +1,13 @@
 // Package layerstubs generates the layer framework of one library and the
 // table of each layer it hosts, from the layers' specs (vkgen-layer.json) and
-// the registry model. The framework (vkgen_framework.gen.h, vkgen_trampolines.gen.h)
-// exists once: the C trampoline of every command any layer intercepts, the
-// destroy trampolines that feed the name cache and forget hooks, and the
-// signature of every hook. A layer gets its hook table, its exported
+// the registry model. The framework (vkgen_framework.gen.h,
+// vkgen_trampolines.gen.h, vkgen_capture.gen.c) exists once and depends on
+// no layer's hooks: the trampoline body, the trampolines and hook signatures
+// of the commands it intercepts itself (the runtime's, the destroy
+// trampolines that feed the name cache and forget hooks, the naming
+// commands), and what a deferred record copies of every structure. A layer
+// gets its hook table, the trampolines and signatures of its other
+// commands, its deferred records (ids are given at load), its exported
 // GetInstanceProcAddr / GetDeviceProcAddr / Negotiate entry points, the Go
 // //export glue with panic recovery, and its loader manifest. The C runtime
 // those files link against is package layer; the C text is in package
