@@ -77,15 +77,7 @@ func plainManifest(t *testing.T) string {
 		filepath.Join(testenv.Root(), "testdata", "countlayer", "countlayer.c")).CombinedOutput(); err != nil {
 		t.Fatalf("countlayer: %v\n%s", err, out)
 	}
-	b, _ := json.Marshal(map[string]any{"file_format_version": "1.2.0", "layer": map[string]any{
-		"name": plainLayer, "type": "GLOBAL", "library_path": lib, "api_version": "1.3.239",
-		"implementation_version": "1", "description": "vkgen tests: a plain layer",
-		"functions": map[string]string{
-			"vkGetInstanceProcAddr":                  "count_GetInstanceProcAddr",
-			"vkGetDeviceProcAddr":                    "count_GetDeviceProcAddr",
-			"vkNegotiateLoaderLayerInterfaceVersion": "count_NegotiateLoaderLayerInterfaceVersion",
-		},
-	}})
+	b, _ := json.Marshal(map[string]any{"file_format_version": "1.2.0", "layer": vktest.CountLayerManifest(plainLayer, lib)})
 	return string(b)
 }
 
