@@ -9,9 +9,23 @@ import (
 // palette cycles through distinguishable colours for the tracks.
 var palette = []string{"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"}
 
-// SVG draws every counter track as a step line over time (x: time since the
-// first sample, y: bytes) with a legend.
-func (s *Summary) SVG() string { return svgChart(s.Series) }
+// SVG draws each heap's memory over time stacked by cluster, with the
+// heap's size, budget and the driver's usage, one chart under the other.
+func (s *Summary) SVG() string {
+	var body strings.Builder
+	y := 0
+	for _, c := range s.heapCharts() {
+		g, h := heapSVG(&c)
+		fmt.Fprintf(&body, `<g transform="translate(0,%d)">%s</g>`+"\n", y, g)
+		y += h
+	}
+	if y == 0 {
+		body.WriteString(`<text x="10" y="14">no memory counters in this trace</text>` + "\n")
+		y = 20
+	}
+	return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n"+
+		`<rect width="100%%" height="100%%" fill="white"/>`+"\n%s</svg>\n", chartWidth, y, body.String())
+}
 
 // svgChart draws series as step lines with a legend.
 func svgChart(series []Series) string {
@@ -56,43 +70,6 @@ func svgChart(series []Series) string {
 	}
 	b.WriteString("</svg>\n")
 	return b.String()
-}
-
-// HTML is a self-contained page with the chart, the object, cluster and
-// leak tables and the failed allocations.
-func (s *Summary) HTML(title string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title>\n", html.EscapeString(title))
-	b.WriteString("<style>body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body>\n")
-	fmt.Fprintf(&b, "<h1>%s</h1>\n<h2>Counters over time</h2>\n%s", html.EscapeString(title), s.SVG())
-	b.WriteString("<h2>Memory per object</h2>\n<table><tr><th>name</th><th>type</th><th>handle</th><th>peak bytes</th><th>final bytes</th><th>cluster</th></tr>\n")
-	for _, o := range s.Objects {
-		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%#x</td><td>%d</td><td>%d</td><td>%s</td></tr>\n",
-			html.EscapeString(o.Name), o.Type, o.Handle, o.Bytes, o.Final, html.EscapeString(o.Cluster))
-	}
-	b.WriteString("</table>\n<h2>Memory per cluster</h2>\n<table><tr><th>track</th><th>peak bytes</th><th>final bytes</th></tr>\n")
-	for _, c := range s.Clusters {
-		fmt.Fprintf(&b, "<tr><td>%s</td><td>%d</td><td>%d</td></tr>\n", html.EscapeString(c.Track), c.Peak, c.Final)
-	}
-	b.WriteString("</table>\n")
-	leakTable(&b, fmt.Sprintf("Leaks: %d", len(s.Leaks)), s.Leaks)
-	if len(s.AliveAtEnd) > 0 {
-		leakTable(&b, fmt.Sprintf("Alive at the end of the trace (no teardown, or the recording stopped first): %d", len(s.AliveAtEnd)), s.AliveAtEnd)
-	}
-	fmt.Fprintf(&b, "<p>Failed allocations: %d (%d bytes)</p>\n", s.AllocationFailures, s.FailedBytes)
-	s.overTimeHTML(&b)
-	b.WriteString("</body></html>\n")
-	return b.String()
-}
-
-// leakTable writes a heading and a table of leaks.
-func leakTable(b *strings.Builder, heading string, leaks []Leak) {
-	fmt.Fprintf(b, "<h2>%s</h2>\n<table><tr><th>name</th><th>type</th><th>handle</th><th>bytes</th><th>heap</th><th>at</th><th>cluster</th></tr>\n", html.EscapeString(heading))
-	for _, l := range leaks {
-		fmt.Fprintf(b, "<tr><td>%s</td><td>%s</td><td>%#x</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td></tr>\n",
-			html.EscapeString(l.Name), html.EscapeString(l.Type), l.Handle, l.Bytes, l.Heap, html.EscapeString(l.At), html.EscapeString(l.Cluster))
-	}
-	b.WriteString("</table>\n")
 }
 
 // timeUnit picks the unit in which the longest time on the axis reads 1 to

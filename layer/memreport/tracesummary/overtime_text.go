@@ -3,7 +3,6 @@ package tracesummary
 import (
 	"fmt"
 	"html"
-	"strconv"
 	"strings"
 )
 
@@ -46,7 +45,8 @@ func (s *Summary) overTimeText(b *strings.Builder) {
 	}
 }
 
-// overTimeHTML writes the growth curves and budget lines with their tables.
+// overTimeHTML writes the frames' and growths' curves and the budget
+// tables (the heap charts draw the budget lines).
 func (s *Summary) overTimeHTML(b *strings.Builder) {
 	fmt.Fprintf(b, "<h2>Frames: %d</h2>\n<p>%d with memory activity; allocated %d, freed %d, bound %d, unbound %d bytes</p>\n",
 		s.Frames.Count, s.Frames.Active, s.Frames.Allocated, s.Frames.Freed, s.Frames.Bound, s.Frames.Unbound)
@@ -74,25 +74,10 @@ func (s *Summary) overTimeHTML(b *strings.Builder) {
 	if len(s.HeapBudgets) == 0 {
 		return
 	}
-	b.WriteString("<h2>Heap budgets</h2>\n")
-	var lines []Series
+	b.WriteString("<h2>Heap budgets</h2>\n<table><tr><th>heap</th><th>size</th><th>budget</th><th>peak usage</th><th>source</th></tr>\n")
 	for _, h := range s.HeapBudgets {
-		name := "heap " + strconv.Itoa(int(h.Heap)) + " budget"
-		if h.Source == sourceHeapSize {
-			name = "heap " + strconv.Itoa(int(h.Heap)) + " size (no VK_EXT_memory_budget)"
-		}
-		lines = append(lines, Series{Track: name, Samples: h.Samples})
-		prefix := "vulkan.mem.heap" + strconv.Itoa(int(h.Heap)) + "."
-		for _, sr := range s.Series {
-			if sr.Track == prefix+"budget_usage" || h.Source == sourceHeapSize && strings.HasPrefix(sr.Track, prefix) && strings.Contains(sr.Track, ".usage.") {
-				lines = append(lines, sr)
-			}
-		}
-	}
-	b.WriteString(svgChart(lines))
-	b.WriteString("<table><tr><th>heap</th><th>budget</th><th>peak usage</th><th>source</th></tr>\n")
-	for _, h := range s.HeapBudgets {
-		fmt.Fprintf(b, "<tr><td>%d</td><td>%d</td><td>%d</td><td>%s</td></tr>\n", h.Heap, h.Budget, h.PeakUsage, html.EscapeString(h.Source))
+		fmt.Fprintf(b, "<tr><td>%d</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td>%s</td></tr>\n", h.Heap,
+			humanBytes(h.Size), humanBytes(h.Budget), humanBytes(h.PeakUsage), html.EscapeString(h.Source))
 	}
 	fmt.Fprintf(b, "</table>\n<p>Budget thresholds crossed: %d</p>\n<ul>\n", len(s.BudgetThresholds))
 	for _, t := range s.BudgetThresholds {

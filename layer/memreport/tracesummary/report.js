@@ -1,0 +1,70 @@
+// vkgen memory report: read-outs of the heap charts on hover, and a
+// self-check the tests read from the DOM (#vkgen-check): the charts, series
+// and points drawn and every script error. No library, no network.
+(function () {
+  "use strict";
+  var errors = [];
+  function check() {
+    var series = 0, points = 0;
+    var drawn = document.querySelectorAll("figure.heap svg [data-points]");
+    for (var i = 0; i < drawn.length; i++) {
+      var n = parseInt(drawn[i].getAttribute("data-points"), 10) || 0;
+      if (n > 1) { series++; points += n; }
+    }
+    document.getElementById("vkgen-check").textContent = JSON.stringify({
+      done: true, charts: document.querySelectorAll("figure.heap").length,
+      series: series, points: points, errors: errors
+    });
+  }
+  window.addEventListener("error", function (e) { errors.push(String(e.message || e.type)); check(); });
+
+  var units = [[1 << 30, "GiB"], [1 << 20, "MiB"], [1 << 10, "KiB"]];
+  function bytes(v) {
+    for (var i = 0; i < units.length; i++) {
+      if (v >= units[i][0]) { return (v / units[i][0]).toFixed(1) + " " + units[i][1]; }
+    }
+    return v + " B";
+  }
+
+  function readout(fig) {
+    var data = JSON.parse(fig.querySelector("script.cols").textContent);
+    var svg = fig.querySelector("svg"), tip = fig.querySelector(".tip");
+    var plot = svg.getAttribute("data-plot").split(" ").map(Number); // left top width height
+    var n = data.start_ns.length;
+    var cursor = document.createElementNS("http://www.w3.org/2000/svg", "line");
+    cursor.setAttribute("stroke", "#000");
+    cursor.setAttribute("stroke-opacity", "0.4");
+    cursor.setAttribute("y1", plot[1]);
+    cursor.setAttribute("y2", plot[1] + plot[3]);
+    cursor.style.display = "none";
+    svg.appendChild(cursor);
+    svg.addEventListener("mousemove", function (ev) {
+      var r = svg.getBoundingClientRect();
+      var x = (ev.clientX - r.left) * svg.viewBox.baseVal.width / r.width;
+      var col = Math.floor((x - plot[0]) / plot[2] * n);
+      if (col < 0 || col >= n) { tip.hidden = true; cursor.style.display = "none"; return; }
+      var lines = ["at " + (data.start_ns[col] / 1e9).toFixed(4) + " s: " + bytes(data.total[col]) + " in all"];
+      for (var i = data.layers.length - 1; i >= 0; i--) {
+        var l = data.layers[i];
+        if (l.values[col] > 0) { lines.push(l.cluster + (l.driver ? " (driver)" : "") + ": " + bytes(l.values[col])); }
+      }
+      (data.lines || []).forEach(function (l) { lines.push(l.kind + ": " + bytes(l.values[col])); });
+      tip.textContent = lines.join("\n");
+      tip.hidden = false;
+      var px = plot[0] + (col + 0.5) * plot[2] / n;
+      cursor.setAttribute("x1", px);
+      cursor.setAttribute("x2", px);
+      cursor.style.display = "";
+      var left = (px * r.width / svg.viewBox.baseVal.width) + 12;
+      tip.style.left = Math.min(left, r.width - 220) + "px";
+      tip.style.top = (plot[1] + 4) + "px";
+    });
+    svg.addEventListener("mouseleave", function () { tip.hidden = true; cursor.style.display = "none"; });
+  }
+
+  var figs = document.querySelectorAll("figure.heap");
+  for (var i = 0; i < figs.length; i++) {
+    try { readout(figs[i]); } catch (e) { errors.push(String(e)); }
+  }
+  check();
+})();
