@@ -39,8 +39,10 @@ var knownKeys = map[string]bool{
 // the trace is escaped; the charts' data is JSON inside a script element
 // (encoding/json escapes <, > and &). The script (report.js) adds the
 // charts' read-outs and writes a self-check into #vkgen-check.
-func (s *Summary) HTML(title string) string {
-	model := summaryModel(s)
+func (s *Summary) HTML(title string) string { return s.page(title, summaryModel(s)) }
+
+// page is the HTML page of s whose tables come from model, s's JSON.
+func (s *Summary) page(title string, model map[string]any) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title>\n<style>%s</style></head><body>\n", html.EscapeString(title), reportCSS)
 	fmt.Fprintf(&b, "<h1>%s</h1>\n", html.EscapeString(title))
