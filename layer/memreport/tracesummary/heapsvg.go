@@ -76,7 +76,8 @@ func heapSVG(c *heapChart) (string, int) {
 			ymax = max(ymax, l.Max)
 		}
 	}
-	ymax = max(ymax+ymax/20, 1)
+	step := tickStep(ymax)
+	ymax = (ymax/step + 1) * step
 	y := func(v int64) float64 { return plotTop + (1-float64(v)/float64(ymax))*plotHeight }
 	div, unit := timeUnit(c.End)
 	head := fmt.Sprintf("peak %s at %.4g %s", humanBytes(c.Peak), float64(c.PeakAt)/div, unit)
@@ -102,13 +103,14 @@ func heapSVG(c *heapChart) (string, int) {
 	bottom := plotTop + plotHeight
 	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/><line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>`+"\n",
 		plotLeft, bottom, chartWidth-plotRight, bottom, plotLeft, plotTop, plotLeft, bottom)
-	for i := 0; i <= 4; i++ {
-		v := ymax * int64(i) / 4
+	for v := int64(0); v <= ymax; v += step {
 		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%s</text><line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#eee"/>`+"\n",
 			plotLeft-4, y(v)+4, humanBytes(v), plotLeft+1, y(v), chartWidth-plotRight, y(v))
+	}
+	for i := 0; i <= 4; i++ {
 		col := chartColumns * i / 4
 		t := c.End * uint64(i) / 4
-		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%.4g %s</text>`+"\n", x(col), bottom+14, float64(t)/div, unit)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%.3g %s</text>`+"\n", x(col), bottom+14, float64(t)/div, unit)
 	}
 	// The stack, bottom up.
 	base := make([]int64, chartColumns)
@@ -166,6 +168,25 @@ func heapSVG(c *heapChart) (string, int) {
 		fmt.Fprintf(&b, `<g class="legend" transform="translate(%d,%d)">%s</g>`+"\n", plotLeft+colW*(i%legendCols), ly+legendRow*(i/legendCols), it)
 	}
 	return b.String(), ly + legendRow*((len(items)+legendCols-1)/legendCols) + 8
+}
+
+// tickStep is a round step of bytes (1, 2 or 5 times a power of ten of
+// B, KiB, MiB or GiB) that divides [0, v] into at most 6 ticks.
+func tickStep(v int64) int64 {
+	unit := int64(1)
+	for _, u := range []int64{1 << 30, 1 << 20, 1 << 10} {
+		if v >= u {
+			unit = u
+			break
+		}
+	}
+	for p := int64(1); ; p *= 10 {
+		for _, m := range []int64{1, 2, 5} {
+			if step := m * p * unit; v/step < 6 {
+				return step
+			}
+		}
+	}
 }
 
 // stepPoints is a step line through one value per column, as SVG points,
