@@ -15,20 +15,34 @@ const hostileName = `</script><img src=x onerror="document.title='pwned'"><scrip
 
 // TestTraceHTMLInChromium records the demo through the real loader and
 // lavapipe, its leaked buffer named hostileName, writes `vkgen trace
-// summary --html`, and opens the page in headless Chromium: its script
-// runs without an error and draws the heap's chart (series with points),
-// and the name is text in the DOM, not an element.
+// summary --html`, and `vkgen trace diff --html` against a run without
+// the leak, and opens the pages in headless Chromium: their script runs
+// without an error and draws the heap charts (series with points: one for
+// the summary, the base's and the new trace's for the diff), and the name
+// is text in the DOM, not an element.
 func TestTraceHTMLInChromium(t *testing.T) {
 	htmlcheck.Chromium(t)
 	trace, _ := tracedRun(t, "demo/demo.c", nil, "--fail-alloc", "--reuse", "--leak-name", hostileName)
-	page := filepath.Join(t.TempDir(), "memory.html")
+	base, _ := tracedRun(t, "demo/demo.c", nil, "--reuse")
+	dir := t.TempDir()
+	page, diffPage := filepath.Join(dir, "memory.html"), filepath.Join(dir, "diff.html")
 	if _, stderr, code := vkgen(t, summaryArgs(trace, "--html", page)...); code != 0 {
 		t.Fatalf("trace summary --html: exit %d\n%s", code, stderr)
 	}
+	if _, stderr, code := traceRun(t, "diff", "--html", diffPage, base, trace); code != 0 {
+		t.Fatalf("trace diff --html: exit %d\n%s", code, stderr)
+	}
+	checkPage(t, page, 1)
+	checkPage(t, diffPage, 2)
+}
+
+// checkPage opens page in Chromium and checks its self-check and DOM.
+func checkPage(t *testing.T, page string, charts int) {
+	t.Helper()
 	r := htmlcheck.Check(t, page)
-	t.Logf("self-check: %d charts, %d series, %d points, errors %q", r.Charts, r.Series, r.Points, r.Errors)
-	if !r.Done || len(r.Errors) > 0 || r.Charts < 1 || r.Series < 2 || r.Points < 4 {
-		t.Errorf("the page's self-check: done %v, %d charts, %d series, %d points, errors %q; want done, no errors, a chart of at least 2 series", r.Done, r.Charts, r.Series, r.Points, r.Errors)
+	t.Logf("%s: %d charts, %d series, %d points, errors %q", filepath.Base(page), r.Charts, r.Series, r.Points, r.Errors)
+	if !r.Done || len(r.Errors) > 0 || r.Charts != charts || r.Series < 2*charts || r.Points < 4*charts {
+		t.Errorf("%s: the page's self-check: done %v, %d charts, %d series, %d points, errors %q; want done, no errors, %d charts of at least 2 series", page, r.Done, r.Charts, r.Series, r.Points, r.Errors, charts)
 	}
 	if strings.Contains(r.DOM, "<img") || strings.Contains(r.DOM, "pwned</title>") || !strings.Contains(r.DOM, "&lt;img src=x onerror=") {
 		t.Errorf("the hostile name is not plain text in the DOM:\n%s", r.DOM)

@@ -44,24 +44,10 @@ func (s *Summary) HTML(title string) string { return s.page(title, summaryModel(
 // page is the HTML page of s whose tables come from model, s's JSON.
 func (s *Summary) page(title string, model map[string]any) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title>\n<style>%s</style></head><body>\n", html.EscapeString(title), reportCSS)
 	fmt.Fprintf(&b, "<h1>%s</h1>\n", html.EscapeString(title))
 	s.factsHTML(&b)
-	charts := s.heapCharts()
 	b.WriteString("<h2>Memory per heap over time, stacked by cluster</h2>\n")
-	if len(charts) == 0 {
-		b.WriteString("<p>No memory counters in this trace.</p>\n")
-	}
-	for i := range charts {
-		c := &charts[i]
-		g, h := heapSVG(c)
-		data, _ := json.Marshal(c)
-		fmt.Fprintf(&b, "<figure class=\"heap\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\" data-plot=\"%d %d %d %d\">\n%s</svg>\n<div class=\"tip\" hidden></div>\n<script type=\"application/json\" class=\"cols\">%s</script></figure>\n",
-			chartWidth, h, chartWidth, h, plotLeft, plotTop, chartWidth-plotLeft-plotRight, plotHeight, g, data)
-	}
-	if len(charts) > 0 {
-		b.WriteString("<p class=\"note\">Each column of a chart is the moment in it when the heap held the most. The clusters are the layer's counters: a byte bound to two resources counts in both clusters.</p>\n")
-	}
+	b.WriteString(s.ChartsHTML())
 	// Unknown top-level fields (totals, blocks, ...) come right after the
 	// charts: they are what a newer model adds about the heaps.
 	for _, k := range sortedKeys(model) {
@@ -78,7 +64,34 @@ func (s *Summary) page(title string, model map[string]any) string {
 	}
 	fmt.Fprintf(&b, "<h2>Failed allocations: %d</h2>\n<p>%s requested in all.</p>\n", s.AllocationFailures, failedBytes(s.FailedBytes))
 	s.overTimeHTML(&b)
-	fmt.Fprintf(&b, "<pre id=\"vkgen-check\">{\"done\":false}</pre>\n<script>%s</script>\n</body></html>\n", reportJS)
+	return Page(title, b.String())
+}
+
+// Page is a self-contained HTML page of body under title, with the
+// report's style and script (the charts' read-outs and the self-check in
+// #vkgen-check); `vkgen trace diff --html` shares it. The script is in a
+// CDATA section, so that the page also reads as XML.
+func Page(title, body string) string {
+	return fmt.Sprintf("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title>\n<style>%s</style></head><body>\n%s"+
+		"<pre id=\"vkgen-check\">{\"done\":false}</pre>\n<script>//<![CDATA[\n%s//]]>\n</script>\n</body></html>\n", html.EscapeString(title), reportCSS, body, reportJS)
+}
+
+// ChartsHTML is the heap charts of s as figures of inline SVG, each with
+// its columns as JSON for the script's read-outs.
+func (s *Summary) ChartsHTML() string {
+	charts := s.heapCharts()
+	if len(charts) == 0 {
+		return "<p>No memory counters in this trace.</p>\n"
+	}
+	var b strings.Builder
+	for i := range charts {
+		c := &charts[i]
+		g, h := heapSVG(c)
+		data, _ := json.Marshal(c)
+		fmt.Fprintf(&b, "<figure class=\"heap\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\" data-plot=\"%d %d %d %d\">\n%s</svg>\n<div class=\"tip\" hidden></div>\n<script type=\"application/json\" class=\"cols\">%s</script></figure>\n",
+			chartWidth, h, chartWidth, h, plotLeft, plotTop, chartWidth-plotLeft-plotRight, plotHeight, g, data)
+	}
+	b.WriteString("<p class=\"note\">Each column of a chart is the moment in it when the heap held the most. The clusters are the layer's counters: a byte bound to two resources counts in both clusters.</p>\n")
 	return b.String()
 }
 
