@@ -2,6 +2,7 @@ package tracesummary
 
 import (
 	"encoding/json"
+	"maps"
 	"fmt"
 	"html"
 	"slices"
@@ -46,6 +47,7 @@ func tableDepth(b *strings.Builder, rows []map[string]any, lead []string, total,
 		b.WriteString("<p class=\"none\">none</p>\n")
 		return
 	}
+	rows = withLayouts(flatten(rows))
 	seen := map[string]bool{}
 	var cols []string
 	for _, k := range lead {
@@ -95,6 +97,45 @@ func tableDepth(b *strings.Builder, rows []map[string]any, lead []string, total,
 	}
 }
 
+// flatten makes the fields of a row's flat objects (whose fields are all
+// numbers or strings: totals at peak and at the end) columns of their own,
+// "peak.bound_bytes", so that a table of them reads across.
+func flatten(rows []map[string]any) []map[string]any {
+	out := make([]map[string]any, len(rows))
+	for i, r := range rows {
+		var c map[string]any
+		for k, v := range r {
+			m, ok := v.(map[string]any)
+			if !ok || !flat(m) {
+				continue
+			}
+			if c == nil {
+				c = maps.Clone(r)
+			}
+			delete(c, k)
+			for sub, x := range m {
+				c[k+"."+sub] = x
+			}
+		}
+		if c == nil {
+			c = r
+		}
+		out[i] = c
+	}
+	return out
+}
+
+func flat(m map[string]any) bool {
+	for _, v := range m {
+		switch v.(type) {
+		case json.Number, string, bool, nil:
+		default:
+			return false
+		}
+	}
+	return len(m) > 0
+}
+
 // columnTitle is how a column of field key is headed.
 func columnTitle(key string) string {
 	switch key {
@@ -109,7 +150,7 @@ func columnTitle(key string) string {
 	case "ns":
 		return "time"
 	}
-	return strings.ReplaceAll(strings.TrimSuffix(key, "_bytes"), "_", " ")
+	return strings.NewReplacer("_", " ", ".", " ").Replace(strings.TrimSuffix(key, "_bytes"))
 }
 
 // valueHTML writes v, the value of field key: numbers by what the key
@@ -124,6 +165,8 @@ func valueHTML(b *strings.Builder, key string, v any, depth int) {
 		b.WriteString(plainText(v))
 	case json.Number:
 		b.WriteString(numberHTML(key, v))
+	case blockLayout:
+		b.WriteString(v.svg())
 	case map[string]any:
 		if depth > maxDepth {
 			b.WriteString(html.EscapeString(plainText(v)))
@@ -150,7 +193,7 @@ func valueHTML(b *strings.Builder, key string, v any, depth int) {
 			fmt.Fprintf(b, "<details><summary>%d</summary>", len(rows))
 			defer b.WriteString("</details>")
 		}
-		tableDepth(b, rows, []string{"heap", "kind", "key", "name", "offset", "size"}, len(rows), depth)
+		tableDepth(b, rows, []string{"heap", "kind", "key", "name", "offset", "size", "layout"}, len(rows), depth)
 	}
 }
 

@@ -233,7 +233,13 @@ func groupsHTML(b *strings.Builder, groups any, folded int) {
 		}
 		switch m["kind"] {
 		case KindName:
-			named = append(named, m)
+			n := map[string]any{}
+			for k, v := range m {
+				if k != "kind" {
+					n[k] = v
+				}
+			}
+			named = append(named, n)
 		case KindType, KindCluster, KindHeap, KindTotal:
 			rollup = append(rollup, m)
 		default:

@@ -127,7 +127,8 @@ func TestPageShowsNewFields(t *testing.T) {
 	obj["dimensions"] = "400x300"
 	var extra map[string]any
 	d := json.NewDecoder(strings.NewReader(`{"totals": [{"heap": 0, "allocated_bytes": 2097152, "bound_bytes": 1048576, "aliased_bytes": 0}],
-		"blocks": [{"handle": 255, "size": 2097152, "ranges": [{"offset": 0, "size": 4096, "object": "<b>"}]}]}`))
+		"blocks": [{"handle": 255, "size": 2097152, "ranges": [{"offset": 0, "size": 4096, "name": "<b>"}, {"offset": 8192, "size": 4096}],
+			"overlaps": [{"offset": 8192, "size": 1024}]}]}`))
 	d.UseNumber()
 	if err := d.Decode(&extra); err != nil {
 		t.Fatal(err)
@@ -139,7 +140,8 @@ func TestPageShowsNewFields(t *testing.T) {
 	for _, want := range []string{
 		"image 2D 400x300 R8G8B8A8_UNORM sampled|transfer_dst — TextureLoader::load (texture.cpp:123) 0x10",
 		"<th>dimensions</th>", "<h2>Totals</h2>", "<th>allocated</th>", `<span title="2097152 bytes">2.0 MiB</span>`,
-		"<h2>Blocks</h2>", "<th>ranges</th>", "&lt;b&gt;",
+		"<h2>Blocks</h2>", "<th>ranges</th>", "&lt;b&gt;", `<th>layout</th>`, `<svg class="block" width="360" height="14" data-points="6">`,
+		`<rect x="1.41" y="1" width="0.50" height="12" fill="#d62728"><title>aliased at 8192, 1.0 KiB </title></rect>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
