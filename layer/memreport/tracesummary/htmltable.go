@@ -2,9 +2,9 @@ package tracesummary
 
 import (
 	"encoding/json"
-	"maps"
 	"fmt"
 	"html"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
