@@ -62,7 +62,7 @@ func (s *Summary) page(title string, model map[string]any) string {
 	if len(s.AliveAtEnd) > 0 {
 		leakHTML(&b, fmt.Sprintf("Alive at the end of the trace (no teardown, or the recording stopped first): %d", len(s.AliveAtEnd)), model["alive_at_end"])
 	}
-	fmt.Fprintf(&b, "<h2>Failed allocations: %d</h2>\n<p>%s requested in all.</p>\n", s.AllocationFailures, failedBytes(s.FailedBytes))
+	fmt.Fprintf(&b, "<h2>Failed allocations: %d</h2>\n<p>%s bytes requested in all.</p>\n", s.AllocationFailures, plainNumber(model["failed_bytes"]))
 	s.overTimeHTML(&b)
 	return Page(title, b.String())
 }
@@ -123,11 +123,13 @@ func (s *Summary) factsHTML(b *strings.Builder) {
 	}
 }
 
-func failedBytes(v uint64) string {
-	if v == ^uint64(0) {
-		return "more than " + humanBytes(1<<62) + " (the sum saturated)"
+// plainNumber is a number of the model as it is (a sum of bytes may pass
+// 2^64), else "?".
+func plainNumber(v any) string {
+	if n, ok := v.(json.Number); ok {
+		return html.EscapeString(n.String())
 	}
-	return fmt.Sprintf("%s (%d bytes)", humanBytes(int64(min(v, 1<<62))), v)
+	return "?"
 }
 
 // objectsHTML writes the objects that held the most, each labelled by its
