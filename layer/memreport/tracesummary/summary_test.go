@@ -2,8 +2,8 @@ package tracesummary
 
 import (
 	"bytes"
-	"fmt"
 	"encoding/xml"
+	"fmt"
 	"strings"
 	"testing"
 
