@@ -1,6 +1,7 @@
 package tracesummary
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -66,7 +67,10 @@ func tableDepth(b *strings.Builder, rows []map[string]any, lead []string, total,
 			}
 		}
 	}
-	slices.Sort(extra)
+	// by name, what is at the end ("final...") after the rest (peaks)
+	slices.SortFunc(extra, func(a, b string) int {
+		return cmp.Or(cmp.Compare(endKey(a), endKey(b)), cmp.Compare(a, b))
+	})
 	cols = append(cols, extra...)
 	b.WriteString("<table><tr>")
 	for _, c := range cols {
@@ -114,7 +118,9 @@ func flatten(rows []map[string]any) []map[string]any {
 			}
 			delete(c, k)
 			for sub, x := range m {
-				c[k+"."+sub] = x
+				if y, dup := r[sub]; !dup || y != x {
+					c[k+"."+sub] = x
+				}
 			}
 		}
 		if c == nil {
@@ -134,6 +140,13 @@ func flat(m map[string]any) bool {
 		}
 	}
 	return len(m) > 0
+}
+
+func endKey(k string) int {
+	if strings.HasPrefix(k, "final") {
+		return 1
+	}
+	return 0
 }
 
 // columnTitle is how a column of field key is headed.
