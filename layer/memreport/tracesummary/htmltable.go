@@ -163,7 +163,7 @@ func columnTitle(key string) string {
 	case "ns":
 		return "time"
 	}
-	return strings.NewReplacer("_", " ", ".", " ").Replace(strings.TrimSuffix(key, "_bytes"))
+	return strings.NewReplacer("_", " ", ".", " ").Replace(strings.TrimSuffix(strings.TrimSuffix(key, "_bytes"), "_ns"))
 }
 
 // valueHTML writes v, the value of field key: numbers by what the key
@@ -173,7 +173,8 @@ func valueHTML(b *strings.Builder, key string, v any, depth int) {
 	switch v := v.(type) {
 	case nil:
 	case string:
-		b.WriteString(html.EscapeString(v))
+		// flags (a|b|c) may break after each bar
+		b.WriteString(strings.ReplaceAll(html.EscapeString(v), "|", "|<wbr>"))
 	case bool:
 		b.WriteString(plainText(v))
 	case json.Number:
@@ -206,7 +207,7 @@ func valueHTML(b *strings.Builder, key string, v any, depth int) {
 			fmt.Fprintf(b, "<details><summary>%d</summary>", len(rows))
 			defer b.WriteString("</details>")
 		}
-		tableDepth(b, rows, []string{"heap", "kind", "key", "name", "offset", "size", "layout"}, len(rows), depth)
+		tableDepth(b, rows, []string{"heap", "kind", "key", "name", "handle", "descriptor", "offset", "size", "layout"}, len(rows), depth)
 	}
 }
 

@@ -138,7 +138,7 @@ func TestPageShowsNewFields(t *testing.T) {
 	}
 	page := s.page("t", model)
 	for _, want := range []string{
-		"image 2D 400x300 R8G8B8A8_UNORM sampled|transfer_dst — TextureLoader::load (texture.cpp:123) 0x10",
+		"image 2D 400x300 R8G8B8A8_UNORM sampled|<wbr>transfer_dst — TextureLoader::load (texture.cpp:123) 0x10",
 		"<th>dimensions</th>", "<h2>Totals</h2>", "<th>allocated</th>", `<span title="2097152 bytes">2.0 MiB</span>`,
 		"<h2>Blocks</h2>", "<th>ranges</th>", "&lt;b&gt;", `<th>layout</th>`, `<svg class="block" width="360" height="14" data-points="6">`,
 		`<rect x="1.41" y="1" width="0.50" height="12" fill="#d62728"><title>aliased at 8192, 1.0 KiB </title></rect>`,
