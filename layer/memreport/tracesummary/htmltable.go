@@ -163,7 +163,10 @@ func columnTitle(key string) string {
 	case "ns":
 		return "time"
 	}
-	return strings.NewReplacer("_", " ", ".", " ").Replace(strings.TrimSuffix(strings.TrimSuffix(key, "_bytes"), "_ns"))
+	if t, ok := strings.CutSuffix(key, "_ns"); ok {
+		return strings.ReplaceAll(t, "_", " ") + " at"
+	}
+	return strings.NewReplacer("_", " ", ".", " ").Replace(strings.TrimSuffix(key, "_bytes"))
 }
 
 // valueHTML writes v, the value of field key: numbers by what the key

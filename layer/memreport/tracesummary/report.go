@@ -2,10 +2,12 @@ package tracesummary
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"encoding/json"
 	"fmt"
 	"html"
+	"slices"
 	"strings"
 )
 
@@ -50,11 +52,12 @@ func (s *Summary) page(title string, model map[string]any) string {
 	b.WriteString(s.ChartsHTML())
 	// Unknown top-level fields (totals, blocks, ...) come right after the
 	// charts: they are what a newer model adds about the heaps.
-	for _, k := range sortedKeys(model) {
-		if !knownKeys[k] {
-			fmt.Fprintf(&b, "<h2>%s</h2>\n", html.EscapeString(titleOf(k)))
-			valueHTML(&b, k, model[k], 0)
-		}
+	// The shorter first: a summary (totals) before its detail (blocks).
+	extra := slices.DeleteFunc(sortedKeys(model), func(k string) bool { return knownKeys[k] })
+	slices.SortStableFunc(extra, func(a, b string) int { return cmp.Compare(rowCount(model[a]), rowCount(model[b])) })
+	for _, k := range extra {
+		fmt.Fprintf(&b, "<h2>%s</h2>\n", html.EscapeString(titleOf(k)))
+		valueHTML(&b, k, model[k], 0)
 	}
 	objectsHTML(&b, model, s.ObjectsTotal)
 	groupsHTML(&b, model["groups"], s.GroupsFolded)
@@ -93,6 +96,14 @@ func (s *Summary) ChartsHTML() string {
 	}
 	b.WriteString("<p class=\"note\">Each column of a chart is the moment in it when the heap held the most. The clusters are the layer's counters: a byte bound to two resources counts in both clusters.</p>\n")
 	return b.String()
+}
+
+// rowCount is how many rows v makes: a list's length, else 1.
+func rowCount(v any) int {
+	if l, ok := v.([]any); ok {
+		return len(l)
+	}
+	return 1
 }
 
 // summaryModel is s as its JSON (what `--format json` writes), decoded
