@@ -163,9 +163,9 @@ var (
 	callSiteKeys   = []string{"call_site", "callsite", "site", "call_stack", "callstack", "stack"}
 )
 
-// withLabel is m with an "object" column: its name, else "(unnamed)" and
-// its descriptor, then " — " and its call site; the fields used and the
-// name leave m's other columns.
+// withLabel is m with an "object" column: its name and descriptor (else
+// "(unnamed)"), then " — " and its call site, then its handle; the fields
+// used leave m's other columns.
 func withLabel(m map[string]any) map[string]any {
 	out := map[string]any{}
 	for k, v := range m {
@@ -174,11 +174,13 @@ func withLabel(m map[string]any) map[string]any {
 	label, _ := m["name"].(string)
 	delete(out, "name")
 	desc, site := take(out, descriptorKeys), take(out, callSiteKeys)
-	if label == "" {
+	switch {
+	case label == "" && desc == "":
 		label = "(unnamed)"
-		if desc != "" {
-			label = desc
-		}
+	case label == "":
+		label = desc
+	case desc != "":
+		label += ": " + desc
 	}
 	if site != "" {
 		label += " — " + site
@@ -211,6 +213,12 @@ func plainText(v any) string {
 	case json.Number:
 		return v.String()
 	case map[string]any:
+		if f, ok := v["function"].(string); ok { // a stack frame
+			if file, _ := v["file"].(string); file != "" {
+				return fmt.Sprintf("%s (%s:%s)", f, file, plainText(v["line"]))
+			}
+			return f
+		}
 		var parts []string
 		for _, k := range sortedKeys(v) {
 			if t := plainText(v[k]); t != "" {

@@ -133,6 +133,9 @@ func TestPageShowsNewFields(t *testing.T) {
 	if err := d.Decode(&extra); err != nil {
 		t.Fatal(err)
 	}
+	if f := plainText([]any{map[string]any{"function": "load", "file": "t.cpp", "line": json.Number("12")}, map[string]any{"function": "main"}}); f != "load (t.cpp:12) < main" {
+		t.Errorf("frames read %q", f)
+	}
 	for k, v := range extra {
 		model[k] = v
 	}
