@@ -136,18 +136,7 @@ func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
 // that never held a byte are left out.
 func stackColumns(series []Series, end uint64) heapChart {
 	slices.SortFunc(series, func(a, b Series) int { return cmp.Compare(layerRank(a.Track), layerRank(b.Track)) })
-	type step struct {
-		ts    uint64
-		layer int
-		v     int64
-	}
-	var steps []step
-	for i, sr := range series {
-		for _, p := range sr.Samples {
-			steps = append(steps, step{p.Timestamp, i, p.Value})
-		}
-	}
-	slices.SortStableFunc(steps, func(a, b step) int { return cmp.Compare(a.ts, b.ts) })
+	steps := mergedSteps(series)
 	c := heapChart{End: end, Start: make([]uint64, chartColumns), Total: make([]int64, chartColumns)}
 	for i := range c.Start {
 		c.Start[i] = columnStart(i, end)
@@ -169,8 +158,8 @@ func stackColumns(series []Series, end uint64) heapChart {
 		snap()
 		for ; j < len(steps) && column(steps[j].ts, end) == col; j++ {
 			st := steps[j]
-			total += st.v - cur[st.layer]
-			cur[st.layer] = st.v
+			total += st.v - cur[st.track]
+			cur[st.track] = st.v
 			// A moment is settled once every change at its timestamp is
 			// applied: a bind moves bytes between two tracks at once.
 			if settled := j+1 == len(steps) || steps[j+1].ts != st.ts; settled && total > best {
@@ -191,6 +180,26 @@ func stackColumns(series []Series, end uint64) heapChart {
 		}
 	}
 	return c
+}
+
+// step is a value of series[track] among the merged samples of several.
+type step struct {
+	ts    uint64
+	track int
+	v     int64
+}
+
+// mergedSteps is the samples of every series in time order (a series'
+// own order kept at equal times).
+func mergedSteps(series []Series) []step {
+	var steps []step
+	for i, sr := range series {
+		for _, p := range sr.Samples {
+			steps = append(steps, step{p.Timestamp, i, p.Value})
+		}
+	}
+	slices.SortStableFunc(steps, func(a, b step) int { return cmp.Compare(a.ts, b.ts) })
+	return steps
 }
 
 // column is the column of time t in a chart of [0, end).

@@ -249,23 +249,15 @@ func (o *overTime) finish(sum *Summary, t0 uint64) {
 // heapPeak is the highest sum of a heap's usage tracks at any of their
 // sample times.
 func heapPeak(series []Series, prefix string) int64 {
-	type step struct {
-		ts    uint64
-		track int
-		v     int64
-	}
-	var steps []step
-	for i, s := range series {
+	var usage []Series
+	for _, s := range series {
 		if strings.HasPrefix(s.Track, prefix) && strings.Contains(s.Track, ".usage.") {
-			for _, p := range s.Samples {
-				steps = append(steps, step{p.Timestamp, i, p.Value})
-			}
+			usage = append(usage, s)
 		}
 	}
-	slices.SortStableFunc(steps, func(a, b step) int { return cmp.Compare(a.ts, b.ts) })
 	cur := map[int]int64{}
 	var sum, peak int64
-	for _, s := range steps {
+	for _, s := range mergedSteps(usage) {
 		sum += s.v - cur[s.track]
 		cur[s.track] = s.v
 		peak = max(peak, sum)
