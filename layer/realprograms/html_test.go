@@ -1,7 +1,6 @@
 package realprograms_test
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -15,9 +14,7 @@ import (
 // program's trace and opens it in headless Chromium: the page's script
 // runs without an error and draws a chart per heap with series of points.
 func TestHTMLReport(t *testing.T) {
-	if os.Getenv("VKGEN_REAL_PROGRAMS") != "1" {
-		t.Skip("runs third-party programs: set VKGEN_REAL_PROGRAMS=1 (scripts/test.sh runs it as a step of its own)")
-	}
+	realOnly(t, "runs third-party programs")
 	htmlcheck.Chromium(t)
 	r := newRig(t)
 	for _, p := range programs {
