@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"html"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -34,6 +35,17 @@ func clusterColour(cluster string) string {
 	h := fnv.New32a()
 	h.Write([]byte(cluster))
 	return palette[h.Sum32()%uint32(len(palette))]
+}
+
+// colour is the layer's fill: its cluster's, paler for the driver's.
+func (l *stackLayer) colour() string {
+	c := clusterColour(l.Cluster)
+	v, err := strconv.ParseUint(strings.TrimPrefix(c, "#"), 16, 32)
+	if !l.Driver || err != nil {
+		return c
+	}
+	pale := func(shift uint) uint64 { return (v>>shift&0xff + 2*0xff) / 3 }
+	return fmt.Sprintf("#%02x%02x%02x", pale(16), pale(8), pale(0))
 }
 
 // lineStyles draw each kind of heapLine.
@@ -112,25 +124,25 @@ func heapSVG(c *heapChart) (string, int) {
 		t := c.End * uint64(i) / 4
 		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%.3g %s</text>`+"\n", x(col), bottom+14, float64(t)/div, unit)
 	}
-	// The stack, bottom up.
-	base := make([]int64, chartColumns)
-	for _, l := range c.Layers {
-		top := make([]int64, chartColumns)
-		for i, v := range l.Values {
-			top[i] = base[i] + v
+	// The stack: each layer filled from its top down to the axis, the
+	// highest first, so a polygon needs only its top edge.
+	tops := make([][]int64, len(c.Layers))
+	for i, l := range c.Layers {
+		tops[i] = make([]int64, chartColumns)
+		for col, v := range l.Values {
+			tops[i][col] = v
+			if i > 0 {
+				tops[i][col] += tops[i-1][col]
+			}
 		}
-		pts := stepPoints(top, x, y)
-		under := stepPoints(base, x, y)
-		slices.Reverse(under)
-		pts = append(pts, under...)
-		fill := clusterColour(l.Cluster)
-		op := "0.85"
-		if l.Driver {
-			op = "0.4"
-		}
-		fmt.Fprintf(&b, `<polygon class="layer" data-points="%d" fill="%s" fill-opacity="%s" stroke="%s" stroke-width="0.5" points="%s"><title>%s: peak %s</title></polygon>`+"\n",
-			len(pts), fill, op, fill, strings.Join(pts, " "), html.EscapeString(l.label()), humanBytes(l.Peak))
-		base = top
+	}
+	for i := len(c.Layers) - 1; i >= 0; i-- {
+		l := &c.Layers[i]
+		pts := stepPoints(tops[i], x, y)
+		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(chartColumns), y(0)), fmt.Sprintf("%.1f,%.1f", x(0), y(0)))
+		fill := l.colour()
+		fmt.Fprintf(&b, `<polygon class="layer" data-points="%d" fill="%s" stroke="%s" stroke-width="0.5" points="%s"><title>%s: peak %s</title></polygon>`+"\n",
+			len(pts), fill, fill, strings.Join(pts, " "), html.EscapeString(l.label()), humanBytes(l.Peak))
 	}
 	for _, l := range c.Lines {
 		if slices.ContainsFunc(offScale, func(o heapLine) bool { return o.Kind == l.Kind }) {
@@ -148,12 +160,8 @@ func heapSVG(c *heapChart) (string, int) {
 	var items []string
 	for i := len(c.Layers) - 1; i >= 0; i-- {
 		l := &c.Layers[i]
-		op := "0.85"
-		if l.Driver {
-			op = "0.4"
-		}
-		items = append(items, fmt.Sprintf(`<rect width="10" height="10" fill="%s" fill-opacity="%s"/><text x="14" y="9">%s  %s</text>`,
-			clusterColour(l.Cluster), op, html.EscapeString(l.label()), humanBytes(l.Peak)))
+		items = append(items, fmt.Sprintf(`<rect width="10" height="10" fill="%s"/><text x="14" y="9">%s  %s</text>`,
+			l.colour(), html.EscapeString(l.label()), humanBytes(l.Peak)))
 	}
 	for _, l := range c.Lines {
 		note := humanBytes(l.Max)

@@ -3,6 +3,7 @@ package tracesummary
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -149,5 +150,31 @@ func TestPageShowsNewFields(t *testing.T) {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}
+	}
+}
+
+// Sixteen heaps of every cluster, app and driver, with long tracks: a
+// chart each, every chart bounded, the page a few megabytes at most.
+func TestManyHeaps(t *testing.T) {
+	s := &Summary{}
+	for h := range 16 {
+		for _, owner := range []string{"app", "driver"} {
+			for c, cluster := range clusterOrder {
+				var tv []int64
+				for i := range int64(2000) {
+					tv = append(tv, i*1e6+int64(c), (i%7+1)*int64(h+1)<<20)
+				}
+				s.Series = append(s.Series, Series{Track: "vulkan.mem.heap" + strconv.Itoa(h) + "." + owner + ".usage." + cluster, Samples: samples(tv...)})
+			}
+		}
+	}
+	charts := s.heapCharts()
+	if len(charts) != 16 || len(charts[15].Layers) != 2*len(clusterOrder) {
+		t.Fatalf("%d charts", len(charts))
+	}
+	page := s.HTML("many")
+	t.Logf("%d bytes", len(page))
+	if strings.Count(page, `<figure class="heap">`) != 16 || len(page) > 4<<20 {
+		t.Errorf("page of 16 heaps: %d charts, %d bytes", strings.Count(page, `<figure class="heap">`), len(page))
 	}
 }
