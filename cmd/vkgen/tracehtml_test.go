@@ -40,8 +40,8 @@ func TestTraceHTMLInChromium(t *testing.T) {
 func checkPage(t *testing.T, page string, charts int) {
 	t.Helper()
 	r := htmlcheck.Check(t, page)
-	t.Logf("%s: %d charts, %d series, %d points, errors %q", filepath.Base(page), r.Charts, r.Series, r.Points, r.Errors)
-	if !r.Done || len(r.Errors) > 0 || r.Charts != charts || r.Series < 2*charts || r.Points < 4*charts {
+	t.Logf("%s: %d charts, %d series, %d points, %d read-outs, errors %q", filepath.Base(page), r.Charts, r.Series, r.Points, r.Readouts, r.Errors)
+	if !r.Done || len(r.Errors) > 0 || r.Charts != charts || r.Readouts != charts || r.Series < 2*charts || r.Points < 4*charts {
 		t.Errorf("%s: the page's self-check: done %v, %d charts, %d series, %d points, errors %q; want done, no errors, %d charts of at least 2 series", page, r.Done, r.Charts, r.Series, r.Points, r.Errors, charts)
 	}
 	if strings.Contains(r.DOM, "<img") || strings.Contains(r.DOM, "pwned</title>") || !strings.Contains(r.DOM, "&lt;img src=x onerror=") {

@@ -22,12 +22,15 @@ import (
 
 // Result is the page's self-check.
 type Result struct {
-	Done   bool     `json:"done"` // the script ran to its end
-	Charts int      `json:"charts"`
-	Series int      `json:"series"` // series drawn with at least two points
-	Points int      `json:"points"`
-	Errors []string `json:"errors"` // caught by window.onerror, and Chromium's "Uncaught" console lines
-	DOM    string   `json:"-"`      // the DOM after the script ran
+	Done   bool `json:"done"` // the script ran to its end
+	Charts int  `json:"charts"`
+	Series int  `json:"series"` // series drawn with at least two points
+	Points int  `json:"points"`
+	// Readouts counts the charts whose read-out (the values of a column)
+	// the script made.
+	Readouts int      `json:"readouts"`
+	Errors   []string `json:"errors"` // caught by window.onerror, and Chromium's "Uncaught" console lines
+	DOM      string   `json:"-"`      // the DOM after the script ran
 }
 
 // limit bounds one Chromium run.

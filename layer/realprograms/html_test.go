@@ -34,7 +34,7 @@ func TestHTMLReport(t *testing.T) {
 			}
 			c := htmlcheck.Check(t, page)
 			t.Logf("%s: %d charts, %d series, %d points", p.name, c.Charts, c.Series, c.Points)
-			if !c.Done || len(c.Errors) > 0 || c.Charts < 1 || c.Series < 1 || c.Points < 2 {
+			if !c.Done || len(c.Errors) > 0 || c.Charts < 1 || c.Readouts != c.Charts || c.Series < 1 || c.Points < 2 {
 				t.Errorf("the page's self-check: done %v, %d charts, %d series, %d points, errors %q", c.Done, c.Charts, c.Series, c.Points, c.Errors)
 			}
 		})

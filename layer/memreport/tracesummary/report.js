@@ -1,9 +1,10 @@
 // vkgen memory report: read-outs of the heap charts on hover, and a
 // self-check the tests read from the DOM (#vkgen-check): the charts, series
-// and points drawn and every script error. No library, no network.
+// and points drawn, the charts whose read-out works, and every script
+// error. No library, no network.
 (function () {
   "use strict";
-  var errors = [];
+  var errors = [], readouts = 0;
   function check() {
     var series = 0, points = 0;
     var drawn = document.querySelectorAll("figure.heap svg [data-points]");
@@ -13,7 +14,7 @@
     }
     document.getElementById("vkgen-check").textContent = JSON.stringify({
       done: true, charts: document.querySelectorAll("figure.heap").length,
-      series: series, points: points, errors: errors
+      series: series, points: points, readouts: readouts, errors: errors
     });
   }
   window.addEventListener("error", function (e) { errors.push(String(e.message || e.type)); check(); });
@@ -38,11 +39,9 @@
     cursor.setAttribute("y2", plot[1] + plot[3]);
     cursor.style.display = "none";
     svg.appendChild(cursor);
-    svg.addEventListener("mousemove", function (ev) {
+    function hide() { tip.hidden = true; cursor.style.display = "none"; }
+    function show(col) {
       var r = svg.getBoundingClientRect();
-      var x = (ev.clientX - r.left) * svg.viewBox.baseVal.width / r.width;
-      var col = Math.floor((x - plot[0]) / plot[2] * n);
-      if (col < 0 || col >= n) { tip.hidden = true; cursor.style.display = "none"; return; }
       var lines = ["at " + (data.start_ns[col] / 1e9).toFixed(4) + " s: " + bytes(data.total[col]) + " in all"];
       for (var i = data.layers.length - 1; i >= 0; i--) {
         var l = data.layers[i];
@@ -58,13 +57,29 @@
       var left = (px * r.width / svg.viewBox.baseVal.width) + 12;
       tip.style.left = Math.min(left, r.width - 220) + "px";
       tip.style.top = (plot[1] + 4) + "px";
+      return lines.length;
+    }
+    svg.addEventListener("mousemove", function (ev) {
+      var r = svg.getBoundingClientRect();
+      var x = (ev.clientX - r.left) * svg.viewBox.baseVal.width / r.width;
+      var col = Math.floor((x - plot[0]) / plot[2] * n);
+      if (col < 0 || col >= n) { hide(); return; }
+      show(col);
     });
-    svg.addEventListener("mouseleave", function () { tip.hidden = true; cursor.style.display = "none"; });
+    svg.addEventListener("mouseleave", hide);
+    // The read-out of the peak's column, made once so that the self-check
+    // covers it.
+    var peak = data.total.indexOf(Math.max.apply(null, data.total));
+    var made = show(peak) > 1;
+    hide();
+    return made;
   }
 
   var figs = document.querySelectorAll("figure.heap");
   for (var i = 0; i < figs.length; i++) {
-    try { readout(figs[i]); } catch (e) { errors.push(String(e)); }
+    try {
+      if (readout(figs[i])) { readouts++; }
+    } catch (e) { errors.push(String(e)); }
   }
   check();
 })();
