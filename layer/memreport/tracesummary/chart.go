@@ -27,17 +27,20 @@ func (s *Summary) SVG() string {
 		`<rect width="100%%" height="100%%" fill="white"/>`+"\n%s</svg>\n", chartWidth, y, body.String())
 }
 
-// svgChart draws series as step lines with a legend.
-func svgChart(series []Series) string {
-	const w, h, left, right, top, bottom = 900, 420, 80, 20, 20, 40
-	var tmax uint64
+// svgChart draws series over [0, end) ns with a legend: as step lines, or
+// with impulses as a vertical line per sample (values that belong to one
+// moment, such as a frame's allocations).
+func svgChart(series []Series, end uint64, impulses bool) string {
+	const w, h, left, right, top, bottom = chartWidth, 260, plotLeft, plotRight, 20, 40
+	tmax := max(end, 1)
 	var vmax int64
 	for _, sr := range series {
 		for _, p := range sr.Samples {
 			tmax, vmax = max(tmax, p.Timestamp), max(vmax, p.Value)
 		}
 	}
-	tmax, vmax = max(tmax, 1), max(vmax, 1)
+	step := tickStep(max(vmax, 1))
+	vmax = (vmax/step + 1) * step
 	legendH := 16 * len(series)
 	div, unit := timeUnit(tmax)
 	x := func(t uint64) float64 { return left + float64(t)/float64(tmax)*(w-left-right) }
@@ -47,24 +50,34 @@ func svgChart(series []Series) string {
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
 	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>`+"\n", left, h-bottom, w-right, h-bottom)
 	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>`+"\n", left, top, left, h-bottom)
-	for i := 0; i <= 4; i++ {
-		v := vmax * int64(i) / 4
+	for v := int64(0); v <= vmax; v += step {
 		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n", left-4, y(v)+4, humanBytes(v))
+	}
+	for i := 0; i <= 4; i++ {
 		t := tmax * uint64(i) / 4
-		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%.4g %s</text>`+"\n", x(t), h-bottom+16, float64(t)/div, unit)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%.3g %s</text>`+"\n", x(t), h-bottom+16, float64(t)/div, unit)
 	}
 	for i, sr := range series {
 		c := palette[i%len(palette)]
 		var pts []string
 		prev := int64(0)
 		for j, p := range sr.Samples {
-			if j > 0 {
+			switch {
+			case impulses:
+				pts = append(pts, fmt.Sprintf("M%.1f,%.1fV%.1f", x(p.Timestamp)+float64(i), y(0), y(p.Value)))
+			case j > 0:
 				pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(p.Timestamp), y(prev)))
+				fallthrough
+			default:
+				pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(p.Timestamp), y(p.Value)))
 			}
-			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(p.Timestamp), y(p.Value)))
 			prev = p.Value
 		}
-		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"><title>%s</title></polyline>`+"\n", c, strings.Join(pts, " "), html.EscapeString(sr.Track))
+		if impulses {
+			fmt.Fprintf(&b, `<path fill="none" stroke="%s" stroke-width="1.5" d="%s"><title>%s</title></path>`+"\n", c, strings.Join(pts, ""), html.EscapeString(sr.Track))
+		} else {
+			fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"><title>%s</title></polyline>`+"\n", c, strings.Join(pts, " "), html.EscapeString(sr.Track))
+		}
 		ly := h + 16*i + 4
 		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text x="%d" y="%d">%s</text>`+"\n", left, ly, c, left+16, ly+9, html.EscapeString(sr.Track))
 	}

@@ -92,13 +92,7 @@ func usageTrack(name string) (heap int, driver bool, cluster string, ok bool) {
 // usage tracks; a trace without them gets one chart of the all-heap
 // tracks. The two kinds never share a chart: they count the same bytes.
 func (s *Summary) heapCharts() []heapChart {
-	var end uint64
-	for _, sr := range s.Series {
-		if n := len(sr.Samples); n > 0 {
-			end = max(end, sr.Samples[n-1].Timestamp)
-		}
-	}
-	end++
+	end := s.chartEnd()
 	byHeap := map[int][]Series{}
 	for _, sr := range s.Series {
 		if h, _, _, ok := usageTrack(sr.Track); ok {
@@ -119,6 +113,18 @@ func (s *Summary) heapCharts() []heapChart {
 		charts = append(charts, c)
 	}
 	return charts
+}
+
+// chartEnd is the end of the charts' time axis: just past the last
+// counter sample, in ns since the first event.
+func (s *Summary) chartEnd() uint64 {
+	var end uint64
+	for _, sr := range s.Series {
+		if n := len(sr.Samples); n > 0 {
+			end = max(end, sr.Samples[n-1].Timestamp)
+		}
+	}
+	return end + 1
 }
 
 func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {

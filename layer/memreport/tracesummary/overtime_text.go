@@ -48,10 +48,11 @@ func (s *Summary) overTimeText(b *strings.Builder) {
 // overTimeHTML writes the frames' and growths' curves and the budget
 // tables (the heap charts draw the budget lines).
 func (s *Summary) overTimeHTML(b *strings.Builder) {
-	fmt.Fprintf(b, "<h2>Frames: %d</h2>\n<p>%d with memory activity; allocated %d, freed %d, bound %d, unbound %d bytes</p>\n",
-		s.Frames.Count, s.Frames.Active, s.Frames.Allocated, s.Frames.Freed, s.Frames.Bound, s.Frames.Unbound)
-	if len(s.Frames.Series) > 0 {
-		b.WriteString(svgChart(s.Frames.Series))
+	f := &s.Frames
+	fmt.Fprintf(b, "<h2>Frames: %d</h2>\n<p>%d with memory activity; in them allocated %s, freed %s, bound %s, unbound %s</p>\n",
+		f.Count, f.Active, humanBytes(int64(min(f.Allocated, 1<<62))), humanBytes(int64(min(f.Freed, 1<<62))), humanBytes(int64(min(f.Bound, 1<<62))), humanBytes(int64(min(f.Unbound, 1<<62))))
+	if len(f.Series) > 0 {
+		b.WriteString(svgChart(f.Series, s.chartEnd(), true))
 	}
 	fmt.Fprintf(b, "<h2>Growth while the program ran: %d</h2>\n", len(s.Growths))
 	if len(s.Growths) > 0 {
@@ -59,7 +60,7 @@ func (s *Summary) overTimeHTML(b *strings.Builder) {
 		for _, g := range s.Growths {
 			curves = append(curves, Series{Track: g.Type + " " + displayName(g.Name), Samples: g.Samples})
 		}
-		b.WriteString(svgChart(curves))
+		b.WriteString(svgChart(curves, s.chartEnd(), false))
 		b.WriteString("<table><tr><th>type</th><th>name</th><th>from bytes</th><th>to bytes</th><th>frames</th><th>bytes/s</th><th>objects</th></tr>\n")
 		for _, g := range s.Growths {
 			var objs []string
