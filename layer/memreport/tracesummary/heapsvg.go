@@ -13,7 +13,7 @@ import (
 const (
 	chartWidth  = 900
 	plotLeft    = 80
-	plotRight   = 20
+	plotRight   = 30
 	plotTop     = 58
 	plotHeight  = 200
 	legendRow   = 16
@@ -166,7 +166,7 @@ func heapSVG(c *heapChart) (string, int) {
 	for _, l := range c.Lines {
 		note := humanBytes(l.Max)
 		if slices.ContainsFunc(offScale, func(o heapLine) bool { return o.Kind == l.Kind }) {
-			note += " (above the chart; the gauge shows it)"
+			note += " (off scale: see the gauge)"
 		}
 		items = append(items, fmt.Sprintf(`<line x1="0" y1="5" x2="10" y2="5" %s/><text x="14" y="9">%s  %s</text>`, lineStyles[l.Kind], l.Kind, note))
 	}
