@@ -72,7 +72,7 @@ func tableDepth(b *strings.Builder, rows []map[string]any, lead []string, total,
 		return cmp.Or(cmp.Compare(endKey(a), endKey(b)), cmp.Compare(a, b))
 	})
 	cols = append(cols, extra...)
-	b.WriteString("<table><tr>")
+	b.WriteString("<table class=\"sortable\"><tr>")
 	for _, c := range cols {
 		fmt.Fprintf(b, "<th>%s</th>", html.EscapeString(columnTitle(c)))
 	}
@@ -85,11 +85,12 @@ func tableDepth(b *strings.Builder, rows []map[string]any, lead []string, total,
 				b.WriteString("<td></td>")
 				continue
 			}
-			class := "t"
-			if _, num := v.(json.Number); num {
-				class = "n"
+			if n, num := v.(json.Number); num {
+				// data-v: the exact value, which the script sorts by
+				fmt.Fprintf(b, "<td class=\"n\" data-v=\"%s\">", html.EscapeString(n.String()))
+			} else {
+				b.WriteString("<td class=\"t\">")
 			}
-			fmt.Fprintf(b, "<td class=\"%s\">", class)
 			valueHTML(b, c, v, depth+1)
 			b.WriteString("</td>")
 		}

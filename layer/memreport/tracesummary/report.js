@@ -75,6 +75,33 @@
     return made;
   }
 
+  // A click on a column's heading sorts the table by it (numbers by their
+  // exact value, largest first; text in order); a second click reverses.
+  function sortable(table) {
+    var head = table.rows[0];
+    head.style.cursor = "pointer";
+    head.addEventListener("click", function (ev) {
+      var col = Array.prototype.indexOf.call(head.cells, ev.target.closest("th"));
+      if (col < 0) { return; }
+      var rows = Array.prototype.slice.call(table.rows, 1);
+      var dir = table.getAttribute("data-sorted") === String(col) ? -1 : 1;
+      rows.sort(function (a, b) {
+        var x = a.cells[col], y = b.cells[col];
+        if (!x || !y) { return 0; }
+        if (x.hasAttribute("data-v") && y.hasAttribute("data-v")) {
+          return dir * (Number(y.getAttribute("data-v")) - Number(x.getAttribute("data-v")));
+        }
+        return dir * x.textContent.localeCompare(y.textContent);
+      });
+      rows.forEach(function (r) { r.parentNode.appendChild(r); });
+      table.setAttribute("data-sorted", dir === 1 ? String(col) : "");
+    });
+  }
+  var tables = document.querySelectorAll("table.sortable");
+  for (var t = 0; t < tables.length; t++) {
+    try { sortable(tables[t]); } catch (e) { errors.push(String(e)); }
+  }
+
   var figs = document.querySelectorAll("figure.heap");
   for (var i = 0; i < figs.length; i++) {
     try {
