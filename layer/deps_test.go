@@ -2,8 +2,6 @@ package layer
 
 import (
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -18,7 +16,7 @@ import (
 func TestFrameworkKnowsNoProduct(t *testing.T) {
 	const mod = "github.com/vkgen/vkgen/"
 	for _, pkg := range []string{"layer", "layer/settings", "layer/vk", "gen/layerstubs"} {
-		cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-deps", "-f", "{{.ImportPath}}", "./"+pkg)
+		cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "./"+pkg)
 		cmd.Dir = testenv.Root()
 		out, err := cmd.CombinedOutput()
 		if err != nil {
