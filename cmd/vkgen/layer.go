@@ -49,7 +49,10 @@ builds the library with the new layer's manifest.`,
 					return &exitError{code: 1, err: err}
 				}
 			}
-			gen, _, err := pipeline.Generate(r, ".")
+			gen, warns, err := pipeline.Generate(r, ".")
+			for _, w := range warns {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
+			}
 			if err != nil {
 				return usageErr(err)
 			}
@@ -98,7 +101,10 @@ next-layer call.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			out, err := layerstubs.Hooks(r, filepath.ToSlash(abs), spec, impl, commands)
+			out, warns, err := layerstubs.Hooks(r, filepath.ToSlash(abs), spec, impl, commands, pipeline.LayerOptions(".", r))
+			for _, w := range warns {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
+			}
 			if err != nil {
 				return usageErr(err)
 			}
