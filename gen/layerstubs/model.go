@@ -421,7 +421,11 @@ func (b *builder) extensions(spec *Spec, typ string, claimed map[string]bool) []
 			continue
 		}
 		if e.Type != typ {
-			b.report(pos, fmt.Errorf("%s is a %s extension, listed in %s", s.Name, e.Type, key))
+			article := "a"
+			if strings.HasPrefix(e.Type, "i") {
+				article = "an"
+			}
+			b.report(pos, fmt.Errorf("%s is %s %s extension, listed in %s", s.Name, article, e.Type, key))
 			continue
 		}
 		claimed[s.Name] = true

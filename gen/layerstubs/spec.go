@@ -108,9 +108,6 @@ func parseSpec(data []byte, file string) (*Spec, error) {
 		}
 		fail(u.key, "unknown field %q%s", field, didYouMean(closest(field, u.known, 3)))
 	}
-	if errs != nil {
-		return nil, errs.sorted()
-	}
 	if err := json.Unmarshal(data, s); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
