@@ -177,16 +177,17 @@ type frameworkData struct {
 type reportType struct{ Value, ObjectType int64 }
 
 type builder struct {
-	r         *registry.Registry
-	caps      *captures
-	nextID    uint32 // the last deferred hook's record id
-	tab       *cdispatch.Table
-	cmds      map[string]*command
-	forgets   []*command
-	reports   []reportType
-	names     []*capCmd // the framework's object-name records (addNameRecords)
-	diags               // the layers' mistakes and warnings (diag.go)
-	hookNames []string  // every hook name the registry allows (nearHooks)
+	r       *registry.Registry
+	caps    *captures
+	nextID  uint32 // the last deferred hook's record id
+	tab     *cdispatch.Table
+	cmds    map[string]*command
+	forgets []*command
+	reports []reportType
+	names   []*capCmd // the framework's object-name records (addNameRecords)
+
+	diags              // the layers' mistakes and warnings (diag.go)
+	hookNames []string // every hook name the registry allows (nearHooks)
 }
 
 func newBuilder(r *registry.Registry) (*builder, error) {
