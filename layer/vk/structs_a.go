@@ -176,6 +176,11 @@ type AccelerationStructureInfoNV struct {
 	PGeometries   *GeometryNV
 }
 
+// Geometries is PGeometries as a slice of geometryCount elements.
+func (s *AccelerationStructureInfoNV) Geometries() []GeometryNV {
+	return view(s.PGeometries, s.GeometryCount)
+}
+
 // StructureType returns StructureTypeAccelerationStructureInfoNV, the sType value of AccelerationStructureInfoNV.
 func (*AccelerationStructureInfoNV) StructureType() StructureType {
 	return StructureTypeAccelerationStructureInfoNV
@@ -380,6 +385,16 @@ type AccelerationStructureBuildGeometryInfoKHR struct {
 	PGeometries              *AccelerationStructureGeometryKHR
 	PpGeometries             **AccelerationStructureGeometryKHR
 	ScratchData              DeviceOrHostAddressKHR
+}
+
+// Geometries is PGeometries as a slice of geometryCount elements.
+func (s *AccelerationStructureBuildGeometryInfoKHR) Geometries() []AccelerationStructureGeometryKHR {
+	return view(s.PGeometries, s.GeometryCount)
+}
+
+// GeometriesSlice is PpGeometries as a slice of geometryCount elements.
+func (s *AccelerationStructureBuildGeometryInfoKHR) GeometriesSlice() []*AccelerationStructureGeometryKHR {
+	return view(s.PpGeometries, s.GeometryCount)
 }
 
 // StructureType returns StructureTypeAccelerationStructureBuildGeometryInfoKHR, the sType value of AccelerationStructureBuildGeometryInfoKHR.
@@ -702,6 +717,11 @@ type AttachmentSampleCountInfoAMD struct {
 }
 type AttachmentSampleCountInfoNV = AttachmentSampleCountInfoAMD
 
+// ColorAttachmentSamples is PColorAttachmentSamples as a slice of colorAttachmentCount elements.
+func (s *AttachmentSampleCountInfoAMD) ColorAttachmentSamples() []SampleCountFlagBits {
+	return view(s.PColorAttachmentSamples, s.ColorAttachmentCount)
+}
+
 // StructureType returns StructureTypeAttachmentSampleCountInfoAMD, the sType value of AttachmentSampleCountInfoAMD.
 func (*AttachmentSampleCountInfoAMD) StructureType() StructureType {
 	return StructureTypeAttachmentSampleCountInfoAMD
@@ -717,6 +737,16 @@ type AccelerationStructureGeometryMicromapDataKHR struct {
 	Data                DeviceAddress
 	TriangleArray       DeviceAddress
 	TriangleArrayStride DeviceSize
+}
+
+// UsageCounts is PUsageCounts as a slice of usageCountsCount elements.
+func (s *AccelerationStructureGeometryMicromapDataKHR) UsageCounts() []MicromapUsageKHR {
+	return view(s.PUsageCounts, s.UsageCountsCount)
+}
+
+// UsageCountsSlice is PpUsageCounts as a slice of usageCountsCount elements.
+func (s *AccelerationStructureGeometryMicromapDataKHR) UsageCountsSlice() []*MicromapUsageKHR {
+	return view(s.PpUsageCounts, s.UsageCountsCount)
 }
 
 // StructureType returns StructureTypeAccelerationStructureGeometryMicromapDataKHR, the sType value of AccelerationStructureGeometryMicromapDataKHR.
@@ -754,6 +784,16 @@ type AccelerationStructureTrianglesOpacityMicromapEXT struct {
 	Micromap         MicromapEXT
 }
 
+// UsageCounts is PUsageCounts as a slice of usageCountsCount elements.
+func (s *AccelerationStructureTrianglesOpacityMicromapEXT) UsageCounts() []MicromapUsageEXT {
+	return view(s.PUsageCounts, s.UsageCountsCount)
+}
+
+// UsageCountsSlice is PpUsageCounts as a slice of usageCountsCount elements.
+func (s *AccelerationStructureTrianglesOpacityMicromapEXT) UsageCountsSlice() []*MicromapUsageEXT {
+	return view(s.PpUsageCounts, s.UsageCountsCount)
+}
+
 // StructureType returns StructureTypeAccelerationStructureTrianglesOpacityMicromapEXT, the sType value of AccelerationStructureTrianglesOpacityMicromapEXT.
 func (*AccelerationStructureTrianglesOpacityMicromapEXT) StructureType() StructureType {
 	return StructureTypeAccelerationStructureTrianglesOpacityMicromapEXT
@@ -779,6 +819,16 @@ type AccelerationStructureTrianglesDisplacementMicromapNV struct {
 	PUsageCounts                          *MicromapUsageEXT
 	PpUsageCounts                         **MicromapUsageEXT
 	Micromap                              MicromapEXT
+}
+
+// UsageCounts is PUsageCounts as a slice of usageCountsCount elements.
+func (s *AccelerationStructureTrianglesDisplacementMicromapNV) UsageCounts() []MicromapUsageEXT {
+	return view(s.PUsageCounts, s.UsageCountsCount)
+}
+
+// UsageCountsSlice is PpUsageCounts as a slice of usageCountsCount elements.
+func (s *AccelerationStructureTrianglesDisplacementMicromapNV) UsageCountsSlice() []*MicromapUsageEXT {
+	return view(s.PpUsageCounts, s.UsageCountsCount)
 }
 
 // StructureType returns StructureTypeAccelerationStructureTrianglesDisplacementMicromapNV, the sType value of AccelerationStructureTrianglesDisplacementMicromapNV.
