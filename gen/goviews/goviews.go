@@ -316,6 +316,7 @@ func (g *gen) render() ([]genfile.File, error) {
 		}
 	}
 	g.layoutTable(file("layouts_test.go"))
+	g.stringerTable(file("layouts_test.go"))
 	names := make([]string, 0, len(files))
 	for n := range files {
 		names = append(names, n)

@@ -66,6 +66,21 @@ func stringMethod(id, table, cname string, flags bool) *jen.Statement {
 	return jen.Func().Params(jen.Id("v").Id(id)).Id("String").Params().String().Op("{").Return(call).Op("}")
 }
 
+// stringerTable lists, for package vk's tests, every type with a String
+// method by its C name, in registry order.
+func (g *gen) stringerTable(f *jen.File) {
+	f.Comment("stringers are the enum and flags types whose String the registry's names must give.")
+	f.Var().Id("stringers").Op("=").Index().Id("stringer").ValuesFunc(func(list *jen.Group) {
+		for _, t := range g.r.Types {
+			_, gen := fromGenerated[t.Name]
+			if (t.Kind == registry.KindEnum && g.r.Enum(t.Name) != nil || t.Kind == registry.KindBitmask) && g.goName[t.Name] != "" && !gen {
+				list.Line().Values(jen.Lit(t.Name), jen.Qual("reflect", "TypeFor").Index(jen.Id(g.goName[t.Name])).Call())
+			}
+		}
+		list.Line()
+	})
+}
+
 // flagsStrings declares the String method of bitmask type t.
 func (g *gen) flagsStrings(f *jen.File, t *registry.Type) {
 	table := noNames
