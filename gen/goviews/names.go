@@ -29,9 +29,6 @@ const noNames = "noNames"
 func (g *gen) enumStrings(f *jen.File, e *registry.Enum) error {
 	id := g.goName[e.Name]
 	table := tableName(id)
-	if err := g.claim(table, e.Name+" names"); err != nil {
-		return err
-	}
 	type pair struct {
 		v    uint64
 		name string
@@ -46,13 +43,21 @@ func (g *gen) enumStrings(f *jen.File, e *registry.Enum) error {
 		seen[u] = true
 		pairs = append(pairs, pair{u, v.Name})
 	}
+	bitmask := e.Kind == registry.EnumKindBitmask
+	if len(pairs) == 0 {
+		f.Add(stringMethod(id, noNames, e.Name, bitmask))
+		return nil
+	}
+	if err := g.claim(table, e.Name+" names"); err != nil {
+		return err
+	}
 	sort.Slice(pairs, func(i, j int) bool { return pairs[i].v < pairs[j].v })
 	text := make([]string, len(pairs))
 	for i, p := range pairs {
 		text[i] = fmt.Sprintf("%x %s", p.v, p.name)
 	}
 	f.Var().Id(table).Op("=").Op("&").Id("names").Values(jen.Id("text").Op(":").Lit(strings.Join(text, " "))).
-		Line().Add(stringMethod(id, table, e.Name, e.Kind == registry.EnumKindBitmask))
+		Line().Add(stringMethod(id, table, e.Name, bitmask))
 	return nil
 }
 
@@ -84,7 +89,7 @@ func (g *gen) stringerTable(f *jen.File) {
 // flagsStrings declares the String method of bitmask type t.
 func (g *gen) flagsStrings(f *jen.File, t *registry.Type) {
 	table := noNames
-	if e := g.r.Enum(t.Bits); e != nil && g.goName[e.Name] != "" {
+	if e := g.r.Enum(t.Bits); e != nil && g.owner[tableName(g.goName[e.Name])] != "" {
 		table = tableName(g.goName[e.Name])
 	}
 	f.Add(stringMethod(g.goName[t.Name], table, t.Name, true))

@@ -38,14 +38,16 @@ func (e Errors) Error() string {
 
 // sorted orders the mistakes by file and position.
 func (e Errors) sorted() Errors {
-	sort.SliceStable(e, func(i, j int) bool {
-		a, b := e[i].Pos, e[j].Pos
-		if a.Filename != b.Filename {
-			return a.Filename < b.Filename
-		}
-		return a.Offset < b.Offset
-	})
+	sort.SliceStable(e, func(i, j int) bool { return posLess(e[i].Pos, e[j].Pos) })
 	return e
+}
+
+// posLess orders positions by file, then offset.
+func posLess(a, b token.Position) bool {
+	if a.Filename != b.Filename {
+		return a.Filename < b.Filename
+	}
+	return a.Offset < b.Offset
 }
 
 // absentError is a hook naming what the registry lacks (a command, type or

@@ -255,12 +255,6 @@ func (impl *Impl) sortedFuncs() []*Func {
 	for _, f := range impl.Funcs {
 		fs = append(fs, f)
 	}
-	sort.Slice(fs, func(i, j int) bool {
-		a, b := fs[i].Pos, fs[j].Pos
-		if a.Filename != b.Filename {
-			return a.Filename < b.Filename
-		}
-		return a.Offset < b.Offset
-	})
+	sort.Slice(fs, func(i, j int) bool { return posLess(fs[i].Pos, fs[j].Pos) })
 	return fs
 }

@@ -798,12 +798,7 @@ var accelerationStructureCompatibilityKHRNames = &names{text: "0 VK_ACCELERATION
 func (v AccelerationStructureCompatibilityKHR) String() string {
 	return accelerationStructureCompatibilityKHRNames.enum("VkAccelerationStructureCompatibilityKHR", int64(v))
 }
-
-var acquireProfilingLockFlagBitsKHRNames = &names{text: ""}
-
-func (v AcquireProfilingLockFlagBitsKHR) String() string {
-	return acquireProfilingLockFlagBitsKHRNames.flags(uint64(v))
-}
+func (v AcquireProfilingLockFlagBitsKHR) String() string { return noNames.flags(uint64(v)) }
 
 // Values of AccessFlagBits2.
 const (
@@ -1127,9 +1122,7 @@ func (v BuildAccelerationStructureFlagsKHR) String() string {
 func (v AccelerationStructureCreateFlagsKHR) String() string {
 	return accelerationStructureCreateFlagBitsKHRNames.flags(uint64(v))
 }
-func (v AcquireProfilingLockFlagsKHR) String() string {
-	return acquireProfilingLockFlagBitsKHRNames.flags(uint64(v))
-}
+func (v AcquireProfilingLockFlagsKHR) String() string               { return noNames.flags(uint64(v)) }
 func (v AccessFlags2) String() string                               { return accessFlagBits2Names.flags(uint64(v)) }
 func (v AccelerationStructureMotionInfoFlagsNV) String() string     { return noNames.flags(uint64(v)) }
 func (v AccelerationStructureMotionInstanceFlagsNV) String() string { return noNames.flags(uint64(v)) }

@@ -623,12 +623,7 @@ var dataGraphPipelinePropertyARMNames = &names{text: "0 VK_DATA_GRAPH_PIPELINE_P
 func (v DataGraphPipelinePropertyARM) String() string {
 	return dataGraphPipelinePropertyARMNames.enum("VkDataGraphPipelinePropertyARM", int64(v))
 }
-
-var dataGraphPipelineDispatchFlagBitsARMNames = &names{text: ""}
-
-func (v DataGraphPipelineDispatchFlagBitsARM) String() string {
-	return dataGraphPipelineDispatchFlagBitsARMNames.flags(uint64(v))
-}
+func (v DataGraphPipelineDispatchFlagBitsARM) String() string { return noNames.flags(uint64(v)) }
 
 // Values of DataGraphModelCacheTypeQCOM.
 const (
@@ -806,9 +801,7 @@ func (v DirectDriverLoadingFlagsLUNARG) String() string { return noNames.flags(u
 func (v DataGraphPipelineSessionCreateFlagsARM) String() string {
 	return dataGraphPipelineSessionCreateFlagBitsARMNames.flags(uint64(v))
 }
-func (v DataGraphPipelineDispatchFlagsARM) String() string {
-	return dataGraphPipelineDispatchFlagBitsARMNames.flags(uint64(v))
-}
+func (v DataGraphPipelineDispatchFlagsARM) String() string { return noNames.flags(uint64(v)) }
 func (v DisplayPlaneAlphaFlagsKHR) String() string {
 	return displayPlaneAlphaFlagBitsKHRNames.flags(uint64(v))
 }

@@ -499,12 +499,7 @@ var rasterizationOrderAMDNames = &names{text: "0 VK_RASTERIZATION_ORDER_STRICT_A
 func (v RasterizationOrderAMD) String() string {
 	return rasterizationOrderAMDNames.enum("VkRasterizationOrderAMD", int64(v))
 }
-
-var privateDataSlotCreateFlagBitsNames = &names{text: ""}
-
-func (v PrivateDataSlotCreateFlagBits) String() string {
-	return privateDataSlotCreateFlagBitsNames.flags(uint64(v))
-}
+func (v PrivateDataSlotCreateFlagBits) String() string { return noNames.flags(uint64(v)) }
 
 // Values of PeerMemoryFeatureFlagBits.
 const (
@@ -690,12 +685,7 @@ var performanceCounterDescriptionFlagBitsKHRNames = &names{text: "1 VK_PERFORMAN
 func (v PerformanceCounterDescriptionFlagBitsKHR) String() string {
 	return performanceCounterDescriptionFlagBitsKHRNames.flags(uint64(v))
 }
-
-var refreshObjectFlagBitsKHRNames = &names{text: ""}
-
-func (v RefreshObjectFlagBitsKHR) String() string {
-	return refreshObjectFlagBitsKHRNames.flags(uint64(v))
-}
+func (v RefreshObjectFlagBitsKHR) String() string { return noNames.flags(uint64(v)) }
 
 // Values of PerformanceConfigurationTypeINTEL.
 const (
@@ -771,12 +761,7 @@ var pipelineExecutableStatisticFormatKHRNames = &names{text: "0 VK_PIPELINE_EXEC
 func (v PipelineExecutableStatisticFormatKHR) String() string {
 	return pipelineExecutableStatisticFormatKHRNames.enum("VkPipelineExecutableStatisticFormatKHR", int64(v))
 }
-
-var pipelineCompilerControlFlagBitsAMDNames = &names{text: ""}
-
-func (v PipelineCompilerControlFlagBitsAMD) String() string {
-	return pipelineCompilerControlFlagBitsAMDNames.flags(uint64(v))
-}
+func (v PipelineCompilerControlFlagBitsAMD) String() string { return noNames.flags(uint64(v)) }
 
 // Values of PipelineMatchControl.
 const (
@@ -1238,10 +1223,8 @@ func (v PipelineCreationFeedbackFlags) String() string {
 func (v PerformanceCounterDescriptionFlagsKHR) String() string {
 	return performanceCounterDescriptionFlagBitsKHRNames.flags(uint64(v))
 }
-func (v PipelineCompilerControlFlagsAMD) String() string {
-	return pipelineCompilerControlFlagBitsAMDNames.flags(uint64(v))
-}
-func (v RefreshObjectFlagsKHR) String() string               { return refreshObjectFlagBitsKHRNames.flags(uint64(v)) }
+func (v PipelineCompilerControlFlagsAMD) String() string     { return noNames.flags(uint64(v)) }
+func (v RefreshObjectFlagsKHR) String() string               { return noNames.flags(uint64(v)) }
 func (v PipelineStageFlags2) String() string                 { return pipelineStageFlagBits2Names.flags(uint64(v)) }
 func (v RenderingFlags) String() string                      { return renderingFlagBitsNames.flags(uint64(v)) }
 func (v PipelineCreateFlags2) String() string                { return pipelineCreateFlagBits2Names.flags(uint64(v)) }

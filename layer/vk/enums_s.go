@@ -1645,13 +1645,8 @@ const (
 
 var samplerCreateFlagBitsNames = &names{text: "1 VK_SAMPLER_CREATE_SUBSAMPLED_BIT_EXT 2 VK_SAMPLER_CREATE_SUBSAMPLED_COARSE_RECONSTRUCTION_BIT_EXT 4 VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT 8 VK_SAMPLER_CREATE_DESCRIPTOR_BUFFER_CAPTURE_REPLAY_BIT_EXT 10 VK_SAMPLER_CREATE_IMAGE_PROCESSING_BIT_QCOM"}
 
-func (v SamplerCreateFlagBits) String() string { return samplerCreateFlagBitsNames.flags(uint64(v)) }
-
-var semaphoreCreateFlagBitsNames = &names{text: ""}
-
-func (v SemaphoreCreateFlagBits) String() string {
-	return semaphoreCreateFlagBitsNames.flags(uint64(v))
-}
+func (v SamplerCreateFlagBits) String() string   { return samplerCreateFlagBitsNames.flags(uint64(v)) }
+func (v SemaphoreCreateFlagBits) String() string { return noNames.flags(uint64(v)) }
 
 // Values of SparseImageFormatFlagBits.
 const (
@@ -1946,12 +1941,7 @@ var shaderGroupShaderKHRNames = &names{text: "0 VK_SHADER_GROUP_SHADER_GENERAL_K
 func (v ShaderGroupShaderKHR) String() string {
 	return shaderGroupShaderKHRNames.enum("VkShaderGroupShaderKHR", int64(v))
 }
-
-var shaderCorePropertiesFlagBitsAMDNames = &names{text: ""}
-
-func (v ShaderCorePropertiesFlagBitsAMD) String() string {
-	return shaderCorePropertiesFlagBitsAMDNames.flags(uint64(v))
-}
+func (v ShaderCorePropertiesFlagBitsAMD) String() string { return noNames.flags(uint64(v)) }
 
 // Values of ShaderFloatControlsIndependence.
 const (
@@ -1968,12 +1958,7 @@ var shaderFloatControlsIndependenceNames = &names{text: "0 VK_SHADER_FLOAT_CONTR
 func (v ShaderFloatControlsIndependence) String() string {
 	return shaderFloatControlsIndependenceNames.enum("VkShaderFloatControlsIndependence", int64(v))
 }
-
-var shaderModuleCreateFlagBitsNames = &names{text: ""}
-
-func (v ShaderModuleCreateFlagBits) String() string {
-	return shaderModuleCreateFlagBitsNames.flags(uint64(v))
-}
+func (v ShaderModuleCreateFlagBits) String() string { return noNames.flags(uint64(v)) }
 
 // Values of SubpassMergeStatusEXT.
 const (
@@ -2127,13 +2112,11 @@ func (v SparseImageFormatFlags) String() string {
 func (v SubpassDescriptionFlags) String() string {
 	return subpassDescriptionFlagBitsNames.flags(uint64(v))
 }
-func (v SampleCountFlags) String() string     { return sampleCountFlagBitsNames.flags(uint64(v)) }
-func (v StencilFaceFlags) String() string     { return stencilFaceFlagBitsNames.flags(uint64(v)) }
-func (v SubgroupFeatureFlags) String() string { return subgroupFeatureFlagBitsNames.flags(uint64(v)) }
-func (v SemaphoreWaitFlags) String() string   { return semaphoreWaitFlagBitsNames.flags(uint64(v)) }
-func (v ShaderCorePropertiesFlagsAMD) String() string {
-	return shaderCorePropertiesFlagBitsAMDNames.flags(uint64(v))
-}
+func (v SampleCountFlags) String() string             { return sampleCountFlagBitsNames.flags(uint64(v)) }
+func (v StencilFaceFlags) String() string             { return stencilFaceFlagBitsNames.flags(uint64(v)) }
+func (v SubgroupFeatureFlags) String() string         { return subgroupFeatureFlagBitsNames.flags(uint64(v)) }
+func (v SemaphoreWaitFlags) String() string           { return semaphoreWaitFlagBitsNames.flags(uint64(v)) }
+func (v ShaderCorePropertiesFlagsAMD) String() string { return noNames.flags(uint64(v)) }
 func (v SpirvResourceTypeFlagsEXT) String() string {
 	return spirvResourceTypeFlagBitsEXTNames.flags(uint64(v))
 }

@@ -670,12 +670,7 @@ var videoEncodeAV1RateControlGroupKHRNames = &names{text: "0 VK_VIDEO_ENCODE_AV1
 func (v VideoEncodeAV1RateControlGroupKHR) String() string {
 	return videoEncodeAV1RateControlGroupKHRNames.enum("VkVideoEncodeAV1RateControlGroupKHR", int64(v))
 }
-
-var waylandSurfaceCreateFlagBitsKHRNames = &names{text: ""}
-
-func (v WaylandSurfaceCreateFlagBitsKHR) String() string {
-	return waylandSurfaceCreateFlagBitsKHRNames.flags(uint64(v))
-}
+func (v WaylandSurfaceCreateFlagBitsKHR) String() string { return noNames.flags(uint64(v)) }
 
 // Values of TileShadingRenderPassFlagBitsQCOM.
 const (
