@@ -48,6 +48,13 @@ func TestPinnedRegistryOnly(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "generated")); err == nil {
 		t.Error("generate wrote files without the pinned registry")
 	}
+	// The case: a new layer in a clone without the pinned registry.
+	if _, errOut, code := vkgen(t, "layer", "new", "bufcount", "--registry="); code != 2 || !strings.Contains(errOut, "no copy of the pinned registry") {
+		t.Errorf("layer new without the pinned registry: exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "layer")); err == nil {
+		t.Error("layer new wrote files without the pinned registry")
+	}
 
 	t.Setenv("VKGEN_REGISTRY_PATH", shared)
 	if _, errOut, code := vkgen(t, "tables", "--registry="); code != 0 {

@@ -157,3 +157,10 @@ func TestHooksEveryForm(t *testing.T) {
 		"//vkgen:query",
 		"next.CreateBuffer("+params+") vk.Result")
 }
+
+func TestSpecDescriptionASCII(t *testing.T) {
+	_, err := ParseSpec([]byte("{\"name\": \"VK_LAYER_T_t\", \"symbol\": \"t\",\n \"description\": \"caf\u00e9\"}"))
+	if err == nil || !strings.Contains(err.Error(), "vkgen-layer.json:2:17: description") || strings.Contains(err.Error(), "layerstubs") {
+		t.Errorf("a non-ASCII description: %v", err)
+	}
+}

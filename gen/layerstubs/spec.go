@@ -123,6 +123,8 @@ func parseSpec(data []byte, file string) (*Spec, error) {
 	}
 	if s.Description == "" {
 		fail("description", "description is empty")
+	} else if strings.IndexFunc(s.Description, func(r rune) bool { return r < ' ' || r > '~' }) >= 0 {
+		fail("description", "description %q: use printable ASCII (it becomes a C string)", s.Description)
 	}
 	if s.APIVersion == "" {
 		s.APIVersion = "1.3.239"
