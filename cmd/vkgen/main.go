@@ -96,7 +96,7 @@ const maxRegistryMB = 1 << 20
 
 // registryFlag adds the shared --registry and --registry-max-mb flags to cmd.
 func registryFlag(cmd *cobra.Command, p *string) {
-	cmd.Flags().StringVar(p, "registry", "", "path to vk.xml, a file or a pipe (default: $VK_REGISTRY, the pinned copy, then the SDK and system locations)")
+	cmd.Flags().StringVar(p, "registry", "", "path to vk.xml, a file or a pipe (default: $VK_REGISTRY, then in a tree with "+registry.PinFile+" only a copy of the pinned registry, elsewhere the SDK and system locations)")
 	_ = cmd.MarkFlagFilename("registry", "xml")
 	cmd.Flags().Int64Var(&registryMaxMB, "registry-max-mb", registry.DefaultMaxSize>>20, "refuse a registry larger than `MiB` (parsing takes about 15 times the file's size in memory)")
 }
