@@ -12,13 +12,13 @@ import (
 // Slice accessors of counted pointers: a pointer member whose registry len
 // names an integer member of the same struct (len="queueCreateInfoCount",
 // "enabledLayerCount,null-terminated": the first part counts the outer
-// pointer), or whose altlen is an expression of such members and integers
-// (altlen="codeSize / 4"), gets a method returning the elements as a slice
+// pointer), or whose altlen is an expression of such members, API
+// constants and integers (altlen="codeSize / 4", "2*VK_UUID_SIZE"), gets a method returning the elements as a slice
 // over the memory it points to (the hand-written view in layer/vk: nil
 // for a nil pointer, a zero count or an absurd one). Left out: len
 // "null-terminated" alone (a C string), latexmath lens without an altlen,
 // counts outside the struct, pointers to types without a view (opaque,
-// platform, Win32 structs) and void pointers counted in other units than
+// platform, Win32 structs, the Vulkan Video std types of video.xml) and void pointers counted in other units than
 // bytes (there are none in the registry: void* lens are byte sizes).
 
 // altLenRE is an altlen the accessors express: identifiers, integers,
@@ -41,6 +41,9 @@ func (g *gen) countExpr(s *registry.Struct, m registry.Decl) (*jen.Statement, bo
 	}
 	ok := true
 	out := altLenWord.ReplaceAllStringFunc(expr, func(w string) string {
+		if e, _ := g.r.EnumValue(w); e != nil && e.Kind == registry.EnumKindConstants && g.consts[w] != "" {
+			return g.consts[w] // an API constant: 2*VK_UUID_SIZE
+		}
 		c := member(s, w)
 		if c == nil || !g.integer(*c) {
 			ok = false

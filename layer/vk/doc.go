@@ -55,8 +55,8 @@
 // Accessors:
 //   - a pointer member the registry counts (len="queueCreateInfoCount";
 //     "enabledLayerCount,null-terminated", the count of the outer pointer;
-//     an altlen expression of members and integers, "codeSize / 4",
-//     "(rasterizationSamples + 31) / 32") has a method named for the
+//     an altlen expression of members, API constants and integers,
+//     "codeSize / 4", "(rasterizationSamples + 31) / 32", "2*VK_UUID_SIZE") has a method named for the
 //     member without its p prefix returning the elements as a slice over
 //     the memory it points to: DeviceCreateInfo.QueueCreateInfos()
 //     []DeviceQueueCreateInfo, InstanceCreateInfo.EnabledExtensionNames()
@@ -66,7 +66,8 @@
 //     memory is (a hook's parameters: during the call). There is none for
 //     C strings (len="null-terminated" alone), latexmath lens without an
 //     altlen, counts held outside the struct, or pointers to types without
-//     a view (the suffix Slice is added when the name is taken).
+//     a view (the Vulkan Video std types of video.xml among them); the
+//     suffix Slice is added when the method's name is taken.
 //   - every enum and flags type has String, as Vulkan-Utility-Libraries'
 //     enum_string_helper prints: an enum value its registry name
 //     (VK_SUCCESS; Result(12345) prints VkResult(12345)); a flags value

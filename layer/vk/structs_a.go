@@ -506,6 +506,11 @@ type AccelerationStructureVersionInfoKHR struct {
 	PVersionData *uint8
 }
 
+// VersionData is PVersionData as a slice of 2*VK_UUID_SIZE elements.
+func (s *AccelerationStructureVersionInfoKHR) VersionData() []uint8 {
+	return view(s.PVersionData, 2*UuidSize)
+}
+
 // StructureType returns StructureTypeAccelerationStructureVersionInfoKHR, the sType value of AccelerationStructureVersionInfoKHR.
 func (*AccelerationStructureVersionInfoKHR) StructureType() StructureType {
 	return StructureTypeAccelerationStructureVersionInfoKHR

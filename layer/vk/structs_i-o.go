@@ -1586,6 +1586,9 @@ type MicromapVersionInfoEXT struct {
 	PVersionData *uint8
 }
 
+// VersionData is PVersionData as a slice of 2*VK_UUID_SIZE elements.
+func (s *MicromapVersionInfoEXT) VersionData() []uint8 { return view(s.PVersionData, 2*UuidSize) }
+
 // StructureType returns StructureTypeMicromapVersionInfoEXT, the sType value of MicromapVersionInfoEXT.
 func (*MicromapVersionInfoEXT) StructureType() StructureType {
 	return StructureTypeMicromapVersionInfoEXT
