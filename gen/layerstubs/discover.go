@@ -84,6 +84,16 @@ type Impl struct {
 	Funcs map[string]*Func // pre*, post*, on*, forget
 	// Next are the names called as next.<Name> (vk<Name> when a command).
 	Next map[string]token.Position
+	// Others are the package's other functions and its methods, checked
+	// for names close to a hook's (nearmiss.go).
+	Others []Named
+}
+
+// Named is a function or method that is no hook.
+type Named struct {
+	Name   string
+	Pos    token.Position
+	Method bool
 }
 
 // Discover parses the Go files of the layer package in dir (tests and the
@@ -135,7 +145,11 @@ func (impl *Impl) addFile(fset *token.FileSet, f *ast.File) {
 	}
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Recv != nil || !isHookName(fd.Name.Name) {
+		if !ok {
+			continue
+		}
+		if fd.Recv != nil || !isHookName(fd.Name.Name) {
+			impl.Others = append(impl.Others, Named{fd.Name.Name, fset.Position(fd.Name.Pos()), fd.Recv != nil})
 			continue
 		}
 		f := &Func{
@@ -240,12 +254,6 @@ func (impl *Impl) sortedFuncs() []*Func {
 	for _, f := range impl.Funcs {
 		fs = append(fs, f)
 	}
-	sort.Slice(fs, func(i, j int) bool {
-		a, b := fs[i].Pos, fs[j].Pos
-		if a.Filename != b.Filename {
-			return a.Filename < b.Filename
-		}
-		return a.Offset < b.Offset
-	})
+	sort.Slice(fs, func(i, j int) bool { return posLess(fs[i].Pos, fs[j].Pos) })
 	return fs
 }

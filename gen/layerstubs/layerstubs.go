@@ -54,31 +54,59 @@ type Layer struct {
 	Impl *Impl // what its Go package implements (Discover)
 }
 
+// Options tune how a generation treats the layers.
+type Options struct {
+	// Older: the registry is older than the tree's pinned one, so a hook
+	// of a command, type or extension it lacks is left out with a warning
+	// (else it is an error).
+	Older bool
+}
+
 // Generate renders the framework into frameworkDir and every layer into its
-// Dir; names are relative to the same root.
-func Generate(r *registry.Registry, frameworkDir string, layers []Layer) ([]genfile.File, error) {
+// Dir; names are relative to the same root. The layers' mistakes are one
+// Errors listing all of them; warnings name what was left out.
+func Generate(r *registry.Registry, frameworkDir string, layers []Layer, opt Options) (files []genfile.File, warnings []string, err error) {
 	if r == nil {
-		return nil, fmt.Errorf("layerstubs: nil registry")
+		return nil, nil, fmt.Errorf("layerstubs: nil registry")
 	}
 	b, err := newBuilder(r)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	src := genfile.Source(r)
+	b.older = opt.Older
+	files, err = b.generate(frameworkDir, layers)
+	for _, w := range b.warns.sorted() {
+		warnings = append(warnings, w.String())
+	}
+	return files, warnings, err
+}
+
+func (b *builder) generate(frameworkDir string, layers []Layer) ([]genfile.File, error) {
+	src := genfile.Source(b.r)
 	var files []genfile.File
+	var built []*layerData // per layer, when none has a mistake
 	seen := map[string]string{}
 	for _, l := range layers {
 		if l.Spec == nil {
 			return nil, fmt.Errorf("layerstubs: %s: nil spec", l.Dir)
 		}
 		if other, dup := seen[l.Spec.Symbol]; dup {
-			return nil, fmt.Errorf("layerstubs: %s and %s both use symbol %q", other, l.Dir, l.Spec.Symbol)
+			b.report(l.Spec.Pos("symbol"), fmt.Errorf("%s and %s both use symbol %q", other, l.Dir, l.Spec.Symbol))
+			continue
 		}
 		seen[l.Spec.Symbol] = l.Dir
 		d, err := b.layer(l.Spec, l.Impl, PackageName(l.Dir), src)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", l.Dir, err)
+			b.report(l.Spec.Pos(""), err)
+			continue
 		}
+		built = append(built, d)
+	}
+	if b.errs != nil {
+		return nil, b.errs.sorted()
+	}
+	for i, d := range built {
+		l := layers[i]
 		fs, err := renderLayer(d)
 		if err != nil {
 			return nil, err

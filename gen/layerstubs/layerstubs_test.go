@@ -48,7 +48,7 @@ func layerDir(t *testing.T, spec, src string) (*Spec, *Impl, string) {
 func gen(t *testing.T, r *registry.Registry, spec, src string) (map[string]string, error) {
 	t.Helper()
 	s, impl, _ := layerDir(t, spec, src)
-	files, err := Generate(r, "fw", []Layer{{Dir: "x", Spec: s, Impl: impl}})
+	files, _, err := Generate(r, "fw", []Layer{{Dir: "x", Spec: s, Impl: impl}}, Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +151,7 @@ func TestLibrary(t *testing.T) {
 		"func preCreateBuffer(vk.Device, *vk.BufferCreateInfo, *vk.AllocationCallbacks, *vk.Buffer) {}\n")
 	b, bi, _ := layerDir(t, `{"name": "VK_LAYER_T_b", "symbol": "b", "description": "d"}`,
 		"func postCreateImage(vk.Device, *vk.ImageCreateInfo, *vk.AllocationCallbacks, *vk.Image, vk.Result) {}\n")
-	files, err := Generate(r, "fw", []Layer{{Dir: "l/a", Spec: a, Impl: ai}, {Dir: "l/b", Spec: b, Impl: bi}})
+	files, _, err := Generate(r, "fw", []Layer{{Dir: "l/a", Spec: a, Impl: ai}, {Dir: "l/b", Spec: b, Impl: bi}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestLibrary(t *testing.T) {
 	if fw != 1 || la != 1 {
 		t.Errorf("framework written %d times, layer a %d times", fw, la)
 	}
-	if _, err := Generate(r, "fw", []Layer{{Dir: "l/a", Spec: a, Impl: ai}, {Dir: "l/a2", Spec: a, Impl: ai}}); err == nil {
+	if _, _, err := Generate(r, "fw", []Layer{{Dir: "l/a", Spec: a, Impl: ai}, {Dir: "l/a2", Spec: a, Impl: ai}}, Options{}); err == nil {
 		t.Error("two layers with one symbol accepted")
 	}
 }
@@ -257,7 +257,7 @@ func TestDurableNames(t *testing.T) {
 		"\tcase 9: return 9;\n",           // BUFFER
 		"\tcase 28: return 1000011000;\n") // DEBUG_REPORT_CALLBACK_EXT
 	s, impl, dir := layerDir(t, spec, src)
-	hooks, err := Hooks(r, dir, s, impl, nil)
+	hooks, _, err := Hooks(r, dir, s, impl, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +293,7 @@ func TestObjectNames(t *testing.T) {
 		"struct vkgen_cap_cmd vkgen_cap_names_forget = {.nparams = 3, .params = vkgen_cap_names_forget_params};")
 	contains(t, "glue", out["vkgen_t_glue.gen.go"], "\tnaming.Record() // the layer declares object_names\n")
 	s, impl, dir := layerDir(t, named, "")
-	hooks, err := Hooks(r, dir, s, impl, nil)
+	hooks, _, err := Hooks(r, dir, s, impl, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

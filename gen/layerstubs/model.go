@@ -188,6 +188,9 @@ type builder struct {
 	// (the runtime's, the destroy and the naming commands): its files hold
 	// their signatures and trampolines, a layer's the others it uses.
 	fixed map[string]bool
+
+	diags              // the layers' mistakes and warnings (diag.go)
+	hookNames []string // every hook name the registry allows (nearHooks)
 }
 
 func newBuilder(r *registry.Registry) (*builder, error) {
@@ -263,9 +266,9 @@ func (b *builder) command(name string) (*command, error) {
 	c := b.r.Command(name)
 	if c == nil || c.Name != name || len(c.RequiredBy) == 0 {
 		if canon := canonical(b.r, name); canon != "" {
-			return nil, fmt.Errorf("layerstubs: %s is an alias; list the command as %s (aliases are intercepted with it)", name, canon)
+			return nil, fmt.Errorf("%s is an alias; list the command as %s (aliases are intercepted with it)", name, canon)
 		}
-		return nil, fmt.Errorf("layerstubs: unknown command %s", name)
+		return nil, b.noCommand("", name)
 	}
 	n, ok := b.tab.Lookup(c.Name)
 	if !ok {
@@ -279,7 +282,7 @@ func (b *builder) command(name string) (*command, error) {
 		Export: isMandatory && down == "",
 	}
 	if cmd.Level.Global() && down == "" {
-		return nil, fmt.Errorf("layerstubs: global command %s cannot be intercepted", c.Name)
+		return nil, fmt.Errorf("global command %s cannot be intercepted", c.Name)
 	}
 	for _, p := range c.Params {
 		pp, err := newParam(b.r, p)
@@ -426,15 +429,33 @@ func sorted(s []string) []string {
 // TracingSettings implements.
 const layerSettingsExt = "VK_EXT_layer_settings"
 
-func extensions(r *registry.Registry, specs []ExtensionSpec, typ string, claimed map[string]bool) ([]extension, error) {
+// extensions are the spec's extensions of type typ ("instance", "device")
+// the registry has, each marked claimed; the others are reported at their
+// place in the spec.
+func (b *builder) extensions(spec *Spec, typ string, claimed map[string]bool) []extension {
+	specs, key := spec.InstanceExtensions, "instance_extensions"
+	if typ == "device" {
+		specs, key = spec.DeviceExtensions, "device_extensions"
+	}
 	var out []extension
-	for _, s := range specs {
-		e := r.Extension(s.Name)
+	for i, s := range specs {
+		pos := spec.Pos(fmt.Sprintf("%s[%d].name", key, i))
+		e := b.r.Extension(s.Name)
 		if e == nil {
-			return nil, fmt.Errorf("layerstubs: unknown extension %s", s.Name)
+			var names []string
+			for _, x := range b.r.Extensions {
+				names = append(names, x.Name)
+			}
+			b.report(pos, absentf("unknown extension %s%s", s.Name, didYouMean(closest(s.Name, names, 3))))
+			continue
 		}
 		if e.Type != typ {
-			return nil, fmt.Errorf("layerstubs: %s is a %s extension, listed as %s", s.Name, e.Type, typ)
+			article := "a"
+			if strings.HasPrefix(e.Type, "i") {
+				article = "an"
+			}
+			b.report(pos, fmt.Errorf("%s is %s %s extension, listed in %s", s.Name, article, e.Type, key))
+			continue
 		}
 		claimed[s.Name] = true
 		x := extension{Name: s.Name, SpecVersion: fmt.Sprint(s.SpecVersion)}
@@ -443,7 +464,7 @@ func extensions(r *registry.Registry, specs []ExtensionSpec, typ string, claimed
 		}
 		out = append(out, x)
 	}
-	return out, nil
+	return out
 }
 
 var goKeywords = map[string]bool{

@@ -47,8 +47,13 @@ func Layers(root string) ([]layerstubs.Layer, error) {
 	}
 	sort.Strings(specs)
 	var out []layerstubs.Layer
+	var errs layerstubs.Errors // every spec's mistakes at once
 	for _, p := range specs {
 		s, err := layerstubs.LoadSpec(p)
+		if es, ok := err.(layerstubs.Errors); ok {
+			errs = append(errs, es...)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -57,6 +62,9 @@ func Layers(root string) ([]layerstubs.Layer, error) {
 			return nil, err
 		}
 		out = append(out, layerstubs.Layer{Dir: path.Join(FrameworkDir, filepath.Base(filepath.Dir(p))), Spec: s, Impl: impl})
+	}
+	if errs != nil {
+		return nil, errs
 	}
 	return out, nil
 }
@@ -90,7 +98,8 @@ func Generate(r *registry.Registry, root string) (files []genfile.File, warnings
 	if err != nil {
 		return nil, warnings, err
 	}
-	lf, err := layerstubs.Generate(r, FrameworkDir, layers)
+	lf, lw, err := layerstubs.Generate(r, FrameworkDir, layers, LayerOptions(root, r))
+	warnings = append(warnings, lw...)
 	if err != nil {
 		return nil, warnings, err
 	}
@@ -100,6 +109,14 @@ func Generate(r *registry.Registry, root string) (files []genfile.File, warnings
 		return nil, warnings, err
 	}
 	return append(files, lib), warnings, nil
+}
+
+// LayerOptions are the layer generator's options for the tree at root: a
+// registry older than the tree's pinned one (registry.PinFile) leaves out
+// the hooks of what it lacks, with warnings.
+func LayerOptions(root string, r *registry.Registry) layerstubs.Options {
+	pin, err := registry.ReadPin(filepath.Join(root, registry.PinFile))
+	return layerstubs.Options{Older: err == nil && pin.Older(r)}
 }
 
 // library renders the list of layers the c-shared library hosts.

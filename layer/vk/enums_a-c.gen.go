@@ -13,6 +13,12 @@ const (
 	AttachmentLoadOpNoneKHR                   = AttachmentLoadOpNone // VK_ATTACHMENT_LOAD_OP_NONE_KHR
 )
 
+var attachmentLoadOpNames = &names{text: "0 VK_ATTACHMENT_LOAD_OP_LOAD 1 VK_ATTACHMENT_LOAD_OP_CLEAR 2 VK_ATTACHMENT_LOAD_OP_DONT_CARE 3ba0e480 VK_ATTACHMENT_LOAD_OP_NONE"}
+
+func (v AttachmentLoadOp) String() string {
+	return attachmentLoadOpNames.enum("VkAttachmentLoadOp", int64(v))
+}
+
 // Values of AttachmentStoreOp.
 const (
 	AttachmentStoreOpStore    AttachmentStoreOp = 0                     // VK_ATTACHMENT_STORE_OP_STORE
@@ -23,11 +29,23 @@ const (
 	AttachmentStoreOpNoneEXT                    = AttachmentStoreOpNone // VK_ATTACHMENT_STORE_OP_NONE_EXT
 )
 
+var attachmentStoreOpNames = &names{text: "0 VK_ATTACHMENT_STORE_OP_STORE 1 VK_ATTACHMENT_STORE_OP_DONT_CARE 3b9f61c8 VK_ATTACHMENT_STORE_OP_NONE"}
+
+func (v AttachmentStoreOp) String() string {
+	return attachmentStoreOpNames.enum("VkAttachmentStoreOp", int64(v))
+}
+
 // Values of CommandBufferLevel.
 const (
 	CommandBufferLevelPrimary   CommandBufferLevel = 0 // VK_COMMAND_BUFFER_LEVEL_PRIMARY
 	CommandBufferLevelSecondary CommandBufferLevel = 1 // VK_COMMAND_BUFFER_LEVEL_SECONDARY
 )
+
+var commandBufferLevelNames = &names{text: "0 VK_COMMAND_BUFFER_LEVEL_PRIMARY 1 VK_COMMAND_BUFFER_LEVEL_SECONDARY"}
+
+func (v CommandBufferLevel) String() string {
+	return commandBufferLevelNames.enum("VkCommandBufferLevel", int64(v))
+}
 
 // Values of ComponentSwizzle.
 const (
@@ -39,6 +57,12 @@ const (
 	ComponentSwizzleB        ComponentSwizzle = 5 // VK_COMPONENT_SWIZZLE_B
 	ComponentSwizzleA        ComponentSwizzle = 6 // VK_COMPONENT_SWIZZLE_A
 )
+
+var componentSwizzleNames = &names{text: "0 VK_COMPONENT_SWIZZLE_IDENTITY 1 VK_COMPONENT_SWIZZLE_ZERO 2 VK_COMPONENT_SWIZZLE_ONE 3 VK_COMPONENT_SWIZZLE_R 4 VK_COMPONENT_SWIZZLE_G 5 VK_COMPONENT_SWIZZLE_B 6 VK_COMPONENT_SWIZZLE_A"}
+
+func (v ComponentSwizzle) String() string {
+	return componentSwizzleNames.enum("VkComponentSwizzle", int64(v))
+}
 
 // Values of BorderColor.
 const (
@@ -52,6 +76,10 @@ const (
 	BorderColorIntCustomEXT          BorderColor = 1000287004 // VK_BORDER_COLOR_INT_CUSTOM_EXT
 )
 
+var borderColorNames = &names{text: "0 VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK 1 VK_BORDER_COLOR_INT_TRANSPARENT_BLACK 2 VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK 3 VK_BORDER_COLOR_INT_OPAQUE_BLACK 4 VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE 5 VK_BORDER_COLOR_INT_OPAQUE_WHITE 3b9f2b1b VK_BORDER_COLOR_FLOAT_CUSTOM_EXT 3b9f2b1c VK_BORDER_COLOR_INT_CUSTOM_EXT"}
+
+func (v BorderColor) String() string { return borderColorNames.enum("VkBorderColor", int64(v)) }
+
 // Values of CompareOp.
 const (
 	CompareOpNever          CompareOp = 0 // VK_COMPARE_OP_NEVER
@@ -63,6 +91,10 @@ const (
 	CompareOpGreaterOrEqual CompareOp = 6 // VK_COMPARE_OP_GREATER_OR_EQUAL
 	CompareOpAlways         CompareOp = 7 // VK_COMPARE_OP_ALWAYS
 )
+
+var compareOpNames = &names{text: "0 VK_COMPARE_OP_NEVER 1 VK_COMPARE_OP_LESS 2 VK_COMPARE_OP_EQUAL 3 VK_COMPARE_OP_LESS_OR_EQUAL 4 VK_COMPARE_OP_GREATER 5 VK_COMPARE_OP_NOT_EQUAL 6 VK_COMPARE_OP_GREATER_OR_EQUAL 7 VK_COMPARE_OP_ALWAYS"}
+
+func (v CompareOp) String() string { return compareOpNames.enum("VkCompareOp", int64(v)) }
 
 // Values of BlendFactor.
 const (
@@ -86,6 +118,10 @@ const (
 	BlendFactorSrc1Alpha             BlendFactor = 17 // VK_BLEND_FACTOR_SRC1_ALPHA
 	BlendFactorOneMinusSrc1Alpha     BlendFactor = 18 // VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA
 )
+
+var blendFactorNames = &names{text: "0 VK_BLEND_FACTOR_ZERO 1 VK_BLEND_FACTOR_ONE 2 VK_BLEND_FACTOR_SRC_COLOR 3 VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR 4 VK_BLEND_FACTOR_DST_COLOR 5 VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR 6 VK_BLEND_FACTOR_SRC_ALPHA 7 VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA 8 VK_BLEND_FACTOR_DST_ALPHA 9 VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA a VK_BLEND_FACTOR_CONSTANT_COLOR b VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR c VK_BLEND_FACTOR_CONSTANT_ALPHA d VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA e VK_BLEND_FACTOR_SRC_ALPHA_SATURATE f VK_BLEND_FACTOR_SRC1_COLOR 10 VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR 11 VK_BLEND_FACTOR_SRC1_ALPHA 12 VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA"}
+
+func (v BlendFactor) String() string { return blendFactorNames.enum("VkBlendFactor", int64(v)) }
 
 // Values of BlendOp.
 const (
@@ -142,6 +178,10 @@ const (
 	BlendOpBlueEXT             BlendOp = 1000148045 // VK_BLEND_OP_BLUE_EXT
 )
 
+var blendOpNames = &names{text: "0 VK_BLEND_OP_ADD 1 VK_BLEND_OP_SUBTRACT 2 VK_BLEND_OP_REVERSE_SUBTRACT 3 VK_BLEND_OP_MIN 4 VK_BLEND_OP_MAX 3b9d0c20 VK_BLEND_OP_ZERO_EXT 3b9d0c21 VK_BLEND_OP_SRC_EXT 3b9d0c22 VK_BLEND_OP_DST_EXT 3b9d0c23 VK_BLEND_OP_SRC_OVER_EXT 3b9d0c24 VK_BLEND_OP_DST_OVER_EXT 3b9d0c25 VK_BLEND_OP_SRC_IN_EXT 3b9d0c26 VK_BLEND_OP_DST_IN_EXT 3b9d0c27 VK_BLEND_OP_SRC_OUT_EXT 3b9d0c28 VK_BLEND_OP_DST_OUT_EXT 3b9d0c29 VK_BLEND_OP_SRC_ATOP_EXT 3b9d0c2a VK_BLEND_OP_DST_ATOP_EXT 3b9d0c2b VK_BLEND_OP_XOR_EXT 3b9d0c2c VK_BLEND_OP_MULTIPLY_EXT 3b9d0c2d VK_BLEND_OP_SCREEN_EXT 3b9d0c2e VK_BLEND_OP_OVERLAY_EXT 3b9d0c2f VK_BLEND_OP_DARKEN_EXT 3b9d0c30 VK_BLEND_OP_LIGHTEN_EXT 3b9d0c31 VK_BLEND_OP_COLORDODGE_EXT 3b9d0c32 VK_BLEND_OP_COLORBURN_EXT 3b9d0c33 VK_BLEND_OP_HARDLIGHT_EXT 3b9d0c34 VK_BLEND_OP_SOFTLIGHT_EXT 3b9d0c35 VK_BLEND_OP_DIFFERENCE_EXT 3b9d0c36 VK_BLEND_OP_EXCLUSION_EXT 3b9d0c37 VK_BLEND_OP_INVERT_EXT 3b9d0c38 VK_BLEND_OP_INVERT_RGB_EXT 3b9d0c39 VK_BLEND_OP_LINEARDODGE_EXT 3b9d0c3a VK_BLEND_OP_LINEARBURN_EXT 3b9d0c3b VK_BLEND_OP_VIVIDLIGHT_EXT 3b9d0c3c VK_BLEND_OP_LINEARLIGHT_EXT 3b9d0c3d VK_BLEND_OP_PINLIGHT_EXT 3b9d0c3e VK_BLEND_OP_HARDMIX_EXT 3b9d0c3f VK_BLEND_OP_HSL_HUE_EXT 3b9d0c40 VK_BLEND_OP_HSL_SATURATION_EXT 3b9d0c41 VK_BLEND_OP_HSL_COLOR_EXT 3b9d0c42 VK_BLEND_OP_HSL_LUMINOSITY_EXT 3b9d0c43 VK_BLEND_OP_PLUS_EXT 3b9d0c44 VK_BLEND_OP_PLUS_CLAMPED_EXT 3b9d0c45 VK_BLEND_OP_PLUS_CLAMPED_ALPHA_EXT 3b9d0c46 VK_BLEND_OP_PLUS_DARKER_EXT 3b9d0c47 VK_BLEND_OP_MINUS_EXT 3b9d0c48 VK_BLEND_OP_MINUS_CLAMPED_EXT 3b9d0c49 VK_BLEND_OP_CONTRAST_EXT 3b9d0c4a VK_BLEND_OP_INVERT_OVG_EXT 3b9d0c4b VK_BLEND_OP_RED_EXT 3b9d0c4c VK_BLEND_OP_GREEN_EXT 3b9d0c4d VK_BLEND_OP_BLUE_EXT"}
+
+func (v BlendOp) String() string { return blendOpNames.enum("VkBlendOp", int64(v)) }
+
 // Values of AntiLagModeAMD.
 const (
 	AntiLagModeDriverControlAMD AntiLagModeAMD = 0 // VK_ANTI_LAG_MODE_DRIVER_CONTROL_AMD
@@ -149,11 +189,23 @@ const (
 	AntiLagModeOffAMD           AntiLagModeAMD = 2 // VK_ANTI_LAG_MODE_OFF_AMD
 )
 
+var antiLagModeAMDNames = &names{text: "0 VK_ANTI_LAG_MODE_DRIVER_CONTROL_AMD 1 VK_ANTI_LAG_MODE_ON_AMD 2 VK_ANTI_LAG_MODE_OFF_AMD"}
+
+func (v AntiLagModeAMD) String() string {
+	return antiLagModeAMDNames.enum("VkAntiLagModeAMD", int64(v))
+}
+
 // Values of AntiLagStageAMD.
 const (
 	AntiLagStageInputAMD   AntiLagStageAMD = 0 // VK_ANTI_LAG_STAGE_INPUT_AMD
 	AntiLagStagePresentAMD AntiLagStageAMD = 1 // VK_ANTI_LAG_STAGE_PRESENT_AMD
 )
+
+var antiLagStageAMDNames = &names{text: "0 VK_ANTI_LAG_STAGE_INPUT_AMD 1 VK_ANTI_LAG_STAGE_PRESENT_AMD"}
+
+func (v AntiLagStageAMD) String() string {
+	return antiLagStageAMDNames.enum("VkAntiLagStageAMD", int64(v))
+}
 
 // Values of CullModeFlagBits.
 const (
@@ -162,6 +214,10 @@ const (
 	CullModeBackBit      CullModeFlagBits = 0x2 // VK_CULL_MODE_BACK_BIT
 	CullModeFrontAndBack CullModeFlagBits = 0x3 // VK_CULL_MODE_FRONT_AND_BACK
 )
+
+var cullModeFlagBitsNames = &names{text: "0 VK_CULL_MODE_NONE 1 VK_CULL_MODE_FRONT_BIT 2 VK_CULL_MODE_BACK_BIT 3 VK_CULL_MODE_FRONT_AND_BACK"}
+
+func (v CullModeFlagBits) String() string { return cullModeFlagBitsNames.flags(uint64(v)) }
 
 // Values of AccessFlagBits.
 const (
@@ -202,6 +258,10 @@ const (
 	AccessCommandPreprocessWriteBitEXT            AccessFlagBits = 0x40000                                       // VK_ACCESS_COMMAND_PREPROCESS_WRITE_BIT_EXT
 )
 
+var accessFlagBitsNames = &names{text: "0 VK_ACCESS_NONE 1 VK_ACCESS_INDIRECT_COMMAND_READ_BIT 2 VK_ACCESS_INDEX_READ_BIT 4 VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT 8 VK_ACCESS_UNIFORM_READ_BIT 10 VK_ACCESS_INPUT_ATTACHMENT_READ_BIT 20 VK_ACCESS_SHADER_READ_BIT 40 VK_ACCESS_SHADER_WRITE_BIT 80 VK_ACCESS_COLOR_ATTACHMENT_READ_BIT 100 VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT 200 VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT 400 VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT 800 VK_ACCESS_TRANSFER_READ_BIT 1000 VK_ACCESS_TRANSFER_WRITE_BIT 2000 VK_ACCESS_HOST_READ_BIT 4000 VK_ACCESS_HOST_WRITE_BIT 8000 VK_ACCESS_MEMORY_READ_BIT 10000 VK_ACCESS_MEMORY_WRITE_BIT 20000 VK_ACCESS_COMMAND_PREPROCESS_READ_BIT_EXT 40000 VK_ACCESS_COMMAND_PREPROCESS_WRITE_BIT_EXT 80000 VK_ACCESS_COLOR_ATTACHMENT_READ_NONCOHERENT_BIT_EXT 100000 VK_ACCESS_CONDITIONAL_RENDERING_READ_BIT_EXT 200000 VK_ACCESS_ACCELERATION_STRUCTURE_READ_BIT_KHR 400000 VK_ACCESS_ACCELERATION_STRUCTURE_WRITE_BIT_KHR 800000 VK_ACCESS_FRAGMENT_SHADING_RATE_ATTACHMENT_READ_BIT_KHR 1000000 VK_ACCESS_FRAGMENT_DENSITY_MAP_READ_BIT_EXT 2000000 VK_ACCESS_TRANSFORM_FEEDBACK_WRITE_BIT_EXT 4000000 VK_ACCESS_TRANSFORM_FEEDBACK_COUNTER_READ_BIT_EXT 8000000 VK_ACCESS_TRANSFORM_FEEDBACK_COUNTER_WRITE_BIT_EXT"}
+
+func (v AccessFlagBits) String() string { return accessFlagBitsNames.flags(uint64(v)) }
+
 // Values of BufferUsageFlagBits.
 const (
 	BufferUsageTransferSrcBit                                BufferUsageFlagBits = 0x1                                 // VK_BUFFER_USAGE_TRANSFER_SRC_BIT
@@ -236,6 +296,10 @@ const (
 	BufferUsageMicromapStorageBitEXT                         BufferUsageFlagBits = 0x1000000                           // VK_BUFFER_USAGE_MICROMAP_STORAGE_BIT_EXT
 	BufferUsageTileMemoryBitQCOM                             BufferUsageFlagBits = 0x8000000                           // VK_BUFFER_USAGE_TILE_MEMORY_BIT_QCOM
 )
+
+var bufferUsageFlagBitsNames = &names{text: "1 VK_BUFFER_USAGE_TRANSFER_SRC_BIT 2 VK_BUFFER_USAGE_TRANSFER_DST_BIT 4 VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT 8 VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT 10 VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT 20 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT 40 VK_BUFFER_USAGE_INDEX_BUFFER_BIT 80 VK_BUFFER_USAGE_VERTEX_BUFFER_BIT 100 VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT 200 VK_BUFFER_USAGE_CONDITIONAL_RENDERING_BIT_EXT 400 VK_BUFFER_USAGE_SHADER_BINDING_TABLE_BIT_KHR 800 VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT 1000 VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_COUNTER_BUFFER_BIT_EXT 2000 VK_BUFFER_USAGE_VIDEO_DECODE_SRC_BIT_KHR 4000 VK_BUFFER_USAGE_VIDEO_DECODE_DST_BIT_KHR 8000 VK_BUFFER_USAGE_VIDEO_ENCODE_DST_BIT_KHR 10000 VK_BUFFER_USAGE_VIDEO_ENCODE_SRC_BIT_KHR 20000 VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT 80000 VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR 100000 VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_STORAGE_BIT_KHR 200000 VK_BUFFER_USAGE_SAMPLER_DESCRIPTOR_BUFFER_BIT_EXT 400000 VK_BUFFER_USAGE_RESOURCE_DESCRIPTOR_BUFFER_BIT_EXT 800000 VK_BUFFER_USAGE_MICROMAP_BUILD_INPUT_READ_ONLY_BIT_EXT 1000000 VK_BUFFER_USAGE_MICROMAP_STORAGE_BIT_EXT 2000000 VK_BUFFER_USAGE_EXECUTION_GRAPH_SCRATCH_BIT_AMDX 4000000 VK_BUFFER_USAGE_PUSH_DESCRIPTORS_DESCRIPTOR_BUFFER_BIT_EXT 8000000 VK_BUFFER_USAGE_TILE_MEMORY_BIT_QCOM 10000000 VK_BUFFER_USAGE_DESCRIPTOR_HEAP_BIT_EXT"}
+
+func (v BufferUsageFlagBits) String() string { return bufferUsageFlagBitsNames.flags(uint64(v)) }
 
 // Values of BufferUsageFlagBits2.
 const (
@@ -284,6 +348,10 @@ const (
 	BufferUsage2PreprocessBufferBitEXT                        BufferUsageFlagBits2 = 0x80000000                           // VK_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT
 )
 
+var bufferUsageFlagBits2Names = &names{text: "1 VK_BUFFER_USAGE_2_TRANSFER_SRC_BIT 2 VK_BUFFER_USAGE_2_TRANSFER_DST_BIT 4 VK_BUFFER_USAGE_2_UNIFORM_TEXEL_BUFFER_BIT 8 VK_BUFFER_USAGE_2_STORAGE_TEXEL_BUFFER_BIT 10 VK_BUFFER_USAGE_2_UNIFORM_BUFFER_BIT 20 VK_BUFFER_USAGE_2_STORAGE_BUFFER_BIT 40 VK_BUFFER_USAGE_2_INDEX_BUFFER_BIT 80 VK_BUFFER_USAGE_2_VERTEX_BUFFER_BIT 100 VK_BUFFER_USAGE_2_INDIRECT_BUFFER_BIT 200 VK_BUFFER_USAGE_2_CONDITIONAL_RENDERING_BIT_EXT 400 VK_BUFFER_USAGE_2_SHADER_BINDING_TABLE_BIT_KHR 800 VK_BUFFER_USAGE_2_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT 1000 VK_BUFFER_USAGE_2_TRANSFORM_FEEDBACK_COUNTER_BUFFER_BIT_EXT 2000 VK_BUFFER_USAGE_2_VIDEO_DECODE_SRC_BIT_KHR 4000 VK_BUFFER_USAGE_2_VIDEO_DECODE_DST_BIT_KHR 8000 VK_BUFFER_USAGE_2_VIDEO_ENCODE_DST_BIT_KHR 10000 VK_BUFFER_USAGE_2_VIDEO_ENCODE_SRC_BIT_KHR 20000 VK_BUFFER_USAGE_2_SHADER_DEVICE_ADDRESS_BIT 80000 VK_BUFFER_USAGE_2_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR 100000 VK_BUFFER_USAGE_2_ACCELERATION_STRUCTURE_STORAGE_BIT_KHR 200000 VK_BUFFER_USAGE_2_SAMPLER_DESCRIPTOR_BUFFER_BIT_EXT 400000 VK_BUFFER_USAGE_2_RESOURCE_DESCRIPTOR_BUFFER_BIT_EXT 800000 VK_BUFFER_USAGE_2_MICROMAP_BUILD_INPUT_READ_ONLY_BIT_EXT 1000000 VK_BUFFER_USAGE_2_MICROMAP_STORAGE_BIT_EXT 2000000 VK_BUFFER_USAGE_2_EXECUTION_GRAPH_SCRATCH_BIT_AMDX 4000000 VK_BUFFER_USAGE_2_PUSH_DESCRIPTORS_DESCRIPTOR_BUFFER_BIT_EXT 8000000 VK_BUFFER_USAGE_2_TILE_MEMORY_BIT_QCOM 10000000 VK_BUFFER_USAGE_2_DESCRIPTOR_HEAP_BIT_EXT 20000000 VK_BUFFER_USAGE_2_DATA_GRAPH_FOREIGN_DESCRIPTOR_BIT_ARM 80000000 VK_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT 100000000 VK_BUFFER_USAGE_2_MEMORY_DECOMPRESSION_BIT_EXT 200000000 VK_BUFFER_USAGE_2_COMPRESSED_DATA_DGF1_BIT_AMDX"}
+
+func (v BufferUsageFlagBits2) String() string { return bufferUsageFlagBits2Names.flags(uint64(v)) }
+
 // Values of BufferCreateFlagBits.
 const (
 	BufferCreateSparseBindingBit                    BufferCreateFlagBits = 0x1                                       // VK_BUFFER_CREATE_SPARSE_BINDING_BIT
@@ -297,6 +365,10 @@ const (
 	BufferCreateVideoProfileIndependentBitKHR       BufferCreateFlagBits = 0x40                                      // VK_BUFFER_CREATE_VIDEO_PROFILE_INDEPENDENT_BIT_KHR
 )
 
+var bufferCreateFlagBitsNames = &names{text: "1 VK_BUFFER_CREATE_SPARSE_BINDING_BIT 2 VK_BUFFER_CREATE_SPARSE_RESIDENCY_BIT 4 VK_BUFFER_CREATE_SPARSE_ALIASED_BIT 8 VK_BUFFER_CREATE_PROTECTED_BIT 10 VK_BUFFER_CREATE_DEVICE_ADDRESS_CAPTURE_REPLAY_BIT 20 VK_BUFFER_CREATE_DESCRIPTOR_BUFFER_CAPTURE_REPLAY_BIT_EXT 40 VK_BUFFER_CREATE_VIDEO_PROFILE_INDEPENDENT_BIT_KHR"}
+
+func (v BufferCreateFlagBits) String() string { return bufferCreateFlagBitsNames.flags(uint64(v)) }
+
 // Values of ColorComponentFlagBits.
 const (
 	ColorComponentRBit ColorComponentFlagBits = 0x1 // VK_COLOR_COMPONENT_R_BIT
@@ -305,12 +377,22 @@ const (
 	ColorComponentABit ColorComponentFlagBits = 0x8 // VK_COLOR_COMPONENT_A_BIT
 )
 
+var colorComponentFlagBitsNames = &names{text: "1 VK_COLOR_COMPONENT_R_BIT 2 VK_COLOR_COMPONENT_G_BIT 4 VK_COLOR_COMPONENT_B_BIT 8 VK_COLOR_COMPONENT_A_BIT"}
+
+func (v ColorComponentFlagBits) String() string { return colorComponentFlagBitsNames.flags(uint64(v)) }
+
 // Values of CommandBufferUsageFlagBits.
 const (
 	CommandBufferUsageOneTimeSubmitBit      CommandBufferUsageFlagBits = 0x1 // VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT
 	CommandBufferUsageRenderPassContinueBit CommandBufferUsageFlagBits = 0x2 // VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT
 	CommandBufferUsageSimultaneousUseBit    CommandBufferUsageFlagBits = 0x4 // VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT
 )
+
+var commandBufferUsageFlagBitsNames = &names{text: "1 VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT 2 VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT 4 VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT"}
+
+func (v CommandBufferUsageFlagBits) String() string {
+	return commandBufferUsageFlagBitsNames.flags(uint64(v))
+}
 
 // Values of CommandPoolCreateFlagBits.
 const (
@@ -319,15 +401,33 @@ const (
 	CommandPoolCreateProtectedBit          CommandPoolCreateFlagBits = 0x4 // VK_COMMAND_POOL_CREATE_PROTECTED_BIT
 )
 
+var commandPoolCreateFlagBitsNames = &names{text: "1 VK_COMMAND_POOL_CREATE_TRANSIENT_BIT 2 VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT 4 VK_COMMAND_POOL_CREATE_PROTECTED_BIT"}
+
+func (v CommandPoolCreateFlagBits) String() string {
+	return commandPoolCreateFlagBitsNames.flags(uint64(v))
+}
+
 // Values of CommandPoolResetFlagBits.
 const (
 	CommandPoolResetReleaseResourcesBit CommandPoolResetFlagBits = 0x1 // VK_COMMAND_POOL_RESET_RELEASE_RESOURCES_BIT
 )
 
+var commandPoolResetFlagBitsNames = &names{text: "1 VK_COMMAND_POOL_RESET_RELEASE_RESOURCES_BIT"}
+
+func (v CommandPoolResetFlagBits) String() string {
+	return commandPoolResetFlagBitsNames.flags(uint64(v))
+}
+
 // Values of CommandBufferResetFlagBits.
 const (
 	CommandBufferResetReleaseResourcesBit CommandBufferResetFlagBits = 0x1 // VK_COMMAND_BUFFER_RESET_RELEASE_RESOURCES_BIT
 )
+
+var commandBufferResetFlagBitsNames = &names{text: "1 VK_COMMAND_BUFFER_RESET_RELEASE_RESOURCES_BIT"}
+
+func (v CommandBufferResetFlagBits) String() string {
+	return commandBufferResetFlagBitsNames.flags(uint64(v))
+}
 
 // Values of AttachmentDescriptionFlagBits.
 const (
@@ -335,6 +435,12 @@ const (
 	AttachmentDescriptionResolveSkipTransferFunctionBitKHR   AttachmentDescriptionFlagBits = 0x2 // VK_ATTACHMENT_DESCRIPTION_RESOLVE_SKIP_TRANSFER_FUNCTION_BIT_KHR
 	AttachmentDescriptionResolveEnableTransferFunctionBitKHR AttachmentDescriptionFlagBits = 0x4 // VK_ATTACHMENT_DESCRIPTION_RESOLVE_ENABLE_TRANSFER_FUNCTION_BIT_KHR
 )
+
+var attachmentDescriptionFlagBitsNames = &names{text: "1 VK_ATTACHMENT_DESCRIPTION_MAY_ALIAS_BIT 2 VK_ATTACHMENT_DESCRIPTION_RESOLVE_SKIP_TRANSFER_FUNCTION_BIT_KHR 4 VK_ATTACHMENT_DESCRIPTION_RESOLVE_ENABLE_TRANSFER_FUNCTION_BIT_KHR"}
+
+func (v AttachmentDescriptionFlagBits) String() string {
+	return attachmentDescriptionFlagBitsNames.flags(uint64(v))
+}
 
 // Values of ColorSpaceKHR.
 const (
@@ -358,6 +464,10 @@ const (
 	ColorSpaceDisplayNativeAMD         ColorSpaceKHR = 1000213000                   // VK_COLOR_SPACE_DISPLAY_NATIVE_AMD
 )
 
+var colorSpaceKHRNames = &names{text: "0 VK_COLOR_SPACE_SRGB_NONLINEAR_KHR 3b9c6041 VK_COLOR_SPACE_DISPLAY_P3_NONLINEAR_EXT 3b9c6042 VK_COLOR_SPACE_EXTENDED_SRGB_LINEAR_EXT 3b9c6043 VK_COLOR_SPACE_DISPLAY_P3_LINEAR_EXT 3b9c6044 VK_COLOR_SPACE_DCI_P3_NONLINEAR_EXT 3b9c6045 VK_COLOR_SPACE_BT709_LINEAR_EXT 3b9c6046 VK_COLOR_SPACE_BT709_NONLINEAR_EXT 3b9c6047 VK_COLOR_SPACE_BT2020_LINEAR_EXT 3b9c6048 VK_COLOR_SPACE_HDR10_ST2084_EXT 3b9c6049 VK_COLOR_SPACE_DOLBYVISION_EXT 3b9c604a VK_COLOR_SPACE_HDR10_HLG_EXT 3b9c604b VK_COLOR_SPACE_ADOBERGB_LINEAR_EXT 3b9c604c VK_COLOR_SPACE_ADOBERGB_NONLINEAR_EXT 3b9c604d VK_COLOR_SPACE_PASS_THROUGH_EXT 3b9c604e VK_COLOR_SPACE_EXTENDED_SRGB_NONLINEAR_EXT 3b9e0a08 VK_COLOR_SPACE_DISPLAY_NATIVE_AMD"}
+
+func (v ColorSpaceKHR) String() string { return colorSpaceKHRNames.enum("VkColorSpaceKHR", int64(v)) }
+
 // Values of CompositeAlphaFlagBitsKHR.
 const (
 	CompositeAlphaOpaqueBitKHR         CompositeAlphaFlagBitsKHR = 0x1 // VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR
@@ -366,6 +476,12 @@ const (
 	CompositeAlphaInheritBitKHR        CompositeAlphaFlagBitsKHR = 0x8 // VK_COMPOSITE_ALPHA_INHERIT_BIT_KHR
 )
 
+var compositeAlphaFlagBitsKHRNames = &names{text: "1 VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR 2 VK_COMPOSITE_ALPHA_PRE_MULTIPLIED_BIT_KHR 4 VK_COMPOSITE_ALPHA_POST_MULTIPLIED_BIT_KHR 8 VK_COMPOSITE_ALPHA_INHERIT_BIT_KHR"}
+
+func (v CompositeAlphaFlagBitsKHR) String() string {
+	return compositeAlphaFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of ClusterAccelerationStructureIndexFormatFlagBitsNV.
 const (
 	ClusterAccelerationStructureIndexFormat8bitNV  ClusterAccelerationStructureIndexFormatFlagBitsNV = 0x1 // VK_CLUSTER_ACCELERATION_STRUCTURE_INDEX_FORMAT_8BIT_NV
@@ -373,12 +489,24 @@ const (
 	ClusterAccelerationStructureIndexFormat32bitNV ClusterAccelerationStructureIndexFormatFlagBitsNV = 0x4 // VK_CLUSTER_ACCELERATION_STRUCTURE_INDEX_FORMAT_32BIT_NV
 )
 
+var clusterAccelerationStructureIndexFormatFlagBitsNVNames = &names{text: "1 VK_CLUSTER_ACCELERATION_STRUCTURE_INDEX_FORMAT_8BIT_NV 2 VK_CLUSTER_ACCELERATION_STRUCTURE_INDEX_FORMAT_16BIT_NV 4 VK_CLUSTER_ACCELERATION_STRUCTURE_INDEX_FORMAT_32BIT_NV"}
+
+func (v ClusterAccelerationStructureIndexFormatFlagBitsNV) String() string {
+	return clusterAccelerationStructureIndexFormatFlagBitsNVNames.flags(uint64(v))
+}
+
 // Values of ClusterAccelerationStructureTypeNV.
 const (
 	ClusterAccelerationStructureTypeClustersBottomLevelNV     ClusterAccelerationStructureTypeNV = 0 // VK_CLUSTER_ACCELERATION_STRUCTURE_TYPE_CLUSTERS_BOTTOM_LEVEL_NV
 	ClusterAccelerationStructureTypeTriangleClusterNV         ClusterAccelerationStructureTypeNV = 1 // VK_CLUSTER_ACCELERATION_STRUCTURE_TYPE_TRIANGLE_CLUSTER_NV
 	ClusterAccelerationStructureTypeTriangleClusterTemplateNV ClusterAccelerationStructureTypeNV = 2 // VK_CLUSTER_ACCELERATION_STRUCTURE_TYPE_TRIANGLE_CLUSTER_TEMPLATE_NV
 )
+
+var clusterAccelerationStructureTypeNVNames = &names{text: "0 VK_CLUSTER_ACCELERATION_STRUCTURE_TYPE_CLUSTERS_BOTTOM_LEVEL_NV 1 VK_CLUSTER_ACCELERATION_STRUCTURE_TYPE_TRIANGLE_CLUSTER_NV 2 VK_CLUSTER_ACCELERATION_STRUCTURE_TYPE_TRIANGLE_CLUSTER_TEMPLATE_NV"}
+
+func (v ClusterAccelerationStructureTypeNV) String() string {
+	return clusterAccelerationStructureTypeNVNames.enum("VkClusterAccelerationStructureTypeNV", int64(v))
+}
 
 // Values of ClusterAccelerationStructureOpTypeNV.
 const (
@@ -390,6 +518,12 @@ const (
 	ClusterAccelerationStructureOpTypeGetClusterTemplateIndicesNV    ClusterAccelerationStructureOpTypeNV = 5 // VK_CLUSTER_ACCELERATION_STRUCTURE_OP_TYPE_GET_CLUSTER_TEMPLATE_INDICES_NV
 )
 
+var clusterAccelerationStructureOpTypeNVNames = &names{text: "0 VK_CLUSTER_ACCELERATION_STRUCTURE_OP_TYPE_MOVE_OBJECTS_NV 1 VK_CLUSTER_ACCELERATION_STRUCTURE_OP_TYPE_BUILD_CLUSTERS_BOTTOM_LEVEL_NV 2 VK_CLUSTER_ACCELERATION_STRUCTURE_OP_TYPE_BUILD_TRIANGLE_CLUSTER_NV 3 VK_CLUSTER_ACCELERATION_STRUCTURE_OP_TYPE_BUILD_TRIANGLE_CLUSTER_TEMPLATE_NV 4 VK_CLUSTER_ACCELERATION_STRUCTURE_OP_TYPE_INSTANTIATE_TRIANGLE_CLUSTER_NV 5 VK_CLUSTER_ACCELERATION_STRUCTURE_OP_TYPE_GET_CLUSTER_TEMPLATE_INDICES_NV"}
+
+func (v ClusterAccelerationStructureOpTypeNV) String() string {
+	return clusterAccelerationStructureOpTypeNVNames.enum("VkClusterAccelerationStructureOpTypeNV", int64(v))
+}
+
 // Values of ClusterAccelerationStructureOpModeNV.
 const (
 	ClusterAccelerationStructureOpModeImplicitDestinationsNV ClusterAccelerationStructureOpModeNV = 0 // VK_CLUSTER_ACCELERATION_STRUCTURE_OP_MODE_IMPLICIT_DESTINATIONS_NV
@@ -397,10 +531,22 @@ const (
 	ClusterAccelerationStructureOpModeComputeSizesNV         ClusterAccelerationStructureOpModeNV = 2 // VK_CLUSTER_ACCELERATION_STRUCTURE_OP_MODE_COMPUTE_SIZES_NV
 )
 
+var clusterAccelerationStructureOpModeNVNames = &names{text: "0 VK_CLUSTER_ACCELERATION_STRUCTURE_OP_MODE_IMPLICIT_DESTINATIONS_NV 1 VK_CLUSTER_ACCELERATION_STRUCTURE_OP_MODE_EXPLICIT_DESTINATIONS_NV 2 VK_CLUSTER_ACCELERATION_STRUCTURE_OP_MODE_COMPUTE_SIZES_NV"}
+
+func (v ClusterAccelerationStructureOpModeNV) String() string {
+	return clusterAccelerationStructureOpModeNVNames.enum("VkClusterAccelerationStructureOpModeNV", int64(v))
+}
+
 // Values of ClusterAccelerationStructureClusterFlagBitsNV.
 const (
 	ClusterAccelerationStructureClusterAllowDisableOpacityMicromapsNV ClusterAccelerationStructureClusterFlagBitsNV = 0x1 // VK_CLUSTER_ACCELERATION_STRUCTURE_CLUSTER_ALLOW_DISABLE_OPACITY_MICROMAPS_NV
 )
+
+var clusterAccelerationStructureClusterFlagBitsNVNames = &names{text: "1 VK_CLUSTER_ACCELERATION_STRUCTURE_CLUSTER_ALLOW_DISABLE_OPACITY_MICROMAPS_NV"}
+
+func (v ClusterAccelerationStructureClusterFlagBitsNV) String() string {
+	return clusterAccelerationStructureClusterFlagBitsNVNames.flags(uint64(v))
+}
 
 // Values of ClusterAccelerationStructureGeometryFlagBitsNV.
 const (
@@ -408,6 +554,12 @@ const (
 	ClusterAccelerationStructureGeometryNoDuplicateAnyhitInvocationBitNV ClusterAccelerationStructureGeometryFlagBitsNV = 0x2 // VK_CLUSTER_ACCELERATION_STRUCTURE_GEOMETRY_NO_DUPLICATE_ANYHIT_INVOCATION_BIT_NV
 	ClusterAccelerationStructureGeometryOpaqueBitNV                      ClusterAccelerationStructureGeometryFlagBitsNV = 0x4 // VK_CLUSTER_ACCELERATION_STRUCTURE_GEOMETRY_OPAQUE_BIT_NV
 )
+
+var clusterAccelerationStructureGeometryFlagBitsNVNames = &names{text: "1 VK_CLUSTER_ACCELERATION_STRUCTURE_GEOMETRY_CULL_DISABLE_BIT_NV 2 VK_CLUSTER_ACCELERATION_STRUCTURE_GEOMETRY_NO_DUPLICATE_ANYHIT_INVOCATION_BIT_NV 4 VK_CLUSTER_ACCELERATION_STRUCTURE_GEOMETRY_OPAQUE_BIT_NV"}
+
+func (v ClusterAccelerationStructureGeometryFlagBitsNV) String() string {
+	return clusterAccelerationStructureGeometryFlagBitsNVNames.flags(uint64(v))
+}
 
 // Values of ClusterAccelerationStructureAddressResolutionFlagBitsNV.
 const (
@@ -420,6 +572,12 @@ const (
 	ClusterAccelerationStructureAddressResolutionIndirectedSrcInfosCountBitNV   ClusterAccelerationStructureAddressResolutionFlagBitsNV = 0x20 // VK_CLUSTER_ACCELERATION_STRUCTURE_ADDRESS_RESOLUTION_INDIRECTED_SRC_INFOS_COUNT_BIT_NV
 )
 
+var clusterAccelerationStructureAddressResolutionFlagBitsNVNames = &names{text: "0 VK_CLUSTER_ACCELERATION_STRUCTURE_ADDRESS_RESOLUTION_NONE_NV 1 VK_CLUSTER_ACCELERATION_STRUCTURE_ADDRESS_RESOLUTION_INDIRECTED_DST_IMPLICIT_DATA_BIT_NV 2 VK_CLUSTER_ACCELERATION_STRUCTURE_ADDRESS_RESOLUTION_INDIRECTED_SCRATCH_DATA_BIT_NV 4 VK_CLUSTER_ACCELERATION_STRUCTURE_ADDRESS_RESOLUTION_INDIRECTED_DST_ADDRESS_ARRAY_BIT_NV 8 VK_CLUSTER_ACCELERATION_STRUCTURE_ADDRESS_RESOLUTION_INDIRECTED_DST_SIZES_ARRAY_BIT_NV 10 VK_CLUSTER_ACCELERATION_STRUCTURE_ADDRESS_RESOLUTION_INDIRECTED_SRC_INFOS_ARRAY_BIT_NV 20 VK_CLUSTER_ACCELERATION_STRUCTURE_ADDRESS_RESOLUTION_INDIRECTED_SRC_INFOS_COUNT_BIT_NV"}
+
+func (v ClusterAccelerationStructureAddressResolutionFlagBitsNV) String() string {
+	return clusterAccelerationStructureAddressResolutionFlagBitsNVNames.flags(uint64(v))
+}
+
 // Values of ChromaLocation.
 const (
 	ChromaLocationCositedEven    ChromaLocation = 0                         // VK_CHROMA_LOCATION_COSITED_EVEN
@@ -428,12 +586,24 @@ const (
 	ChromaLocationMidpointKHR                   = ChromaLocationMidpoint    // VK_CHROMA_LOCATION_MIDPOINT_KHR
 )
 
+var chromaLocationNames = &names{text: "0 VK_CHROMA_LOCATION_COSITED_EVEN 1 VK_CHROMA_LOCATION_MIDPOINT"}
+
+func (v ChromaLocation) String() string {
+	return chromaLocationNames.enum("VkChromaLocation", int64(v))
+}
+
 // Values of BlendOverlapEXT.
 const (
 	BlendOverlapUncorrelatedEXT BlendOverlapEXT = 0 // VK_BLEND_OVERLAP_UNCORRELATED_EXT
 	BlendOverlapDisjointEXT     BlendOverlapEXT = 1 // VK_BLEND_OVERLAP_DISJOINT_EXT
 	BlendOverlapConjointEXT     BlendOverlapEXT = 2 // VK_BLEND_OVERLAP_CONJOINT_EXT
 )
+
+var blendOverlapEXTNames = &names{text: "0 VK_BLEND_OVERLAP_UNCORRELATED_EXT 1 VK_BLEND_OVERLAP_DISJOINT_EXT 2 VK_BLEND_OVERLAP_CONJOINT_EXT"}
+
+func (v BlendOverlapEXT) String() string {
+	return blendOverlapEXTNames.enum("VkBlendOverlapEXT", int64(v))
+}
 
 // Values of CoverageModulationModeNV.
 const (
@@ -443,11 +613,23 @@ const (
 	CoverageModulationModeRgbaNV  CoverageModulationModeNV = 3 // VK_COVERAGE_MODULATION_MODE_RGBA_NV
 )
 
+var coverageModulationModeNVNames = &names{text: "0 VK_COVERAGE_MODULATION_MODE_NONE_NV 1 VK_COVERAGE_MODULATION_MODE_RGB_NV 2 VK_COVERAGE_MODULATION_MODE_ALPHA_NV 3 VK_COVERAGE_MODULATION_MODE_RGBA_NV"}
+
+func (v CoverageModulationModeNV) String() string {
+	return coverageModulationModeNVNames.enum("VkCoverageModulationModeNV", int64(v))
+}
+
 // Values of CoverageReductionModeNV.
 const (
 	CoverageReductionModeMergeNV    CoverageReductionModeNV = 0 // VK_COVERAGE_REDUCTION_MODE_MERGE_NV
 	CoverageReductionModeTruncateNV CoverageReductionModeNV = 1 // VK_COVERAGE_REDUCTION_MODE_TRUNCATE_NV
 )
+
+var coverageReductionModeNVNames = &names{text: "0 VK_COVERAGE_REDUCTION_MODE_MERGE_NV 1 VK_COVERAGE_REDUCTION_MODE_TRUNCATE_NV"}
+
+func (v CoverageReductionModeNV) String() string {
+	return coverageReductionModeNVNames.enum("VkCoverageReductionModeNV", int64(v))
+}
 
 // Values of ConservativeRasterizationModeEXT.
 const (
@@ -456,10 +638,22 @@ const (
 	ConservativeRasterizationModeUnderestimateEXT ConservativeRasterizationModeEXT = 2 // VK_CONSERVATIVE_RASTERIZATION_MODE_UNDERESTIMATE_EXT
 )
 
+var conservativeRasterizationModeEXTNames = &names{text: "0 VK_CONSERVATIVE_RASTERIZATION_MODE_DISABLED_EXT 1 VK_CONSERVATIVE_RASTERIZATION_MODE_OVERESTIMATE_EXT 2 VK_CONSERVATIVE_RASTERIZATION_MODE_UNDERESTIMATE_EXT"}
+
+func (v ConservativeRasterizationModeEXT) String() string {
+	return conservativeRasterizationModeEXTNames.enum("VkConservativeRasterizationModeEXT", int64(v))
+}
+
 // Values of ConditionalRenderingFlagBitsEXT.
 const (
 	ConditionalRenderingInvertedBitEXT ConditionalRenderingFlagBitsEXT = 0x1 // VK_CONDITIONAL_RENDERING_INVERTED_BIT_EXT
 )
+
+var conditionalRenderingFlagBitsEXTNames = &names{text: "1 VK_CONDITIONAL_RENDERING_INVERTED_BIT_EXT"}
+
+func (v ConditionalRenderingFlagBitsEXT) String() string {
+	return conditionalRenderingFlagBitsEXTNames.flags(uint64(v))
+}
 
 // Values of CoarseSampleOrderTypeNV.
 const (
@@ -468,6 +662,12 @@ const (
 	CoarseSampleOrderTypePixelMajorNV  CoarseSampleOrderTypeNV = 2 // VK_COARSE_SAMPLE_ORDER_TYPE_PIXEL_MAJOR_NV
 	CoarseSampleOrderTypeSampleMajorNV CoarseSampleOrderTypeNV = 3 // VK_COARSE_SAMPLE_ORDER_TYPE_SAMPLE_MAJOR_NV
 )
+
+var coarseSampleOrderTypeNVNames = &names{text: "0 VK_COARSE_SAMPLE_ORDER_TYPE_DEFAULT_NV 1 VK_COARSE_SAMPLE_ORDER_TYPE_CUSTOM_NV 2 VK_COARSE_SAMPLE_ORDER_TYPE_PIXEL_MAJOR_NV 3 VK_COARSE_SAMPLE_ORDER_TYPE_SAMPLE_MAJOR_NV"}
+
+func (v CoarseSampleOrderTypeNV) String() string {
+	return coarseSampleOrderTypeNVNames.enum("VkCoarseSampleOrderTypeNV", int64(v))
+}
 
 // Values of BuildAccelerationStructureFlagBitsKHR.
 const (
@@ -498,12 +698,24 @@ const (
 	BuildAccelerationStructureMicromapLossyBitKHR                  BuildAccelerationStructureFlagBitsKHR = 0x400                                                          // VK_BUILD_ACCELERATION_STRUCTURE_MICROMAP_LOSSY_BIT_KHR
 )
 
+var buildAccelerationStructureFlagBitsKHRNames = &names{text: "1 VK_BUILD_ACCELERATION_STRUCTURE_ALLOW_UPDATE_BIT_KHR 2 VK_BUILD_ACCELERATION_STRUCTURE_ALLOW_COMPACTION_BIT_KHR 4 VK_BUILD_ACCELERATION_STRUCTURE_PREFER_FAST_TRACE_BIT_KHR 8 VK_BUILD_ACCELERATION_STRUCTURE_PREFER_FAST_BUILD_BIT_KHR 10 VK_BUILD_ACCELERATION_STRUCTURE_LOW_MEMORY_BIT_KHR 20 VK_BUILD_ACCELERATION_STRUCTURE_MOTION_BIT_NV 40 VK_BUILD_ACCELERATION_STRUCTURE_ALLOW_OPACITY_MICROMAP_UPDATE_BIT_KHR 80 VK_BUILD_ACCELERATION_STRUCTURE_ALLOW_DISABLE_OPACITY_MICROMAPS_BIT_KHR 100 VK_BUILD_ACCELERATION_STRUCTURE_ALLOW_OPACITY_MICROMAP_DATA_UPDATE_BIT_EXT 200 VK_BUILD_ACCELERATION_STRUCTURE_ALLOW_DISPLACEMENT_MICROMAP_UPDATE_BIT_NV 400 VK_BUILD_ACCELERATION_STRUCTURE_MICROMAP_LOSSY_BIT_KHR 800 VK_BUILD_ACCELERATION_STRUCTURE_ALLOW_DATA_ACCESS_BIT_KHR 1000 VK_BUILD_ACCELERATION_STRUCTURE_ALLOW_CLUSTER_OPACITY_MICROMAPS_BIT_NV"}
+
+func (v BuildAccelerationStructureFlagBitsKHR) String() string {
+	return buildAccelerationStructureFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of AccelerationStructureCreateFlagBitsKHR.
 const (
 	AccelerationStructureCreateDeviceAddressCaptureReplayBitKHR    AccelerationStructureCreateFlagBitsKHR = 0x1 // VK_ACCELERATION_STRUCTURE_CREATE_DEVICE_ADDRESS_CAPTURE_REPLAY_BIT_KHR
 	AccelerationStructureCreateDescriptorBufferCaptureReplayBitEXT AccelerationStructureCreateFlagBitsKHR = 0x8 // VK_ACCELERATION_STRUCTURE_CREATE_DESCRIPTOR_BUFFER_CAPTURE_REPLAY_BIT_EXT
 	AccelerationStructureCreateMotionBitNV                         AccelerationStructureCreateFlagBitsKHR = 0x4 // VK_ACCELERATION_STRUCTURE_CREATE_MOTION_BIT_NV
 )
+
+var accelerationStructureCreateFlagBitsKHRNames = &names{text: "1 VK_ACCELERATION_STRUCTURE_CREATE_DEVICE_ADDRESS_CAPTURE_REPLAY_BIT_KHR 4 VK_ACCELERATION_STRUCTURE_CREATE_MOTION_BIT_NV 8 VK_ACCELERATION_STRUCTURE_CREATE_DESCRIPTOR_BUFFER_CAPTURE_REPLAY_BIT_EXT"}
+
+func (v AccelerationStructureCreateFlagBitsKHR) String() string {
+	return accelerationStructureCreateFlagBitsKHRNames.flags(uint64(v))
+}
 
 // Values of CopyAccelerationStructureModeKHR.
 const (
@@ -515,11 +727,23 @@ const (
 	CopyAccelerationStructureModeCompactNV                                       = CopyAccelerationStructureModeCompactKHR // VK_COPY_ACCELERATION_STRUCTURE_MODE_COMPACT_NV
 )
 
+var copyAccelerationStructureModeKHRNames = &names{text: "0 VK_COPY_ACCELERATION_STRUCTURE_MODE_CLONE_KHR 1 VK_COPY_ACCELERATION_STRUCTURE_MODE_COMPACT_KHR 2 VK_COPY_ACCELERATION_STRUCTURE_MODE_SERIALIZE_KHR 3 VK_COPY_ACCELERATION_STRUCTURE_MODE_DESERIALIZE_KHR"}
+
+func (v CopyAccelerationStructureModeKHR) String() string {
+	return copyAccelerationStructureModeKHRNames.enum("VkCopyAccelerationStructureModeKHR", int64(v))
+}
+
 // Values of BuildAccelerationStructureModeKHR.
 const (
 	BuildAccelerationStructureModeBuildKHR  BuildAccelerationStructureModeKHR = 0 // VK_BUILD_ACCELERATION_STRUCTURE_MODE_BUILD_KHR
 	BuildAccelerationStructureModeUpdateKHR BuildAccelerationStructureModeKHR = 1 // VK_BUILD_ACCELERATION_STRUCTURE_MODE_UPDATE_KHR
 )
+
+var buildAccelerationStructureModeKHRNames = &names{text: "0 VK_BUILD_ACCELERATION_STRUCTURE_MODE_BUILD_KHR 1 VK_BUILD_ACCELERATION_STRUCTURE_MODE_UPDATE_KHR"}
+
+func (v BuildAccelerationStructureModeKHR) String() string {
+	return buildAccelerationStructureModeKHRNames.enum("VkBuildAccelerationStructureModeKHR", int64(v))
+}
 
 // Values of AccelerationStructureTypeKHR.
 const (
@@ -531,12 +755,24 @@ const (
 	AccelerationStructureTypeOpacityMicromapKHR AccelerationStructureTypeKHR = 1000623000                              // VK_ACCELERATION_STRUCTURE_TYPE_OPACITY_MICROMAP_KHR
 )
 
+var accelerationStructureTypeKHRNames = &names{text: "0 VK_ACCELERATION_STRUCTURE_TYPE_TOP_LEVEL_KHR 1 VK_ACCELERATION_STRUCTURE_TYPE_BOTTOM_LEVEL_KHR 2 VK_ACCELERATION_STRUCTURE_TYPE_GENERIC_KHR 3ba44b98 VK_ACCELERATION_STRUCTURE_TYPE_OPACITY_MICROMAP_KHR"}
+
+func (v AccelerationStructureTypeKHR) String() string {
+	return accelerationStructureTypeKHRNames.enum("VkAccelerationStructureTypeKHR", int64(v))
+}
+
 // Values of AccelerationStructureMemoryRequirementsTypeNV.
 const (
 	AccelerationStructureMemoryRequirementsTypeObjectNV        AccelerationStructureMemoryRequirementsTypeNV = 0 // VK_ACCELERATION_STRUCTURE_MEMORY_REQUIREMENTS_TYPE_OBJECT_NV
 	AccelerationStructureMemoryRequirementsTypeBuildScratchNV  AccelerationStructureMemoryRequirementsTypeNV = 1 // VK_ACCELERATION_STRUCTURE_MEMORY_REQUIREMENTS_TYPE_BUILD_SCRATCH_NV
 	AccelerationStructureMemoryRequirementsTypeUpdateScratchNV AccelerationStructureMemoryRequirementsTypeNV = 2 // VK_ACCELERATION_STRUCTURE_MEMORY_REQUIREMENTS_TYPE_UPDATE_SCRATCH_NV
 )
+
+var accelerationStructureMemoryRequirementsTypeNVNames = &names{text: "0 VK_ACCELERATION_STRUCTURE_MEMORY_REQUIREMENTS_TYPE_OBJECT_NV 1 VK_ACCELERATION_STRUCTURE_MEMORY_REQUIREMENTS_TYPE_BUILD_SCRATCH_NV 2 VK_ACCELERATION_STRUCTURE_MEMORY_REQUIREMENTS_TYPE_UPDATE_SCRATCH_NV"}
+
+func (v AccelerationStructureMemoryRequirementsTypeNV) String() string {
+	return accelerationStructureMemoryRequirementsTypeNVNames.enum("VkAccelerationStructureMemoryRequirementsTypeNV", int64(v))
+}
 
 // Values of AccelerationStructureBuildTypeKHR.
 const (
@@ -545,11 +781,24 @@ const (
 	AccelerationStructureBuildTypeHostOrDeviceKHR AccelerationStructureBuildTypeKHR = 2 // VK_ACCELERATION_STRUCTURE_BUILD_TYPE_HOST_OR_DEVICE_KHR
 )
 
+var accelerationStructureBuildTypeKHRNames = &names{text: "0 VK_ACCELERATION_STRUCTURE_BUILD_TYPE_HOST_KHR 1 VK_ACCELERATION_STRUCTURE_BUILD_TYPE_DEVICE_KHR 2 VK_ACCELERATION_STRUCTURE_BUILD_TYPE_HOST_OR_DEVICE_KHR"}
+
+func (v AccelerationStructureBuildTypeKHR) String() string {
+	return accelerationStructureBuildTypeKHRNames.enum("VkAccelerationStructureBuildTypeKHR", int64(v))
+}
+
 // Values of AccelerationStructureCompatibilityKHR.
 const (
 	AccelerationStructureCompatibilityCompatibleKHR   AccelerationStructureCompatibilityKHR = 0 // VK_ACCELERATION_STRUCTURE_COMPATIBILITY_COMPATIBLE_KHR
 	AccelerationStructureCompatibilityIncompatibleKHR AccelerationStructureCompatibilityKHR = 1 // VK_ACCELERATION_STRUCTURE_COMPATIBILITY_INCOMPATIBLE_KHR
 )
+
+var accelerationStructureCompatibilityKHRNames = &names{text: "0 VK_ACCELERATION_STRUCTURE_COMPATIBILITY_COMPATIBLE_KHR 1 VK_ACCELERATION_STRUCTURE_COMPATIBILITY_INCOMPATIBLE_KHR"}
+
+func (v AccelerationStructureCompatibilityKHR) String() string {
+	return accelerationStructureCompatibilityKHRNames.enum("VkAccelerationStructureCompatibilityKHR", int64(v))
+}
+func (v AcquireProfilingLockFlagBitsKHR) String() string { return noNames.flags(uint64(v)) }
 
 // Values of AccessFlagBits2.
 const (
@@ -632,6 +881,10 @@ const (
 	Access2MemoryDecompressionWriteBitEXT          AccessFlagBits2 = 0x100000000000000                              // VK_ACCESS_2_MEMORY_DECOMPRESSION_WRITE_BIT_EXT
 )
 
+var accessFlagBits2Names = &names{text: "0 VK_ACCESS_2_NONE 1 VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT 2 VK_ACCESS_2_INDEX_READ_BIT 4 VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT 8 VK_ACCESS_2_UNIFORM_READ_BIT 10 VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT 20 VK_ACCESS_2_SHADER_READ_BIT 40 VK_ACCESS_2_SHADER_WRITE_BIT 80 VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT 100 VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT 200 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT 400 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT 800 VK_ACCESS_2_TRANSFER_READ_BIT 1000 VK_ACCESS_2_TRANSFER_WRITE_BIT 2000 VK_ACCESS_2_HOST_READ_BIT 4000 VK_ACCESS_2_HOST_WRITE_BIT 8000 VK_ACCESS_2_MEMORY_READ_BIT 10000 VK_ACCESS_2_MEMORY_WRITE_BIT 20000 VK_ACCESS_2_COMMAND_PREPROCESS_READ_BIT_EXT 40000 VK_ACCESS_2_COMMAND_PREPROCESS_WRITE_BIT_EXT 80000 VK_ACCESS_2_COLOR_ATTACHMENT_READ_NONCOHERENT_BIT_EXT 100000 VK_ACCESS_2_CONDITIONAL_RENDERING_READ_BIT_EXT 200000 VK_ACCESS_2_ACCELERATION_STRUCTURE_READ_BIT_KHR 400000 VK_ACCESS_2_ACCELERATION_STRUCTURE_WRITE_BIT_KHR 800000 VK_ACCESS_2_FRAGMENT_SHADING_RATE_ATTACHMENT_READ_BIT_KHR 1000000 VK_ACCESS_2_FRAGMENT_DENSITY_MAP_READ_BIT_EXT 2000000 VK_ACCESS_2_TRANSFORM_FEEDBACK_WRITE_BIT_EXT 4000000 VK_ACCESS_2_TRANSFORM_FEEDBACK_COUNTER_READ_BIT_EXT 8000000 VK_ACCESS_2_TRANSFORM_FEEDBACK_COUNTER_WRITE_BIT_EXT 100000000 VK_ACCESS_2_SHADER_SAMPLED_READ_BIT 200000000 VK_ACCESS_2_SHADER_STORAGE_READ_BIT 400000000 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT 800000000 VK_ACCESS_2_VIDEO_DECODE_READ_BIT_KHR 1000000000 VK_ACCESS_2_VIDEO_DECODE_WRITE_BIT_KHR 2000000000 VK_ACCESS_2_VIDEO_ENCODE_READ_BIT_KHR 4000000000 VK_ACCESS_2_VIDEO_ENCODE_WRITE_BIT_KHR 8000000000 VK_ACCESS_2_INVOCATION_MASK_READ_BIT_HUAWEI 10000000000 VK_ACCESS_2_SHADER_BINDING_TABLE_READ_BIT_KHR 20000000000 VK_ACCESS_2_DESCRIPTOR_BUFFER_READ_BIT_EXT 40000000000 VK_ACCESS_2_OPTICAL_FLOW_READ_BIT_NV 80000000000 VK_ACCESS_2_OPTICAL_FLOW_WRITE_BIT_NV 100000000000 VK_ACCESS_2_MICROMAP_READ_BIT_EXT 200000000000 VK_ACCESS_2_MICROMAP_WRITE_BIT_EXT 800000000000 VK_ACCESS_2_DATA_GRAPH_READ_BIT_ARM 1000000000000 VK_ACCESS_2_DATA_GRAPH_WRITE_BIT_ARM 8000000000000 VK_ACCESS_2_SHADER_TILE_ATTACHMENT_READ_BIT_QCOM 10000000000000 VK_ACCESS_2_SHADER_TILE_ATTACHMENT_WRITE_BIT_QCOM 80000000000000 VK_ACCESS_2_MEMORY_DECOMPRESSION_READ_BIT_EXT 100000000000000 VK_ACCESS_2_MEMORY_DECOMPRESSION_WRITE_BIT_EXT 200000000000000 VK_ACCESS_2_SAMPLER_HEAP_READ_BIT_EXT 400000000000000 VK_ACCESS_2_RESOURCE_HEAP_READ_BIT_EXT"}
+
+func (v AccessFlagBits2) String() string { return accessFlagBits2Names.flags(uint64(v)) }
+
 // Values of AccelerationStructureMotionInstanceTypeNV.
 const (
 	AccelerationStructureMotionInstanceTypeStaticNV       AccelerationStructureMotionInstanceTypeNV = 0 // VK_ACCELERATION_STRUCTURE_MOTION_INSTANCE_TYPE_STATIC_NV
@@ -639,10 +892,22 @@ const (
 	AccelerationStructureMotionInstanceTypeSrtMotionNV    AccelerationStructureMotionInstanceTypeNV = 2 // VK_ACCELERATION_STRUCTURE_MOTION_INSTANCE_TYPE_SRT_MOTION_NV
 )
 
+var accelerationStructureMotionInstanceTypeNVNames = &names{text: "0 VK_ACCELERATION_STRUCTURE_MOTION_INSTANCE_TYPE_STATIC_NV 1 VK_ACCELERATION_STRUCTURE_MOTION_INSTANCE_TYPE_MATRIX_MOTION_NV 2 VK_ACCELERATION_STRUCTURE_MOTION_INSTANCE_TYPE_SRT_MOTION_NV"}
+
+func (v AccelerationStructureMotionInstanceTypeNV) String() string {
+	return accelerationStructureMotionInstanceTypeNVNames.enum("VkAccelerationStructureMotionInstanceTypeNV", int64(v))
+}
+
 // Values of CooperativeMatrixFlagBitsEXT.
 const (
 	CooperativeMatrixSaturatingAccumulationBitEXT CooperativeMatrixFlagBitsEXT = 0x1 // VK_COOPERATIVE_MATRIX_SATURATING_ACCUMULATION_BIT_EXT
 )
+
+var cooperativeMatrixFlagBitsEXTNames = &names{text: "1 VK_COOPERATIVE_MATRIX_SATURATING_ACCUMULATION_BIT_EXT"}
+
+func (v CooperativeMatrixFlagBitsEXT) String() string {
+	return cooperativeMatrixFlagBitsEXTNames.flags(uint64(v))
+}
 
 // Values of BuildMicromapFlagBitsEXT.
 const (
@@ -650,6 +915,12 @@ const (
 	BuildMicromapPreferFastBuildBitEXT BuildMicromapFlagBitsEXT = 0x2 // VK_BUILD_MICROMAP_PREFER_FAST_BUILD_BIT_EXT
 	BuildMicromapAllowCompactionBitEXT BuildMicromapFlagBitsEXT = 0x4 // VK_BUILD_MICROMAP_ALLOW_COMPACTION_BIT_EXT
 )
+
+var buildMicromapFlagBitsEXTNames = &names{text: "1 VK_BUILD_MICROMAP_PREFER_FAST_TRACE_BIT_EXT 2 VK_BUILD_MICROMAP_PREFER_FAST_BUILD_BIT_EXT 4 VK_BUILD_MICROMAP_ALLOW_COMPACTION_BIT_EXT"}
+
+func (v BuildMicromapFlagBitsEXT) String() string {
+	return buildMicromapFlagBitsEXTNames.flags(uint64(v))
+}
 
 // Values of CopyMicromapModeEXT.
 const (
@@ -659,15 +930,33 @@ const (
 	CopyMicromapModeCompactEXT     CopyMicromapModeEXT = 3 // VK_COPY_MICROMAP_MODE_COMPACT_EXT
 )
 
+var copyMicromapModeEXTNames = &names{text: "0 VK_COPY_MICROMAP_MODE_CLONE_EXT 1 VK_COPY_MICROMAP_MODE_SERIALIZE_EXT 2 VK_COPY_MICROMAP_MODE_DESERIALIZE_EXT 3 VK_COPY_MICROMAP_MODE_COMPACT_EXT"}
+
+func (v CopyMicromapModeEXT) String() string {
+	return copyMicromapModeEXTNames.enum("VkCopyMicromapModeEXT", int64(v))
+}
+
 // Values of BuildMicromapModeEXT.
 const (
 	BuildMicromapModeBuildEXT BuildMicromapModeEXT = 0 // VK_BUILD_MICROMAP_MODE_BUILD_EXT
 )
 
+var buildMicromapModeEXTNames = &names{text: "0 VK_BUILD_MICROMAP_MODE_BUILD_EXT"}
+
+func (v BuildMicromapModeEXT) String() string {
+	return buildMicromapModeEXTNames.enum("VkBuildMicromapModeEXT", int64(v))
+}
+
 // Values of AccelerationStructureSerializedBlockTypeKHR.
 const (
 	AccelerationStructureSerializedBlockTypeOpacityMicromapKHR AccelerationStructureSerializedBlockTypeKHR = 0 // VK_ACCELERATION_STRUCTURE_SERIALIZED_BLOCK_TYPE_OPACITY_MICROMAP_KHR
 )
+
+var accelerationStructureSerializedBlockTypeKHRNames = &names{text: "0 VK_ACCELERATION_STRUCTURE_SERIALIZED_BLOCK_TYPE_OPACITY_MICROMAP_KHR"}
+
+func (v AccelerationStructureSerializedBlockTypeKHR) String() string {
+	return accelerationStructureSerializedBlockTypeKHRNames.enum("VkAccelerationStructureSerializedBlockTypeKHR", int64(v))
+}
 
 // Values of ComponentTypeKHR.
 const (
@@ -707,6 +996,12 @@ const (
 	ComponentTypeMxint8EXT             ComponentTypeKHR = 1000672004                 // VK_COMPONENT_TYPE_MXINT8_EXT
 )
 
+var componentTypeKHRNames = &names{text: "0 VK_COMPONENT_TYPE_FLOAT16_KHR 1 VK_COMPONENT_TYPE_FLOAT32_KHR 2 VK_COMPONENT_TYPE_FLOAT64_KHR 3 VK_COMPONENT_TYPE_SINT8_KHR 4 VK_COMPONENT_TYPE_SINT16_KHR 5 VK_COMPONENT_TYPE_SINT32_KHR 6 VK_COMPONENT_TYPE_SINT64_KHR 7 VK_COMPONENT_TYPE_UINT8_KHR 8 VK_COMPONENT_TYPE_UINT16_KHR 9 VK_COMPONENT_TYPE_UINT32_KHR a VK_COMPONENT_TYPE_UINT64_KHR 3b9cf0c8 VK_COMPONENT_TYPE_BFLOAT16_KHR 3ba247f8 VK_COMPONENT_TYPE_SINT8_PACKED_NV 3ba247f9 VK_COMPONENT_TYPE_UINT8_PACKED_NV 3ba247fa VK_COMPONENT_TYPE_FLOAT8_E4M3_EXT 3ba247fb VK_COMPONENT_TYPE_FLOAT8_E5M2_EXT 3ba50b00 VK_COMPONENT_TYPE_FLOAT6_E2M3_EXT 3ba50b01 VK_COMPONENT_TYPE_FLOAT6_E3M2_EXT 3ba50b02 VK_COMPONENT_TYPE_FLOAT4_E2M1_EXT 3ba50b03 VK_COMPONENT_TYPE_FLOAT8_UNSIGNED_E8M0_EXT 3ba50b04 VK_COMPONENT_TYPE_MXINT8_EXT"}
+
+func (v ComponentTypeKHR) String() string {
+	return componentTypeKHRNames.enum("VkComponentTypeKHR", int64(v))
+}
+
 // Values of CubicFilterWeightsQCOM.
 const (
 	CubicFilterWeightsCatmullRomQCOM          CubicFilterWeightsQCOM = 0 // VK_CUBIC_FILTER_WEIGHTS_CATMULL_ROM_QCOM
@@ -715,21 +1010,43 @@ const (
 	CubicFilterWeightsMitchellNetravaliQCOM   CubicFilterWeightsQCOM = 3 // VK_CUBIC_FILTER_WEIGHTS_MITCHELL_NETRAVALI_QCOM
 )
 
+var cubicFilterWeightsQCOMNames = &names{text: "0 VK_CUBIC_FILTER_WEIGHTS_CATMULL_ROM_QCOM 1 VK_CUBIC_FILTER_WEIGHTS_ZERO_TANGENT_CARDINAL_QCOM 2 VK_CUBIC_FILTER_WEIGHTS_B_SPLINE_QCOM 3 VK_CUBIC_FILTER_WEIGHTS_MITCHELL_NETRAVALI_QCOM"}
+
+func (v CubicFilterWeightsQCOM) String() string {
+	return cubicFilterWeightsQCOMNames.enum("VkCubicFilterWeightsQCOM", int64(v))
+}
+
 // Values of BlockMatchWindowCompareModeQCOM.
 const (
 	BlockMatchWindowCompareModeMinQCOM BlockMatchWindowCompareModeQCOM = 0 // VK_BLOCK_MATCH_WINDOW_COMPARE_MODE_MIN_QCOM
 	BlockMatchWindowCompareModeMaxQCOM BlockMatchWindowCompareModeQCOM = 1 // VK_BLOCK_MATCH_WINDOW_COMPARE_MODE_MAX_QCOM
 )
 
+var blockMatchWindowCompareModeQCOMNames = &names{text: "0 VK_BLOCK_MATCH_WINDOW_COMPARE_MODE_MIN_QCOM 1 VK_BLOCK_MATCH_WINDOW_COMPARE_MODE_MAX_QCOM"}
+
+func (v BlockMatchWindowCompareModeQCOM) String() string {
+	return blockMatchWindowCompareModeQCOMNames.enum("VkBlockMatchWindowCompareModeQCOM", int64(v))
+}
+
 // Values of CompressedTriangleFormatAMDX.
 const (
 	CompressedTriangleFormatDgf1AMDX CompressedTriangleFormatAMDX = 0 // VK_COMPRESSED_TRIANGLE_FORMAT_DGF1_AMDX
 )
 
+var compressedTriangleFormatAMDXNames = &names{text: "0 VK_COMPRESSED_TRIANGLE_FORMAT_DGF1_AMDX"}
+
+func (v CompressedTriangleFormatAMDX) String() string {
+	return compressedTriangleFormatAMDXNames.enum("VkCompressedTriangleFormatAMDX", int64(v))
+}
+
 // Values of AccessFlagBits3KHR.
 const (
 	Access3NoneKHR AccessFlagBits3KHR = 0x0 // VK_ACCESS_3_NONE_KHR
 )
+
+var accessFlagBits3KHRNames = &names{text: "0 VK_ACCESS_3_NONE_KHR"}
+
+func (v AccessFlagBits3KHR) String() string { return accessFlagBits3KHRNames.flags(uint64(v)) }
 
 // Values of CooperativeVectorMatrixLayoutNV.
 const (
@@ -739,12 +1056,22 @@ const (
 	CooperativeVectorMatrixLayoutTrainingOptimalNV    CooperativeVectorMatrixLayoutNV = 3 // VK_COOPERATIVE_VECTOR_MATRIX_LAYOUT_TRAINING_OPTIMAL_NV
 )
 
+var cooperativeVectorMatrixLayoutNVNames = &names{text: "0 VK_COOPERATIVE_VECTOR_MATRIX_LAYOUT_ROW_MAJOR_NV 1 VK_COOPERATIVE_VECTOR_MATRIX_LAYOUT_COLUMN_MAJOR_NV 2 VK_COOPERATIVE_VECTOR_MATRIX_LAYOUT_INFERENCING_OPTIMAL_NV 3 VK_COOPERATIVE_VECTOR_MATRIX_LAYOUT_TRAINING_OPTIMAL_NV"}
+
+func (v CooperativeVectorMatrixLayoutNV) String() string {
+	return cooperativeVectorMatrixLayoutNVNames.enum("VkCooperativeVectorMatrixLayoutNV", int64(v))
+}
+
 // Values of AddressCopyFlagBitsKHR.
 const (
 	AddressCopyDeviceLocalBitKHR AddressCopyFlagBitsKHR = 0x1 // VK_ADDRESS_COPY_DEVICE_LOCAL_BIT_KHR
 	AddressCopySparseBitKHR      AddressCopyFlagBitsKHR = 0x2 // VK_ADDRESS_COPY_SPARSE_BIT_KHR
 	AddressCopyProtectedBitKHR   AddressCopyFlagBitsKHR = 0x4 // VK_ADDRESS_COPY_PROTECTED_BIT_KHR
 )
+
+var addressCopyFlagBitsKHRNames = &names{text: "1 VK_ADDRESS_COPY_DEVICE_LOCAL_BIT_KHR 2 VK_ADDRESS_COPY_SPARSE_BIT_KHR 4 VK_ADDRESS_COPY_PROTECTED_BIT_KHR"}
+
+func (v AddressCopyFlagBitsKHR) String() string { return addressCopyFlagBitsKHRNames.flags(uint64(v)) }
 
 // Values of AddressCommandFlagBitsKHR.
 const (
@@ -755,3 +1082,68 @@ const (
 	AddressCommandTransformFeedbackBufferUsageBitKHR        AddressCommandFlagBitsKHR = 0x10 // VK_ADDRESS_COMMAND_TRANSFORM_FEEDBACK_BUFFER_USAGE_BIT_KHR
 	AddressCommandUnknownTransformFeedbackBufferUsageBitKHR AddressCommandFlagBitsKHR = 0x20 // VK_ADDRESS_COMMAND_UNKNOWN_TRANSFORM_FEEDBACK_BUFFER_USAGE_BIT_KHR
 )
+
+var addressCommandFlagBitsKHRNames = &names{text: "1 VK_ADDRESS_COMMAND_PROTECTED_BIT_KHR 2 VK_ADDRESS_COMMAND_FULLY_BOUND_BIT_KHR 4 VK_ADDRESS_COMMAND_STORAGE_BUFFER_USAGE_BIT_KHR 8 VK_ADDRESS_COMMAND_UNKNOWN_STORAGE_BUFFER_USAGE_BIT_KHR 10 VK_ADDRESS_COMMAND_TRANSFORM_FEEDBACK_BUFFER_USAGE_BIT_KHR 20 VK_ADDRESS_COMMAND_UNKNOWN_TRANSFORM_FEEDBACK_BUFFER_USAGE_BIT_KHR"}
+
+func (v AddressCommandFlagBitsKHR) String() string {
+	return addressCommandFlagBitsKHRNames.flags(uint64(v))
+}
+func (v BufferViewCreateFlags) String() string { return noNames.flags(uint64(v)) }
+func (v AccessFlags) String() string           { return accessFlagBitsNames.flags(uint64(v)) }
+func (v BufferUsageFlags) String() string      { return bufferUsageFlagBitsNames.flags(uint64(v)) }
+func (v BufferCreateFlags) String() string     { return bufferCreateFlagBitsNames.flags(uint64(v)) }
+func (v ColorComponentFlags) String() string   { return colorComponentFlagBitsNames.flags(uint64(v)) }
+func (v CommandPoolCreateFlags) String() string {
+	return commandPoolCreateFlagBitsNames.flags(uint64(v))
+}
+func (v CommandPoolResetFlags) String() string { return commandPoolResetFlagBitsNames.flags(uint64(v)) }
+func (v CommandBufferResetFlags) String() string {
+	return commandBufferResetFlagBitsNames.flags(uint64(v))
+}
+func (v CommandBufferUsageFlags) String() string {
+	return commandBufferUsageFlagBitsNames.flags(uint64(v))
+}
+func (v AttachmentDescriptionFlags) String() string {
+	return attachmentDescriptionFlagBitsNames.flags(uint64(v))
+}
+func (v CullModeFlags) String() string { return cullModeFlagBitsNames.flags(uint64(v)) }
+func (v ClusterAccelerationStructureGeometryFlagsNV) String() string {
+	return clusterAccelerationStructureGeometryFlagBitsNVNames.flags(uint64(v))
+}
+func (v ClusterAccelerationStructureClusterFlagsNV) String() string {
+	return clusterAccelerationStructureClusterFlagBitsNVNames.flags(uint64(v))
+}
+func (v ClusterAccelerationStructureAddressResolutionFlagsNV) String() string {
+	return clusterAccelerationStructureAddressResolutionFlagBitsNVNames.flags(uint64(v))
+}
+func (v BuildAccelerationStructureFlagsKHR) String() string {
+	return buildAccelerationStructureFlagBitsKHRNames.flags(uint64(v))
+}
+func (v AccelerationStructureCreateFlagsKHR) String() string {
+	return accelerationStructureCreateFlagBitsKHRNames.flags(uint64(v))
+}
+func (v AcquireProfilingLockFlagsKHR) String() string               { return noNames.flags(uint64(v)) }
+func (v AccessFlags2) String() string                               { return accessFlagBits2Names.flags(uint64(v)) }
+func (v AccelerationStructureMotionInfoFlagsNV) String() string     { return noNames.flags(uint64(v)) }
+func (v AccelerationStructureMotionInstanceFlagsNV) String() string { return noNames.flags(uint64(v)) }
+func (v BuildMicromapFlagsEXT) String() string                      { return buildMicromapFlagBitsEXTNames.flags(uint64(v)) }
+func (v BufferUsageFlags2) String() string                          { return bufferUsageFlagBits2Names.flags(uint64(v)) }
+func (v AddressCopyFlagsKHR) String() string                        { return addressCopyFlagBitsKHRNames.flags(uint64(v)) }
+func (v AddressCommandFlagsKHR) String() string {
+	return addressCommandFlagBitsKHRNames.flags(uint64(v))
+}
+func (v CompositeAlphaFlagsKHR) String() string {
+	return compositeAlphaFlagBitsKHRNames.flags(uint64(v))
+}
+func (v AndroidSurfaceCreateFlagsKHR) String() string { return noNames.flags(uint64(v)) }
+func (v CommandPoolTrimFlags) String() string         { return noNames.flags(uint64(v)) }
+func (v ClusterAccelerationStructureIndexFormatFlagsNV) String() string {
+	return clusterAccelerationStructureIndexFormatFlagBitsNVNames.flags(uint64(v))
+}
+func (v ConditionalRenderingFlagsEXT) String() string {
+	return conditionalRenderingFlagBitsEXTNames.flags(uint64(v))
+}
+func (v AccessFlags3KHR) String() string { return accessFlagBits3KHRNames.flags(uint64(v)) }
+func (v CooperativeMatrixFlagsEXT) String() string {
+	return cooperativeMatrixFlagBitsEXTNames.flags(uint64(v))
+}

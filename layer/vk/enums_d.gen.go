@@ -28,6 +28,12 @@ const (
 	DescriptorTypePartitionedAccelerationStructureNV DescriptorType = 1000570000                       // VK_DESCRIPTOR_TYPE_PARTITIONED_ACCELERATION_STRUCTURE_NV
 )
 
+var descriptorTypeNames = &names{text: "0 VK_DESCRIPTOR_TYPE_SAMPLER 1 VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER 2 VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE 3 VK_DESCRIPTOR_TYPE_STORAGE_IMAGE 4 VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER 5 VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER 6 VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER 7 VK_DESCRIPTOR_TYPE_STORAGE_BUFFER 8 VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC 9 VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC a VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT 3b9ce510 VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK 3b9d13f0 VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR 3b9d4e88 VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_NV 3ba02518 VK_DESCRIPTOR_TYPE_MUTABLE_EXT 3ba180c0 VK_DESCRIPTOR_TYPE_SAMPLE_WEIGHT_IMAGE_QCOM 3ba180c1 VK_DESCRIPTOR_TYPE_BLOCK_MATCH_IMAGE_QCOM 3ba1cee0 VK_DESCRIPTOR_TYPE_TENSOR_ARM 3ba37c90 VK_DESCRIPTOR_TYPE_PARTITIONED_ACCELERATION_STRUCTURE_NV"}
+
+func (v DescriptorType) String() string {
+	return descriptorTypeNames.enum("VkDescriptorType", int64(v))
+}
+
 // Values of DynamicState.
 const (
 	DynamicStateViewport                            DynamicState = 0                                    // VK_DYNAMIC_STATE_VIEWPORT
@@ -122,6 +128,10 @@ const (
 	DynamicStateDepthClampRangeEXT                  DynamicState = 1000582000                           // VK_DYNAMIC_STATE_DEPTH_CLAMP_RANGE_EXT
 )
 
+var dynamicStateNames = &names{text: "0 VK_DYNAMIC_STATE_VIEWPORT 1 VK_DYNAMIC_STATE_SCISSOR 2 VK_DYNAMIC_STATE_LINE_WIDTH 3 VK_DYNAMIC_STATE_DEPTH_BIAS 4 VK_DYNAMIC_STATE_BLEND_CONSTANTS 5 VK_DYNAMIC_STATE_DEPTH_BOUNDS 6 VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK 7 VK_DYNAMIC_STATE_STENCIL_WRITE_MASK 8 VK_DYNAMIC_STATE_STENCIL_REFERENCE 3b9c1dd8 VK_DYNAMIC_STATE_VIEWPORT_W_SCALING_NV 3b9c4cb8 VK_DYNAMIC_STATE_DISCARD_RECTANGLE_EXT 3b9c4cb9 VK_DYNAMIC_STATE_DISCARD_RECTANGLE_ENABLE_EXT 3b9c4cba VK_DYNAMIC_STATE_DISCARD_RECTANGLE_MODE_EXT 3b9cf898 VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_EXT 3b9d4aa4 VK_DYNAMIC_STATE_VIEWPORT_SHADING_RATE_PALETTE_NV 3b9d4aa6 VK_DYNAMIC_STATE_VIEWPORT_COARSE_SAMPLE_ORDER_NV 3b9deac8 VK_DYNAMIC_STATE_EXCLUSIVE_SCISSOR_ENABLE_NV 3b9deac9 VK_DYNAMIC_STATE_EXCLUSIVE_SCISSOR_NV 3b9e3cd0 VK_DYNAMIC_STATE_FRAGMENT_SHADING_RATE_KHR 3b9ebdb8 VK_DYNAMIC_STATE_LINE_STIPPLE 3b9edcf8 VK_DYNAMIC_STATE_CULL_MODE 3b9edcf9 VK_DYNAMIC_STATE_FRONT_FACE 3b9edcfa VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY 3b9edcfb VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT 3b9edcfc VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT 3b9edcfd VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE 3b9edcfe VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE 3b9edcff VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE 3b9edd00 VK_DYNAMIC_STATE_DEPTH_COMPARE_OP 3b9edd01 VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE 3b9edd02 VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE 3b9edd03 VK_DYNAMIC_STATE_STENCIL_OP 3ba01578 VK_DYNAMIC_STATE_RAY_TRACING_PIPELINE_STACK_SIZE_KHR 3ba02900 VK_DYNAMIC_STATE_VERTEX_INPUT_EXT 3ba08aa8 VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT 3ba08aa9 VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE 3ba08aaa VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE 3ba08aab VK_DYNAMIC_STATE_LOGIC_OP_EXT 3ba08aac VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE 3ba09a48 VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT 3ba1bb5a VK_DYNAMIC_STATE_TESSELLATION_DOMAIN_ORIGIN_EXT 3ba1bb5b VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT 3ba1bb5c VK_DYNAMIC_STATE_POLYGON_MODE_EXT 3ba1bb5d VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT 3ba1bb5e VK_DYNAMIC_STATE_SAMPLE_MASK_EXT 3ba1bb5f VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT 3ba1bb60 VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT 3ba1bb61 VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT 3ba1bb62 VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT 3ba1bb63 VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT 3ba1bb64 VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT 3ba1bb65 VK_DYNAMIC_STATE_RASTERIZATION_STREAM_EXT 3ba1bb66 VK_DYNAMIC_STATE_CONSERVATIVE_RASTERIZATION_MODE_EXT 3ba1bb67 VK_DYNAMIC_STATE_EXTRA_PRIMITIVE_OVERESTIMATION_SIZE_EXT 3ba1bb68 VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT 3ba1bb69 VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_ENABLE_EXT 3ba1bb6a VK_DYNAMIC_STATE_COLOR_BLEND_ADVANCED_EXT 3ba1bb6b VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT 3ba1bb6c VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT 3ba1bb6d VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT 3ba1bb6e VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT 3ba1bb6f VK_DYNAMIC_STATE_VIEWPORT_W_SCALING_ENABLE_NV 3ba1bb70 VK_DYNAMIC_STATE_VIEWPORT_SWIZZLE_NV 3ba1bb71 VK_DYNAMIC_STATE_COVERAGE_TO_COLOR_ENABLE_NV 3ba1bb72 VK_DYNAMIC_STATE_COVERAGE_TO_COLOR_LOCATION_NV 3ba1bb73 VK_DYNAMIC_STATE_COVERAGE_MODULATION_MODE_NV 3ba1bb74 VK_DYNAMIC_STATE_COVERAGE_MODULATION_TABLE_ENABLE_NV 3ba1bb75 VK_DYNAMIC_STATE_COVERAGE_MODULATION_TABLE_NV 3ba1bb76 VK_DYNAMIC_STATE_SHADING_RATE_IMAGE_ENABLE_NV 3ba1bb77 VK_DYNAMIC_STATE_REPRESENTATIVE_FRAGMENT_TEST_ENABLE_NV 3ba1bb78 VK_DYNAMIC_STATE_COVERAGE_REDUCTION_MODE_NV 3ba2c8e0 VK_DYNAMIC_STATE_ATTACHMENT_FEEDBACK_LOOP_ENABLE_EXT 3ba3ab70 VK_DYNAMIC_STATE_DEPTH_CLAMP_RANGE_EXT"}
+
+func (v DynamicState) String() string { return dynamicStateNames.enum("VkDynamicState", int64(v)) }
+
 // Values of DescriptorUpdateTemplateType.
 const (
 	DescriptorUpdateTemplateTypeDescriptorSet      DescriptorUpdateTemplateType = 0                                           // VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET
@@ -130,17 +140,35 @@ const (
 	DescriptorUpdateTemplateTypeDescriptorSetKHR                                = DescriptorUpdateTemplateTypeDescriptorSet   // VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET_KHR
 )
 
+var descriptorUpdateTemplateTypeNames = &names{text: "0 VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET 1 VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS"}
+
+func (v DescriptorUpdateTemplateType) String() string {
+	return descriptorUpdateTemplateTypeNames.enum("VkDescriptorUpdateTemplateType", int64(v))
+}
+
 // Values of DirectDriverLoadingModeLUNARG.
 const (
 	DirectDriverLoadingModeExclusiveLUNARG DirectDriverLoadingModeLUNARG = 0 // VK_DIRECT_DRIVER_LOADING_MODE_EXCLUSIVE_LUNARG
 	DirectDriverLoadingModeInclusiveLUNARG DirectDriverLoadingModeLUNARG = 1 // VK_DIRECT_DRIVER_LOADING_MODE_INCLUSIVE_LUNARG
 )
 
+var directDriverLoadingModeLUNARGNames = &names{text: "0 VK_DIRECT_DRIVER_LOADING_MODE_EXCLUSIVE_LUNARG 1 VK_DIRECT_DRIVER_LOADING_MODE_INCLUSIVE_LUNARG"}
+
+func (v DirectDriverLoadingModeLUNARG) String() string {
+	return directDriverLoadingModeLUNARGNames.enum("VkDirectDriverLoadingModeLUNARG", int64(v))
+}
+
 // Values of DeviceQueueCreateFlagBits.
 const (
 	DeviceQueueCreateProtectedBit                 DeviceQueueCreateFlagBits = 0x1 // VK_DEVICE_QUEUE_CREATE_PROTECTED_BIT
 	DeviceQueueCreateInternallySynchronizedBitKHR DeviceQueueCreateFlagBits = 0x4 // VK_DEVICE_QUEUE_CREATE_INTERNALLY_SYNCHRONIZED_BIT_KHR
 )
+
+var deviceQueueCreateFlagBitsNames = &names{text: "1 VK_DEVICE_QUEUE_CREATE_PROTECTED_BIT 4 VK_DEVICE_QUEUE_CREATE_INTERNALLY_SYNCHRONIZED_BIT_KHR"}
+
+func (v DeviceQueueCreateFlagBits) String() string {
+	return deviceQueueCreateFlagBitsNames.flags(uint64(v))
+}
 
 // Values of DescriptorPoolCreateFlagBits.
 const (
@@ -152,6 +180,12 @@ const (
 	DescriptorPoolCreateAllowOverallocationSetsBitNV  DescriptorPoolCreateFlagBits = 0x8                                    // VK_DESCRIPTOR_POOL_CREATE_ALLOW_OVERALLOCATION_SETS_BIT_NV
 	DescriptorPoolCreateAllowOverallocationPoolsBitNV DescriptorPoolCreateFlagBits = 0x10                                   // VK_DESCRIPTOR_POOL_CREATE_ALLOW_OVERALLOCATION_POOLS_BIT_NV
 )
+
+var descriptorPoolCreateFlagBitsNames = &names{text: "1 VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT 2 VK_DESCRIPTOR_POOL_CREATE_UPDATE_AFTER_BIND_BIT 4 VK_DESCRIPTOR_POOL_CREATE_HOST_ONLY_BIT_EXT 8 VK_DESCRIPTOR_POOL_CREATE_ALLOW_OVERALLOCATION_SETS_BIT_NV 10 VK_DESCRIPTOR_POOL_CREATE_ALLOW_OVERALLOCATION_POOLS_BIT_NV"}
+
+func (v DescriptorPoolCreateFlagBits) String() string {
+	return descriptorPoolCreateFlagBitsNames.flags(uint64(v))
+}
 
 // Values of DependencyFlagBits.
 const (
@@ -165,6 +199,10 @@ const (
 	DependencyAsymmetricEventBitKHR                          DependencyFlagBits = 0x40                     // VK_DEPENDENCY_ASYMMETRIC_EVENT_BIT_KHR
 )
 
+var dependencyFlagBitsNames = &names{text: "1 VK_DEPENDENCY_BY_REGION_BIT 2 VK_DEPENDENCY_VIEW_LOCAL_BIT 4 VK_DEPENDENCY_DEVICE_GROUP_BIT 8 VK_DEPENDENCY_FEEDBACK_LOOP_BIT_EXT 20 VK_DEPENDENCY_QUEUE_FAMILY_OWNERSHIP_TRANSFER_USE_ALL_STAGES_BIT_KHR 40 VK_DEPENDENCY_ASYMMETRIC_EVENT_BIT_KHR"}
+
+func (v DependencyFlagBits) String() string { return dependencyFlagBitsNames.flags(uint64(v)) }
+
 // Values of DisplayPlaneAlphaFlagBitsKHR.
 const (
 	DisplayPlaneAlphaOpaqueBitKHR                DisplayPlaneAlphaFlagBitsKHR = 0x1 // VK_DISPLAY_PLANE_ALPHA_OPAQUE_BIT_KHR
@@ -173,6 +211,12 @@ const (
 	DisplayPlaneAlphaPerPixelPremultipliedBitKHR DisplayPlaneAlphaFlagBitsKHR = 0x8 // VK_DISPLAY_PLANE_ALPHA_PER_PIXEL_PREMULTIPLIED_BIT_KHR
 )
 
+var displayPlaneAlphaFlagBitsKHRNames = &names{text: "1 VK_DISPLAY_PLANE_ALPHA_OPAQUE_BIT_KHR 2 VK_DISPLAY_PLANE_ALPHA_GLOBAL_BIT_KHR 4 VK_DISPLAY_PLANE_ALPHA_PER_PIXEL_BIT_KHR 8 VK_DISPLAY_PLANE_ALPHA_PER_PIXEL_PREMULTIPLIED_BIT_KHR"}
+
+func (v DisplayPlaneAlphaFlagBitsKHR) String() string {
+	return displayPlaneAlphaFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of DisplaySurfaceStereoTypeNV.
 const (
 	DisplaySurfaceStereoTypeNoneNV              DisplaySurfaceStereoTypeNV = 0 // VK_DISPLAY_SURFACE_STEREO_TYPE_NONE_NV
@@ -180,6 +224,12 @@ const (
 	DisplaySurfaceStereoTypeHdmi3dNV            DisplaySurfaceStereoTypeNV = 2 // VK_DISPLAY_SURFACE_STEREO_TYPE_HDMI_3D_NV
 	DisplaySurfaceStereoTypeInbandDisplayportNV DisplaySurfaceStereoTypeNV = 3 // VK_DISPLAY_SURFACE_STEREO_TYPE_INBAND_DISPLAYPORT_NV
 )
+
+var displaySurfaceStereoTypeNVNames = &names{text: "0 VK_DISPLAY_SURFACE_STEREO_TYPE_NONE_NV 1 VK_DISPLAY_SURFACE_STEREO_TYPE_ONBOARD_DIN_NV 2 VK_DISPLAY_SURFACE_STEREO_TYPE_HDMI_3D_NV 3 VK_DISPLAY_SURFACE_STEREO_TYPE_INBAND_DISPLAYPORT_NV"}
+
+func (v DisplaySurfaceStereoTypeNV) String() string {
+	return displaySurfaceStereoTypeNVNames.enum("VkDisplaySurfaceStereoTypeNV", int64(v))
+}
 
 // Values of DebugReportFlagBitsEXT.
 const (
@@ -190,6 +240,10 @@ const (
 	DebugReportDebugBitEXT              DebugReportFlagBitsEXT = 0x10 // VK_DEBUG_REPORT_DEBUG_BIT_EXT
 )
 
+var debugReportFlagBitsEXTNames = &names{text: "1 VK_DEBUG_REPORT_INFORMATION_BIT_EXT 2 VK_DEBUG_REPORT_WARNING_BIT_EXT 4 VK_DEBUG_REPORT_PERFORMANCE_WARNING_BIT_EXT 8 VK_DEBUG_REPORT_ERROR_BIT_EXT 10 VK_DEBUG_REPORT_DEBUG_BIT_EXT"}
+
+func (v DebugReportFlagBitsEXT) String() string { return debugReportFlagBitsEXTNames.flags(uint64(v)) }
+
 // Values of DeviceMemoryReportEventTypeEXT.
 const (
 	DeviceMemoryReportEventTypeAllocateEXT         DeviceMemoryReportEventTypeEXT = 0 // VK_DEVICE_MEMORY_REPORT_EVENT_TYPE_ALLOCATE_EXT
@@ -198,6 +252,12 @@ const (
 	DeviceMemoryReportEventTypeUnimportEXT         DeviceMemoryReportEventTypeEXT = 3 // VK_DEVICE_MEMORY_REPORT_EVENT_TYPE_UNIMPORT_EXT
 	DeviceMemoryReportEventTypeAllocationFailedEXT DeviceMemoryReportEventTypeEXT = 4 // VK_DEVICE_MEMORY_REPORT_EVENT_TYPE_ALLOCATION_FAILED_EXT
 )
+
+var deviceMemoryReportEventTypeEXTNames = &names{text: "0 VK_DEVICE_MEMORY_REPORT_EVENT_TYPE_ALLOCATE_EXT 1 VK_DEVICE_MEMORY_REPORT_EVENT_TYPE_FREE_EXT 2 VK_DEVICE_MEMORY_REPORT_EVENT_TYPE_IMPORT_EXT 3 VK_DEVICE_MEMORY_REPORT_EVENT_TYPE_UNIMPORT_EXT 4 VK_DEVICE_MEMORY_REPORT_EVENT_TYPE_ALLOCATION_FAILED_EXT"}
+
+func (v DeviceMemoryReportEventTypeEXT) String() string {
+	return deviceMemoryReportEventTypeEXTNames.enum("VkDeviceMemoryReportEventTypeEXT", int64(v))
+}
 
 // Values of DescriptorSetLayoutCreateFlagBits.
 const (
@@ -213,6 +273,12 @@ const (
 	DescriptorSetLayoutCreatePerStageBitNV                   DescriptorSetLayoutCreateFlagBits = 0x40                                            // VK_DESCRIPTOR_SET_LAYOUT_CREATE_PER_STAGE_BIT_NV
 )
 
+var descriptorSetLayoutCreateFlagBitsNames = &names{text: "1 VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT 2 VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT 4 VK_DESCRIPTOR_SET_LAYOUT_CREATE_HOST_ONLY_POOL_BIT_EXT 10 VK_DESCRIPTOR_SET_LAYOUT_CREATE_DESCRIPTOR_BUFFER_BIT_EXT 20 VK_DESCRIPTOR_SET_LAYOUT_CREATE_EMBEDDED_IMMUTABLE_SAMPLERS_BIT_EXT 40 VK_DESCRIPTOR_SET_LAYOUT_CREATE_PER_STAGE_BIT_NV 80 VK_DESCRIPTOR_SET_LAYOUT_CREATE_INDIRECT_BINDABLE_BIT_NV"}
+
+func (v DescriptorSetLayoutCreateFlagBits) String() string {
+	return descriptorSetLayoutCreateFlagBitsNames.flags(uint64(v))
+}
+
 // Values of DisplayPowerStateEXT.
 const (
 	DisplayPowerStateOffEXT     DisplayPowerStateEXT = 0 // VK_DISPLAY_POWER_STATE_OFF_EXT
@@ -220,15 +286,33 @@ const (
 	DisplayPowerStateOnEXT      DisplayPowerStateEXT = 2 // VK_DISPLAY_POWER_STATE_ON_EXT
 )
 
+var displayPowerStateEXTNames = &names{text: "0 VK_DISPLAY_POWER_STATE_OFF_EXT 1 VK_DISPLAY_POWER_STATE_SUSPEND_EXT 2 VK_DISPLAY_POWER_STATE_ON_EXT"}
+
+func (v DisplayPowerStateEXT) String() string {
+	return displayPowerStateEXTNames.enum("VkDisplayPowerStateEXT", int64(v))
+}
+
 // Values of DeviceEventTypeEXT.
 const (
 	DeviceEventTypeDisplayHotplugEXT DeviceEventTypeEXT = 0 // VK_DEVICE_EVENT_TYPE_DISPLAY_HOTPLUG_EXT
 )
 
+var deviceEventTypeEXTNames = &names{text: "0 VK_DEVICE_EVENT_TYPE_DISPLAY_HOTPLUG_EXT"}
+
+func (v DeviceEventTypeEXT) String() string {
+	return deviceEventTypeEXTNames.enum("VkDeviceEventTypeEXT", int64(v))
+}
+
 // Values of DisplayEventTypeEXT.
 const (
 	DisplayEventTypeFirstPixelOutEXT DisplayEventTypeEXT = 0 // VK_DISPLAY_EVENT_TYPE_FIRST_PIXEL_OUT_EXT
 )
+
+var displayEventTypeEXTNames = &names{text: "0 VK_DISPLAY_EVENT_TYPE_FIRST_PIXEL_OUT_EXT"}
+
+func (v DisplayEventTypeEXT) String() string {
+	return displayEventTypeEXTNames.enum("VkDisplayEventTypeEXT", int64(v))
+}
 
 // Values of DeviceGroupPresentModeFlagBitsKHR.
 const (
@@ -238,11 +322,23 @@ const (
 	DeviceGroupPresentModeLocalMultiDeviceBitKHR DeviceGroupPresentModeFlagBitsKHR = 0x8 // VK_DEVICE_GROUP_PRESENT_MODE_LOCAL_MULTI_DEVICE_BIT_KHR
 )
 
+var deviceGroupPresentModeFlagBitsKHRNames = &names{text: "1 VK_DEVICE_GROUP_PRESENT_MODE_LOCAL_BIT_KHR 2 VK_DEVICE_GROUP_PRESENT_MODE_REMOTE_BIT_KHR 4 VK_DEVICE_GROUP_PRESENT_MODE_SUM_BIT_KHR 8 VK_DEVICE_GROUP_PRESENT_MODE_LOCAL_MULTI_DEVICE_BIT_KHR"}
+
+func (v DeviceGroupPresentModeFlagBitsKHR) String() string {
+	return deviceGroupPresentModeFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of DiscardRectangleModeEXT.
 const (
 	DiscardRectangleModeInclusiveEXT DiscardRectangleModeEXT = 0 // VK_DISCARD_RECTANGLE_MODE_INCLUSIVE_EXT
 	DiscardRectangleModeExclusiveEXT DiscardRectangleModeEXT = 1 // VK_DISCARD_RECTANGLE_MODE_EXCLUSIVE_EXT
 )
+
+var discardRectangleModeEXTNames = &names{text: "0 VK_DISCARD_RECTANGLE_MODE_INCLUSIVE_EXT 1 VK_DISCARD_RECTANGLE_MODE_EXCLUSIVE_EXT"}
+
+func (v DiscardRectangleModeEXT) String() string {
+	return discardRectangleModeEXTNames.enum("VkDiscardRectangleModeEXT", int64(v))
+}
 
 // Values of DebugUtilsMessageSeverityFlagBitsEXT.
 const (
@@ -252,6 +348,12 @@ const (
 	DebugUtilsMessageSeverityErrorBitEXT   DebugUtilsMessageSeverityFlagBitsEXT = 0x1000 // VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT
 )
 
+var debugUtilsMessageSeverityFlagBitsEXTNames = &names{text: "1 VK_DEBUG_UTILS_MESSAGE_SEVERITY_VERBOSE_BIT_EXT 10 VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT 100 VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT 1000 VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT"}
+
+func (v DebugUtilsMessageSeverityFlagBitsEXT) String() string {
+	return debugUtilsMessageSeverityFlagBitsEXTNames.flags(uint64(v))
+}
+
 // Values of DebugUtilsMessageTypeFlagBitsEXT.
 const (
 	DebugUtilsMessageTypeGeneralBitEXT              DebugUtilsMessageTypeFlagBitsEXT = 0x1 // VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT
@@ -259,6 +361,12 @@ const (
 	DebugUtilsMessageTypePerformanceBitEXT          DebugUtilsMessageTypeFlagBitsEXT = 0x4 // VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT
 	DebugUtilsMessageTypeDeviceAddressBindingBitEXT DebugUtilsMessageTypeFlagBitsEXT = 0x8 // VK_DEBUG_UTILS_MESSAGE_TYPE_DEVICE_ADDRESS_BINDING_BIT_EXT
 )
+
+var debugUtilsMessageTypeFlagBitsEXTNames = &names{text: "1 VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT 2 VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT 4 VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT 8 VK_DEBUG_UTILS_MESSAGE_TYPE_DEVICE_ADDRESS_BINDING_BIT_EXT"}
+
+func (v DebugUtilsMessageTypeFlagBitsEXT) String() string {
+	return debugUtilsMessageTypeFlagBitsEXTNames.flags(uint64(v))
+}
 
 // Values of DescriptorBindingFlagBits.
 const (
@@ -271,6 +379,12 @@ const (
 	DescriptorBindingPartiallyBoundBitEXT                                     = DescriptorBindingPartiallyBoundBit           // VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT_EXT
 	DescriptorBindingVariableDescriptorCountBitEXT                            = DescriptorBindingVariableDescriptorCountBit  // VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT_EXT
 )
+
+var descriptorBindingFlagBitsNames = &names{text: "1 VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT 2 VK_DESCRIPTOR_BINDING_UPDATE_UNUSED_WHILE_PENDING_BIT 4 VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT 8 VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT"}
+
+func (v DescriptorBindingFlagBits) String() string {
+	return descriptorBindingFlagBitsNames.flags(uint64(v))
+}
 
 // Values of DriverId.
 const (
@@ -319,6 +433,10 @@ const (
 	DriverIdBroadcomProprietaryKHR              = DriverIdBroadcomProprietary     // VK_DRIVER_ID_BROADCOM_PROPRIETARY_KHR
 )
 
+var driverIdNames = &names{text: "1 VK_DRIVER_ID_AMD_PROPRIETARY 2 VK_DRIVER_ID_AMD_OPEN_SOURCE 3 VK_DRIVER_ID_MESA_RADV 4 VK_DRIVER_ID_NVIDIA_PROPRIETARY 5 VK_DRIVER_ID_INTEL_PROPRIETARY_WINDOWS 6 VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA 7 VK_DRIVER_ID_IMAGINATION_PROPRIETARY 8 VK_DRIVER_ID_QUALCOMM_PROPRIETARY 9 VK_DRIVER_ID_ARM_PROPRIETARY a VK_DRIVER_ID_GOOGLE_SWIFTSHADER b VK_DRIVER_ID_GGP_PROPRIETARY c VK_DRIVER_ID_BROADCOM_PROPRIETARY d VK_DRIVER_ID_MESA_LLVMPIPE e VK_DRIVER_ID_MOLTENVK f VK_DRIVER_ID_COREAVI_PROPRIETARY 10 VK_DRIVER_ID_JUICE_PROPRIETARY 11 VK_DRIVER_ID_VERISILICON_PROPRIETARY 12 VK_DRIVER_ID_MESA_TURNIP 13 VK_DRIVER_ID_MESA_V3DV 14 VK_DRIVER_ID_MESA_PANVK 15 VK_DRIVER_ID_SAMSUNG_PROPRIETARY 16 VK_DRIVER_ID_MESA_VENUS 17 VK_DRIVER_ID_MESA_DOZEN 18 VK_DRIVER_ID_MESA_NVK 19 VK_DRIVER_ID_IMAGINATION_OPEN_SOURCE_MESA 1a VK_DRIVER_ID_MESA_HONEYKRISP 1b VK_DRIVER_ID_VULKAN_SC_EMULATION_ON_VULKAN 1c VK_DRIVER_ID_MESA_KOSMICKRISP 1d VK_DRIVER_ID_MESA_GFXSTREAM 1e VK_DRIVER_ID_APE_SOFT 1f VK_DRIVER_ID_RESERVED_31"}
+
+func (v DriverId) String() string { return driverIdNames.enum("VkDriverId", int64(v)) }
+
 // Values of DeviceDiagnosticsConfigFlagBitsNV.
 const (
 	DeviceDiagnosticsConfigEnableShaderDebugInfoBitNV      DeviceDiagnosticsConfigFlagBitsNV = 0x1 // VK_DEVICE_DIAGNOSTICS_CONFIG_ENABLE_SHADER_DEBUG_INFO_BIT_NV
@@ -327,10 +445,22 @@ const (
 	DeviceDiagnosticsConfigEnableShaderErrorReportingBitNV DeviceDiagnosticsConfigFlagBitsNV = 0x8 // VK_DEVICE_DIAGNOSTICS_CONFIG_ENABLE_SHADER_ERROR_REPORTING_BIT_NV
 )
 
+var deviceDiagnosticsConfigFlagBitsNVNames = &names{text: "1 VK_DEVICE_DIAGNOSTICS_CONFIG_ENABLE_SHADER_DEBUG_INFO_BIT_NV 2 VK_DEVICE_DIAGNOSTICS_CONFIG_ENABLE_RESOURCE_TRACKING_BIT_NV 4 VK_DEVICE_DIAGNOSTICS_CONFIG_ENABLE_AUTOMATIC_CHECKPOINTS_BIT_NV 8 VK_DEVICE_DIAGNOSTICS_CONFIG_ENABLE_SHADER_ERROR_REPORTING_BIT_NV"}
+
+func (v DeviceDiagnosticsConfigFlagBitsNV) String() string {
+	return deviceDiagnosticsConfigFlagBitsNVNames.flags(uint64(v))
+}
+
 // Values of DeviceAddressBindingFlagBitsEXT.
 const (
 	DeviceAddressBindingInternalObjectBitEXT DeviceAddressBindingFlagBitsEXT = 0x1 // VK_DEVICE_ADDRESS_BINDING_INTERNAL_OBJECT_BIT_EXT
 )
+
+var deviceAddressBindingFlagBitsEXTNames = &names{text: "1 VK_DEVICE_ADDRESS_BINDING_INTERNAL_OBJECT_BIT_EXT"}
+
+func (v DeviceAddressBindingFlagBitsEXT) String() string {
+	return deviceAddressBindingFlagBitsEXTNames.flags(uint64(v))
+}
 
 // Values of DeviceAddressBindingTypeEXT.
 const (
@@ -338,12 +468,24 @@ const (
 	DeviceAddressBindingTypeUnbindEXT DeviceAddressBindingTypeEXT = 1 // VK_DEVICE_ADDRESS_BINDING_TYPE_UNBIND_EXT
 )
 
+var deviceAddressBindingTypeEXTNames = &names{text: "0 VK_DEVICE_ADDRESS_BINDING_TYPE_BIND_EXT 1 VK_DEVICE_ADDRESS_BINDING_TYPE_UNBIND_EXT"}
+
+func (v DeviceAddressBindingTypeEXT) String() string {
+	return deviceAddressBindingTypeEXTNames.enum("VkDeviceAddressBindingTypeEXT", int64(v))
+}
+
 // Values of DepthBiasRepresentationEXT.
 const (
 	DepthBiasRepresentationLeastRepresentableValueFormatEXT     DepthBiasRepresentationEXT = 0 // VK_DEPTH_BIAS_REPRESENTATION_LEAST_REPRESENTABLE_VALUE_FORMAT_EXT
 	DepthBiasRepresentationLeastRepresentableValueForceUnormEXT DepthBiasRepresentationEXT = 1 // VK_DEPTH_BIAS_REPRESENTATION_LEAST_REPRESENTABLE_VALUE_FORCE_UNORM_EXT
 	DepthBiasRepresentationFloatEXT                             DepthBiasRepresentationEXT = 2 // VK_DEPTH_BIAS_REPRESENTATION_FLOAT_EXT
 )
+
+var depthBiasRepresentationEXTNames = &names{text: "0 VK_DEPTH_BIAS_REPRESENTATION_LEAST_REPRESENTABLE_VALUE_FORMAT_EXT 1 VK_DEPTH_BIAS_REPRESENTATION_LEAST_REPRESENTABLE_VALUE_FORCE_UNORM_EXT 2 VK_DEPTH_BIAS_REPRESENTATION_FLOAT_EXT"}
+
+func (v DepthBiasRepresentationEXT) String() string {
+	return depthBiasRepresentationEXTNames.enum("VkDepthBiasRepresentationEXT", int64(v))
+}
 
 // Values of DeviceFaultFlagBitsKHR.
 const (
@@ -354,6 +496,10 @@ const (
 	DeviceFaultFlagWatchdogTimeoutKHR    DeviceFaultFlagBitsKHR = 0x10 // VK_DEVICE_FAULT_FLAG_WATCHDOG_TIMEOUT_KHR
 	DeviceFaultFlagOverflowKHR           DeviceFaultFlagBitsKHR = 0x20 // VK_DEVICE_FAULT_FLAG_OVERFLOW_KHR
 )
+
+var deviceFaultFlagBitsKHRNames = &names{text: "1 VK_DEVICE_FAULT_FLAG_DEVICE_LOST_KHR 2 VK_DEVICE_FAULT_FLAG_MEMORY_ADDRESS_KHR 4 VK_DEVICE_FAULT_FLAG_INSTRUCTION_ADDRESS_KHR 8 VK_DEVICE_FAULT_FLAG_VENDOR_KHR 10 VK_DEVICE_FAULT_FLAG_WATCHDOG_TIMEOUT_KHR 20 VK_DEVICE_FAULT_FLAG_OVERFLOW_KHR"}
+
+func (v DeviceFaultFlagBitsKHR) String() string { return deviceFaultFlagBitsKHRNames.flags(uint64(v)) }
 
 // Values of DeviceFaultAddressTypeKHR.
 const (
@@ -373,11 +519,23 @@ const (
 	DeviceFaultAddressTypeInstructionPointerFaultEXT                             = DeviceFaultAddressTypeInstructionPointerFaultKHR   // VK_DEVICE_FAULT_ADDRESS_TYPE_INSTRUCTION_POINTER_FAULT_EXT
 )
 
+var deviceFaultAddressTypeKHRNames = &names{text: "0 VK_DEVICE_FAULT_ADDRESS_TYPE_NONE_KHR 1 VK_DEVICE_FAULT_ADDRESS_TYPE_READ_INVALID_KHR 2 VK_DEVICE_FAULT_ADDRESS_TYPE_WRITE_INVALID_KHR 3 VK_DEVICE_FAULT_ADDRESS_TYPE_EXECUTE_INVALID_KHR 4 VK_DEVICE_FAULT_ADDRESS_TYPE_INSTRUCTION_POINTER_UNKNOWN_KHR 5 VK_DEVICE_FAULT_ADDRESS_TYPE_INSTRUCTION_POINTER_INVALID_KHR 6 VK_DEVICE_FAULT_ADDRESS_TYPE_INSTRUCTION_POINTER_FAULT_KHR"}
+
+func (v DeviceFaultAddressTypeKHR) String() string {
+	return deviceFaultAddressTypeKHRNames.enum("VkDeviceFaultAddressTypeKHR", int64(v))
+}
+
 // Values of DeviceFaultVendorBinaryHeaderVersionKHR.
 const (
 	DeviceFaultVendorBinaryHeaderVersionOneKHRValue DeviceFaultVendorBinaryHeaderVersionKHR = 1                                               // VK_DEVICE_FAULT_VENDOR_BINARY_HEADER_VERSION_ONE_KHR
 	DeviceFaultVendorBinaryHeaderVersionOneEXTValue                                         = DeviceFaultVendorBinaryHeaderVersionOneKHRValue // VK_DEVICE_FAULT_VENDOR_BINARY_HEADER_VERSION_ONE_EXT
 )
+
+var deviceFaultVendorBinaryHeaderVersionKHRNames = &names{text: "1 VK_DEVICE_FAULT_VENDOR_BINARY_HEADER_VERSION_ONE_KHR"}
+
+func (v DeviceFaultVendorBinaryHeaderVersionKHR) String() string {
+	return deviceFaultVendorBinaryHeaderVersionKHRNames.enum("VkDeviceFaultVendorBinaryHeaderVersionKHR", int64(v))
+}
 
 // Values of DisplacementMicromapFormatNV.
 const (
@@ -386,11 +544,23 @@ const (
 	DisplacementMicromapFormat1024Triangles128BytesNV DisplacementMicromapFormatNV = 3 // VK_DISPLACEMENT_MICROMAP_FORMAT_1024_TRIANGLES_128_BYTES_NV
 )
 
+var displacementMicromapFormatNVNames = &names{text: "1 VK_DISPLACEMENT_MICROMAP_FORMAT_64_TRIANGLES_64_BYTES_NV 2 VK_DISPLACEMENT_MICROMAP_FORMAT_256_TRIANGLES_128_BYTES_NV 3 VK_DISPLACEMENT_MICROMAP_FORMAT_1024_TRIANGLES_128_BYTES_NV"}
+
+func (v DisplacementMicromapFormatNV) String() string {
+	return displacementMicromapFormatNVNames.enum("VkDisplacementMicromapFormatNV", int64(v))
+}
+
 // Values of DepthClampModeEXT.
 const (
 	DepthClampModeViewportRangeEXT    DepthClampModeEXT = 0 // VK_DEPTH_CLAMP_MODE_VIEWPORT_RANGE_EXT
 	DepthClampModeUserDefinedRangeEXT DepthClampModeEXT = 1 // VK_DEPTH_CLAMP_MODE_USER_DEFINED_RANGE_EXT
 )
+
+var depthClampModeEXTNames = &names{text: "0 VK_DEPTH_CLAMP_MODE_VIEWPORT_RANGE_EXT 1 VK_DEPTH_CLAMP_MODE_USER_DEFINED_RANGE_EXT"}
+
+func (v DepthClampModeEXT) String() string {
+	return depthClampModeEXTNames.enum("VkDepthClampModeEXT", int64(v))
+}
 
 // Values of DefaultVertexAttributeValueKHR.
 const (
@@ -398,11 +568,23 @@ const (
 	DefaultVertexAttributeValueZeroZeroZeroOneKHR  DefaultVertexAttributeValueKHR = 1 // VK_DEFAULT_VERTEX_ATTRIBUTE_VALUE_ZERO_ZERO_ZERO_ONE_KHR
 )
 
+var defaultVertexAttributeValueKHRNames = &names{text: "0 VK_DEFAULT_VERTEX_ATTRIBUTE_VALUE_ZERO_ZERO_ZERO_ZERO_KHR 1 VK_DEFAULT_VERTEX_ATTRIBUTE_VALUE_ZERO_ZERO_ZERO_ONE_KHR"}
+
+func (v DefaultVertexAttributeValueKHR) String() string {
+	return defaultVertexAttributeValueKHRNames.enum("VkDefaultVertexAttributeValueKHR", int64(v))
+}
+
 // Values of DataGraphPipelineSessionCreateFlagBitsARM.
 const (
 	DataGraphPipelineSessionCreateProtectedBitARM        DataGraphPipelineSessionCreateFlagBitsARM = 0x1 // VK_DATA_GRAPH_PIPELINE_SESSION_CREATE_PROTECTED_BIT_ARM
 	DataGraphPipelineSessionCreateOpticalFlowCacheBitARM DataGraphPipelineSessionCreateFlagBitsARM = 0x2 // VK_DATA_GRAPH_PIPELINE_SESSION_CREATE_OPTICAL_FLOW_CACHE_BIT_ARM
 )
+
+var dataGraphPipelineSessionCreateFlagBitsARMNames = &names{text: "1 VK_DATA_GRAPH_PIPELINE_SESSION_CREATE_PROTECTED_BIT_ARM 2 VK_DATA_GRAPH_PIPELINE_SESSION_CREATE_OPTICAL_FLOW_CACHE_BIT_ARM"}
+
+func (v DataGraphPipelineSessionCreateFlagBitsARM) String() string {
+	return dataGraphPipelineSessionCreateFlagBitsARMNames.flags(uint64(v))
+}
 
 // Values of DataGraphPipelineSessionBindPointARM.
 const (
@@ -411,10 +593,22 @@ const (
 	DataGraphPipelineSessionBindPointNeuralAcceleratorStatisticsARM DataGraphPipelineSessionBindPointARM = 1000676000 // VK_DATA_GRAPH_PIPELINE_SESSION_BIND_POINT_NEURAL_ACCELERATOR_STATISTICS_ARM
 )
 
+var dataGraphPipelineSessionBindPointARMNames = &names{text: "0 VK_DATA_GRAPH_PIPELINE_SESSION_BIND_POINT_TRANSIENT_ARM 3ba46ad9 VK_DATA_GRAPH_PIPELINE_SESSION_BIND_POINT_OPTICAL_FLOW_CACHE_ARM 3ba51aa0 VK_DATA_GRAPH_PIPELINE_SESSION_BIND_POINT_NEURAL_ACCELERATOR_STATISTICS_ARM"}
+
+func (v DataGraphPipelineSessionBindPointARM) String() string {
+	return dataGraphPipelineSessionBindPointARMNames.enum("VkDataGraphPipelineSessionBindPointARM", int64(v))
+}
+
 // Values of DataGraphPipelineSessionBindPointTypeARM.
 const (
 	DataGraphPipelineSessionBindPointTypeMemoryARM DataGraphPipelineSessionBindPointTypeARM = 0 // VK_DATA_GRAPH_PIPELINE_SESSION_BIND_POINT_TYPE_MEMORY_ARM
 )
+
+var dataGraphPipelineSessionBindPointTypeARMNames = &names{text: "0 VK_DATA_GRAPH_PIPELINE_SESSION_BIND_POINT_TYPE_MEMORY_ARM"}
+
+func (v DataGraphPipelineSessionBindPointTypeARM) String() string {
+	return dataGraphPipelineSessionBindPointTypeARMNames.enum("VkDataGraphPipelineSessionBindPointTypeARM", int64(v))
+}
 
 // Values of DataGraphPipelinePropertyARM.
 const (
@@ -424,10 +618,23 @@ const (
 	DataGraphPipelinePropertyNeuralAcceleratorStatisticsInfoARM DataGraphPipelinePropertyARM = 1000676001 // VK_DATA_GRAPH_PIPELINE_PROPERTY_NEURAL_ACCELERATOR_STATISTICS_INFO_ARM
 )
 
+var dataGraphPipelinePropertyARMNames = &names{text: "0 VK_DATA_GRAPH_PIPELINE_PROPERTY_CREATION_LOG_ARM 1 VK_DATA_GRAPH_PIPELINE_PROPERTY_IDENTIFIER_ARM 3ba51aa0 VK_DATA_GRAPH_PIPELINE_PROPERTY_NEURAL_ACCELERATOR_DEBUG_DATABASE_ARM 3ba51aa1 VK_DATA_GRAPH_PIPELINE_PROPERTY_NEURAL_ACCELERATOR_STATISTICS_INFO_ARM"}
+
+func (v DataGraphPipelinePropertyARM) String() string {
+	return dataGraphPipelinePropertyARMNames.enum("VkDataGraphPipelinePropertyARM", int64(v))
+}
+func (v DataGraphPipelineDispatchFlagBitsARM) String() string { return noNames.flags(uint64(v)) }
+
 // Values of DataGraphModelCacheTypeQCOM.
 const (
 	DataGraphModelCacheTypeGenericBinaryQCOM DataGraphModelCacheTypeQCOM = 0 // VK_DATA_GRAPH_MODEL_CACHE_TYPE_GENERIC_BINARY_QCOM
 )
+
+var dataGraphModelCacheTypeQCOMNames = &names{text: "0 VK_DATA_GRAPH_MODEL_CACHE_TYPE_GENERIC_BINARY_QCOM"}
+
+func (v DataGraphModelCacheTypeQCOM) String() string {
+	return dataGraphModelCacheTypeQCOMNames.enum("VkDataGraphModelCacheTypeQCOM", int64(v))
+}
 
 // Values of DescriptorMappingSourceEXT.
 const (
@@ -444,6 +651,12 @@ const (
 	DescriptorMappingSourceShaderRecordAddressEXT        DescriptorMappingSourceEXT = 10 // VK_DESCRIPTOR_MAPPING_SOURCE_SHADER_RECORD_ADDRESS_EXT
 )
 
+var descriptorMappingSourceEXTNames = &names{text: "0 VK_DESCRIPTOR_MAPPING_SOURCE_HEAP_WITH_CONSTANT_OFFSET_EXT 1 VK_DESCRIPTOR_MAPPING_SOURCE_HEAP_WITH_PUSH_INDEX_EXT 2 VK_DESCRIPTOR_MAPPING_SOURCE_HEAP_WITH_INDIRECT_INDEX_EXT 3 VK_DESCRIPTOR_MAPPING_SOURCE_HEAP_WITH_INDIRECT_INDEX_ARRAY_EXT 4 VK_DESCRIPTOR_MAPPING_SOURCE_RESOURCE_HEAP_DATA_EXT 5 VK_DESCRIPTOR_MAPPING_SOURCE_PUSH_DATA_EXT 6 VK_DESCRIPTOR_MAPPING_SOURCE_PUSH_ADDRESS_EXT 7 VK_DESCRIPTOR_MAPPING_SOURCE_INDIRECT_ADDRESS_EXT 8 VK_DESCRIPTOR_MAPPING_SOURCE_HEAP_WITH_SHADER_RECORD_INDEX_EXT 9 VK_DESCRIPTOR_MAPPING_SOURCE_SHADER_RECORD_DATA_EXT a VK_DESCRIPTOR_MAPPING_SOURCE_SHADER_RECORD_ADDRESS_EXT"}
+
+func (v DescriptorMappingSourceEXT) String() string {
+	return descriptorMappingSourceEXTNames.enum("VkDescriptorMappingSourceEXT", int64(v))
+}
+
 // Values of DataGraphTOSAQualityFlagBitsARM.
 const (
 	DataGraphTosaQualityAcceleratedARM  DataGraphTOSAQualityFlagBitsARM = 0x1 // VK_DATA_GRAPH_TOSA_QUALITY_ACCELERATED_ARM
@@ -452,11 +665,23 @@ const (
 	DataGraphTosaQualityDeprecatedARM   DataGraphTOSAQualityFlagBitsARM = 0x8 // VK_DATA_GRAPH_TOSA_QUALITY_DEPRECATED_ARM
 )
 
+var dataGraphTOSAQualityFlagBitsARMNames = &names{text: "1 VK_DATA_GRAPH_TOSA_QUALITY_ACCELERATED_ARM 2 VK_DATA_GRAPH_TOSA_QUALITY_CONFORMANT_ARM 4 VK_DATA_GRAPH_TOSA_QUALITY_EXPERIMENTAL_ARM 8 VK_DATA_GRAPH_TOSA_QUALITY_DEPRECATED_ARM"}
+
+func (v DataGraphTOSAQualityFlagBitsARM) String() string {
+	return dataGraphTOSAQualityFlagBitsARMNames.flags(uint64(v))
+}
+
 // Values of DataGraphTOSALevelARM.
 const (
 	DataGraphTosaLevelNoneARM DataGraphTOSALevelARM = 0 // VK_DATA_GRAPH_TOSA_LEVEL_NONE_ARM
 	DataGraphTosaLevel8kARM   DataGraphTOSALevelARM = 1 // VK_DATA_GRAPH_TOSA_LEVEL_8K_ARM
 )
+
+var dataGraphTOSALevelARMNames = &names{text: "0 VK_DATA_GRAPH_TOSA_LEVEL_NONE_ARM 1 VK_DATA_GRAPH_TOSA_LEVEL_8K_ARM"}
+
+func (v DataGraphTOSALevelARM) String() string {
+	return dataGraphTOSALevelARMNames.enum("VkDataGraphTOSALevelARM", int64(v))
+}
 
 // Values of DataGraphOpticalFlowGridSizeFlagBitsARM.
 const (
@@ -467,6 +692,12 @@ const (
 	DataGraphOpticalFlowGridSize8x8BitARM  DataGraphOpticalFlowGridSizeFlagBitsARM = 0x8 // VK_DATA_GRAPH_OPTICAL_FLOW_GRID_SIZE_8X8_BIT_ARM
 )
 
+var dataGraphOpticalFlowGridSizeFlagBitsARMNames = &names{text: "0 VK_DATA_GRAPH_OPTICAL_FLOW_GRID_SIZE_UNKNOWN_ARM 1 VK_DATA_GRAPH_OPTICAL_FLOW_GRID_SIZE_1X1_BIT_ARM 2 VK_DATA_GRAPH_OPTICAL_FLOW_GRID_SIZE_2X2_BIT_ARM 4 VK_DATA_GRAPH_OPTICAL_FLOW_GRID_SIZE_4X4_BIT_ARM 8 VK_DATA_GRAPH_OPTICAL_FLOW_GRID_SIZE_8X8_BIT_ARM"}
+
+func (v DataGraphOpticalFlowGridSizeFlagBitsARM) String() string {
+	return dataGraphOpticalFlowGridSizeFlagBitsARMNames.flags(uint64(v))
+}
+
 // Values of DataGraphOpticalFlowImageUsageFlagBitsARM.
 const (
 	DataGraphOpticalFlowImageUsageUnknownARM   DataGraphOpticalFlowImageUsageFlagBitsARM = 0x0 // VK_DATA_GRAPH_OPTICAL_FLOW_IMAGE_USAGE_UNKNOWN_ARM
@@ -476,6 +707,12 @@ const (
 	DataGraphOpticalFlowImageUsageCostBitARM   DataGraphOpticalFlowImageUsageFlagBitsARM = 0x8 // VK_DATA_GRAPH_OPTICAL_FLOW_IMAGE_USAGE_COST_BIT_ARM
 )
 
+var dataGraphOpticalFlowImageUsageFlagBitsARMNames = &names{text: "0 VK_DATA_GRAPH_OPTICAL_FLOW_IMAGE_USAGE_UNKNOWN_ARM 1 VK_DATA_GRAPH_OPTICAL_FLOW_IMAGE_USAGE_INPUT_BIT_ARM 2 VK_DATA_GRAPH_OPTICAL_FLOW_IMAGE_USAGE_OUTPUT_BIT_ARM 4 VK_DATA_GRAPH_OPTICAL_FLOW_IMAGE_USAGE_HINT_BIT_ARM 8 VK_DATA_GRAPH_OPTICAL_FLOW_IMAGE_USAGE_COST_BIT_ARM"}
+
+func (v DataGraphOpticalFlowImageUsageFlagBitsARM) String() string {
+	return dataGraphOpticalFlowImageUsageFlagBitsARMNames.flags(uint64(v))
+}
+
 // Values of DataGraphOpticalFlowPerformanceLevelARM.
 const (
 	DataGraphOpticalFlowPerformanceLevelUnknownARM DataGraphOpticalFlowPerformanceLevelARM = 0 // VK_DATA_GRAPH_OPTICAL_FLOW_PERFORMANCE_LEVEL_UNKNOWN_ARM
@@ -483,6 +720,12 @@ const (
 	DataGraphOpticalFlowPerformanceLevelMediumARM  DataGraphOpticalFlowPerformanceLevelARM = 2 // VK_DATA_GRAPH_OPTICAL_FLOW_PERFORMANCE_LEVEL_MEDIUM_ARM
 	DataGraphOpticalFlowPerformanceLevelFastARM    DataGraphOpticalFlowPerformanceLevelARM = 3 // VK_DATA_GRAPH_OPTICAL_FLOW_PERFORMANCE_LEVEL_FAST_ARM
 )
+
+var dataGraphOpticalFlowPerformanceLevelARMNames = &names{text: "0 VK_DATA_GRAPH_OPTICAL_FLOW_PERFORMANCE_LEVEL_UNKNOWN_ARM 1 VK_DATA_GRAPH_OPTICAL_FLOW_PERFORMANCE_LEVEL_SLOW_ARM 2 VK_DATA_GRAPH_OPTICAL_FLOW_PERFORMANCE_LEVEL_MEDIUM_ARM 3 VK_DATA_GRAPH_OPTICAL_FLOW_PERFORMANCE_LEVEL_FAST_ARM"}
+
+func (v DataGraphOpticalFlowPerformanceLevelARM) String() string {
+	return dataGraphOpticalFlowPerformanceLevelARMNames.enum("VkDataGraphOpticalFlowPerformanceLevelARM", int64(v))
+}
 
 // Values of DataGraphPipelineNodeConnectionTypeARM.
 const (
@@ -493,10 +736,22 @@ const (
 	DataGraphPipelineNodeConnectionTypeOpticalFlowCostARM       DataGraphPipelineNodeConnectionTypeARM = 1000631004 // VK_DATA_GRAPH_PIPELINE_NODE_CONNECTION_TYPE_OPTICAL_FLOW_COST_ARM
 )
 
+var dataGraphPipelineNodeConnectionTypeARMNames = &names{text: "3ba46ad8 VK_DATA_GRAPH_PIPELINE_NODE_CONNECTION_TYPE_OPTICAL_FLOW_INPUT_ARM 3ba46ad9 VK_DATA_GRAPH_PIPELINE_NODE_CONNECTION_TYPE_OPTICAL_FLOW_REFERENCE_ARM 3ba46ada VK_DATA_GRAPH_PIPELINE_NODE_CONNECTION_TYPE_OPTICAL_FLOW_HINT_ARM 3ba46adb VK_DATA_GRAPH_PIPELINE_NODE_CONNECTION_TYPE_OPTICAL_FLOW_FLOW_VECTOR_ARM 3ba46adc VK_DATA_GRAPH_PIPELINE_NODE_CONNECTION_TYPE_OPTICAL_FLOW_COST_ARM"}
+
+func (v DataGraphPipelineNodeConnectionTypeARM) String() string {
+	return dataGraphPipelineNodeConnectionTypeARMNames.enum("VkDataGraphPipelineNodeConnectionTypeARM", int64(v))
+}
+
 // Values of DataGraphPipelineNodeTypeARM.
 const (
 	DataGraphPipelineNodeTypeOpticalFlowARM DataGraphPipelineNodeTypeARM = 1000631000 // VK_DATA_GRAPH_PIPELINE_NODE_TYPE_OPTICAL_FLOW_ARM
 )
+
+var dataGraphPipelineNodeTypeARMNames = &names{text: "3ba46ad8 VK_DATA_GRAPH_PIPELINE_NODE_TYPE_OPTICAL_FLOW_ARM"}
+
+func (v DataGraphPipelineNodeTypeARM) String() string {
+	return dataGraphPipelineNodeTypeARMNames.enum("VkDataGraphPipelineNodeTypeARM", int64(v))
+}
 
 // Values of DataGraphOpticalFlowCreateFlagBitsARM.
 const (
@@ -504,6 +759,12 @@ const (
 	DataGraphOpticalFlowCreateEnableCostBitARM DataGraphOpticalFlowCreateFlagBitsARM = 0x2        // VK_DATA_GRAPH_OPTICAL_FLOW_CREATE_ENABLE_COST_BIT_ARM
 	DataGraphOpticalFlowCreateReserved30BitARM DataGraphOpticalFlowCreateFlagBitsARM = 0x40000000 // VK_DATA_GRAPH_OPTICAL_FLOW_CREATE_RESERVED_30_BIT_ARM
 )
+
+var dataGraphOpticalFlowCreateFlagBitsARMNames = &names{text: "1 VK_DATA_GRAPH_OPTICAL_FLOW_CREATE_ENABLE_HINT_BIT_ARM 2 VK_DATA_GRAPH_OPTICAL_FLOW_CREATE_ENABLE_COST_BIT_ARM 40000000 VK_DATA_GRAPH_OPTICAL_FLOW_CREATE_RESERVED_30_BIT_ARM"}
+
+func (v DataGraphOpticalFlowCreateFlagBitsARM) String() string {
+	return dataGraphOpticalFlowCreateFlagBitsARMNames.flags(uint64(v))
+}
 
 // Values of DataGraphOpticalFlowExecuteFlagBitsARM.
 const (
@@ -513,3 +774,71 @@ const (
 	DataGraphOpticalFlowExecuteInputIsPreviousReferenceBitARM DataGraphOpticalFlowExecuteFlagBitsARM = 0x8  // VK_DATA_GRAPH_OPTICAL_FLOW_EXECUTE_INPUT_IS_PREVIOUS_REFERENCE_BIT_ARM
 	DataGraphOpticalFlowExecuteReferenceIsPreviousInputBitARM DataGraphOpticalFlowExecuteFlagBitsARM = 0x10 // VK_DATA_GRAPH_OPTICAL_FLOW_EXECUTE_REFERENCE_IS_PREVIOUS_INPUT_BIT_ARM
 )
+
+var dataGraphOpticalFlowExecuteFlagBitsARMNames = &names{text: "1 VK_DATA_GRAPH_OPTICAL_FLOW_EXECUTE_DISABLE_TEMPORAL_HINTS_BIT_ARM 2 VK_DATA_GRAPH_OPTICAL_FLOW_EXECUTE_INPUT_UNCHANGED_BIT_ARM 4 VK_DATA_GRAPH_OPTICAL_FLOW_EXECUTE_REFERENCE_UNCHANGED_BIT_ARM 8 VK_DATA_GRAPH_OPTICAL_FLOW_EXECUTE_INPUT_IS_PREVIOUS_REFERENCE_BIT_ARM 10 VK_DATA_GRAPH_OPTICAL_FLOW_EXECUTE_REFERENCE_IS_PREVIOUS_INPUT_BIT_ARM"}
+
+func (v DataGraphOpticalFlowExecuteFlagBitsARM) String() string {
+	return dataGraphOpticalFlowExecuteFlagBitsARMNames.flags(uint64(v))
+}
+func (v DescriptorSetLayoutCreateFlags) String() string {
+	return descriptorSetLayoutCreateFlagBitsNames.flags(uint64(v))
+}
+func (v DeviceCreateFlags) String() string { return noNames.flags(uint64(v)) }
+func (v DeviceQueueCreateFlags) String() string {
+	return deviceQueueCreateFlagBitsNames.flags(uint64(v))
+}
+func (v DescriptorPoolCreateFlags) String() string {
+	return descriptorPoolCreateFlagBitsNames.flags(uint64(v))
+}
+func (v DescriptorPoolResetFlags) String() string            { return noNames.flags(uint64(v)) }
+func (v DependencyFlags) String() string                     { return dependencyFlagBitsNames.flags(uint64(v)) }
+func (v DescriptorUpdateTemplateCreateFlags) String() string { return noNames.flags(uint64(v)) }
+func (v DeviceDiagnosticsConfigFlagsNV) String() string {
+	return deviceDiagnosticsConfigFlagBitsNVNames.flags(uint64(v))
+}
+func (v DeviceFaultFlagsKHR) String() string            { return deviceFaultFlagBitsKHRNames.flags(uint64(v)) }
+func (v DirectDriverLoadingFlagsLUNARG) String() string { return noNames.flags(uint64(v)) }
+func (v DataGraphPipelineSessionCreateFlagsARM) String() string {
+	return dataGraphPipelineSessionCreateFlagBitsARMNames.flags(uint64(v))
+}
+func (v DataGraphPipelineDispatchFlagsARM) String() string { return noNames.flags(uint64(v)) }
+func (v DisplayPlaneAlphaFlagsKHR) String() string {
+	return displayPlaneAlphaFlagBitsKHRNames.flags(uint64(v))
+}
+func (v DisplayModeCreateFlagsKHR) String() string     { return noNames.flags(uint64(v)) }
+func (v DisplaySurfaceCreateFlagsKHR) String() string  { return noNames.flags(uint64(v)) }
+func (v DirectFBSurfaceCreateFlagsEXT) String() string { return noNames.flags(uint64(v)) }
+func (v DeviceGroupPresentModeFlagsKHR) String() string {
+	return deviceGroupPresentModeFlagBitsKHRNames.flags(uint64(v))
+}
+func (v DebugReportFlagsEXT) String() string { return debugReportFlagBitsEXTNames.flags(uint64(v)) }
+func (v DebugUtilsMessageSeverityFlagsEXT) String() string {
+	return debugUtilsMessageSeverityFlagBitsEXTNames.flags(uint64(v))
+}
+func (v DebugUtilsMessageTypeFlagsEXT) String() string {
+	return debugUtilsMessageTypeFlagBitsEXTNames.flags(uint64(v))
+}
+func (v DebugUtilsMessengerCreateFlagsEXT) String() string       { return noNames.flags(uint64(v)) }
+func (v DebugUtilsMessengerCallbackDataFlagsEXT) String() string { return noNames.flags(uint64(v)) }
+func (v DeviceMemoryReportFlagsEXT) String() string              { return noNames.flags(uint64(v)) }
+func (v DescriptorBindingFlags) String() string {
+	return descriptorBindingFlagBitsNames.flags(uint64(v))
+}
+func (v DeviceAddressBindingFlagsEXT) String() string {
+	return deviceAddressBindingFlagBitsEXTNames.flags(uint64(v))
+}
+func (v DataGraphTOSAQualityFlagsARM) String() string {
+	return dataGraphTOSAQualityFlagBitsARMNames.flags(uint64(v))
+}
+func (v DataGraphOpticalFlowGridSizeFlagsARM) String() string {
+	return dataGraphOpticalFlowGridSizeFlagBitsARMNames.flags(uint64(v))
+}
+func (v DataGraphOpticalFlowImageUsageFlagsARM) String() string {
+	return dataGraphOpticalFlowImageUsageFlagBitsARMNames.flags(uint64(v))
+}
+func (v DataGraphOpticalFlowCreateFlagsARM) String() string {
+	return dataGraphOpticalFlowCreateFlagBitsARMNames.flags(uint64(v))
+}
+func (v DataGraphOpticalFlowExecuteFlagsARM) String() string {
+	return dataGraphOpticalFlowExecuteFlagBitsARMNames.flags(uint64(v))
+}

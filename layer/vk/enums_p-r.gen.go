@@ -25,6 +25,10 @@ const (
 	QueryTypeMicromapCompactedSizeEXT                                 QueryType = 1000396001 // VK_QUERY_TYPE_MICROMAP_COMPACTED_SIZE_EXT
 )
 
+var queryTypeNames = &names{text: "0 VK_QUERY_TYPE_OCCLUSION 1 VK_QUERY_TYPE_PIPELINE_STATISTICS 2 VK_QUERY_TYPE_TIMESTAMP 3b9b23d8 VK_QUERY_TYPE_RESULT_STATUS_ONLY_KHR 3b9b3764 VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT 3b9c8f20 VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR 3b9d13f0 VK_QUERY_TYPE_ACCELERATION_STRUCTURE_COMPACTED_SIZE_KHR 3b9d13f1 VK_QUERY_TYPE_ACCELERATION_STRUCTURE_SERIALIZATION_SIZE_KHR 3b9d4e88 VK_QUERY_TYPE_ACCELERATION_STRUCTURE_COMPACTED_SIZE_NV 3b9d6dc8 VK_QUERY_TYPE_TIME_ELAPSED_QCOM 3b9dfe50 VK_QUERY_TYPE_PERFORMANCE_QUERY_INTEL 3b9f59f8 VK_QUERY_TYPE_VIDEO_ENCODE_FEEDBACK_KHR 3b9fcb40 VK_QUERY_TYPE_MESH_PRIMITIVES_GENERATED_EXT 3ba09e30 VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT 3ba0add0 VK_QUERY_TYPE_ACCELERATION_STRUCTURE_SERIALIZATION_BOTTOM_LEVEL_POINTERS_KHR 3ba0add1 VK_QUERY_TYPE_ACCELERATION_STRUCTURE_SIZE_KHR 3ba0d4e0 VK_QUERY_TYPE_MICROMAP_SERIALIZATION_SIZE_EXT 3ba0d4e1 VK_QUERY_TYPE_MICROMAP_COMPACTED_SIZE_EXT"}
+
+func (v QueryType) String() string { return queryTypeNames.enum("VkQueryType", int64(v)) }
+
 // Values of PipelineBindPoint.
 const (
 	PipelineBindPointGraphics             PipelineBindPoint = 0                              // VK_PIPELINE_BIND_POINT_GRAPHICS
@@ -36,11 +40,23 @@ const (
 	PipelineBindPointDataGraphARM         PipelineBindPoint = 1000507000                     // VK_PIPELINE_BIND_POINT_DATA_GRAPH_ARM
 )
 
+var pipelineBindPointNames = &names{text: "0 VK_PIPELINE_BIND_POINT_GRAPHICS 1 VK_PIPELINE_BIND_POINT_COMPUTE 3b9cd570 VK_PIPELINE_BIND_POINT_EXECUTION_GRAPH_AMDX 3b9d4e88 VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR 3ba06b6b VK_PIPELINE_BIND_POINT_SUBPASS_SHADING_HUAWEI 3ba28678 VK_PIPELINE_BIND_POINT_DATA_GRAPH_ARM"}
+
+func (v PipelineBindPoint) String() string {
+	return pipelineBindPointNames.enum("VkPipelineBindPoint", int64(v))
+}
+
 // Values of PipelineCacheHeaderVersion.
 const (
 	PipelineCacheHeaderVersionOneValue           PipelineCacheHeaderVersion = 1          // VK_PIPELINE_CACHE_HEADER_VERSION_ONE
 	PipelineCacheHeaderVersionDataGraphQCOMValue PipelineCacheHeaderVersion = 1000629000 // VK_PIPELINE_CACHE_HEADER_VERSION_DATA_GRAPH_QCOM
 )
+
+var pipelineCacheHeaderVersionNames = &names{text: "1 VK_PIPELINE_CACHE_HEADER_VERSION_ONE 3ba46308 VK_PIPELINE_CACHE_HEADER_VERSION_DATA_GRAPH_QCOM"}
+
+func (v PipelineCacheHeaderVersion) String() string {
+	return pipelineCacheHeaderVersionNames.enum("VkPipelineCacheHeaderVersion", int64(v))
+}
 
 // Values of PipelineCacheCreateFlagBits.
 const (
@@ -48,6 +64,12 @@ const (
 	PipelineCacheCreateExternallySynchronizedBitEXT                                  = PipelineCacheCreateExternallySynchronizedBit // VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT_EXT
 	PipelineCacheCreateInternallySynchronizedMergeBitKHR PipelineCacheCreateFlagBits = 0x8                                          // VK_PIPELINE_CACHE_CREATE_INTERNALLY_SYNCHRONIZED_MERGE_BIT_KHR
 )
+
+var pipelineCacheCreateFlagBitsNames = &names{text: "1 VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT 8 VK_PIPELINE_CACHE_CREATE_INTERNALLY_SYNCHRONIZED_MERGE_BIT_KHR"}
+
+func (v PipelineCacheCreateFlagBits) String() string {
+	return pipelineCacheCreateFlagBitsNames.flags(uint64(v))
+}
 
 // Values of PrimitiveTopology.
 const (
@@ -64,6 +86,12 @@ const (
 	PrimitiveTopologyPatchList                  PrimitiveTopology = 10 // VK_PRIMITIVE_TOPOLOGY_PATCH_LIST
 )
 
+var primitiveTopologyNames = &names{text: "0 VK_PRIMITIVE_TOPOLOGY_POINT_LIST 1 VK_PRIMITIVE_TOPOLOGY_LINE_LIST 2 VK_PRIMITIVE_TOPOLOGY_LINE_STRIP 3 VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST 4 VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP 5 VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN 6 VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY 7 VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY 8 VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY 9 VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY a VK_PRIMITIVE_TOPOLOGY_PATCH_LIST"}
+
+func (v PrimitiveTopology) String() string {
+	return primitiveTopologyNames.enum("VkPrimitiveTopology", int64(v))
+}
+
 // Values of PolygonMode.
 const (
 	PolygonModeFill            PolygonMode = 0          // VK_POLYGON_MODE_FILL
@@ -71,6 +99,10 @@ const (
 	PolygonModePoint           PolygonMode = 2          // VK_POLYGON_MODE_POINT
 	PolygonModeFillRectangleNV PolygonMode = 1000153000 // VK_POLYGON_MODE_FILL_RECTANGLE_NV
 )
+
+var polygonModeNames = &names{text: "0 VK_POLYGON_MODE_FILL 1 VK_POLYGON_MODE_LINE 2 VK_POLYGON_MODE_POINT 3b9d1fa8 VK_POLYGON_MODE_FILL_RECTANGLE_NV"}
+
+func (v PolygonMode) String() string { return polygonModeNames.enum("VkPolygonMode", int64(v)) }
 
 // Values of PhysicalDeviceType.
 const (
@@ -80,6 +112,12 @@ const (
 	PhysicalDeviceTypeVirtualGpu    PhysicalDeviceType = 3 // VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU
 	PhysicalDeviceTypeCpu           PhysicalDeviceType = 4 // VK_PHYSICAL_DEVICE_TYPE_CPU
 )
+
+var physicalDeviceTypeNames = &names{text: "0 VK_PHYSICAL_DEVICE_TYPE_OTHER 1 VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU 2 VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU 3 VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU 4 VK_PHYSICAL_DEVICE_TYPE_CPU"}
+
+func (v PhysicalDeviceType) String() string {
+	return physicalDeviceTypeNames.enum("VkPhysicalDeviceType", int64(v))
+}
 
 // Values of Result.
 const (
@@ -146,6 +184,10 @@ const (
 	ErrorNotEnoughSpaceKHR                      Result = -1000483000                      // VK_ERROR_NOT_ENOUGH_SPACE_KHR
 )
 
+var resultNames = &names{text: "0 VK_SUCCESS 1 VK_NOT_READY 2 VK_TIMEOUT 3 VK_EVENT_SET 4 VK_EVENT_RESET 5 VK_INCOMPLETE 3b9acdeb VK_SUBOPTIMAL_KHR 3b9ee0e0 VK_THREAD_IDLE_KHR 3b9ee0e1 VK_THREAD_DONE_KHR 3b9ee0e2 VK_OPERATION_DEFERRED_KHR 3b9ee0e3 VK_OPERATION_NOT_DEFERRED_KHR 3b9f5228 VK_PIPELINE_COMPILE_REQUIRED 3ba224d0 VK_INCOMPATIBLE_SHADER_BINARY_EXT 3ba228b8 VK_PIPELINE_BINARY_MISSING_KHR ffffffffc45dd748 VK_ERROR_NOT_ENOUGH_SPACE_KHR ffffffffc4600db0 VK_ERROR_COMPRESSION_EXHAUSTED_EXT ffffffffc460a608 VK_ERROR_INVALID_VIDEO_STD_PARAMETERS_KHR ffffffffc4614a18 VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS ffffffffc46151e8 VK_ERROR_FULL_SCREEN_EXCLUSIVE_MODE_LOST_EXT ffffffffc4620980 VK_ERROR_PRESENT_TIMING_QUEUE_FULL_EXT ffffffffc4628e4f VK_ERROR_NOT_PERMITTED ffffffffc462c118 VK_ERROR_FRAGMENTATION ffffffffc462ccd0 VK_ERROR_INVALID_DRM_FORMAT_MODIFIER_PLANE_LAYOUT_EXT ffffffffc4641cbd VK_ERROR_INVALID_EXTERNAL_HANDLE ffffffffc4642878 VK_ERROR_OUT_OF_POOL_MEMORY ffffffffc464dc23 VK_ERROR_VIDEO_STD_VERSION_NOT_SUPPORTED_KHR ffffffffc464dc24 VK_ERROR_VIDEO_PROFILE_CODEC_NOT_SUPPORTED_KHR ffffffffc464dc25 VK_ERROR_VIDEO_PROFILE_FORMAT_NOT_SUPPORTED_KHR ffffffffc464dc26 VK_ERROR_VIDEO_PROFILE_OPERATION_NOT_SUPPORTED_KHR ffffffffc464dc27 VK_ERROR_VIDEO_PICTURE_LAYOUT_NOT_SUPPORTED_KHR ffffffffc464dc28 VK_ERROR_IMAGE_USAGE_NOT_SUPPORTED_KHR ffffffffc4650720 VK_ERROR_INVALID_SHADER_NV ffffffffc4650b07 VK_ERROR_VALIDATION_FAILED ffffffffc4652a47 VK_ERROR_INCOMPATIBLE_DISPLAY_KHR ffffffffc4653214 VK_ERROR_OUT_OF_DATE_KHR ffffffffc46535ff VK_ERROR_NATIVE_WINDOW_IN_USE_KHR ffffffffc4653600 VK_ERROR_SURFACE_LOST_KHR fffffffffffffff3 VK_ERROR_UNKNOWN fffffffffffffff4 VK_ERROR_FRAGMENTED_POOL fffffffffffffff5 VK_ERROR_FORMAT_NOT_SUPPORTED fffffffffffffff6 VK_ERROR_TOO_MANY_OBJECTS fffffffffffffff7 VK_ERROR_INCOMPATIBLE_DRIVER fffffffffffffff8 VK_ERROR_FEATURE_NOT_PRESENT fffffffffffffff9 VK_ERROR_EXTENSION_NOT_PRESENT fffffffffffffffa VK_ERROR_LAYER_NOT_PRESENT fffffffffffffffb VK_ERROR_MEMORY_MAP_FAILED fffffffffffffffc VK_ERROR_DEVICE_LOST fffffffffffffffd VK_ERROR_INITIALIZATION_FAILED fffffffffffffffe VK_ERROR_OUT_OF_DEVICE_MEMORY ffffffffffffffff VK_ERROR_OUT_OF_HOST_MEMORY"}
+
+func (v Result) String() string { return resultNames.enum("VkResult", int64(v)) }
+
 // Values of RayTracingInvocationReorderModeEXT.
 const (
 	RayTracingInvocationReorderModeNoneEXT    RayTracingInvocationReorderModeEXT = 0                                         // VK_RAY_TRACING_INVOCATION_REORDER_MODE_NONE_EXT
@@ -154,17 +196,35 @@ const (
 	RayTracingInvocationReorderModeReorderNV                                     = RayTracingInvocationReorderModeReorderEXT // VK_RAY_TRACING_INVOCATION_REORDER_MODE_REORDER_NV
 )
 
+var rayTracingInvocationReorderModeEXTNames = &names{text: "0 VK_RAY_TRACING_INVOCATION_REORDER_MODE_NONE_EXT 1 VK_RAY_TRACING_INVOCATION_REORDER_MODE_REORDER_EXT"}
+
+func (v RayTracingInvocationReorderModeEXT) String() string {
+	return rayTracingInvocationReorderModeEXTNames.enum("VkRayTracingInvocationReorderModeEXT", int64(v))
+}
+
 // Values of RayTracingLssIndexingModeNV.
 const (
 	RayTracingLssIndexingModeListNV       RayTracingLssIndexingModeNV = 0 // VK_RAY_TRACING_LSS_INDEXING_MODE_LIST_NV
 	RayTracingLssIndexingModeSuccessiveNV RayTracingLssIndexingModeNV = 1 // VK_RAY_TRACING_LSS_INDEXING_MODE_SUCCESSIVE_NV
 )
 
+var rayTracingLssIndexingModeNVNames = &names{text: "0 VK_RAY_TRACING_LSS_INDEXING_MODE_LIST_NV 1 VK_RAY_TRACING_LSS_INDEXING_MODE_SUCCESSIVE_NV"}
+
+func (v RayTracingLssIndexingModeNV) String() string {
+	return rayTracingLssIndexingModeNVNames.enum("VkRayTracingLssIndexingModeNV", int64(v))
+}
+
 // Values of RayTracingLssPrimitiveEndCapsModeNV.
 const (
 	RayTracingLssPrimitiveEndCapsModeNoneNV    RayTracingLssPrimitiveEndCapsModeNV = 0 // VK_RAY_TRACING_LSS_PRIMITIVE_END_CAPS_MODE_NONE_NV
 	RayTracingLssPrimitiveEndCapsModeChainedNV RayTracingLssPrimitiveEndCapsModeNV = 1 // VK_RAY_TRACING_LSS_PRIMITIVE_END_CAPS_MODE_CHAINED_NV
 )
+
+var rayTracingLssPrimitiveEndCapsModeNVNames = &names{text: "0 VK_RAY_TRACING_LSS_PRIMITIVE_END_CAPS_MODE_NONE_NV 1 VK_RAY_TRACING_LSS_PRIMITIVE_END_CAPS_MODE_CHAINED_NV"}
+
+func (v RayTracingLssPrimitiveEndCapsModeNV) String() string {
+	return rayTracingLssPrimitiveEndCapsModeNVNames.enum("VkRayTracingLssPrimitiveEndCapsModeNV", int64(v))
+}
 
 // Values of QueueFlagBits.
 const (
@@ -179,11 +239,21 @@ const (
 	QueueDataGraphBitARM   QueueFlagBits = 0x400 // VK_QUEUE_DATA_GRAPH_BIT_ARM
 )
 
+var queueFlagBitsNames = &names{text: "1 VK_QUEUE_GRAPHICS_BIT 2 VK_QUEUE_COMPUTE_BIT 4 VK_QUEUE_TRANSFER_BIT 8 VK_QUEUE_SPARSE_BINDING_BIT 10 VK_QUEUE_PROTECTED_BIT 20 VK_QUEUE_VIDEO_DECODE_BIT_KHR 40 VK_QUEUE_VIDEO_ENCODE_BIT_KHR 100 VK_QUEUE_OPTICAL_FLOW_BIT_NV 400 VK_QUEUE_DATA_GRAPH_BIT_ARM"}
+
+func (v QueueFlagBits) String() string { return queueFlagBitsNames.flags(uint64(v)) }
+
 // Values of RenderPassCreateFlagBits.
 const (
 	RenderPassCreateTransformBitQCOM                RenderPassCreateFlagBits = 0x2 // VK_RENDER_PASS_CREATE_TRANSFORM_BIT_QCOM
 	RenderPassCreatePerLayerFragmentDensityBitVALVE RenderPassCreateFlagBits = 0x4 // VK_RENDER_PASS_CREATE_PER_LAYER_FRAGMENT_DENSITY_BIT_VALVE
 )
+
+var renderPassCreateFlagBitsNames = &names{text: "2 VK_RENDER_PASS_CREATE_TRANSFORM_BIT_QCOM 4 VK_RENDER_PASS_CREATE_PER_LAYER_FRAGMENT_DENSITY_BIT_VALVE"}
+
+func (v RenderPassCreateFlagBits) String() string {
+	return renderPassCreateFlagBitsNames.flags(uint64(v))
+}
 
 // Values of PipelineCreateFlagBits.
 const (
@@ -230,6 +300,10 @@ const (
 	PipelineCreateProtectedAccessOnlyBitEXT                                                    = PipelineCreateProtectedAccessOnlyBit                       // VK_PIPELINE_CREATE_PROTECTED_ACCESS_ONLY_BIT_EXT
 	PipelineCreateRayTracingOpacityMicromapBitKHR                       PipelineCreateFlagBits = 0x1000000                                                  // VK_PIPELINE_CREATE_RAY_TRACING_OPACITY_MICROMAP_BIT_KHR
 )
+
+var pipelineCreateFlagBitsNames = &names{text: "1 VK_PIPELINE_CREATE_DISABLE_OPTIMIZATION_BIT 2 VK_PIPELINE_CREATE_ALLOW_DERIVATIVES_BIT 4 VK_PIPELINE_CREATE_DERIVATIVE_BIT 8 VK_PIPELINE_CREATE_VIEW_INDEX_FROM_DEVICE_INDEX_BIT 10 VK_PIPELINE_CREATE_DISPATCH_BASE_BIT 20 VK_PIPELINE_CREATE_DEFER_COMPILE_BIT_NV 40 VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR 80 VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR 100 VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT 200 VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT 400 VK_PIPELINE_CREATE_LINK_TIME_OPTIMIZATION_BIT_EXT 800 VK_PIPELINE_CREATE_LIBRARY_BIT_KHR 1000 VK_PIPELINE_CREATE_RAY_TRACING_SKIP_TRIANGLES_BIT_KHR 2000 VK_PIPELINE_CREATE_RAY_TRACING_SKIP_AABBS_BIT_KHR 4000 VK_PIPELINE_CREATE_RAY_TRACING_NO_NULL_ANY_HIT_SHADERS_BIT_KHR 8000 VK_PIPELINE_CREATE_RAY_TRACING_NO_NULL_CLOSEST_HIT_SHADERS_BIT_KHR 10000 VK_PIPELINE_CREATE_RAY_TRACING_NO_NULL_MISS_SHADERS_BIT_KHR 20000 VK_PIPELINE_CREATE_RAY_TRACING_NO_NULL_INTERSECTION_SHADERS_BIT_KHR 40000 VK_PIPELINE_CREATE_INDIRECT_BINDABLE_BIT_NV 80000 VK_PIPELINE_CREATE_RAY_TRACING_SHADER_GROUP_HANDLE_CAPTURE_REPLAY_BIT_KHR 100000 VK_PIPELINE_CREATE_RAY_TRACING_ALLOW_MOTION_BIT_NV 200000 VK_PIPELINE_CREATE_RENDERING_FRAGMENT_SHADING_RATE_ATTACHMENT_BIT_KHR 400000 VK_PIPELINE_CREATE_RENDERING_FRAGMENT_DENSITY_MAP_ATTACHMENT_BIT_EXT 800000 VK_PIPELINE_CREATE_RETAIN_LINK_TIME_OPTIMIZATION_INFO_BIT_EXT 1000000 VK_PIPELINE_CREATE_RAY_TRACING_OPACITY_MICROMAP_BIT_KHR 2000000 VK_PIPELINE_CREATE_COLOR_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT 4000000 VK_PIPELINE_CREATE_DEPTH_STENCIL_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT 8000000 VK_PIPELINE_CREATE_NO_PROTECTED_ACCESS_BIT 10000000 VK_PIPELINE_CREATE_RAY_TRACING_DISPLACEMENT_MICROMAP_BIT_NV 20000000 VK_PIPELINE_CREATE_DESCRIPTOR_BUFFER_BIT_EXT 40000000 VK_PIPELINE_CREATE_PROTECTED_ACCESS_ONLY_BIT"}
+
+func (v PipelineCreateFlagBits) String() string { return pipelineCreateFlagBitsNames.flags(uint64(v)) }
 
 // Values of PipelineCreateFlagBits2.
 const (
@@ -288,6 +362,12 @@ const (
 	PipelineCreate264BitIndexingBitEXT                              PipelineCreateFlagBits2 = 0x80000000000                                   // VK_PIPELINE_CREATE_2_64_BIT_INDEXING_BIT_EXT
 )
 
+var pipelineCreateFlagBits2Names = &names{text: "1 VK_PIPELINE_CREATE_2_DISABLE_OPTIMIZATION_BIT 2 VK_PIPELINE_CREATE_2_ALLOW_DERIVATIVES_BIT 4 VK_PIPELINE_CREATE_2_DERIVATIVE_BIT 8 VK_PIPELINE_CREATE_2_VIEW_INDEX_FROM_DEVICE_INDEX_BIT 10 VK_PIPELINE_CREATE_2_DISPATCH_BASE_BIT 20 VK_PIPELINE_CREATE_2_DEFER_COMPILE_BIT_NV 40 VK_PIPELINE_CREATE_2_CAPTURE_STATISTICS_BIT_KHR 80 VK_PIPELINE_CREATE_2_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR 100 VK_PIPELINE_CREATE_2_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT 200 VK_PIPELINE_CREATE_2_EARLY_RETURN_ON_FAILURE_BIT 400 VK_PIPELINE_CREATE_2_LINK_TIME_OPTIMIZATION_BIT_EXT 800 VK_PIPELINE_CREATE_2_LIBRARY_BIT_KHR 1000 VK_PIPELINE_CREATE_2_RAY_TRACING_SKIP_TRIANGLES_BIT_KHR 2000 VK_PIPELINE_CREATE_2_RAY_TRACING_SKIP_AABBS_BIT_KHR 4000 VK_PIPELINE_CREATE_2_RAY_TRACING_NO_NULL_ANY_HIT_SHADERS_BIT_KHR 8000 VK_PIPELINE_CREATE_2_RAY_TRACING_NO_NULL_CLOSEST_HIT_SHADERS_BIT_KHR 10000 VK_PIPELINE_CREATE_2_RAY_TRACING_NO_NULL_MISS_SHADERS_BIT_KHR 20000 VK_PIPELINE_CREATE_2_RAY_TRACING_NO_NULL_INTERSECTION_SHADERS_BIT_KHR 40000 VK_PIPELINE_CREATE_2_INDIRECT_BINDABLE_BIT_NV 80000 VK_PIPELINE_CREATE_2_RAY_TRACING_SHADER_GROUP_HANDLE_CAPTURE_REPLAY_BIT_KHR 100000 VK_PIPELINE_CREATE_2_RAY_TRACING_ALLOW_MOTION_BIT_NV 200000 VK_PIPELINE_CREATE_2_RENDERING_FRAGMENT_SHADING_RATE_ATTACHMENT_BIT_KHR 400000 VK_PIPELINE_CREATE_2_RENDERING_FRAGMENT_DENSITY_MAP_ATTACHMENT_BIT_EXT 800000 VK_PIPELINE_CREATE_2_RETAIN_LINK_TIME_OPTIMIZATION_INFO_BIT_EXT 1000000 VK_PIPELINE_CREATE_2_RAY_TRACING_OPACITY_MICROMAP_BIT_KHR 2000000 VK_PIPELINE_CREATE_2_COLOR_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT 4000000 VK_PIPELINE_CREATE_2_DEPTH_STENCIL_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT 8000000 VK_PIPELINE_CREATE_2_NO_PROTECTED_ACCESS_BIT 10000000 VK_PIPELINE_CREATE_2_RAY_TRACING_DISPLACEMENT_MICROMAP_BIT_NV 20000000 VK_PIPELINE_CREATE_2_DESCRIPTOR_BUFFER_BIT_EXT 40000000 VK_PIPELINE_CREATE_2_PROTECTED_ACCESS_ONLY_BIT 80000000 VK_PIPELINE_CREATE_2_CAPTURE_DATA_BIT_KHR 100000000 VK_PIPELINE_CREATE_2_EXECUTION_GRAPH_BIT_AMDX 200000000 VK_PIPELINE_CREATE_2_RAY_TRACING_ALLOW_SPHERES_AND_LINEAR_SWEPT_SPHERES_BIT_NV 400000000 VK_PIPELINE_CREATE_2_ENABLE_LEGACY_DITHERING_BIT_EXT 1000000000 VK_PIPELINE_CREATE_2_DESCRIPTOR_HEAP_BIT_EXT 2000000000 VK_PIPELINE_CREATE_2_DISALLOW_OPACITY_MICROMAP_BIT_ARM 4000000000 VK_PIPELINE_CREATE_2_INDIRECT_BINDABLE_BIT_EXT 8000000000 VK_PIPELINE_CREATE_2_INSTRUMENT_SHADERS_BIT_ARM 10000000000 VK_PIPELINE_CREATE_2_PER_LAYER_FRAGMENT_DENSITY_BIT_VALVE 20000000000 VK_PIPELINE_CREATE_2_OPACITY_MICROMAP_DISALLOW_MIXED_SPECIAL_INDEX_BIT_KHR 80000000000 VK_PIPELINE_CREATE_2_64_BIT_INDEXING_BIT_EXT"}
+
+func (v PipelineCreateFlagBits2) String() string {
+	return pipelineCreateFlagBits2Names.flags(uint64(v))
+}
+
 // Values of PipelineShaderStageCreateFlagBits.
 const (
 	PipelineShaderStageCreateAllowVaryingSubgroupSizeBit    PipelineShaderStageCreateFlagBits = 0x1                                                  // VK_PIPELINE_SHADER_STAGE_CREATE_ALLOW_VARYING_SUBGROUP_SIZE_BIT
@@ -296,10 +376,20 @@ const (
 	PipelineShaderStageCreateRequireFullSubgroupsBitEXT                                       = PipelineShaderStageCreateRequireFullSubgroupsBit     // VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT
 )
 
+var pipelineShaderStageCreateFlagBitsNames = &names{text: "1 VK_PIPELINE_SHADER_STAGE_CREATE_ALLOW_VARYING_SUBGROUP_SIZE_BIT 2 VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT"}
+
+func (v PipelineShaderStageCreateFlagBits) String() string {
+	return pipelineShaderStageCreateFlagBitsNames.flags(uint64(v))
+}
+
 // Values of QueryControlFlagBits.
 const (
 	QueryControlPreciseBit QueryControlFlagBits = 0x1 // VK_QUERY_CONTROL_PRECISE_BIT
 )
+
+var queryControlFlagBitsNames = &names{text: "1 VK_QUERY_CONTROL_PRECISE_BIT"}
+
+func (v QueryControlFlagBits) String() string { return queryControlFlagBitsNames.flags(uint64(v)) }
 
 // Values of QueryResultFlagBits.
 const (
@@ -309,6 +399,10 @@ const (
 	QueryResultPartialBit          QueryResultFlagBits = 0x8  // VK_QUERY_RESULT_PARTIAL_BIT
 	QueryResultWithStatusBitKHR    QueryResultFlagBits = 0x10 // VK_QUERY_RESULT_WITH_STATUS_BIT_KHR
 )
+
+var queryResultFlagBitsNames = &names{text: "1 VK_QUERY_RESULT_64_BIT 2 VK_QUERY_RESULT_WAIT_BIT 4 VK_QUERY_RESULT_WITH_AVAILABILITY_BIT 8 VK_QUERY_RESULT_PARTIAL_BIT 10 VK_QUERY_RESULT_WITH_STATUS_BIT_KHR"}
+
+func (v QueryResultFlagBits) String() string { return queryResultFlagBitsNames.flags(uint64(v)) }
 
 // Values of QueryPipelineStatisticFlagBits.
 const (
@@ -327,6 +421,12 @@ const (
 	QueryPipelineStatisticMeshShaderInvocationsBitEXT                QueryPipelineStatisticFlagBits = 0x1000 // VK_QUERY_PIPELINE_STATISTIC_MESH_SHADER_INVOCATIONS_BIT_EXT
 	QueryPipelineStatisticClusterCullingShaderInvocationsBitHUAWEI   QueryPipelineStatisticFlagBits = 0x2000 // VK_QUERY_PIPELINE_STATISTIC_CLUSTER_CULLING_SHADER_INVOCATIONS_BIT_HUAWEI
 )
+
+var queryPipelineStatisticFlagBitsNames = &names{text: "1 VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_VERTICES_BIT 2 VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT 4 VK_QUERY_PIPELINE_STATISTIC_VERTEX_SHADER_INVOCATIONS_BIT 8 VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_INVOCATIONS_BIT 10 VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_PRIMITIVES_BIT 20 VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT 40 VK_QUERY_PIPELINE_STATISTIC_CLIPPING_PRIMITIVES_BIT 80 VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT 100 VK_QUERY_PIPELINE_STATISTIC_TESSELLATION_CONTROL_SHADER_PATCHES_BIT 200 VK_QUERY_PIPELINE_STATISTIC_TESSELLATION_EVALUATION_SHADER_INVOCATIONS_BIT 400 VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT 800 VK_QUERY_PIPELINE_STATISTIC_TASK_SHADER_INVOCATIONS_BIT_EXT 1000 VK_QUERY_PIPELINE_STATISTIC_MESH_SHADER_INVOCATIONS_BIT_EXT 2000 VK_QUERY_PIPELINE_STATISTIC_CLUSTER_CULLING_SHADER_INVOCATIONS_BIT_HUAWEI"}
+
+func (v QueryPipelineStatisticFlagBits) String() string {
+	return queryPipelineStatisticFlagBitsNames.flags(uint64(v))
+}
 
 // Values of PipelineStageFlagBits.
 const (
@@ -366,6 +466,10 @@ const (
 	PipelineStageCommandPreprocessBitEXT             PipelineStageFlagBits = 0x20000                                          // VK_PIPELINE_STAGE_COMMAND_PREPROCESS_BIT_EXT
 )
 
+var pipelineStageFlagBitsNames = &names{text: "0 VK_PIPELINE_STAGE_NONE 1 VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT 2 VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT 4 VK_PIPELINE_STAGE_VERTEX_INPUT_BIT 8 VK_PIPELINE_STAGE_VERTEX_SHADER_BIT 10 VK_PIPELINE_STAGE_TESSELLATION_CONTROL_SHADER_BIT 20 VK_PIPELINE_STAGE_TESSELLATION_EVALUATION_SHADER_BIT 40 VK_PIPELINE_STAGE_GEOMETRY_SHADER_BIT 80 VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT 100 VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT 200 VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT 400 VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT 800 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT 1000 VK_PIPELINE_STAGE_TRANSFER_BIT 2000 VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT 4000 VK_PIPELINE_STAGE_HOST_BIT 8000 VK_PIPELINE_STAGE_ALL_GRAPHICS_BIT 10000 VK_PIPELINE_STAGE_ALL_COMMANDS_BIT 20000 VK_PIPELINE_STAGE_COMMAND_PREPROCESS_BIT_EXT 40000 VK_PIPELINE_STAGE_CONDITIONAL_RENDERING_BIT_EXT 80000 VK_PIPELINE_STAGE_TASK_SHADER_BIT_EXT 100000 VK_PIPELINE_STAGE_MESH_SHADER_BIT_EXT 200000 VK_PIPELINE_STAGE_RAY_TRACING_SHADER_BIT_KHR 400000 VK_PIPELINE_STAGE_FRAGMENT_SHADING_RATE_ATTACHMENT_BIT_KHR 800000 VK_PIPELINE_STAGE_FRAGMENT_DENSITY_PROCESS_BIT_EXT 1000000 VK_PIPELINE_STAGE_TRANSFORM_FEEDBACK_BIT_EXT 2000000 VK_PIPELINE_STAGE_ACCELERATION_STRUCTURE_BUILD_BIT_KHR"}
+
+func (v PipelineStageFlagBits) String() string { return pipelineStageFlagBitsNames.flags(uint64(v)) }
+
 // Values of PresentModeKHR.
 const (
 	PresentModeImmediateKHR               PresentModeKHR = 0                             // VK_PRESENT_MODE_IMMEDIATE_KHR
@@ -378,11 +482,24 @@ const (
 	PresentModeFifoLatestReadyKHR         PresentModeKHR = 1000361000                    // VK_PRESENT_MODE_FIFO_LATEST_READY_KHR
 )
 
+var presentModeKHRNames = &names{text: "0 VK_PRESENT_MODE_IMMEDIATE_KHR 1 VK_PRESENT_MODE_MAILBOX_KHR 2 VK_PRESENT_MODE_FIFO_KHR 3 VK_PRESENT_MODE_FIFO_RELAXED_KHR 3b9c7b98 VK_PRESENT_MODE_SHARED_DEMAND_REFRESH_KHR 3b9c7b99 VK_PRESENT_MODE_SHARED_CONTINUOUS_REFRESH_KHR 3ba04c28 VK_PRESENT_MODE_FIFO_LATEST_READY_KHR"}
+
+func (v PresentModeKHR) String() string {
+	return presentModeKHRNames.enum("VkPresentModeKHR", int64(v))
+}
+
 // Values of RasterizationOrderAMD.
 const (
 	RasterizationOrderStrictAMD  RasterizationOrderAMD = 0 // VK_RASTERIZATION_ORDER_STRICT_AMD
 	RasterizationOrderRelaxedAMD RasterizationOrderAMD = 1 // VK_RASTERIZATION_ORDER_RELAXED_AMD
 )
+
+var rasterizationOrderAMDNames = &names{text: "0 VK_RASTERIZATION_ORDER_STRICT_AMD 1 VK_RASTERIZATION_ORDER_RELAXED_AMD"}
+
+func (v RasterizationOrderAMD) String() string {
+	return rasterizationOrderAMDNames.enum("VkRasterizationOrderAMD", int64(v))
+}
+func (v PrivateDataSlotCreateFlagBits) String() string { return noNames.flags(uint64(v)) }
 
 // Values of PeerMemoryFeatureFlagBits.
 const (
@@ -396,6 +513,12 @@ const (
 	PeerMemoryFeatureGenericDstBitKHR                           = PeerMemoryFeatureGenericDstBit // VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT_KHR
 )
 
+var peerMemoryFeatureFlagBitsNames = &names{text: "1 VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT 2 VK_PEER_MEMORY_FEATURE_COPY_DST_BIT 4 VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT 8 VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT"}
+
+func (v PeerMemoryFeatureFlagBits) String() string {
+	return peerMemoryFeatureFlagBitsNames.flags(uint64(v))
+}
+
 // Values of PointClippingBehavior.
 const (
 	PointClippingBehaviorAllClipPlanes         PointClippingBehavior = 0                                       // VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES
@@ -403,6 +526,12 @@ const (
 	PointClippingBehaviorAllClipPlanesKHR                            = PointClippingBehaviorAllClipPlanes      // VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES_KHR
 	PointClippingBehaviorUserClipPlanesOnlyKHR                       = PointClippingBehaviorUserClipPlanesOnly // VK_POINT_CLIPPING_BEHAVIOR_USER_CLIP_PLANES_ONLY_KHR
 )
+
+var pointClippingBehaviorNames = &names{text: "0 VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES 1 VK_POINT_CLIPPING_BEHAVIOR_USER_CLIP_PLANES_ONLY"}
+
+func (v PointClippingBehavior) String() string {
+	return pointClippingBehaviorNames.enum("VkPointClippingBehavior", int64(v))
+}
 
 // Values of QueueGlobalPriority.
 const (
@@ -419,6 +548,12 @@ const (
 	QueueGlobalPriorityHighKHR                         = QueueGlobalPriorityHigh     // VK_QUEUE_GLOBAL_PRIORITY_HIGH_KHR
 	QueueGlobalPriorityRealtimeKHR                     = QueueGlobalPriorityRealtime // VK_QUEUE_GLOBAL_PRIORITY_REALTIME_KHR
 )
+
+var queueGlobalPriorityNames = &names{text: "80 VK_QUEUE_GLOBAL_PRIORITY_LOW 100 VK_QUEUE_GLOBAL_PRIORITY_MEDIUM 200 VK_QUEUE_GLOBAL_PRIORITY_HIGH 400 VK_QUEUE_GLOBAL_PRIORITY_REALTIME"}
+
+func (v QueueGlobalPriority) String() string {
+	return queueGlobalPriorityNames.enum("VkQueueGlobalPriority", int64(v))
+}
 
 // Values of ResolveModeFlagBits.
 const (
@@ -437,6 +572,10 @@ const (
 	ResolveModeCustomBitEXT                       ResolveModeFlagBits = 0x20                                          // VK_RESOLVE_MODE_CUSTOM_BIT_EXT
 )
 
+var resolveModeFlagBitsNames = &names{text: "0 VK_RESOLVE_MODE_NONE 1 VK_RESOLVE_MODE_SAMPLE_ZERO_BIT 2 VK_RESOLVE_MODE_AVERAGE_BIT 4 VK_RESOLVE_MODE_MIN_BIT 8 VK_RESOLVE_MODE_MAX_BIT 10 VK_RESOLVE_MODE_EXTERNAL_FORMAT_DOWNSAMPLE_BIT_ANDROID 20 VK_RESOLVE_MODE_CUSTOM_BIT_EXT"}
+
+func (v ResolveModeFlagBits) String() string { return resolveModeFlagBitsNames.flags(uint64(v)) }
+
 // Values of RayTracingShaderGroupTypeKHR.
 const (
 	RayTracingShaderGroupTypeGeneralKHR            RayTracingShaderGroupTypeKHR = 0                                              // VK_RAY_TRACING_SHADER_GROUP_TYPE_GENERAL_KHR
@@ -447,10 +586,22 @@ const (
 	RayTracingShaderGroupTypeProceduralHitGroupNV                               = RayTracingShaderGroupTypeProceduralHitGroupKHR // VK_RAY_TRACING_SHADER_GROUP_TYPE_PROCEDURAL_HIT_GROUP_NV
 )
 
+var rayTracingShaderGroupTypeKHRNames = &names{text: "0 VK_RAY_TRACING_SHADER_GROUP_TYPE_GENERAL_KHR 1 VK_RAY_TRACING_SHADER_GROUP_TYPE_TRIANGLES_HIT_GROUP_KHR 2 VK_RAY_TRACING_SHADER_GROUP_TYPE_PROCEDURAL_HIT_GROUP_KHR"}
+
+func (v RayTracingShaderGroupTypeKHR) String() string {
+	return rayTracingShaderGroupTypeKHRNames.enum("VkRayTracingShaderGroupTypeKHR", int64(v))
+}
+
 // Values of QueryPoolCreateFlagBits.
 const (
 	QueryPoolCreateResetBitKHR QueryPoolCreateFlagBits = 0x1 // VK_QUERY_POOL_CREATE_RESET_BIT_KHR
 )
+
+var queryPoolCreateFlagBitsNames = &names{text: "1 VK_QUERY_POOL_CREATE_RESET_BIT_KHR"}
+
+func (v QueryPoolCreateFlagBits) String() string {
+	return queryPoolCreateFlagBitsNames.flags(uint64(v))
+}
 
 // Values of PipelineCreationFeedbackFlagBits.
 const (
@@ -462,6 +613,12 @@ const (
 	PipelineCreationFeedbackBasePipelineAccelerationBitEXT                                     = PipelineCreationFeedbackBasePipelineAccelerationBit    // VK_PIPELINE_CREATION_FEEDBACK_BASE_PIPELINE_ACCELERATION_BIT_EXT
 )
 
+var pipelineCreationFeedbackFlagBitsNames = &names{text: "1 VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT 2 VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT 4 VK_PIPELINE_CREATION_FEEDBACK_BASE_PIPELINE_ACCELERATION_BIT"}
+
+func (v PipelineCreationFeedbackFlagBits) String() string {
+	return pipelineCreationFeedbackFlagBitsNames.flags(uint64(v))
+}
+
 // Values of PerformanceCounterScopeKHR.
 const (
 	PerformanceCounterScopeCommandBufferKHR PerformanceCounterScopeKHR = 0                                       // VK_PERFORMANCE_COUNTER_SCOPE_COMMAND_BUFFER_KHR
@@ -471,6 +628,12 @@ const (
 	QueryScopeRenderPassKHR                                            = PerformanceCounterScopeRenderPassKHR    // VK_QUERY_SCOPE_RENDER_PASS_KHR
 	QueryScopeCommandKHR                                               = PerformanceCounterScopeCommandKHR       // VK_QUERY_SCOPE_COMMAND_KHR
 )
+
+var performanceCounterScopeKHRNames = &names{text: "0 VK_PERFORMANCE_COUNTER_SCOPE_COMMAND_BUFFER_KHR 1 VK_PERFORMANCE_COUNTER_SCOPE_RENDER_PASS_KHR 2 VK_PERFORMANCE_COUNTER_SCOPE_COMMAND_KHR"}
+
+func (v PerformanceCounterScopeKHR) String() string {
+	return performanceCounterScopeKHRNames.enum("VkPerformanceCounterScopeKHR", int64(v))
+}
 
 // Values of PerformanceCounterUnitKHR.
 const (
@@ -487,6 +650,12 @@ const (
 	PerformanceCounterUnitCyclesKHR         PerformanceCounterUnitKHR = 10 // VK_PERFORMANCE_COUNTER_UNIT_CYCLES_KHR
 )
 
+var performanceCounterUnitKHRNames = &names{text: "0 VK_PERFORMANCE_COUNTER_UNIT_GENERIC_KHR 1 VK_PERFORMANCE_COUNTER_UNIT_PERCENTAGE_KHR 2 VK_PERFORMANCE_COUNTER_UNIT_NANOSECONDS_KHR 3 VK_PERFORMANCE_COUNTER_UNIT_BYTES_KHR 4 VK_PERFORMANCE_COUNTER_UNIT_BYTES_PER_SECOND_KHR 5 VK_PERFORMANCE_COUNTER_UNIT_KELVIN_KHR 6 VK_PERFORMANCE_COUNTER_UNIT_WATTS_KHR 7 VK_PERFORMANCE_COUNTER_UNIT_VOLTS_KHR 8 VK_PERFORMANCE_COUNTER_UNIT_AMPS_KHR 9 VK_PERFORMANCE_COUNTER_UNIT_HERTZ_KHR a VK_PERFORMANCE_COUNTER_UNIT_CYCLES_KHR"}
+
+func (v PerformanceCounterUnitKHR) String() string {
+	return performanceCounterUnitKHRNames.enum("VkPerformanceCounterUnitKHR", int64(v))
+}
+
 // Values of PerformanceCounterStorageKHR.
 const (
 	PerformanceCounterStorageInt32KHR   PerformanceCounterStorageKHR = 0 // VK_PERFORMANCE_COUNTER_STORAGE_INT32_KHR
@@ -497,6 +666,12 @@ const (
 	PerformanceCounterStorageFloat64KHR PerformanceCounterStorageKHR = 5 // VK_PERFORMANCE_COUNTER_STORAGE_FLOAT64_KHR
 )
 
+var performanceCounterStorageKHRNames = &names{text: "0 VK_PERFORMANCE_COUNTER_STORAGE_INT32_KHR 1 VK_PERFORMANCE_COUNTER_STORAGE_INT64_KHR 2 VK_PERFORMANCE_COUNTER_STORAGE_UINT32_KHR 3 VK_PERFORMANCE_COUNTER_STORAGE_UINT64_KHR 4 VK_PERFORMANCE_COUNTER_STORAGE_FLOAT32_KHR 5 VK_PERFORMANCE_COUNTER_STORAGE_FLOAT64_KHR"}
+
+func (v PerformanceCounterStorageKHR) String() string {
+	return performanceCounterStorageKHRNames.enum("VkPerformanceCounterStorageKHR", int64(v))
+}
+
 // Values of PerformanceCounterDescriptionFlagBitsKHR.
 const (
 	PerformanceCounterDescriptionPerformanceImpactingBitKHR PerformanceCounterDescriptionFlagBitsKHR = 0x1                                                     // VK_PERFORMANCE_COUNTER_DESCRIPTION_PERFORMANCE_IMPACTING_BIT_KHR
@@ -505,15 +680,34 @@ const (
 	PerformanceCounterDescriptionConcurrentlyImpactedKHR                                             = PerformanceCounterDescriptionConcurrentlyImpactedBitKHR // VK_PERFORMANCE_COUNTER_DESCRIPTION_CONCURRENTLY_IMPACTED_KHR
 )
 
+var performanceCounterDescriptionFlagBitsKHRNames = &names{text: "1 VK_PERFORMANCE_COUNTER_DESCRIPTION_PERFORMANCE_IMPACTING_BIT_KHR 2 VK_PERFORMANCE_COUNTER_DESCRIPTION_CONCURRENTLY_IMPACTED_BIT_KHR"}
+
+func (v PerformanceCounterDescriptionFlagBitsKHR) String() string {
+	return performanceCounterDescriptionFlagBitsKHRNames.flags(uint64(v))
+}
+func (v RefreshObjectFlagBitsKHR) String() string { return noNames.flags(uint64(v)) }
+
 // Values of PerformanceConfigurationTypeINTEL.
 const (
 	PerformanceConfigurationTypeCommandQueueMetricsDiscoveryActivatedINTEL PerformanceConfigurationTypeINTEL = 0 // VK_PERFORMANCE_CONFIGURATION_TYPE_COMMAND_QUEUE_METRICS_DISCOVERY_ACTIVATED_INTEL
 )
 
+var performanceConfigurationTypeINTELNames = &names{text: "0 VK_PERFORMANCE_CONFIGURATION_TYPE_COMMAND_QUEUE_METRICS_DISCOVERY_ACTIVATED_INTEL"}
+
+func (v PerformanceConfigurationTypeINTEL) String() string {
+	return performanceConfigurationTypeINTELNames.enum("VkPerformanceConfigurationTypeINTEL", int64(v))
+}
+
 // Values of QueryPoolSamplingModeINTEL.
 const (
 	QueryPoolSamplingModeManualINTEL QueryPoolSamplingModeINTEL = 0 // VK_QUERY_POOL_SAMPLING_MODE_MANUAL_INTEL
 )
+
+var queryPoolSamplingModeINTELNames = &names{text: "0 VK_QUERY_POOL_SAMPLING_MODE_MANUAL_INTEL"}
+
+func (v QueryPoolSamplingModeINTEL) String() string {
+	return queryPoolSamplingModeINTELNames.enum("VkQueryPoolSamplingModeINTEL", int64(v))
+}
 
 // Values of PerformanceOverrideTypeINTEL.
 const (
@@ -521,11 +715,23 @@ const (
 	PerformanceOverrideTypeFlushGpuCachesINTEL PerformanceOverrideTypeINTEL = 1 // VK_PERFORMANCE_OVERRIDE_TYPE_FLUSH_GPU_CACHES_INTEL
 )
 
+var performanceOverrideTypeINTELNames = &names{text: "0 VK_PERFORMANCE_OVERRIDE_TYPE_NULL_HARDWARE_INTEL 1 VK_PERFORMANCE_OVERRIDE_TYPE_FLUSH_GPU_CACHES_INTEL"}
+
+func (v PerformanceOverrideTypeINTEL) String() string {
+	return performanceOverrideTypeINTELNames.enum("VkPerformanceOverrideTypeINTEL", int64(v))
+}
+
 // Values of PerformanceParameterTypeINTEL.
 const (
 	PerformanceParameterTypeHwCountersSupportedINTEL   PerformanceParameterTypeINTEL = 0 // VK_PERFORMANCE_PARAMETER_TYPE_HW_COUNTERS_SUPPORTED_INTEL
 	PerformanceParameterTypeStreamMarkerValidBitsINTEL PerformanceParameterTypeINTEL = 1 // VK_PERFORMANCE_PARAMETER_TYPE_STREAM_MARKER_VALID_BITS_INTEL
 )
+
+var performanceParameterTypeINTELNames = &names{text: "0 VK_PERFORMANCE_PARAMETER_TYPE_HW_COUNTERS_SUPPORTED_INTEL 1 VK_PERFORMANCE_PARAMETER_TYPE_STREAM_MARKER_VALID_BITS_INTEL"}
+
+func (v PerformanceParameterTypeINTEL) String() string {
+	return performanceParameterTypeINTELNames.enum("VkPerformanceParameterTypeINTEL", int64(v))
+}
 
 // Values of PerformanceValueTypeINTEL.
 const (
@@ -536,6 +742,12 @@ const (
 	PerformanceValueTypeStringINTEL PerformanceValueTypeINTEL = 4 // VK_PERFORMANCE_VALUE_TYPE_STRING_INTEL
 )
 
+var performanceValueTypeINTELNames = &names{text: "0 VK_PERFORMANCE_VALUE_TYPE_UINT32_INTEL 1 VK_PERFORMANCE_VALUE_TYPE_UINT64_INTEL 2 VK_PERFORMANCE_VALUE_TYPE_FLOAT_INTEL 3 VK_PERFORMANCE_VALUE_TYPE_BOOL_INTEL 4 VK_PERFORMANCE_VALUE_TYPE_STRING_INTEL"}
+
+func (v PerformanceValueTypeINTEL) String() string {
+	return performanceValueTypeINTELNames.enum("VkPerformanceValueTypeINTEL", int64(v))
+}
+
 // Values of PipelineExecutableStatisticFormatKHR.
 const (
 	PipelineExecutableStatisticFormatBool32KHR  PipelineExecutableStatisticFormatKHR = 0 // VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR
@@ -544,10 +756,23 @@ const (
 	PipelineExecutableStatisticFormatFloat64KHR PipelineExecutableStatisticFormatKHR = 3 // VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR
 )
 
+var pipelineExecutableStatisticFormatKHRNames = &names{text: "0 VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR 1 VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR 2 VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR 3 VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR"}
+
+func (v PipelineExecutableStatisticFormatKHR) String() string {
+	return pipelineExecutableStatisticFormatKHRNames.enum("VkPipelineExecutableStatisticFormatKHR", int64(v))
+}
+func (v PipelineCompilerControlFlagBitsAMD) String() string { return noNames.flags(uint64(v)) }
+
 // Values of PipelineMatchControl.
 const (
 	PipelineMatchControlApplicationUuidExactMatch PipelineMatchControl = 0 // VK_PIPELINE_MATCH_CONTROL_APPLICATION_UUID_EXACT_MATCH
 )
+
+var pipelineMatchControlNames = &names{text: "0 VK_PIPELINE_MATCH_CONTROL_APPLICATION_UUID_EXACT_MATCH"}
+
+func (v PipelineMatchControl) String() string {
+	return pipelineMatchControlNames.enum("VkPipelineMatchControl", int64(v))
+}
 
 // Values of PipelineStageFlagBits2.
 const (
@@ -633,11 +858,21 @@ const (
 	PipelineStage2MemoryDecompressionBitEXT           PipelineStageFlagBits2 = 0x200000000000                                    // VK_PIPELINE_STAGE_2_MEMORY_DECOMPRESSION_BIT_EXT
 )
 
+var pipelineStageFlagBits2Names = &names{text: "0 VK_PIPELINE_STAGE_2_NONE 1 VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT 2 VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT 4 VK_PIPELINE_STAGE_2_VERTEX_INPUT_BIT 8 VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT 10 VK_PIPELINE_STAGE_2_TESSELLATION_CONTROL_SHADER_BIT 20 VK_PIPELINE_STAGE_2_TESSELLATION_EVALUATION_SHADER_BIT 40 VK_PIPELINE_STAGE_2_GEOMETRY_SHADER_BIT 80 VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT 100 VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT 200 VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT 400 VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT 800 VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT 1000 VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT 2000 VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT 4000 VK_PIPELINE_STAGE_2_HOST_BIT 8000 VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT 10000 VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT 20000 VK_PIPELINE_STAGE_2_COMMAND_PREPROCESS_BIT_EXT 40000 VK_PIPELINE_STAGE_2_CONDITIONAL_RENDERING_BIT_EXT 80000 VK_PIPELINE_STAGE_2_TASK_SHADER_BIT_EXT 100000 VK_PIPELINE_STAGE_2_MESH_SHADER_BIT_EXT 200000 VK_PIPELINE_STAGE_2_RAY_TRACING_SHADER_BIT_KHR 400000 VK_PIPELINE_STAGE_2_FRAGMENT_SHADING_RATE_ATTACHMENT_BIT_KHR 800000 VK_PIPELINE_STAGE_2_FRAGMENT_DENSITY_PROCESS_BIT_EXT 1000000 VK_PIPELINE_STAGE_2_TRANSFORM_FEEDBACK_BIT_EXT 2000000 VK_PIPELINE_STAGE_2_ACCELERATION_STRUCTURE_BUILD_BIT_KHR 4000000 VK_PIPELINE_STAGE_2_VIDEO_DECODE_BIT_KHR 8000000 VK_PIPELINE_STAGE_2_VIDEO_ENCODE_BIT_KHR 10000000 VK_PIPELINE_STAGE_2_ACCELERATION_STRUCTURE_COPY_BIT_KHR 20000000 VK_PIPELINE_STAGE_2_OPTICAL_FLOW_BIT_NV 40000000 VK_PIPELINE_STAGE_2_MICROMAP_BUILD_BIT_EXT 100000000 VK_PIPELINE_STAGE_2_COPY_BIT 200000000 VK_PIPELINE_STAGE_2_RESOLVE_BIT 400000000 VK_PIPELINE_STAGE_2_BLIT_BIT 800000000 VK_PIPELINE_STAGE_2_CLEAR_BIT 1000000000 VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT 2000000000 VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT 4000000000 VK_PIPELINE_STAGE_2_PRE_RASTERIZATION_SHADERS_BIT 8000000000 VK_PIPELINE_STAGE_2_SUBPASS_SHADER_BIT_HUAWEI 10000000000 VK_PIPELINE_STAGE_2_INVOCATION_MASK_BIT_HUAWEI 20000000000 VK_PIPELINE_STAGE_2_CLUSTER_CULLING_SHADER_BIT_HUAWEI 40000000000 VK_PIPELINE_STAGE_2_DATA_GRAPH_BIT_ARM 100000000000 VK_PIPELINE_STAGE_2_CONVERT_COOPERATIVE_VECTOR_MATRIX_BIT_NV 200000000000 VK_PIPELINE_STAGE_2_MEMORY_DECOMPRESSION_BIT_EXT 400000000000 VK_PIPELINE_STAGE_2_COPY_INDIRECT_BIT_KHR"}
+
+func (v PipelineStageFlagBits2) String() string { return pipelineStageFlagBits2Names.flags(uint64(v)) }
+
 // Values of PipelineLayoutCreateFlagBits.
 const (
 	PipelineLayoutCreateIndependentSetsBitEXT PipelineLayoutCreateFlagBits = 0x2 // VK_PIPELINE_LAYOUT_CREATE_INDEPENDENT_SETS_BIT_EXT
 	PipelineLayoutCreateNoTaskShaderBitKHR    PipelineLayoutCreateFlagBits = 0x4 // VK_PIPELINE_LAYOUT_CREATE_NO_TASK_SHADER_BIT_KHR
 )
+
+var pipelineLayoutCreateFlagBitsNames = &names{text: "2 VK_PIPELINE_LAYOUT_CREATE_INDEPENDENT_SETS_BIT_EXT 4 VK_PIPELINE_LAYOUT_CREATE_NO_TASK_SHADER_BIT_KHR"}
+
+func (v PipelineLayoutCreateFlagBits) String() string {
+	return pipelineLayoutCreateFlagBitsNames.flags(uint64(v))
+}
 
 // Values of ProvokingVertexModeEXT.
 const (
@@ -645,16 +880,34 @@ const (
 	ProvokingVertexModeLastVertexEXT  ProvokingVertexModeEXT = 1 // VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT
 )
 
+var provokingVertexModeEXTNames = &names{text: "0 VK_PROVOKING_VERTEX_MODE_FIRST_VERTEX_EXT 1 VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT"}
+
+func (v ProvokingVertexModeEXT) String() string {
+	return provokingVertexModeEXTNames.enum("VkProvokingVertexModeEXT", int64(v))
+}
+
 // Values of PipelineCacheValidationVersion.
 const (
 	PipelineCacheValidationVersionSafetyCriticalOne PipelineCacheValidationVersion = 1 // VK_PIPELINE_CACHE_VALIDATION_VERSION_SAFETY_CRITICAL_ONE
 )
+
+var pipelineCacheValidationVersionNames = &names{text: "1 VK_PIPELINE_CACHE_VALIDATION_VERSION_SAFETY_CRITICAL_ONE"}
+
+func (v PipelineCacheValidationVersion) String() string {
+	return pipelineCacheValidationVersionNames.enum("VkPipelineCacheValidationVersion", int64(v))
+}
 
 // Values of PipelineColorBlendStateCreateFlagBits.
 const (
 	PipelineColorBlendStateCreateRasterizationOrderAttachmentAccessBitARM                                       = PipelineColorBlendStateCreateRasterizationOrderAttachmentAccessBitEXT // VK_PIPELINE_COLOR_BLEND_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_BIT_ARM
 	PipelineColorBlendStateCreateRasterizationOrderAttachmentAccessBitEXT PipelineColorBlendStateCreateFlagBits = 0x1                                                                   // VK_PIPELINE_COLOR_BLEND_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_BIT_EXT
 )
+
+var pipelineColorBlendStateCreateFlagBitsNames = &names{text: "1 VK_PIPELINE_COLOR_BLEND_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_BIT_EXT"}
+
+func (v PipelineColorBlendStateCreateFlagBits) String() string {
+	return pipelineColorBlendStateCreateFlagBitsNames.flags(uint64(v))
+}
 
 // Values of PipelineDepthStencilStateCreateFlagBits.
 const (
@@ -664,6 +917,12 @@ const (
 	PipelineDepthStencilStateCreateRasterizationOrderAttachmentStencilAccessBitEXT PipelineDepthStencilStateCreateFlagBits = 0x2                                                                            // VK_PIPELINE_DEPTH_STENCIL_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_STENCIL_ACCESS_BIT_EXT
 )
 
+var pipelineDepthStencilStateCreateFlagBitsNames = &names{text: "1 VK_PIPELINE_DEPTH_STENCIL_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_DEPTH_ACCESS_BIT_EXT 2 VK_PIPELINE_DEPTH_STENCIL_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_STENCIL_ACCESS_BIT_EXT"}
+
+func (v PipelineDepthStencilStateCreateFlagBits) String() string {
+	return pipelineDepthStencilStateCreateFlagBitsNames.flags(uint64(v))
+}
+
 // Values of RenderingAttachmentFlagBitsKHR.
 const (
 	RenderingAttachmentInputAttachmentFeedbackBitKHR       RenderingAttachmentFlagBitsKHR = 0x1 // VK_RENDERING_ATTACHMENT_INPUT_ATTACHMENT_FEEDBACK_BIT_KHR
@@ -671,11 +930,23 @@ const (
 	RenderingAttachmentResolveEnableTransferFunctionBitKHR RenderingAttachmentFlagBitsKHR = 0x4 // VK_RENDERING_ATTACHMENT_RESOLVE_ENABLE_TRANSFER_FUNCTION_BIT_KHR
 )
 
+var renderingAttachmentFlagBitsKHRNames = &names{text: "1 VK_RENDERING_ATTACHMENT_INPUT_ATTACHMENT_FEEDBACK_BIT_KHR 2 VK_RENDERING_ATTACHMENT_RESOLVE_SKIP_TRANSFER_FUNCTION_BIT_KHR 4 VK_RENDERING_ATTACHMENT_RESOLVE_ENABLE_TRANSFER_FUNCTION_BIT_KHR"}
+
+func (v RenderingAttachmentFlagBitsKHR) String() string {
+	return renderingAttachmentFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of ResolveImageFlagBitsKHR.
 const (
 	ResolveImageSkipTransferFunctionBitKHR   ResolveImageFlagBitsKHR = 0x1 // VK_RESOLVE_IMAGE_SKIP_TRANSFER_FUNCTION_BIT_KHR
 	ResolveImageEnableTransferFunctionBitKHR ResolveImageFlagBitsKHR = 0x2 // VK_RESOLVE_IMAGE_ENABLE_TRANSFER_FUNCTION_BIT_KHR
 )
+
+var resolveImageFlagBitsKHRNames = &names{text: "1 VK_RESOLVE_IMAGE_SKIP_TRANSFER_FUNCTION_BIT_KHR 2 VK_RESOLVE_IMAGE_ENABLE_TRANSFER_FUNCTION_BIT_KHR"}
+
+func (v ResolveImageFlagBitsKHR) String() string {
+	return resolveImageFlagBitsKHRNames.flags(uint64(v))
+}
 
 // Values of PresentScalingFlagBitsKHR.
 const (
@@ -687,6 +958,12 @@ const (
 	PresentScalingStretchBitEXT                                      = PresentScalingStretchBitKHR            // VK_PRESENT_SCALING_STRETCH_BIT_EXT
 )
 
+var presentScalingFlagBitsKHRNames = &names{text: "1 VK_PRESENT_SCALING_ONE_TO_ONE_BIT_KHR 2 VK_PRESENT_SCALING_ASPECT_RATIO_STRETCH_BIT_KHR 4 VK_PRESENT_SCALING_STRETCH_BIT_KHR"}
+
+func (v PresentScalingFlagBitsKHR) String() string {
+	return presentScalingFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of PresentGravityFlagBitsKHR.
 const (
 	PresentGravityMinBitKHR      PresentGravityFlagBitsKHR = 0x1                          // VK_PRESENT_GRAVITY_MIN_BIT_KHR
@@ -697,11 +974,23 @@ const (
 	PresentGravityCenteredBitEXT                           = PresentGravityCenteredBitKHR // VK_PRESENT_GRAVITY_CENTERED_BIT_EXT
 )
 
+var presentGravityFlagBitsKHRNames = &names{text: "1 VK_PRESENT_GRAVITY_MIN_BIT_KHR 2 VK_PRESENT_GRAVITY_MAX_BIT_KHR 4 VK_PRESENT_GRAVITY_CENTERED_BIT_KHR"}
+
+func (v PresentGravityFlagBitsKHR) String() string {
+	return presentGravityFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of PhysicalDeviceSchedulingControlsFlagBitsARM.
 const (
 	PhysicalDeviceSchedulingControlsShaderCoreCountARM    PhysicalDeviceSchedulingControlsFlagBitsARM = 0x1 // VK_PHYSICAL_DEVICE_SCHEDULING_CONTROLS_SHADER_CORE_COUNT_ARM
 	PhysicalDeviceSchedulingControlsDispatchParametersARM PhysicalDeviceSchedulingControlsFlagBitsARM = 0x2 // VK_PHYSICAL_DEVICE_SCHEDULING_CONTROLS_DISPATCH_PARAMETERS_ARM
 )
+
+var physicalDeviceSchedulingControlsFlagBitsARMNames = &names{text: "1 VK_PHYSICAL_DEVICE_SCHEDULING_CONTROLS_SHADER_CORE_COUNT_ARM 2 VK_PHYSICAL_DEVICE_SCHEDULING_CONTROLS_DISPATCH_PARAMETERS_ARM"}
+
+func (v PhysicalDeviceSchedulingControlsFlagBitsARM) String() string {
+	return physicalDeviceSchedulingControlsFlagBitsARMNames.flags(uint64(v))
+}
 
 // Values of PresentStageFlagBitsEXT.
 const (
@@ -711,17 +1000,35 @@ const (
 	PresentStageImageFirstPixelVisibleBitEXT PresentStageFlagBitsEXT = 0x8 // VK_PRESENT_STAGE_IMAGE_FIRST_PIXEL_VISIBLE_BIT_EXT
 )
 
+var presentStageFlagBitsEXTNames = &names{text: "1 VK_PRESENT_STAGE_QUEUE_OPERATIONS_END_BIT_EXT 2 VK_PRESENT_STAGE_REQUEST_DEQUEUED_BIT_EXT 4 VK_PRESENT_STAGE_IMAGE_FIRST_PIXEL_OUT_BIT_EXT 8 VK_PRESENT_STAGE_IMAGE_FIRST_PIXEL_VISIBLE_BIT_EXT"}
+
+func (v PresentStageFlagBitsEXT) String() string {
+	return presentStageFlagBitsEXTNames.flags(uint64(v))
+}
+
 // Values of PastPresentationTimingFlagBitsEXT.
 const (
 	PastPresentationTimingAllowPartialResultsBitEXT    PastPresentationTimingFlagBitsEXT = 0x1 // VK_PAST_PRESENTATION_TIMING_ALLOW_PARTIAL_RESULTS_BIT_EXT
 	PastPresentationTimingAllowOutOfOrderResultsBitEXT PastPresentationTimingFlagBitsEXT = 0x2 // VK_PAST_PRESENTATION_TIMING_ALLOW_OUT_OF_ORDER_RESULTS_BIT_EXT
 )
 
+var pastPresentationTimingFlagBitsEXTNames = &names{text: "1 VK_PAST_PRESENTATION_TIMING_ALLOW_PARTIAL_RESULTS_BIT_EXT 2 VK_PAST_PRESENTATION_TIMING_ALLOW_OUT_OF_ORDER_RESULTS_BIT_EXT"}
+
+func (v PastPresentationTimingFlagBitsEXT) String() string {
+	return pastPresentationTimingFlagBitsEXTNames.flags(uint64(v))
+}
+
 // Values of PresentTimingInfoFlagBitsEXT.
 const (
 	PresentTimingInfoPresentAtRelativeTimeBitEXT        PresentTimingInfoFlagBitsEXT = 0x1 // VK_PRESENT_TIMING_INFO_PRESENT_AT_RELATIVE_TIME_BIT_EXT
 	PresentTimingInfoPresentAtNearestRefreshCycleBitEXT PresentTimingInfoFlagBitsEXT = 0x2 // VK_PRESENT_TIMING_INFO_PRESENT_AT_NEAREST_REFRESH_CYCLE_BIT_EXT
 )
+
+var presentTimingInfoFlagBitsEXTNames = &names{text: "1 VK_PRESENT_TIMING_INFO_PRESENT_AT_RELATIVE_TIME_BIT_EXT 2 VK_PRESENT_TIMING_INFO_PRESENT_AT_NEAREST_REFRESH_CYCLE_BIT_EXT"}
+
+func (v PresentTimingInfoFlagBitsEXT) String() string {
+	return presentTimingInfoFlagBitsEXTNames.flags(uint64(v))
+}
 
 // Values of QueryResultStatusKHR.
 const (
@@ -731,12 +1038,24 @@ const (
 	QueryResultStatusInsufficientBitstreamBufferRangeKHR QueryResultStatusKHR = -1000299000 // VK_QUERY_RESULT_STATUS_INSUFFICIENT_BITSTREAM_BUFFER_RANGE_KHR
 )
 
+var queryResultStatusKHRNames = &names{text: "0 VK_QUERY_RESULT_STATUS_NOT_READY_KHR 1 VK_QUERY_RESULT_STATUS_COMPLETE_KHR ffffffffc460a608 VK_QUERY_RESULT_STATUS_INSUFFICIENT_BITSTREAM_BUFFER_RANGE_KHR ffffffffffffffff VK_QUERY_RESULT_STATUS_ERROR_KHR"}
+
+func (v QueryResultStatusKHR) String() string {
+	return queryResultStatusKHRNames.enum("VkQueryResultStatusKHR", int64(v))
+}
+
 // Values of PartitionedAccelerationStructureOpTypeNV.
 const (
 	PartitionedAccelerationStructureOpTypeWriteInstanceNV             PartitionedAccelerationStructureOpTypeNV = 0 // VK_PARTITIONED_ACCELERATION_STRUCTURE_OP_TYPE_WRITE_INSTANCE_NV
 	PartitionedAccelerationStructureOpTypeUpdateInstanceNV            PartitionedAccelerationStructureOpTypeNV = 1 // VK_PARTITIONED_ACCELERATION_STRUCTURE_OP_TYPE_UPDATE_INSTANCE_NV
 	PartitionedAccelerationStructureOpTypeWritePartitionTranslationNV PartitionedAccelerationStructureOpTypeNV = 2 // VK_PARTITIONED_ACCELERATION_STRUCTURE_OP_TYPE_WRITE_PARTITION_TRANSLATION_NV
 )
+
+var partitionedAccelerationStructureOpTypeNVNames = &names{text: "0 VK_PARTITIONED_ACCELERATION_STRUCTURE_OP_TYPE_WRITE_INSTANCE_NV 1 VK_PARTITIONED_ACCELERATION_STRUCTURE_OP_TYPE_UPDATE_INSTANCE_NV 2 VK_PARTITIONED_ACCELERATION_STRUCTURE_OP_TYPE_WRITE_PARTITION_TRANSLATION_NV"}
+
+func (v PartitionedAccelerationStructureOpTypeNV) String() string {
+	return partitionedAccelerationStructureOpTypeNVNames.enum("VkPartitionedAccelerationStructureOpTypeNV", int64(v))
+}
 
 // Values of PartitionedAccelerationStructureInstanceFlagBitsNV.
 const (
@@ -746,6 +1065,12 @@ const (
 	PartitionedAccelerationStructureInstanceFlagForceNoOpaqueBitNV             PartitionedAccelerationStructureInstanceFlagBitsNV = 0x8  // VK_PARTITIONED_ACCELERATION_STRUCTURE_INSTANCE_FLAG_FORCE_NO_OPAQUE_BIT_NV
 	PartitionedAccelerationStructureInstanceFlagEnableExplicitBoundingBoxNV    PartitionedAccelerationStructureInstanceFlagBitsNV = 0x10 // VK_PARTITIONED_ACCELERATION_STRUCTURE_INSTANCE_FLAG_ENABLE_EXPLICIT_BOUNDING_BOX_NV
 )
+
+var partitionedAccelerationStructureInstanceFlagBitsNVNames = &names{text: "1 VK_PARTITIONED_ACCELERATION_STRUCTURE_INSTANCE_FLAG_TRIANGLE_FACING_CULL_DISABLE_BIT_NV 2 VK_PARTITIONED_ACCELERATION_STRUCTURE_INSTANCE_FLAG_TRIANGLE_FLIP_FACING_BIT_NV 4 VK_PARTITIONED_ACCELERATION_STRUCTURE_INSTANCE_FLAG_FORCE_OPAQUE_BIT_NV 8 VK_PARTITIONED_ACCELERATION_STRUCTURE_INSTANCE_FLAG_FORCE_NO_OPAQUE_BIT_NV 10 VK_PARTITIONED_ACCELERATION_STRUCTURE_INSTANCE_FLAG_ENABLE_EXPLICIT_BOUNDING_BOX_NV"}
+
+func (v PartitionedAccelerationStructureInstanceFlagBitsNV) String() string {
+	return partitionedAccelerationStructureInstanceFlagBitsNVNames.flags(uint64(v))
+}
 
 // Values of RenderingFlagBits.
 const (
@@ -764,6 +1089,10 @@ const (
 	RenderingLocalReadConcurrentAccessControlBitKHR RenderingFlagBits = 0x100                                       // VK_RENDERING_LOCAL_READ_CONCURRENT_ACCESS_CONTROL_BIT_KHR
 )
 
+var renderingFlagBitsNames = &names{text: "1 VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT 2 VK_RENDERING_SUSPENDING_BIT 4 VK_RENDERING_RESUMING_BIT 8 VK_RENDERING_ENABLE_LEGACY_DITHERING_BIT_EXT 10 VK_RENDERING_CONTENTS_INLINE_BIT_KHR 20 VK_RENDERING_PER_LAYER_FRAGMENT_DENSITY_BIT_VALVE 40 VK_RENDERING_FRAGMENT_REGION_BIT_EXT 80 VK_RENDERING_CUSTOM_RESOLVE_BIT_EXT 100 VK_RENDERING_LOCAL_READ_CONCURRENT_ACCESS_CONTROL_BIT_KHR"}
+
+func (v RenderingFlagBits) String() string { return renderingFlagBitsNames.flags(uint64(v)) }
+
 // Values of PipelineRobustnessBufferBehavior.
 const (
 	PipelineRobustnessBufferBehaviorDeviceDefault          PipelineRobustnessBufferBehavior = 0                                                   // VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_DEVICE_DEFAULT
@@ -775,6 +1104,12 @@ const (
 	PipelineRobustnessBufferBehaviorRobustBufferAccessEXT                                   = PipelineRobustnessBufferBehaviorRobustBufferAccess  // VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_ROBUST_BUFFER_ACCESS_EXT
 	PipelineRobustnessBufferBehaviorRobustBufferAccess2EXT                                  = PipelineRobustnessBufferBehaviorRobustBufferAccess2 // VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_ROBUST_BUFFER_ACCESS_2_EXT
 )
+
+var pipelineRobustnessBufferBehaviorNames = &names{text: "0 VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_DEVICE_DEFAULT 1 VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_DISABLED 2 VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_ROBUST_BUFFER_ACCESS 3 VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_ROBUST_BUFFER_ACCESS_2"}
+
+func (v PipelineRobustnessBufferBehavior) String() string {
+	return pipelineRobustnessBufferBehaviorNames.enum("VkPipelineRobustnessBufferBehavior", int64(v))
+}
 
 // Values of PipelineRobustnessImageBehavior.
 const (
@@ -788,6 +1123,12 @@ const (
 	PipelineRobustnessImageBehaviorRobustImageAccess2EXT                                 = PipelineRobustnessImageBehaviorRobustImageAccess2 // VK_PIPELINE_ROBUSTNESS_IMAGE_BEHAVIOR_ROBUST_IMAGE_ACCESS_2_EXT
 )
 
+var pipelineRobustnessImageBehaviorNames = &names{text: "0 VK_PIPELINE_ROBUSTNESS_IMAGE_BEHAVIOR_DEVICE_DEFAULT 1 VK_PIPELINE_ROBUSTNESS_IMAGE_BEHAVIOR_DISABLED 2 VK_PIPELINE_ROBUSTNESS_IMAGE_BEHAVIOR_ROBUST_IMAGE_ACCESS 3 VK_PIPELINE_ROBUSTNESS_IMAGE_BEHAVIOR_ROBUST_IMAGE_ACCESS_2"}
+
+func (v PipelineRobustnessImageBehavior) String() string {
+	return pipelineRobustnessImageBehaviorNames.enum("VkPipelineRobustnessImageBehavior", int64(v))
+}
+
 // Values of PhysicalDeviceLayeredApiKHR.
 const (
 	PhysicalDeviceLayeredApiVulkanKHR   PhysicalDeviceLayeredApiKHR = 0 // VK_PHYSICAL_DEVICE_LAYERED_API_VULKAN_KHR
@@ -797,12 +1138,24 @@ const (
 	PhysicalDeviceLayeredApiOpenglesKHR PhysicalDeviceLayeredApiKHR = 4 // VK_PHYSICAL_DEVICE_LAYERED_API_OPENGLES_KHR
 )
 
+var physicalDeviceLayeredApiKHRNames = &names{text: "0 VK_PHYSICAL_DEVICE_LAYERED_API_VULKAN_KHR 1 VK_PHYSICAL_DEVICE_LAYERED_API_D3D12_KHR 2 VK_PHYSICAL_DEVICE_LAYERED_API_METAL_KHR 3 VK_PHYSICAL_DEVICE_LAYERED_API_OPENGL_KHR 4 VK_PHYSICAL_DEVICE_LAYERED_API_OPENGLES_KHR"}
+
+func (v PhysicalDeviceLayeredApiKHR) String() string {
+	return physicalDeviceLayeredApiKHRNames.enum("VkPhysicalDeviceLayeredApiKHR", int64(v))
+}
+
 // Values of PhysicalDeviceDataGraphProcessingEngineTypeARM.
 const (
 	PhysicalDeviceDataGraphProcessingEngineTypeDefaultARM  PhysicalDeviceDataGraphProcessingEngineTypeARM = 0          // VK_PHYSICAL_DEVICE_DATA_GRAPH_PROCESSING_ENGINE_TYPE_DEFAULT_ARM
 	PhysicalDeviceDataGraphProcessingEngineTypeNeuralQCOM  PhysicalDeviceDataGraphProcessingEngineTypeARM = 1000629000 // VK_PHYSICAL_DEVICE_DATA_GRAPH_PROCESSING_ENGINE_TYPE_NEURAL_QCOM
 	PhysicalDeviceDataGraphProcessingEngineTypeComputeQCOM PhysicalDeviceDataGraphProcessingEngineTypeARM = 1000629001 // VK_PHYSICAL_DEVICE_DATA_GRAPH_PROCESSING_ENGINE_TYPE_COMPUTE_QCOM
 )
+
+var physicalDeviceDataGraphProcessingEngineTypeARMNames = &names{text: "0 VK_PHYSICAL_DEVICE_DATA_GRAPH_PROCESSING_ENGINE_TYPE_DEFAULT_ARM 3ba46308 VK_PHYSICAL_DEVICE_DATA_GRAPH_PROCESSING_ENGINE_TYPE_NEURAL_QCOM 3ba46309 VK_PHYSICAL_DEVICE_DATA_GRAPH_PROCESSING_ENGINE_TYPE_COMPUTE_QCOM"}
+
+func (v PhysicalDeviceDataGraphProcessingEngineTypeARM) String() string {
+	return physicalDeviceDataGraphProcessingEngineTypeARMNames.enum("VkPhysicalDeviceDataGraphProcessingEngineTypeARM", int64(v))
+}
 
 // Values of PhysicalDeviceDataGraphOperationTypeARM.
 const (
@@ -812,6 +1165,12 @@ const (
 	PhysicalDeviceDataGraphOperationTypeOpticalFlowARM                 PhysicalDeviceDataGraphOperationTypeARM = 1000631000 // VK_PHYSICAL_DEVICE_DATA_GRAPH_OPERATION_TYPE_OPTICAL_FLOW_ARM
 )
 
+var physicalDeviceDataGraphOperationTypeARMNames = &names{text: "0 VK_PHYSICAL_DEVICE_DATA_GRAPH_OPERATION_TYPE_SPIRV_EXTENDED_INSTRUCTION_SET_ARM 3ba46308 VK_PHYSICAL_DEVICE_DATA_GRAPH_OPERATION_TYPE_NEURAL_MODEL_QCOM 3ba46309 VK_PHYSICAL_DEVICE_DATA_GRAPH_OPERATION_TYPE_BUILTIN_MODEL_QCOM 3ba46ad8 VK_PHYSICAL_DEVICE_DATA_GRAPH_OPERATION_TYPE_OPTICAL_FLOW_ARM"}
+
+func (v PhysicalDeviceDataGraphOperationTypeARM) String() string {
+	return physicalDeviceDataGraphOperationTypeARMNames.enum("VkPhysicalDeviceDataGraphOperationTypeARM", int64(v))
+}
+
 // Values of PerfHintTypeQCOM.
 const (
 	PerfHintTypeDefaultQCOM         PerfHintTypeQCOM = 0 // VK_PERF_HINT_TYPE_DEFAULT_QCOM
@@ -819,3 +1178,98 @@ const (
 	PerfHintTypeFrequencyMaxQCOM    PerfHintTypeQCOM = 2 // VK_PERF_HINT_TYPE_FREQUENCY_MAX_QCOM
 	PerfHintTypeFrequencyScaledQCOM PerfHintTypeQCOM = 3 // VK_PERF_HINT_TYPE_FREQUENCY_SCALED_QCOM
 )
+
+var perfHintTypeQCOMNames = &names{text: "0 VK_PERF_HINT_TYPE_DEFAULT_QCOM 1 VK_PERF_HINT_TYPE_FREQUENCY_MIN_QCOM 2 VK_PERF_HINT_TYPE_FREQUENCY_MAX_QCOM 3 VK_PERF_HINT_TYPE_FREQUENCY_SCALED_QCOM"}
+
+func (v PerfHintTypeQCOM) String() string {
+	return perfHintTypeQCOMNames.enum("VkPerfHintTypeQCOM", int64(v))
+}
+func (v QueryPoolCreateFlags) String() string  { return queryPoolCreateFlagBitsNames.flags(uint64(v)) }
+func (v RenderPassCreateFlags) String() string { return renderPassCreateFlagBitsNames.flags(uint64(v)) }
+func (v PipelineLayoutCreateFlags) String() string {
+	return pipelineLayoutCreateFlagBitsNames.flags(uint64(v))
+}
+func (v PipelineCacheCreateFlags) String() string {
+	return pipelineCacheCreateFlagBitsNames.flags(uint64(v))
+}
+func (v PipelineDepthStencilStateCreateFlags) String() string {
+	return pipelineDepthStencilStateCreateFlagBitsNames.flags(uint64(v))
+}
+func (v PipelineDynamicStateCreateFlags) String() string { return noNames.flags(uint64(v)) }
+func (v PipelineColorBlendStateCreateFlags) String() string {
+	return pipelineColorBlendStateCreateFlagBitsNames.flags(uint64(v))
+}
+func (v PipelineMultisampleStateCreateFlags) String() string   { return noNames.flags(uint64(v)) }
+func (v PipelineRasterizationStateCreateFlags) String() string { return noNames.flags(uint64(v)) }
+func (v PipelineViewportStateCreateFlags) String() string      { return noNames.flags(uint64(v)) }
+func (v PipelineTessellationStateCreateFlags) String() string  { return noNames.flags(uint64(v)) }
+func (v PipelineInputAssemblyStateCreateFlags) String() string { return noNames.flags(uint64(v)) }
+func (v PipelineVertexInputStateCreateFlags) String() string   { return noNames.flags(uint64(v)) }
+func (v PipelineShaderStageCreateFlags) String() string {
+	return pipelineShaderStageCreateFlagBitsNames.flags(uint64(v))
+}
+func (v QueueFlags) String() string          { return queueFlagBitsNames.flags(uint64(v)) }
+func (v PipelineCreateFlags) String() string { return pipelineCreateFlagBitsNames.flags(uint64(v)) }
+func (v QueryControlFlags) String() string   { return queryControlFlagBitsNames.flags(uint64(v)) }
+func (v QueryResultFlags) String() string    { return queryResultFlagBitsNames.flags(uint64(v)) }
+func (v QueryPipelineStatisticFlags) String() string {
+	return queryPipelineStatisticFlagBitsNames.flags(uint64(v))
+}
+func (v PipelineStageFlags) String() string         { return pipelineStageFlagBitsNames.flags(uint64(v)) }
+func (v PrivateDataSlotCreateFlags) String() string { return noNames.flags(uint64(v)) }
+func (v PipelineCreationFeedbackFlags) String() string {
+	return pipelineCreationFeedbackFlagBitsNames.flags(uint64(v))
+}
+func (v PerformanceCounterDescriptionFlagsKHR) String() string {
+	return performanceCounterDescriptionFlagBitsKHRNames.flags(uint64(v))
+}
+func (v PipelineCompilerControlFlagsAMD) String() string     { return noNames.flags(uint64(v)) }
+func (v RefreshObjectFlagsKHR) String() string               { return noNames.flags(uint64(v)) }
+func (v PipelineStageFlags2) String() string                 { return pipelineStageFlagBits2Names.flags(uint64(v)) }
+func (v RenderingFlags) String() string                      { return renderingFlagBitsNames.flags(uint64(v)) }
+func (v PipelineCreateFlags2) String() string                { return pipelineCreateFlagBits2Names.flags(uint64(v)) }
+func (v PhysicalDeviceGpaPropertiesFlagsAMD) String() string { return noNames.flags(uint64(v)) }
+func (v PeerMemoryFeatureFlags) String() string {
+	return peerMemoryFeatureFlagBitsNames.flags(uint64(v))
+}
+func (v PipelineViewportSwizzleStateCreateFlagsNV) String() string   { return noNames.flags(uint64(v)) }
+func (v PipelineDiscardRectangleStateCreateFlagsEXT) String() string { return noNames.flags(uint64(v)) }
+func (v PipelineCoverageToColorStateCreateFlagsNV) String() string   { return noNames.flags(uint64(v)) }
+func (v PipelineCoverageModulationStateCreateFlagsNV) String() string {
+	return noNames.flags(uint64(v))
+}
+func (v PipelineCoverageReductionStateCreateFlagsNV) String() string { return noNames.flags(uint64(v)) }
+func (v PipelineRasterizationConservativeStateCreateFlagsEXT) String() string {
+	return noNames.flags(uint64(v))
+}
+func (v ResolveModeFlags) String() string { return resolveModeFlagBitsNames.flags(uint64(v)) }
+func (v PipelineRasterizationStateStreamCreateFlagsEXT) String() string {
+	return noNames.flags(uint64(v))
+}
+func (v PipelineRasterizationDepthClipStateCreateFlagsEXT) String() string {
+	return noNames.flags(uint64(v))
+}
+func (v PartitionedAccelerationStructureInstanceFlagsNV) String() string {
+	return partitionedAccelerationStructureInstanceFlagBitsNVNames.flags(uint64(v))
+}
+func (v RenderingAttachmentFlagsKHR) String() string {
+	return renderingAttachmentFlagBitsKHRNames.flags(uint64(v))
+}
+func (v ResolveImageFlagsKHR) String() string { return resolveImageFlagBitsKHRNames.flags(uint64(v)) }
+func (v PresentScalingFlagsKHR) String() string {
+	return presentScalingFlagBitsKHRNames.flags(uint64(v))
+}
+func (v PresentGravityFlagsKHR) String() string {
+	return presentGravityFlagBitsKHRNames.flags(uint64(v))
+}
+func (v PhysicalDeviceSchedulingControlsFlagsARM) String() string {
+	return physicalDeviceSchedulingControlsFlagBitsARMNames.flags(uint64(v))
+}
+func (v PresentStageFlagsEXT) String() string { return presentStageFlagBitsEXTNames.flags(uint64(v)) }
+func (v PastPresentationTimingFlagsEXT) String() string {
+	return pastPresentationTimingFlagBitsEXTNames.flags(uint64(v))
+}
+func (v PresentTimingInfoFlagsEXT) String() string {
+	return presentTimingInfoFlagBitsEXTNames.flags(uint64(v))
+}
+func (v PerformanceCounterDescriptionFlagsARM) String() string { return noNames.flags(uint64(v)) }

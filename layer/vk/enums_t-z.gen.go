@@ -9,6 +9,12 @@ const (
 	VertexInputRateInstance VertexInputRate = 1 // VK_VERTEX_INPUT_RATE_INSTANCE
 )
 
+var vertexInputRateNames = &names{text: "0 VK_VERTEX_INPUT_RATE_VERTEX 1 VK_VERTEX_INPUT_RATE_INSTANCE"}
+
+func (v VertexInputRate) String() string {
+	return vertexInputRateNames.enum("VkVertexInputRate", int64(v))
+}
+
 // Values of TimeDomainKHR.
 const (
 	TimeDomainDeviceKHR                  TimeDomainKHR = 0                                    // VK_TIME_DOMAIN_DEVICE_KHR
@@ -23,11 +29,21 @@ const (
 	TimeDomainSwapchainLocalEXT          TimeDomainKHR = 1000208001                           // VK_TIME_DOMAIN_SWAPCHAIN_LOCAL_EXT
 )
 
+var timeDomainKHRNames = &names{text: "0 VK_TIME_DOMAIN_DEVICE_KHR 1 VK_TIME_DOMAIN_CLOCK_MONOTONIC_KHR 2 VK_TIME_DOMAIN_CLOCK_MONOTONIC_RAW_KHR 3 VK_TIME_DOMAIN_QUERY_PERFORMANCE_COUNTER_KHR 3b9df680 VK_TIME_DOMAIN_PRESENT_STAGE_LOCAL_EXT 3b9df681 VK_TIME_DOMAIN_SWAPCHAIN_LOCAL_EXT"}
+
+func (v TimeDomainKHR) String() string { return timeDomainKHRNames.enum("VkTimeDomainKHR", int64(v)) }
+
 // Values of ValidationCheckEXT.
 const (
 	ValidationCheckAllEXT     ValidationCheckEXT = 0 // VK_VALIDATION_CHECK_ALL_EXT
 	ValidationCheckShadersEXT ValidationCheckEXT = 1 // VK_VALIDATION_CHECK_SHADERS_EXT
 )
+
+var validationCheckEXTNames = &names{text: "0 VK_VALIDATION_CHECK_ALL_EXT 1 VK_VALIDATION_CHECK_SHADERS_EXT"}
+
+func (v ValidationCheckEXT) String() string {
+	return validationCheckEXTNames.enum("VkValidationCheckEXT", int64(v))
+}
 
 // Values of ValidationFeatureEnableEXT.
 const (
@@ -37,6 +53,12 @@ const (
 	ValidationFeatureEnableDebugPrintfEXT                   ValidationFeatureEnableEXT = 3 // VK_VALIDATION_FEATURE_ENABLE_DEBUG_PRINTF_EXT
 	ValidationFeatureEnableSynchronizationValidationEXT     ValidationFeatureEnableEXT = 4 // VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT
 )
+
+var validationFeatureEnableEXTNames = &names{text: "0 VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT 1 VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_RESERVE_BINDING_SLOT_EXT 2 VK_VALIDATION_FEATURE_ENABLE_BEST_PRACTICES_EXT 3 VK_VALIDATION_FEATURE_ENABLE_DEBUG_PRINTF_EXT 4 VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT"}
+
+func (v ValidationFeatureEnableEXT) String() string {
+	return validationFeatureEnableEXTNames.enum("VkValidationFeatureEnableEXT", int64(v))
+}
 
 // Values of ValidationFeatureDisableEXT.
 const (
@@ -50,6 +72,12 @@ const (
 	ValidationFeatureDisableShaderValidationCacheEXT ValidationFeatureDisableEXT = 7 // VK_VALIDATION_FEATURE_DISABLE_SHADER_VALIDATION_CACHE_EXT
 )
 
+var validationFeatureDisableEXTNames = &names{text: "0 VK_VALIDATION_FEATURE_DISABLE_ALL_EXT 1 VK_VALIDATION_FEATURE_DISABLE_SHADERS_EXT 2 VK_VALIDATION_FEATURE_DISABLE_THREAD_SAFETY_EXT 3 VK_VALIDATION_FEATURE_DISABLE_API_PARAMETERS_EXT 4 VK_VALIDATION_FEATURE_DISABLE_OBJECT_LIFETIMES_EXT 5 VK_VALIDATION_FEATURE_DISABLE_CORE_CHECKS_EXT 6 VK_VALIDATION_FEATURE_DISABLE_UNIQUE_HANDLES_EXT 7 VK_VALIDATION_FEATURE_DISABLE_SHADER_VALIDATION_CACHE_EXT"}
+
+func (v ValidationFeatureDisableEXT) String() string {
+	return validationFeatureDisableEXTNames.enum("VkValidationFeatureDisableEXT", int64(v))
+}
+
 // Values of ViewportCoordinateSwizzleNV.
 const (
 	ViewportCoordinateSwizzlePositiveXNV ViewportCoordinateSwizzleNV = 0 // VK_VIEWPORT_COORDINATE_SWIZZLE_POSITIVE_X_NV
@@ -62,6 +90,12 @@ const (
 	ViewportCoordinateSwizzleNegativeWNV ViewportCoordinateSwizzleNV = 7 // VK_VIEWPORT_COORDINATE_SWIZZLE_NEGATIVE_W_NV
 )
 
+var viewportCoordinateSwizzleNVNames = &names{text: "0 VK_VIEWPORT_COORDINATE_SWIZZLE_POSITIVE_X_NV 1 VK_VIEWPORT_COORDINATE_SWIZZLE_NEGATIVE_X_NV 2 VK_VIEWPORT_COORDINATE_SWIZZLE_POSITIVE_Y_NV 3 VK_VIEWPORT_COORDINATE_SWIZZLE_NEGATIVE_Y_NV 4 VK_VIEWPORT_COORDINATE_SWIZZLE_POSITIVE_Z_NV 5 VK_VIEWPORT_COORDINATE_SWIZZLE_NEGATIVE_Z_NV 6 VK_VIEWPORT_COORDINATE_SWIZZLE_POSITIVE_W_NV 7 VK_VIEWPORT_COORDINATE_SWIZZLE_NEGATIVE_W_NV"}
+
+func (v ViewportCoordinateSwizzleNV) String() string {
+	return viewportCoordinateSwizzleNVNames.enum("VkViewportCoordinateSwizzleNV", int64(v))
+}
+
 // Values of TessellationDomainOrigin.
 const (
 	TessellationDomainOriginUpperLeft    TessellationDomainOrigin = 0                                 // VK_TESSELLATION_DOMAIN_ORIGIN_UPPER_LEFT
@@ -70,10 +104,22 @@ const (
 	TessellationDomainOriginLowerLeftKHR                          = TessellationDomainOriginLowerLeft // VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT_KHR
 )
 
+var tessellationDomainOriginNames = &names{text: "0 VK_TESSELLATION_DOMAIN_ORIGIN_UPPER_LEFT 1 VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT"}
+
+func (v TessellationDomainOrigin) String() string {
+	return tessellationDomainOriginNames.enum("VkTessellationDomainOrigin", int64(v))
+}
+
 // Values of ValidationCacheHeaderVersionEXT.
 const (
 	ValidationCacheHeaderVersionOneEXT ValidationCacheHeaderVersionEXT = 1 // VK_VALIDATION_CACHE_HEADER_VERSION_ONE_EXT
 )
+
+var validationCacheHeaderVersionEXTNames = &names{text: "1 VK_VALIDATION_CACHE_HEADER_VERSION_ONE_EXT"}
+
+func (v ValidationCacheHeaderVersionEXT) String() string {
+	return validationCacheHeaderVersionEXTNames.enum("VkValidationCacheHeaderVersionEXT", int64(v))
+}
 
 // Values of VendorId.
 const (
@@ -87,6 +133,10 @@ const (
 	VendorIdMobileye VendorId = 65543 // VK_VENDOR_ID_MOBILEYE
 	VendorIdApe      VendorId = 65544 // VK_VENDOR_ID_APE
 )
+
+var vendorIdNames = &names{text: "10000 VK_VENDOR_ID_KHRONOS 10001 VK_VENDOR_ID_VIV 10002 VK_VENDOR_ID_VSI 10003 VK_VENDOR_ID_KAZAN 10004 VK_VENDOR_ID_CODEPLAY 10005 VK_VENDOR_ID_MESA 10006 VK_VENDOR_ID_POCL 10007 VK_VENDOR_ID_MOBILEYE 10008 VK_VENDOR_ID_APE"}
+
+func (v VendorId) String() string { return vendorIdNames.enum("VkVendorId", int64(v)) }
 
 // Values of ToolPurposeFlagBits.
 const (
@@ -104,6 +154,10 @@ const (
 	ToolPurposeDebugMarkersBitEXT       ToolPurposeFlagBits = 0x40                             // VK_TOOL_PURPOSE_DEBUG_MARKERS_BIT_EXT
 )
 
+var toolPurposeFlagBitsNames = &names{text: "1 VK_TOOL_PURPOSE_VALIDATION_BIT 2 VK_TOOL_PURPOSE_PROFILING_BIT 4 VK_TOOL_PURPOSE_TRACING_BIT 8 VK_TOOL_PURPOSE_ADDITIONAL_FEATURES_BIT 10 VK_TOOL_PURPOSE_MODIFYING_FEATURES_BIT 20 VK_TOOL_PURPOSE_DEBUG_REPORTING_BIT_EXT 40 VK_TOOL_PURPOSE_DEBUG_MARKERS_BIT_EXT"}
+
+func (v ToolPurposeFlagBits) String() string { return toolPurposeFlagBitsNames.flags(uint64(v)) }
+
 // Values of VideoCodecOperationFlagBitsKHR.
 const (
 	VideoCodecOperationNoneKHR          VideoCodecOperationFlagBitsKHR = 0x0     // VK_VIDEO_CODEC_OPERATION_NONE_KHR
@@ -116,6 +170,12 @@ const (
 	VideoCodecOperationDecodeVp9BitKHR  VideoCodecOperationFlagBitsKHR = 0x8     // VK_VIDEO_CODEC_OPERATION_DECODE_VP9_BIT_KHR
 )
 
+var videoCodecOperationFlagBitsKHRNames = &names{text: "0 VK_VIDEO_CODEC_OPERATION_NONE_KHR 1 VK_VIDEO_CODEC_OPERATION_DECODE_H264_BIT_KHR 2 VK_VIDEO_CODEC_OPERATION_DECODE_H265_BIT_KHR 4 VK_VIDEO_CODEC_OPERATION_DECODE_AV1_BIT_KHR 8 VK_VIDEO_CODEC_OPERATION_DECODE_VP9_BIT_KHR 10000 VK_VIDEO_CODEC_OPERATION_ENCODE_H264_BIT_KHR 20000 VK_VIDEO_CODEC_OPERATION_ENCODE_H265_BIT_KHR 40000 VK_VIDEO_CODEC_OPERATION_ENCODE_AV1_BIT_KHR"}
+
+func (v VideoCodecOperationFlagBitsKHR) String() string {
+	return videoCodecOperationFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of VideoChromaSubsamplingFlagBitsKHR.
 const (
 	VideoChromaSubsamplingInvalidKHR       VideoChromaSubsamplingFlagBitsKHR = 0x0 // VK_VIDEO_CHROMA_SUBSAMPLING_INVALID_KHR
@@ -125,6 +185,12 @@ const (
 	VideoChromaSubsampling444BitKHR        VideoChromaSubsamplingFlagBitsKHR = 0x8 // VK_VIDEO_CHROMA_SUBSAMPLING_444_BIT_KHR
 )
 
+var videoChromaSubsamplingFlagBitsKHRNames = &names{text: "0 VK_VIDEO_CHROMA_SUBSAMPLING_INVALID_KHR 1 VK_VIDEO_CHROMA_SUBSAMPLING_MONOCHROME_BIT_KHR 2 VK_VIDEO_CHROMA_SUBSAMPLING_420_BIT_KHR 4 VK_VIDEO_CHROMA_SUBSAMPLING_422_BIT_KHR 8 VK_VIDEO_CHROMA_SUBSAMPLING_444_BIT_KHR"}
+
+func (v VideoChromaSubsamplingFlagBitsKHR) String() string {
+	return videoChromaSubsamplingFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of VideoComponentBitDepthFlagBitsKHR.
 const (
 	VideoComponentBitDepthInvalidKHR VideoComponentBitDepthFlagBitsKHR = 0x0  // VK_VIDEO_COMPONENT_BIT_DEPTH_INVALID_KHR
@@ -133,11 +199,23 @@ const (
 	VideoComponentBitDepth12BitKHR   VideoComponentBitDepthFlagBitsKHR = 0x10 // VK_VIDEO_COMPONENT_BIT_DEPTH_12_BIT_KHR
 )
 
+var videoComponentBitDepthFlagBitsKHRNames = &names{text: "0 VK_VIDEO_COMPONENT_BIT_DEPTH_INVALID_KHR 1 VK_VIDEO_COMPONENT_BIT_DEPTH_8_BIT_KHR 4 VK_VIDEO_COMPONENT_BIT_DEPTH_10_BIT_KHR 10 VK_VIDEO_COMPONENT_BIT_DEPTH_12_BIT_KHR"}
+
+func (v VideoComponentBitDepthFlagBitsKHR) String() string {
+	return videoComponentBitDepthFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of VideoCapabilityFlagBitsKHR.
 const (
 	VideoCapabilityProtectedContentBitKHR        VideoCapabilityFlagBitsKHR = 0x1 // VK_VIDEO_CAPABILITY_PROTECTED_CONTENT_BIT_KHR
 	VideoCapabilitySeparateReferenceImagesBitKHR VideoCapabilityFlagBitsKHR = 0x2 // VK_VIDEO_CAPABILITY_SEPARATE_REFERENCE_IMAGES_BIT_KHR
 )
+
+var videoCapabilityFlagBitsKHRNames = &names{text: "1 VK_VIDEO_CAPABILITY_PROTECTED_CONTENT_BIT_KHR 2 VK_VIDEO_CAPABILITY_SEPARATE_REFERENCE_IMAGES_BIT_KHR"}
+
+func (v VideoCapabilityFlagBitsKHR) String() string {
+	return videoCapabilityFlagBitsKHRNames.flags(uint64(v))
+}
 
 // Values of VideoSessionCreateFlagBitsKHR.
 const (
@@ -149,10 +227,22 @@ const (
 	VideoSessionCreateInlineSessionParametersBitKHR           VideoSessionCreateFlagBitsKHR = 0x20 // VK_VIDEO_SESSION_CREATE_INLINE_SESSION_PARAMETERS_BIT_KHR
 )
 
+var videoSessionCreateFlagBitsKHRNames = &names{text: "1 VK_VIDEO_SESSION_CREATE_PROTECTED_CONTENT_BIT_KHR 2 VK_VIDEO_SESSION_CREATE_ALLOW_ENCODE_PARAMETER_OPTIMIZATIONS_BIT_KHR 4 VK_VIDEO_SESSION_CREATE_INLINE_QUERIES_BIT_KHR 8 VK_VIDEO_SESSION_CREATE_ALLOW_ENCODE_QUANTIZATION_DELTA_MAP_BIT_KHR 10 VK_VIDEO_SESSION_CREATE_ALLOW_ENCODE_EMPHASIS_MAP_BIT_KHR 20 VK_VIDEO_SESSION_CREATE_INLINE_SESSION_PARAMETERS_BIT_KHR"}
+
+func (v VideoSessionCreateFlagBitsKHR) String() string {
+	return videoSessionCreateFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of VideoSessionParametersCreateFlagBitsKHR.
 const (
 	VideoSessionParametersCreateQuantizationMapCompatibleBitKHR VideoSessionParametersCreateFlagBitsKHR = 0x1 // VK_VIDEO_SESSION_PARAMETERS_CREATE_QUANTIZATION_MAP_COMPATIBLE_BIT_KHR
 )
+
+var videoSessionParametersCreateFlagBitsKHRNames = &names{text: "1 VK_VIDEO_SESSION_PARAMETERS_CREATE_QUANTIZATION_MAP_COMPATIBLE_BIT_KHR"}
+
+func (v VideoSessionParametersCreateFlagBitsKHR) String() string {
+	return videoSessionParametersCreateFlagBitsKHRNames.flags(uint64(v))
+}
 
 // Values of VideoDecodeH264PictureLayoutFlagBitsKHR.
 const (
@@ -161,12 +251,24 @@ const (
 	VideoDecodeH264PictureLayoutInterlacedSeparatePlanesBitKHR   VideoDecodeH264PictureLayoutFlagBitsKHR = 0x2 // VK_VIDEO_DECODE_H264_PICTURE_LAYOUT_INTERLACED_SEPARATE_PLANES_BIT_KHR
 )
 
+var videoDecodeH264PictureLayoutFlagBitsKHRNames = &names{text: "0 VK_VIDEO_DECODE_H264_PICTURE_LAYOUT_PROGRESSIVE_KHR 1 VK_VIDEO_DECODE_H264_PICTURE_LAYOUT_INTERLACED_INTERLEAVED_LINES_BIT_KHR 2 VK_VIDEO_DECODE_H264_PICTURE_LAYOUT_INTERLACED_SEPARATE_PLANES_BIT_KHR"}
+
+func (v VideoDecodeH264PictureLayoutFlagBitsKHR) String() string {
+	return videoDecodeH264PictureLayoutFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of VideoCodingControlFlagBitsKHR.
 const (
 	VideoCodingControlResetBitKHR              VideoCodingControlFlagBitsKHR = 0x1 // VK_VIDEO_CODING_CONTROL_RESET_BIT_KHR
 	VideoCodingControlEncodeRateControlBitKHR  VideoCodingControlFlagBitsKHR = 0x2 // VK_VIDEO_CODING_CONTROL_ENCODE_RATE_CONTROL_BIT_KHR
 	VideoCodingControlEncodeQualityLevelBitKHR VideoCodingControlFlagBitsKHR = 0x4 // VK_VIDEO_CODING_CONTROL_ENCODE_QUALITY_LEVEL_BIT_KHR
 )
+
+var videoCodingControlFlagBitsKHRNames = &names{text: "1 VK_VIDEO_CODING_CONTROL_RESET_BIT_KHR 2 VK_VIDEO_CODING_CONTROL_ENCODE_RATE_CONTROL_BIT_KHR 4 VK_VIDEO_CODING_CONTROL_ENCODE_QUALITY_LEVEL_BIT_KHR"}
+
+func (v VideoCodingControlFlagBitsKHR) String() string {
+	return videoCodingControlFlagBitsKHRNames.flags(uint64(v))
+}
 
 // Values of VideoDecodeUsageFlagBitsKHR.
 const (
@@ -176,11 +278,23 @@ const (
 	VideoDecodeUsageStreamingBitKHR   VideoDecodeUsageFlagBitsKHR = 0x4 // VK_VIDEO_DECODE_USAGE_STREAMING_BIT_KHR
 )
 
+var videoDecodeUsageFlagBitsKHRNames = &names{text: "0 VK_VIDEO_DECODE_USAGE_DEFAULT_KHR 1 VK_VIDEO_DECODE_USAGE_TRANSCODING_BIT_KHR 2 VK_VIDEO_DECODE_USAGE_OFFLINE_BIT_KHR 4 VK_VIDEO_DECODE_USAGE_STREAMING_BIT_KHR"}
+
+func (v VideoDecodeUsageFlagBitsKHR) String() string {
+	return videoDecodeUsageFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of VideoDecodeCapabilityFlagBitsKHR.
 const (
 	VideoDecodeCapabilityDpbAndOutputCoincideBitKHR VideoDecodeCapabilityFlagBitsKHR = 0x1 // VK_VIDEO_DECODE_CAPABILITY_DPB_AND_OUTPUT_COINCIDE_BIT_KHR
 	VideoDecodeCapabilityDpbAndOutputDistinctBitKHR VideoDecodeCapabilityFlagBitsKHR = 0x2 // VK_VIDEO_DECODE_CAPABILITY_DPB_AND_OUTPUT_DISTINCT_BIT_KHR
 )
+
+var videoDecodeCapabilityFlagBitsKHRNames = &names{text: "1 VK_VIDEO_DECODE_CAPABILITY_DPB_AND_OUTPUT_COINCIDE_BIT_KHR 2 VK_VIDEO_DECODE_CAPABILITY_DPB_AND_OUTPUT_DISTINCT_BIT_KHR"}
+
+func (v VideoDecodeCapabilityFlagBitsKHR) String() string {
+	return videoDecodeCapabilityFlagBitsKHRNames.flags(uint64(v))
+}
 
 // Values of VideoEncodeFlagBitsKHR.
 const (
@@ -188,6 +302,10 @@ const (
 	VideoEncodeWithQuantizationDeltaMapBitKHR VideoEncodeFlagBitsKHR = 0x1 // VK_VIDEO_ENCODE_WITH_QUANTIZATION_DELTA_MAP_BIT_KHR
 	VideoEncodeWithEmphasisMapBitKHR          VideoEncodeFlagBitsKHR = 0x2 // VK_VIDEO_ENCODE_WITH_EMPHASIS_MAP_BIT_KHR
 )
+
+var videoEncodeFlagBitsKHRNames = &names{text: "1 VK_VIDEO_ENCODE_WITH_QUANTIZATION_DELTA_MAP_BIT_KHR 2 VK_VIDEO_ENCODE_WITH_EMPHASIS_MAP_BIT_KHR 4 VK_VIDEO_ENCODE_INTRA_REFRESH_BIT_KHR"}
+
+func (v VideoEncodeFlagBitsKHR) String() string { return videoEncodeFlagBitsKHRNames.flags(uint64(v)) }
 
 // Values of VideoEncodeUsageFlagBitsKHR.
 const (
@@ -198,6 +316,12 @@ const (
 	VideoEncodeUsageConferencingBitKHR VideoEncodeUsageFlagBitsKHR = 0x8 // VK_VIDEO_ENCODE_USAGE_CONFERENCING_BIT_KHR
 )
 
+var videoEncodeUsageFlagBitsKHRNames = &names{text: "0 VK_VIDEO_ENCODE_USAGE_DEFAULT_KHR 1 VK_VIDEO_ENCODE_USAGE_TRANSCODING_BIT_KHR 2 VK_VIDEO_ENCODE_USAGE_STREAMING_BIT_KHR 4 VK_VIDEO_ENCODE_USAGE_RECORDING_BIT_KHR 8 VK_VIDEO_ENCODE_USAGE_CONFERENCING_BIT_KHR"}
+
+func (v VideoEncodeUsageFlagBitsKHR) String() string {
+	return videoEncodeUsageFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of VideoEncodeContentFlagBitsKHR.
 const (
 	VideoEncodeContentDefaultKHR     VideoEncodeContentFlagBitsKHR = 0x0 // VK_VIDEO_ENCODE_CONTENT_DEFAULT_KHR
@@ -205,6 +329,12 @@ const (
 	VideoEncodeContentDesktopBitKHR  VideoEncodeContentFlagBitsKHR = 0x2 // VK_VIDEO_ENCODE_CONTENT_DESKTOP_BIT_KHR
 	VideoEncodeContentRenderedBitKHR VideoEncodeContentFlagBitsKHR = 0x4 // VK_VIDEO_ENCODE_CONTENT_RENDERED_BIT_KHR
 )
+
+var videoEncodeContentFlagBitsKHRNames = &names{text: "0 VK_VIDEO_ENCODE_CONTENT_DEFAULT_KHR 1 VK_VIDEO_ENCODE_CONTENT_CAMERA_BIT_KHR 2 VK_VIDEO_ENCODE_CONTENT_DESKTOP_BIT_KHR 4 VK_VIDEO_ENCODE_CONTENT_RENDERED_BIT_KHR"}
+
+func (v VideoEncodeContentFlagBitsKHR) String() string {
+	return videoEncodeContentFlagBitsKHRNames.flags(uint64(v))
+}
 
 // Values of VideoEncodeTuningModeKHR.
 const (
@@ -215,6 +345,12 @@ const (
 	VideoEncodeTuningModeLosslessKHR        VideoEncodeTuningModeKHR = 4 // VK_VIDEO_ENCODE_TUNING_MODE_LOSSLESS_KHR
 )
 
+var videoEncodeTuningModeKHRNames = &names{text: "0 VK_VIDEO_ENCODE_TUNING_MODE_DEFAULT_KHR 1 VK_VIDEO_ENCODE_TUNING_MODE_HIGH_QUALITY_KHR 2 VK_VIDEO_ENCODE_TUNING_MODE_LOW_LATENCY_KHR 3 VK_VIDEO_ENCODE_TUNING_MODE_ULTRA_LOW_LATENCY_KHR 4 VK_VIDEO_ENCODE_TUNING_MODE_LOSSLESS_KHR"}
+
+func (v VideoEncodeTuningModeKHR) String() string {
+	return videoEncodeTuningModeKHRNames.enum("VkVideoEncodeTuningModeKHR", int64(v))
+}
+
 // Values of VideoEncodeCapabilityFlagBitsKHR.
 const (
 	VideoEncodeCapabilityPrecedingExternallyEncodedBytesBitKHR           VideoEncodeCapabilityFlagBitsKHR = 0x1 // VK_VIDEO_ENCODE_CAPABILITY_PRECEDING_EXTERNALLY_ENCODED_BYTES_BIT_KHR
@@ -222,6 +358,12 @@ const (
 	VideoEncodeCapabilityQuantizationDeltaMapBitKHR                      VideoEncodeCapabilityFlagBitsKHR = 0x4 // VK_VIDEO_ENCODE_CAPABILITY_QUANTIZATION_DELTA_MAP_BIT_KHR
 	VideoEncodeCapabilityEmphasisMapBitKHR                               VideoEncodeCapabilityFlagBitsKHR = 0x8 // VK_VIDEO_ENCODE_CAPABILITY_EMPHASIS_MAP_BIT_KHR
 )
+
+var videoEncodeCapabilityFlagBitsKHRNames = &names{text: "1 VK_VIDEO_ENCODE_CAPABILITY_PRECEDING_EXTERNALLY_ENCODED_BYTES_BIT_KHR 2 VK_VIDEO_ENCODE_CAPABILITY_INSUFFICIENT_BITSTREAM_BUFFER_RANGE_DETECTION_BIT_KHR 4 VK_VIDEO_ENCODE_CAPABILITY_QUANTIZATION_DELTA_MAP_BIT_KHR 8 VK_VIDEO_ENCODE_CAPABILITY_EMPHASIS_MAP_BIT_KHR"}
+
+func (v VideoEncodeCapabilityFlagBitsKHR) String() string {
+	return videoEncodeCapabilityFlagBitsKHRNames.flags(uint64(v))
+}
 
 // Values of VideoEncodeFeedbackFlagBitsKHR.
 const (
@@ -237,12 +379,24 @@ const (
 	VideoEncodeFeedbackPicturePartitionCountBitKHR VideoEncodeFeedbackFlagBitsKHR = 0x200 // VK_VIDEO_ENCODE_FEEDBACK_PICTURE_PARTITION_COUNT_BIT_KHR
 )
 
+var videoEncodeFeedbackFlagBitsKHRNames = &names{text: "1 VK_VIDEO_ENCODE_FEEDBACK_BITSTREAM_BUFFER_OFFSET_BIT_KHR 2 VK_VIDEO_ENCODE_FEEDBACK_BITSTREAM_BYTES_WRITTEN_BIT_KHR 4 VK_VIDEO_ENCODE_FEEDBACK_BITSTREAM_HAS_OVERRIDES_BIT_KHR 8 VK_VIDEO_ENCODE_FEEDBACK_AVERAGE_QUANTIZATION_BIT_KHR 10 VK_VIDEO_ENCODE_FEEDBACK_MIN_QUANTIZATION_BIT_KHR 20 VK_VIDEO_ENCODE_FEEDBACK_MAX_QUANTIZATION_BIT_KHR 40 VK_VIDEO_ENCODE_FEEDBACK_INTRA_PIXELS_BIT_KHR 80 VK_VIDEO_ENCODE_FEEDBACK_INTER_PIXELS_BIT_KHR 100 VK_VIDEO_ENCODE_FEEDBACK_SKIPPED_PIXELS_BIT_KHR 200 VK_VIDEO_ENCODE_FEEDBACK_PICTURE_PARTITION_COUNT_BIT_KHR"}
+
+func (v VideoEncodeFeedbackFlagBitsKHR) String() string {
+	return videoEncodeFeedbackFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of VideoEncodePerPartitionFeedbackFlagBitsKHR.
 const (
 	VideoEncodePerPartitionFeedbackStatusBitKHR                VideoEncodePerPartitionFeedbackFlagBitsKHR = 0x1 // VK_VIDEO_ENCODE_PER_PARTITION_FEEDBACK_STATUS_BIT_KHR
 	VideoEncodePerPartitionFeedbackBitstreamBufferOffsetBitKHR VideoEncodePerPartitionFeedbackFlagBitsKHR = 0x2 // VK_VIDEO_ENCODE_PER_PARTITION_FEEDBACK_BITSTREAM_BUFFER_OFFSET_BIT_KHR
 	VideoEncodePerPartitionFeedbackBitstreamBytesWrittenBitKHR VideoEncodePerPartitionFeedbackFlagBitsKHR = 0x4 // VK_VIDEO_ENCODE_PER_PARTITION_FEEDBACK_BITSTREAM_BYTES_WRITTEN_BIT_KHR
 )
+
+var videoEncodePerPartitionFeedbackFlagBitsKHRNames = &names{text: "1 VK_VIDEO_ENCODE_PER_PARTITION_FEEDBACK_STATUS_BIT_KHR 2 VK_VIDEO_ENCODE_PER_PARTITION_FEEDBACK_BITSTREAM_BUFFER_OFFSET_BIT_KHR 4 VK_VIDEO_ENCODE_PER_PARTITION_FEEDBACK_BITSTREAM_BYTES_WRITTEN_BIT_KHR"}
+
+func (v VideoEncodePerPartitionFeedbackFlagBitsKHR) String() string {
+	return videoEncodePerPartitionFeedbackFlagBitsKHRNames.flags(uint64(v))
+}
 
 // Values of VideoEncodeRateControlModeFlagBitsKHR.
 const (
@@ -252,6 +406,12 @@ const (
 	VideoEncodeRateControlModeVbrBitKHR      VideoEncodeRateControlModeFlagBitsKHR = 0x4 // VK_VIDEO_ENCODE_RATE_CONTROL_MODE_VBR_BIT_KHR
 )
 
+var videoEncodeRateControlModeFlagBitsKHRNames = &names{text: "0 VK_VIDEO_ENCODE_RATE_CONTROL_MODE_DEFAULT_KHR 1 VK_VIDEO_ENCODE_RATE_CONTROL_MODE_DISABLED_BIT_KHR 2 VK_VIDEO_ENCODE_RATE_CONTROL_MODE_CBR_BIT_KHR 4 VK_VIDEO_ENCODE_RATE_CONTROL_MODE_VBR_BIT_KHR"}
+
+func (v VideoEncodeRateControlModeFlagBitsKHR) String() string {
+	return videoEncodeRateControlModeFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of VideoEncodeIntraRefreshModeFlagBitsKHR.
 const (
 	VideoEncodeIntraRefreshModeNoneKHR                   VideoEncodeIntraRefreshModeFlagBitsKHR = 0x0 // VK_VIDEO_ENCODE_INTRA_REFRESH_MODE_NONE_KHR
@@ -260,6 +420,12 @@ const (
 	VideoEncodeIntraRefreshModeBlockRowBasedBitKHR       VideoEncodeIntraRefreshModeFlagBitsKHR = 0x4 // VK_VIDEO_ENCODE_INTRA_REFRESH_MODE_BLOCK_ROW_BASED_BIT_KHR
 	VideoEncodeIntraRefreshModeBlockColumnBasedBitKHR    VideoEncodeIntraRefreshModeFlagBitsKHR = 0x8 // VK_VIDEO_ENCODE_INTRA_REFRESH_MODE_BLOCK_COLUMN_BASED_BIT_KHR
 )
+
+var videoEncodeIntraRefreshModeFlagBitsKHRNames = &names{text: "0 VK_VIDEO_ENCODE_INTRA_REFRESH_MODE_NONE_KHR 1 VK_VIDEO_ENCODE_INTRA_REFRESH_MODE_PER_PICTURE_PARTITION_BIT_KHR 2 VK_VIDEO_ENCODE_INTRA_REFRESH_MODE_BLOCK_BASED_BIT_KHR 4 VK_VIDEO_ENCODE_INTRA_REFRESH_MODE_BLOCK_ROW_BASED_BIT_KHR 8 VK_VIDEO_ENCODE_INTRA_REFRESH_MODE_BLOCK_COLUMN_BASED_BIT_KHR"}
+
+func (v VideoEncodeIntraRefreshModeFlagBitsKHR) String() string {
+	return videoEncodeIntraRefreshModeFlagBitsKHRNames.flags(uint64(v))
+}
 
 // Values of VideoEncodeH264CapabilityFlagBitsKHR.
 const (
@@ -275,6 +441,12 @@ const (
 	VideoEncodeH264CapabilityBPictureIntraRefreshBitKHR           VideoEncodeH264CapabilityFlagBitsKHR = 0x400 // VK_VIDEO_ENCODE_H264_CAPABILITY_B_PICTURE_INTRA_REFRESH_BIT_KHR
 	VideoEncodeH264CapabilityMbQpDiffWraparoundBitKHR             VideoEncodeH264CapabilityFlagBitsKHR = 0x200 // VK_VIDEO_ENCODE_H264_CAPABILITY_MB_QP_DIFF_WRAPAROUND_BIT_KHR
 )
+
+var videoEncodeH264CapabilityFlagBitsKHRNames = &names{text: "1 VK_VIDEO_ENCODE_H264_CAPABILITY_HRD_COMPLIANCE_BIT_KHR 2 VK_VIDEO_ENCODE_H264_CAPABILITY_PREDICTION_WEIGHT_TABLE_GENERATED_BIT_KHR 4 VK_VIDEO_ENCODE_H264_CAPABILITY_ROW_UNALIGNED_SLICE_BIT_KHR 8 VK_VIDEO_ENCODE_H264_CAPABILITY_DIFFERENT_SLICE_TYPE_BIT_KHR 10 VK_VIDEO_ENCODE_H264_CAPABILITY_B_FRAME_IN_L0_LIST_BIT_KHR 20 VK_VIDEO_ENCODE_H264_CAPABILITY_B_FRAME_IN_L1_LIST_BIT_KHR 40 VK_VIDEO_ENCODE_H264_CAPABILITY_PER_PICTURE_TYPE_MIN_MAX_QP_BIT_KHR 80 VK_VIDEO_ENCODE_H264_CAPABILITY_PER_SLICE_CONSTANT_QP_BIT_KHR 100 VK_VIDEO_ENCODE_H264_CAPABILITY_GENERATE_PREFIX_NALU_BIT_KHR 200 VK_VIDEO_ENCODE_H264_CAPABILITY_MB_QP_DIFF_WRAPAROUND_BIT_KHR 400 VK_VIDEO_ENCODE_H264_CAPABILITY_B_PICTURE_INTRA_REFRESH_BIT_KHR"}
+
+func (v VideoEncodeH264CapabilityFlagBitsKHR) String() string {
+	return videoEncodeH264CapabilityFlagBitsKHRNames.flags(uint64(v))
+}
 
 // Values of VideoEncodeH264StdFlagBitsKHR.
 const (
@@ -300,6 +472,12 @@ const (
 	VideoEncodeH264StdDifferentSliceQpDeltaBitKHR              VideoEncodeH264StdFlagBitsKHR = 0x100000 // VK_VIDEO_ENCODE_H264_STD_DIFFERENT_SLICE_QP_DELTA_BIT_KHR
 )
 
+var videoEncodeH264StdFlagBitsKHRNames = &names{text: "1 VK_VIDEO_ENCODE_H264_STD_SEPARATE_COLOR_PLANE_FLAG_SET_BIT_KHR 2 VK_VIDEO_ENCODE_H264_STD_QPPRIME_Y_ZERO_TRANSFORM_BYPASS_FLAG_SET_BIT_KHR 4 VK_VIDEO_ENCODE_H264_STD_SCALING_MATRIX_PRESENT_FLAG_SET_BIT_KHR 8 VK_VIDEO_ENCODE_H264_STD_CHROMA_QP_INDEX_OFFSET_BIT_KHR 10 VK_VIDEO_ENCODE_H264_STD_SECOND_CHROMA_QP_INDEX_OFFSET_BIT_KHR 20 VK_VIDEO_ENCODE_H264_STD_PIC_INIT_QP_MINUS26_BIT_KHR 40 VK_VIDEO_ENCODE_H264_STD_WEIGHTED_PRED_FLAG_SET_BIT_KHR 80 VK_VIDEO_ENCODE_H264_STD_WEIGHTED_BIPRED_IDC_EXPLICIT_BIT_KHR 100 VK_VIDEO_ENCODE_H264_STD_WEIGHTED_BIPRED_IDC_IMPLICIT_BIT_KHR 200 VK_VIDEO_ENCODE_H264_STD_TRANSFORM_8X8_MODE_FLAG_SET_BIT_KHR 400 VK_VIDEO_ENCODE_H264_STD_DIRECT_SPATIAL_MV_PRED_FLAG_UNSET_BIT_KHR 800 VK_VIDEO_ENCODE_H264_STD_ENTROPY_CODING_MODE_FLAG_UNSET_BIT_KHR 1000 VK_VIDEO_ENCODE_H264_STD_ENTROPY_CODING_MODE_FLAG_SET_BIT_KHR 2000 VK_VIDEO_ENCODE_H264_STD_DIRECT_8X8_INFERENCE_FLAG_UNSET_BIT_KHR 4000 VK_VIDEO_ENCODE_H264_STD_CONSTRAINED_INTRA_PRED_FLAG_SET_BIT_KHR 8000 VK_VIDEO_ENCODE_H264_STD_DEBLOCKING_FILTER_DISABLED_BIT_KHR 10000 VK_VIDEO_ENCODE_H264_STD_DEBLOCKING_FILTER_ENABLED_BIT_KHR 20000 VK_VIDEO_ENCODE_H264_STD_DEBLOCKING_FILTER_PARTIAL_BIT_KHR 80000 VK_VIDEO_ENCODE_H264_STD_SLICE_QP_DELTA_BIT_KHR 100000 VK_VIDEO_ENCODE_H264_STD_DIFFERENT_SLICE_QP_DELTA_BIT_KHR"}
+
+func (v VideoEncodeH264StdFlagBitsKHR) String() string {
+	return videoEncodeH264StdFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of VideoEncodeH264RateControlFlagBitsKHR.
 const (
 	VideoEncodeH264RateControlAttemptHrdComplianceBitKHR       VideoEncodeH264RateControlFlagBitsKHR = 0x1  // VK_VIDEO_ENCODE_H264_RATE_CONTROL_ATTEMPT_HRD_COMPLIANCE_BIT_KHR
@@ -308,6 +486,12 @@ const (
 	VideoEncodeH264RateControlReferencePatternDyadicBitKHR     VideoEncodeH264RateControlFlagBitsKHR = 0x8  // VK_VIDEO_ENCODE_H264_RATE_CONTROL_REFERENCE_PATTERN_DYADIC_BIT_KHR
 	VideoEncodeH264RateControlTemporalLayerPatternDyadicBitKHR VideoEncodeH264RateControlFlagBitsKHR = 0x10 // VK_VIDEO_ENCODE_H264_RATE_CONTROL_TEMPORAL_LAYER_PATTERN_DYADIC_BIT_KHR
 )
+
+var videoEncodeH264RateControlFlagBitsKHRNames = &names{text: "1 VK_VIDEO_ENCODE_H264_RATE_CONTROL_ATTEMPT_HRD_COMPLIANCE_BIT_KHR 2 VK_VIDEO_ENCODE_H264_RATE_CONTROL_REGULAR_GOP_BIT_KHR 4 VK_VIDEO_ENCODE_H264_RATE_CONTROL_REFERENCE_PATTERN_FLAT_BIT_KHR 8 VK_VIDEO_ENCODE_H264_RATE_CONTROL_REFERENCE_PATTERN_DYADIC_BIT_KHR 10 VK_VIDEO_ENCODE_H264_RATE_CONTROL_TEMPORAL_LAYER_PATTERN_DYADIC_BIT_KHR"}
+
+func (v VideoEncodeH264RateControlFlagBitsKHR) String() string {
+	return videoEncodeH264RateControlFlagBitsKHRNames.flags(uint64(v))
+}
 
 // Values of VideoEncodeH265CapabilityFlagBitsKHR.
 const (
@@ -324,6 +508,12 @@ const (
 	VideoEncodeH265CapabilityBPictureIntraRefreshBitKHR           VideoEncodeH265CapabilityFlagBitsKHR = 0x800 // VK_VIDEO_ENCODE_H265_CAPABILITY_B_PICTURE_INTRA_REFRESH_BIT_KHR
 	VideoEncodeH265CapabilityCuQpDiffWraparoundBitKHR             VideoEncodeH265CapabilityFlagBitsKHR = 0x400 // VK_VIDEO_ENCODE_H265_CAPABILITY_CU_QP_DIFF_WRAPAROUND_BIT_KHR
 )
+
+var videoEncodeH265CapabilityFlagBitsKHRNames = &names{text: "1 VK_VIDEO_ENCODE_H265_CAPABILITY_HRD_COMPLIANCE_BIT_KHR 2 VK_VIDEO_ENCODE_H265_CAPABILITY_PREDICTION_WEIGHT_TABLE_GENERATED_BIT_KHR 4 VK_VIDEO_ENCODE_H265_CAPABILITY_ROW_UNALIGNED_SLICE_SEGMENT_BIT_KHR 8 VK_VIDEO_ENCODE_H265_CAPABILITY_DIFFERENT_SLICE_SEGMENT_TYPE_BIT_KHR 10 VK_VIDEO_ENCODE_H265_CAPABILITY_B_FRAME_IN_L0_LIST_BIT_KHR 20 VK_VIDEO_ENCODE_H265_CAPABILITY_B_FRAME_IN_L1_LIST_BIT_KHR 40 VK_VIDEO_ENCODE_H265_CAPABILITY_PER_PICTURE_TYPE_MIN_MAX_QP_BIT_KHR 80 VK_VIDEO_ENCODE_H265_CAPABILITY_PER_SLICE_SEGMENT_CONSTANT_QP_BIT_KHR 100 VK_VIDEO_ENCODE_H265_CAPABILITY_MULTIPLE_TILES_PER_SLICE_SEGMENT_BIT_KHR 200 VK_VIDEO_ENCODE_H265_CAPABILITY_MULTIPLE_SLICE_SEGMENTS_PER_TILE_BIT_KHR 400 VK_VIDEO_ENCODE_H265_CAPABILITY_CU_QP_DIFF_WRAPAROUND_BIT_KHR 800 VK_VIDEO_ENCODE_H265_CAPABILITY_B_PICTURE_INTRA_REFRESH_BIT_KHR"}
+
+func (v VideoEncodeH265CapabilityFlagBitsKHR) String() string {
+	return videoEncodeH265CapabilityFlagBitsKHRNames.flags(uint64(v))
+}
 
 // Values of VideoEncodeH265StdFlagBitsKHR.
 const (
@@ -350,6 +540,12 @@ const (
 	VideoEncodeH265StdDifferentSliceQpDeltaBitKHR                  VideoEncodeH265StdFlagBitsKHR = 0x100000 // VK_VIDEO_ENCODE_H265_STD_DIFFERENT_SLICE_QP_DELTA_BIT_KHR
 )
 
+var videoEncodeH265StdFlagBitsKHRNames = &names{text: "1 VK_VIDEO_ENCODE_H265_STD_SEPARATE_COLOR_PLANE_FLAG_SET_BIT_KHR 2 VK_VIDEO_ENCODE_H265_STD_SAMPLE_ADAPTIVE_OFFSET_ENABLED_FLAG_SET_BIT_KHR 4 VK_VIDEO_ENCODE_H265_STD_SCALING_LIST_DATA_PRESENT_FLAG_SET_BIT_KHR 8 VK_VIDEO_ENCODE_H265_STD_PCM_ENABLED_FLAG_SET_BIT_KHR 10 VK_VIDEO_ENCODE_H265_STD_SPS_TEMPORAL_MVP_ENABLED_FLAG_SET_BIT_KHR 20 VK_VIDEO_ENCODE_H265_STD_INIT_QP_MINUS26_BIT_KHR 40 VK_VIDEO_ENCODE_H265_STD_WEIGHTED_PRED_FLAG_SET_BIT_KHR 80 VK_VIDEO_ENCODE_H265_STD_WEIGHTED_BIPRED_FLAG_SET_BIT_KHR 100 VK_VIDEO_ENCODE_H265_STD_LOG2_PARALLEL_MERGE_LEVEL_MINUS2_BIT_KHR 200 VK_VIDEO_ENCODE_H265_STD_SIGN_DATA_HIDING_ENABLED_FLAG_SET_BIT_KHR 400 VK_VIDEO_ENCODE_H265_STD_TRANSFORM_SKIP_ENABLED_FLAG_SET_BIT_KHR 800 VK_VIDEO_ENCODE_H265_STD_TRANSFORM_SKIP_ENABLED_FLAG_UNSET_BIT_KHR 1000 VK_VIDEO_ENCODE_H265_STD_PPS_SLICE_CHROMA_QP_OFFSETS_PRESENT_FLAG_SET_BIT_KHR 2000 VK_VIDEO_ENCODE_H265_STD_TRANSQUANT_BYPASS_ENABLED_FLAG_SET_BIT_KHR 4000 VK_VIDEO_ENCODE_H265_STD_CONSTRAINED_INTRA_PRED_FLAG_SET_BIT_KHR 8000 VK_VIDEO_ENCODE_H265_STD_ENTROPY_CODING_SYNC_ENABLED_FLAG_SET_BIT_KHR 10000 VK_VIDEO_ENCODE_H265_STD_DEBLOCKING_FILTER_OVERRIDE_ENABLED_FLAG_SET_BIT_KHR 20000 VK_VIDEO_ENCODE_H265_STD_DEPENDENT_SLICE_SEGMENTS_ENABLED_FLAG_SET_BIT_KHR 40000 VK_VIDEO_ENCODE_H265_STD_DEPENDENT_SLICE_SEGMENT_FLAG_SET_BIT_KHR 80000 VK_VIDEO_ENCODE_H265_STD_SLICE_QP_DELTA_BIT_KHR 100000 VK_VIDEO_ENCODE_H265_STD_DIFFERENT_SLICE_QP_DELTA_BIT_KHR"}
+
+func (v VideoEncodeH265StdFlagBitsKHR) String() string {
+	return videoEncodeH265StdFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of VideoEncodeH265RateControlFlagBitsKHR.
 const (
 	VideoEncodeH265RateControlAttemptHrdComplianceBitKHR          VideoEncodeH265RateControlFlagBitsKHR = 0x1  // VK_VIDEO_ENCODE_H265_RATE_CONTROL_ATTEMPT_HRD_COMPLIANCE_BIT_KHR
@@ -359,12 +555,24 @@ const (
 	VideoEncodeH265RateControlTemporalSubLayerPatternDyadicBitKHR VideoEncodeH265RateControlFlagBitsKHR = 0x10 // VK_VIDEO_ENCODE_H265_RATE_CONTROL_TEMPORAL_SUB_LAYER_PATTERN_DYADIC_BIT_KHR
 )
 
+var videoEncodeH265RateControlFlagBitsKHRNames = &names{text: "1 VK_VIDEO_ENCODE_H265_RATE_CONTROL_ATTEMPT_HRD_COMPLIANCE_BIT_KHR 2 VK_VIDEO_ENCODE_H265_RATE_CONTROL_REGULAR_GOP_BIT_KHR 4 VK_VIDEO_ENCODE_H265_RATE_CONTROL_REFERENCE_PATTERN_FLAT_BIT_KHR 8 VK_VIDEO_ENCODE_H265_RATE_CONTROL_REFERENCE_PATTERN_DYADIC_BIT_KHR 10 VK_VIDEO_ENCODE_H265_RATE_CONTROL_TEMPORAL_SUB_LAYER_PATTERN_DYADIC_BIT_KHR"}
+
+func (v VideoEncodeH265RateControlFlagBitsKHR) String() string {
+	return videoEncodeH265RateControlFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of VideoEncodeH265CtbSizeFlagBitsKHR.
 const (
 	VideoEncodeH265CtbSize16BitKHR VideoEncodeH265CtbSizeFlagBitsKHR = 0x1 // VK_VIDEO_ENCODE_H265_CTB_SIZE_16_BIT_KHR
 	VideoEncodeH265CtbSize32BitKHR VideoEncodeH265CtbSizeFlagBitsKHR = 0x2 // VK_VIDEO_ENCODE_H265_CTB_SIZE_32_BIT_KHR
 	VideoEncodeH265CtbSize64BitKHR VideoEncodeH265CtbSizeFlagBitsKHR = 0x4 // VK_VIDEO_ENCODE_H265_CTB_SIZE_64_BIT_KHR
 )
+
+var videoEncodeH265CtbSizeFlagBitsKHRNames = &names{text: "1 VK_VIDEO_ENCODE_H265_CTB_SIZE_16_BIT_KHR 2 VK_VIDEO_ENCODE_H265_CTB_SIZE_32_BIT_KHR 4 VK_VIDEO_ENCODE_H265_CTB_SIZE_64_BIT_KHR"}
+
+func (v VideoEncodeH265CtbSizeFlagBitsKHR) String() string {
+	return videoEncodeH265CtbSizeFlagBitsKHRNames.flags(uint64(v))
+}
 
 // Values of VideoEncodeH265TransformBlockSizeFlagBitsKHR.
 const (
@@ -373,6 +581,12 @@ const (
 	VideoEncodeH265TransformBlockSize16BitKHR VideoEncodeH265TransformBlockSizeFlagBitsKHR = 0x4 // VK_VIDEO_ENCODE_H265_TRANSFORM_BLOCK_SIZE_16_BIT_KHR
 	VideoEncodeH265TransformBlockSize32BitKHR VideoEncodeH265TransformBlockSizeFlagBitsKHR = 0x8 // VK_VIDEO_ENCODE_H265_TRANSFORM_BLOCK_SIZE_32_BIT_KHR
 )
+
+var videoEncodeH265TransformBlockSizeFlagBitsKHRNames = &names{text: "1 VK_VIDEO_ENCODE_H265_TRANSFORM_BLOCK_SIZE_4_BIT_KHR 2 VK_VIDEO_ENCODE_H265_TRANSFORM_BLOCK_SIZE_8_BIT_KHR 4 VK_VIDEO_ENCODE_H265_TRANSFORM_BLOCK_SIZE_16_BIT_KHR 8 VK_VIDEO_ENCODE_H265_TRANSFORM_BLOCK_SIZE_32_BIT_KHR"}
+
+func (v VideoEncodeH265TransformBlockSizeFlagBitsKHR) String() string {
+	return videoEncodeH265TransformBlockSizeFlagBitsKHRNames.flags(uint64(v))
+}
 
 // Values of VideoEncodeAV1CapabilityFlagBitsKHR.
 const (
@@ -384,6 +598,12 @@ const (
 	VideoEncodeAv1CapabilityCompoundPredictionIntraRefreshBitKHR  VideoEncodeAV1CapabilityFlagBitsKHR = 0x20 // VK_VIDEO_ENCODE_AV1_CAPABILITY_COMPOUND_PREDICTION_INTRA_REFRESH_BIT_KHR
 )
 
+var videoEncodeAV1CapabilityFlagBitsKHRNames = &names{text: "1 VK_VIDEO_ENCODE_AV1_CAPABILITY_PER_RATE_CONTROL_GROUP_MIN_MAX_Q_INDEX_BIT_KHR 2 VK_VIDEO_ENCODE_AV1_CAPABILITY_GENERATE_OBU_EXTENSION_HEADER_BIT_KHR 4 VK_VIDEO_ENCODE_AV1_CAPABILITY_PRIMARY_REFERENCE_CDF_ONLY_BIT_KHR 8 VK_VIDEO_ENCODE_AV1_CAPABILITY_FRAME_SIZE_OVERRIDE_BIT_KHR 10 VK_VIDEO_ENCODE_AV1_CAPABILITY_MOTION_VECTOR_SCALING_BIT_KHR 20 VK_VIDEO_ENCODE_AV1_CAPABILITY_COMPOUND_PREDICTION_INTRA_REFRESH_BIT_KHR"}
+
+func (v VideoEncodeAV1CapabilityFlagBitsKHR) String() string {
+	return videoEncodeAV1CapabilityFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of VideoEncodeAV1StdFlagBitsKHR.
 const (
 	VideoEncodeAv1StdUniformTileSpacingFlagSetBitKHR VideoEncodeAV1StdFlagBitsKHR = 0x1 // VK_VIDEO_ENCODE_AV1_STD_UNIFORM_TILE_SPACING_FLAG_SET_BIT_KHR
@@ -391,6 +611,12 @@ const (
 	VideoEncodeAv1StdPrimaryRefFrameBitKHR           VideoEncodeAV1StdFlagBitsKHR = 0x4 // VK_VIDEO_ENCODE_AV1_STD_PRIMARY_REF_FRAME_BIT_KHR
 	VideoEncodeAv1StdDeltaQBitKHR                    VideoEncodeAV1StdFlagBitsKHR = 0x8 // VK_VIDEO_ENCODE_AV1_STD_DELTA_Q_BIT_KHR
 )
+
+var videoEncodeAV1StdFlagBitsKHRNames = &names{text: "1 VK_VIDEO_ENCODE_AV1_STD_UNIFORM_TILE_SPACING_FLAG_SET_BIT_KHR 2 VK_VIDEO_ENCODE_AV1_STD_SKIP_MODE_PRESENT_UNSET_BIT_KHR 4 VK_VIDEO_ENCODE_AV1_STD_PRIMARY_REF_FRAME_BIT_KHR 8 VK_VIDEO_ENCODE_AV1_STD_DELTA_Q_BIT_KHR"}
+
+func (v VideoEncodeAV1StdFlagBitsKHR) String() string {
+	return videoEncodeAV1StdFlagBitsKHRNames.flags(uint64(v))
+}
 
 // Values of VideoEncodeAV1RateControlFlagBitsKHR.
 const (
@@ -400,11 +626,23 @@ const (
 	VideoEncodeAv1RateControlReferencePatternDyadicBitKHR     VideoEncodeAV1RateControlFlagBitsKHR = 0x8 // VK_VIDEO_ENCODE_AV1_RATE_CONTROL_REFERENCE_PATTERN_DYADIC_BIT_KHR
 )
 
+var videoEncodeAV1RateControlFlagBitsKHRNames = &names{text: "1 VK_VIDEO_ENCODE_AV1_RATE_CONTROL_REGULAR_GOP_BIT_KHR 2 VK_VIDEO_ENCODE_AV1_RATE_CONTROL_TEMPORAL_LAYER_PATTERN_DYADIC_BIT_KHR 4 VK_VIDEO_ENCODE_AV1_RATE_CONTROL_REFERENCE_PATTERN_FLAT_BIT_KHR 8 VK_VIDEO_ENCODE_AV1_RATE_CONTROL_REFERENCE_PATTERN_DYADIC_BIT_KHR"}
+
+func (v VideoEncodeAV1RateControlFlagBitsKHR) String() string {
+	return videoEncodeAV1RateControlFlagBitsKHRNames.flags(uint64(v))
+}
+
 // Values of VideoEncodeAV1SuperblockSizeFlagBitsKHR.
 const (
 	VideoEncodeAv1SuperblockSize64BitKHR  VideoEncodeAV1SuperblockSizeFlagBitsKHR = 0x1 // VK_VIDEO_ENCODE_AV1_SUPERBLOCK_SIZE_64_BIT_KHR
 	VideoEncodeAv1SuperblockSize128BitKHR VideoEncodeAV1SuperblockSizeFlagBitsKHR = 0x2 // VK_VIDEO_ENCODE_AV1_SUPERBLOCK_SIZE_128_BIT_KHR
 )
+
+var videoEncodeAV1SuperblockSizeFlagBitsKHRNames = &names{text: "1 VK_VIDEO_ENCODE_AV1_SUPERBLOCK_SIZE_64_BIT_KHR 2 VK_VIDEO_ENCODE_AV1_SUPERBLOCK_SIZE_128_BIT_KHR"}
+
+func (v VideoEncodeAV1SuperblockSizeFlagBitsKHR) String() string {
+	return videoEncodeAV1SuperblockSizeFlagBitsKHRNames.flags(uint64(v))
+}
 
 // Values of VideoEncodeAV1PredictionModeKHR.
 const (
@@ -414,6 +652,12 @@ const (
 	VideoEncodeAv1PredictionModeBidirectionalCompoundKHR  VideoEncodeAV1PredictionModeKHR = 3 // VK_VIDEO_ENCODE_AV1_PREDICTION_MODE_BIDIRECTIONAL_COMPOUND_KHR
 )
 
+var videoEncodeAV1PredictionModeKHRNames = &names{text: "0 VK_VIDEO_ENCODE_AV1_PREDICTION_MODE_INTRA_ONLY_KHR 1 VK_VIDEO_ENCODE_AV1_PREDICTION_MODE_SINGLE_REFERENCE_KHR 2 VK_VIDEO_ENCODE_AV1_PREDICTION_MODE_UNIDIRECTIONAL_COMPOUND_KHR 3 VK_VIDEO_ENCODE_AV1_PREDICTION_MODE_BIDIRECTIONAL_COMPOUND_KHR"}
+
+func (v VideoEncodeAV1PredictionModeKHR) String() string {
+	return videoEncodeAV1PredictionModeKHRNames.enum("VkVideoEncodeAV1PredictionModeKHR", int64(v))
+}
+
 // Values of VideoEncodeAV1RateControlGroupKHR.
 const (
 	VideoEncodeAv1RateControlGroupIntraKHR        VideoEncodeAV1RateControlGroupKHR = 0 // VK_VIDEO_ENCODE_AV1_RATE_CONTROL_GROUP_INTRA_KHR
@@ -421,11 +665,24 @@ const (
 	VideoEncodeAv1RateControlGroupBipredictiveKHR VideoEncodeAV1RateControlGroupKHR = 2 // VK_VIDEO_ENCODE_AV1_RATE_CONTROL_GROUP_BIPREDICTIVE_KHR
 )
 
+var videoEncodeAV1RateControlGroupKHRNames = &names{text: "0 VK_VIDEO_ENCODE_AV1_RATE_CONTROL_GROUP_INTRA_KHR 1 VK_VIDEO_ENCODE_AV1_RATE_CONTROL_GROUP_PREDICTIVE_KHR 2 VK_VIDEO_ENCODE_AV1_RATE_CONTROL_GROUP_BIPREDICTIVE_KHR"}
+
+func (v VideoEncodeAV1RateControlGroupKHR) String() string {
+	return videoEncodeAV1RateControlGroupKHRNames.enum("VkVideoEncodeAV1RateControlGroupKHR", int64(v))
+}
+func (v WaylandSurfaceCreateFlagBitsKHR) String() string { return noNames.flags(uint64(v)) }
+
 // Values of TileShadingRenderPassFlagBitsQCOM.
 const (
 	TileShadingRenderPassEnableBitQCOM           TileShadingRenderPassFlagBitsQCOM = 0x1 // VK_TILE_SHADING_RENDER_PASS_ENABLE_BIT_QCOM
 	TileShadingRenderPassPerTileExecutionBitQCOM TileShadingRenderPassFlagBitsQCOM = 0x2 // VK_TILE_SHADING_RENDER_PASS_PER_TILE_EXECUTION_BIT_QCOM
 )
+
+var tileShadingRenderPassFlagBitsQCOMNames = &names{text: "1 VK_TILE_SHADING_RENDER_PASS_ENABLE_BIT_QCOM 2 VK_TILE_SHADING_RENDER_PASS_PER_TILE_EXECUTION_BIT_QCOM"}
+
+func (v TileShadingRenderPassFlagBitsQCOM) String() string {
+	return tileShadingRenderPassFlagBitsQCOMNames.flags(uint64(v))
+}
 
 // Values of TensorCreateFlagBitsARM.
 const (
@@ -435,6 +692,12 @@ const (
 	TensorCreateDescriptorBufferCaptureReplayBitARM TensorCreateFlagBitsARM = 0x4 // VK_TENSOR_CREATE_DESCRIPTOR_BUFFER_CAPTURE_REPLAY_BIT_ARM
 )
 
+var tensorCreateFlagBitsARMNames = &names{text: "1 VK_TENSOR_CREATE_MUTABLE_FORMAT_BIT_ARM 2 VK_TENSOR_CREATE_PROTECTED_BIT_ARM 4 VK_TENSOR_CREATE_DESCRIPTOR_BUFFER_CAPTURE_REPLAY_BIT_ARM 8 VK_TENSOR_CREATE_DESCRIPTOR_HEAP_CAPTURE_REPLAY_BIT_ARM"}
+
+func (v TensorCreateFlagBitsARM) String() string {
+	return tensorCreateFlagBitsARMNames.flags(uint64(v))
+}
+
 // Values of TensorUsageFlagBitsARM.
 const (
 	TensorUsageShaderBitARM        TensorUsageFlagBitsARM = 0x2  // VK_TENSOR_USAGE_SHADER_BIT_ARM
@@ -443,6 +706,10 @@ const (
 	TensorUsageImageAliasingBitARM TensorUsageFlagBitsARM = 0x10 // VK_TENSOR_USAGE_IMAGE_ALIASING_BIT_ARM
 	TensorUsageDataGraphBitARM     TensorUsageFlagBitsARM = 0x20 // VK_TENSOR_USAGE_DATA_GRAPH_BIT_ARM
 )
+
+var tensorUsageFlagBitsARMNames = &names{text: "2 VK_TENSOR_USAGE_SHADER_BIT_ARM 4 VK_TENSOR_USAGE_TRANSFER_SRC_BIT_ARM 8 VK_TENSOR_USAGE_TRANSFER_DST_BIT_ARM 10 VK_TENSOR_USAGE_IMAGE_ALIASING_BIT_ARM 20 VK_TENSOR_USAGE_DATA_GRAPH_BIT_ARM"}
+
+func (v TensorUsageFlagBitsARM) String() string { return tensorUsageFlagBitsARMNames.flags(uint64(v)) }
 
 // Values of TensorTilingARM.
 const (
@@ -455,10 +722,22 @@ const (
 	TensorTilingBlockUInterleaved64kARM TensorTilingARM = 1000565004 // VK_TENSOR_TILING_BLOCK_U_INTERLEAVED_64K_ARM
 )
 
+var tensorTilingARMNames = &names{text: "0 VK_TENSOR_TILING_OPTIMAL_ARM 1 VK_TENSOR_TILING_LINEAR_ARM 3ba36908 VK_TENSOR_TILING_BRICK_16_WIDE_ARM 3ba36909 VK_TENSOR_TILING_BRICK_8_WIDE_ARM 3ba3690a VK_TENSOR_TILING_BRICK_4_WIDE_ARM 3ba3690b VK_TENSOR_TILING_BLOCK_U_INTERLEAVED_ARM 3ba3690c VK_TENSOR_TILING_BLOCK_U_INTERLEAVED_64K_ARM"}
+
+func (v TensorTilingARM) String() string {
+	return tensorTilingARMNames.enum("VkTensorTilingARM", int64(v))
+}
+
 // Values of TensorViewCreateFlagBitsARM.
 const (
 	TensorViewCreateDescriptorBufferCaptureReplayBitARM TensorViewCreateFlagBitsARM = 0x1 // VK_TENSOR_VIEW_CREATE_DESCRIPTOR_BUFFER_CAPTURE_REPLAY_BIT_ARM
 )
+
+var tensorViewCreateFlagBitsARMNames = &names{text: "1 VK_TENSOR_VIEW_CREATE_DESCRIPTOR_BUFFER_CAPTURE_REPLAY_BIT_ARM"}
+
+func (v TensorViewCreateFlagBitsARM) String() string {
+	return tensorViewCreateFlagBitsARMNames.flags(uint64(v))
+}
 
 // Values of ThrottleHintTypeSEC.
 const (
@@ -466,6 +745,12 @@ const (
 	ThrottleHintTypeLowSEC     ThrottleHintTypeSEC = 1 // VK_THROTTLE_HINT_TYPE_LOW_SEC
 	ThrottleHintTypeHighSEC    ThrottleHintTypeSEC = 2 // VK_THROTTLE_HINT_TYPE_HIGH_SEC
 )
+
+var throttleHintTypeSECNames = &names{text: "0 VK_THROTTLE_HINT_TYPE_DEFAULT_SEC 1 VK_THROTTLE_HINT_TYPE_LOW_SEC 2 VK_THROTTLE_HINT_TYPE_HIGH_SEC"}
+
+func (v ThrottleHintTypeSEC) String() string {
+	return throttleHintTypeSECNames.enum("VkThrottleHintTypeSEC", int64(v))
+}
 
 // Values of VideoEncodeRgbModelConversionFlagBitsVALVE.
 const (
@@ -476,14 +761,149 @@ const (
 	VideoEncodeRgbModelConversionYcbcr2020BitVALVE     VideoEncodeRgbModelConversionFlagBitsVALVE = 0x10 // VK_VIDEO_ENCODE_RGB_MODEL_CONVERSION_YCBCR_2020_BIT_VALVE
 )
 
+var videoEncodeRgbModelConversionFlagBitsVALVENames = &names{text: "1 VK_VIDEO_ENCODE_RGB_MODEL_CONVERSION_RGB_IDENTITY_BIT_VALVE 2 VK_VIDEO_ENCODE_RGB_MODEL_CONVERSION_YCBCR_IDENTITY_BIT_VALVE 4 VK_VIDEO_ENCODE_RGB_MODEL_CONVERSION_YCBCR_709_BIT_VALVE 8 VK_VIDEO_ENCODE_RGB_MODEL_CONVERSION_YCBCR_601_BIT_VALVE 10 VK_VIDEO_ENCODE_RGB_MODEL_CONVERSION_YCBCR_2020_BIT_VALVE"}
+
+func (v VideoEncodeRgbModelConversionFlagBitsVALVE) String() string {
+	return videoEncodeRgbModelConversionFlagBitsVALVENames.flags(uint64(v))
+}
+
 // Values of VideoEncodeRgbRangeCompressionFlagBitsVALVE.
 const (
 	VideoEncodeRgbRangeCompressionFullRangeBitVALVE   VideoEncodeRgbRangeCompressionFlagBitsVALVE = 0x1 // VK_VIDEO_ENCODE_RGB_RANGE_COMPRESSION_FULL_RANGE_BIT_VALVE
 	VideoEncodeRgbRangeCompressionNarrowRangeBitVALVE VideoEncodeRgbRangeCompressionFlagBitsVALVE = 0x2 // VK_VIDEO_ENCODE_RGB_RANGE_COMPRESSION_NARROW_RANGE_BIT_VALVE
 )
 
+var videoEncodeRgbRangeCompressionFlagBitsVALVENames = &names{text: "1 VK_VIDEO_ENCODE_RGB_RANGE_COMPRESSION_FULL_RANGE_BIT_VALVE 2 VK_VIDEO_ENCODE_RGB_RANGE_COMPRESSION_NARROW_RANGE_BIT_VALVE"}
+
+func (v VideoEncodeRgbRangeCompressionFlagBitsVALVE) String() string {
+	return videoEncodeRgbRangeCompressionFlagBitsVALVENames.flags(uint64(v))
+}
+
 // Values of VideoEncodeRgbChromaOffsetFlagBitsVALVE.
 const (
 	VideoEncodeRgbChromaOffsetCositedEvenBitVALVE VideoEncodeRgbChromaOffsetFlagBitsVALVE = 0x1 // VK_VIDEO_ENCODE_RGB_CHROMA_OFFSET_COSITED_EVEN_BIT_VALVE
 	VideoEncodeRgbChromaOffsetMidpointBitVALVE    VideoEncodeRgbChromaOffsetFlagBitsVALVE = 0x2 // VK_VIDEO_ENCODE_RGB_CHROMA_OFFSET_MIDPOINT_BIT_VALVE
 )
+
+var videoEncodeRgbChromaOffsetFlagBitsVALVENames = &names{text: "1 VK_VIDEO_ENCODE_RGB_CHROMA_OFFSET_COSITED_EVEN_BIT_VALVE 2 VK_VIDEO_ENCODE_RGB_CHROMA_OFFSET_MIDPOINT_BIT_VALVE"}
+
+func (v VideoEncodeRgbChromaOffsetFlagBitsVALVE) String() string {
+	return videoEncodeRgbChromaOffsetFlagBitsVALVENames.flags(uint64(v))
+}
+func (v TensorCreateFlagsARM) String() string { return tensorCreateFlagBitsARMNames.flags(uint64(v)) }
+func (v TensorUsageFlagsARM) String() string  { return tensorUsageFlagBitsARMNames.flags(uint64(v)) }
+func (v TensorViewCreateFlagsARM) String() string {
+	return tensorViewCreateFlagBitsARMNames.flags(uint64(v))
+}
+func (v VideoEncodeRgbModelConversionFlagsVALVE) String() string {
+	return videoEncodeRgbModelConversionFlagBitsVALVENames.flags(uint64(v))
+}
+func (v VideoEncodeRgbRangeCompressionFlagsVALVE) String() string {
+	return videoEncodeRgbRangeCompressionFlagBitsVALVENames.flags(uint64(v))
+}
+func (v VideoEncodeRgbChromaOffsetFlagsVALVE) String() string {
+	return videoEncodeRgbChromaOffsetFlagBitsVALVENames.flags(uint64(v))
+}
+func (v ViSurfaceCreateFlagsNN) String() string        { return noNames.flags(uint64(v)) }
+func (v WaylandSurfaceCreateFlagsKHR) String() string  { return noNames.flags(uint64(v)) }
+func (v UbmSurfaceCreateFlagsSEC) String() string      { return noNames.flags(uint64(v)) }
+func (v Win32SurfaceCreateFlagsKHR) String() string    { return noNames.flags(uint64(v)) }
+func (v XlibSurfaceCreateFlagsKHR) String() string     { return noNames.flags(uint64(v)) }
+func (v XcbSurfaceCreateFlagsKHR) String() string      { return noNames.flags(uint64(v)) }
+func (v ValidationCacheCreateFlagsEXT) String() string { return noNames.flags(uint64(v)) }
+func (v ToolPurposeFlags) String() string              { return toolPurposeFlagBitsNames.flags(uint64(v)) }
+func (v TileShadingRenderPassFlagsQCOM) String() string {
+	return tileShadingRenderPassFlagBitsQCOMNames.flags(uint64(v))
+}
+func (v VideoCodecOperationFlagsKHR) String() string {
+	return videoCodecOperationFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoCapabilityFlagsKHR) String() string {
+	return videoCapabilityFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoSessionCreateFlagsKHR) String() string {
+	return videoSessionCreateFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoSessionParametersCreateFlagsKHR) String() string {
+	return videoSessionParametersCreateFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoBeginCodingFlagsKHR) String() string { return noNames.flags(uint64(v)) }
+func (v VideoEndCodingFlagsKHR) String() string   { return noNames.flags(uint64(v)) }
+func (v VideoCodingControlFlagsKHR) String() string {
+	return videoCodingControlFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoDecodeUsageFlagsKHR) String() string {
+	return videoDecodeUsageFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoDecodeCapabilityFlagsKHR) String() string {
+	return videoDecodeCapabilityFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoDecodeFlagsKHR) String() string { return noNames.flags(uint64(v)) }
+func (v VideoDecodeH264PictureLayoutFlagsKHR) String() string {
+	return videoDecodeH264PictureLayoutFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoEncodeFlagsKHR) String() string { return videoEncodeFlagBitsKHRNames.flags(uint64(v)) }
+func (v VideoEncodeUsageFlagsKHR) String() string {
+	return videoEncodeUsageFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoEncodeContentFlagsKHR) String() string {
+	return videoEncodeContentFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoEncodeCapabilityFlagsKHR) String() string {
+	return videoEncodeCapabilityFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoEncodeFeedbackFlagsKHR) String() string {
+	return videoEncodeFeedbackFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoEncodePerPartitionFeedbackFlagsKHR) String() string {
+	return videoEncodePerPartitionFeedbackFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoEncodeRateControlFlagsKHR) String() string { return noNames.flags(uint64(v)) }
+func (v VideoEncodeRateControlModeFlagsKHR) String() string {
+	return videoEncodeRateControlModeFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoEncodeIntraRefreshModeFlagsKHR) String() string {
+	return videoEncodeIntraRefreshModeFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoChromaSubsamplingFlagsKHR) String() string {
+	return videoChromaSubsamplingFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoComponentBitDepthFlagsKHR) String() string {
+	return videoComponentBitDepthFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoEncodeH264CapabilityFlagsKHR) String() string {
+	return videoEncodeH264CapabilityFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoEncodeH264StdFlagsKHR) String() string {
+	return videoEncodeH264StdFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoEncodeH264RateControlFlagsKHR) String() string {
+	return videoEncodeH264RateControlFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoEncodeH265CapabilityFlagsKHR) String() string {
+	return videoEncodeH265CapabilityFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoEncodeH265StdFlagsKHR) String() string {
+	return videoEncodeH265StdFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoEncodeH265RateControlFlagsKHR) String() string {
+	return videoEncodeH265RateControlFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoEncodeH265CtbSizeFlagsKHR) String() string {
+	return videoEncodeH265CtbSizeFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoEncodeH265TransformBlockSizeFlagsKHR) String() string {
+	return videoEncodeH265TransformBlockSizeFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoEncodeAV1CapabilityFlagsKHR) String() string {
+	return videoEncodeAV1CapabilityFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoEncodeAV1StdFlagsKHR) String() string {
+	return videoEncodeAV1StdFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoEncodeAV1RateControlFlagsKHR) String() string {
+	return videoEncodeAV1RateControlFlagBitsKHRNames.flags(uint64(v))
+}
+func (v VideoEncodeAV1SuperblockSizeFlagsKHR) String() string {
+	return videoEncodeAV1SuperblockSizeFlagBitsKHRNames.flags(uint64(v))
+}

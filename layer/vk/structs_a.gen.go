@@ -176,6 +176,11 @@ type AccelerationStructureInfoNV struct {
 	PGeometries   *GeometryNV
 }
 
+// Geometries is PGeometries as a slice of geometryCount elements.
+func (s *AccelerationStructureInfoNV) Geometries() []GeometryNV {
+	return view(s.PGeometries, s.GeometryCount)
+}
+
 // StructureType returns StructureTypeAccelerationStructureInfoNV, the sType value of AccelerationStructureInfoNV.
 func (*AccelerationStructureInfoNV) StructureType() StructureType {
 	return StructureTypeAccelerationStructureInfoNV
@@ -382,6 +387,16 @@ type AccelerationStructureBuildGeometryInfoKHR struct {
 	ScratchData              DeviceOrHostAddressKHR
 }
 
+// Geometries is PGeometries as a slice of geometryCount elements.
+func (s *AccelerationStructureBuildGeometryInfoKHR) Geometries() []AccelerationStructureGeometryKHR {
+	return view(s.PGeometries, s.GeometryCount)
+}
+
+// GeometriesSlice is PpGeometries as a slice of geometryCount elements.
+func (s *AccelerationStructureBuildGeometryInfoKHR) GeometriesSlice() []*AccelerationStructureGeometryKHR {
+	return view(s.PpGeometries, s.GeometryCount)
+}
+
 // StructureType returns StructureTypeAccelerationStructureBuildGeometryInfoKHR, the sType value of AccelerationStructureBuildGeometryInfoKHR.
 func (*AccelerationStructureBuildGeometryInfoKHR) StructureType() StructureType {
 	return StructureTypeAccelerationStructureBuildGeometryInfoKHR
@@ -489,6 +504,11 @@ type AccelerationStructureVersionInfoKHR struct {
 	SType        StructureType
 	PNext        unsafe.Pointer
 	PVersionData *uint8
+}
+
+// VersionData is PVersionData as a slice of 2*VK_UUID_SIZE elements.
+func (s *AccelerationStructureVersionInfoKHR) VersionData() []uint8 {
+	return view(s.PVersionData, 2*UuidSize)
 }
 
 // StructureType returns StructureTypeAccelerationStructureVersionInfoKHR, the sType value of AccelerationStructureVersionInfoKHR.
@@ -702,6 +722,11 @@ type AttachmentSampleCountInfoAMD struct {
 }
 type AttachmentSampleCountInfoNV = AttachmentSampleCountInfoAMD
 
+// ColorAttachmentSamples is PColorAttachmentSamples as a slice of colorAttachmentCount elements.
+func (s *AttachmentSampleCountInfoAMD) ColorAttachmentSamples() []SampleCountFlagBits {
+	return view(s.PColorAttachmentSamples, s.ColorAttachmentCount)
+}
+
 // StructureType returns StructureTypeAttachmentSampleCountInfoAMD, the sType value of AttachmentSampleCountInfoAMD.
 func (*AttachmentSampleCountInfoAMD) StructureType() StructureType {
 	return StructureTypeAttachmentSampleCountInfoAMD
@@ -717,6 +742,16 @@ type AccelerationStructureGeometryMicromapDataKHR struct {
 	Data                DeviceAddress
 	TriangleArray       DeviceAddress
 	TriangleArrayStride DeviceSize
+}
+
+// UsageCounts is PUsageCounts as a slice of usageCountsCount elements.
+func (s *AccelerationStructureGeometryMicromapDataKHR) UsageCounts() []MicromapUsageKHR {
+	return view(s.PUsageCounts, s.UsageCountsCount)
+}
+
+// UsageCountsSlice is PpUsageCounts as a slice of usageCountsCount elements.
+func (s *AccelerationStructureGeometryMicromapDataKHR) UsageCountsSlice() []*MicromapUsageKHR {
+	return view(s.PpUsageCounts, s.UsageCountsCount)
 }
 
 // StructureType returns StructureTypeAccelerationStructureGeometryMicromapDataKHR, the sType value of AccelerationStructureGeometryMicromapDataKHR.
@@ -754,6 +789,16 @@ type AccelerationStructureTrianglesOpacityMicromapEXT struct {
 	Micromap         MicromapEXT
 }
 
+// UsageCounts is PUsageCounts as a slice of usageCountsCount elements.
+func (s *AccelerationStructureTrianglesOpacityMicromapEXT) UsageCounts() []MicromapUsageEXT {
+	return view(s.PUsageCounts, s.UsageCountsCount)
+}
+
+// UsageCountsSlice is PpUsageCounts as a slice of usageCountsCount elements.
+func (s *AccelerationStructureTrianglesOpacityMicromapEXT) UsageCountsSlice() []*MicromapUsageEXT {
+	return view(s.PpUsageCounts, s.UsageCountsCount)
+}
+
 // StructureType returns StructureTypeAccelerationStructureTrianglesOpacityMicromapEXT, the sType value of AccelerationStructureTrianglesOpacityMicromapEXT.
 func (*AccelerationStructureTrianglesOpacityMicromapEXT) StructureType() StructureType {
 	return StructureTypeAccelerationStructureTrianglesOpacityMicromapEXT
@@ -779,6 +824,16 @@ type AccelerationStructureTrianglesDisplacementMicromapNV struct {
 	PUsageCounts                          *MicromapUsageEXT
 	PpUsageCounts                         **MicromapUsageEXT
 	Micromap                              MicromapEXT
+}
+
+// UsageCounts is PUsageCounts as a slice of usageCountsCount elements.
+func (s *AccelerationStructureTrianglesDisplacementMicromapNV) UsageCounts() []MicromapUsageEXT {
+	return view(s.PUsageCounts, s.UsageCountsCount)
+}
+
+// UsageCountsSlice is PpUsageCounts as a slice of usageCountsCount elements.
+func (s *AccelerationStructureTrianglesDisplacementMicromapNV) UsageCountsSlice() []*MicromapUsageEXT {
+	return view(s.PpUsageCounts, s.UsageCountsCount)
 }
 
 // StructureType returns StructureTypeAccelerationStructureTrianglesDisplacementMicromapNV, the sType value of AccelerationStructureTrianglesDisplacementMicromapNV.

@@ -42,6 +42,11 @@ type BufferCreateInfo struct {
 	PQueueFamilyIndices   *uint32
 }
 
+// QueueFamilyIndices is PQueueFamilyIndices as a slice of queueFamilyIndexCount elements.
+func (s *BufferCreateInfo) QueueFamilyIndices() []uint32 {
+	return view(s.PQueueFamilyIndices, s.QueueFamilyIndexCount)
+}
+
 // StructureType returns StructureTypeBufferCreateInfo, the sType value of BufferCreateInfo.
 func (*BufferCreateInfo) StructureType() StructureType {
 	return StructureTypeBufferCreateInfo
@@ -102,6 +107,31 @@ type BindSparseInfo struct {
 	PImageBinds          *SparseImageMemoryBindInfo
 	SignalSemaphoreCount uint32
 	PSignalSemaphores    *Semaphore
+}
+
+// WaitSemaphores is PWaitSemaphores as a slice of waitSemaphoreCount elements.
+func (s *BindSparseInfo) WaitSemaphores() []Semaphore {
+	return view(s.PWaitSemaphores, s.WaitSemaphoreCount)
+}
+
+// BufferBinds is PBufferBinds as a slice of bufferBindCount elements.
+func (s *BindSparseInfo) BufferBinds() []SparseBufferMemoryBindInfo {
+	return view(s.PBufferBinds, s.BufferBindCount)
+}
+
+// ImageOpaqueBinds is PImageOpaqueBinds as a slice of imageOpaqueBindCount elements.
+func (s *BindSparseInfo) ImageOpaqueBinds() []SparseImageOpaqueMemoryBindInfo {
+	return view(s.PImageOpaqueBinds, s.ImageOpaqueBindCount)
+}
+
+// ImageBinds is PImageBinds as a slice of imageBindCount elements.
+func (s *BindSparseInfo) ImageBinds() []SparseImageMemoryBindInfo {
+	return view(s.PImageBinds, s.ImageBindCount)
+}
+
+// SignalSemaphores is PSignalSemaphores as a slice of signalSemaphoreCount elements.
+func (s *BindSparseInfo) SignalSemaphores() []Semaphore {
+	return view(s.PSignalSemaphores, s.SignalSemaphoreCount)
 }
 
 // StructureType returns StructureTypeBindSparseInfo, the sType value of BindSparseInfo.
@@ -167,6 +197,11 @@ type BindBufferMemoryDeviceGroupInfo struct {
 }
 type BindBufferMemoryDeviceGroupInfoKHR = BindBufferMemoryDeviceGroupInfo
 
+// DeviceIndices is PDeviceIndices as a slice of deviceIndexCount elements.
+func (s *BindBufferMemoryDeviceGroupInfo) DeviceIndices() []uint32 {
+	return view(s.PDeviceIndices, s.DeviceIndexCount)
+}
+
 // StructureType returns StructureTypeBindBufferMemoryDeviceGroupInfo, the sType value of BindBufferMemoryDeviceGroupInfo.
 func (*BindBufferMemoryDeviceGroupInfo) StructureType() StructureType {
 	return StructureTypeBindBufferMemoryDeviceGroupInfo
@@ -197,6 +232,16 @@ type BindImageMemoryDeviceGroupInfo struct {
 	PSplitInstanceBindRegions    *Rect2D
 }
 type BindImageMemoryDeviceGroupInfoKHR = BindImageMemoryDeviceGroupInfo
+
+// DeviceIndices is PDeviceIndices as a slice of deviceIndexCount elements.
+func (s *BindImageMemoryDeviceGroupInfo) DeviceIndices() []uint32 {
+	return view(s.PDeviceIndices, s.DeviceIndexCount)
+}
+
+// SplitInstanceBindRegions is PSplitInstanceBindRegions as a slice of splitInstanceBindRegionCount elements.
+func (s *BindImageMemoryDeviceGroupInfo) SplitInstanceBindRegions() []Rect2D {
+	return view(s.PSplitInstanceBindRegions, s.SplitInstanceBindRegionCount)
+}
 
 // StructureType returns StructureTypeBindImageMemoryDeviceGroupInfo, the sType value of BindImageMemoryDeviceGroupInfo.
 func (*BindImageMemoryDeviceGroupInfo) StructureType() StructureType {
@@ -251,6 +296,11 @@ type BindAccelerationStructureMemoryInfoNV struct {
 	MemoryOffset          DeviceSize
 	DeviceIndexCount      uint32
 	PDeviceIndices        *uint32
+}
+
+// DeviceIndices is PDeviceIndices as a slice of deviceIndexCount elements.
+func (s *BindAccelerationStructureMemoryInfoNV) DeviceIndices() []uint32 {
+	return view(s.PDeviceIndices, s.DeviceIndexCount)
 }
 
 // StructureType returns StructureTypeBindAccelerationStructureMemoryInfoNV, the sType value of BindAccelerationStructureMemoryInfoNV.
@@ -367,6 +417,9 @@ type BlitImageInfo2 struct {
 	Filter         Filter
 }
 type BlitImageInfo2KHR = BlitImageInfo2
+
+// Regions is PRegions as a slice of regionCount elements.
+func (s *BlitImageInfo2) Regions() []ImageBlit2 { return view(s.PRegions, s.RegionCount) }
 
 // StructureType returns StructureTypeBlitImageInfo2, the sType value of BlitImageInfo2.
 func (*BlitImageInfo2) StructureType() StructureType {
@@ -562,6 +615,16 @@ type BindDescriptorSetsInfo struct {
 	PDynamicOffsets    *uint32
 }
 type BindDescriptorSetsInfoKHR = BindDescriptorSetsInfo
+
+// DescriptorSets is PDescriptorSets as a slice of descriptorSetCount elements.
+func (s *BindDescriptorSetsInfo) DescriptorSets() []DescriptorSet {
+	return view(s.PDescriptorSets, s.DescriptorSetCount)
+}
+
+// DynamicOffsets is PDynamicOffsets as a slice of dynamicOffsetCount elements.
+func (s *BindDescriptorSetsInfo) DynamicOffsets() []uint32 {
+	return view(s.PDynamicOffsets, s.DynamicOffsetCount)
+}
 
 // StructureType returns StructureTypeBindDescriptorSetsInfo, the sType value of BindDescriptorSetsInfo.
 func (*BindDescriptorSetsInfo) StructureType() StructureType {

@@ -84,6 +84,11 @@ type CopyMemoryToImageIndirectInfoKHR struct {
 	PImageSubresources *ImageSubresourceLayers
 }
 
+// ImageSubresources is PImageSubresources as a slice of copyCount elements.
+func (s *CopyMemoryToImageIndirectInfoKHR) ImageSubresources() []ImageSubresourceLayers {
+	return view(s.PImageSubresources, s.CopyCount)
+}
+
 // StructureType returns StructureTypeCopyMemoryToImageIndirectInfoKHR, the sType value of CopyMemoryToImageIndirectInfoKHR.
 func (*CopyMemoryToImageIndirectInfoKHR) StructureType() StructureType {
 	return StructureTypeCopyMemoryToImageIndirectInfoKHR
@@ -616,6 +621,11 @@ type CoarseSampleOrderCustomNV struct {
 	PSampleLocations    *CoarseSampleLocationNV
 }
 
+// SampleLocations is PSampleLocations as a slice of sampleLocationCount elements.
+func (s *CoarseSampleOrderCustomNV) SampleLocations() []CoarseSampleLocationNV {
+	return view(s.PSampleLocations, s.SampleLocationCount)
+}
+
 // CooperativeMatrixPropertiesNV is the struct VkCooperativeMatrixPropertiesNV (48 bytes, aligned to 8).
 type CooperativeMatrixPropertiesNV struct {
 	SType StructureType
@@ -732,6 +742,9 @@ type CopyBufferInfo2 struct {
 }
 type CopyBufferInfo2KHR = CopyBufferInfo2
 
+// Regions is PRegions as a slice of regionCount elements.
+func (s *CopyBufferInfo2) Regions() []BufferCopy2 { return view(s.PRegions, s.RegionCount) }
+
 // StructureType returns StructureTypeCopyBufferInfo2, the sType value of CopyBufferInfo2.
 func (*CopyBufferInfo2) StructureType() StructureType {
 	return StructureTypeCopyBufferInfo2
@@ -750,6 +763,9 @@ type CopyImageInfo2 struct {
 }
 type CopyImageInfo2KHR = CopyImageInfo2
 
+// Regions is PRegions as a slice of regionCount elements.
+func (s *CopyImageInfo2) Regions() []ImageCopy2 { return view(s.PRegions, s.RegionCount) }
+
 // StructureType returns StructureTypeCopyImageInfo2, the sType value of CopyImageInfo2.
 func (*CopyImageInfo2) StructureType() StructureType {
 	return StructureTypeCopyImageInfo2
@@ -766,6 +782,9 @@ type CopyBufferToImageInfo2 struct {
 	PRegions       *BufferImageCopy2
 }
 type CopyBufferToImageInfo2KHR = CopyBufferToImageInfo2
+
+// Regions is PRegions as a slice of regionCount elements.
+func (s *CopyBufferToImageInfo2) Regions() []BufferImageCopy2 { return view(s.PRegions, s.RegionCount) }
 
 // StructureType returns StructureTypeCopyBufferToImageInfo2, the sType value of CopyBufferToImageInfo2.
 func (*CopyBufferToImageInfo2) StructureType() StructureType {
@@ -784,6 +803,9 @@ type CopyImageToBufferInfo2 struct {
 }
 type CopyImageToBufferInfo2KHR = CopyImageToBufferInfo2
 
+// Regions is PRegions as a slice of regionCount elements.
+func (s *CopyImageToBufferInfo2) Regions() []BufferImageCopy2 { return view(s.PRegions, s.RegionCount) }
+
 // StructureType returns StructureTypeCopyImageToBufferInfo2, the sType value of CopyImageToBufferInfo2.
 func (*CopyImageToBufferInfo2) StructureType() StructureType {
 	return StructureTypeCopyImageToBufferInfo2
@@ -798,6 +820,11 @@ type CustomResolveCreateInfoEXT struct {
 	PColorAttachmentFormats *Format
 	DepthAttachmentFormat   Format
 	StencilAttachmentFormat Format
+}
+
+// ColorAttachmentFormats is PColorAttachmentFormats as a slice of colorAttachmentCount elements.
+func (s *CustomResolveCreateInfoEXT) ColorAttachmentFormats() []Format {
+	return view(s.PColorAttachmentFormats, s.ColorAttachmentCount)
 }
 
 // StructureType returns StructureTypeCustomResolveCreateInfoEXT, the sType value of CustomResolveCreateInfoEXT.
@@ -844,6 +871,9 @@ type CopyMemoryToImageInfo struct {
 }
 type CopyMemoryToImageInfoEXT = CopyMemoryToImageInfo
 
+// Regions is PRegions as a slice of regionCount elements.
+func (s *CopyMemoryToImageInfo) Regions() []MemoryToImageCopy { return view(s.PRegions, s.RegionCount) }
+
 // StructureType returns StructureTypeCopyMemoryToImageInfo, the sType value of CopyMemoryToImageInfo.
 func (*CopyMemoryToImageInfo) StructureType() StructureType {
 	return StructureTypeCopyMemoryToImageInfo
@@ -860,6 +890,9 @@ type CopyImageToMemoryInfo struct {
 	PRegions       *ImageToMemoryCopy
 }
 type CopyImageToMemoryInfoEXT = CopyImageToMemoryInfo
+
+// Regions is PRegions as a slice of regionCount elements.
+func (s *CopyImageToMemoryInfo) Regions() []ImageToMemoryCopy { return view(s.PRegions, s.RegionCount) }
 
 // StructureType returns StructureTypeCopyImageToMemoryInfo, the sType value of CopyImageToMemoryInfo.
 func (*CopyImageToMemoryInfo) StructureType() StructureType {
@@ -879,6 +912,9 @@ type CopyImageToImageInfo struct {
 	PRegions       *ImageCopy2
 }
 type CopyImageToImageInfoEXT = CopyImageToImageInfo
+
+// Regions is PRegions as a slice of regionCount elements.
+func (s *CopyImageToImageInfo) Regions() []ImageCopy2 { return view(s.PRegions, s.RegionCount) }
 
 // StructureType returns StructureTypeCopyImageToImageInfo, the sType value of CopyImageToImageInfo.
 func (*CopyImageToImageInfo) StructureType() StructureType {
@@ -906,6 +942,9 @@ type CuModuleCreateInfoNVX struct {
 	DataSize uintptr
 	PData    unsafe.Pointer
 }
+
+// Data is PData as a slice of dataSize elements.
+func (s *CuModuleCreateInfoNVX) Data() []byte { return view((*byte)(s.PData), s.DataSize) }
 
 // StructureType returns StructureTypeCuModuleCreateInfoNVX, the sType value of CuModuleCreateInfoNVX.
 func (*CuModuleCreateInfoNVX) StructureType() StructureType {
@@ -955,6 +994,12 @@ type CuLaunchInfoNVX struct {
 	PExtras        *unsafe.Pointer
 }
 
+// Params is PParams as a slice of paramCount elements.
+func (s *CuLaunchInfoNVX) Params() []unsafe.Pointer { return view(s.PParams, s.ParamCount) }
+
+// Extras is PExtras as a slice of extraCount elements.
+func (s *CuLaunchInfoNVX) Extras() []unsafe.Pointer { return view(s.PExtras, s.ExtraCount) }
+
 // StructureType returns StructureTypeCuLaunchInfoNVX, the sType value of CuLaunchInfoNVX.
 func (*CuLaunchInfoNVX) StructureType() StructureType {
 	return StructureTypeCuLaunchInfoNVX
@@ -967,6 +1012,9 @@ type CudaModuleCreateInfoNV struct {
 	DataSize uintptr
 	PData    unsafe.Pointer
 }
+
+// Data is PData as a slice of dataSize elements.
+func (s *CudaModuleCreateInfoNV) Data() []byte { return view((*byte)(s.PData), s.DataSize) }
 
 // StructureType returns StructureTypeCudaModuleCreateInfoNV, the sType value of CudaModuleCreateInfoNV.
 func (*CudaModuleCreateInfoNV) StructureType() StructureType {
@@ -1004,6 +1052,12 @@ type CudaLaunchInfoNV struct {
 	PExtras        *unsafe.Pointer
 }
 
+// Params is PParams as a slice of paramCount elements.
+func (s *CudaLaunchInfoNV) Params() []unsafe.Pointer { return view(s.PParams, s.ParamCount) }
+
+// Extras is PExtras as a slice of extraCount elements.
+func (s *CudaLaunchInfoNV) Extras() []unsafe.Pointer { return view(s.PExtras, s.ExtraCount) }
+
 // StructureType returns StructureTypeCudaLaunchInfoNV, the sType value of CudaLaunchInfoNV.
 func (*CudaLaunchInfoNV) StructureType() StructureType {
 	return StructureTypeCudaLaunchInfoNV
@@ -1022,6 +1076,11 @@ type CommandBufferInheritanceRenderingInfo struct {
 	RasterizationSamples    SampleCountFlagBits
 }
 type CommandBufferInheritanceRenderingInfoKHR = CommandBufferInheritanceRenderingInfo
+
+// ColorAttachmentFormats is PColorAttachmentFormats as a slice of colorAttachmentCount elements.
+func (s *CommandBufferInheritanceRenderingInfo) ColorAttachmentFormats() []Format {
+	return view(s.PColorAttachmentFormats, s.ColorAttachmentCount)
+}
 
 // StructureType returns StructureTypeCommandBufferInheritanceRenderingInfo, the sType value of CommandBufferInheritanceRenderingInfo.
 func (*CommandBufferInheritanceRenderingInfo) StructureType() StructureType {
@@ -1179,6 +1238,9 @@ type CopyTensorInfoARM struct {
 	PRegions    *TensorCopyARM
 }
 
+// Regions is PRegions as a slice of regionCount elements.
+func (s *CopyTensorInfoARM) Regions() []TensorCopyARM { return view(s.PRegions, s.RegionCount) }
+
 // StructureType returns StructureTypeCopyTensorInfoARM, the sType value of CopyTensorInfoARM.
 func (*CopyTensorInfoARM) StructureType() StructureType {
 	return StructureTypeCopyTensorInfoARM
@@ -1218,6 +1280,11 @@ type CopyDeviceMemoryInfoKHR struct {
 	PRegions    *DeviceMemoryCopyKHR
 }
 
+// Regions is PRegions as a slice of regionCount elements.
+func (s *CopyDeviceMemoryInfoKHR) Regions() []DeviceMemoryCopyKHR {
+	return view(s.PRegions, s.RegionCount)
+}
+
 // StructureType returns StructureTypeCopyDeviceMemoryInfoKHR, the sType value of CopyDeviceMemoryInfoKHR.
 func (*CopyDeviceMemoryInfoKHR) StructureType() StructureType {
 	return StructureTypeCopyDeviceMemoryInfoKHR
@@ -1230,6 +1297,11 @@ type CopyDeviceMemoryImageInfoKHR struct {
 	Image       Image
 	RegionCount uint32
 	PRegions    *DeviceMemoryImageCopyKHR
+}
+
+// Regions is PRegions as a slice of regionCount elements.
+func (s *CopyDeviceMemoryImageInfoKHR) Regions() []DeviceMemoryImageCopyKHR {
+	return view(s.PRegions, s.RegionCount)
 }
 
 // StructureType returns StructureTypeCopyDeviceMemoryImageInfoKHR, the sType value of CopyDeviceMemoryImageInfoKHR.

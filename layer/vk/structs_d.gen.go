@@ -15,6 +15,11 @@ type DeviceQueueCreateInfo struct {
 	PQueuePriorities *float32
 }
 
+// QueuePriorities is PQueuePriorities as a slice of queueCount elements.
+func (s *DeviceQueueCreateInfo) QueuePriorities() []float32 {
+	return view(s.PQueuePriorities, s.QueueCount)
+}
+
 // StructureType returns StructureTypeDeviceQueueCreateInfo, the sType value of DeviceQueueCreateInfo.
 func (*DeviceQueueCreateInfo) StructureType() StructureType {
 	return StructureTypeDeviceQueueCreateInfo
@@ -32,6 +37,21 @@ type DeviceCreateInfo struct {
 	EnabledExtensionCount   uint32
 	PpEnabledExtensionNames **byte
 	PEnabledFeatures        *PhysicalDeviceFeatures
+}
+
+// QueueCreateInfos is PQueueCreateInfos as a slice of queueCreateInfoCount elements.
+func (s *DeviceCreateInfo) QueueCreateInfos() []DeviceQueueCreateInfo {
+	return view(s.PQueueCreateInfos, s.QueueCreateInfoCount)
+}
+
+// EnabledLayerNames is PpEnabledLayerNames as a slice of enabledLayerCount elements.
+func (s *DeviceCreateInfo) EnabledLayerNames() []*byte {
+	return view(s.PpEnabledLayerNames, s.EnabledLayerCount)
+}
+
+// EnabledExtensionNames is PpEnabledExtensionNames as a slice of enabledExtensionCount elements.
+func (s *DeviceCreateInfo) EnabledExtensionNames() []*byte {
+	return view(s.PpEnabledExtensionNames, s.EnabledExtensionCount)
 }
 
 // StructureType returns StructureTypeDeviceCreateInfo, the sType value of DeviceCreateInfo.
@@ -62,6 +82,11 @@ type DescriptorSetLayoutBinding struct {
 	PImmutableSamplers *Sampler
 }
 
+// ImmutableSamplers is PImmutableSamplers as a slice of descriptorCount elements.
+func (s *DescriptorSetLayoutBinding) ImmutableSamplers() []Sampler {
+	return view(s.PImmutableSamplers, s.DescriptorCount)
+}
+
 // DescriptorSetLayoutCreateInfo is the struct VkDescriptorSetLayoutCreateInfo (32 bytes, aligned to 8).
 type DescriptorSetLayoutCreateInfo struct {
 	SType        StructureType
@@ -69,6 +94,11 @@ type DescriptorSetLayoutCreateInfo struct {
 	Flags        DescriptorSetLayoutCreateFlags
 	BindingCount uint32
 	PBindings    *DescriptorSetLayoutBinding
+}
+
+// Bindings is PBindings as a slice of bindingCount elements.
+func (s *DescriptorSetLayoutCreateInfo) Bindings() []DescriptorSetLayoutBinding {
+	return view(s.PBindings, s.BindingCount)
 }
 
 // StructureType returns StructureTypeDescriptorSetLayoutCreateInfo, the sType value of DescriptorSetLayoutCreateInfo.
@@ -92,6 +122,11 @@ type DescriptorPoolCreateInfo struct {
 	PPoolSizes    *DescriptorPoolSize
 }
 
+// PoolSizes is PPoolSizes as a slice of poolSizeCount elements.
+func (s *DescriptorPoolCreateInfo) PoolSizes() []DescriptorPoolSize {
+	return view(s.PPoolSizes, s.PoolSizeCount)
+}
+
 // StructureType returns StructureTypeDescriptorPoolCreateInfo, the sType value of DescriptorPoolCreateInfo.
 func (*DescriptorPoolCreateInfo) StructureType() StructureType {
 	return StructureTypeDescriptorPoolCreateInfo
@@ -104,6 +139,11 @@ type DescriptorSetAllocateInfo struct {
 	DescriptorPool     DescriptorPool
 	DescriptorSetCount uint32
 	PSetLayouts        *DescriptorSetLayout
+}
+
+// SetLayouts is PSetLayouts as a slice of descriptorSetCount elements.
+func (s *DescriptorSetAllocateInfo) SetLayouts() []DescriptorSetLayout {
+	return view(s.PSetLayouts, s.DescriptorSetCount)
 }
 
 // StructureType returns StructureTypeDescriptorSetAllocateInfo, the sType value of DescriptorSetAllocateInfo.
@@ -288,6 +328,9 @@ type DebugMarkerObjectTagInfoEXT struct {
 	PTag       unsafe.Pointer
 }
 
+// Tag is PTag as a slice of tagSize elements.
+func (s *DebugMarkerObjectTagInfoEXT) Tag() []byte { return view((*byte)(s.PTag), s.TagSize) }
+
 // StructureType returns StructureTypeDebugMarkerObjectTagInfoEXT, the sType value of DebugMarkerObjectTagInfoEXT.
 func (*DebugMarkerObjectTagInfoEXT) StructureType() StructureType {
 	return StructureTypeDebugMarkerObjectTagInfoEXT
@@ -366,6 +409,16 @@ type D3D12FenceSubmitInfoKHR struct {
 	PSignalSemaphoreValues     *uint64
 }
 
+// WaitSemaphoreValues is PWaitSemaphoreValues as a slice of waitSemaphoreValuesCount elements.
+func (s *D3D12FenceSubmitInfoKHR) WaitSemaphoreValues() []uint64 {
+	return view(s.PWaitSemaphoreValues, s.WaitSemaphoreValuesCount)
+}
+
+// SignalSemaphoreValues is PSignalSemaphoreValues as a slice of signalSemaphoreValuesCount elements.
+func (s *D3D12FenceSubmitInfoKHR) SignalSemaphoreValues() []uint64 {
+	return view(s.PSignalSemaphoreValues, s.SignalSemaphoreValuesCount)
+}
+
 // StructureType returns StructureTypeD3d12FenceSubmitInfoKHR, the sType value of D3D12FenceSubmitInfoKHR.
 func (*D3D12FenceSubmitInfoKHR) StructureType() StructureType {
 	return StructureTypeD3d12FenceSubmitInfoKHR
@@ -417,6 +470,11 @@ type DeviceGroupRenderPassBeginInfo struct {
 }
 type DeviceGroupRenderPassBeginInfoKHR = DeviceGroupRenderPassBeginInfo
 
+// DeviceRenderAreas is PDeviceRenderAreas as a slice of deviceRenderAreaCount elements.
+func (s *DeviceGroupRenderPassBeginInfo) DeviceRenderAreas() []Rect2D {
+	return view(s.PDeviceRenderAreas, s.DeviceRenderAreaCount)
+}
+
 // StructureType returns StructureTypeDeviceGroupRenderPassBeginInfo, the sType value of DeviceGroupRenderPassBeginInfo.
 func (*DeviceGroupRenderPassBeginInfo) StructureType() StructureType {
 	return StructureTypeDeviceGroupRenderPassBeginInfo
@@ -447,6 +505,21 @@ type DeviceGroupSubmitInfo struct {
 	PSignalSemaphoreDeviceIndices *uint32
 }
 type DeviceGroupSubmitInfoKHR = DeviceGroupSubmitInfo
+
+// WaitSemaphoreDeviceIndices is PWaitSemaphoreDeviceIndices as a slice of waitSemaphoreCount elements.
+func (s *DeviceGroupSubmitInfo) WaitSemaphoreDeviceIndices() []uint32 {
+	return view(s.PWaitSemaphoreDeviceIndices, s.WaitSemaphoreCount)
+}
+
+// CommandBufferDeviceMasks is PCommandBufferDeviceMasks as a slice of commandBufferCount elements.
+func (s *DeviceGroupSubmitInfo) CommandBufferDeviceMasks() []uint32 {
+	return view(s.PCommandBufferDeviceMasks, s.CommandBufferCount)
+}
+
+// SignalSemaphoreDeviceIndices is PSignalSemaphoreDeviceIndices as a slice of signalSemaphoreCount elements.
+func (s *DeviceGroupSubmitInfo) SignalSemaphoreDeviceIndices() []uint32 {
+	return view(s.PSignalSemaphoreDeviceIndices, s.SignalSemaphoreCount)
+}
 
 // StructureType returns StructureTypeDeviceGroupSubmitInfo, the sType value of DeviceGroupSubmitInfo.
 func (*DeviceGroupSubmitInfo) StructureType() StructureType {
@@ -489,6 +562,11 @@ type DeviceGroupPresentInfoKHR struct {
 	Mode           DeviceGroupPresentModeFlagBitsKHR
 }
 
+// DeviceMasks is PDeviceMasks as a slice of swapchainCount elements.
+func (s *DeviceGroupPresentInfoKHR) DeviceMasks() []uint32 {
+	return view(s.PDeviceMasks, s.SwapchainCount)
+}
+
 // StructureType returns StructureTypeDeviceGroupPresentInfoKHR, the sType value of DeviceGroupPresentInfoKHR.
 func (*DeviceGroupPresentInfoKHR) StructureType() StructureType {
 	return StructureTypeDeviceGroupPresentInfoKHR
@@ -502,6 +580,11 @@ type DeviceGroupDeviceCreateInfo struct {
 	PPhysicalDevices    *PhysicalDevice
 }
 type DeviceGroupDeviceCreateInfoKHR = DeviceGroupDeviceCreateInfo
+
+// PhysicalDevices is PPhysicalDevices as a slice of physicalDeviceCount elements.
+func (s *DeviceGroupDeviceCreateInfo) PhysicalDevices() []PhysicalDevice {
+	return view(s.PPhysicalDevices, s.PhysicalDeviceCount)
+}
 
 // StructureType returns StructureTypeDeviceGroupDeviceCreateInfo, the sType value of DeviceGroupDeviceCreateInfo.
 func (*DeviceGroupDeviceCreateInfo) StructureType() StructureType {
@@ -545,6 +628,11 @@ type DescriptorUpdateTemplateCreateInfo struct {
 	Set                        uint32
 }
 type DescriptorUpdateTemplateCreateInfoKHR = DescriptorUpdateTemplateCreateInfo
+
+// DescriptorUpdateEntries is PDescriptorUpdateEntries as a slice of descriptorUpdateEntryCount elements.
+func (s *DescriptorUpdateTemplateCreateInfo) DescriptorUpdateEntries() []DescriptorUpdateTemplateEntry {
+	return view(s.PDescriptorUpdateEntries, s.DescriptorUpdateEntryCount)
+}
 
 // StructureType returns StructureTypeDescriptorUpdateTemplateCreateInfo, the sType value of DescriptorUpdateTemplateCreateInfo.
 func (*DescriptorUpdateTemplateCreateInfo) StructureType() StructureType {
@@ -742,6 +830,9 @@ type DebugUtilsObjectTagInfoEXT struct {
 	PTag         unsafe.Pointer
 }
 
+// Tag is PTag as a slice of tagSize elements.
+func (s *DebugUtilsObjectTagInfoEXT) Tag() []byte { return view((*byte)(s.PTag), s.TagSize) }
+
 // StructureType returns StructureTypeDebugUtilsObjectTagInfoEXT, the sType value of DebugUtilsObjectTagInfoEXT.
 func (*DebugUtilsObjectTagInfoEXT) StructureType() StructureType {
 	return StructureTypeDebugUtilsObjectTagInfoEXT
@@ -792,6 +883,21 @@ type DebugUtilsMessengerCallbackDataEXT struct {
 	PObjects         *DebugUtilsObjectNameInfoEXT
 }
 
+// QueueLabels is PQueueLabels as a slice of queueLabelCount elements.
+func (s *DebugUtilsMessengerCallbackDataEXT) QueueLabels() []DebugUtilsLabelEXT {
+	return view(s.PQueueLabels, s.QueueLabelCount)
+}
+
+// CmdBufLabels is PCmdBufLabels as a slice of cmdBufLabelCount elements.
+func (s *DebugUtilsMessengerCallbackDataEXT) CmdBufLabels() []DebugUtilsLabelEXT {
+	return view(s.PCmdBufLabels, s.CmdBufLabelCount)
+}
+
+// Objects is PObjects as a slice of objectCount elements.
+func (s *DebugUtilsMessengerCallbackDataEXT) Objects() []DebugUtilsObjectNameInfoEXT {
+	return view(s.PObjects, s.ObjectCount)
+}
+
 // StructureType returns StructureTypeDebugUtilsMessengerCallbackDataEXT, the sType value of DebugUtilsMessengerCallbackDataEXT.
 func (*DebugUtilsMessengerCallbackDataEXT) StructureType() StructureType {
 	return StructureTypeDebugUtilsMessengerCallbackDataEXT
@@ -838,6 +944,11 @@ type DescriptorSetLayoutBindingFlagsCreateInfo struct {
 }
 type DescriptorSetLayoutBindingFlagsCreateInfoEXT = DescriptorSetLayoutBindingFlagsCreateInfo
 
+// BindingFlags is PBindingFlags as a slice of bindingCount elements.
+func (s *DescriptorSetLayoutBindingFlagsCreateInfo) BindingFlags() []DescriptorBindingFlags {
+	return view(s.PBindingFlags, s.BindingCount)
+}
+
 // StructureType returns StructureTypeDescriptorSetLayoutBindingFlagsCreateInfo, the sType value of DescriptorSetLayoutBindingFlagsCreateInfo.
 func (*DescriptorSetLayoutBindingFlagsCreateInfo) StructureType() StructureType {
 	return StructureTypeDescriptorSetLayoutBindingFlagsCreateInfo
@@ -851,6 +962,11 @@ type DescriptorSetVariableDescriptorCountAllocateInfo struct {
 	PDescriptorCounts  *uint32
 }
 type DescriptorSetVariableDescriptorCountAllocateInfoEXT = DescriptorSetVariableDescriptorCountAllocateInfo
+
+// DescriptorCounts is PDescriptorCounts as a slice of descriptorSetCount elements.
+func (s *DescriptorSetVariableDescriptorCountAllocateInfo) DescriptorCounts() []uint32 {
+	return view(s.PDescriptorCounts, s.DescriptorSetCount)
+}
 
 // StructureType returns StructureTypeDescriptorSetVariableDescriptorCountAllocateInfo, the sType value of DescriptorSetVariableDescriptorCountAllocateInfo.
 func (*DescriptorSetVariableDescriptorCountAllocateInfo) StructureType() StructureType {
@@ -889,6 +1005,11 @@ type DrmFormatModifierPropertiesListEXT struct {
 	PNext                        unsafe.Pointer
 	DrmFormatModifierCount       uint32
 	PDrmFormatModifierProperties *DrmFormatModifierPropertiesEXT
+}
+
+// DrmFormatModifierProperties is PDrmFormatModifierProperties as a slice of drmFormatModifierCount elements.
+func (s *DrmFormatModifierPropertiesListEXT) DrmFormatModifierProperties() []DrmFormatModifierPropertiesEXT {
+	return view(s.PDrmFormatModifierProperties, s.DrmFormatModifierCount)
 }
 
 // StructureType returns StructureTypeDrmFormatModifierPropertiesListEXT, the sType value of DrmFormatModifierPropertiesListEXT.
@@ -1005,6 +1126,21 @@ type DependencyInfo struct {
 	PImageMemoryBarriers     *ImageMemoryBarrier2
 }
 type DependencyInfoKHR = DependencyInfo
+
+// MemoryBarriers is PMemoryBarriers as a slice of memoryBarrierCount elements.
+func (s *DependencyInfo) MemoryBarriers() []MemoryBarrier2 {
+	return view(s.PMemoryBarriers, s.MemoryBarrierCount)
+}
+
+// BufferMemoryBarriers is PBufferMemoryBarriers as a slice of bufferMemoryBarrierCount elements.
+func (s *DependencyInfo) BufferMemoryBarriers() []BufferMemoryBarrier2 {
+	return view(s.PBufferMemoryBarriers, s.BufferMemoryBarrierCount)
+}
+
+// ImageMemoryBarriers is PImageMemoryBarriers as a slice of imageMemoryBarrierCount elements.
+func (s *DependencyInfo) ImageMemoryBarriers() []ImageMemoryBarrier2 {
+	return view(s.PImageMemoryBarriers, s.ImageMemoryBarrierCount)
+}
 
 // StructureType returns StructureTypeDependencyInfo, the sType value of DependencyInfo.
 func (*DependencyInfo) StructureType() StructureType {
@@ -1124,6 +1260,11 @@ type DrmFormatModifierPropertiesList2EXT struct {
 	PNext                        unsafe.Pointer
 	DrmFormatModifierCount       uint32
 	PDrmFormatModifierProperties *DrmFormatModifierProperties2EXT
+}
+
+// DrmFormatModifierProperties is PDrmFormatModifierProperties as a slice of drmFormatModifierCount elements.
+func (s *DrmFormatModifierPropertiesList2EXT) DrmFormatModifierProperties() []DrmFormatModifierProperties2EXT {
+	return view(s.PDrmFormatModifierProperties, s.DrmFormatModifierCount)
 }
 
 // StructureType returns StructureTypeDrmFormatModifierPropertiesList2EXT, the sType value of DrmFormatModifierPropertiesList2EXT.
@@ -1256,6 +1397,11 @@ type DeviceFaultDebugInfoKHR struct {
 	PVendorBinaryData unsafe.Pointer
 }
 
+// VendorBinaryData is PVendorBinaryData as a slice of vendorBinarySize elements.
+func (s *DeviceFaultDebugInfoKHR) VendorBinaryData() []byte {
+	return view((*byte)(s.PVendorBinaryData), s.VendorBinarySize)
+}
+
 // StructureType returns StructureTypeDeviceFaultDebugInfoKHR, the sType value of DeviceFaultDebugInfoKHR.
 func (*DeviceFaultDebugInfoKHR) StructureType() StructureType {
 	return StructureTypeDeviceFaultDebugInfoKHR
@@ -1359,6 +1505,11 @@ type DecompressMemoryInfoEXT struct {
 	PRegions            *DecompressMemoryRegionEXT
 }
 
+// Regions is PRegions as a slice of regionCount elements.
+func (s *DecompressMemoryInfoEXT) Regions() []DecompressMemoryRegionEXT {
+	return view(s.PRegions, s.RegionCount)
+}
+
 // StructureType returns StructureTypeDecompressMemoryInfoEXT, the sType value of DecompressMemoryInfoEXT.
 func (*DecompressMemoryInfoEXT) StructureType() StructureType {
 	return StructureTypeDecompressMemoryInfoEXT
@@ -1384,6 +1535,11 @@ type DirectDriverLoadingListLUNARG struct {
 	Mode        DirectDriverLoadingModeLUNARG
 	DriverCount uint32
 	PDrivers    *DirectDriverLoadingInfoLUNARG
+}
+
+// Drivers is PDrivers as a slice of driverCount elements.
+func (s *DirectDriverLoadingListLUNARG) Drivers() []DirectDriverLoadingInfoLUNARG {
+	return view(s.PDrivers, s.DriverCount)
 }
 
 // StructureType returns StructureTypeDirectDriverLoadingListLUNARG, the sType value of DirectDriverLoadingListLUNARG.
@@ -1562,6 +1718,11 @@ type DataGraphPipelineCreateInfoARM struct {
 	PResourceInfos    *DataGraphPipelineResourceInfoARM
 }
 
+// ResourceInfos is PResourceInfos as a slice of resourceInfoCount elements.
+func (s *DataGraphPipelineCreateInfoARM) ResourceInfos() []DataGraphPipelineResourceInfoARM {
+	return view(s.PResourceInfos, s.ResourceInfoCount)
+}
+
 // StructureType returns StructureTypeDataGraphPipelineCreateInfoARM, the sType value of DataGraphPipelineCreateInfoARM.
 func (*DataGraphPipelineCreateInfoARM) StructureType() StructureType {
 	return StructureTypeDataGraphPipelineCreateInfoARM
@@ -1576,6 +1737,11 @@ type DataGraphPipelineShaderModuleCreateInfoARM struct {
 	PSpecializationInfo *SpecializationInfo
 	ConstantCount       uint32
 	PConstants          *DataGraphPipelineConstantARM
+}
+
+// Constants is PConstants as a slice of constantCount elements.
+func (s *DataGraphPipelineShaderModuleCreateInfoARM) Constants() []DataGraphPipelineConstantARM {
+	return view(s.PConstants, s.ConstantCount)
 }
 
 // StructureType returns StructureTypeDataGraphPipelineShaderModuleCreateInfoARM, the sType value of DataGraphPipelineShaderModuleCreateInfoARM.
@@ -1658,6 +1824,11 @@ type DataGraphPipelinePropertyQueryResultARM struct {
 	PData    unsafe.Pointer
 }
 
+// Data is PData as a slice of dataSize elements.
+func (s *DataGraphPipelinePropertyQueryResultARM) Data() []byte {
+	return view((*byte)(s.PData), s.DataSize)
+}
+
 // StructureType returns StructureTypeDataGraphPipelinePropertyQueryResultARM, the sType value of DataGraphPipelinePropertyQueryResultARM.
 func (*DataGraphPipelinePropertyQueryResultARM) StructureType() StructureType {
 	return StructureTypeDataGraphPipelinePropertyQueryResultARM
@@ -1669,6 +1840,11 @@ type DataGraphPipelineIdentifierCreateInfoARM struct {
 	PNext          unsafe.Pointer
 	IdentifierSize uint32
 	PIdentifier    *uint8
+}
+
+// Identifier is PIdentifier as a slice of identifierSize elements.
+func (s *DataGraphPipelineIdentifierCreateInfoARM) Identifier() []uint8 {
+	return view(s.PIdentifier, s.IdentifierSize)
 }
 
 // StructureType returns StructureTypeDataGraphPipelineIdentifierCreateInfoARM, the sType value of DataGraphPipelineIdentifierCreateInfoARM.
@@ -1694,6 +1870,11 @@ type DataGraphProcessingEngineCreateInfoARM struct {
 	PNext                 unsafe.Pointer
 	ProcessingEngineCount uint32
 	PProcessingEngines    *PhysicalDeviceDataGraphProcessingEngineARM
+}
+
+// ProcessingEngines is PProcessingEngines as a slice of processingEngineCount elements.
+func (s *DataGraphProcessingEngineCreateInfoARM) ProcessingEngines() []PhysicalDeviceDataGraphProcessingEngineARM {
+	return view(s.PProcessingEngines, s.ProcessingEngineCount)
 }
 
 // StructureType returns StructureTypeDataGraphProcessingEngineCreateInfoARM, the sType value of DataGraphProcessingEngineCreateInfoARM.
@@ -1961,6 +2142,11 @@ type DeviceFaultShaderAbortMessageInfoKHR struct {
 	PMessageData    unsafe.Pointer
 }
 
+// MessageData is PMessageData as a slice of messageDataSize elements.
+func (s *DeviceFaultShaderAbortMessageInfoKHR) MessageData() []byte {
+	return view((*byte)(s.PMessageData), s.MessageDataSize)
+}
+
 // StructureType returns StructureTypeDeviceFaultShaderAbortMessageInfoKHR, the sType value of DeviceFaultShaderAbortMessageInfoKHR.
 func (*DeviceFaultShaderAbortMessageInfoKHR) StructureType() StructureType {
 	return StructureTypeDeviceFaultShaderAbortMessageInfoKHR
@@ -2017,6 +2203,11 @@ type DataGraphPipelineSingleNodeCreateInfoARM struct {
 	NodeType        DataGraphPipelineNodeTypeARM
 	ConnectionCount uint32
 	PConnections    *DataGraphPipelineSingleNodeConnectionARM
+}
+
+// Connections is PConnections as a slice of connectionCount elements.
+func (s *DataGraphPipelineSingleNodeCreateInfoARM) Connections() []DataGraphPipelineSingleNodeConnectionARM {
+	return view(s.PConnections, s.ConnectionCount)
 }
 
 // StructureType returns StructureTypeDataGraphPipelineSingleNodeCreateInfoARM, the sType value of DataGraphPipelineSingleNodeCreateInfoARM.

@@ -54,6 +54,11 @@ type GraphicsPipelineCreateInfo struct {
 	BasePipelineIndex   int32
 }
 
+// Stages is PStages as a slice of stageCount elements.
+func (s *GraphicsPipelineCreateInfo) Stages() []PipelineShaderStageCreateInfo {
+	return view(s.PStages, s.StageCount)
+}
+
 // StructureType returns StructureTypeGraphicsPipelineCreateInfo, the sType value of GraphicsPipelineCreateInfo.
 func (*GraphicsPipelineCreateInfo) StructureType() StructureType {
 	return StructureTypeGraphicsPipelineCreateInfo
@@ -94,6 +99,11 @@ type FramebufferCreateInfo struct {
 	Width           uint32
 	Height          uint32
 	Layers          uint32
+}
+
+// Attachments is PAttachments as a slice of attachmentCount elements.
+func (s *FramebufferCreateInfo) Attachments() []ImageView {
+	return view(s.PAttachments, s.AttachmentCount)
 }
 
 // StructureType returns StructureTypeFramebufferCreateInfo, the sType value of FramebufferCreateInfo.
@@ -143,6 +153,11 @@ type GraphicsShaderGroupCreateInfoNV struct {
 	PTessellationState *PipelineTessellationStateCreateInfo
 }
 
+// Stages is PStages as a slice of stageCount elements.
+func (s *GraphicsShaderGroupCreateInfoNV) Stages() []PipelineShaderStageCreateInfo {
+	return view(s.PStages, s.StageCount)
+}
+
 // StructureType returns StructureTypeGraphicsShaderGroupCreateInfoNV, the sType value of GraphicsShaderGroupCreateInfoNV.
 func (*GraphicsShaderGroupCreateInfoNV) StructureType() StructureType {
 	return StructureTypeGraphicsShaderGroupCreateInfoNV
@@ -156,6 +171,16 @@ type GraphicsPipelineShaderGroupsCreateInfoNV struct {
 	PGroups       *GraphicsShaderGroupCreateInfoNV
 	PipelineCount uint32
 	PPipelines    *Pipeline
+}
+
+// Groups is PGroups as a slice of groupCount elements.
+func (s *GraphicsPipelineShaderGroupsCreateInfoNV) Groups() []GraphicsShaderGroupCreateInfoNV {
+	return view(s.PGroups, s.GroupCount)
+}
+
+// Pipelines is PPipelines as a slice of pipelineCount elements.
+func (s *GraphicsPipelineShaderGroupsCreateInfoNV) Pipelines() []Pipeline {
+	return view(s.PPipelines, s.PipelineCount)
 }
 
 // StructureType returns StructureTypeGraphicsPipelineShaderGroupsCreateInfoNV, the sType value of GraphicsPipelineShaderGroupsCreateInfoNV.
@@ -180,6 +205,11 @@ type GeneratedCommandsInfoNV struct {
 	SequencesCountOffset   DeviceSize
 	SequencesIndexBuffer   Buffer
 	SequencesIndexOffset   DeviceSize
+}
+
+// Streams is PStreams as a slice of streamCount elements.
+func (s *GeneratedCommandsInfoNV) Streams() []IndirectCommandsStreamNV {
+	return view(s.PStreams, s.StreamCount)
 }
 
 // StructureType returns StructureTypeGeneratedCommandsInfoNV, the sType value of GeneratedCommandsInfoNV.
@@ -397,6 +427,11 @@ type HdrVividDynamicMetadataHUAWEI struct {
 	PDynamicMetadata    unsafe.Pointer
 }
 
+// DynamicMetadata is PDynamicMetadata as a slice of dynamicMetadataSize elements.
+func (s *HdrVividDynamicMetadataHUAWEI) DynamicMetadata() []byte {
+	return view((*byte)(s.PDynamicMetadata), s.DynamicMetadataSize)
+}
+
 // StructureType returns StructureTypeHdrVividDynamicMetadataHUAWEI, the sType value of HdrVividDynamicMetadataHUAWEI.
 func (*HdrVividDynamicMetadataHUAWEI) StructureType() StructureType {
 	return StructureTypeHdrVividDynamicMetadataHUAWEI
@@ -493,6 +528,11 @@ type FramebufferAttachmentsCreateInfo struct {
 }
 type FramebufferAttachmentsCreateInfoKHR = FramebufferAttachmentsCreateInfo
 
+// AttachmentImageInfos is PAttachmentImageInfos as a slice of attachmentImageInfoCount elements.
+func (s *FramebufferAttachmentsCreateInfo) AttachmentImageInfos() []FramebufferAttachmentImageInfo {
+	return view(s.PAttachmentImageInfos, s.AttachmentImageInfoCount)
+}
+
 // StructureType returns StructureTypeFramebufferAttachmentsCreateInfo, the sType value of FramebufferAttachmentsCreateInfo.
 func (*FramebufferAttachmentsCreateInfo) StructureType() StructureType {
 	return StructureTypeFramebufferAttachmentsCreateInfo
@@ -511,6 +551,11 @@ type FramebufferAttachmentImageInfo struct {
 	PViewFormats    *Format
 }
 type FramebufferAttachmentImageInfoKHR = FramebufferAttachmentImageInfo
+
+// ViewFormats is PViewFormats as a slice of viewFormatCount elements.
+func (s *FramebufferAttachmentImageInfo) ViewFormats() []Format {
+	return view(s.PViewFormats, s.ViewFormatCount)
+}
 
 // StructureType returns StructureTypeFramebufferAttachmentImageInfo, the sType value of FramebufferAttachmentImageInfo.
 func (*FramebufferAttachmentImageInfo) StructureType() StructureType {
@@ -580,6 +625,11 @@ type GpaSampleBeginInfoAMD struct {
 	SqThreadTraceDeviceMemoryLimit         DeviceSize
 	TimingPreSample                        PipelineStageFlags
 	TimingPostSample                       PipelineStageFlags
+}
+
+// PerfCounters is PPerfCounters as a slice of perfCounterCount elements.
+func (s *GpaSampleBeginInfoAMD) PerfCounters() []GpaPerfCounterAMD {
+	return view(s.PPerfCounters, s.PerfCounterCount)
 }
 
 // StructureType returns StructureTypeGpaSampleBeginInfoAMD, the sType value of GpaSampleBeginInfoAMD.
@@ -659,6 +709,11 @@ type GeneratedCommandsShaderInfoEXT struct {
 	PNext       unsafe.Pointer
 	ShaderCount uint32
 	PShaders    *ShaderEXT
+}
+
+// Shaders is PShaders as a slice of shaderCount elements.
+func (s *GeneratedCommandsShaderInfoEXT) Shaders() []ShaderEXT {
+	return view(s.PShaders, s.ShaderCount)
 }
 
 // StructureType returns StructureTypeGeneratedCommandsShaderInfoEXT, the sType value of GeneratedCommandsShaderInfoEXT.
@@ -904,6 +959,15 @@ type FrameBoundaryEXT struct {
 	PTag        unsafe.Pointer
 }
 
+// Images is PImages as a slice of imageCount elements.
+func (s *FrameBoundaryEXT) Images() []Image { return view(s.PImages, s.ImageCount) }
+
+// Buffers is PBuffers as a slice of bufferCount elements.
+func (s *FrameBoundaryEXT) Buffers() []Buffer { return view(s.PBuffers, s.BufferCount) }
+
+// Tag is PTag as a slice of tagSize elements.
+func (s *FrameBoundaryEXT) Tag() []byte { return view((*byte)(s.PTag), s.TagSize) }
+
 // StructureType returns StructureTypeFrameBoundaryEXT, the sType value of FrameBoundaryEXT.
 func (*FrameBoundaryEXT) StructureType() StructureType {
 	return StructureTypeFrameBoundaryEXT
@@ -934,6 +998,11 @@ type ExecutionGraphPipelineCreateInfoAMDX struct {
 	BasePipelineIndex  int32
 }
 
+// Stages is PStages as a slice of stageCount elements.
+func (s *ExecutionGraphPipelineCreateInfoAMDX) Stages() []PipelineShaderStageCreateInfo {
+	return view(s.PStages, s.StageCount)
+}
+
 // StructureType returns StructureTypeExecutionGraphPipelineCreateInfoAMDX, the sType value of ExecutionGraphPipelineCreateInfoAMDX.
 func (*ExecutionGraphPipelineCreateInfoAMDX) StructureType() StructureType {
 	return StructureTypeExecutionGraphPipelineCreateInfoAMDX
@@ -959,6 +1028,11 @@ type GetLatencyMarkerInfoNV struct {
 	PNext       unsafe.Pointer
 	TimingCount uint32
 	PTimings    *LatencyTimingsFrameReportNV
+}
+
+// Timings is PTimings as a slice of timingCount elements.
+func (s *GetLatencyMarkerInfoNV) Timings() []LatencyTimingsFrameReportNV {
+	return view(s.PTimings, s.TimingCount)
 }
 
 // StructureType returns StructureTypeGetLatencyMarkerInfoNV, the sType value of GetLatencyMarkerInfoNV.
@@ -1010,6 +1084,9 @@ type FrameBoundaryTensorsARM struct {
 	PTensors    *TensorARM
 }
 
+// Tensors is PTensors as a slice of tensorCount elements.
+func (s *FrameBoundaryTensorsARM) Tensors() []TensorARM { return view(s.PTensors, s.TensorCount) }
+
 // StructureType returns StructureTypeFrameBoundaryTensorsARM, the sType value of FrameBoundaryTensorsARM.
 func (*FrameBoundaryTensorsARM) StructureType() StructureType {
 	return StructureTypeFrameBoundaryTensorsARM
@@ -1057,8 +1134,14 @@ type HostAddressRangeEXT struct {
 	Size    uintptr
 }
 
+// AddressSlice is Address as a slice of size elements.
+func (s *HostAddressRangeEXT) AddressSlice() []byte { return view((*byte)(s.Address), s.Size) }
+
 // HostAddressRangeConstEXT is the struct VkHostAddressRangeConstEXT (16 bytes, aligned to 8).
 type HostAddressRangeConstEXT struct {
 	Address unsafe.Pointer
 	Size    uintptr
 }
+
+// AddressSlice is Address as a slice of size elements.
+func (s *HostAddressRangeConstEXT) AddressSlice() []byte { return view((*byte)(s.Address), s.Size) }

@@ -38,6 +38,16 @@ type InstanceCreateInfo struct {
 	PpEnabledExtensionNames **byte
 }
 
+// EnabledLayerNames is PpEnabledLayerNames as a slice of enabledLayerCount elements.
+func (s *InstanceCreateInfo) EnabledLayerNames() []*byte {
+	return view(s.PpEnabledLayerNames, s.EnabledLayerCount)
+}
+
+// EnabledExtensionNames is PpEnabledExtensionNames as a slice of enabledExtensionCount elements.
+func (s *InstanceCreateInfo) EnabledExtensionNames() []*byte {
+	return view(s.PpEnabledExtensionNames, s.EnabledExtensionCount)
+}
+
 // StructureType returns StructureTypeInstanceCreateInfo, the sType value of InstanceCreateInfo.
 func (*InstanceCreateInfo) StructureType() StructureType {
 	return StructureTypeInstanceCreateInfo
@@ -173,6 +183,11 @@ type ImageCreateInfo struct {
 	InitialLayout         ImageLayout
 }
 
+// QueueFamilyIndices is PQueueFamilyIndices as a slice of queueFamilyIndexCount elements.
+func (s *ImageCreateInfo) QueueFamilyIndices() []uint32 {
+	return view(s.PQueueFamilyIndices, s.QueueFamilyIndexCount)
+}
+
 // StructureType returns StructureTypeImageCreateInfo, the sType value of ImageCreateInfo.
 func (*ImageCreateInfo) StructureType() StructureType {
 	return StructureTypeImageCreateInfo
@@ -279,6 +294,11 @@ type LayerSettingsCreateInfoEXT struct {
 	PSettings    *LayerSettingEXT
 }
 
+// Settings is PSettings as a slice of settingCount elements.
+func (s *LayerSettingsCreateInfoEXT) Settings() []LayerSettingEXT {
+	return view(s.PSettings, s.SettingCount)
+}
+
 // StructureType returns StructureTypeLayerSettingsCreateInfoEXT, the sType value of LayerSettingsCreateInfoEXT.
 func (*LayerSettingsCreateInfoEXT) StructureType() StructureType {
 	return StructureTypeLayerSettingsCreateInfoEXT
@@ -292,6 +312,9 @@ type LayerSettingEXT struct {
 	ValueCount   uint32
 	PValues      unsafe.Pointer
 }
+
+// Values is PValues as a slice of valueCount elements.
+func (s *LayerSettingEXT) Values() []byte { return view((*byte)(s.PValues), s.ValueCount) }
 
 // IndirectCommandsStreamNV is the struct VkIndirectCommandsStreamNV (16 bytes, aligned to 8).
 type IndirectCommandsStreamNV struct {
@@ -318,6 +341,16 @@ type IndirectCommandsLayoutTokenNV struct {
 	PIndexTypeValues             *uint32
 }
 
+// IndexTypes is PIndexTypes as a slice of indexTypeCount elements.
+func (s *IndirectCommandsLayoutTokenNV) IndexTypes() []IndexType {
+	return view(s.PIndexTypes, s.IndexTypeCount)
+}
+
+// IndexTypeValues is PIndexTypeValues as a slice of indexTypeCount elements.
+func (s *IndirectCommandsLayoutTokenNV) IndexTypeValues() []uint32 {
+	return view(s.PIndexTypeValues, s.IndexTypeCount)
+}
+
 // StructureType returns StructureTypeIndirectCommandsLayoutTokenNV, the sType value of IndirectCommandsLayoutTokenNV.
 func (*IndirectCommandsLayoutTokenNV) StructureType() StructureType {
 	return StructureTypeIndirectCommandsLayoutTokenNV
@@ -333,6 +366,16 @@ type IndirectCommandsLayoutCreateInfoNV struct {
 	PTokens           *IndirectCommandsLayoutTokenNV
 	StreamCount       uint32
 	PStreamStrides    *uint32
+}
+
+// Tokens is PTokens as a slice of tokenCount elements.
+func (s *IndirectCommandsLayoutCreateInfoNV) Tokens() []IndirectCommandsLayoutTokenNV {
+	return view(s.PTokens, s.TokenCount)
+}
+
+// StreamStrides is PStreamStrides as a slice of streamCount elements.
+func (s *IndirectCommandsLayoutCreateInfoNV) StreamStrides() []uint32 {
+	return view(s.PStreamStrides, s.StreamCount)
 }
 
 // StructureType returns StructureTypeIndirectCommandsLayoutCreateInfoNV, the sType value of IndirectCommandsLayoutCreateInfoNV.
@@ -749,6 +792,11 @@ type ImageFormatListCreateInfo struct {
 }
 type ImageFormatListCreateInfoKHR = ImageFormatListCreateInfo
 
+// ViewFormats is PViewFormats as a slice of viewFormatCount elements.
+func (s *ImageFormatListCreateInfo) ViewFormats() []Format {
+	return view(s.PViewFormats, s.ViewFormatCount)
+}
+
 // StructureType returns StructureTypeImageFormatListCreateInfo, the sType value of ImageFormatListCreateInfo.
 func (*ImageFormatListCreateInfo) StructureType() StructureType {
 	return StructureTypeImageFormatListCreateInfo
@@ -823,6 +871,11 @@ type ImageDrmFormatModifierListCreateInfoEXT struct {
 	PDrmFormatModifiers    *uint64
 }
 
+// DrmFormatModifiers is PDrmFormatModifiers as a slice of drmFormatModifierCount elements.
+func (s *ImageDrmFormatModifierListCreateInfoEXT) DrmFormatModifiers() []uint64 {
+	return view(s.PDrmFormatModifiers, s.DrmFormatModifierCount)
+}
+
 // StructureType returns StructureTypeImageDrmFormatModifierListCreateInfoEXT, the sType value of ImageDrmFormatModifierListCreateInfoEXT.
 func (*ImageDrmFormatModifierListCreateInfoEXT) StructureType() StructureType {
 	return StructureTypeImageDrmFormatModifierListCreateInfoEXT
@@ -835,6 +888,11 @@ type ImageDrmFormatModifierExplicitCreateInfoEXT struct {
 	DrmFormatModifier           uint64
 	DrmFormatModifierPlaneCount uint32
 	PPlaneLayouts               *SubresourceLayout
+}
+
+// PlaneLayouts is PPlaneLayouts as a slice of drmFormatModifierPlaneCount elements.
+func (s *ImageDrmFormatModifierExplicitCreateInfoEXT) PlaneLayouts() []SubresourceLayout {
+	return view(s.PPlaneLayouts, s.DrmFormatModifierPlaneCount)
 }
 
 // StructureType returns StructureTypeImageDrmFormatModifierExplicitCreateInfoEXT, the sType value of ImageDrmFormatModifierExplicitCreateInfoEXT.
@@ -1000,6 +1058,11 @@ type MutableDescriptorTypeListEXT struct {
 }
 type MutableDescriptorTypeListVALVE = MutableDescriptorTypeListEXT
 
+// DescriptorTypes is PDescriptorTypes as a slice of descriptorTypeCount elements.
+func (s *MutableDescriptorTypeListEXT) DescriptorTypes() []DescriptorType {
+	return view(s.PDescriptorTypes, s.DescriptorTypeCount)
+}
+
 // MutableDescriptorTypeCreateInfoEXT is the struct VkMutableDescriptorTypeCreateInfoEXT (32 bytes, aligned to 8).
 type MutableDescriptorTypeCreateInfoEXT struct {
 	SType                          StructureType
@@ -1008,6 +1071,11 @@ type MutableDescriptorTypeCreateInfoEXT struct {
 	PMutableDescriptorTypeLists    *MutableDescriptorTypeListEXT
 }
 type MutableDescriptorTypeCreateInfoVALVE = MutableDescriptorTypeCreateInfoEXT
+
+// MutableDescriptorTypeLists is PMutableDescriptorTypeLists as a slice of mutableDescriptorTypeListCount elements.
+func (s *MutableDescriptorTypeCreateInfoEXT) MutableDescriptorTypeLists() []MutableDescriptorTypeListEXT {
+	return view(s.PMutableDescriptorTypeLists, s.MutableDescriptorTypeListCount)
+}
 
 // StructureType returns StructureTypeMutableDescriptorTypeCreateInfoEXT, the sType value of MutableDescriptorTypeCreateInfoEXT.
 func (*MutableDescriptorTypeCreateInfoEXT) StructureType() StructureType {
@@ -1035,6 +1103,11 @@ type IndirectExecutionSetShaderLayoutInfoEXT struct {
 	PSetLayouts    *DescriptorSetLayout
 }
 
+// SetLayouts is PSetLayouts as a slice of setLayoutCount elements.
+func (s *IndirectExecutionSetShaderLayoutInfoEXT) SetLayouts() []DescriptorSetLayout {
+	return view(s.PSetLayouts, s.SetLayoutCount)
+}
+
 // StructureType returns StructureTypeIndirectExecutionSetShaderLayoutInfoEXT, the sType value of IndirectExecutionSetShaderLayoutInfoEXT.
 func (*IndirectExecutionSetShaderLayoutInfoEXT) StructureType() StructureType {
 	return StructureTypeIndirectExecutionSetShaderLayoutInfoEXT
@@ -1050,6 +1123,21 @@ type IndirectExecutionSetShaderInfoEXT struct {
 	MaxShaderCount         uint32
 	PushConstantRangeCount uint32
 	PPushConstantRanges    *PushConstantRange
+}
+
+// InitialShaders is PInitialShaders as a slice of shaderCount elements.
+func (s *IndirectExecutionSetShaderInfoEXT) InitialShaders() []ShaderEXT {
+	return view(s.PInitialShaders, s.ShaderCount)
+}
+
+// SetLayoutInfos is PSetLayoutInfos as a slice of shaderCount elements.
+func (s *IndirectExecutionSetShaderInfoEXT) SetLayoutInfos() []IndirectExecutionSetShaderLayoutInfoEXT {
+	return view(s.PSetLayoutInfos, s.ShaderCount)
+}
+
+// PushConstantRanges is PPushConstantRanges as a slice of pushConstantRangeCount elements.
+func (s *IndirectExecutionSetShaderInfoEXT) PushConstantRanges() []PushConstantRange {
+	return view(s.PPushConstantRanges, s.PushConstantRangeCount)
 }
 
 // StructureType returns StructureTypeIndirectExecutionSetShaderInfoEXT, the sType value of IndirectExecutionSetShaderInfoEXT.
@@ -1095,6 +1183,11 @@ type IndirectCommandsLayoutCreateInfoEXT struct {
 	PipelineLayout PipelineLayout
 	TokenCount     uint32
 	PTokens        *IndirectCommandsLayoutTokenEXT
+}
+
+// Tokens is PTokens as a slice of tokenCount elements.
+func (s *IndirectCommandsLayoutCreateInfoEXT) Tokens() []IndirectCommandsLayoutTokenEXT {
+	return view(s.PTokens, s.TokenCount)
 }
 
 // StructureType returns StructureTypeIndirectCommandsLayoutCreateInfoEXT, the sType value of IndirectCommandsLayoutCreateInfoEXT.
@@ -1336,6 +1429,11 @@ type ImageFormatConstraintsInfoFUCHSIA struct {
 	PColorSpaces           *SysmemColorSpaceFUCHSIA
 }
 
+// ColorSpaces is PColorSpaces as a slice of colorSpaceCount elements.
+func (s *ImageFormatConstraintsInfoFUCHSIA) ColorSpaces() []SysmemColorSpaceFUCHSIA {
+	return view(s.PColorSpaces, s.ColorSpaceCount)
+}
+
 // StructureType returns StructureTypeImageFormatConstraintsInfoFUCHSIA, the sType value of ImageFormatConstraintsInfoFUCHSIA.
 func (*ImageFormatConstraintsInfoFUCHSIA) StructureType() StructureType {
 	return StructureTypeImageFormatConstraintsInfoFUCHSIA
@@ -1349,6 +1447,11 @@ type ImageConstraintsInfoFUCHSIA struct {
 	PFormatConstraints          *ImageFormatConstraintsInfoFUCHSIA
 	BufferCollectionConstraints BufferCollectionConstraintsInfoFUCHSIA
 	Flags                       ImageConstraintsInfoFlagsFUCHSIA
+}
+
+// FormatConstraints is PFormatConstraints as a slice of formatConstraintsCount elements.
+func (s *ImageConstraintsInfoFUCHSIA) FormatConstraints() []ImageFormatConstraintsInfoFUCHSIA {
+	return view(s.PFormatConstraints, s.FormatConstraintsCount)
 }
 
 // StructureType returns StructureTypeImageConstraintsInfoFUCHSIA, the sType value of ImageConstraintsInfoFUCHSIA.
@@ -1388,6 +1491,11 @@ type ImageCompressionControlEXT struct {
 	Flags                        ImageCompressionFlagsEXT
 	CompressionControlPlaneCount uint32
 	PFixedRateFlags              *ImageCompressionFixedRateFlagsEXT
+}
+
+// FixedRateFlags is PFixedRateFlags as a slice of compressionControlPlaneCount elements.
+func (s *ImageCompressionControlEXT) FixedRateFlags() []ImageCompressionFixedRateFlagsEXT {
+	return view(s.PFixedRateFlags, s.CompressionControlPlaneCount)
 }
 
 // StructureType returns StructureTypeImageCompressionControlEXT, the sType value of ImageCompressionControlEXT.
@@ -1439,6 +1547,16 @@ type MicromapBuildInfoEXT struct {
 	TriangleArrayStride DeviceSize
 }
 
+// UsageCounts is PUsageCounts as a slice of usageCountsCount elements.
+func (s *MicromapBuildInfoEXT) UsageCounts() []MicromapUsageEXT {
+	return view(s.PUsageCounts, s.UsageCountsCount)
+}
+
+// UsageCountsSlice is PpUsageCounts as a slice of usageCountsCount elements.
+func (s *MicromapBuildInfoEXT) UsageCountsSlice() []*MicromapUsageEXT {
+	return view(s.PpUsageCounts, s.UsageCountsCount)
+}
+
 // StructureType returns StructureTypeMicromapBuildInfoEXT, the sType value of MicromapBuildInfoEXT.
 func (*MicromapBuildInfoEXT) StructureType() StructureType {
 	return StructureTypeMicromapBuildInfoEXT
@@ -1467,6 +1585,9 @@ type MicromapVersionInfoEXT struct {
 	PNext        unsafe.Pointer
 	PVersionData *uint8
 }
+
+// VersionData is PVersionData as a slice of 2*VK_UUID_SIZE elements.
+func (s *MicromapVersionInfoEXT) VersionData() []uint8 { return view(s.PVersionData, 2*UuidSize) }
 
 // StructureType returns StructureTypeMicromapVersionInfoEXT, the sType value of MicromapVersionInfoEXT.
 func (*MicromapVersionInfoEXT) StructureType() StructureType {
@@ -1639,6 +1760,9 @@ type OpticalFlowExecuteInfoNV struct {
 	PRegions    *Rect2D
 }
 
+// Regions is PRegions as a slice of regionCount elements.
+func (s *OpticalFlowExecuteInfoNV) Regions() []Rect2D { return view(s.PRegions, s.RegionCount) }
+
 // StructureType returns StructureTypeOpticalFlowExecuteInfoNV, the sType value of OpticalFlowExecuteInfoNV.
 func (*OpticalFlowExecuteInfoNV) StructureType() StructureType {
 	return StructureTypeOpticalFlowExecuteInfoNV
@@ -1650,6 +1774,11 @@ type MultiviewPerViewRenderAreasRenderPassBeginInfoQCOM struct {
 	PNext                  unsafe.Pointer
 	PerViewRenderAreaCount uint32
 	PPerViewRenderAreas    *Rect2D
+}
+
+// PerViewRenderAreas is PPerViewRenderAreas as a slice of perViewRenderAreaCount elements.
+func (s *MultiviewPerViewRenderAreasRenderPassBeginInfoQCOM) PerViewRenderAreas() []Rect2D {
+	return view(s.PPerViewRenderAreas, s.PerViewRenderAreaCount)
 }
 
 // StructureType returns StructureTypeMultiviewPerViewRenderAreasRenderPassBeginInfoQCOM, the sType value of MultiviewPerViewRenderAreasRenderPassBeginInfoQCOM.
@@ -1781,6 +1910,11 @@ type LatencySurfaceCapabilitiesNV struct {
 	PNext            unsafe.Pointer
 	PresentModeCount uint32
 	PPresentModes    *PresentModeKHR
+}
+
+// PresentModes is PPresentModes as a slice of presentModeCount elements.
+func (s *LatencySurfaceCapabilitiesNV) PresentModes() []PresentModeKHR {
+	return view(s.PPresentModes, s.PresentModeCount)
 }
 
 // StructureType returns StructureTypeLatencySurfaceCapabilitiesNV, the sType value of LatencySurfaceCapabilitiesNV.
@@ -1936,6 +2070,11 @@ type MemoryRangeBarriersInfoKHR struct {
 	PNext                   unsafe.Pointer
 	MemoryRangeBarrierCount uint32
 	PMemoryRangeBarriers    *MemoryRangeBarrierKHR
+}
+
+// MemoryRangeBarriers is PMemoryRangeBarriers as a slice of memoryRangeBarrierCount elements.
+func (s *MemoryRangeBarriersInfoKHR) MemoryRangeBarriers() []MemoryRangeBarrierKHR {
+	return view(s.PMemoryRangeBarriers, s.MemoryRangeBarrierCount)
 }
 
 // StructureType returns StructureTypeMemoryRangeBarriersInfoKHR, the sType value of MemoryRangeBarriersInfoKHR.

@@ -66,6 +66,16 @@ type PipelineVertexInputStateCreateInfo struct {
 	PVertexAttributeDescriptions    *VertexInputAttributeDescription
 }
 
+// VertexBindingDescriptions is PVertexBindingDescriptions as a slice of vertexBindingDescriptionCount elements.
+func (s *PipelineVertexInputStateCreateInfo) VertexBindingDescriptions() []VertexInputBindingDescription {
+	return view(s.PVertexBindingDescriptions, s.VertexBindingDescriptionCount)
+}
+
+// VertexAttributeDescriptions is PVertexAttributeDescriptions as a slice of vertexAttributeDescriptionCount elements.
+func (s *PipelineVertexInputStateCreateInfo) VertexAttributeDescriptions() []VertexInputAttributeDescription {
+	return view(s.PVertexAttributeDescriptions, s.VertexAttributeDescriptionCount)
+}
+
 // StructureType returns StructureTypePipelineVertexInputStateCreateInfo, the sType value of PipelineVertexInputStateCreateInfo.
 func (*PipelineVertexInputStateCreateInfo) StructureType() StructureType {
 	return StructureTypePipelineVertexInputStateCreateInfo
@@ -109,6 +119,16 @@ type PipelineViewportStateCreateInfo struct {
 	PScissors     *Rect2D
 }
 
+// Viewports is PViewports as a slice of viewportCount elements.
+func (s *PipelineViewportStateCreateInfo) Viewports() []Viewport {
+	return view(s.PViewports, s.ViewportCount)
+}
+
+// Scissors is PScissors as a slice of scissorCount elements.
+func (s *PipelineViewportStateCreateInfo) Scissors() []Rect2D {
+	return view(s.PScissors, s.ScissorCount)
+}
+
 // StructureType returns StructureTypePipelineViewportStateCreateInfo, the sType value of PipelineViewportStateCreateInfo.
 func (*PipelineViewportStateCreateInfo) StructureType() StructureType {
 	return StructureTypePipelineViewportStateCreateInfo
@@ -149,6 +169,11 @@ type PipelineMultisampleStateCreateInfo struct {
 	AlphaToOneEnable      Bool32
 }
 
+// SampleMask is PSampleMask as a slice of (rasterizationSamples + 31) / 32 elements.
+func (s *PipelineMultisampleStateCreateInfo) SampleMask() []SampleMask {
+	return view(s.PSampleMask, (s.RasterizationSamples+31)/32)
+}
+
 // StructureType returns StructureTypePipelineMultisampleStateCreateInfo, the sType value of PipelineMultisampleStateCreateInfo.
 func (*PipelineMultisampleStateCreateInfo) StructureType() StructureType {
 	return StructureTypePipelineMultisampleStateCreateInfo
@@ -178,6 +203,11 @@ type PipelineColorBlendStateCreateInfo struct {
 	BlendConstants  [4]float32
 }
 
+// Attachments is PAttachments as a slice of attachmentCount elements.
+func (s *PipelineColorBlendStateCreateInfo) Attachments() []PipelineColorBlendAttachmentState {
+	return view(s.PAttachments, s.AttachmentCount)
+}
+
 // StructureType returns StructureTypePipelineColorBlendStateCreateInfo, the sType value of PipelineColorBlendStateCreateInfo.
 func (*PipelineColorBlendStateCreateInfo) StructureType() StructureType {
 	return StructureTypePipelineColorBlendStateCreateInfo
@@ -190,6 +220,11 @@ type PipelineDynamicStateCreateInfo struct {
 	Flags             PipelineDynamicStateCreateFlags
 	DynamicStateCount uint32
 	PDynamicStates    *DynamicState
+}
+
+// DynamicStates is PDynamicStates as a slice of dynamicStateCount elements.
+func (s *PipelineDynamicStateCreateInfo) DynamicStates() []DynamicState {
+	return view(s.PDynamicStates, s.DynamicStateCount)
 }
 
 // StructureType returns StructureTypePipelineDynamicStateCreateInfo, the sType value of PipelineDynamicStateCreateInfo.
@@ -225,6 +260,11 @@ type PipelineCacheCreateInfo struct {
 	Flags           PipelineCacheCreateFlags
 	InitialDataSize uintptr
 	PInitialData    unsafe.Pointer
+}
+
+// InitialData is PInitialData as a slice of initialDataSize elements.
+func (s *PipelineCacheCreateInfo) InitialData() []byte {
+	return view((*byte)(s.PInitialData), s.InitialDataSize)
 }
 
 // StructureType returns StructureTypePipelineCacheCreateInfo, the sType value of PipelineCacheCreateInfo.
@@ -279,6 +319,11 @@ type PipelineBinaryHandlesInfoKHR struct {
 	PPipelineBinaries   *PipelineBinaryKHR
 }
 
+// PipelineBinaries is PPipelineBinaries as a slice of pipelineBinaryCount elements.
+func (s *PipelineBinaryHandlesInfoKHR) PipelineBinaries() []PipelineBinaryKHR {
+	return view(s.PPipelineBinaries, s.PipelineBinaryCount)
+}
+
 // StructureType returns StructureTypePipelineBinaryHandlesInfoKHR, the sType value of PipelineBinaryHandlesInfoKHR.
 func (*PipelineBinaryHandlesInfoKHR) StructureType() StructureType {
 	return StructureTypePipelineBinaryHandlesInfoKHR
@@ -290,11 +335,24 @@ type PipelineBinaryDataKHR struct {
 	PData    unsafe.Pointer
 }
 
+// Data is PData as a slice of dataSize elements.
+func (s *PipelineBinaryDataKHR) Data() []byte { return view((*byte)(s.PData), s.DataSize) }
+
 // PipelineBinaryKeysAndDataKHR is the struct VkPipelineBinaryKeysAndDataKHR (24 bytes, aligned to 8).
 type PipelineBinaryKeysAndDataKHR struct {
 	BinaryCount         uint32
 	PPipelineBinaryKeys *PipelineBinaryKeyKHR
 	PPipelineBinaryData *PipelineBinaryDataKHR
+}
+
+// PipelineBinaryKeys is PPipelineBinaryKeys as a slice of binaryCount elements.
+func (s *PipelineBinaryKeysAndDataKHR) PipelineBinaryKeys() []PipelineBinaryKeyKHR {
+	return view(s.PPipelineBinaryKeys, s.BinaryCount)
+}
+
+// PipelineBinaryData is PPipelineBinaryData as a slice of binaryCount elements.
+func (s *PipelineBinaryKeysAndDataKHR) PipelineBinaryData() []PipelineBinaryDataKHR {
+	return view(s.PPipelineBinaryData, s.BinaryCount)
 }
 
 // PipelineBinaryKeyKHR is the struct VkPipelineBinaryKeyKHR (56 bytes, aligned to 8).
@@ -316,6 +374,11 @@ type PipelineBinaryInfoKHR struct {
 	PNext             unsafe.Pointer
 	BinaryCount       uint32
 	PPipelineBinaries *PipelineBinaryKHR
+}
+
+// PipelineBinaries is PPipelineBinaries as a slice of binaryCount elements.
+func (s *PipelineBinaryInfoKHR) PipelineBinaries() []PipelineBinaryKHR {
+	return view(s.PPipelineBinaries, s.BinaryCount)
 }
 
 // StructureType returns StructureTypePipelineBinaryInfoKHR, the sType value of PipelineBinaryInfoKHR.
@@ -355,6 +418,16 @@ type PipelineLayoutCreateInfo struct {
 	PSetLayouts            *DescriptorSetLayout
 	PushConstantRangeCount uint32
 	PPushConstantRanges    *PushConstantRange
+}
+
+// SetLayouts is PSetLayouts as a slice of setLayoutCount elements.
+func (s *PipelineLayoutCreateInfo) SetLayouts() []DescriptorSetLayout {
+	return view(s.PSetLayouts, s.SetLayoutCount)
+}
+
+// PushConstantRanges is PPushConstantRanges as a slice of pushConstantRangeCount elements.
+func (s *PipelineLayoutCreateInfo) PushConstantRanges() []PushConstantRange {
+	return view(s.PPushConstantRanges, s.PushConstantRangeCount)
 }
 
 // StructureType returns StructureTypePipelineLayoutCreateInfo, the sType value of PipelineLayoutCreateInfo.
@@ -551,6 +624,20 @@ type PresentInfoKHR struct {
 	PImageIndices      *uint32
 	PResults           *Result
 }
+
+// WaitSemaphores is PWaitSemaphores as a slice of waitSemaphoreCount elements.
+func (s *PresentInfoKHR) WaitSemaphores() []Semaphore {
+	return view(s.PWaitSemaphores, s.WaitSemaphoreCount)
+}
+
+// Swapchains is PSwapchains as a slice of swapchainCount elements.
+func (s *PresentInfoKHR) Swapchains() []SwapchainKHR { return view(s.PSwapchains, s.SwapchainCount) }
+
+// ImageIndices is PImageIndices as a slice of swapchainCount elements.
+func (s *PresentInfoKHR) ImageIndices() []uint32 { return view(s.PImageIndices, s.SwapchainCount) }
+
+// Results is PResults as a slice of swapchainCount elements.
+func (s *PresentInfoKHR) Results() []Result { return view(s.PResults, s.SwapchainCount) }
 
 // StructureType returns StructureTypePresentInfoKHR, the sType value of PresentInfoKHR.
 func (*PresentInfoKHR) StructureType() StructureType {
@@ -846,6 +933,9 @@ type PresentRegionsKHR struct {
 	PRegions       *PresentRegionKHR
 }
 
+// Regions is PRegions as a slice of swapchainCount elements.
+func (s *PresentRegionsKHR) Regions() []PresentRegionKHR { return view(s.PRegions, s.SwapchainCount) }
+
 // StructureType returns StructureTypePresentRegionsKHR, the sType value of PresentRegionsKHR.
 func (*PresentRegionsKHR) StructureType() StructureType {
 	return StructureTypePresentRegionsKHR
@@ -856,6 +946,9 @@ type PresentRegionKHR struct {
 	RectangleCount uint32
 	PRectangles    *RectLayerKHR
 }
+
+// Rectangles is PRectangles as a slice of rectangleCount elements.
+func (s *PresentRegionKHR) Rectangles() []RectLayerKHR { return view(s.PRectangles, s.RectangleCount) }
 
 // PhysicalDeviceVariablePointersFeatures is the struct VkPhysicalDeviceVariablePointersFeatures (24 bytes, aligned to 8).
 type PhysicalDeviceVariablePointersFeatures struct {
@@ -1008,6 +1101,9 @@ type PresentIdKHR struct {
 	PPresentIds    *uint64
 }
 
+// PresentIds is PPresentIds as a slice of swapchainCount elements.
+func (s *PresentIdKHR) PresentIds() []uint64 { return view(s.PPresentIds, s.SwapchainCount) }
+
 // StructureType returns StructureTypePresentIdKHR, the sType value of PresentIdKHR.
 func (*PresentIdKHR) StructureType() StructureType {
 	return StructureTypePresentIdKHR
@@ -1032,6 +1128,9 @@ type PresentId2KHR struct {
 	SwapchainCount uint32
 	PPresentIds    *uint64
 }
+
+// PresentIds is PPresentIds as a slice of swapchainCount elements.
+func (s *PresentId2KHR) PresentIds() []uint64 { return view(s.PPresentIds, s.SwapchainCount) }
 
 // StructureType returns StructureTypePresentId2KHR, the sType value of PresentId2KHR.
 func (*PresentId2KHR) StructureType() StructureType {
@@ -1133,6 +1232,11 @@ type PastPresentationTimingPropertiesEXT struct {
 	PPresentationTimings    *PastPresentationTimingEXT
 }
 
+// PresentationTimings is PPresentationTimings as a slice of presentationTimingCount elements.
+func (s *PastPresentationTimingPropertiesEXT) PresentationTimings() []PastPresentationTimingEXT {
+	return view(s.PPresentationTimings, s.PresentationTimingCount)
+}
+
 // StructureType returns StructureTypePastPresentationTimingPropertiesEXT, the sType value of PastPresentationTimingPropertiesEXT.
 func (*PastPresentationTimingPropertiesEXT) StructureType() StructureType {
 	return StructureTypePastPresentationTimingPropertiesEXT
@@ -1151,6 +1255,11 @@ type PastPresentationTimingEXT struct {
 	ReportComplete    Bool32
 }
 
+// PresentStages is PPresentStages as a slice of presentStageCount elements.
+func (s *PastPresentationTimingEXT) PresentStages() []PresentStageTimeEXT {
+	return view(s.PPresentStages, s.PresentStageCount)
+}
+
 // StructureType returns StructureTypePastPresentationTimingEXT, the sType value of PastPresentationTimingEXT.
 func (*PastPresentationTimingEXT) StructureType() StructureType {
 	return StructureTypePastPresentationTimingEXT
@@ -1162,6 +1271,11 @@ type PresentTimingsInfoEXT struct {
 	PNext          unsafe.Pointer
 	SwapchainCount uint32
 	PTimingInfos   *PresentTimingInfoEXT
+}
+
+// TimingInfos is PTimingInfos as a slice of swapchainCount elements.
+func (s *PresentTimingsInfoEXT) TimingInfos() []PresentTimingInfoEXT {
+	return view(s.PTimingInfos, s.SwapchainCount)
 }
 
 // StructureType returns StructureTypePresentTimingsInfoEXT, the sType value of PresentTimingsInfoEXT.
@@ -1202,6 +1316,9 @@ type PresentTimesInfoGOOGLE struct {
 	PTimes         *PresentTimeGOOGLE
 }
 
+// Times is PTimes as a slice of swapchainCount elements.
+func (s *PresentTimesInfoGOOGLE) Times() []PresentTimeGOOGLE { return view(s.PTimes, s.SwapchainCount) }
+
 // StructureType returns StructureTypePresentTimesInfoGOOGLE, the sType value of PresentTimesInfoGOOGLE.
 func (*PresentTimesInfoGOOGLE) StructureType() StructureType {
 	return StructureTypePresentTimesInfoGOOGLE
@@ -1222,6 +1339,11 @@ type PipelineViewportWScalingStateCreateInfoNV struct {
 	PViewportWScalings     *ViewportWScalingNV
 }
 
+// ViewportWScalings is PViewportWScalings as a slice of viewportCount elements.
+func (s *PipelineViewportWScalingStateCreateInfoNV) ViewportWScalings() []ViewportWScalingNV {
+	return view(s.PViewportWScalings, s.ViewportCount)
+}
+
 // StructureType returns StructureTypePipelineViewportWScalingStateCreateInfoNV, the sType value of PipelineViewportWScalingStateCreateInfoNV.
 func (*PipelineViewportWScalingStateCreateInfoNV) StructureType() StructureType {
 	return StructureTypePipelineViewportWScalingStateCreateInfoNV
@@ -1234,6 +1356,11 @@ type PipelineViewportSwizzleStateCreateInfoNV struct {
 	Flags             PipelineViewportSwizzleStateCreateFlagsNV
 	ViewportCount     uint32
 	PViewportSwizzles *ViewportSwizzleNV
+}
+
+// ViewportSwizzles is PViewportSwizzles as a slice of viewportCount elements.
+func (s *PipelineViewportSwizzleStateCreateInfoNV) ViewportSwizzles() []ViewportSwizzleNV {
+	return view(s.PViewportSwizzles, s.ViewportCount)
 }
 
 // StructureType returns StructureTypePipelineViewportSwizzleStateCreateInfoNV, the sType value of PipelineViewportSwizzleStateCreateInfoNV.
@@ -1261,6 +1388,11 @@ type PipelineDiscardRectangleStateCreateInfoEXT struct {
 	DiscardRectangleMode  DiscardRectangleModeEXT
 	DiscardRectangleCount uint32
 	PDiscardRectangles    *Rect2D
+}
+
+// DiscardRectangles is PDiscardRectangles as a slice of discardRectangleCount elements.
+func (s *PipelineDiscardRectangleStateCreateInfoEXT) DiscardRectangles() []Rect2D {
+	return view(s.PDiscardRectangles, s.DiscardRectangleCount)
 }
 
 // StructureType returns StructureTypePipelineDiscardRectangleStateCreateInfoEXT, the sType value of PipelineDiscardRectangleStateCreateInfoEXT.
@@ -1565,6 +1697,11 @@ type PipelineCoverageModulationStateCreateInfoNV struct {
 	PCoverageModulationTable      *float32
 }
 
+// CoverageModulationTable is PCoverageModulationTable as a slice of coverageModulationTableCount elements.
+func (s *PipelineCoverageModulationStateCreateInfoNV) CoverageModulationTable() []float32 {
+	return view(s.PCoverageModulationTable, s.CoverageModulationTableCount)
+}
+
 // StructureType returns StructureTypePipelineCoverageModulationStateCreateInfoNV, the sType value of PipelineCoverageModulationStateCreateInfoNV.
 func (*PipelineCoverageModulationStateCreateInfoNV) StructureType() StructureType {
 	return StructureTypePipelineCoverageModulationStateCreateInfoNV
@@ -1706,6 +1843,11 @@ type PhysicalDeviceLayeredApiPropertiesListKHR struct {
 	PNext           unsafe.Pointer
 	LayeredApiCount uint32
 	PLayeredApis    *PhysicalDeviceLayeredApiPropertiesKHR
+}
+
+// LayeredApis is PLayeredApis as a slice of layeredApiCount elements.
+func (s *PhysicalDeviceLayeredApiPropertiesListKHR) LayeredApis() []PhysicalDeviceLayeredApiPropertiesKHR {
+	return view(s.PLayeredApis, s.LayeredApiCount)
 }
 
 // StructureType returns StructureTypePhysicalDeviceLayeredApiPropertiesListKHR, the sType value of PhysicalDeviceLayeredApiPropertiesListKHR.
@@ -2110,6 +2252,11 @@ type PipelineVertexInputDivisorStateCreateInfo struct {
 type PipelineVertexInputDivisorStateCreateInfoEXT = PipelineVertexInputDivisorStateCreateInfo
 type PipelineVertexInputDivisorStateCreateInfoKHR = PipelineVertexInputDivisorStateCreateInfo
 
+// VertexBindingDivisors is PVertexBindingDivisors as a slice of vertexBindingDivisorCount elements.
+func (s *PipelineVertexInputDivisorStateCreateInfo) VertexBindingDivisors() []VertexInputBindingDivisorDescription {
+	return view(s.PVertexBindingDivisors, s.VertexBindingDivisorCount)
+}
+
 // StructureType returns StructureTypePipelineVertexInputDivisorStateCreateInfo, the sType value of PipelineVertexInputDivisorStateCreateInfo.
 func (*PipelineVertexInputDivisorStateCreateInfo) StructureType() StructureType {
 	return StructureTypePipelineVertexInputDivisorStateCreateInfo
@@ -2393,6 +2540,11 @@ type PipelineViewportExclusiveScissorStateCreateInfoNV struct {
 	PExclusiveScissors    *Rect2D
 }
 
+// ExclusiveScissors is PExclusiveScissors as a slice of exclusiveScissorCount elements.
+func (s *PipelineViewportExclusiveScissorStateCreateInfoNV) ExclusiveScissors() []Rect2D {
+	return view(s.PExclusiveScissors, s.ExclusiveScissorCount)
+}
+
 // StructureType returns StructureTypePipelineViewportExclusiveScissorStateCreateInfoNV, the sType value of PipelineViewportExclusiveScissorStateCreateInfoNV.
 func (*PipelineViewportExclusiveScissorStateCreateInfoNV) StructureType() StructureType {
 	return StructureTypePipelineViewportExclusiveScissorStateCreateInfoNV
@@ -2534,6 +2686,11 @@ type PipelineViewportShadingRateImageStateCreateInfoNV struct {
 	PShadingRatePalettes   *ShadingRatePaletteNV
 }
 
+// ShadingRatePalettes is PShadingRatePalettes as a slice of viewportCount elements.
+func (s *PipelineViewportShadingRateImageStateCreateInfoNV) ShadingRatePalettes() []ShadingRatePaletteNV {
+	return view(s.PShadingRatePalettes, s.ViewportCount)
+}
+
 // StructureType returns StructureTypePipelineViewportShadingRateImageStateCreateInfoNV, the sType value of PipelineViewportShadingRateImageStateCreateInfoNV.
 func (*PipelineViewportShadingRateImageStateCreateInfoNV) StructureType() StructureType {
 	return StructureTypePipelineViewportShadingRateImageStateCreateInfoNV
@@ -2585,6 +2742,11 @@ type PipelineViewportCoarseSampleOrderStateCreateInfoNV struct {
 	SampleOrderType        CoarseSampleOrderTypeNV
 	CustomSampleOrderCount uint32
 	PCustomSampleOrders    *CoarseSampleOrderCustomNV
+}
+
+// CustomSampleOrders is PCustomSampleOrders as a slice of customSampleOrderCount elements.
+func (s *PipelineViewportCoarseSampleOrderStateCreateInfoNV) CustomSampleOrders() []CoarseSampleOrderCustomNV {
+	return view(s.PCustomSampleOrders, s.CustomSampleOrderCount)
 }
 
 // StructureType returns StructureTypePipelineViewportCoarseSampleOrderStateCreateInfoNV, the sType value of PipelineViewportCoarseSampleOrderStateCreateInfoNV.
@@ -2806,6 +2968,11 @@ type PhysicalDeviceImageDrmFormatModifierInfoEXT struct {
 	SharingMode           SharingMode
 	QueueFamilyIndexCount uint32
 	PQueueFamilyIndices   *uint32
+}
+
+// QueueFamilyIndices is PQueueFamilyIndices as a slice of queueFamilyIndexCount elements.
+func (s *PhysicalDeviceImageDrmFormatModifierInfoEXT) QueueFamilyIndices() []uint32 {
+	return view(s.PQueueFamilyIndices, s.QueueFamilyIndexCount)
 }
 
 // StructureType returns StructureTypePhysicalDeviceImageDrmFormatModifierInfoEXT, the sType value of PhysicalDeviceImageDrmFormatModifierInfoEXT.
@@ -3115,6 +3282,11 @@ type PipelineCreationFeedbackCreateInfo struct {
 	PPipelineStageCreationFeedbacks    *PipelineCreationFeedback
 }
 type PipelineCreationFeedbackCreateInfoEXT = PipelineCreationFeedbackCreateInfo
+
+// PipelineStageCreationFeedbacks is PPipelineStageCreationFeedbacks as a slice of pipelineStageCreationFeedbackCount elements.
+func (s *PipelineCreationFeedbackCreateInfo) PipelineStageCreationFeedbacks() []PipelineCreationFeedback {
+	return view(s.PPipelineStageCreationFeedbacks, s.PipelineStageCreationFeedbackCount)
+}
 
 // StructureType returns StructureTypePipelineCreationFeedbackCreateInfo, the sType value of PipelineCreationFeedbackCreateInfo.
 func (*PipelineCreationFeedbackCreateInfo) StructureType() StructureType {
@@ -3552,6 +3724,11 @@ type PipelineExecutableInternalRepresentationKHR struct {
 	IsText      Bool32
 	DataSize    uintptr
 	PData       unsafe.Pointer
+}
+
+// Data is PData as a slice of dataSize elements.
+func (s *PipelineExecutableInternalRepresentationKHR) Data() []byte {
+	return view((*byte)(s.PData), s.DataSize)
 }
 
 // StructureType returns StructureTypePipelineExecutableInternalRepresentationKHR, the sType value of PipelineExecutableInternalRepresentationKHR.
@@ -4049,6 +4226,16 @@ type PhysicalDeviceVulkan14Properties struct {
 	IdenticalMemoryTypeRequirements                     Bool32
 }
 
+// CopySrcLayouts is PCopySrcLayouts as a slice of copySrcLayoutCount elements.
+func (s *PhysicalDeviceVulkan14Properties) CopySrcLayouts() []ImageLayout {
+	return view(s.PCopySrcLayouts, s.CopySrcLayoutCount)
+}
+
+// CopyDstLayouts is PCopyDstLayouts as a slice of copyDstLayoutCount elements.
+func (s *PhysicalDeviceVulkan14Properties) CopyDstLayouts() []ImageLayout {
+	return view(s.PCopyDstLayouts, s.CopyDstLayoutCount)
+}
+
 // StructureType returns StructureTypePhysicalDeviceVulkan14Properties, the sType value of PhysicalDeviceVulkan14Properties.
 func (*PhysicalDeviceVulkan14Properties) StructureType() StructureType {
 	return StructureTypePhysicalDeviceVulkan14Properties
@@ -4102,6 +4289,11 @@ type PhysicalDeviceGpaPropertiesAMD struct {
 	ShaderEngineCount   uint32
 	PerfBlockCount      uint32
 	PPerfBlocks         *GpaPerfBlockPropertiesAMD
+}
+
+// PerfBlocks is PPerfBlocks as a slice of perfBlockCount elements.
+func (s *PhysicalDeviceGpaPropertiesAMD) PerfBlocks() []GpaPerfBlockPropertiesAMD {
+	return view(s.PPerfBlocks, s.PerfBlockCount)
 }
 
 // StructureType returns StructureTypePhysicalDeviceGpaPropertiesAMD, the sType value of PhysicalDeviceGpaPropertiesAMD.
@@ -4182,6 +4374,11 @@ type PipelineLibraryCreateInfoKHR struct {
 	PNext        unsafe.Pointer
 	LibraryCount uint32
 	PLibraries   *Pipeline
+}
+
+// Libraries is PLibraries as a slice of libraryCount elements.
+func (s *PipelineLibraryCreateInfoKHR) Libraries() []Pipeline {
+	return view(s.PLibraries, s.LibraryCount)
 }
 
 // StructureType returns StructureTypePipelineLibraryCreateInfoKHR, the sType value of PipelineLibraryCreateInfoKHR.
@@ -4914,6 +5111,11 @@ type PipelineColorWriteCreateInfoEXT struct {
 	PColorWriteEnables *Bool32
 }
 
+// ColorWriteEnables is PColorWriteEnables as a slice of attachmentCount elements.
+func (s *PipelineColorWriteCreateInfoEXT) ColorWriteEnables() []Bool32 {
+	return view(s.PColorWriteEnables, s.AttachmentCount)
+}
+
 // StructureType returns StructureTypePipelineColorWriteCreateInfoEXT, the sType value of PipelineColorWriteCreateInfoEXT.
 func (*PipelineColorWriteCreateInfoEXT) StructureType() StructureType {
 	return StructureTypePipelineColorWriteCreateInfoEXT
@@ -4970,6 +5172,16 @@ type PhysicalDeviceHostImageCopyProperties struct {
 	IdenticalMemoryTypeRequirements Bool32
 }
 type PhysicalDeviceHostImageCopyPropertiesEXT = PhysicalDeviceHostImageCopyProperties
+
+// CopySrcLayouts is PCopySrcLayouts as a slice of copySrcLayoutCount elements.
+func (s *PhysicalDeviceHostImageCopyProperties) CopySrcLayouts() []ImageLayout {
+	return view(s.PCopySrcLayouts, s.CopySrcLayoutCount)
+}
+
+// CopyDstLayouts is PCopyDstLayouts as a slice of copyDstLayoutCount elements.
+func (s *PhysicalDeviceHostImageCopyProperties) CopyDstLayouts() []ImageLayout {
+	return view(s.PCopyDstLayouts, s.CopyDstLayoutCount)
+}
 
 // StructureType returns StructureTypePhysicalDeviceHostImageCopyProperties, the sType value of PhysicalDeviceHostImageCopyProperties.
 func (*PhysicalDeviceHostImageCopyProperties) StructureType() StructureType {
@@ -5454,6 +5666,11 @@ type PipelineRenderingCreateInfo struct {
 }
 type PipelineRenderingCreateInfoKHR = PipelineRenderingCreateInfo
 
+// ColorAttachmentFormats is PColorAttachmentFormats as a slice of colorAttachmentCount elements.
+func (s *PipelineRenderingCreateInfo) ColorAttachmentFormats() []Format {
+	return view(s.PColorAttachmentFormats, s.ColorAttachmentCount)
+}
+
 // StructureType returns StructureTypePipelineRenderingCreateInfo, the sType value of PipelineRenderingCreateInfo.
 func (*PipelineRenderingCreateInfo) StructureType() StructureType {
 	return StructureTypePipelineRenderingCreateInfo
@@ -5644,6 +5861,11 @@ type PipelineShaderStageModuleIdentifierCreateInfoEXT struct {
 	PNext          unsafe.Pointer
 	IdentifierSize uint32
 	PIdentifier    *uint8
+}
+
+// Identifier is PIdentifier as a slice of identifierSize elements.
+func (s *PipelineShaderStageModuleIdentifierCreateInfoEXT) Identifier() []uint8 {
+	return view(s.PIdentifier, s.IdentifierSize)
 }
 
 // StructureType returns StructureTypePipelineShaderStageModuleIdentifierCreateInfoEXT, the sType value of PipelineShaderStageModuleIdentifierCreateInfoEXT.
@@ -6470,6 +6692,9 @@ type PushConstantsInfo struct {
 }
 type PushConstantsInfoKHR = PushConstantsInfo
 
+// Values is PValues as a slice of size elements.
+func (s *PushConstantsInfo) Values() []byte { return view((*byte)(s.PValues), s.Size) }
+
 // StructureType returns StructureTypePushConstantsInfo, the sType value of PushConstantsInfo.
 func (*PushConstantsInfo) StructureType() StructureType {
 	return StructureTypePushConstantsInfo
@@ -6486,6 +6711,11 @@ type PushDescriptorSetInfo struct {
 	PDescriptorWrites    *WriteDescriptorSet
 }
 type PushDescriptorSetInfoKHR = PushDescriptorSetInfo
+
+// DescriptorWrites is PDescriptorWrites as a slice of descriptorWriteCount elements.
+func (s *PushDescriptorSetInfo) DescriptorWrites() []WriteDescriptorSet {
+	return view(s.PDescriptorWrites, s.DescriptorWriteCount)
+}
 
 // StructureType returns StructureTypePushDescriptorSetInfo, the sType value of PushDescriptorSetInfo.
 func (*PushDescriptorSetInfo) StructureType() StructureType {

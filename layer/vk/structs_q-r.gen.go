@@ -42,6 +42,11 @@ type RenderPassBeginInfo struct {
 	PClearValues    *ClearValue
 }
 
+// ClearValues is PClearValues as a slice of clearValueCount elements.
+func (s *RenderPassBeginInfo) ClearValues() []ClearValue {
+	return view(s.PClearValues, s.ClearValueCount)
+}
+
 // StructureType returns StructureTypeRenderPassBeginInfo, the sType value of RenderPassBeginInfo.
 func (*RenderPassBeginInfo) StructureType() StructureType {
 	return StructureTypeRenderPassBeginInfo
@@ -58,6 +63,21 @@ type RenderPassCreateInfo struct {
 	PSubpasses      *SubpassDescription
 	DependencyCount uint32
 	PDependencies   *SubpassDependency
+}
+
+// Attachments is PAttachments as a slice of attachmentCount elements.
+func (s *RenderPassCreateInfo) Attachments() []AttachmentDescription {
+	return view(s.PAttachments, s.AttachmentCount)
+}
+
+// Subpasses is PSubpasses as a slice of subpassCount elements.
+func (s *RenderPassCreateInfo) Subpasses() []SubpassDescription {
+	return view(s.PSubpasses, s.SubpassCount)
+}
+
+// Dependencies is PDependencies as a slice of dependencyCount elements.
+func (s *RenderPassCreateInfo) Dependencies() []SubpassDependency {
+	return view(s.PDependencies, s.DependencyCount)
 }
 
 // StructureType returns StructureTypeRenderPassCreateInfo, the sType value of RenderPassCreateInfo.
@@ -125,6 +145,21 @@ type RenderPassMultiviewCreateInfo struct {
 }
 type RenderPassMultiviewCreateInfoKHR = RenderPassMultiviewCreateInfo
 
+// ViewMasks is PViewMasks as a slice of subpassCount elements.
+func (s *RenderPassMultiviewCreateInfo) ViewMasks() []uint32 {
+	return view(s.PViewMasks, s.SubpassCount)
+}
+
+// ViewOffsets is PViewOffsets as a slice of dependencyCount elements.
+func (s *RenderPassMultiviewCreateInfo) ViewOffsets() []int32 {
+	return view(s.PViewOffsets, s.DependencyCount)
+}
+
+// CorrelationMasks is PCorrelationMasks as a slice of correlationMaskCount elements.
+func (s *RenderPassMultiviewCreateInfo) CorrelationMasks() []uint32 {
+	return view(s.PCorrelationMasks, s.CorrelationMaskCount)
+}
+
 // StructureType returns StructureTypeRenderPassMultiviewCreateInfo, the sType value of RenderPassMultiviewCreateInfo.
 func (*RenderPassMultiviewCreateInfo) StructureType() StructureType {
 	return StructureTypeRenderPassMultiviewCreateInfo
@@ -144,6 +179,11 @@ type RenderPassInputAttachmentAspectCreateInfo struct {
 }
 type RenderPassInputAttachmentAspectCreateInfoKHR = RenderPassInputAttachmentAspectCreateInfo
 
+// AspectReferences is PAspectReferences as a slice of aspectReferenceCount elements.
+func (s *RenderPassInputAttachmentAspectCreateInfo) AspectReferences() []InputAttachmentAspectReference {
+	return view(s.PAspectReferences, s.AspectReferenceCount)
+}
+
 // StructureType returns StructureTypeRenderPassInputAttachmentAspectCreateInfo, the sType value of RenderPassInputAttachmentAspectCreateInfo.
 func (*RenderPassInputAttachmentAspectCreateInfo) StructureType() StructureType {
 	return StructureTypeRenderPassInputAttachmentAspectCreateInfo
@@ -157,6 +197,16 @@ type RenderPassSampleLocationsBeginInfoEXT struct {
 	PAttachmentInitialSampleLocations     *AttachmentSampleLocationsEXT
 	PostSubpassSampleLocationsCount       uint32
 	PPostSubpassSampleLocations           *SubpassSampleLocationsEXT
+}
+
+// AttachmentInitialSampleLocations is PAttachmentInitialSampleLocations as a slice of attachmentInitialSampleLocationsCount elements.
+func (s *RenderPassSampleLocationsBeginInfoEXT) AttachmentInitialSampleLocations() []AttachmentSampleLocationsEXT {
+	return view(s.PAttachmentInitialSampleLocations, s.AttachmentInitialSampleLocationsCount)
+}
+
+// PostSubpassSampleLocations is PPostSubpassSampleLocations as a slice of postSubpassSampleLocationsCount elements.
+func (s *RenderPassSampleLocationsBeginInfoEXT) PostSubpassSampleLocations() []SubpassSampleLocationsEXT {
+	return view(s.PPostSubpassSampleLocations, s.PostSubpassSampleLocationsCount)
 }
 
 // StructureType returns StructureTypeRenderPassSampleLocationsBeginInfoEXT, the sType value of RenderPassSampleLocationsBeginInfoEXT.
@@ -200,6 +250,11 @@ type RenderingAreaInfo struct {
 }
 type RenderingAreaInfoKHR = RenderingAreaInfo
 
+// ColorAttachmentFormats is PColorAttachmentFormats as a slice of colorAttachmentCount elements.
+func (s *RenderingAreaInfo) ColorAttachmentFormats() []Format {
+	return view(s.PColorAttachmentFormats, s.ColorAttachmentCount)
+}
+
 // StructureType returns StructureTypeRenderingAreaInfo, the sType value of RenderingAreaInfo.
 func (*RenderingAreaInfo) StructureType() StructureType {
 	return StructureTypeRenderingAreaInfo
@@ -235,6 +290,26 @@ type RenderPassCreateInfo2 struct {
 	PCorrelatedViewMasks    *uint32
 }
 type RenderPassCreateInfo2KHR = RenderPassCreateInfo2
+
+// Attachments is PAttachments as a slice of attachmentCount elements.
+func (s *RenderPassCreateInfo2) Attachments() []AttachmentDescription2 {
+	return view(s.PAttachments, s.AttachmentCount)
+}
+
+// Subpasses is PSubpasses as a slice of subpassCount elements.
+func (s *RenderPassCreateInfo2) Subpasses() []SubpassDescription2 {
+	return view(s.PSubpasses, s.SubpassCount)
+}
+
+// Dependencies is PDependencies as a slice of dependencyCount elements.
+func (s *RenderPassCreateInfo2) Dependencies() []SubpassDependency2 {
+	return view(s.PDependencies, s.DependencyCount)
+}
+
+// CorrelatedViewMasks is PCorrelatedViewMasks as a slice of correlatedViewMaskCount elements.
+func (s *RenderPassCreateInfo2) CorrelatedViewMasks() []uint32 {
+	return view(s.PCorrelatedViewMasks, s.CorrelatedViewMaskCount)
+}
 
 // StructureType returns StructureTypeRenderPassCreateInfo2, the sType value of RenderPassCreateInfo2.
 func (*RenderPassCreateInfo2) StructureType() StructureType {
@@ -301,6 +376,16 @@ type RayTracingPipelineCreateInfoNV struct {
 	BasePipelineIndex  int32
 }
 
+// Stages is PStages as a slice of stageCount elements.
+func (s *RayTracingPipelineCreateInfoNV) Stages() []PipelineShaderStageCreateInfo {
+	return view(s.PStages, s.StageCount)
+}
+
+// Groups is PGroups as a slice of groupCount elements.
+func (s *RayTracingPipelineCreateInfoNV) Groups() []RayTracingShaderGroupCreateInfoNV {
+	return view(s.PGroups, s.GroupCount)
+}
+
 // StructureType returns StructureTypeRayTracingPipelineCreateInfoNV, the sType value of RayTracingPipelineCreateInfoNV.
 func (*RayTracingPipelineCreateInfoNV) StructureType() StructureType {
 	return StructureTypeRayTracingPipelineCreateInfoNV
@@ -322,6 +407,16 @@ type RayTracingPipelineCreateInfoKHR struct {
 	Layout                       PipelineLayout
 	BasePipelineHandle           Pipeline
 	BasePipelineIndex            int32
+}
+
+// Stages is PStages as a slice of stageCount elements.
+func (s *RayTracingPipelineCreateInfoKHR) Stages() []PipelineShaderStageCreateInfo {
+	return view(s.PStages, s.StageCount)
+}
+
+// Groups is PGroups as a slice of groupCount elements.
+func (s *RayTracingPipelineCreateInfoKHR) Groups() []RayTracingShaderGroupCreateInfoKHR {
+	return view(s.PGroups, s.GroupCount)
 }
 
 // StructureType returns StructureTypeRayTracingPipelineCreateInfoKHR, the sType value of RayTracingPipelineCreateInfoKHR.
@@ -350,6 +445,11 @@ type RenderPassFragmentDensityMapOffsetEndInfoEXT struct {
 }
 type SubpassFragmentDensityMapOffsetEndInfoQCOM = RenderPassFragmentDensityMapOffsetEndInfoEXT
 
+// FragmentDensityOffsets is PFragmentDensityOffsets as a slice of fragmentDensityOffsetCount elements.
+func (s *RenderPassFragmentDensityMapOffsetEndInfoEXT) FragmentDensityOffsets() []Offset2D {
+	return view(s.PFragmentDensityOffsets, s.FragmentDensityOffsetCount)
+}
+
 // StructureType returns StructureTypeRenderPassFragmentDensityMapOffsetEndInfoEXT, the sType value of RenderPassFragmentDensityMapOffsetEndInfoEXT.
 func (*RenderPassFragmentDensityMapOffsetEndInfoEXT) StructureType() StructureType {
 	return StructureTypeRenderPassFragmentDensityMapOffsetEndInfoEXT
@@ -364,6 +464,11 @@ type RenderPassAttachmentBeginInfo struct {
 }
 type RenderPassAttachmentBeginInfoKHR = RenderPassAttachmentBeginInfo
 
+// Attachments is PAttachments as a slice of attachmentCount elements.
+func (s *RenderPassAttachmentBeginInfo) Attachments() []ImageView {
+	return view(s.PAttachments, s.AttachmentCount)
+}
+
 // StructureType returns StructureTypeRenderPassAttachmentBeginInfo, the sType value of RenderPassAttachmentBeginInfo.
 func (*RenderPassAttachmentBeginInfo) StructureType() StructureType {
 	return StructureTypeRenderPassAttachmentBeginInfo
@@ -376,6 +481,11 @@ type QueryPoolPerformanceCreateInfoKHR struct {
 	QueueFamilyIndex  uint32
 	CounterIndexCount uint32
 	PCounterIndices   *uint32
+}
+
+// CounterIndices is PCounterIndices as a slice of counterIndexCount elements.
+func (s *QueryPoolPerformanceCreateInfoKHR) CounterIndices() []uint32 {
+	return view(s.PCounterIndices, s.CounterIndexCount)
 }
 
 // StructureType returns StructureTypeQueryPoolPerformanceCreateInfoKHR, the sType value of QueryPoolPerformanceCreateInfoKHR.
@@ -433,6 +543,9 @@ type ResolveImageInfo2 struct {
 	PRegions       *ImageResolve2
 }
 type ResolveImageInfo2KHR = ResolveImageInfo2
+
+// Regions is PRegions as a slice of regionCount elements.
+func (s *ResolveImageInfo2) Regions() []ImageResolve2 { return view(s.PRegions, s.RegionCount) }
 
 // StructureType returns StructureTypeResolveImageInfo2, the sType value of ResolveImageInfo2.
 func (*ResolveImageInfo2) StructureType() StructureType {
@@ -514,6 +627,11 @@ type RenderingInfo struct {
 	PStencilAttachment   *RenderingAttachmentInfo
 }
 type RenderingInfoKHR = RenderingInfo
+
+// ColorAttachments is PColorAttachments as a slice of colorAttachmentCount elements.
+func (s *RenderingInfo) ColorAttachments() []RenderingAttachmentInfo {
+	return view(s.PColorAttachments, s.ColorAttachmentCount)
+}
 
 // StructureType returns StructureTypeRenderingInfo, the sType value of RenderingInfo.
 func (*RenderingInfo) StructureType() StructureType {
@@ -663,6 +781,11 @@ type ReleaseSwapchainImagesInfoKHR struct {
 }
 type ReleaseSwapchainImagesInfoEXT = ReleaseSwapchainImagesInfoKHR
 
+// ImageIndices is PImageIndices as a slice of imageIndexCount elements.
+func (s *ReleaseSwapchainImagesInfoKHR) ImageIndices() []uint32 {
+	return view(s.PImageIndices, s.ImageIndexCount)
+}
+
 // StructureType returns StructureTypeReleaseSwapchainImagesInfoKHR, the sType value of ReleaseSwapchainImagesInfoKHR.
 func (*ReleaseSwapchainImagesInfoKHR) StructureType() StructureType {
 	return StructureTypeReleaseSwapchainImagesInfoKHR
@@ -700,6 +823,11 @@ type RenderPassStripeBeginInfoARM struct {
 	PStripeInfos    *RenderPassStripeInfoARM
 }
 
+// StripeInfos is PStripeInfos as a slice of stripeInfoCount elements.
+func (s *RenderPassStripeBeginInfoARM) StripeInfos() []RenderPassStripeInfoARM {
+	return view(s.PStripeInfos, s.StripeInfoCount)
+}
+
 // StructureType returns StructureTypeRenderPassStripeBeginInfoARM, the sType value of RenderPassStripeBeginInfoARM.
 func (*RenderPassStripeBeginInfoARM) StructureType() StructureType {
 	return StructureTypeRenderPassStripeBeginInfoARM
@@ -711,6 +839,11 @@ type RenderPassStripeSubmitInfoARM struct {
 	PNext                    unsafe.Pointer
 	StripeSemaphoreInfoCount uint32
 	PStripeSemaphoreInfos    *SemaphoreSubmitInfo
+}
+
+// StripeSemaphoreInfos is PStripeSemaphoreInfos as a slice of stripeSemaphoreInfoCount elements.
+func (s *RenderPassStripeSubmitInfoARM) StripeSemaphoreInfos() []SemaphoreSubmitInfo {
+	return view(s.PStripeSemaphoreInfos, s.StripeSemaphoreInfoCount)
 }
 
 // StructureType returns StructureTypeRenderPassStripeSubmitInfoARM, the sType value of RenderPassStripeSubmitInfoARM.
@@ -727,6 +860,11 @@ type RenderingAttachmentLocationInfo struct {
 }
 type RenderingAttachmentLocationInfoKHR = RenderingAttachmentLocationInfo
 
+// ColorAttachmentLocations is PColorAttachmentLocations as a slice of colorAttachmentCount elements.
+func (s *RenderingAttachmentLocationInfo) ColorAttachmentLocations() []uint32 {
+	return view(s.PColorAttachmentLocations, s.ColorAttachmentCount)
+}
+
 // StructureType returns StructureTypeRenderingAttachmentLocationInfo, the sType value of RenderingAttachmentLocationInfo.
 func (*RenderingAttachmentLocationInfo) StructureType() StructureType {
 	return StructureTypeRenderingAttachmentLocationInfo
@@ -742,6 +880,11 @@ type RenderingInputAttachmentIndexInfo struct {
 	PStencilInputAttachmentIndex *uint32
 }
 type RenderingInputAttachmentIndexInfoKHR = RenderingInputAttachmentIndexInfo
+
+// ColorAttachmentInputIndices is PColorAttachmentInputIndices as a slice of colorAttachmentCount elements.
+func (s *RenderingInputAttachmentIndexInfo) ColorAttachmentInputIndices() []uint32 {
+	return view(s.PColorAttachmentInputIndices, s.ColorAttachmentCount)
+}
 
 // StructureType returns StructureTypeRenderingInputAttachmentIndexInfo, the sType value of RenderingInputAttachmentIndexInfo.
 func (*RenderingInputAttachmentIndexInfo) StructureType() StructureType {
@@ -798,6 +941,16 @@ type RenderPassPerformanceCountersByRegionBeginInfoARM struct {
 	PCounterIndices     *uint32
 }
 
+// CounterAddresses is PCounterAddresses as a slice of counterAddressCount elements.
+func (s *RenderPassPerformanceCountersByRegionBeginInfoARM) CounterAddresses() []DeviceAddress {
+	return view(s.PCounterAddresses, s.CounterAddressCount)
+}
+
+// CounterIndices is PCounterIndices as a slice of counterIndexCount elements.
+func (s *RenderPassPerformanceCountersByRegionBeginInfoARM) CounterIndices() []uint32 {
+	return view(s.PCounterIndices, s.CounterIndexCount)
+}
+
 // StructureType returns StructureTypeRenderPassPerformanceCountersByRegionBeginInfoARM, the sType value of RenderPassPerformanceCountersByRegionBeginInfoARM.
 func (*RenderPassPerformanceCountersByRegionBeginInfoARM) StructureType() StructureType {
 	return StructureTypeRenderPassPerformanceCountersByRegionBeginInfoARM
@@ -850,6 +1003,16 @@ type QueueFamilyDataGraphTOSAPropertiesARM struct {
 	ExtensionCount uint32
 	PExtensions    *DataGraphTOSANameQualityARM
 	Level          DataGraphTOSALevelARM
+}
+
+// Profiles is PProfiles as a slice of profileCount elements.
+func (s *QueueFamilyDataGraphTOSAPropertiesARM) Profiles() []DataGraphTOSANameQualityARM {
+	return view(s.PProfiles, s.ProfileCount)
+}
+
+// Extensions is PExtensions as a slice of extensionCount elements.
+func (s *QueueFamilyDataGraphTOSAPropertiesARM) Extensions() []DataGraphTOSANameQualityARM {
+	return view(s.PExtensions, s.ExtensionCount)
 }
 
 // StructureType returns StructureTypeQueueFamilyDataGraphTosaPropertiesARM, the sType value of QueueFamilyDataGraphTOSAPropertiesARM.

@@ -56,6 +56,9 @@ type SparseBufferMemoryBindInfo struct {
 	PBinds    *SparseMemoryBind
 }
 
+// Binds is PBinds as a slice of bindCount elements.
+func (s *SparseBufferMemoryBindInfo) Binds() []SparseMemoryBind { return view(s.PBinds, s.BindCount) }
+
 // SparseImageOpaqueMemoryBindInfo is the struct VkSparseImageOpaqueMemoryBindInfo (24 bytes, aligned to 8).
 type SparseImageOpaqueMemoryBindInfo struct {
 	Image     Image
@@ -63,11 +66,21 @@ type SparseImageOpaqueMemoryBindInfo struct {
 	PBinds    *SparseMemoryBind
 }
 
+// Binds is PBinds as a slice of bindCount elements.
+func (s *SparseImageOpaqueMemoryBindInfo) Binds() []SparseMemoryBind {
+	return view(s.PBinds, s.BindCount)
+}
+
 // SparseImageMemoryBindInfo is the struct VkSparseImageMemoryBindInfo (24 bytes, aligned to 8).
 type SparseImageMemoryBindInfo struct {
 	Image     Image
 	BindCount uint32
 	PBinds    *SparseImageMemoryBind
+}
+
+// Binds is PBinds as a slice of bindCount elements.
+func (s *SparseImageMemoryBindInfo) Binds() []SparseImageMemoryBind {
+	return view(s.PBinds, s.BindCount)
 }
 
 // StridedDeviceAddressRangeKHR is the struct VkStridedDeviceAddressRangeKHR (24 bytes, aligned to 8).
@@ -85,6 +98,9 @@ type ShaderModuleCreateInfo struct {
 	CodeSize uintptr
 	PCode    *uint32
 }
+
+// Code is PCode as a slice of codeSize / 4 elements.
+func (s *ShaderModuleCreateInfo) Code() []uint32 { return view(s.PCode, s.CodeSize/4) }
 
 // StructureType returns StructureTypeShaderModuleCreateInfo, the sType value of ShaderModuleCreateInfo.
 func (*ShaderModuleCreateInfo) StructureType() StructureType {
@@ -105,6 +121,14 @@ type SpecializationInfo struct {
 	DataSize      uintptr
 	PData         unsafe.Pointer
 }
+
+// MapEntries is PMapEntries as a slice of mapEntryCount elements.
+func (s *SpecializationInfo) MapEntries() []SpecializationMapEntry {
+	return view(s.PMapEntries, s.MapEntryCount)
+}
+
+// Data is PData as a slice of dataSize elements.
+func (s *SpecializationInfo) Data() []byte { return view((*byte)(s.PData), s.DataSize) }
 
 // StencilOpState is the struct VkStencilOpState (28 bytes, aligned to 4).
 type StencilOpState struct {
@@ -158,6 +182,26 @@ type SubpassDescription struct {
 	PPreserveAttachments    *uint32
 }
 
+// InputAttachments is PInputAttachments as a slice of inputAttachmentCount elements.
+func (s *SubpassDescription) InputAttachments() []AttachmentReference {
+	return view(s.PInputAttachments, s.InputAttachmentCount)
+}
+
+// ColorAttachments is PColorAttachments as a slice of colorAttachmentCount elements.
+func (s *SubpassDescription) ColorAttachments() []AttachmentReference {
+	return view(s.PColorAttachments, s.ColorAttachmentCount)
+}
+
+// ResolveAttachments is PResolveAttachments as a slice of colorAttachmentCount elements.
+func (s *SubpassDescription) ResolveAttachments() []AttachmentReference {
+	return view(s.PResolveAttachments, s.ColorAttachmentCount)
+}
+
+// PreserveAttachments is PPreserveAttachments as a slice of preserveAttachmentCount elements.
+func (s *SubpassDescription) PreserveAttachments() []uint32 {
+	return view(s.PPreserveAttachments, s.PreserveAttachmentCount)
+}
+
 // SubpassDependency is the struct VkSubpassDependency (28 bytes, aligned to 4).
 type SubpassDependency struct {
 	SrcSubpass      uint32
@@ -192,6 +236,26 @@ type SubmitInfo struct {
 	PCommandBuffers      *CommandBuffer
 	SignalSemaphoreCount uint32
 	PSignalSemaphores    *Semaphore
+}
+
+// WaitSemaphores is PWaitSemaphores as a slice of waitSemaphoreCount elements.
+func (s *SubmitInfo) WaitSemaphores() []Semaphore {
+	return view(s.PWaitSemaphores, s.WaitSemaphoreCount)
+}
+
+// WaitDstStageMask is PWaitDstStageMask as a slice of waitSemaphoreCount elements.
+func (s *SubmitInfo) WaitDstStageMask() []PipelineStageFlags {
+	return view(s.PWaitDstStageMask, s.WaitSemaphoreCount)
+}
+
+// CommandBuffers is PCommandBuffers as a slice of commandBufferCount elements.
+func (s *SubmitInfo) CommandBuffers() []CommandBuffer {
+	return view(s.PCommandBuffers, s.CommandBufferCount)
+}
+
+// SignalSemaphores is PSignalSemaphores as a slice of signalSemaphoreCount elements.
+func (s *SubmitInfo) SignalSemaphores() []Semaphore {
+	return view(s.PSignalSemaphores, s.SignalSemaphoreCount)
 }
 
 // StructureType returns StructureTypeSubmitInfo, the sType value of SubmitInfo.
@@ -266,6 +330,11 @@ type SwapchainCreateInfoKHR struct {
 	PresentMode           PresentModeKHR
 	Clipped               Bool32
 	OldSwapchain          SwapchainKHR
+}
+
+// QueueFamilyIndices is PQueueFamilyIndices as a slice of queueFamilyIndexCount elements.
+func (s *SwapchainCreateInfoKHR) QueueFamilyIndices() []uint32 {
+	return view(s.PQueueFamilyIndices, s.QueueFamilyIndexCount)
 }
 
 // StructureType returns StructureTypeSwapchainCreateInfoKHR, the sType value of SwapchainCreateInfoKHR.
@@ -390,6 +459,16 @@ type SwapchainTimeDomainPropertiesEXT struct {
 	TimeDomainCount uint32
 	PTimeDomains    *TimeDomainKHR
 	PTimeDomainIds  *uint64
+}
+
+// TimeDomains is PTimeDomains as a slice of timeDomainCount elements.
+func (s *SwapchainTimeDomainPropertiesEXT) TimeDomains() []TimeDomainKHR {
+	return view(s.PTimeDomains, s.TimeDomainCount)
+}
+
+// TimeDomainIds is PTimeDomainIds as a slice of timeDomainCount elements.
+func (s *SwapchainTimeDomainPropertiesEXT) TimeDomainIds() []uint64 {
+	return view(s.PTimeDomainIds, s.TimeDomainCount)
 }
 
 // StructureType returns StructureTypeSwapchainTimeDomainPropertiesEXT, the sType value of SwapchainTimeDomainPropertiesEXT.
@@ -558,6 +637,11 @@ type SampleLocationsInfoEXT struct {
 	PSampleLocations        *SampleLocationEXT
 }
 
+// SampleLocations is PSampleLocations as a slice of sampleLocationsCount elements.
+func (s *SampleLocationsInfoEXT) SampleLocations() []SampleLocationEXT {
+	return view(s.PSampleLocations, s.SampleLocationsCount)
+}
+
 // StructureType returns StructureTypeSampleLocationsInfoEXT, the sType value of SampleLocationsInfoEXT.
 func (*SampleLocationsInfoEXT) StructureType() StructureType {
 	return StructureTypeSampleLocationsInfoEXT
@@ -631,6 +715,26 @@ type SubpassDescription2 struct {
 	PPreserveAttachments    *uint32
 }
 type SubpassDescription2KHR = SubpassDescription2
+
+// InputAttachments is PInputAttachments as a slice of inputAttachmentCount elements.
+func (s *SubpassDescription2) InputAttachments() []AttachmentReference2 {
+	return view(s.PInputAttachments, s.InputAttachmentCount)
+}
+
+// ColorAttachments is PColorAttachments as a slice of colorAttachmentCount elements.
+func (s *SubpassDescription2) ColorAttachments() []AttachmentReference2 {
+	return view(s.PColorAttachments, s.ColorAttachmentCount)
+}
+
+// ResolveAttachments is PResolveAttachments as a slice of colorAttachmentCount elements.
+func (s *SubpassDescription2) ResolveAttachments() []AttachmentReference2 {
+	return view(s.PResolveAttachments, s.ColorAttachmentCount)
+}
+
+// PreserveAttachments is PPreserveAttachments as a slice of preserveAttachmentCount elements.
+func (s *SubpassDescription2) PreserveAttachments() []uint32 {
+	return view(s.PPreserveAttachments, s.PreserveAttachmentCount)
+}
 
 // StructureType returns StructureTypeSubpassDescription2, the sType value of SubpassDescription2.
 func (*SubpassDescription2) StructureType() StructureType {
@@ -707,6 +811,12 @@ type SemaphoreWaitInfo struct {
 }
 type SemaphoreWaitInfoKHR = SemaphoreWaitInfo
 
+// Semaphores is PSemaphores as a slice of semaphoreCount elements.
+func (s *SemaphoreWaitInfo) Semaphores() []Semaphore { return view(s.PSemaphores, s.SemaphoreCount) }
+
+// Values is PValues as a slice of semaphoreCount elements.
+func (s *SemaphoreWaitInfo) Values() []uint64 { return view(s.PValues, s.SemaphoreCount) }
+
 // StructureType returns StructureTypeSemaphoreWaitInfo, the sType value of SemaphoreWaitInfo.
 func (*SemaphoreWaitInfo) StructureType() StructureType {
 	return StructureTypeSemaphoreWaitInfo
@@ -745,6 +855,11 @@ func (*SubpassDescriptionDepthStencilResolve) StructureType() StructureType {
 type ShadingRatePaletteNV struct {
 	ShadingRatePaletteEntryCount uint32
 	PShadingRatePaletteEntries   *ShadingRatePaletteEntryNV
+}
+
+// ShadingRatePaletteEntries is PShadingRatePaletteEntries as a slice of shadingRatePaletteEntryCount elements.
+func (s *ShadingRatePaletteNV) ShadingRatePaletteEntries() []ShadingRatePaletteEntryNV {
+	return view(s.PShadingRatePaletteEntries, s.ShadingRatePaletteEntryCount)
 }
 
 // StridedDeviceAddressRegionKHR is the struct VkStridedDeviceAddressRegionKHR (24 bytes, aligned to 8).
@@ -882,6 +997,21 @@ type SubmitInfo2 struct {
 	PSignalSemaphoreInfos    *SemaphoreSubmitInfo
 }
 type SubmitInfo2KHR = SubmitInfo2
+
+// WaitSemaphoreInfos is PWaitSemaphoreInfos as a slice of waitSemaphoreInfoCount elements.
+func (s *SubmitInfo2) WaitSemaphoreInfos() []SemaphoreSubmitInfo {
+	return view(s.PWaitSemaphoreInfos, s.WaitSemaphoreInfoCount)
+}
+
+// CommandBufferInfos is PCommandBufferInfos as a slice of commandBufferInfoCount elements.
+func (s *SubmitInfo2) CommandBufferInfos() []CommandBufferSubmitInfo {
+	return view(s.PCommandBufferInfos, s.CommandBufferInfoCount)
+}
+
+// SignalSemaphoreInfos is PSignalSemaphoreInfos as a slice of signalSemaphoreInfoCount elements.
+func (s *SubmitInfo2) SignalSemaphoreInfos() []SemaphoreSubmitInfo {
+	return view(s.PSignalSemaphoreInfos, s.SignalSemaphoreInfoCount)
+}
 
 // StructureType returns StructureTypeSubmitInfo2, the sType value of SubmitInfo2.
 func (*SubmitInfo2) StructureType() StructureType {
@@ -1047,6 +1177,11 @@ type SurfacePresentModeCompatibilityKHR struct {
 }
 type SurfacePresentModeCompatibilityEXT = SurfacePresentModeCompatibilityKHR
 
+// PresentModes is PPresentModes as a slice of presentModeCount elements.
+func (s *SurfacePresentModeCompatibilityKHR) PresentModes() []PresentModeKHR {
+	return view(s.PPresentModes, s.PresentModeCount)
+}
+
 // StructureType returns StructureTypeSurfacePresentModeCompatibilityKHR, the sType value of SurfacePresentModeCompatibilityKHR.
 func (*SurfacePresentModeCompatibilityKHR) StructureType() StructureType {
 	return StructureTypeSurfacePresentModeCompatibilityKHR
@@ -1060,6 +1195,9 @@ type SwapchainPresentFenceInfoKHR struct {
 	PFences        *Fence
 }
 type SwapchainPresentFenceInfoEXT = SwapchainPresentFenceInfoKHR
+
+// Fences is PFences as a slice of swapchainCount elements.
+func (s *SwapchainPresentFenceInfoKHR) Fences() []Fence { return view(s.PFences, s.SwapchainCount) }
 
 // StructureType returns StructureTypeSwapchainPresentFenceInfoKHR, the sType value of SwapchainPresentFenceInfoKHR.
 func (*SwapchainPresentFenceInfoKHR) StructureType() StructureType {
@@ -1075,6 +1213,11 @@ type SwapchainPresentModesCreateInfoKHR struct {
 }
 type SwapchainPresentModesCreateInfoEXT = SwapchainPresentModesCreateInfoKHR
 
+// PresentModes is PPresentModes as a slice of presentModeCount elements.
+func (s *SwapchainPresentModesCreateInfoKHR) PresentModes() []PresentModeKHR {
+	return view(s.PPresentModes, s.PresentModeCount)
+}
+
 // StructureType returns StructureTypeSwapchainPresentModesCreateInfoKHR, the sType value of SwapchainPresentModesCreateInfoKHR.
 func (*SwapchainPresentModesCreateInfoKHR) StructureType() StructureType {
 	return StructureTypeSwapchainPresentModesCreateInfoKHR
@@ -1088,6 +1231,11 @@ type SwapchainPresentModeInfoKHR struct {
 	PPresentModes  *PresentModeKHR
 }
 type SwapchainPresentModeInfoEXT = SwapchainPresentModeInfoKHR
+
+// PresentModes is PPresentModes as a slice of swapchainCount elements.
+func (s *SwapchainPresentModeInfoKHR) PresentModes() []PresentModeKHR {
+	return view(s.PPresentModes, s.SwapchainCount)
+}
 
 // StructureType returns StructureTypeSwapchainPresentModeInfoKHR, the sType value of SwapchainPresentModeInfoKHR.
 func (*SwapchainPresentModeInfoKHR) StructureType() StructureType {
@@ -1125,6 +1273,19 @@ type ShaderCreateInfoEXT struct {
 	PushConstantRangeCount uint32
 	PPushConstantRanges    *PushConstantRange
 	PSpecializationInfo    *SpecializationInfo
+}
+
+// Code is PCode as a slice of codeSize elements.
+func (s *ShaderCreateInfoEXT) Code() []byte { return view((*byte)(s.PCode), s.CodeSize) }
+
+// SetLayouts is PSetLayouts as a slice of setLayoutCount elements.
+func (s *ShaderCreateInfoEXT) SetLayouts() []DescriptorSetLayout {
+	return view(s.PSetLayouts, s.SetLayoutCount)
+}
+
+// PushConstantRanges is PPushConstantRanges as a slice of pushConstantRangeCount elements.
+func (s *ShaderCreateInfoEXT) PushConstantRanges() []PushConstantRange {
+	return view(s.PPushConstantRanges, s.PushConstantRangeCount)
 }
 
 // StructureType returns StructureTypeShaderCreateInfoEXT, the sType value of ShaderCreateInfoEXT.
@@ -1175,6 +1336,16 @@ type SetDescriptorBufferOffsetsInfoEXT struct {
 	SetCount       uint32
 	PBufferIndices *uint32
 	POffsets       *DeviceSize
+}
+
+// BufferIndices is PBufferIndices as a slice of setCount elements.
+func (s *SetDescriptorBufferOffsetsInfoEXT) BufferIndices() []uint32 {
+	return view(s.PBufferIndices, s.SetCount)
+}
+
+// Offsets is POffsets as a slice of setCount elements.
+func (s *SetDescriptorBufferOffsetsInfoEXT) Offsets() []DeviceSize {
+	return view(s.POffsets, s.SetCount)
 }
 
 // StructureType returns StructureTypeSetDescriptorBufferOffsetsInfoEXT, the sType value of SetDescriptorBufferOffsetsInfoEXT.
@@ -1277,6 +1448,11 @@ type ShaderDescriptorSetAndBindingMappingInfoEXT struct {
 	PNext        unsafe.Pointer
 	MappingCount uint32
 	PMappings    *DescriptorSetAndBindingMappingEXT
+}
+
+// Mappings is PMappings as a slice of mappingCount elements.
+func (s *ShaderDescriptorSetAndBindingMappingInfoEXT) Mappings() []DescriptorSetAndBindingMappingEXT {
+	return view(s.PMappings, s.MappingCount)
 }
 
 // StructureType returns StructureTypeShaderDescriptorSetAndBindingMappingInfoEXT, the sType value of ShaderDescriptorSetAndBindingMappingInfoEXT.

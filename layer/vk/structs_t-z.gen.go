@@ -29,6 +29,21 @@ type WriteDescriptorSet struct {
 	PTexelBufferView *BufferView
 }
 
+// ImageInfo is PImageInfo as a slice of descriptorCount elements.
+func (s *WriteDescriptorSet) ImageInfo() []DescriptorImageInfo {
+	return view(s.PImageInfo, s.DescriptorCount)
+}
+
+// BufferInfo is PBufferInfo as a slice of descriptorCount elements.
+func (s *WriteDescriptorSet) BufferInfo() []DescriptorBufferInfo {
+	return view(s.PBufferInfo, s.DescriptorCount)
+}
+
+// TexelBufferView is PTexelBufferView as a slice of descriptorCount elements.
+func (s *WriteDescriptorSet) TexelBufferView() []BufferView {
+	return view(s.PTexelBufferView, s.DescriptorCount)
+}
+
 // StructureType returns StructureTypeWriteDescriptorSet, the sType value of WriteDescriptorSet.
 func (*WriteDescriptorSet) StructureType() StructureType {
 	return StructureTypeWriteDescriptorSet
@@ -126,6 +141,11 @@ type ValidationFlagsEXT struct {
 	PDisabledValidationChecks    *ValidationCheckEXT
 }
 
+// DisabledValidationChecks is PDisabledValidationChecks as a slice of disabledValidationCheckCount elements.
+func (s *ValidationFlagsEXT) DisabledValidationChecks() []ValidationCheckEXT {
+	return view(s.PDisabledValidationChecks, s.DisabledValidationCheckCount)
+}
+
 // StructureType returns StructureTypeValidationFlagsEXT, the sType value of ValidationFlagsEXT.
 func (*ValidationFlagsEXT) StructureType() StructureType {
 	return StructureTypeValidationFlagsEXT
@@ -139,6 +159,16 @@ type ValidationFeaturesEXT struct {
 	PEnabledValidationFeatures     *ValidationFeatureEnableEXT
 	DisabledValidationFeatureCount uint32
 	PDisabledValidationFeatures    *ValidationFeatureDisableEXT
+}
+
+// EnabledValidationFeatures is PEnabledValidationFeatures as a slice of enabledValidationFeatureCount elements.
+func (s *ValidationFeaturesEXT) EnabledValidationFeatures() []ValidationFeatureEnableEXT {
+	return view(s.PEnabledValidationFeatures, s.EnabledValidationFeatureCount)
+}
+
+// DisabledValidationFeatures is PDisabledValidationFeatures as a slice of disabledValidationFeatureCount elements.
+func (s *ValidationFeaturesEXT) DisabledValidationFeatures() []ValidationFeatureDisableEXT {
+	return view(s.PDisabledValidationFeatures, s.DisabledValidationFeatureCount)
 }
 
 // StructureType returns StructureTypeValidationFeaturesEXT, the sType value of ValidationFeaturesEXT.
@@ -159,6 +189,31 @@ type Win32KeyedMutexAcquireReleaseInfoNV struct {
 	PReleaseKeys                *uint64
 }
 
+// AcquireSyncs is PAcquireSyncs as a slice of acquireCount elements.
+func (s *Win32KeyedMutexAcquireReleaseInfoNV) AcquireSyncs() []DeviceMemory {
+	return view(s.PAcquireSyncs, s.AcquireCount)
+}
+
+// AcquireKeys is PAcquireKeys as a slice of acquireCount elements.
+func (s *Win32KeyedMutexAcquireReleaseInfoNV) AcquireKeys() []uint64 {
+	return view(s.PAcquireKeys, s.AcquireCount)
+}
+
+// AcquireTimeoutMilliseconds is PAcquireTimeoutMilliseconds as a slice of acquireCount elements.
+func (s *Win32KeyedMutexAcquireReleaseInfoNV) AcquireTimeoutMilliseconds() []uint32 {
+	return view(s.PAcquireTimeoutMilliseconds, s.AcquireCount)
+}
+
+// ReleaseSyncs is PReleaseSyncs as a slice of releaseCount elements.
+func (s *Win32KeyedMutexAcquireReleaseInfoNV) ReleaseSyncs() []DeviceMemory {
+	return view(s.PReleaseSyncs, s.ReleaseCount)
+}
+
+// ReleaseKeys is PReleaseKeys as a slice of releaseCount elements.
+func (s *Win32KeyedMutexAcquireReleaseInfoNV) ReleaseKeys() []uint64 {
+	return view(s.PReleaseKeys, s.ReleaseCount)
+}
+
 // StructureType returns StructureTypeWin32KeyedMutexAcquireReleaseInfoNV, the sType value of Win32KeyedMutexAcquireReleaseInfoNV.
 func (*Win32KeyedMutexAcquireReleaseInfoNV) StructureType() StructureType {
 	return StructureTypeWin32KeyedMutexAcquireReleaseInfoNV
@@ -175,6 +230,31 @@ type Win32KeyedMutexAcquireReleaseInfoKHR struct {
 	ReleaseCount     uint32
 	PReleaseSyncs    *DeviceMemory
 	PReleaseKeys     *uint64
+}
+
+// AcquireSyncs is PAcquireSyncs as a slice of acquireCount elements.
+func (s *Win32KeyedMutexAcquireReleaseInfoKHR) AcquireSyncs() []DeviceMemory {
+	return view(s.PAcquireSyncs, s.AcquireCount)
+}
+
+// AcquireKeys is PAcquireKeys as a slice of acquireCount elements.
+func (s *Win32KeyedMutexAcquireReleaseInfoKHR) AcquireKeys() []uint64 {
+	return view(s.PAcquireKeys, s.AcquireCount)
+}
+
+// AcquireTimeouts is PAcquireTimeouts as a slice of acquireCount elements.
+func (s *Win32KeyedMutexAcquireReleaseInfoKHR) AcquireTimeouts() []uint32 {
+	return view(s.PAcquireTimeouts, s.AcquireCount)
+}
+
+// ReleaseSyncs is PReleaseSyncs as a slice of releaseCount elements.
+func (s *Win32KeyedMutexAcquireReleaseInfoKHR) ReleaseSyncs() []DeviceMemory {
+	return view(s.PReleaseSyncs, s.ReleaseCount)
+}
+
+// ReleaseKeys is PReleaseKeys as a slice of releaseCount elements.
+func (s *Win32KeyedMutexAcquireReleaseInfoKHR) ReleaseKeys() []uint64 {
+	return view(s.PReleaseKeys, s.ReleaseCount)
 }
 
 // StructureType returns StructureTypeWin32KeyedMutexAcquireReleaseInfoKHR, the sType value of Win32KeyedMutexAcquireReleaseInfoKHR.
@@ -223,6 +303,11 @@ type WriteDescriptorSetInlineUniformBlock struct {
 }
 type WriteDescriptorSetInlineUniformBlockEXT = WriteDescriptorSetInlineUniformBlock
 
+// Data is PData as a slice of dataSize elements.
+func (s *WriteDescriptorSetInlineUniformBlock) Data() []byte {
+	return view((*byte)(s.PData), s.DataSize)
+}
+
 // StructureType returns StructureTypeWriteDescriptorSetInlineUniformBlock, the sType value of WriteDescriptorSetInlineUniformBlock.
 func (*WriteDescriptorSetInlineUniformBlock) StructureType() StructureType {
 	return StructureTypeWriteDescriptorSetInlineUniformBlock
@@ -235,6 +320,11 @@ type ValidationCacheCreateInfoEXT struct {
 	Flags           ValidationCacheCreateFlagsEXT
 	InitialDataSize uintptr
 	PInitialData    unsafe.Pointer
+}
+
+// InitialData is PInitialData as a slice of initialDataSize elements.
+func (s *ValidationCacheCreateInfoEXT) InitialData() []byte {
+	return view((*byte)(s.PInitialData), s.InitialDataSize)
 }
 
 // StructureType returns StructureTypeValidationCacheCreateInfoEXT, the sType value of ValidationCacheCreateInfoEXT.
@@ -252,6 +342,16 @@ type TimelineSemaphoreSubmitInfo struct {
 	PSignalSemaphoreValues    *uint64
 }
 type TimelineSemaphoreSubmitInfoKHR = TimelineSemaphoreSubmitInfo
+
+// WaitSemaphoreValues is PWaitSemaphoreValues as a slice of waitSemaphoreValueCount elements.
+func (s *TimelineSemaphoreSubmitInfo) WaitSemaphoreValues() []uint64 {
+	return view(s.PWaitSemaphoreValues, s.WaitSemaphoreValueCount)
+}
+
+// SignalSemaphoreValues is PSignalSemaphoreValues as a slice of signalSemaphoreValueCount elements.
+func (s *TimelineSemaphoreSubmitInfo) SignalSemaphoreValues() []uint64 {
+	return view(s.PSignalSemaphoreValues, s.SignalSemaphoreValueCount)
+}
 
 // StructureType returns StructureTypeTimelineSemaphoreSubmitInfo, the sType value of TimelineSemaphoreSubmitInfo.
 func (*TimelineSemaphoreSubmitInfo) StructureType() StructureType {
@@ -274,6 +374,11 @@ type WriteDescriptorSetAccelerationStructureKHR struct {
 	PAccelerationStructures    *AccelerationStructureKHR
 }
 
+// AccelerationStructures is PAccelerationStructures as a slice of accelerationStructureCount elements.
+func (s *WriteDescriptorSetAccelerationStructureKHR) AccelerationStructures() []AccelerationStructureKHR {
+	return view(s.PAccelerationStructures, s.AccelerationStructureCount)
+}
+
 // StructureType returns StructureTypeWriteDescriptorSetAccelerationStructureKHR, the sType value of WriteDescriptorSetAccelerationStructureKHR.
 func (*WriteDescriptorSetAccelerationStructureKHR) StructureType() StructureType {
 	return StructureTypeWriteDescriptorSetAccelerationStructureKHR
@@ -285,6 +390,11 @@ type WriteDescriptorSetAccelerationStructureNV struct {
 	PNext                      unsafe.Pointer
 	AccelerationStructureCount uint32
 	PAccelerationStructures    *AccelerationStructureNV
+}
+
+// AccelerationStructures is PAccelerationStructures as a slice of accelerationStructureCount elements.
+func (s *WriteDescriptorSetAccelerationStructureNV) AccelerationStructures() []AccelerationStructureNV {
+	return view(s.PAccelerationStructures, s.AccelerationStructureCount)
 }
 
 // StructureType returns StructureTypeWriteDescriptorSetAccelerationStructureNV, the sType value of WriteDescriptorSetAccelerationStructureNV.
@@ -329,6 +439,11 @@ type WriteDescriptorSetPartitionedAccelerationStructureNV struct {
 	PNext                      unsafe.Pointer
 	AccelerationStructureCount uint32
 	PAccelerationStructures    *DeviceAddress
+}
+
+// AccelerationStructures is PAccelerationStructures as a slice of accelerationStructureCount elements.
+func (s *WriteDescriptorSetPartitionedAccelerationStructureNV) AccelerationStructures() []DeviceAddress {
+	return view(s.PAccelerationStructures, s.AccelerationStructureCount)
 }
 
 // StructureType returns StructureTypeWriteDescriptorSetPartitionedAccelerationStructureNV, the sType value of WriteDescriptorSetPartitionedAccelerationStructureNV.
@@ -398,6 +513,11 @@ type VideoProfileListInfoKHR struct {
 	PNext        unsafe.Pointer
 	ProfileCount uint32
 	PProfiles    *VideoProfileInfoKHR
+}
+
+// Profiles is PProfiles as a slice of profileCount elements.
+func (s *VideoProfileListInfoKHR) Profiles() []VideoProfileInfoKHR {
+	return view(s.PProfiles, s.ProfileCount)
 }
 
 // StructureType returns StructureTypeVideoProfileListInfoKHR, the sType value of VideoProfileListInfoKHR.
@@ -623,6 +743,11 @@ type VideoDecodeInfoKHR struct {
 	PReferenceSlots     *VideoReferenceSlotInfoKHR
 }
 
+// ReferenceSlots is PReferenceSlots as a slice of referenceSlotCount elements.
+func (s *VideoDecodeInfoKHR) ReferenceSlots() []VideoReferenceSlotInfoKHR {
+	return view(s.PReferenceSlots, s.ReferenceSlotCount)
+}
+
 // StructureType returns StructureTypeVideoDecodeInfoKHR, the sType value of VideoDecodeInfoKHR.
 func (*VideoDecodeInfoKHR) StructureType() StructureType {
 	return StructureTypeVideoDecodeInfoKHR
@@ -719,6 +844,11 @@ type VideoDecodeH264PictureInfoKHR struct {
 	PSliceOffsets   *uint32
 }
 
+// SliceOffsets is PSliceOffsets as a slice of sliceCount elements.
+func (s *VideoDecodeH264PictureInfoKHR) SliceOffsets() []uint32 {
+	return view(s.PSliceOffsets, s.SliceCount)
+}
+
 // StructureType returns StructureTypeVideoDecodeH264PictureInfoKHR, the sType value of VideoDecodeH264PictureInfoKHR.
 func (*VideoDecodeH264PictureInfoKHR) StructureType() StructureType {
 	return StructureTypeVideoDecodeH264PictureInfoKHR
@@ -813,6 +943,11 @@ type VideoDecodeH265PictureInfoKHR struct {
 	PStdPictureInfo      unsafe.Pointer
 	SliceSegmentCount    uint32
 	PSliceSegmentOffsets *uint32
+}
+
+// SliceSegmentOffsets is PSliceSegmentOffsets as a slice of sliceSegmentCount elements.
+func (s *VideoDecodeH265PictureInfoKHR) SliceSegmentOffsets() []uint32 {
+	return view(s.PSliceSegmentOffsets, s.SliceSegmentCount)
 }
 
 // StructureType returns StructureTypeVideoDecodeH265PictureInfoKHR, the sType value of VideoDecodeH265PictureInfoKHR.
@@ -933,6 +1068,14 @@ type VideoDecodeAV1PictureInfoKHR struct {
 	PTileSizes               *uint32
 }
 
+// TileOffsets is PTileOffsets as a slice of tileCount elements.
+func (s *VideoDecodeAV1PictureInfoKHR) TileOffsets() []uint32 {
+	return view(s.PTileOffsets, s.TileCount)
+}
+
+// TileSizes is PTileSizes as a slice of tileCount elements.
+func (s *VideoDecodeAV1PictureInfoKHR) TileSizes() []uint32 { return view(s.PTileSizes, s.TileCount) }
+
 // StructureType returns StructureTypeVideoDecodeAv1PictureInfoKHR, the sType value of VideoDecodeAV1PictureInfoKHR.
 func (*VideoDecodeAV1PictureInfoKHR) StructureType() StructureType {
 	return StructureTypeVideoDecodeAv1PictureInfoKHR
@@ -1031,6 +1174,11 @@ type VideoBeginCodingInfoKHR struct {
 	PReferenceSlots        *VideoReferenceSlotInfoKHR
 }
 
+// ReferenceSlots is PReferenceSlots as a slice of referenceSlotCount elements.
+func (s *VideoBeginCodingInfoKHR) ReferenceSlots() []VideoReferenceSlotInfoKHR {
+	return view(s.PReferenceSlots, s.ReferenceSlotCount)
+}
+
 // StructureType returns StructureTypeVideoBeginCodingInfoKHR, the sType value of VideoBeginCodingInfoKHR.
 func (*VideoBeginCodingInfoKHR) StructureType() StructureType {
 	return StructureTypeVideoBeginCodingInfoKHR
@@ -1087,6 +1235,11 @@ type VideoEncodeInfoKHR struct {
 	ReferenceSlotCount              uint32
 	PReferenceSlots                 *VideoReferenceSlotInfoKHR
 	PrecedingExternallyEncodedBytes uint32
+}
+
+// ReferenceSlots is PReferenceSlots as a slice of referenceSlotCount elements.
+func (s *VideoEncodeInfoKHR) ReferenceSlots() []VideoReferenceSlotInfoKHR {
+	return view(s.PReferenceSlots, s.ReferenceSlotCount)
 }
 
 // StructureType returns StructureTypeVideoEncodeInfoKHR, the sType value of VideoEncodeInfoKHR.
@@ -1154,6 +1307,11 @@ type VideoEncodeRateControlInfoKHR struct {
 	PLayers                      *VideoEncodeRateControlLayerInfoKHR
 	VirtualBufferSizeInMs        uint32
 	InitialVirtualBufferSizeInMs uint32
+}
+
+// Layers is PLayers as a slice of layerCount elements.
+func (s *VideoEncodeRateControlInfoKHR) Layers() []VideoEncodeRateControlLayerInfoKHR {
+	return view(s.PLayers, s.LayerCount)
 }
 
 // StructureType returns StructureTypeVideoEncodeRateControlInfoKHR, the sType value of VideoEncodeRateControlInfoKHR.
@@ -1341,6 +1499,11 @@ type VideoEncodeH264PictureInfoKHR struct {
 	PNaluSliceEntries   *VideoEncodeH264NaluSliceInfoKHR
 	PStdPictureInfo     unsafe.Pointer
 	GeneratePrefixNalu  Bool32
+}
+
+// NaluSliceEntries is PNaluSliceEntries as a slice of naluSliceEntryCount elements.
+func (s *VideoEncodeH264PictureInfoKHR) NaluSliceEntries() []VideoEncodeH264NaluSliceInfoKHR {
+	return view(s.PNaluSliceEntries, s.NaluSliceEntryCount)
 }
 
 // StructureType returns StructureTypeVideoEncodeH264PictureInfoKHR, the sType value of VideoEncodeH264PictureInfoKHR.
@@ -1564,6 +1727,11 @@ type VideoEncodeH265PictureInfoKHR struct {
 	NaluSliceSegmentEntryCount uint32
 	PNaluSliceSegmentEntries   *VideoEncodeH265NaluSliceSegmentInfoKHR
 	PStdPictureInfo            unsafe.Pointer
+}
+
+// NaluSliceSegmentEntries is PNaluSliceSegmentEntries as a slice of naluSliceSegmentEntryCount elements.
+func (s *VideoEncodeH265PictureInfoKHR) NaluSliceSegmentEntries() []VideoEncodeH265NaluSliceSegmentInfoKHR {
+	return view(s.PNaluSliceSegmentEntries, s.NaluSliceSegmentEntryCount)
 }
 
 // StructureType returns StructureTypeVideoEncodeH265PictureInfoKHR, the sType value of VideoEncodeH265PictureInfoKHR.
@@ -2019,6 +2187,12 @@ type TensorDescriptionARM struct {
 	Usage          TensorUsageFlagsARM
 }
 
+// Dimensions is PDimensions as a slice of dimensionCount elements.
+func (s *TensorDescriptionARM) Dimensions() []int64 { return view(s.PDimensions, s.DimensionCount) }
+
+// Strides is PStrides as a slice of dimensionCount elements.
+func (s *TensorDescriptionARM) Strides() []int64 { return view(s.PStrides, s.DimensionCount) }
+
 // StructureType returns StructureTypeTensorDescriptionARM, the sType value of TensorDescriptionARM.
 func (*TensorDescriptionARM) StructureType() StructureType {
 	return StructureTypeTensorDescriptionARM
@@ -2033,6 +2207,11 @@ type TensorCreateInfoARM struct {
 	SharingMode           SharingMode
 	QueueFamilyIndexCount uint32
 	PQueueFamilyIndices   *uint32
+}
+
+// QueueFamilyIndices is PQueueFamilyIndices as a slice of queueFamilyIndexCount elements.
+func (s *TensorCreateInfoARM) QueueFamilyIndices() []uint32 {
+	return view(s.PQueueFamilyIndices, s.QueueFamilyIndexCount)
 }
 
 // StructureType returns StructureTypeTensorCreateInfoARM, the sType value of TensorCreateInfoARM.
@@ -2072,6 +2251,11 @@ type WriteDescriptorSetTensorARM struct {
 	PNext           unsafe.Pointer
 	TensorViewCount uint32
 	PTensorViews    *TensorViewARM
+}
+
+// TensorViews is PTensorViews as a slice of tensorViewCount elements.
+func (s *WriteDescriptorSetTensorARM) TensorViews() []TensorViewARM {
+	return view(s.PTensorViews, s.TensorViewCount)
 }
 
 // StructureType returns StructureTypeWriteDescriptorSetTensorARM, the sType value of WriteDescriptorSetTensorARM.
@@ -2118,6 +2302,11 @@ type TensorDependencyInfoARM struct {
 	PTensorMemoryBarriers    *TensorMemoryBarrierARM
 }
 
+// TensorMemoryBarriers is PTensorMemoryBarriers as a slice of tensorMemoryBarrierCount elements.
+func (s *TensorDependencyInfoARM) TensorMemoryBarriers() []TensorMemoryBarrierARM {
+	return view(s.PTensorMemoryBarriers, s.TensorMemoryBarrierCount)
+}
+
 // StructureType returns StructureTypeTensorDependencyInfoARM, the sType value of TensorDependencyInfoARM.
 func (*TensorDependencyInfoARM) StructureType() StructureType {
 	return StructureTypeTensorDependencyInfoARM
@@ -2132,6 +2321,15 @@ type TensorCopyARM struct {
 	PDstOffset     *uint64
 	PExtent        *uint64
 }
+
+// SrcOffset is PSrcOffset as a slice of dimensionCount elements.
+func (s *TensorCopyARM) SrcOffset() []uint64 { return view(s.PSrcOffset, s.DimensionCount) }
+
+// DstOffset is PDstOffset as a slice of dimensionCount elements.
+func (s *TensorCopyARM) DstOffset() []uint64 { return view(s.PDstOffset, s.DimensionCount) }
+
+// Extent is PExtent as a slice of dimensionCount elements.
+func (s *TensorCopyARM) Extent() []uint64 { return view(s.PExtent, s.DimensionCount) }
 
 // StructureType returns StructureTypeTensorCopyARM, the sType value of TensorCopyARM.
 func (*TensorCopyARM) StructureType() StructureType {
