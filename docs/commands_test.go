@@ -262,7 +262,7 @@ func TestDocCommands(t *testing.T) {
 	shared := testenv.Shared(t, "vkregistry")
 	tmp := t.TempDir()
 	repo := filepath.Join(tmp, "vkgen")
-	copyRepo(t, repo)
+	testenv.CopyCheckout(t, repo)
 	if err := os.Symlink(filepath.Dir(shared), filepath.Join(tmp, "shared")); err != nil {
 		t.Fatal(err)
 	}
@@ -357,37 +357,6 @@ func runnable(b doccmds.Block, cmds []doccmds.Command) (string, int) {
 		src = src[:c.Offset] + "true" + src[c.End:]
 	}
 	return src, n
-}
-
-// copyRepo copies the repository's tracked and untracked, not ignored
-// files (what a clone with the working tree's changes holds) to dst.
-func copyRepo(t *testing.T, dst string) {
-	t.Helper()
-	root := testenv.Root()
-	ls := exec.Command("git", "ls-files", "-co", "--exclude-standard", "-z")
-	ls.Dir = root
-	out, err := ls.Output()
-	if err != nil {
-		t.Skipf("git ls-files: %v (needs a git checkout)", err)
-	}
-	for _, f := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
-		src := filepath.Join(root, f)
-		st, err := os.Lstat(src)
-		if err != nil || !st.Mode().IsRegular() {
-			continue // deleted in the working tree, or a link
-		}
-		b, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := filepath.Join(dst, f)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, b, st.Mode().Perm()); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 func goEnv(t *testing.T, name string) string {
