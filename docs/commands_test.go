@@ -278,17 +278,9 @@ func TestDocCommands(t *testing.T) {
 		// tree's (scripts/build-layers.sh builds so too)
 		"GOCACHE=" + goEnv(t, "GOCACHE"), "GOMODCACHE=" + goEnv(t, "GOMODCACHE"), "GOFLAGS=-trimpath"}
 
-	files, err := doccmds.Files(testenv.Root())
+	blocks, err := doccmds.AllBlocks(testenv.Root())
 	if err != nil {
 		t.Fatal(err)
-	}
-	var blocks []doccmds.Block
-	for _, f := range files {
-		bs, err := doccmds.Blocks(testenv.Root(), f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		blocks = append(blocks, bs...)
 	}
 	ran := 0
 	for _, b := range blocks {

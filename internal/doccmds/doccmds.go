@@ -195,8 +195,8 @@ func unquote(w *syntax.Word) string {
 	return s.String()
 }
 
-// ShellBlocks returns the sh and bash blocks of every document.
-func ShellBlocks(root string) ([]Block, error) {
+// AllBlocks returns the fenced blocks of every document, in reading order.
+func AllBlocks(root string) ([]Block, error) {
 	files, err := Files(root)
 	if err != nil {
 		return nil, err
@@ -207,13 +207,21 @@ func ShellBlocks(root string) ([]Block, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, b := range bs {
-			if b.Lang == "sh" || b.Lang == "bash" {
-				out = append(out, b)
-			}
-		}
+		out = append(out, bs...)
 	}
 	return out, nil
+}
+
+// ShellBlocks returns the sh and bash blocks of every document.
+func ShellBlocks(root string) ([]Block, error) {
+	all, err := AllBlocks(root)
+	var out []Block
+	for _, b := range all {
+		if b.Lang == "sh" || b.Lang == "bash" {
+			out = append(out, b)
+		}
+	}
+	return out, err
 }
 
 // Synopsis is a usage line of a plain block: "vkgen trace summary [--format
@@ -234,35 +242,25 @@ var flagWord = regexp.MustCompile(`(?:^|[\s\[|])(--?[A-Za-z][A-Za-z0-9-]*)`)
 // Synopses returns the vkgen usage synopses of every document: plain
 // blocks whose first line begins with "vkgen ".
 func Synopses(root string) ([]Synopsis, error) {
-	files, err := Files(root)
-	if err != nil {
-		return nil, err
-	}
+	all, err := AllBlocks(root)
 	var out []Synopsis
-	for _, f := range files {
-		bs, err := Blocks(root, f)
-		if err != nil {
-			return nil, err
+	for _, b := range all {
+		if b.Lang != "" || !strings.HasPrefix(b.Text, "vkgen ") {
+			continue
 		}
-		for _, b := range bs {
-			if b.Lang != "" || !strings.HasPrefix(b.Text, "vkgen ") {
-				continue
+		s := Synopsis{File: b.File, Line: b.Line}
+		for _, w := range strings.Fields(b.Text)[1:] {
+			if strings.ContainsAny(w, "[-") || strings.ToUpper(w) == w {
+				break
 			}
-			s := Synopsis{File: f, Line: b.Line}
-			words := strings.Fields(b.Text)[1:]
-			for _, w := range words {
-				if strings.ContainsAny(w, "[-") || strings.ToUpper(w) == w {
-					break
-				}
-				s.Command = append(s.Command, w)
-			}
-			for _, m := range flagWord.FindAllStringSubmatch(b.Text, -1) {
-				if !slices.Contains(s.Flags, m[1]) {
-					s.Flags = append(s.Flags, m[1])
-				}
-			}
-			out = append(out, s)
+			s.Command = append(s.Command, w)
 		}
+		for _, m := range flagWord.FindAllStringSubmatch(b.Text, -1) {
+			if !slices.Contains(s.Flags, m[1]) {
+				s.Flags = append(s.Flags, m[1])
+			}
+		}
+		out = append(out, s)
 	}
-	return out, nil
+	return out, err
 }
