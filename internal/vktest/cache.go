@@ -132,8 +132,9 @@ func evict(root, keep string) {
 	}
 }
 
-// inputs hashes what a build reads besides its sources: the toolchain's
-// settings for the test binary's target and the named extra strings.
+// inputs hashes what a build reads: the toolchain's settings for the test
+// binary's target, the C compiler's version, the system's Vulkan headers, the
+// named extra strings, then (its methods) the sources.
 type inputs struct{ h io.Writer }
 
 func newInputs(extra ...string) (inputs, func() string, error) {
@@ -145,6 +146,16 @@ func newInputs(extra ...string) (inputs, func() string, error) {
 		return inputs{}, nil, fmt.Errorf("go env: %w", err)
 	}
 	fmt.Fprintf(h, "%s\x00%s\x00%q\x00", out, CC, extra)
+	// the C compiler and the system's Vulkan headers: a package update
+	// rebuilds
+	cc, err := exec.Command(CC, "-dumpfullversion").Output()
+	if err != nil {
+		return inputs{}, nil, fmt.Errorf("%s -dumpfullversion: %w", CC, err)
+	}
+	h.Write(cc)
+	if st, err := os.Stat("/usr/include/vulkan/vulkan_core.h"); err == nil {
+		fmt.Fprintf(h, "%d %d\x00", st.Size(), st.ModTime().UnixNano())
+	}
 	return inputs{h}, func() string { return hex.EncodeToString(h.Sum(nil))[:24] }, nil
 }
 
