@@ -262,7 +262,7 @@ func TestDocCommands(t *testing.T) {
 	shared := testenv.Shared(t, "vkregistry")
 	tmp := t.TempDir()
 	repo := filepath.Join(tmp, "vkgen")
-	testenv.CopyCheckout(t, repo)
+	vktest.CopyCheckout(t, repo)
 	if err := os.Symlink(filepath.Dir(shared), filepath.Join(tmp, "shared")); err != nil {
 		t.Fatal(err)
 	}

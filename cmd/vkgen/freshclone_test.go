@@ -32,7 +32,7 @@ func TestFreshCloneGoGenerate(t *testing.T) {
 	}
 	root := testenv.Root()
 	clone := filepath.Join(t.TempDir(), "vkgen")
-	testenv.CopyCheckout(t, clone)
+	vktest.CopyCheckout(t, clone)
 
 	goGenerate(t, clone, other)
 	n := 0

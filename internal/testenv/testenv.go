@@ -5,10 +5,8 @@ package testenv
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
 )
 
@@ -71,38 +69,3 @@ func RegistryVersions(t testing.TB) []string {
 // PinnedRegistry is the registry version the committed generated code comes
 // from (docs/generating.md).
 const PinnedRegistry = "1.4.359"
-
-// CopyCheckout copies the repository's tracked and untracked, not ignored
-// files (what a clone with the working tree's changes holds) to dir; it
-// skips t when the repository is not a git checkout.
-func CopyCheckout(t testing.TB, dir string) {
-	t.Helper()
-	root := Root()
-	ls := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-	ls.Dir = root
-	out, err := ls.Output()
-	if err != nil {
-		t.Skipf("git ls-files: %v (needs a git checkout)", err)
-	}
-	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
-		src := filepath.Join(root, name)
-		st, err := os.Stat(src)
-		if os.IsNotExist(err) {
-			continue // deleted in the working tree
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, st.Mode().Perm()); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
