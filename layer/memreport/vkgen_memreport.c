@@ -42,7 +42,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterAllocateMemory_params
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterAllocateMemory = {5, 4, vkgen_cap_memreport_afterAllocateMemory_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterAllocateMemory = {5, 4, vkgen_cap_memreport_afterAllocateMemory_params, .stack = 1};
 
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindBufferMemory_params[] = {
@@ -71,7 +71,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateBuffer_params[]
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateBuffer = {7, 4, vkgen_cap_memreport_afterCreateBuffer_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateBuffer = {7, 4, vkgen_cap_memreport_afterCreateBuffer_params, .stack = 1};
 
 extern const struct vkgen_cap_type vkgen_cap_VkImageCreateInfo;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateImage_params[] = {
@@ -80,7 +80,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateImage_params[] 
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateImage = {8, 4, vkgen_cap_memreport_afterCreateImage_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateImage = {8, 4, vkgen_cap_memreport_afterCreateImage_params, .stack = 1};
 
 static const struct vkgen_cap_ptr vkgen_cap_memreport_beforeDestroyBuffer_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
