@@ -45,14 +45,12 @@ func CallStack() []uint64 {
 }
 
 // Module is one loaded ELF module: its runtime range [Start, End), its load
-// bias (runtime address = ELF virtual address + Bias), the virtual address
-// minus the file offset of its first loaded segment, its GNU build id (nil
-// when it has none) and its path (the program's own, for the main program;
-// "" for the vDSO).
+// bias (runtime address = ELF virtual address + Bias), its GNU build id (nil
+// when it has none) and its path (the program's own for the main program).
 type Module struct {
-	Start, End, Bias, FirstVaddrOff uint64
-	BuildID                         []byte
-	Path                            string
+	Start, End, Bias uint64
+	BuildID          []byte
+	Path             string
 }
 
 var modules struct {
@@ -98,8 +96,7 @@ func readModules(g uint64) {
 	list := make([]Module, 0, len(buf))
 	for i := range buf {
 		c := &buf[i]
-		m := Module{Start: uint64(c.start), End: uint64(c.end), Bias: uint64(c.bias), FirstVaddrOff: uint64(c.first_vaddr_off),
-			Path: C.GoString(&c.path[0])}
+		m := Module{Start: uint64(c.start), End: uint64(c.end), Bias: uint64(c.bias), Path: C.GoString(&c.path[0])}
 		if c.build_id_len > 0 {
 			m.BuildID = C.GoBytes(unsafe.Pointer(&c.build_id[0]), C.int(c.build_id_len))
 		}

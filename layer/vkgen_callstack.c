@@ -10,6 +10,7 @@
 #include <elf.h>
 #include <link.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <string.h>
 #include <unwind.h>
 
@@ -100,7 +101,6 @@ static int list_one(struct dl_phdr_info *info, size_t size, void *data) {
 		uint64_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
 		if (first) {
 			m->start = lo, m->end = hi;
-			m->first_vaddr_off = ph->p_vaddr - ph->p_offset;
 			first = 0;
 		}
 		if (lo < m->start) m->start = lo;

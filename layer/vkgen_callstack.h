@@ -21,11 +21,10 @@ extern int vkgen_stack_depth;
 uint32_t vkgen_capture_stack(uint64_t *out, uint32_t max);
 
 /* One loaded module: its runtime range [start, end) over its PT_LOAD
- * segments, the load bias (runtime = ELF vaddr + bias), the ELF vaddr minus
- * file offset of its first PT_LOAD, its GNU build id and path ("" for the
- * main program). */
+ * segments, the load bias (runtime = ELF vaddr + bias), its GNU build id and
+ * path ("" for the main program). */
 struct vkgen_module {
-	uint64_t start, end, bias, first_vaddr_off;
+	uint64_t start, end, bias;
 	uint32_t build_id_len;
 	unsigned char build_id[32];
 	char path[512];

@@ -55,9 +55,9 @@ func TestCallstacks(t *testing.T) {
 		where s.name = 'CallstackTestInstant'
 		order by 1, 3`)
 	want := []string{
-		"main,0,/opt/app/prog,deadbeef,256", "TextureLoader::load,1,/opt/app/prog,deadbeef,512", "[NULL],2,/usr/lib/libvulkan.so.1,[NULL],66",
+		"main,0,/opt/app/prog,deadbeef,256", "TextureLoader::load,1,/opt/app/prog,deadbeef,512", "[NULL],2,/usr/lib/libvulkan.so.1,,66",
 		"main,0,/opt/app/prog,deadbeef,256", "make_buffer,1,/opt/app/prog,deadbeef,768",
-		"main,0,/opt/app/prog,deadbeef,256", "TextureLoader::load,1,/opt/app/prog,deadbeef,512", "[NULL],2,/usr/lib/libvulkan.so.1,[NULL],66",
+		"main,0,/opt/app/prog,deadbeef,256", "TextureLoader::load,1,/opt/app/prog,deadbeef,512", "[NULL],2,/usr/lib/libvulkan.so.1,,66",
 	}
 	var got []string
 	for _, r := range res.Rows {
