@@ -231,6 +231,9 @@ func (s traceSink) AllocationWith(ev accounting.AllocationEvent, changes []accou
 		perfetto.Uint(argHeap, uint64(ev.Heap)),
 	)
 	args = appendDetails(args, &ev)
+	if cs := sites.of(&ev); cs != 0 {
+		args = append(args, perfetto.CallstackArg(cs))
+	}
 	var native perfetto.VulkanMemoryEvent
 	hasNative := tracing.VulkanMemoryEvents()
 	if hasNative {
