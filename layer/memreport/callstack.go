@@ -45,8 +45,8 @@ type callSites struct {
 	byObject map[siteKey]perfetto.Callstack
 	byStack  map[string]perfetto.Callstack // by the raw return addresses
 	mappings map[moduleKey]perfetto.Mapping
-	files    map[string]*elfsym.File       // by path; nil: unreadable, or another build
-	frames   []perfetto.Frame              // scratch
+	files    map[string]*elfsym.File // by path; nil: unreadable, or another build
+	frames   []perfetto.Frame        // scratch
 }
 
 var sites = &callSites{byObject: map[siteKey]perfetto.Callstack{}, byStack: map[string]perfetto.Callstack{},
