@@ -1,13 +1,16 @@
 package memreport_test
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/internal/vktest"
+	"github.com/vkgen/vkgen/layer/memreport/tracesummary"
 )
 
 // stackRun is one run of testdata/stackprog.c (built with -g) under the
@@ -19,7 +22,11 @@ type stackRun struct {
 
 func runStackProg(t *testing.T, env ...string) stackRun {
 	t.Helper()
-	prog := vktest.Program(t, "layer/memreport/testdata/stackprog.c", "-g")
+	return runStackProgAt(t, vktest.Program(t, "layer/memreport/testdata/stackprog.c", "-g"), env...)
+}
+
+func runStackProgAt(t *testing.T, prog string, env ...string) stackRun {
+	t.Helper()
 	r := stackRun{trace: filepath.Join(t.TempDir(), "stack.pftrace"), sites: map[string]string{}}
 	cmd := exec.Command(prog)
 	cmd.Env = append(append(vktest.Env(t, dmrLayer), "VK_VKGEN_TRACE_FILE="+r.trace), env...)
@@ -88,5 +95,90 @@ func TestCallStacksOff(t *testing.T) {
 	res := perfettotools.Query(t, r.trace, `select count(*) from __intrinsic_track_event_callstacks`)
 	if len(res.Rows) != 1 || res.Rows[0][0] != "0" {
 		t.Errorf("callstacks with depth 0: %v", res)
+	}
+}
+
+// summarize reads the run's trace as `vkgen trace summary` does.
+func (r stackRun) summarize(t *testing.T) *tracesummary.Summary {
+	t.Helper()
+	f, err := os.Open(r.trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sum, err := tracesummary.Read(f, r.trace, tracesummary.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+// The summary names each object's call site "function (file:line)" from the
+// program's DWARF, the line the program printed, and groups the unnamed
+// objects by descriptor and call site: the three buffers made in one loop
+// are one group.
+func TestCallSitesInSummary(t *testing.T) {
+	r := runStackProg(t)
+	sum := r.summarize(t)
+	want := map[string]string{"DEVICE_MEMORY": "upload_staging", "BUFFER": "make_vertex_buffers", "IMAGE": "TextureLoader_load"}
+	n := map[string]int{}
+	for _, o := range sum.Objects {
+		fn, ok := want[o.Type]
+		if !ok {
+			continue
+		}
+		n[o.Type]++
+		if site := fn + " (stackprog.c:" + r.sites[fn] + ")"; o.CallSite != site {
+			t.Errorf("%s %#x: call site %q, want %q", o.Type, o.Handle, o.CallSite, site)
+		}
+	}
+	if n["DEVICE_MEMORY"] != 1 || n["BUFFER"] != 3 || n["IMAGE"] != 1 {
+		t.Errorf("objects by type %v:\n%s", n, sum.Text())
+	}
+	var group *tracesummary.Group
+	for i, g := range sum.Groups {
+		if g.Kind == tracesummary.KindCallSite && strings.HasSuffix(g.Key, " — make_vertex_buffers (stackprog.c:"+r.sites["make_vertex_buffers"]+")") {
+			group = &sum.Groups[i]
+		}
+		if g.Kind == tracesummary.KindDescriptor && strings.HasPrefix(g.Key, "BUFFER ") {
+			t.Errorf("a buffer outside its call site's group: %+v", g)
+		}
+	}
+	if group == nil || group.Objects != 3 || group.Peak != 3*4096 {
+		t.Errorf("the buffers' call-site group: %+v\n%s", group, sum.Text())
+	}
+	if !strings.Contains(sum.Text(), "Unnamed memory by call site") {
+		t.Errorf("the text has no call-site table:\n%s", sum.Text())
+	}
+}
+
+// Without the program's file the summary still names the function (the
+// trace carries it) and places the call by module and offset.
+func TestCallSitesWithoutFiles(t *testing.T) {
+	src := vktest.Program(t, "layer/memreport/testdata/stackprog.c", "-g")
+	prog := filepath.Join(t.TempDir(), "stackprog")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(prog, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := runStackProgAt(t, prog)
+	if err := os.Remove(prog); err != nil {
+		t.Fatal(err)
+	}
+	site := regexp.MustCompile(`^make_vertex_buffers \(stackprog\+0x[0-9a-f]+\)$`)
+	found := 0
+	for _, o := range r.summarize(t).Objects {
+		if o.Type == "BUFFER" {
+			found++
+			if !site.MatchString(o.CallSite) {
+				t.Errorf("buffer call site %q, want %s", o.CallSite, site)
+			}
+		}
+	}
+	if found != 3 {
+		t.Errorf("%d buffers", found)
 	}
 }

@@ -53,6 +53,9 @@ type Object struct {
 	// still alive at the end.
 	Created   uint64 `json:"created_ns"`
 	Destroyed int64  `json:"destroyed_ns"`
+	// CallSite is where the application created it, "function (file:line)"
+	// (symbolize.go), when its events carry a call stack.
+	CallSite string `json:"call_site,omitempty"`
 }
 
 // Leak is an object the application had not released at vkDestroyDevice,
@@ -154,7 +157,7 @@ type Options struct {
 func Summarize(t *decode.Trace) *Summary {
 	s := newSummarizer(Options{Window: -1}, 1)
 	s.tracks = t.Tracks
-	x := newExtractor()
+	x := newExtractor(s.sym)
 	s.local[0].from = x.strs
 	var its []item
 	for i := range t.Packets {
@@ -195,10 +198,12 @@ type summarizer struct {
 	failures int
 	failed   uint64
 	time     overTime
+	sym      *Symbolizer // names call sites, for every worker
 }
 
 func newSummarizer(o Options, workers int) *summarizer {
-	s := &summarizer{tracks: map[uint64]*decode.Track{}, counters: map[uint64]*counter{}, strs: newInterner(), local: make([]localIDs, workers)}
+	s := &summarizer{tracks: map[uint64]*decode.Track{}, counters: map[uint64]*counter{}, strs: newInterner(), local: make([]localIDs, workers),
+		sym: NewSymbolizer()}
 	s.objs = newObjects(o.Top, o.MaxGroups)
 	s.order = newReorderer(cmp.Or(o.Window, DefaultWindow), s.apply)
 	return s
@@ -223,16 +228,17 @@ func (s *summarizer) accept(w int, it *item) {
 		}
 	}
 	l := &s.local[w]
-	e.src, e.clust, e.at = l.global(e.src, s.strs), l.global(e.clust, s.strs), l.global(e.at, s.strs)
+	e.src, e.clust, e.at, e.site = l.global(e.src, s.strs), l.global(e.clust, s.strs), l.global(e.at, s.strs), l.global(e.site, s.strs)
 	s.order.push(it.seq, e, it.pos)
 }
 
 // extractor turns packets into events on a decoding worker.
 type extractor struct {
 	strs *interner
+	sym  *Symbolizer
 }
 
-func newExtractor() *extractor { return &extractor{strs: newInterner()} }
+func newExtractor(sym *Symbolizer) *extractor { return &extractor{strs: newInterner(), sym: sym} }
 
 // events appends to out, as items of seq at pos, what the summary uses of
 // p: the counter values that go with its event (the state after the call,
@@ -296,6 +302,9 @@ func (s *extractor) event(p *decode.Packet, e *event, n uint64) bool {
 			case "resource_offset", "bind_index":
 				e.key = argUint(a)
 			}
+		}
+		if len(p.Event.Callstack) > 0 {
+			e.site = s.strs.id(s.sym.CallSite(p.Event.Callstack))
 		}
 	case p.Event.Name == failureEvent:
 		e.kind = evFailure
@@ -405,6 +414,7 @@ func (s *summarizer) apply(e *event) {
 
 func (s *summarizer) finish() *Summary {
 	s.order.flush()
+	s.sym.Close()
 	sum := &Summary{LateEvents: s.order.late, Events: s.events, Leaks: s.leaks, AllocationFailures: s.failures, FailedBytes: s.failed}
 	sum.Objects, sum.ObjectsTotal, sum.AliveAtEnd = s.objs.finish(s.t0, s.last-min(s.last, s.t0), s.strs)
 	sum.Groups, sum.GroupsFolded = s.objs.list(), s.objs.folded
