@@ -44,7 +44,7 @@ type lifetime struct {
 	clust   uint32
 	heap    uint32
 	site    uint32 // interned call site, from its first event that has one
-	leaked  bool // reported by a VulkanMemoryLeak event
+	leaked  bool   // reported by a VulkanMemoryLeak event
 	// grp is the name or descriptor group it adds into and typ its type's;
 	// key is grp's key as asked (grp is OtherNames once groups are full).
 	grp, typ *group
