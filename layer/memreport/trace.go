@@ -231,8 +231,10 @@ func (s traceSink) AllocationWith(ev accounting.AllocationEvent, changes []accou
 		perfetto.Uint(argHeap, uint64(ev.Heap)),
 	)
 	args = appendDetails(args, &ev)
-	if cs := sites.of(&ev); cs != 0 {
-		args = append(args, perfetto.CallstackArg(cs))
+	if ev.Operation != accounting.OpDestroy { // where an object was made, once it holds memory
+		if cs := sites.of(&ev); cs != 0 {
+			args = append(args, perfetto.CallstackArg(cs))
+		}
 	}
 	var native perfetto.VulkanMemoryEvent
 	hasNative := tracing.VulkanMemoryEvents()
