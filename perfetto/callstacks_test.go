@@ -1,10 +1,15 @@
 package perfetto_test
 
 import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/perfetto"
+	"github.com/vkgen/vkgen/perfetto/decode"
 )
 
 // Events carrying call stacks: trace_processor links each event's slice to
@@ -36,7 +41,24 @@ func TestCallstacks(t *testing.T) {
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	decodeBoth(t, path)
+	tr := decodeBoth(t, path)
+	// perfetto/decode resolves the same frames.
+	var stacks []string
+	for _, p := range tr.Packets {
+		if p.Event == nil || p.Event.Name != "CallstackTestInstant" {
+			continue
+		}
+		var fs []string
+		for _, f := range p.Event.Callstack {
+			fs = append(fs, fmt.Sprintf("%s@%s+%#x/%x/%#x", f.Function, f.Mapping.Path, f.RelPC, f.Mapping.BuildID, f.Mapping.LoadBias))
+		}
+		stacks = append(stacks, strings.Join(fs, " "))
+	}
+	a1 := "main@/opt/app/prog+0x100/deadbeef/0x400000 TextureLoader::load@/opt/app/prog+0x200/deadbeef/0x400000 @/usr/lib/libvulkan.so.1+0x42//0x0"
+	b1 := "main@/opt/app/prog+0x100/deadbeef/0x400000 make_buffer@/opt/app/prog+0x300/deadbeef/0x400000"
+	if want := []string{a1, b1, a1, ""}; !slices.Equal(stacks, want) {
+		t.Errorf("decoded stacks:\n%q\nwant\n%q", stacks, want)
+	}
 	res := perfettotools.Query(t, path, `
 		select s.ts, f.name as fn, c.depth, m.name as mapping, m.build_id, f.rel_pc
 		from slice s
@@ -70,5 +92,43 @@ func TestCallstacks(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("row %d: %s, want %s", i, got[i], want[i])
 		}
+	}
+}
+
+// After ClearIncrementalState the call stacks a sequence had interned are
+// interned again: the part after the clear resolves its stacks on its own.
+func TestCallstacksAfterClear(t *testing.T) {
+	cat := perfetto.NewCategory("vkgen.test.callstacks")
+	ev := perfetto.NewEventName("CallstackClearInstant")
+	m := perfetto.NewMapping(perfetto.MappingInfo{BuildID: []byte{1, 2}, Path: "/bin/clear", Start: 0x1000, End: 0x2000})
+	cs := perfetto.NewCallstack([]perfetto.Frame{{Mapping: m, RelPC: 0x10, Function: "outer"}, {Mapping: m, RelPC: 0x20, Function: "inner"}})
+	var out bytes.Buffer
+	s, err := perfetto.StartSession("clear", perfetto.WriterOutput(&out), perfetto.Options{Sequences: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perfetto.Instant(cat, ev, perfetto.CallstackArg(cs))
+	s.Flush()
+	mark := out.Len()
+	s.ClearIncrementalState()
+	perfetto.Instant(cat, ev, perfetto.CallstackArg(cs))
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	tail, err := decode.Decode(out.Bytes()[mark:])
+	if err != nil {
+		t.Fatalf("the part after the clear does not decode on its own: %v", err)
+	}
+	n := 0
+	for _, p := range tail.Packets {
+		if p.Event != nil && p.Event.Name == "CallstackClearInstant" {
+			n++
+			if len(p.Event.Callstack) != 2 || p.Event.Callstack[1].Function != "inner" || p.Event.Callstack[0].Mapping.Path != "/bin/clear" {
+				t.Errorf("call stack after the clear: %+v", p.Event.Callstack)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d events after the clear", n)
 	}
 }
