@@ -17,6 +17,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/ianlancetaylor/demangle"
 )
 
 // Bounds on what a File keeps.
@@ -150,14 +152,17 @@ func (f *File) readSymbols() error {
 	return nil
 }
 
-// Func names the function holding vaddr (an ELF virtual address).
+// Func names the function holding vaddr (an ELF virtual address), C++
+// and Rust names demangled without their parameters
+// ("TextureLoader::load").
 func (f *File) Func(vaddr uint64) (string, bool) {
 	i := sort.Search(len(f.syms), func(i int) bool { return f.syms[i].value > vaddr }) - 1
 	// Symbols may nest (aliases, a function's parts): the nearest of the
 	// few below that covers vaddr.
 	for n := 0; i >= 0 && n < 16; i, n = i-1, n+1 {
 		if s := f.syms[i]; vaddr < s.value+uint64(s.size) {
-			return f.name(s.name)
+			name, ok := f.name(s.name)
+			return demangle.Filter(name, demangle.NoParams, demangle.NoClones), ok
 		}
 	}
 	return "", false

@@ -89,3 +89,23 @@ func TestFuncAndLine(t *testing.T) {
 		t.Error("a stripped file gave a line")
 	}
 }
+
+// C++ names come back demangled, without their parameters.
+func TestDemangled(t *testing.T) {
+	cxx, err := exec.LookPath("g++")
+	if err != nil {
+		t.Skip("no g++")
+	}
+	prog := filepath.Join(t.TempDir(), "loader")
+	if b, err := exec.Command(cxx, "-O1", "-g", "-o", prog, "testdata/loader.cc").CombinedOutput(); err != nil {
+		t.Fatalf("g++: %v\n%s", err, b)
+	}
+	f, err := elfsym.Open(prog, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got, ok := f.Func(symbolAddr(t, prog, "_ZN3app13TextureLoader4loadEi") + 1); !ok || got != "app::TextureLoader::load" {
+		t.Errorf("Func = %q, %v; want app::TextureLoader::load", got, ok)
+	}
+}
