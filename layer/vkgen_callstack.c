@@ -201,8 +201,8 @@ __attribute__((noinline, optimize("no-omit-frame-pointer"))) uint32_t vkgen_capt
 	if (max > VKGEN_STACK_MAX) max = VKGEN_STACK_MAX;
 	uint32_t n = 0;
 	if (!max) return 0;
-	if (thread_stack()) {
-		uintptr_t fp = (uintptr_t)__builtin_frame_address(0);
+	uintptr_t fp = (uintptr_t)__builtin_frame_address(0);
+	if (thread_stack() && on_stack(fp)) { /* not on a stack of the program's own (a fiber's) */
 		if (walk_fast((uintptr_t)__builtin_return_address(0), fp + 16, *(const uintptr_t *)fp, out, &n, max)) return n;
 	}
 	struct walk w;

@@ -22,13 +22,17 @@ type stackRun struct {
 
 func runStackProg(t *testing.T, env ...string) stackRun {
 	t.Helper()
-	return runStackProgAt(t, vktest.Program(t, "layer/memreport/testdata/stackprog.c", "-g"), env...)
+	return runStackProgAt(t, vktest.Program(t, "layer/memreport/testdata/stackprog.c", "-g"), "", env...)
 }
 
-func runStackProgAt(t *testing.T, prog string, env ...string) stackRun {
+// runStackProgAt runs prog with the argument arg ("" for none).
+func runStackProgAt(t *testing.T, prog, arg string, env ...string) stackRun {
 	t.Helper()
 	r := stackRun{trace: filepath.Join(t.TempDir(), "stack.pftrace"), sites: map[string]string{}}
 	cmd := exec.Command(prog)
+	if arg != "" {
+		cmd.Args = append(cmd.Args, arg)
+	}
 	cmd.Env = append(append(vktest.Env(t, dmrLayer), "VK_VKGEN_TRACE_FILE="+r.trace), env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -164,7 +168,7 @@ func TestCallSitesWithoutFiles(t *testing.T) {
 	if err := os.WriteFile(prog, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r := runStackProgAt(t, prog)
+	r := runStackProgAt(t, prog, "")
 	if err := os.Remove(prog); err != nil {
 		t.Fatal(err)
 	}
@@ -180,5 +184,22 @@ func TestCallSitesWithoutFiles(t *testing.T) {
 	}
 	if found != 3 {
 		t.Errorf("%d buffers", found)
+	}
+}
+
+// Leaks' VulkanMemoryLeak events carry their call stacks: the summary's
+// leaks name where the leaked buffer and memory were made.
+func TestCallSiteOfLeak(t *testing.T) {
+	r := runStackProgAt(t, vktest.Program(t, "layer/memreport/testdata/stackprog.c", "-g"), "leak")
+	leaks := r.summarize(t).Leaks
+	want := map[string]string{"BUFFER": "make_vertex_buffers", "DEVICE_MEMORY": "upload_staging"}
+	for _, l := range leaks {
+		if fn := want[l.Type]; l.CallSite != fn+" (stackprog.c:"+r.sites[fn]+")" {
+			t.Errorf("%s leak: call site %q, want %s", l.Type, l.CallSite, fn)
+		}
+		delete(want, l.Type)
+	}
+	if len(want) != 0 || len(leaks) != 2 {
+		t.Errorf("leaks: %+v", leaks)
 	}
 }

@@ -23,8 +23,9 @@ func preDestroyDevice(device vk.Device, _ *vk.AllocationCallbacks) {
 }
 
 func postDestroyDevice(device vk.Device, _ *vk.AllocationCallbacks) {
-	sites.deviceDestroyed(st.key(uintptr(device)))
-	st.deviceDestroyed(uintptr(device))
+	key := st.key(uintptr(device))
+	st.deviceDestroyed(uintptr(device)) // its leak events name their call sites
+	sites.deviceDestroyed(key)
 	dropDevice(device)
 }
 

@@ -372,6 +372,9 @@ func (s traceSink) Leak(ev accounting.AllocationEvent, name, at string) {
 		perfetto.Uint(argHeap, uint64(ev.Heap)),
 		perfetto.String(argObjectName, name),
 		perfetto.String(argAt, at))
+	if cs := sites.of(&ev); cs != 0 {
+		args = append(args, perfetto.CallstackArg(cs))
+	}
 	perfetto.Stamp(layer.EventTime()).Instant(category, leakEvent, appendDetails(args, &ev)...)
 }
 

@@ -6,7 +6,9 @@
  *
  *   make_vertex_buffers -> vkCreateBuffer x3 (one call site), bound
  *   TextureLoader_load  -> vkCreateImage, bound
- *   upload_staging      -> vkAllocateMemory (the memory the others bind) */
+ *   upload_staging      -> vkAllocateMemory (the memory the others bind)
+ * With "leak" the last buffer and the memory are never released (leaks at
+ * vkDestroyDevice). */
 #include <stdio.h>
 #include <string.h>
 
@@ -62,7 +64,8 @@ __attribute__((noinline)) VkImage TextureLoader_load(VkDeviceMemory mem) {
 	return img;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+	int leak = argc > 1 && !strcmp(argv[1], "leak");
 	VkInstance inst = vkc_create_instance("stackprog", NULL, 0, NULL);
 	phys = vkc_physical_device(inst);
 	dev = vkc_create_device(phys, 0, NULL);
@@ -72,8 +75,8 @@ int main(void) {
 	VkImage img = TextureLoader_load(mem);
 	fflush(stdout);
 	vkDestroyImage(dev, img, NULL);
-	for (int i = 0; i < 3; i++) vkDestroyBuffer(dev, bufs[i], NULL);
-	vkFreeMemory(dev, mem, NULL);
+	for (int i = 0; i < 3 - leak; i++) vkDestroyBuffer(dev, bufs[i], NULL);
+	if (!leak) vkFreeMemory(dev, mem, NULL);
 	vkDestroyDevice(dev, NULL);
 	vkDestroyInstance(inst, NULL);
 	return 0;

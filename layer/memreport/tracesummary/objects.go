@@ -195,7 +195,8 @@ func (o *objects) finish(t0, end uint64, strs *interner) ([]Object, int, []Leak)
 		o.keep(ob)
 		o.ended(l.grp, ob.Type, ob.Cluster, l.heap)
 		if l.cur > 0 && !l.leaked {
-			alive = append(alive, Leak{Name: ob.Name, Type: ob.Type, Handle: k.handle, Bytes: l.cur, Cluster: ob.Cluster, Heap: l.heap, At: AtEndOfTrace, Time: end})
+			alive = append(alive, Leak{Name: ob.Name, Type: ob.Type, Handle: k.handle, Bytes: l.cur, Cluster: ob.Cluster, Heap: l.heap, At: AtEndOfTrace, Time: end,
+				CallSite: ob.CallSite})
 		}
 	}
 	out := o.kept.s

@@ -69,6 +69,8 @@ type Leak struct {
 	Heap    uint32 `json:"heap"`
 	At      string `json:"at"` // vkDestroyDevice, vkDestroyInstance, exit or AtEndOfTrace
 	Time    uint64 `json:"ns"` // ns since the first event of the trace
+	// CallSite is where the application made it (Object.CallSite).
+	CallSite string `json:"call_site,omitempty"`
 }
 
 // AtEndOfTrace is the At of an object Summary.AliveAtEnd lists.
@@ -258,6 +260,14 @@ func (s *extractor) events(p *decode.Packet, out []item, seq uint32, pos int64) 
 	return out
 }
 
+// callSite is the interned call site of an event's call stack (0 for none).
+func (s *extractor) callSite(ev *decode.Event) uint32 {
+	if len(ev.Callstack) == 0 {
+		return 0
+	}
+	return s.strs.id(s.sym.CallSite(ev.Callstack))
+}
+
 // maxExtraCounters is the most extra counter values of one event the
 // summary reads, as trace_processor (TrackEventData::kMaxNumExtraCounters).
 const maxExtraCounters = 8
@@ -303,9 +313,7 @@ func (s *extractor) event(p *decode.Packet, e *event, n uint64) bool {
 				e.key = argUint(a)
 			}
 		}
-		if len(p.Event.Callstack) > 0 {
-			e.site = s.strs.id(s.sym.CallSite(p.Event.Callstack))
-		}
+		e.site = s.callSite(p.Event)
 	case p.Event.Name == failureEvent:
 		e.kind = evFailure
 		if a, ok := p.Event.Arg("size"); ok {
@@ -331,6 +339,7 @@ func (s *extractor) event(p *decode.Packet, e *event, n uint64) bool {
 				e.at = s.strs.id(a.Str)
 			}
 		}
+		e.site = s.callSite(p.Event)
 	case p.Event.Name == frameEvent || p.Event.Name == growthEvent || p.Event.Name == thresholdEvent:
 		e.kind = timeEventKind(p.Event.Name)
 		e.x = &timeEvent{args: make(map[string]decode.Annotation, len(p.Event.Annotations))}
@@ -384,7 +393,7 @@ func (s *summarizer) apply(e *event) {
 	case evLeak:
 		s.leaks = append(s.leaks, Leak{
 			Name: e.name, Type: s.strs.str(e.src), Handle: e.handle, Bytes: e.size,
-			Cluster: s.strs.str(e.clust), Heap: e.heap, At: s.strs.str(e.at), Time: e.ts - s.t0,
+			Cluster: s.strs.str(e.clust), Heap: e.heap, At: s.strs.str(e.at), Time: e.ts - s.t0, CallSite: s.strs.str(e.site),
 		})
 		s.objs.leaked(objKey{e.src, e.handle})
 		return
