@@ -37,26 +37,22 @@ type stackState struct {
 	stacks             map[uint64][]uint64
 }
 
-// decodeStackInterned reads one InternedData entry of call-stack data
-// (field num), reporting whether num is one.
-func decodeStackInterned(num protowire.Number, raw []byte, st *seqState) (bool, error) {
-	s := &st.stacks
+// strings is the table of InternedData field num: function_names (5),
+// build_ids (16) or mapping_paths (17).
+func (s *stackState) strings(num protowire.Number) *interned {
 	switch num {
-	case 5, 16, 17: // function_names, build_ids, mapping_paths: InternedString {iid, str}
-		m := map[protowire.Number]*interned{5: &s.fns, 16: &s.builds, 17: &s.paths}[num]
-		var iid uint64
-		var str string
-		err := pb.Walk(raw, func(num protowire.Number, v uint64, raw []byte) error {
-			switch num {
-			case 1:
-				iid = v
-			case 2:
-				str = string(raw)
-			}
-			return nil
-		})
-		m.set(iid, str)
-		return true, err
+	case 5:
+		return &s.fns
+	case 16:
+		return &s.builds
+	}
+	return &s.paths
+}
+
+// decodeStackInterned reads one InternedData entry of mappings, frames or
+// callstacks (others are not call-stack data: ignored).
+func decodeStackInterned(num protowire.Number, raw []byte, s *stackState) error {
+	switch num {
 	case 19: // mappings
 		var iid, build uint64
 		var parts []uint64
@@ -83,7 +79,7 @@ func decodeStackInterned(num protowire.Number, raw []byte, st *seqState) (bool, 
 			return nil
 		})
 		if err != nil {
-			return true, err
+			return err
 		}
 		mp.BuildID, _ = s.builds.get(build)
 		for _, p := range parts {
@@ -94,7 +90,7 @@ func decodeStackInterned(num protowire.Number, raw []byte, st *seqState) (bool, 
 			s.mappings = map[uint64]*Mapping{}
 		}
 		s.mappings[iid] = mp
-		return true, nil
+		return nil
 	case 6: // frames
 		var iid uint64
 		var f frameDef
@@ -115,7 +111,7 @@ func decodeStackInterned(num protowire.Number, raw []byte, st *seqState) (bool, 
 			s.frames = map[uint64]frameDef{}
 		}
 		s.frames[iid] = f
-		return true, err
+		return err
 	case 7: // callstacks
 		var iid uint64
 		var ids []uint64
@@ -132,9 +128,9 @@ func decodeStackInterned(num protowire.Number, raw []byte, st *seqState) (bool, 
 			s.stacks = map[uint64][]uint64{}
 		}
 		s.stacks[iid] = ids
-		return true, err
+		return err
 	}
-	return false, nil
+	return nil
 }
 
 // callstack resolves an interned callstack into frames (reusing out).

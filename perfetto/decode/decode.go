@@ -494,9 +494,10 @@ func decodeInterned(b []byte, st *seqState) error {
 			m = &st.annots
 		case 29: // debug_annotation_string_values: {iid = 1, str = 2}
 			m = &st.strs
+		case 5, 16, 17: // function_names, build_ids, mapping_paths (InternedString)
+			m = st.stacks.strings(num)
 		default:
-			_, err := decodeStackInterned(num, raw, st)
-			return err
+			return decodeStackInterned(num, raw, &st.stacks)
 		}
 		var iid uint64
 		var name string

@@ -46,15 +46,10 @@ __attribute__((noinline)) void make_vertex_buffers(VkBuffer *out, int n, VkDevic
 }
 
 __attribute__((noinline)) VkImage TextureLoader_load(VkDeviceMemory mem) {
-	VkImageCreateInfo ii = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-	ii.imageType = VK_IMAGE_TYPE_2D;
-	ii.format = VK_FORMAT_R8G8B8A8_UNORM;
-	ii.extent = (VkExtent3D){64, 64, 1};
-	ii.mipLevels = 1;
-	ii.arrayLayers = 1;
-	ii.samples = VK_SAMPLE_COUNT_1_BIT;
-	ii.tiling = VK_IMAGE_TILING_OPTIMAL;
-	ii.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+	VkImageCreateInfo ii = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
+	                        .format = VK_FORMAT_R8G8B8A8_UNORM, .extent = {64, 64, 1}, .mipLevels = 1, .arrayLayers = 1,
+	                        .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_OPTIMAL,
+	                        .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT};
 	VkImage img = VK_NULL_HANDLE;
 	printf("site TextureLoader_load %d\n", __LINE__ + 1);
 	CHECK(vkCreateImage(dev, &ii, NULL, &img));
