@@ -8,6 +8,7 @@ import "C"
 
 import (
 	"os"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -55,8 +56,19 @@ type Module struct {
 
 var modules struct {
 	sync.Mutex
-	gen  uint64
-	list []Module // sorted by Start
+	gen    uint64
+	list   []Module // sorted by Start
+	byLoad []Module // as the dynamic linker lists them: the program first
+}
+
+// Modules lists the loaded modules, the program first.
+func Modules() []Module {
+	modules.Lock()
+	defer modules.Unlock()
+	if g := uint64(C.vkgen_modules_generation()); g != modules.gen || modules.list == nil {
+		readModules(g)
+	}
+	return slices.Clone(modules.byLoad)
 }
 
 // ModuleOf finds the module holding pc. The list is read again (from the
@@ -107,6 +119,7 @@ func readModules(g uint64) {
 			list = append(list, m)
 		}
 	}
+	modules.byLoad = slices.Clone(list)
 	sort.Slice(list, func(i, j int) bool { return list[i].Start < list[j].Start })
 	modules.list, modules.gen = list, g
 }

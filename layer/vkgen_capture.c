@@ -27,6 +27,7 @@ extern const struct vkgen_cap_type vkgen_cap_VkExportMemoryAllocateInfo;
 extern const struct vkgen_cap_type vkgen_cap_VkExportMemoryAllocateInfoNV;
 extern const struct vkgen_cap_type vkgen_cap_VkExportMemorySciBufInfoNV;
 extern const struct vkgen_cap_type vkgen_cap_VkExportMetalObjectCreateInfoEXT;
+extern const struct vkgen_cap_type vkgen_cap_VkExtensionProperties;
 extern const struct vkgen_cap_type vkgen_cap_VkExternalFormatANDROID;
 extern const struct vkgen_cap_type vkgen_cap_VkExternalFormatOHOS;
 extern const struct vkgen_cap_type vkgen_cap_VkExternalFormatQNX;
@@ -100,12 +101,18 @@ extern const struct vkgen_cap_type vkgen_cap_VkVideoDecodeH265ProfileInfoKHR;
 extern const struct vkgen_cap_type vkgen_cap_VkVideoDecodeUsageInfoKHR;
 extern const struct vkgen_cap_type vkgen_cap_VkVideoDecodeVP9ProfileInfoKHR;
 extern const struct vkgen_cap_type vkgen_cap_VkVideoEncodeAV1ProfileInfoKHR;
+extern const struct vkgen_cap_type vkgen_cap_VkVideoEncodeAV1SessionCreateInfoKHR;
 extern const struct vkgen_cap_type vkgen_cap_VkVideoEncodeH264ProfileInfoKHR;
+extern const struct vkgen_cap_type vkgen_cap_VkVideoEncodeH264SessionCreateInfoKHR;
 extern const struct vkgen_cap_type vkgen_cap_VkVideoEncodeH265ProfileInfoKHR;
+extern const struct vkgen_cap_type vkgen_cap_VkVideoEncodeH265SessionCreateInfoKHR;
 extern const struct vkgen_cap_type vkgen_cap_VkVideoEncodeProfileRgbConversionInfoVALVE;
+extern const struct vkgen_cap_type vkgen_cap_VkVideoEncodeSessionIntraRefreshCreateInfoKHR;
+extern const struct vkgen_cap_type vkgen_cap_VkVideoEncodeSessionRgbConversionCreateInfoVALVE;
 extern const struct vkgen_cap_type vkgen_cap_VkVideoEncodeUsageInfoKHR;
 extern const struct vkgen_cap_type vkgen_cap_VkVideoProfileInfoKHR;
 extern const struct vkgen_cap_type vkgen_cap_VkVideoProfileListInfoKHR;
+extern const struct vkgen_cap_type vkgen_cap_VkVideoSessionCreateInfoKHR;
 static const struct vkgen_cap_ptr vkgen_cap_VkBufferCollectionBufferCreateInfoFUCHSIA_ptrs[] = {
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
 };
@@ -186,6 +193,7 @@ static const struct vkgen_cap_ptr vkgen_cap_VkExportMetalObjectCreateInfoEXT_ptr
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
 };
 const struct vkgen_cap_type vkgen_cap_VkExportMetalObjectCreateInfoEXT = {24, 1, vkgen_cap_VkExportMetalObjectCreateInfoEXT_ptrs};
+const struct vkgen_cap_type vkgen_cap_VkExtensionProperties = {260, 0, NULL};
 static const struct vkgen_cap_ptr vkgen_cap_VkExternalFormatANDROID_ptrs[] = {
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
 };
@@ -495,18 +503,38 @@ static const struct vkgen_cap_ptr vkgen_cap_VkVideoEncodeAV1ProfileInfoKHR_ptrs[
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
 };
 const struct vkgen_cap_type vkgen_cap_VkVideoEncodeAV1ProfileInfoKHR = {24, 1, vkgen_cap_VkVideoEncodeAV1ProfileInfoKHR_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkVideoEncodeAV1SessionCreateInfoKHR_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+};
+const struct vkgen_cap_type vkgen_cap_VkVideoEncodeAV1SessionCreateInfoKHR = {24, 1, vkgen_cap_VkVideoEncodeAV1SessionCreateInfoKHR_ptrs};
 static const struct vkgen_cap_ptr vkgen_cap_VkVideoEncodeH264ProfileInfoKHR_ptrs[] = {
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
 };
 const struct vkgen_cap_type vkgen_cap_VkVideoEncodeH264ProfileInfoKHR = {24, 1, vkgen_cap_VkVideoEncodeH264ProfileInfoKHR_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkVideoEncodeH264SessionCreateInfoKHR_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+};
+const struct vkgen_cap_type vkgen_cap_VkVideoEncodeH264SessionCreateInfoKHR = {24, 1, vkgen_cap_VkVideoEncodeH264SessionCreateInfoKHR_ptrs};
 static const struct vkgen_cap_ptr vkgen_cap_VkVideoEncodeH265ProfileInfoKHR_ptrs[] = {
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
 };
 const struct vkgen_cap_type vkgen_cap_VkVideoEncodeH265ProfileInfoKHR = {24, 1, vkgen_cap_VkVideoEncodeH265ProfileInfoKHR_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkVideoEncodeH265SessionCreateInfoKHR_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+};
+const struct vkgen_cap_type vkgen_cap_VkVideoEncodeH265SessionCreateInfoKHR = {24, 1, vkgen_cap_VkVideoEncodeH265SessionCreateInfoKHR_ptrs};
 static const struct vkgen_cap_ptr vkgen_cap_VkVideoEncodeProfileRgbConversionInfoVALVE_ptrs[] = {
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
 };
 const struct vkgen_cap_type vkgen_cap_VkVideoEncodeProfileRgbConversionInfoVALVE = {24, 1, vkgen_cap_VkVideoEncodeProfileRgbConversionInfoVALVE_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkVideoEncodeSessionIntraRefreshCreateInfoKHR_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+};
+const struct vkgen_cap_type vkgen_cap_VkVideoEncodeSessionIntraRefreshCreateInfoKHR = {24, 1, vkgen_cap_VkVideoEncodeSessionIntraRefreshCreateInfoKHR_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkVideoEncodeSessionRgbConversionCreateInfoVALVE_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+};
+const struct vkgen_cap_type vkgen_cap_VkVideoEncodeSessionRgbConversionCreateInfoVALVE = {32, 1, vkgen_cap_VkVideoEncodeSessionRgbConversionCreateInfoVALVE_ptrs};
 static const struct vkgen_cap_ptr vkgen_cap_VkVideoEncodeUsageInfoKHR_ptrs[] = {
 	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
 };
@@ -520,6 +548,12 @@ static const struct vkgen_cap_ptr vkgen_cap_VkVideoProfileListInfoKHR_ptrs[] = {
 	{24, VKGEN_CAP_STRUCT, 4, 0, 16, 0, &vkgen_cap_VkVideoProfileInfoKHR},
 };
 const struct vkgen_cap_type vkgen_cap_VkVideoProfileListInfoKHR = {32, 2, vkgen_cap_VkVideoProfileListInfoKHR_ptrs};
+static const struct vkgen_cap_ptr vkgen_cap_VkVideoSessionCreateInfoKHR_ptrs[] = {
+	{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},
+	{24, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkVideoProfileInfoKHR},
+	{56, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkExtensionProperties},
+};
+const struct vkgen_cap_type vkgen_cap_VkVideoSessionCreateInfoKHR = {64, 3, vkgen_cap_VkVideoSessionCreateInfoKHR_ptrs};
 
 const struct vkgen_cap_type *vkgen_cap_stype(int32_t stype) {
 	switch (stype) {
@@ -530,13 +564,16 @@ const struct vkgen_cap_type *vkgen_cap_stype(int32_t stype) {
 	case 1000003000: return &vkgen_cap_VkDisplayPresentInfoKHR;
 	case 1000022000: return &vkgen_cap_VkDebugMarkerObjectNameInfoEXT;
 	case 1000023000: return &vkgen_cap_VkVideoProfileInfoKHR;
+	case 1000023005: return &vkgen_cap_VkVideoSessionCreateInfoKHR;
 	case 1000023013: return &vkgen_cap_VkVideoProfileListInfoKHR;
 	case 1000024002: return &vkgen_cap_VkVideoDecodeUsageInfoKHR;
 	case 1000026000: return &vkgen_cap_VkDedicatedAllocationImageCreateInfoNV;
 	case 1000026001: return &vkgen_cap_VkDedicatedAllocationBufferCreateInfoNV;
 	case 1000026002: return &vkgen_cap_VkDedicatedAllocationMemoryAllocateInfoNV;
 	case 1000038007: return &vkgen_cap_VkVideoEncodeH264ProfileInfoKHR;
+	case 1000038010: return &vkgen_cap_VkVideoEncodeH264SessionCreateInfoKHR;
 	case 1000039007: return &vkgen_cap_VkVideoEncodeH265ProfileInfoKHR;
+	case 1000039011: return &vkgen_cap_VkVideoEncodeH265SessionCreateInfoKHR;
 	case 1000040003: return &vkgen_cap_VkVideoDecodeH264ProfileInfoKHR;
 	case 1000056000: return &vkgen_cap_VkExternalMemoryImageCreateInfoNV;
 	case 1000056001: return &vkgen_cap_VkExportMemoryAllocateInfoNV;
@@ -588,6 +625,7 @@ const struct vkgen_cap_type *vkgen_cap_stype(int32_t stype) {
 	case 1000366005: return &vkgen_cap_VkBufferCollectionBufferCreateInfoFUCHSIA;
 	case 1000375001: return &vkgen_cap_VkFrameBoundaryEXT;
 	case 1000390002: return &vkgen_cap_VkVideoEncodeProfileRgbConversionInfoVALVE;
+	case 1000390003: return &vkgen_cap_VkVideoEncodeSessionRgbConversionCreateInfoVALVE;
 	case 1000452003: return &vkgen_cap_VkImportNativeBufferInfoOHOS;
 	case 1000452005: return &vkgen_cap_VkExternalFormatOHOS;
 	case 1000460014: return &vkgen_cap_VkMemoryDedicatedAllocateInfoTensorARM;
@@ -597,10 +635,12 @@ const struct vkgen_cap_type *vkgen_cap_stype(int32_t stype) {
 	case 1000479001: return &vkgen_cap_VkPresentId2KHR;
 	case 1000512003: return &vkgen_cap_VkVideoDecodeAV1ProfileInfoKHR;
 	case 1000513005: return &vkgen_cap_VkVideoEncodeAV1ProfileInfoKHR;
+	case 1000513009: return &vkgen_cap_VkVideoEncodeAV1SessionCreateInfoKHR;
 	case 1000514003: return &vkgen_cap_VkVideoDecodeVP9ProfileInfoKHR;
 	case 1000529002: return &vkgen_cap_VkImportScreenBufferInfoQNX;
 	case 1000529003: return &vkgen_cap_VkExternalFormatQNX;
 	case 1000547002: return &vkgen_cap_VkTileMemoryRequirementsQCOM;
+	case 1000552001: return &vkgen_cap_VkVideoEncodeSessionIntraRefreshCreateInfoKHR;
 	case 1000575002: return &vkgen_cap_VkImageAlignmentControlCreateInfoMESA;
 	case 1000602000: return &vkgen_cap_VkImportMemoryMetalHandleInfoEXT;
 	case 1000613000: return &vkgen_cap_VkSetPresentConfigNV;

@@ -1,6 +1,8 @@
 package memreport
 
 import (
+	"path"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -12,7 +14,8 @@ import (
 )
 
 // Where each memory object was made: the records of vkAllocateMemory,
-// vkCreateBuffer and vkCreateImage carry the application's call stack (the
+// vkCreateBuffer, vkCreateImage and vkCreateVideoSessionKHR carry the
+// application's call stack (the
 // spec declares call_stacks; the framework captures it on the
 // application's thread, up to call_stack_depth frames). Here, on the drain,
 // a stack becomes a Perfetto callstack (modules as mappings with their
@@ -23,7 +26,7 @@ import (
 // siteKey is a live object: its device key, handle and kind.
 type siteKey struct {
 	dev, handle uint64
-	kind        accounting.Source // SourceDeviceMemory, SourceBuffer or SourceImage
+	kind        accounting.Source // SourceDeviceMemory, SourceBuffer, SourceImage or SourceVideoSession
 }
 
 // Bounds: distinct stacks cached by their addresses, and modules whose
@@ -47,15 +50,35 @@ type callSites struct {
 	mappings map[moduleKey]perfetto.Mapping
 	files    map[string]*elfsym.File // by path; nil: unreadable, or another build
 	frames   []perfetto.Frame        // scratch
+	warmOnce sync.Once
 }
 
 var sites = &callSites{byObject: map[siteKey]perfetto.Callstack{}, byStack: map[string]perfetto.Callstack{},
 	mappings: map[moduleKey]perfetto.Mapping{}, files: map[string]*elfsym.File{}}
 
-// configureCallStacks applies call_stack_depth (0: no capture).
+// configureCallStacks applies call_stack_depth (0: no capture) and, the
+// first time it is on, reads the modules and the symbols of those most
+// stacks pass through in the background: the first stack would otherwise
+// hold the drain for a millisecond or so, and what it runs (budget samples)
+// would lag the calls.
 func configureCallStacks() {
 	v, _ := tracing.Setting("call_stack_depth").V.(int64)
 	layer.SetCallStackDepth(int(v))
+	if v > 0 {
+		sites.warmOnce.Do(func() { layer.Go(layerName, "call-stack symbols", sites.warm) })
+	}
+}
+
+// warm opens the program's, libc's and the loader's symbols.
+func (c *callSites) warm() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, m := range layer.Modules() {
+		if base := path.Base(m.Path); i == 0 || strings.HasPrefix(base, "libc.so") || strings.HasPrefix(base, "libvulkan.so") {
+			c.mappingLocked(m)
+			c.fileLocked(m)
+		}
+	}
 }
 
 // created keeps the running hook's call stack as the object's.
@@ -93,7 +116,7 @@ func (c *callSites) deviceDestroyed(dev uint64) {
 // of is the call stack of the object an event is about (0 for none).
 func (c *callSites) of(ev *accounting.AllocationEvent) perfetto.Callstack {
 	kind := ev.Source
-	if kind != accounting.SourceDeviceMemory && kind != accounting.SourceBuffer && kind != accounting.SourceImage {
+	if kind == accounting.SourceDriver {
 		return 0
 	}
 	c.mu.Lock()

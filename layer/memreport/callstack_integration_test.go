@@ -203,3 +203,23 @@ func TestCallSiteOfLeak(t *testing.T) {
 		t.Errorf("leaks: %+v", leaks)
 	}
 }
+
+// A video session's bindings carry its vkCreateVideoSessionKHR's call
+// stack (over the memdriver's video emulation): the summary names a call
+// site in bindprog.
+func TestCallSiteOfVideoSession(t *testing.T) {
+	bindSetup(t)
+	r := runBindProg(t, vktest.DriverEnv(t, "video", dmrLayer), "video")
+	sessions := 0
+	for _, o := range tracesummary.Summarize(r.trace).Objects {
+		if o.Type == "VIDEO_SESSION" {
+			sessions++
+			if !strings.Contains(o.CallSite, "(bindprog") {
+				t.Errorf("video session call site %q, want one in bindprog", o.CallSite)
+			}
+		}
+	}
+	if sessions != 1 {
+		t.Errorf("%d video sessions", sessions)
+	}
+}

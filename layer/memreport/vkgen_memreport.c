@@ -42,7 +42,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterAllocateMemory_params
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterAllocateMemory = {5, 4, vkgen_cap_memreport_afterAllocateMemory_params, .stack = 1};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterAllocateMemory = {6, 4, vkgen_cap_memreport_afterAllocateMemory_params, .stack = 1};
 
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindBufferMemory_params[] = {
@@ -52,7 +52,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindBufferMemory_para
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindBufferMemory = {15, 5, vkgen_cap_memreport_afterBindBufferMemory_params, vkgen_memreport_query_afterBindBufferMemory, 24};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindBufferMemory = {16, 5, vkgen_cap_memreport_afterBindBufferMemory_params, vkgen_memreport_query_afterBindBufferMemory, 24};
 
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindImageMemory_params[] = {
@@ -62,7 +62,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindImageMemory_param
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindImageMemory = {16, 5, vkgen_cap_memreport_afterBindImageMemory_params, vkgen_memreport_query_afterBindImageMemory, 24};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterBindImageMemory = {17, 5, vkgen_cap_memreport_afterBindImageMemory_params, vkgen_memreport_query_afterBindImageMemory, 24};
 
 extern const struct vkgen_cap_type vkgen_cap_VkBufferCreateInfo;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateBuffer_params[] = {
@@ -71,7 +71,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateBuffer_params[]
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateBuffer = {7, 4, vkgen_cap_memreport_afterCreateBuffer_params, .stack = 1};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateBuffer = {8, 4, vkgen_cap_memreport_afterCreateBuffer_params, .stack = 1};
 
 extern const struct vkgen_cap_type vkgen_cap_VkImageCreateInfo;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateImage_params[] = {
@@ -80,28 +80,37 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateImage_params[] 
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateImage = {8, 4, vkgen_cap_memreport_afterCreateImage_params, .stack = 1};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateImage = {9, 4, vkgen_cap_memreport_afterCreateImage_params, .stack = 1};
+
+extern const struct vkgen_cap_type vkgen_cap_VkVideoSessionCreateInfoKHR;
+static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateVideoSessionKHR_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkVideoSessionCreateInfoKHR},
+	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
+};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateVideoSessionKHR = {4, 4, vkgen_cap_memreport_afterCreateVideoSessionKHR_params, .stack = 1};
 
 static const struct vkgen_cap_ptr vkgen_cap_memreport_beforeDestroyBuffer_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyBuffer = {9, 3, vkgen_cap_memreport_beforeDestroyBuffer_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyBuffer = {10, 3, vkgen_cap_memreport_beforeDestroyBuffer_params};
 
 static const struct vkgen_cap_ptr vkgen_cap_memreport_beforeDestroyImage_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyImage = {10, 3, vkgen_cap_memreport_beforeDestroyImage_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyImage = {11, 3, vkgen_cap_memreport_beforeDestroyImage_params};
 
 static const struct vkgen_cap_ptr vkgen_cap_memreport_beforeFreeMemory_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeFreeMemory = {6, 3, vkgen_cap_memreport_beforeFreeMemory_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_beforeFreeMemory = {7, 3, vkgen_cap_memreport_beforeFreeMemory_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetBufferMemoryRequirements_params[] = {
@@ -109,7 +118,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetBufferMemoryRequir
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements = {11, 3, vkgen_cap_memreport_afterGetBufferMemoryRequirements_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements = {12, 3, vkgen_cap_memreport_afterGetBufferMemoryRequirements_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkBufferMemoryRequirementsInfo2;
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements2;
@@ -118,7 +127,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetBufferMemoryRequir
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkBufferMemoryRequirementsInfo2},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements2},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements2 = {13, 3, vkgen_cap_memreport_afterGetBufferMemoryRequirements2_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetBufferMemoryRequirements2 = {14, 3, vkgen_cap_memreport_afterGetBufferMemoryRequirements2_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetImageMemoryRequirements_params[] = {
@@ -126,7 +135,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetImageMemoryRequire
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements = {12, 3, vkgen_cap_memreport_afterGetImageMemoryRequirements_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements = {13, 3, vkgen_cap_memreport_afterGetImageMemoryRequirements_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkImageMemoryRequirementsInfo2;
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements2;
@@ -135,14 +144,14 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterGetImageMemoryRequire
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkImageMemoryRequirementsInfo2},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkMemoryRequirements2},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements2 = {14, 3, vkgen_cap_memreport_afterGetImageMemoryRequirements2_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterGetImageMemoryRequirements2 = {15, 3, vkgen_cap_memreport_afterGetImageMemoryRequirements2_params};
 
 extern const struct vkgen_cap_type vkgen_cap_VkPresentInfoKHR;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterQueuePresentKHR_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkPresentInfoKHR},
 };
-static const struct vkgen_cap_cmd vkgen_cap_memreport_afterQueuePresentKHR = {4, 2, vkgen_cap_memreport_afterQueuePresentKHR_params};
+static const struct vkgen_cap_cmd vkgen_cap_memreport_afterQueuePresentKHR = {5, 2, vkgen_cap_memreport_afterQueuePresentKHR_params};
 
 VkResult vkgen_memreport_next_EnumerateDeviceExtensionProperties(int *ok, uintptr_t physicalDevice, void * pLayerName, void * pPropertyCount, void * pProperties) {
 	struct vkgen_instance *d = vkgen_instance_of(LAYER, (const void *)physicalDevice);
@@ -244,7 +253,7 @@ void vkgen_memreport_next_GetPhysicalDeviceProperties(int *ok, uintptr_t physica
 	X(vkCreateDevice, VKGEN_0, 1, .c_pre = memreport_edit_CreateDevice, .go_post = vkgen_memreport_go_post_CreateDevice) \
 	X(vkCreateImage, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterCreateImage) \
 	X(vkCreateInstance, VKGEN_0, 1, .go_post = vkgen_memreport_go_post_CreateInstance) \
-	X(vkCreateVideoSessionKHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_CreateVideoSessionKHR) \
+	X(vkCreateVideoSessionKHR, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterCreateVideoSessionKHR) \
 	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_DebugMarkerSetObjectNameEXT, .name_cache = 1) \
 	X(vkDestroyBuffer, VKGEN_1, 0, .defer_pre = &vkgen_cap_memreport_beforeDestroyBuffer) \
 	X(vkDestroyDevice, VKGEN_0, 1, .go_pre = vkgen_memreport_go_pre_DestroyDevice, .go_post = vkgen_memreport_go_post_DestroyDevice) \

@@ -80,15 +80,6 @@ func vkgen_memreport_go_post_CreateInstance(call unsafe.Pointer, pCreateInfo uns
 	postCreateInstance((*vk.InstanceCreateInfo)(pCreateInfo), (*vk.AllocationCallbacks)(pAllocator), (*vk.Instance)(pInstance), vk.Result(result))
 }
 
-//export vkgen_memreport_go_post_CreateVideoSessionKHR
-func vkgen_memreport_go_post_CreateVideoSessionKHR(call unsafe.Pointer, device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pVideoSession unsafe.Pointer, result C.VkResult) {
-	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postCreateVideoSessionKHR")
-	if layer.Sync() { // the deferred hooks of the calls before this one run first
-		defer layer.Unsync()
-	}
-	postCreateVideoSessionKHR(vk.Device(device), (*vk.VideoSessionCreateInfoKHR)(pCreateInfo), (*vk.AllocationCallbacks)(pAllocator), (*vk.VideoSessionKHR)(pVideoSession), vk.Result(result))
-}
-
 //export vkgen_memreport_go_pre_DestroyDevice
 func vkgen_memreport_go_pre_DestroyDevice(call unsafe.Pointer, device uintptr, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "preDestroyDevice")
@@ -161,43 +152,46 @@ func vkgen_memreport_go_post_QueueBindSparse(call unsafe.Pointer, queue uintptr,
 // call's copy (vkgen_capture.c says what is copied).
 func init() {
 	layer.RecordNames() // the layer declares object_names
-	layer.RegisterDeferred(5, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterAllocateMemory", func(r *layer.Record) {
+	layer.RegisterDeferred(6, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterAllocateMemory", func(r *layer.Record) {
 		afterAllocateMemory(vk.Device(r.Value(0)), (*vk.MemoryAllocateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.DeviceMemory)(r.Pointer(3)), vk.Result(r.Result()))
 	})
-	layer.RegisterDeferred(15, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterBindBufferMemory", func(r *layer.Record) {
+	layer.RegisterDeferred(16, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterBindBufferMemory", func(r *layer.Record) {
 		afterBindBufferMemory(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), vk.DeviceMemory(r.Value(2)), vk.DeviceSize(r.Value(3)), vk.Result(r.Result()), (*vk.MemoryRequirements)(r.Pointer(4)))
 	})
-	layer.RegisterDeferred(16, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterBindImageMemory", func(r *layer.Record) {
+	layer.RegisterDeferred(17, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterBindImageMemory", func(r *layer.Record) {
 		afterBindImageMemory(vk.Device(r.Value(0)), vk.Image(r.Value(1)), vk.DeviceMemory(r.Value(2)), vk.DeviceSize(r.Value(3)), vk.Result(r.Result()), (*vk.MemoryRequirements)(r.Pointer(4)))
 	})
-	layer.RegisterDeferred(7, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterCreateBuffer", func(r *layer.Record) {
+	layer.RegisterDeferred(8, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterCreateBuffer", func(r *layer.Record) {
 		afterCreateBuffer(vk.Device(r.Value(0)), (*vk.BufferCreateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.Buffer)(r.Pointer(3)), vk.Result(r.Result()))
 	})
-	layer.RegisterDeferred(8, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterCreateImage", func(r *layer.Record) {
+	layer.RegisterDeferred(9, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterCreateImage", func(r *layer.Record) {
 		afterCreateImage(vk.Device(r.Value(0)), (*vk.ImageCreateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.Image)(r.Pointer(3)), vk.Result(r.Result()))
 	})
-	layer.RegisterDeferred(9, "VK_LAYER_VKGEN_DeviceMemoryReport", "beforeDestroyBuffer", func(r *layer.Record) {
+	layer.RegisterDeferred(4, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterCreateVideoSessionKHR", func(r *layer.Record) {
+		afterCreateVideoSessionKHR(vk.Device(r.Value(0)), (*vk.VideoSessionCreateInfoKHR)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.VideoSessionKHR)(r.Pointer(3)), vk.Result(r.Result()))
+	})
+	layer.RegisterDeferred(10, "VK_LAYER_VKGEN_DeviceMemoryReport", "beforeDestroyBuffer", func(r *layer.Record) {
 		beforeDestroyBuffer(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), (*vk.AllocationCallbacks)(r.Pointer(2)))
 	})
-	layer.RegisterDeferred(10, "VK_LAYER_VKGEN_DeviceMemoryReport", "beforeDestroyImage", func(r *layer.Record) {
+	layer.RegisterDeferred(11, "VK_LAYER_VKGEN_DeviceMemoryReport", "beforeDestroyImage", func(r *layer.Record) {
 		beforeDestroyImage(vk.Device(r.Value(0)), vk.Image(r.Value(1)), (*vk.AllocationCallbacks)(r.Pointer(2)))
 	})
-	layer.RegisterDeferred(6, "VK_LAYER_VKGEN_DeviceMemoryReport", "beforeFreeMemory", func(r *layer.Record) {
+	layer.RegisterDeferred(7, "VK_LAYER_VKGEN_DeviceMemoryReport", "beforeFreeMemory", func(r *layer.Record) {
 		beforeFreeMemory(vk.Device(r.Value(0)), vk.DeviceMemory(r.Value(1)), (*vk.AllocationCallbacks)(r.Pointer(2)))
 	})
-	layer.RegisterDeferred(11, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetBufferMemoryRequirements", func(r *layer.Record) {
+	layer.RegisterDeferred(12, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetBufferMemoryRequirements", func(r *layer.Record) {
 		afterGetBufferMemoryRequirements(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), (*vk.MemoryRequirements)(r.Pointer(2)))
 	})
-	layer.RegisterDeferred(13, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetBufferMemoryRequirements2", func(r *layer.Record) {
+	layer.RegisterDeferred(14, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetBufferMemoryRequirements2", func(r *layer.Record) {
 		afterGetBufferMemoryRequirements2(vk.Device(r.Value(0)), (*vk.BufferMemoryRequirementsInfo2)(r.Pointer(1)), (*vk.MemoryRequirements2)(r.Pointer(2)))
 	})
-	layer.RegisterDeferred(12, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetImageMemoryRequirements", func(r *layer.Record) {
+	layer.RegisterDeferred(13, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetImageMemoryRequirements", func(r *layer.Record) {
 		afterGetImageMemoryRequirements(vk.Device(r.Value(0)), vk.Image(r.Value(1)), (*vk.MemoryRequirements)(r.Pointer(2)))
 	})
-	layer.RegisterDeferred(14, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetImageMemoryRequirements2", func(r *layer.Record) {
+	layer.RegisterDeferred(15, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterGetImageMemoryRequirements2", func(r *layer.Record) {
 		afterGetImageMemoryRequirements2(vk.Device(r.Value(0)), (*vk.ImageMemoryRequirementsInfo2)(r.Pointer(1)), (*vk.MemoryRequirements2)(r.Pointer(2)))
 	})
-	layer.RegisterDeferred(4, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterQueuePresentKHR", func(r *layer.Record) {
+	layer.RegisterDeferred(5, "VK_LAYER_VKGEN_DeviceMemoryReport", "afterQueuePresentKHR", func(r *layer.Record) {
 		afterQueuePresentKHR(vk.Queue(r.Value(0)), (*vk.PresentInfoKHR)(r.Pointer(1)), vk.Result(r.Result()))
 	})
 }
