@@ -91,6 +91,14 @@ func TestCallStacksInTrace(t *testing.T) {
 	if seen["DEVICE_MEMORY CREATE"] != 1 || seen["BUFFER BIND"] != 3 || seen["IMAGE BIND"] != 1 {
 		t.Errorf("events with the program's frames: %v\n%v", seen, res)
 	}
+	// The objects' lifetime slices carry the same stacks as their events.
+	res = perfettotools.Query(t, r.trace, `
+		select count(*) from slice s join __intrinsic_track_event_callstacks e on e.slice_id = s.id
+		where s.dur != 0 and e.callsite_id in (select e2.callsite_id from slice i
+		  join __intrinsic_track_event_callstacks e2 on e2.slice_id = i.id where i.name = 'VulkanMemoryAllocation')`)
+	if len(res.Rows) != 1 || res.Rows[0][0] != "5" {
+		t.Errorf("lifetime slices with the objects' call stacks: %v, want 5", res)
+	}
 }
 
 // With call_stack_depth 0 nothing is captured: no event has a callstack.
