@@ -15,13 +15,13 @@ import (
 
 // Where each memory object was made: the records of vkAllocateMemory,
 // vkCreateBuffer, vkCreateImage and vkCreateVideoSessionKHR carry the
-// application's call stack (the
-// spec declares call_stacks; the framework captures it on the
-// application's thread, up to call_stack_depth frames). Here, on the drain,
-// a stack becomes a Perfetto callstack (modules as mappings with their
-// build ids, function names from the modules' symbol tables), kept per live
-// object, and the object's VulkanMemoryAllocation events carry it. The
-// trace summary names the call site from it (tracesummary/callsite.go).
+// application's call stack (the spec declares call_stacks; the framework
+// captures it on the application's thread, up to call_stack_depth frames).
+// Here, on the drain, a stack becomes a Perfetto callstack (modules as
+// mappings with their build ids, function names from the modules' symbol
+// tables), kept per live object; the object's VulkanMemoryAllocation and
+// VulkanMemoryLeak events and its lifetime slices carry it. The trace
+// summary names the call site from it (tracesummary/symbolize.go).
 
 // siteKey is a live object: its device key, handle and kind.
 type siteKey struct {
