@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -74,6 +75,23 @@ func Open(path string, buildID []byte) (*File, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return f, nil
+}
+
+// DebugRoot is where distributions install separate debug files, by build
+// id (Debian's -dbgsym packages: .build-id/ab/cdef....debug).
+const DebugRoot = "/usr/lib/debug"
+
+// OpenDebug opens the separate debug file of buildID under root when there
+// is one (a stripped program or library then still has its symbols and
+// lines), else path as Open does.
+func OpenDebug(path string, buildID []byte, root string) (*File, error) {
+	if len(buildID) >= 2 && root != "" {
+		h := fmt.Sprintf("%x", buildID)
+		if f, err := Open(filepath.Join(root, ".build-id", h[:2], h[2:]+".debug"), buildID); err == nil {
+			return f, nil
+		}
+	}
+	return Open(path, buildID)
 }
 
 // Close releases the file.

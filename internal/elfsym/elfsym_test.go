@@ -3,6 +3,8 @@ package elfsym_test
 import (
 	"debug/elf"
 	"errors"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -107,5 +109,52 @@ func TestDemangled(t *testing.T) {
 	defer f.Close()
 	if got, ok := f.Func(symbolAddr(t, prog, "_ZN3app13TextureLoader4loadEi") + 1); !ok || got != "app::TextureLoader::load" {
 		t.Errorf("Func = %q, %v; want app::TextureLoader::load", got, ok)
+	}
+}
+
+// A stripped program's separate debug file, found by its build id under a
+// debug root, gives its functions and lines.
+func TestOpenDebug(t *testing.T) {
+	prog := build(t, "-g")
+	objcopy, err := exec.LookPath("objcopy")
+	if err != nil {
+		t.Skip("no objcopy")
+	}
+	f, err := elfsym.Open(prog, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := f.BuildID
+	f.Close()
+	h := fmt.Sprintf("%x", id)
+	root := t.TempDir()
+	debug := filepath.Join(root, ".build-id", h[:2], h[2:]+".debug")
+	if err := os.MkdirAll(filepath.Dir(debug), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--only-keep-debug", prog, debug}, {"--strip-all", prog}} {
+		if b, err := exec.Command(objcopy, args...).CombinedOutput(); err != nil {
+			t.Fatalf("objcopy %v: %v\n%s", args, err, b)
+		}
+	}
+	a := symbolAddr(t, debug, "helper_static")
+	stripped, err := elfsym.OpenDebug(prog, id, t.TempDir()) // no debug file there
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name, ok := stripped.Func(a + 1); ok {
+		t.Errorf("the stripped program named %q", name)
+	}
+	stripped.Close()
+	g, err := elfsym.OpenDebug(prog, id, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if name, ok := g.Func(a + 1); !ok || name != "helper_static" {
+		t.Errorf("Func from the debug file = %q, %v", name, ok)
+	}
+	if file, _, ok := g.Line(a + 4); !ok || !strings.HasSuffix(file, "prog.c") {
+		t.Errorf("Line from the debug file = %q, %v", file, ok)
 	}
 }

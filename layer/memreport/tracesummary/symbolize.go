@@ -13,9 +13,10 @@ import (
 // Call sites: where the application created an object, from the call stack
 // its allocation events carry. The call site is the innermost frame outside
 // the Vulkan loader and layers, named "function (file:line)" from the
-// module's file when it is present with the build id the trace recorded
-// (its symbol table and DWARF lines, through internal/elfsym), else from
-// the function name the trace carries, else as "module+0xoffset".
+// module's file, or its separate debug file (elfsym.DebugRoot), when present
+// with the build id the trace recorded (its symbol table and DWARF lines,
+// through internal/elfsym), else from the function name the trace carries,
+// else as "module+0xoffset".
 
 // Bounds of a Symbolizer: open files (each keeps its function symbols) and
 // named addresses.
@@ -27,9 +28,10 @@ const (
 // Symbolizer names call sites, caching files and addresses; safe for
 // concurrent use by the decoding workers.
 type Symbolizer struct {
-	mu    sync.Mutex
-	files map[fileKey]*elfsym.File // nil: absent, unreadable or another build
-	sites map[siteKey]string
+	debugRoot string // separate debug files by build id (elfsym.DebugRoot)
+	mu        sync.Mutex
+	files     map[fileKey]*elfsym.File // nil: absent, unreadable or another build
+	sites     map[siteKey]string
 }
 
 type fileKey struct{ path, buildID string }
@@ -42,7 +44,7 @@ type siteKey struct {
 
 // NewSymbolizer returns an empty Symbolizer.
 func NewSymbolizer() *Symbolizer {
-	return &Symbolizer{files: map[fileKey]*elfsym.File{}, sites: map[siteKey]string{}}
+	return &Symbolizer{debugRoot: elfsym.DebugRoot, files: map[fileKey]*elfsym.File{}, sites: map[siteKey]string{}}
 }
 
 // Close releases the files it opened.
@@ -124,7 +126,7 @@ func (s *Symbolizer) file(m *decode.Mapping) *elfsym.File {
 	if f, ok := s.files[k]; ok || len(s.files) >= maxSymbolFiles || !strings.HasPrefix(m.Path, "/") {
 		return f
 	}
-	f, err := elfsym.Open(m.Path, []byte(m.BuildID))
+	f, err := elfsym.OpenDebug(m.Path, []byte(m.BuildID), s.debugRoot)
 	if err != nil {
 		f = nil
 	}
