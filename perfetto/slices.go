@@ -43,7 +43,8 @@ type Slice struct {
 	// string.
 	Name       string
 	NameHandle uint64
-	Arg        Arg // a debug annotation (begin only; none when its name is 0)
+	Arg        Arg       // a debug annotation (begin only; none when its name is 0)
+	Callstack  Callstack // where what the slice stands for was made (begin only; 0: none)
 }
 
 // InstantSlices emits an instant event on the process track and slice
@@ -146,9 +147,13 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 		b = appendTrackDesc(b, ts, q.pktSeq, sl.Track, parent, sl.TrackName)
 	}
 	_, trackAsIs := sanitizedSize(sl.TrackName)
-	var args []Arg
+	var ab [2]Arg
+	args := ab[:0]
 	if sl.Arg.name != 0 {
-		args = []Arg{sl.Arg}
+		args = append(args, sl.Arg)
+	}
+	if sl.Callstack != 0 {
+		args = append(args, CallstackArg(sl.Callstack))
 	}
 	var in []byte
 	interned := known(q.cats, uint32(cat)) && q.argsKnown(args)

@@ -105,6 +105,7 @@ type liveSlice struct {
 	name     nameKey // where renames come from (typ 0: never named)
 	handle   uint64  // named by while unnamed
 	src      accounting.Source
+	stack    perfetto.Callstack    // where the object was made (callstack.go), 0: unknown
 	groups   []perfetto.GroupTrack // device, heap
 }
 
@@ -269,6 +270,7 @@ func (lt *lifetimes) openLocked(k liveKey, ev *accounting.AllocationEvent) liveS
 		ls.handle = ev.MemoryObjectID
 	}
 	ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
+	ls.stack = sites.of(ev)
 	lt.open.Set(k, ls)
 	if !lt.anyOpen.Load() {
 		lt.anyOpen.Store(true)
@@ -314,7 +316,7 @@ func (lt *lifetimes) beginLocked(ls *liveSlice, name string) perfetto.Slice {
 	return perfetto.Slice{
 		Op: perfetto.SliceBegin, Track: ls.track, Groups: ls.groups, TrackName: trackNames[ls.src],
 		Name: name, NameHandle: ls.handle,
-		Arg: perfetto.Uint(argLifetime, ls.lifetime),
+		Arg: perfetto.Uint(argLifetime, ls.lifetime), Callstack: ls.stack,
 	}
 }
 

@@ -231,6 +231,11 @@ func (s traceSink) AllocationWith(ev accounting.AllocationEvent, changes []accou
 		perfetto.Uint(argHeap, uint64(ev.Heap)),
 	)
 	args = appendDetails(args, &ev)
+	if ev.Operation != accounting.OpDestroy { // where an object was made, once it holds memory
+		if cs := sites.of(&ev); cs != 0 {
+			args = append(args, perfetto.CallstackArg(cs))
+		}
+	}
 	var native perfetto.VulkanMemoryEvent
 	hasNative := tracing.VulkanMemoryEvents()
 	if hasNative {
@@ -367,6 +372,9 @@ func (s traceSink) Leak(ev accounting.AllocationEvent, name, at string) {
 		perfetto.Uint(argHeap, uint64(ev.Heap)),
 		perfetto.String(argObjectName, name),
 		perfetto.String(argAt, at))
+	if cs := sites.of(&ev); cs != 0 {
+		args = append(args, perfetto.CallstackArg(cs))
+	}
 	perfetto.Stamp(layer.EventTime()).Instant(category, leakEvent, appendDetails(args, &ev)...)
 }
 

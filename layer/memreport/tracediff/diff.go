@@ -6,8 +6,9 @@
 //
 // Objects are matched across runs by what identifies them in the program,
 // never by handle (drivers hand out handles as they like): their name,
-// else their descriptor "TYPE cluster bytes" (tracesummary.Descriptor). A
-// call site, once traces carry one, is a key between the two.
+// else their descriptor and where the program made them (a call site:
+// tracesummary.CallSiteKey), else their descriptor "TYPE cluster bytes"
+// alone (tracesummary.Descriptor).
 package tracediff
 
 import (
@@ -118,7 +119,7 @@ func Compare(base, n *tracesummary.Summary, name string, o Options) *Diff {
 // kindOrder puts the broad groups before the narrow ones among equal
 // changes.
 var kindOrder = map[string]int{tracesummary.KindTotal: 0, tracesummary.KindHeap: 1, tracesummary.KindType: 2,
-	tracesummary.KindCluster: 3, tracesummary.KindName: 4, tracesummary.KindDescriptor: 5}
+	tracesummary.KindCluster: 3, tracesummary.KindName: 4, tracesummary.KindCallSite: 5, tracesummary.KindDescriptor: 6}
 
 // compareRows sorts by size of change: the larger of the peak's and the
 // final's, then the object count's.

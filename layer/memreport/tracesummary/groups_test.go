@@ -93,9 +93,26 @@ func TestGroups(t *testing.T) {
 func TestGroupsFold(t *testing.T) {
 	g := newGroups(2)
 	for _, n := range []string{"a", "b", "c", "d", "a"} {
-		g.get(objectKey(n, "BUFFER", "x", 1))
+		g.get(objectKey(n, "", "BUFFER", "x", 1))
 	}
 	if g.folded != 2 || len(g.m) != 3 || g.m[groupKey{gName, OtherNames}] == nil {
 		t.Errorf("folded %d, groups %v", g.folded, g.m)
+	}
+}
+
+// An object's group: its name wins, else its descriptor with its call
+// site, else its descriptor alone.
+func TestObjectKeyPrecedence(t *testing.T) {
+	for _, c := range []struct {
+		name, site string
+		want       groupKey
+	}{
+		{"vertices", "load (a.c:3)", groupKey{gName, "vertices"}},
+		{"", "load (a.c:3)", groupKey{gCallSite, "BUFFER geometry_mesh 64 — load (a.c:3)"}},
+		{"", "", groupKey{gDescriptor, "BUFFER geometry_mesh 64"}},
+	} {
+		if got := objectKey(c.name, c.site, "BUFFER", "geometry_mesh", 64); got != c.want {
+			t.Errorf("objectKey(%q, %q) = %+v, want %+v", c.name, c.site, got, c.want)
+		}
 	}
 }

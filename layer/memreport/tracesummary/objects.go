@@ -43,7 +43,8 @@ type lifetime struct {
 	peak    uint64
 	clust   uint32
 	heap    uint32
-	leaked  bool // reported by a VulkanMemoryLeak event
+	site    uint32 // interned call site, from its first event that has one
+	leaked  bool   // reported by a VulkanMemoryLeak event
 	// grp is the name or descriptor group it adds into and typ its type's;
 	// key is grp's key as asked (grp is OtherNames once groups are full).
 	grp, typ *group
@@ -52,6 +53,7 @@ type lifetime struct {
 	kname  string
 	kclust uint32
 	kpeak  uint64
+	ksite  uint32
 }
 
 // objects tracks the live lifetimes by (source, handle) and keeps the top
@@ -99,6 +101,9 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 		}
 		return
 	}
+	if l.site == 0 {
+		l.site = e.site
+	}
 	if !l.held {
 		l.held, l.created = true, e.ts
 		l.typ = o.get(groupKey{gType, strs.str(k.src)})
@@ -132,7 +137,7 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 
 func (l *lifetime) object(k objKey, t0 uint64, destroyed int64, strs *interner) Object {
 	return Object{Name: l.name, Type: strs.str(k.src), Handle: k.handle, Bytes: l.peak, Final: l.cur,
-		Cluster: strs.str(l.clust), Created: l.created - t0, Destroyed: destroyed}
+		Cluster: strs.str(l.clust), Created: l.created - t0, Destroyed: destroyed, CallSite: strs.str(l.site)}
 }
 
 // regroup moves a held lifetime whose key changed (a name, a larger size)
@@ -142,12 +147,12 @@ func (o *objects) regroup(l *lifetime, k objKey, old uint64, strs *interner) {
 	if !l.held {
 		return
 	}
-	if l.grp != nil && l.kname == l.name && l.kclust == l.clust && l.kpeak == l.peak {
+	if l.grp != nil && l.kname == l.name && l.kclust == l.clust && l.kpeak == l.peak && l.ksite == l.site {
 		o.add(l.grp, int64(l.cur)-int64(old))
 		return
 	}
-	l.kname, l.kclust, l.kpeak = l.name, l.clust, l.peak
-	key := objectKey(l.name, strs.str(k.src), strs.str(l.clust), l.peak)
+	l.kname, l.kclust, l.kpeak, l.ksite = l.name, l.clust, l.peak, l.site
+	key := objectKey(l.name, strs.str(l.site), strs.str(k.src), strs.str(l.clust), l.peak)
 	if l.grp != nil && key == l.key {
 		o.add(l.grp, int64(l.cur)-int64(old))
 		return
@@ -190,7 +195,8 @@ func (o *objects) finish(t0, end uint64, strs *interner) ([]Object, int, []Leak)
 		o.keep(ob)
 		o.ended(l.grp, ob.Type, ob.Cluster, l.heap)
 		if l.cur > 0 && !l.leaked {
-			alive = append(alive, Leak{Name: ob.Name, Type: ob.Type, Handle: k.handle, Bytes: l.cur, Cluster: ob.Cluster, Heap: l.heap, At: AtEndOfTrace, Time: end})
+			alive = append(alive, Leak{Name: ob.Name, Type: ob.Type, Handle: k.handle, Bytes: l.cur, Cluster: ob.Cluster, Heap: l.heap, At: AtEndOfTrace, Time: end,
+				CallSite: ob.CallSite})
 		}
 	}
 	out := o.kept.s

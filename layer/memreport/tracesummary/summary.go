@@ -53,6 +53,9 @@ type Object struct {
 	// still alive at the end.
 	Created   uint64 `json:"created_ns"`
 	Destroyed int64  `json:"destroyed_ns"`
+	// CallSite is where the application created it, "function (file:line)"
+	// (symbolize.go), when its events carry a call stack.
+	CallSite string `json:"call_site,omitempty"`
 }
 
 // Leak is an object the application had not released at vkDestroyDevice,
@@ -66,6 +69,8 @@ type Leak struct {
 	Heap    uint32 `json:"heap"`
 	At      string `json:"at"` // vkDestroyDevice, vkDestroyInstance, exit or AtEndOfTrace
 	Time    uint64 `json:"ns"` // ns since the first event of the trace
+	// CallSite is where the application made it (Object.CallSite).
+	CallSite string `json:"call_site,omitempty"`
 }
 
 // AtEndOfTrace is the At of an object Summary.AliveAtEnd lists.
@@ -154,7 +159,7 @@ type Options struct {
 func Summarize(t *decode.Trace) *Summary {
 	s := newSummarizer(Options{Window: -1}, 1)
 	s.tracks = t.Tracks
-	x := newExtractor()
+	x := newExtractor(s.sym)
 	s.local[0].from = x.strs
 	var its []item
 	for i := range t.Packets {
@@ -195,10 +200,12 @@ type summarizer struct {
 	failures int
 	failed   uint64
 	time     overTime
+	sym      *Symbolizer // names call sites, for every worker
 }
 
 func newSummarizer(o Options, workers int) *summarizer {
-	s := &summarizer{tracks: map[uint64]*decode.Track{}, counters: map[uint64]*counter{}, strs: newInterner(), local: make([]localIDs, workers)}
+	s := &summarizer{tracks: map[uint64]*decode.Track{}, counters: map[uint64]*counter{}, strs: newInterner(), local: make([]localIDs, workers),
+		sym: NewSymbolizer()}
 	s.objs = newObjects(o.Top, o.MaxGroups)
 	s.order = newReorderer(cmp.Or(o.Window, DefaultWindow), s.apply)
 	return s
@@ -223,16 +230,17 @@ func (s *summarizer) accept(w int, it *item) {
 		}
 	}
 	l := &s.local[w]
-	e.src, e.clust, e.at = l.global(e.src, s.strs), l.global(e.clust, s.strs), l.global(e.at, s.strs)
+	e.src, e.clust, e.at, e.site = l.global(e.src, s.strs), l.global(e.clust, s.strs), l.global(e.at, s.strs), l.global(e.site, s.strs)
 	s.order.push(it.seq, e, it.pos)
 }
 
 // extractor turns packets into events on a decoding worker.
 type extractor struct {
 	strs *interner
+	sym  *Symbolizer
 }
 
-func newExtractor() *extractor { return &extractor{strs: newInterner()} }
+func newExtractor(sym *Symbolizer) *extractor { return &extractor{strs: newInterner(), sym: sym} }
 
 // events appends to out, as items of seq at pos, what the summary uses of
 // p: the counter values that go with its event (the state after the call,
@@ -250,6 +258,14 @@ func (s *extractor) events(p *decode.Packet, out []item, seq uint32, pos int64) 
 		out = out[:len(out)-1]
 	}
 	return out
+}
+
+// callSite is the interned call site of an event's call stack (0 for none).
+func (s *extractor) callSite(ev *decode.Event) uint32 {
+	if len(ev.Callstack) == 0 {
+		return 0
+	}
+	return s.strs.id(s.sym.CallSite(ev.Callstack))
 }
 
 // maxExtraCounters is the most extra counter values of one event the
@@ -297,6 +313,7 @@ func (s *extractor) event(p *decode.Packet, e *event, n uint64) bool {
 				e.key = argUint(a)
 			}
 		}
+		e.site = s.callSite(p.Event)
 	case p.Event.Name == failureEvent:
 		e.kind = evFailure
 		if a, ok := p.Event.Arg("size"); ok {
@@ -322,6 +339,7 @@ func (s *extractor) event(p *decode.Packet, e *event, n uint64) bool {
 				e.at = s.strs.id(a.Str)
 			}
 		}
+		e.site = s.callSite(p.Event)
 	case p.Event.Name == frameEvent || p.Event.Name == growthEvent || p.Event.Name == thresholdEvent:
 		e.kind = timeEventKind(p.Event.Name)
 		e.x = &timeEvent{args: make(map[string]decode.Annotation, len(p.Event.Annotations))}
@@ -375,7 +393,7 @@ func (s *summarizer) apply(e *event) {
 	case evLeak:
 		s.leaks = append(s.leaks, Leak{
 			Name: e.name, Type: s.strs.str(e.src), Handle: e.handle, Bytes: e.size,
-			Cluster: s.strs.str(e.clust), Heap: e.heap, At: s.strs.str(e.at), Time: e.ts - s.t0,
+			Cluster: s.strs.str(e.clust), Heap: e.heap, At: s.strs.str(e.at), Time: e.ts - s.t0, CallSite: s.strs.str(e.site),
 		})
 		s.objs.leaked(objKey{e.src, e.handle})
 		return
@@ -405,6 +423,7 @@ func (s *summarizer) apply(e *event) {
 
 func (s *summarizer) finish() *Summary {
 	s.order.flush()
+	s.sym.Close()
 	sum := &Summary{LateEvents: s.order.late, Events: s.events, Leaks: s.leaks, AllocationFailures: s.failures, FailedBytes: s.failed}
 	sum.Objects, sum.ObjectsTotal, sum.AliveAtEnd = s.objs.finish(s.t0, s.last-min(s.last, s.t0), s.strs)
 	sum.Groups, sum.GroupsFolded = s.objs.list(), s.objs.folded

@@ -21,6 +21,7 @@ func (s *Summary) Text() string {
 	if n := s.ObjectsTotal - len(s.Objects); n > 0 {
 		fmt.Fprintf(&b, "... %d more objects held less (%d in all; --top 0 lists every one)\n", n, s.ObjectsTotal)
 	}
+	s.callSiteText(&b)
 	fmt.Fprintf(&b, "\nMemory per cluster (counter tracks, bytes)\n")
 	fmt.Fprintf(&b, "%-48s %12s %12s\n", "TRACK", "PEAK", "FINAL")
 	for _, c := range s.Clusters {
@@ -53,6 +54,23 @@ func (s *Summary) Text() string {
 		fmt.Fprintf(&b, "\nwarning: %d events reached the file more than the reordering window late and were applied out of order; raise --window\n", s.LateEvents)
 	}
 	return b.String()
+}
+
+// callSiteText lists the unnamed memory by where it was made (the
+// KindCallSite groups), when the trace carries call stacks.
+func (s *Summary) callSiteText(b *strings.Builder) {
+	header := false
+	for _, g := range s.Groups {
+		if g.Kind != KindCallSite {
+			continue
+		}
+		if !header {
+			fmt.Fprintf(b, "\nUnnamed memory by call site (peak bytes; final; objects)\n")
+			fmt.Fprintf(b, "%12s %12s %8s  %s\n", "PEAK", "FINAL", "OBJECTS", "DESCRIPTOR — CALL SITE")
+			header = true
+		}
+		fmt.Fprintf(b, "%12d %12d %8d  %s\n", g.Peak, g.Final, g.Objects, g.Key)
+	}
 }
 
 // displayName is how the tables show an object's name.

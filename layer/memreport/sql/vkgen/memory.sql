@@ -99,11 +99,38 @@ SELECT *,
                                      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS life
 FROM ends;
 
+-- The call site of each event that carries the application's call stack
+-- (VulkanMemoryAllocation events of memory, buffers and images; trace_processor
+-- links its slice to its callsite): the innermost frame outside the Vulkan
+-- loader and layers, named by its function, else as module+0xoffset
+-- (`vkgen trace summary` adds the file and line from the program's DWARF).
+CREATE PERFETTO TABLE _vkgen_memory_event_sites AS
+WITH frames AS (
+  SELECT e.slice_id, e.callsite_id, a.depth, a.frame_id
+  FROM __intrinsic_track_event_callstacks e
+  JOIN experimental_ancestor_stack_profile_callsite(e.callsite_id) a
+  UNION ALL
+  SELECT e.slice_id, e.callsite_id, c.depth, c.frame_id
+  FROM __intrinsic_track_event_callstacks e JOIN stack_profile_callsite c ON c.id = e.callsite_id
+), app AS (
+  SELECT fr.slice_id, fr.callsite_id, f.name AS fn, f.rel_pc,
+         SUBSTR(m.name, LENGTH(RTRIM(m.name, REPLACE(m.name, '/', ''))) + 1) AS module,
+         ROW_NUMBER() OVER (PARTITION BY fr.slice_id ORDER BY fr.depth DESC) AS r
+  FROM frames fr
+  JOIN stack_profile_frame f ON f.id = fr.frame_id
+  JOIN stack_profile_mapping m ON m.id = f.mapping
+  WHERE NOT (m.name GLOB '*libvulkan.so*' OR m.name GLOB '*/libVkLayer*')
+)
+SELECT slice_id, callsite_id, COALESCE(fn, module || '+' || PRINTF('%#x', rel_pc)) AS call_site
+FROM app WHERE r = 1;
+
 -- One row per object lifetime (docs/memreport.md, "vkgen trace summary"):
 -- bytes is the most it held at once, final_bytes what it held at the end
 -- of the trace, cluster the memory_type of its last memory event,
 -- created_ns/destroyed_ns since vkgen_memory_t0 (destroyed_ns NULL: alive at
--- the end). A stray DESTROY of a slot the trace never saw held is ignored.
+-- the end), call_site where the application made it and callsite_id its
+-- whole stack (stack_profile_callsite; both NULL without a call stack). A
+-- stray DESTROY of a slot the trace never saw held is ignored.
 CREATE PERFETTO TABLE vkgen_memory_objects AS
 WITH lives AS (
   SELECT type, handle, life,
@@ -121,14 +148,19 @@ WITH lives AS (
   SELECT type, handle, life, name,
          ROW_NUMBER() OVER (PARTITION BY type, handle, life ORDER BY ts DESC, id DESC) AS r
   FROM _vkgen_memory_object_events WHERE operation = 'NAME'
+), first_site AS (
+  SELECT o.type, o.handle, o.life, s.call_site, s.callsite_id,
+         ROW_NUMBER() OVER (PARTITION BY o.type, o.handle, o.life ORDER BY o.ts, o.id) AS r
+  FROM _vkgen_memory_object_events o JOIN _vkgen_memory_event_sites s ON s.slice_id = o.id
 )
 SELECT l.type, l.handle, COALESCE(n.name, '') AS name, l.bytes, m.held AS final_bytes, m.memory_type AS cluster,
        l.created - (SELECT ts FROM vkgen_memory_t0) AS created_ns,
        l.destroyed - (SELECT ts FROM vkgen_memory_t0) AS destroyed_ns,
-       l.life
+       l.life, fs.call_site, fs.callsite_id
 FROM lives l
 JOIN last_mem m ON m.type = l.type AND m.handle = l.handle AND m.life = l.life AND m.r = 1
-LEFT JOIN last_name n ON n.type = l.type AND n.handle = l.handle AND n.life = l.life AND n.r = 1;
+LEFT JOIN last_name n ON n.type = l.type AND n.handle = l.handle AND n.life = l.life AND n.r = 1
+LEFT JOIN first_site fs ON fs.type = l.type AND fs.handle = l.handle AND fs.life = l.life AND fs.r = 1;
 
 -- Every vulkan.mem.* counter value: per cluster (heap NULL) and per heap
 -- (vulkan.mem.heap<N>.*, heap N) over time; budget and driver-reported usage
