@@ -44,6 +44,7 @@ type Slice struct {
 	Name       string
 	NameHandle uint64
 	Arg        Arg // a debug annotation (begin only; none when its name is 0)
+	Detail     Arg // a second one, likewise
 }
 
 // InstantSlices emits an instant event on the process track and slice
@@ -146,9 +147,12 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 		b = appendTrackDesc(b, ts, q.pktSeq, sl.Track, parent, sl.TrackName)
 	}
 	_, trackAsIs := sanitizedSize(sl.TrackName)
-	var args []Arg
-	if sl.Arg.name != 0 {
-		args = []Arg{sl.Arg}
+	var buf [2]Arg
+	args := buf[:0]
+	for _, a := range [...]*Arg{&sl.Arg, &sl.Detail} {
+		if a.name != 0 {
+			args = append(args, *a)
+		}
 	}
 	var in []byte
 	interned := known(q.cats, uint32(cat)) && q.argsKnown(args)

@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/vkgen/vkgen/gen/cdispatch"
+	"github.com/vkgen/vkgen/gen/enumnames"
 	"github.com/vkgen/vkgen/gen/genfile"
 	"github.com/vkgen/vkgen/gen/gotables"
 	"github.com/vkgen/vkgen/gen/goviews"
@@ -33,6 +34,7 @@ const (
 	FrameworkDir = "layer"                          // the layer framework (package layer)
 	ViewsDir     = "layer/vk"                       // Go views of the Vulkan types (package vk)
 	LibraryFile  = "layer/vklayers/vkgen_layers.go" // the library's blank imports of its layers
+	DescribeDir  = "layer/memreport/describe"       // enumerant names of memreport's object descriptors
 )
 
 // Dirs are the directories Stale searches for orphaned generated files.
@@ -86,6 +88,11 @@ func Generate(r *registry.Registry, root string) (files []genfile.File, warnings
 	for _, f := range views {
 		files = append(files, genfile.File{Name: path.Join(ViewsDir, f.Name), Data: f.Data})
 	}
+	names, err := enumnames.Generate(r, path.Base(DescribeDir))
+	if err != nil {
+		return nil, warnings, err
+	}
+	files = append(files, genfile.File{Name: path.Join(DescribeDir, names.Name), Data: names.Data})
 	layers, err := Layers(root)
 	if err != nil {
 		return nil, warnings, err

@@ -219,7 +219,7 @@ func (s traceSink) AllocationWith(ev accounting.AllocationEvent, changes []accou
 	if s.em == nil && !perfetto.Enabled() {
 		return // do not build the annotations for nobody
 	}
-	var buf [14]perfetto.Arg
+	var buf [15]perfetto.Arg
 	args := append(buf[:0],
 		opArg(ev.Operation),
 		sourceArg(ev.Source),
@@ -280,7 +280,8 @@ func counterValues(out []perfetto.CounterValue, changes []accounting.CounterChan
 }
 
 // appendDetails adds the annotations only some events have: external and
-// dedicated memory, sparse ranges and video bindings, swapchain images.
+// dedicated memory, sparse ranges and video bindings, swapchain images, and
+// the descriptor of an object the layer saw created.
 func appendDetails(args []perfetto.Arg, ev *accounting.AllocationEvent) []perfetto.Arg {
 	if ev.External != accounting.ExternalNone {
 		args = append(args, vocabArg(argExternal, ev.External.String()), perfetto.Uint(argHandleTypes, uint64(ev.HandleTypes)))
@@ -296,6 +297,9 @@ func appendDetails(args []perfetto.Arg, ev *accounting.AllocationEvent) []perfet
 	}
 	if ev.Swapchain != 0 {
 		args = append(args, perfetto.Uint(argSwapchain, ev.Swapchain))
+	}
+	if d, ok := descs.arg(ev.Desc); ok {
+		args = append(args, d)
 	}
 	return args
 }
@@ -356,7 +360,7 @@ func (s traceSink) Leak(ev accounting.AllocationEvent, name, at string) {
 	if !perfetto.Enabled() {
 		return
 	}
-	var buf [15]perfetto.Arg
+	var buf [16]perfetto.Arg
 	args := append(buf[:0],
 		sourceArg(ev.Source),
 		perfetto.Uint(argMemoryObject, ev.MemoryObjectID),
