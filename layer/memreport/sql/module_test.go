@@ -155,8 +155,8 @@ func compare(t *testing.T, trace string, sum *tracesummary.Summary) {
 		t.Errorf("alive at the end:\n%s", diff(got, want))
 	}
 
-	f := query(t, trace, "SELECT COUNT(*), COALESCE(SUM(size), 0) FROM vkgen_memory_failures").Rows[0]
-	if w := []string{strconv.Itoa(sum.AllocationFailures), strconv.FormatUint(sum.FailedBytes, 10)}; !slices.Equal(f, w) {
+	f := query(t, trace, "SELECT failed_allocations, failed_bytes FROM vkgen_memory_totals").Rows[0]
+	if w := []string{strconv.Itoa(sum.AllocationFailures), sum.FailedBytes.String()}; !slices.Equal(f, w) {
 		t.Errorf("failures: module %q, summary %q", f, w)
 	}
 	compareOverTime(t, trace, sum)
@@ -219,8 +219,8 @@ func TestModuleOnDemo(t *testing.T) {
 		t.Errorf("alive at the end of a clean run: %v", sum.AliveAtEnd)
 	}
 	// The refused allocation: one failure of 1<<62 bytes.
-	if sum.AllocationFailures != 1 || sum.FailedBytes != 1<<62 {
-		t.Errorf("failures %d (%d bytes), want 1 (%d)", sum.AllocationFailures, sum.FailedBytes, uint64(1)<<62)
+	if sum.AllocationFailures != 1 || sum.FailedBytes != tracesummary.BytesOf(1<<62) {
+		t.Errorf("failures %d (%s bytes), want 1 (%d)", sum.AllocationFailures, sum.FailedBytes, uint64(1)<<62)
 	}
 
 	checkLifetimes(t, trace, sum)

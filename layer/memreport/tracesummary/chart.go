@@ -79,7 +79,7 @@ func (s *Summary) HTML(title string) string {
 	if len(s.AliveAtEnd) > 0 {
 		leakTable(&b, fmt.Sprintf("Alive at the end of the trace (no teardown, or the recording stopped first): %d", len(s.AliveAtEnd)), s.AliveAtEnd)
 	}
-	fmt.Fprintf(&b, "<p>Failed allocations: %d (%d bytes)</p>\n", s.AllocationFailures, s.FailedBytes)
+	fmt.Fprintf(&b, "<p>Failed allocations: %d (%s bytes)</p>\n", s.AllocationFailures, s.FailedBytes)
 	s.overTimeHTML(&b)
 	b.WriteString("</body></html>\n")
 	return b.String()

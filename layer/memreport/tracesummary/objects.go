@@ -43,7 +43,8 @@ type lifetime struct {
 	peak    uint64
 	clust   uint32
 	heap    uint32
-	leaked  bool // reported by a VulkanMemoryLeak event
+	desc    uint32 // the last descriptor its events carried
+	leaked  bool   // reported by a VulkanMemoryLeak event
 	// grp is the name or descriptor group it adds into and typ its type's;
 	// key is grp's key as asked (grp is OtherNames once groups are full).
 	grp, typ *group
@@ -119,6 +120,9 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 	}
 	l.peak = max(l.peak, l.cur)
 	l.clust, l.heap = e.clust, e.heap
+	if e.desc != 0 {
+		l.desc = e.desc
+	}
 	o.add(l.typ, int64(l.cur)-int64(old))
 	o.regroup(l, k, old, strs)
 	if e.op == opRemove && len(l.slots) == 0 {
@@ -132,7 +136,7 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 
 func (l *lifetime) object(k objKey, t0 uint64, destroyed int64, strs *interner) Object {
 	return Object{Name: l.name, Type: strs.str(k.src), Handle: k.handle, Bytes: l.peak, Final: l.cur,
-		Cluster: strs.str(l.clust), Created: l.created - t0, Destroyed: destroyed}
+		Cluster: strs.str(l.clust), Descriptor: strs.str(l.desc), Created: l.created - t0, Destroyed: destroyed}
 }
 
 // regroup moves a held lifetime whose key changed (a name, a larger size)
@@ -190,7 +194,7 @@ func (o *objects) finish(t0, end uint64, strs *interner) ([]Object, int, []Leak)
 		o.keep(ob)
 		o.ended(l.grp, ob.Type, ob.Cluster, l.heap)
 		if l.cur > 0 && !l.leaked {
-			alive = append(alive, Leak{Name: ob.Name, Type: ob.Type, Handle: k.handle, Bytes: l.cur, Cluster: ob.Cluster, Heap: l.heap, At: AtEndOfTrace, Time: end})
+			alive = append(alive, Leak{Name: ob.Name, Type: ob.Type, Handle: k.handle, Bytes: l.cur, Cluster: ob.Cluster, Heap: l.heap, At: AtEndOfTrace, Time: end, Descriptor: ob.Descriptor})
 		}
 	}
 	out := o.kept.s

@@ -202,8 +202,9 @@ func TestLeaksAndFailures(t *testing.T) {
 	if len(sum.Leaks) != 1 || sum.Leaks[0] != want {
 		t.Errorf("leaks %+v, want [%+v]", sum.Leaks, want)
 	}
-	if sum.AllocationFailures != 3 || sum.FailedBytes != ^uint64(0) {
-		t.Errorf("failures %d (%d bytes), want 3 (saturated)", sum.AllocationFailures, sum.FailedBytes)
+	// 2^62 + 2^63 + 2^63 = 2^64 + 2^62, past 64 bits: exact, never saturated.
+	if sum.AllocationFailures != 3 || sum.FailedBytes.String() != "23058430092136939520" {
+		t.Errorf("failures %d (%s bytes), want 3 (23058430092136939520)", sum.AllocationFailures, sum.FailedBytes)
 	}
 	if o := sum.Objects; len(o) != 1 || o[0].Created != 0 {
 		t.Errorf("objects %+v, want one created at 0", o)
@@ -213,7 +214,7 @@ func TestLeaksAndFailures(t *testing.T) {
 		if what == "html" {
 			leak = "&lt;leaky&gt;"
 		}
-		if !strings.Contains(doc, leak) || !strings.Contains(doc, "Failed allocations: 3 (18446744073709551615 bytes)") {
+		if !strings.Contains(doc, leak) || !strings.Contains(doc, "Failed allocations: 3 (23058430092136939520 bytes)") {
 			t.Errorf("%s lacks the leak or the failures:\n%s", what, doc)
 		}
 	}

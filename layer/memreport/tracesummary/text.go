@@ -44,7 +44,7 @@ func (s *Summary) Text() string {
 			fmt.Fprintf(&b, "%-28s %-13s %#-18x %12d %4d  %s\n", displayName(l.Name), l.Type, l.Handle, l.Bytes, l.Heap, l.Cluster)
 		}
 	}
-	fmt.Fprintf(&b, "\nFailed allocations: %d (%d bytes)\n", s.AllocationFailures, s.FailedBytes)
+	fmt.Fprintf(&b, "\nFailed allocations: %d (%s bytes)\n", s.AllocationFailures, s.FailedBytes)
 	s.overTimeText(&b)
 	if s.DroppedEvents > 0 {
 		fmt.Fprintf(&b, "\nwarning: the trace writer dropped %d events (its buffers were full); the tables miss them\n", s.DroppedEvents)

@@ -297,16 +297,31 @@ SELECT kind, key, CAST(MAX(cur) AS INT) AS peak_bytes, CAST(MAX(IIF(last = 1, cu
 FROM settled WHERE last_at_ts = 1
 GROUP BY kind, key;
 
+-- The sum of the failed allocations' sizes, exact: added in 32-bit halves
+-- (a plain SUM of 100,000 sizes of 2^62 overflows SQLite's integers).
+-- failed_bytes is NULL and overflowed 1 when the sum is 2^63 or more.
+CREATE PERFETTO TABLE _vkgen_memory_failed_sum AS
+WITH halves AS (
+  SELECT COALESCE(SUM((size >> 32) & 4294967295), 0) AS hi, COALESCE(SUM(size & 4294967295), 0) AS lo
+  FROM vkgen_memory_failures
+), carried AS (
+  SELECT hi + (lo >> 32) AS hi, lo & 4294967295 AS lo FROM halves
+)
+SELECT IIF(hi < 2147483648, (hi << 32) | lo, NULL) AS failed_bytes, hi >= 2147483648 AS overflowed FROM carried;
+
 -- One row of a trace's leak and failure figures: leaks (VulkanMemoryLeak
 -- events) and their bytes, objects alive at the end with no leak event and
--- their bytes, failed allocations and their bytes.
+-- their bytes, failed allocations and their bytes (NULL, with
+-- failed_bytes_overflowed 1, past 2^63 - 1: `vkgen trace summary` prints
+-- the exact sum).
 CREATE PERFETTO TABLE vkgen_memory_totals AS
 SELECT (SELECT COUNT(*) FROM vkgen_memory_leaks) AS leaks,
        (SELECT COALESCE(SUM(bytes), 0) FROM vkgen_memory_leaks) AS leaked_bytes,
        (SELECT COUNT(*) FROM vkgen_memory_alive_at_end) AS alive_at_end,
        (SELECT COALESCE(SUM(bytes), 0) FROM vkgen_memory_alive_at_end) AS alive_bytes,
        (SELECT COUNT(*) FROM vkgen_memory_failures) AS failed_allocations,
-       (SELECT COALESCE(SUM(size), 0) FROM vkgen_memory_failures) AS failed_bytes;
+       (SELECT failed_bytes FROM _vkgen_memory_failed_sum) AS failed_bytes,
+       (SELECT overflowed FROM _vkgen_memory_failed_sum) AS failed_bytes_overflowed;
 
 -- Memory over time: frames, growth, budget thresholds (over_time.sql).
 INCLUDE PERFETTO MODULE vkgen.over_time;

@@ -1,0 +1,313 @@
+package tracesummary
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+)
+
+// Totals is what the device memory of a heap (or of every heap) held at one
+// moment, each byte counted once:
+//
+//   - Allocated: the application's VkDeviceMemory (DEVICE_MEMORY objects);
+//   - Driver: the driver's internal allocations (DRIVER objects);
+//   - Bound: the bytes of Allocated that at least one buffer, image or
+//     video session binding covers (the union of the bound ranges, cut at
+//     the allocation's end): a byte two resources alias counts once;
+//   - Unbound: Allocated minus Bound (free space and alignment holes of
+//     the blocks; a dedicated allocation's padding past its resource too);
+//   - Aliased: the bytes of Bound that two or more bindings cover;
+//   - Resources: the sum of the bound resources' sizes, as the usage
+//     cluster counters count them (each binding in full, so an aliased byte
+//     counts once per resource): the app cluster counters add up to
+//     Unbound + Resources, which exceeds Allocated by the aliasing.
+type Totals struct {
+	Heap      string `json:"heap"` // the heap index, or "all"
+	Allocated Bytes  `json:"allocated_bytes"`
+	Driver    Bytes  `json:"driver_bytes"`
+	Bound     Bytes  `json:"bound_bytes"`
+	Unbound   Bytes  `json:"unbound_bytes"`
+	Aliased   Bytes  `json:"aliased_bytes"`
+	Resources Bytes  `json:"resource_bytes"`
+	// Blocks counts the live VkDeviceMemory objects.
+	Blocks int `json:"blocks"`
+}
+
+// HeapTotals are a heap's (or every heap's) totals at its peak, the last
+// moment Allocated + Driver stood at its maximum (the state after every
+// event of that timestamp), and at the end of the trace.
+type HeapTotals struct {
+	Heap   string `json:"heap"`
+	Peak   Totals `json:"peak"`
+	PeakNS uint64 `json:"peak_ns"` // since the first event
+	Final  Totals `json:"final"`
+}
+
+// AllHeaps is the Heap of the totals over every heap.
+const AllHeaps = "all"
+
+// tally is a heap's running totals.
+type tally struct {
+	allocated, driver, bound, aliased, resources Bytes
+	blocks                                       int
+}
+
+func (t tally) totals(heap string) Totals {
+	return Totals{Heap: heap, Allocated: t.allocated, Driver: t.driver, Bound: t.bound, Unbound: t.allocated.Minus(t.bound),
+		Aliased: t.aliased, Resources: t.resources, Blocks: t.blocks}
+}
+
+// held is what a tally's peak compares: the memory the device holds.
+func (t tally) held() Bytes { return t.allocated.Plus(t.driver) }
+
+// heapState is one heap's running tally and its peak.
+type heapState struct {
+	cur, peak tally
+	peakTS    uint64
+	seen      bool // a peak was taken
+}
+
+// memory follows the device memory blocks and what is bound in them, for
+// the totals and the blocks section.
+type memory struct {
+	blocks  map[blockKey]*block
+	heaps   map[uint32]*heapState
+	all     heapState
+	dirty   bool // a change since the last settle
+	ts      uint64
+	maxKept int
+	kept    []Block   // the largest blocks ended (or their layouts), bounded
+	strs    *interner // the summary's: sources and descriptors
+}
+
+type blockKey struct {
+	driver bool
+	mem    uint64
+}
+
+// block is a live VkDeviceMemory (or driver allocation) and its bindings.
+type block struct {
+	created      bool // its CREATE was seen (else only binds so far)
+	heap, desc   uint32
+	size         uint64
+	binds        []binding
+	bound, alias uint64
+	res          Bytes
+	// fullest is its layout when the most bytes were bound in it.
+	fullest     []binding
+	fullestAt   uint64
+	fullestSize uint64
+	createdAt   uint64
+}
+
+// binding is one bound range of a block.
+type binding struct {
+	src       uint32
+	handle    uint64
+	key       uint64 // sparse resource offset or video binding index
+	off, size uint64
+	desc      uint32
+	name      string
+}
+
+func newMemory(maxBlocks int, strs *interner) memory {
+	return memory{blocks: map[blockKey]*block{}, heaps: map[uint32]*heapState{}, maxKept: maxBlocks, strs: strs}
+}
+
+// apply takes one allocation event of source src (DEVICE_MEMORY, DRIVER or
+// a resource's), in time order; name is the bound object's name if known.
+func (m *memory) apply(e *event, src string, name string) {
+	if e.ts != m.ts {
+		m.settle()
+		m.ts = e.ts
+	}
+	m.dirty = true // every event's moment is a candidate peak, as in the SQL module
+	switch src {
+	case "DEVICE_MEMORY", "DRIVER":
+		m.allocation(e, src == "DRIVER")
+	case "BUFFER", "IMAGE", "VIDEO_SESSION":
+		m.bind(e, name)
+	}
+}
+
+func (m *memory) heap(h uint32) *heapState {
+	s := m.heaps[h]
+	if s == nil {
+		s = &heapState{}
+		m.heaps[h] = s
+	}
+	return s
+}
+
+// change applies f to the tallies of heap h and of every heap.
+func (m *memory) change(h uint32, f func(t *tally)) {
+	f(&m.heap(h).cur)
+	f(&m.all.cur)
+}
+
+func (m *memory) allocation(e *event, driver bool) {
+	k := blockKey{driver, e.mem}
+	b := m.blocks[k]
+	switch e.op {
+	case opAdd:
+		if b == nil {
+			b = &block{}
+			m.blocks[k] = b
+		}
+		if b.created && b.size == e.size && b.heap == e.heap {
+			return // a replay, or the driver's report again
+		}
+		m.account(k, b, -1)
+		b.created, b.size, b.heap, b.createdAt = true, e.size, e.heap, e.ts
+		if e.desc != 0 {
+			b.desc = e.desc
+		}
+		b.measure()
+		m.account(k, b, 1)
+	case opRemove:
+		if b == nil {
+			return
+		}
+		m.account(k, b, -1)
+		m.keep(k, b)
+		delete(m.blocks, k)
+	}
+}
+
+// account adds (sign 1) or removes (-1) a block's bytes from the tallies.
+func (m *memory) account(k blockKey, b *block, sign int) {
+	if !b.created {
+		return
+	}
+	m.change(b.heap, func(t *tally) {
+		add := func(x *Bytes, n Bytes) {
+			if sign > 0 {
+				*x = x.Plus(n)
+			} else {
+				*x = x.Minus(n)
+			}
+		}
+		if k.driver {
+			add(&t.driver, BytesOf(b.size))
+			return
+		}
+		add(&t.allocated, BytesOf(b.size))
+		add(&t.bound, BytesOf(b.bound))
+		add(&t.aliased, BytesOf(b.alias))
+		add(&t.resources, b.res)
+		t.blocks += sign
+	})
+}
+
+func (m *memory) bind(e *event, name string) {
+	k := blockKey{false, e.mem}
+	b := m.blocks[k]
+	if b == nil {
+		if e.op != opAdd {
+			return
+		}
+		b = &block{} // bound before its CREATE: a placeholder until then
+		m.blocks[k] = b
+	}
+	i := slices.IndexFunc(b.binds, func(x binding) bool {
+		return x.src == e.src && x.handle == e.handle && x.off == e.off && x.key == e.key
+	})
+	switch {
+	case e.op == opAdd && i >= 0 && b.binds[i].size == e.size:
+		return // a replay
+	case e.op == opAdd && i >= 0:
+		m.account(k, b, -1)
+		b.binds[i].size = e.size
+	case e.op == opAdd:
+		m.account(k, b, -1)
+		b.binds = append(b.binds, binding{src: e.src, handle: e.handle, key: e.key, off: e.off, size: e.size, desc: e.desc, name: name})
+	case i >= 0:
+		m.account(k, b, -1)
+		b.binds = slices.Delete(b.binds, i, i+1)
+	default:
+		return
+	}
+	b.measure()
+	m.account(k, b, 1)
+	if b.bound >= b.fullestSize && b.created {
+		b.fullest, b.fullestSize, b.fullestAt = append(b.fullest[:0], b.binds...), b.bound, e.ts
+	}
+}
+
+// measure recomputes a block's bound, aliased and resource bytes: one sweep
+// over its bindings sorted by offset, cut at its size.
+func (b *block) measure() {
+	b.bound, b.alias, b.res = measure(b.binds, b.size)
+}
+
+func measure(binds []binding, size uint64) (bound, alias uint64, res Bytes) {
+	type edge struct {
+		at    uint64
+		delta int
+	}
+	edges := make([]edge, 0, 2*len(binds))
+	for _, x := range binds {
+		res = res.Add(x.size)
+		lo, hi := min(x.off, size), min(satAddU(x.off, x.size), size)
+		if lo < hi {
+			edges = append(edges, edge{lo, 1}, edge{hi, -1})
+		}
+	}
+	slices.SortFunc(edges, func(a, b edge) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.delta, b.delta)) })
+	depth, last := 0, uint64(0)
+	for _, x := range edges {
+		if depth >= 1 {
+			bound += x.at - last
+		}
+		if depth >= 2 {
+			alias += x.at - last
+		}
+		depth, last = depth+x.delta, x.at
+	}
+	return bound, alias, res
+}
+
+func satAddU(x, y uint64) uint64 {
+	if x+y < x {
+		return ^uint64(0)
+	}
+	return x + y
+}
+
+// settle takes the peaks after a timestamp's events.
+func (m *memory) settle() {
+	if !m.dirty {
+		return
+	}
+	m.dirty = false
+	take := func(s *heapState) {
+		if !s.seen || !s.cur.held().Less(s.peak.held()) {
+			s.peak, s.peakTS, s.seen = s.cur, m.ts, true
+		}
+	}
+	take(&m.all)
+	for _, s := range m.heaps {
+		take(s)
+	}
+}
+
+// totals returns every heap's totals in heap order, then all heaps'.
+func (m *memory) totals(t0 uint64) []HeapTotals {
+	m.settle()
+	var out []HeapTotals
+	row := func(name string, s *heapState) HeapTotals {
+		return HeapTotals{Heap: name, Peak: s.peak.totals(name), PeakNS: s.peakTS - min(s.peakTS, t0), Final: s.cur.totals(name)}
+	}
+	heaps := make([]uint32, 0, len(m.heaps))
+	for h := range m.heaps {
+		heaps = append(heaps, h)
+	}
+	slices.Sort(heaps)
+	for _, h := range heaps {
+		out = append(out, row(strconv.FormatUint(uint64(h), 10), m.heaps[h]))
+	}
+	if len(m.heaps) > 0 {
+		out = append(out, row(AllHeaps, &m.all))
+	}
+	return out
+}
