@@ -13,7 +13,7 @@ import (
 // the two: KindName, else call site and descriptor, else KindDescriptor.
 const (
 	KindName       = "name"       // objects of one name
-	KindDescriptor = "descriptor" // unnamed objects of one "TYPE cluster bytes"
+	KindDescriptor = "descriptor" // unnamed objects of one descriptor (the layer's, else "TYPE cluster bytes")
 	KindType       = "type"       // objects of one type
 	KindCluster    = "cluster"    // a usage cluster's counters, app and driver
 	KindHeap       = "heap"       // a memory heap's counters (every cluster, app and driver)
@@ -149,10 +149,15 @@ func (g *groups) list() []Group {
 	return out
 }
 
-// objectKey is the name or descriptor group key of an object.
-func objectKey(name, typ, cluster string, bytes uint64) groupKey {
-	if name != "" {
+// objectKey is the name or descriptor group key of an object: its name,
+// else the descriptor the layer wrote (desc), else one made of its type,
+// cluster and size.
+func objectKey(name, desc, typ, cluster string, bytes uint64) groupKey {
+	switch {
+	case name != "":
 		return groupKey{gName, name}
+	case desc != "":
+		return groupKey{gDescriptor, desc}
 	}
 	return groupKey{gDescriptor, Descriptor(typ, cluster, bytes)}
 }

@@ -93,7 +93,7 @@ func TestGroups(t *testing.T) {
 func TestGroupsFold(t *testing.T) {
 	g := newGroups(2)
 	for _, n := range []string{"a", "b", "c", "d", "a"} {
-		g.get(objectKey(n, "BUFFER", "x", 1))
+		g.get(objectKey(n, "", "BUFFER", "x", 1))
 	}
 	if g.folded != 2 || len(g.m) != 3 || g.m[groupKey{gName, OtherNames}] == nil {
 		t.Errorf("folded %d, groups %v", g.folded, g.m)

@@ -53,6 +53,7 @@ type lifetime struct {
 	kname  string
 	kclust uint32
 	kpeak  uint64
+	kdesc  uint32
 }
 
 // objects tracks the live lifetimes by (source, handle) and keeps the top
@@ -146,12 +147,12 @@ func (o *objects) regroup(l *lifetime, k objKey, old uint64, strs *interner) {
 	if !l.held {
 		return
 	}
-	if l.grp != nil && l.kname == l.name && l.kclust == l.clust && l.kpeak == l.peak {
+	if l.grp != nil && l.kname == l.name && l.kclust == l.clust && l.kpeak == l.peak && l.kdesc == l.desc {
 		o.add(l.grp, int64(l.cur)-int64(old))
 		return
 	}
-	l.kname, l.kclust, l.kpeak = l.name, l.clust, l.peak
-	key := objectKey(l.name, strs.str(k.src), strs.str(l.clust), l.peak)
+	l.kname, l.kclust, l.kpeak, l.kdesc = l.name, l.clust, l.peak, l.desc
+	key := objectKey(l.name, strs.str(l.desc), strs.str(k.src), strs.str(l.clust), l.peak)
 	if l.grp != nil && key == l.key {
 		o.add(l.grp, int64(l.cur)-int64(old))
 		return
