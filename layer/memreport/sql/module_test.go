@@ -109,11 +109,11 @@ func compare(t *testing.T, trace string, sum *tracesummary.Summary) {
 	t.Helper()
 	var want, got []string
 	for _, o := range sum.Objects {
-		want = append(want, fmt.Sprintf("%s %#x %q %d %d %s %d %d", o.Type, o.Handle, o.Name, o.Bytes, o.Final, o.Cluster, o.Created, o.Destroyed))
+		want = append(want, fmt.Sprintf("%s %#x %q %d %d %s %d %d %q", o.Type, o.Handle, o.Name, o.Bytes, o.Final, o.Cluster, o.Created, o.Destroyed, o.Descriptor))
 	}
-	res := query(t, trace, "SELECT type, handle, name, bytes, final_bytes, cluster, created_ns, destroyed_ns FROM vkgen_memory_objects")
+	res := query(t, trace, "SELECT type, handle, name, bytes, final_bytes, cluster, created_ns, destroyed_ns, descriptor FROM vkgen_memory_objects")
 	for _, r := range res.Rows {
-		got = append(got, fmt.Sprintf("%s %s %q %s %s %s %s %s", r[0], handle(t, r[1]), r[2], r[3], r[4], r[5], r[6], nullAsMinusOne(r[7])))
+		got = append(got, fmt.Sprintf("%s %s %q %s %s %s %s %s %q", r[0], handle(t, r[1]), r[2], r[3], r[4], r[5], r[6], nullAsMinusOne(r[7]), r[8]))
 	}
 	if len(want) != sum.ObjectsTotal || len(want) == 0 {
 		t.Fatalf("summary has %d of %d objects", len(want), sum.ObjectsTotal)
@@ -160,6 +160,36 @@ func compare(t *testing.T, trace string, sum *tracesummary.Summary) {
 		t.Errorf("failures: module %q, summary %q", f, w)
 	}
 	compareOverTime(t, trace, sum)
+	compareTotals(t, trace, sum)
+}
+
+// compareTotals checks the module's totals per heap at peak and end against
+// the summary's, and that they add up: unbound = allocated - bound, and
+// the app cluster counters at the end hold unbound + resource bytes (each
+// binding counts in full there).
+func compareTotals(t *testing.T, trace string, sum *tracesummary.Summary) {
+	t.Helper()
+	var want, got []string
+	row := func(heap, point string, ns uint64, x tracesummary.Totals) string {
+		return fmt.Sprintf("%s %s %d %s %s %s %s %s %s %d", heap, point, ns, x.Allocated, x.Driver, x.Bound, x.Unbound, x.Aliased, x.Resources, x.Blocks)
+	}
+	var end uint64
+	for _, r := range query(t, trace, "SELECT MAX(ns) FROM vkgen_memory_heap_totals WHERE point = 'end'").Rows {
+		end, _ = strconv.ParseUint(r[0], 10, 64)
+	}
+	for _, h := range sum.Totals {
+		want = append(want, row(h.Heap, "peak", h.PeakNS, h.Peak), row(h.Heap, "end", end, h.Final))
+		if h.Final.Unbound != h.Final.Allocated.Minus(h.Final.Bound) || h.Final.Bound.Less(h.Final.Aliased) {
+			t.Errorf("heap %s totals do not add up: %+v", h.Heap, h.Final)
+		}
+	}
+	for _, r := range query(t, trace, `SELECT heap, point, ns, allocated_bytes, driver_bytes, bound_bytes, unbound_bytes,
+	    aliased_bytes, resource_bytes, blocks FROM vkgen_memory_heap_totals`).Rows {
+		got = append(got, strings.Join(r, " "))
+	}
+	if len(want) == 0 || !slices.Equal(sorted(got), sorted(want)) {
+		t.Errorf("heap totals:\n%s", diff(got, want))
+	}
 }
 
 // diff lists the rows only one side has (at most 10 of each).

@@ -10,7 +10,7 @@ func (s *Summary) totalsText(b *strings.Builder) {
 	if len(s.Totals) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\nTotals per heap (bytes, each counted once; at the heap's peak, the last moment it held the most, and at the end)\n")
+	fmt.Fprintf(b, "\nTotals per heap (bytes, each counted once; at the heap's peak, when it held the most with the most bound, and at the end)\n")
 	fmt.Fprintf(b, "%-5s %-5s %14s %14s %14s %14s %14s %14s %7s\n", "HEAP", "WHEN", "ALLOCATED", "BOUND", "UNBOUND", "ALIASED", "RESOURCES", "DRIVER", "BLOCKS")
 	for _, h := range s.Totals {
 		for _, r := range []struct {

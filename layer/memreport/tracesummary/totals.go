@@ -33,9 +33,14 @@ type Totals struct {
 	Blocks int `json:"blocks"`
 }
 
-// HeapTotals are a heap's (or every heap's) totals at its peak, the last
-// moment Allocated + Driver stood at its maximum (the state after every
-// event of that timestamp), and at the end of the trace.
+// HeapTotals are a heap's (or every heap's) totals at its peak and at the
+// end of the trace. The peak is the moment (the state after every event of
+// a timestamp) Allocated + Driver stood at its maximum, and of those the one
+// the most bytes were bound in (by the bindings' own heap, summed as the
+// clusters do), the last of those: a program that allocates, binds, then
+// destroys before it frees holds its most memory from the allocation to
+// the first free, and the moment everything was bound in it says the
+// most.
 type HeapTotals struct {
 	Heap   string `json:"heap"`
 	Peak   Totals `json:"peak"`
@@ -50,6 +55,9 @@ const AllHeaps = "all"
 type tally struct {
 	allocated, driver, bound, aliased, resources Bytes
 	blocks                                       int
+	// binds sums the sizes of the bindings by their events' heap: the
+	// peak's second key, which the SQL module can keep as a running sum.
+	binds Bytes
 }
 
 func (t tally) totals(heap string) Totals {
@@ -57,8 +65,15 @@ func (t tally) totals(heap string) Totals {
 		Aliased: t.aliased, Resources: t.resources, Blocks: t.blocks}
 }
 
-// held is what a tally's peak compares: the memory the device holds.
+// held is what a tally's peak compares first: the memory the device holds.
 func (t tally) held() Bytes { return t.allocated.Plus(t.driver) }
+
+// atLeast reports whether t is a peak at least as high as p (see
+// HeapTotals).
+func (t tally) atLeast(p tally) bool {
+	th, ph := t.held(), p.held()
+	return ph.Less(th) || th == ph && !t.binds.Less(p.binds)
+}
 
 // heapState is one heap's running tally and its peak.
 type heapState struct {
@@ -107,6 +122,7 @@ type binding struct {
 	key       uint64 // sparse resource offset or video binding index
 	off, size uint64
 	desc      uint32
+	heap      uint32 // its event's
 	name      string
 }
 
@@ -212,20 +228,26 @@ func (m *memory) bind(e *event, name string) {
 	i := slices.IndexFunc(b.binds, func(x binding) bool {
 		return x.src == e.src && x.handle == e.handle && x.off == e.off && x.key == e.key
 	})
+	unbind := func(x binding) { m.change(x.heap, func(t *tally) { t.binds = t.binds.Minus(BytesOf(x.size)) }) }
 	switch {
-	case e.op == opAdd && i >= 0 && b.binds[i].size == e.size:
+	case e.op == opAdd && i >= 0 && b.binds[i].size == e.size && b.binds[i].heap == e.heap:
 		return // a replay
 	case e.op == opAdd && i >= 0:
 		m.account(k, b, -1)
-		b.binds[i].size = e.size
+		unbind(b.binds[i])
+		b.binds[i].size, b.binds[i].heap = e.size, e.heap
 	case e.op == opAdd:
 		m.account(k, b, -1)
-		b.binds = append(b.binds, binding{src: e.src, handle: e.handle, key: e.key, off: e.off, size: e.size, desc: e.desc, name: name})
+		b.binds = append(b.binds, binding{src: e.src, handle: e.handle, key: e.key, off: e.off, size: e.size, desc: e.desc, heap: e.heap, name: name})
 	case i >= 0:
 		m.account(k, b, -1)
+		unbind(b.binds[i])
 		b.binds = slices.Delete(b.binds, i, i+1)
 	default:
 		return
+	}
+	if e.op == opAdd {
+		m.change(e.heap, func(t *tally) { t.binds = t.binds.Add(e.size) })
 	}
 	b.measure()
 	m.account(k, b, 1)
@@ -281,7 +303,7 @@ func (m *memory) settle() {
 	}
 	m.dirty = false
 	take := func(s *heapState) {
-		if !s.seen || !s.cur.held().Less(s.peak.held()) {
+		if !s.seen || s.cur.atLeast(s.peak) {
 			s.peak, s.peakTS, s.seen = s.cur, m.ts, true
 		}
 	}
