@@ -409,7 +409,11 @@ func (s *summarizer) apply(e *event) {
 		if l := s.objs.live[objKey{e.src, e.handle}]; l != nil {
 			name = l.name
 		}
-		s.mem.apply(e, s.strs.str(e.src), name)
+		src := s.strs.str(e.src)
+		if e.op == opAdd && (src == "BUFFER" || src == "IMAGE" || src == "VIDEO_SESSION") {
+			s.objs.bound(s.strs.id("DEVICE_MEMORY"), e.mem)
+		}
+		s.mem.apply(e, src, name)
 		return
 	default:
 		s.objs.apply(e, s.t0, s.strs)

@@ -96,7 +96,7 @@ func recorded(t *testing.T, write func()) *decode.Trace {
 func TestSummarize(t *testing.T) {
 	s := Summarize(writeTrace(t))
 	want := []Object{
-		{Name: "block", Type: "DEVICE_MEMORY", Handle: 0x100, Bytes: 65536, Final: 0, Cluster: "unbound_memory"},
+		{Name: "block", Type: "DEVICE_MEMORY", Handle: 0x100, Bytes: 65536, Final: 0, Cluster: ClusterAllocation}, // buffers were bound in it
 		{Name: "indices", Type: "BUFFER", Handle: 0xb2, Bytes: 8192, Final: 0, Cluster: "geometry_mesh"},
 		{Name: "vertices", Type: "BUFFER", Handle: 0xb1, Bytes: 4096, Final: 0, Cluster: "geometry_mesh"},
 	}

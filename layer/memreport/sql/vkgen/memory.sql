@@ -104,7 +104,9 @@ FROM ends;
 -- bytes is the most it held at once, final_bytes what it held at the end
 -- of the trace, cluster the memory_type of its last memory event,
 -- descriptor what it is (from its create info: the last its events said,
--- '' in traces without one),
+-- '' in traces without one); a VkDeviceMemory something was bound in has
+-- cluster 'allocation' (its bytes are its resources' and its unbound bytes:
+-- vkgen_memory_heap_totals),
 -- created_ns/destroyed_ns since vkgen_memory_t0 (destroyed_ns NULL: alive at
 -- the end). A stray DESTROY of a slot the trace never saw held is ignored.
 CREATE PERFETTO TABLE vkgen_memory_objects AS
@@ -129,7 +131,12 @@ WITH lives AS (
          ROW_NUMBER() OVER (PARTITION BY type, handle, life ORDER BY ts DESC, id DESC) AS r
   FROM _vkgen_memory_object_events WHERE operation != 'NAME' AND descriptor IS NOT NULL AND descriptor != ''
 )
-SELECT l.type, l.handle, COALESCE(n.name, '') AS name, l.bytes, m.held AS final_bytes, m.memory_type AS cluster,
+SELECT l.type, l.handle, COALESCE(n.name, '') AS name, l.bytes, m.held AS final_bytes,
+       IIF(l.type = 'DEVICE_MEMORY' AND EXISTS (
+             SELECT 1 FROM vkgen_memory_events b
+             WHERE b.event = 'VulkanMemoryAllocation' AND b.operation = 'BIND' AND b.source IN ('BUFFER', 'IMAGE', 'VIDEO_SESSION')
+               AND b.memory_object_id = l.handle AND b.ts >= l.created AND (l.destroyed IS NULL OR b.ts <= l.destroyed)),
+           'allocation', m.memory_type) AS cluster,
        COALESCE(d.descriptor, '') AS descriptor,
        l.created - (SELECT ts FROM vkgen_memory_t0) AS created_ns,
        l.destroyed - (SELECT ts FROM vkgen_memory_t0) AS destroyed_ns,
