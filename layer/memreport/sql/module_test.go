@@ -183,6 +183,20 @@ func compareTotals(t *testing.T, trace string, sum *tracesummary.Summary) {
 			t.Errorf("heap %s totals do not add up: %+v", h.Heap, h.Final)
 		}
 	}
+	// The clusters' rule for aliasing: each binding counts in full, so the
+	// app cluster counters at the end hold unbound + resource bytes, which
+	// exceed the allocated bytes by what aliasing counted twice.
+	var clusters int64
+	for _, c := range sum.Clusters {
+		if strings.HasPrefix(c.Track, "vulkan.mem.app.usage.") {
+			clusters += c.Final
+		}
+	}
+	if n := len(sum.Totals); n > 0 {
+		if all := sum.Totals[n-1].Final; all.Heap != tracesummary.AllHeaps || all.Unbound.Plus(all.Resources).Int64() != clusters {
+			t.Errorf("app clusters at the end hold %d bytes, totals %+v (unbound + resources)", clusters, all)
+		}
+	}
 	for _, r := range query(t, trace, `SELECT heap, point, ns, allocated_bytes, driver_bytes, bound_bytes, unbound_bytes,
 	    aliased_bytes, resource_bytes, blocks FROM vkgen_memory_heap_totals`).Rows {
 		got = append(got, strings.Join(r, " "))
@@ -244,6 +258,38 @@ func TestModuleOnDemo(t *testing.T) {
 	}
 	if mem.Size == 0 || buf.Size == 0 || !slices.Equal(sorted(leaks), sorted(wantLeaks)) {
 		t.Errorf("leaks %q, want %q", leaks, wantLeaks)
+	}
+	// What each object is (issue 34): its create info, as the layer
+	// described it, and memory that holds resources is an allocation.
+	desc := map[string]string{}
+	for _, o := range sum.Objects {
+		desc[o.Type+" "+o.Name] = o.Cluster + ": " + o.Descriptor
+	}
+	for k, v := range map[string]string{
+		"IMAGE albedo.texture":             "static_texture: image 2D 512x512 R8G8B8A8_UNORM transfer_dst|sampled",
+		"IMAGE gbuffer.albedo":             "color_render_target: image 2D 256x256 R8G8B8A8_UNORM sampled|color_attachment",
+		"IMAGE depth":                      "depth_stencil_target: image 2D 256x256 D32_SFLOAT depth_stencil_attachment",
+		"BUFFER vertices":                  "geometry_mesh: buffer 65536 transfer_dst|vertex",
+		"BUFFER upload":                    "staging_transfer: buffer 262144 transfer_src",
+		"DEVICE_MEMORY block.host_visible": "allocation: memory type ",
+	} {
+		if !strings.HasPrefix(desc[k], v) {
+			t.Errorf("%s: %q, want %q...", k, desc[k], v)
+		}
+	}
+	// Totals at the peak: every block allocated, the resources bound, the
+	// device-local block's tail free; blocks list its layout.
+	if n := len(sum.Totals); n == 0 || sum.Totals[n-1].Peak.Bound.Int64() == 0 || sum.Totals[n-1].Peak.Aliased.Int64() != 0 {
+		t.Errorf("totals %+v, want bound bytes at the peak and none aliased", sum.Totals)
+	}
+	m, _ := acc.Memory("block.device_local")
+	i := slices.IndexFunc(sum.Blocks, func(b tracesummary.Block) bool { return b.Handle == m.Handle && b.Size == m.Size }) // --reuse: the handle comes back
+	if i < 0 {
+		t.Fatalf("no layout of block.device_local (%#x) in %+v", m.Handle, sum.Blocks)
+	}
+	if b := sum.Blocks[i]; len(b.Ranges) < 2 || b.Ranges[0].Offset != 0 || b.Size != m.Size || b.Bound == 0 ||
+		len(b.Holes) == 0 || b.Holes[len(b.Holes)-1].Offset+b.Holes[len(b.Holes)-1].Size != b.Size {
+		t.Errorf("block.device_local layout %+v", b)
 	}
 	if len(sum.AliveAtEnd) != 0 { // what a leak event reported is not listed again
 		t.Errorf("alive at the end of a clean run: %v", sum.AliveAtEnd)
@@ -472,4 +518,33 @@ func TestModuleRangeKeys(t *testing.T) {
 		t.Fatalf("summary objects %+v, want one of 8192 bytes", sum.Objects)
 	}
 	compare(t, trace, sum)
+}
+
+// TestModuleFailedBytesOverflow: 100,000 failed allocations of 2^62 bytes
+// sum past 64 bits: the summary says the exact sum, the module NULL with
+// failed_bytes_overflowed, never a saturated or wrapped number.
+func TestModuleFailedBytesOverflow(t *testing.T) {
+	perfettotools.BinDir(t)
+	trace := filepath.Join(t.TempDir(), "failures.pftrace")
+	s, err := perfetto.StartFileSession(trace, perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := perfetto.NewCategory("VulkanDeviceMemoryReport")
+	ev := perfetto.NewEventName("VulkanMemoryAllocationFailed")
+	an := perfetto.NewAnnotationName
+	for range 100000 {
+		perfetto.Instant(cat, ev, perfetto.String(an("source"), "DEVICE_MEMORY"), perfetto.Uint(an("size"), 1<<62), perfetto.Uint(an("heap"), 0))
+	}
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	perfettotools.CheckStats(t, trace)
+	sum := summary(t, trace)
+	if want := "461168601842738790400000"; sum.AllocationFailures != 100000 || sum.FailedBytes.String() != want {
+		t.Errorf("summary: %d failures of %s bytes, want 100000 of %s", sum.AllocationFailures, sum.FailedBytes, want)
+	}
+	if r := query(t, trace, "SELECT failed_allocations, failed_bytes, failed_bytes_overflowed FROM vkgen_memory_totals").Rows[0]; !slices.Equal(r, []string{"100000", "[NULL]", "1"}) {
+		t.Errorf("module: %q, want 100000 failures, NULL bytes, overflowed", r)
+	}
 }
