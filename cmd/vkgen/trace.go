@@ -54,7 +54,7 @@ and the error names the first damage and counts them.
 Several FILEs are read side by side, one per core (--jobs): the text
 starts with a roll-up line per trace (peak and final app memory, leaks,
 failures), then each summary; the JSON is the roll-up and every summary
-("schema": "vkgen.trace.summaries/1"). --svg and --html take one FILE.
+("schema": "vkgen.trace.summaries/2"). --svg and --html take one FILE.
 
 -o, --svg and --html write files of mode 0600, like the trace: whole or
 not at all, never over FILE, never through a symbolic link, and over an

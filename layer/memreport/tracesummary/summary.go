@@ -93,6 +93,8 @@ type Series struct {
 
 // Summary is everything `vkgen trace summary` prints.
 type Summary struct {
+	// Schema is SummarySchema: the version of this JSON document.
+	Schema string `json:"schema"`
 	// Objects are the Options.Top objects that held the most, largest first.
 	Objects []Object `json:"objects"`
 	// ObjectsTotal counts every object lifetime in the trace.
@@ -440,7 +442,7 @@ func (s *summarizer) apply(e *event) {
 
 func (s *summarizer) finish() *Summary {
 	s.order.flush()
-	sum := &Summary{LateEvents: s.order.late, Events: s.events, Leaks: s.leaks, AllocationFailures: s.failures, FailedBytes: s.failed}
+	sum := &Summary{Schema: SummarySchema, LateEvents: s.order.late, Events: s.events, Leaks: s.leaks, AllocationFailures: s.failures, FailedBytes: s.failed}
 	sum.Objects, sum.ObjectsTotal, sum.AliveAtEnd = s.objs.finish(s.t0, s.last-min(s.last, s.t0), s.strs)
 	sum.Groups, sum.GroupsFolded = s.objs.list(), s.objs.folded
 	sum.Totals, sum.Blocks = s.mem.totals(s.t0), s.mem.blockList(s.t0)
