@@ -298,7 +298,10 @@ func appendDetails(args []perfetto.Arg, ev *accounting.AllocationEvent) []perfet
 	if ev.Swapchain != 0 {
 		args = append(args, perfetto.Uint(argSwapchain, ev.Swapchain))
 	}
-	if d, ok := descs.arg(ev.Desc); ok {
+	// A resource's BIND says what it is; its DESTROY need not again. A
+	// VkDeviceMemory's DESTROY does: on a callback device its CREATE came
+	// from the driver, before the layer could describe it.
+	if d, ok := descs.arg(ev.Desc); ok && (ev.Operation != accounting.OpDestroy || ev.Source == accounting.SourceDeviceMemory) {
 		args = append(args, d)
 	}
 	return args
