@@ -300,10 +300,18 @@ func TestModuleOnDemo(t *testing.T) {
 	}
 
 	checkLifetimes(t, trace, sum)
+	// The lifetime slices say what their object is too (the UI shows it).
+	r := query(t, trace, `SELECT s.name, EXTRACT_ARG(s.arg_set_id, 'debug.descriptor') FROM slice s
+	    WHERE s.category = 'VulkanDeviceMemoryReport' AND s.name IN ('albedo.texture', 'vertices') AND s.dur > 0 ORDER BY s.name, s.ts`)
+	if w := [][]string{{"albedo.texture", "memory type 0 heap 0 device_local|host_visible|host_coherent|host_cached"},
+		{"albedo.texture", "image 2D 512x512 R8G8B8A8_UNORM transfer_dst|sampled"}, {"vertices", "buffer 65536 transfer_dst|vertex"}}; len(r.Rows) < 3 ||
+		!slices.ContainsFunc(r.Rows, func(x []string) bool { return slices.Equal(x, w[1]) }) || !slices.ContainsFunc(r.Rows, func(x []string) bool { return slices.Equal(x, w[2]) }) {
+		t.Errorf("lifetime slices' descriptors %q, want among them %q", r.Rows, w)
+	}
 	// A name given after the bind renames the slice: the memory objects
 	// are named after vkAllocateMemory, so their lifetimes have two slices
 	// (the handle's, then the name's) that meet exactly.
-	r := query(t, trace, `SELECT name, slices FROM vkgen_memory_lifetimes WHERE kind = 'VkDeviceMemory' AND name = 'block.device_local'`)
+	r = query(t, trace, `SELECT name, slices FROM vkgen_memory_lifetimes WHERE kind = 'VkDeviceMemory' AND name = 'block.device_local'`)
 	if len(r.Rows) != 1 || r.Rows[0][1] != "2" {
 		t.Errorf("block.device_local lifetime: %v, want 2 slices", r.Rows)
 	}
@@ -491,28 +499,18 @@ func TestModuleOnBinds(t *testing.T) {
 // memory and offset are two bindings (resource_offset tells them apart) for
 // the module as for the summary: one object of both ranges' bytes.
 func TestModuleRangeKeys(t *testing.T) {
-	perfettotools.BinDir(t)
-	trace := filepath.Join(t.TempDir(), "ranges.pftrace")
-	s, err := perfetto.StartFileSession(trace, perfetto.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat := perfetto.NewCategory("VulkanDeviceMemoryReport")
-	ev := perfetto.NewEventName("VulkanMemoryAllocation")
-	an := perfetto.NewAnnotationName
-	rng := func(op string, key uint64) {
-		perfetto.Instant(cat, ev, perfetto.String(an("operation"), op), perfetto.String(an("source"), "BUFFER"),
-			perfetto.Uint(an("memory_object_id"), 0x100), perfetto.Uint(an("size"), 4096), perfetto.Uint(an("offset"), 0),
-			perfetto.Uint(an("object_handle"), 0xb1), perfetto.String(an("memory_type"), "compute_storage"),
-			perfetto.Uint(an("resource_offset"), key))
-	}
-	rng("BIND", 0)
-	rng("BIND", 65536)
-	rng("DESTROY", 0)
-	rng("DESTROY", 65536)
-	if err := s.Stop(); err != nil {
-		t.Fatal(err)
-	}
+	trace := synthetic(t, "VulkanMemoryAllocation", func(instant func(...perfetto.Arg), an func(string) perfetto.AnnotationName) {
+		rng := func(op string, key uint64) {
+			instant(perfetto.String(an("operation"), op), perfetto.String(an("source"), "BUFFER"),
+				perfetto.Uint(an("memory_object_id"), 0x100), perfetto.Uint(an("size"), 4096), perfetto.Uint(an("offset"), 0),
+				perfetto.Uint(an("object_handle"), 0xb1), perfetto.String(an("memory_type"), "compute_storage"),
+				perfetto.Uint(an("resource_offset"), key))
+		}
+		rng("BIND", 0)
+		rng("BIND", 65536)
+		rng("DESTROY", 0)
+		rng("DESTROY", 65536)
+	})
 	sum := summary(t, trace)
 	if len(sum.Objects) != 1 || sum.Objects[0].Bytes != 8192 {
 		t.Fatalf("summary objects %+v, want one of 8192 bytes", sum.Objects)
@@ -524,22 +522,11 @@ func TestModuleRangeKeys(t *testing.T) {
 // sum past 64 bits: the summary says the exact sum, the module NULL with
 // failed_bytes_overflowed, never a saturated or wrapped number.
 func TestModuleFailedBytesOverflow(t *testing.T) {
-	perfettotools.BinDir(t)
-	trace := filepath.Join(t.TempDir(), "failures.pftrace")
-	s, err := perfetto.StartFileSession(trace, perfetto.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat := perfetto.NewCategory("VulkanDeviceMemoryReport")
-	ev := perfetto.NewEventName("VulkanMemoryAllocationFailed")
-	an := perfetto.NewAnnotationName
-	for range 100000 {
-		perfetto.Instant(cat, ev, perfetto.String(an("source"), "DEVICE_MEMORY"), perfetto.Uint(an("size"), 1<<62), perfetto.Uint(an("heap"), 0))
-	}
-	if err := s.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	perfettotools.CheckStats(t, trace)
+	trace := synthetic(t, "VulkanMemoryAllocationFailed", func(instant func(...perfetto.Arg), an func(string) perfetto.AnnotationName) {
+		for range 100000 {
+			instant(perfetto.String(an("source"), "DEVICE_MEMORY"), perfetto.Uint(an("size"), 1<<62), perfetto.Uint(an("heap"), 0))
+		}
+	})
 	sum := summary(t, trace)
 	if want := "461168601842738790400000"; sum.AllocationFailures != 100000 || sum.FailedBytes.String() != want {
 		t.Errorf("summary: %d failures of %s bytes, want 100000 of %s", sum.AllocationFailures, sum.FailedBytes, want)
@@ -547,4 +534,24 @@ func TestModuleFailedBytesOverflow(t *testing.T) {
 	if r := query(t, trace, "SELECT failed_allocations, failed_bytes, failed_bytes_overflowed FROM vkgen_memory_totals").Rows[0]; !slices.Equal(r, []string{"100000", "[NULL]", "1"}) {
 		t.Errorf("module: %q, want 100000 failures, NULL bytes, overflowed", r)
 	}
+}
+
+// synthetic writes a trace of the layer's category in which emit writes
+// instants of event with the arguments it gives; trace_processor must read
+// it with a clean stats table.
+func synthetic(t *testing.T, event string, emit func(instant func(...perfetto.Arg), an func(string) perfetto.AnnotationName)) string {
+	t.Helper()
+	perfettotools.BinDir(t)
+	trace := filepath.Join(t.TempDir(), "synthetic.pftrace")
+	s, err := perfetto.StartFileSession(trace, perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, ev := perfetto.NewCategory("VulkanDeviceMemoryReport"), perfetto.NewEventName(event)
+	emit(func(args ...perfetto.Arg) { perfetto.Instant(cat, ev, args...) }, perfetto.NewAnnotationName)
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	perfettotools.CheckStats(t, trace)
+	return trace
 }
