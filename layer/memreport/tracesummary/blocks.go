@@ -9,7 +9,7 @@ import (
 // Block is the layout of one VkDeviceMemory: where its resources were
 // bound, the holes between them and the ranges two or more of them share
 // (aliasing), as Radeon Memory Visualizer shows an allocation. The layout
-// is the block's fullest: the last moment the most of its bytes were bound.
+// is the block's fullest: the first moment the most of its bytes were bound.
 type Block struct {
 	Handle     uint64 `json:"handle"` // the VkDeviceMemory
 	Heap       uint32 `json:"heap"`
@@ -79,11 +79,16 @@ func blockOrder(a, b Block) int {
 func (m *memory) layout(k blockKey, b *block, freed int64) Block {
 	out := Block{Handle: k.mem, Heap: b.heap, Size: b.size, Descriptor: m.strs.str(b.desc), CreatedNS: b.createdAt, FreedNS: freed,
 		FullestNS: b.fullestAt, Bound: b.fullestSize}
-	binds := slices.Clone(b.fullest)
+	binds := slices.Clone(b.fullestLayout())
 	slices.SortFunc(binds, func(x, y binding) int {
 		return cmp.Or(cmp.Compare(x.off, y.off), cmp.Compare(x.size, y.size), cmp.Compare(x.handle, y.handle))
 	})
-	_, out.Aliased, _ = measure(binds, b.size)
+	var c coverage
+	for _, x := range binds {
+		lo, hi := b.clip(x)
+		c.add(lo, hi, 1)
+	}
+	out.Aliased = c.alias
 	var end uint64 // the bound union so far reaches here
 	for i, x := range binds {
 		out.Ranges = append(out.Ranges, Range{Offset: x.off, Size: x.size, Type: m.strs.str(x.src), Handle: x.handle, Name: x.name, Descriptor: m.strs.str(x.desc)})

@@ -1,7 +1,6 @@
 package tracesummary
 
 import (
-	"cmp"
 	"slices"
 	"strconv"
 )
@@ -102,17 +101,26 @@ type blockKey struct {
 
 // block is a live VkDeviceMemory (or driver allocation) and its bindings.
 type block struct {
-	created      bool // its CREATE was seen (else only binds so far)
-	heap, desc   uint32
-	size         uint64
-	binds        []binding
-	bound, alias uint64
-	res          Bytes
-	// fullest is its layout when the most bytes were bound in it.
+	created    bool // its CREATE was seen (else only binds so far)
+	heap, desc uint32
+	size       uint64
+	binds      []binding
+	index      map[bindKey]int // binds by key
+	cover      coverage        // the bound ranges, cut at size
+	res        Bytes
+	// fullest is its layout when the most bytes were first bound in it,
+	// copied from binds only before a change that may lower them
+	// (pending until then), so a block filling up costs no copy per bind.
 	fullest     []binding
 	fullestAt   uint64
 	fullestSize uint64
+	pending     bool
 	createdAt   uint64
+}
+
+type bindKey struct {
+	src                 uint32
+	handle, off, rangeK uint64
 }
 
 // binding is one bound range of a block.
@@ -174,12 +182,21 @@ func (m *memory) allocation(e *event, driver bool) {
 			return // a replay, or the driver's report again
 		}
 		m.account(k, b, -1)
+		b.freeze()
+		size := b.size
 		b.created, b.size, b.heap, b.createdAt = true, e.size, e.heap, e.ts
 		if e.desc != 0 {
 			b.desc = e.desc
 		}
-		b.measure()
+		if size != b.size {
+			b.cover = coverage{}
+			for _, x := range b.binds {
+				lo, hi := b.clip(x)
+				b.cover.add(lo, hi, 1)
+			}
+		}
 		m.account(k, b, 1)
+		b.record(e.ts)
 	case opRemove:
 		if b == nil {
 			return
@@ -208,8 +225,8 @@ func (m *memory) account(k blockKey, b *block, sign int) {
 			return
 		}
 		add(&t.allocated, BytesOf(b.size))
-		add(&t.bound, BytesOf(b.bound))
-		add(&t.aliased, BytesOf(b.alias))
+		add(&t.bound, BytesOf(b.cover.bound))
+		add(&t.aliased, BytesOf(b.cover.alias))
 		add(&t.resources, b.res)
 		t.blocks += sign
 	})
@@ -225,68 +242,69 @@ func (m *memory) bind(e *event, name string) {
 		b = &block{} // bound before its CREATE: a placeholder until then
 		m.blocks[k] = b
 	}
-	i := slices.IndexFunc(b.binds, func(x binding) bool {
-		return x.src == e.src && x.handle == e.handle && x.off == e.off && x.key == e.key
-	})
-	unbind := func(x binding) { m.change(x.heap, func(t *tally) { t.binds = t.binds.Minus(BytesOf(x.size)) }) }
-	switch {
-	case e.op == opAdd && i >= 0 && b.binds[i].size == e.size && b.binds[i].heap == e.heap:
-		return // a replay
-	case e.op == opAdd && i >= 0:
-		m.account(k, b, -1)
-		unbind(b.binds[i])
-		b.binds[i].size, b.binds[i].heap = e.size, e.heap
-	case e.op == opAdd:
-		m.account(k, b, -1)
-		b.binds = append(b.binds, binding{src: e.src, handle: e.handle, key: e.key, off: e.off, size: e.size, desc: e.desc, heap: e.heap, name: name})
-	case i >= 0:
-		m.account(k, b, -1)
-		unbind(b.binds[i])
-		b.binds = slices.Delete(b.binds, i, i+1)
-	default:
-		return
+	if b.index == nil {
+		b.index = map[bindKey]int{}
+	}
+	bk := bindKey{e.src, e.handle, e.off, e.key}
+	i, ok := b.index[bk]
+	if e.op == opAdd && ok && b.binds[i].size == e.size && b.binds[i].heap == e.heap || e.op != opAdd && !ok {
+		return // a replay, or the end of a binding the trace did not see begin
+	}
+	m.account(k, b, -1)
+	if ok { // unbound, or bound again with another size or heap
+		b.freeze()
+		x := b.binds[i]
+		m.change(x.heap, func(t *tally) { t.binds = t.binds.Minus(BytesOf(x.size)) })
+		b.res = b.res.Minus(BytesOf(x.size))
+		lo, hi := b.clip(x)
+		b.cover.add(lo, hi, -1)
+		last := len(b.binds) - 1
+		b.binds[i] = b.binds[last]
+		b.index[bindKeyOf(b.binds[i])] = i
+		b.binds = b.binds[:last]
+		delete(b.index, bk)
 	}
 	if e.op == opAdd {
-		m.change(e.heap, func(t *tally) { t.binds = t.binds.Add(e.size) })
+		x := binding{src: e.src, handle: e.handle, key: e.key, off: e.off, size: e.size, desc: e.desc, heap: e.heap, name: name}
+		b.index[bk] = len(b.binds)
+		b.binds = append(b.binds, x)
+		m.change(x.heap, func(t *tally) { t.binds = t.binds.Add(x.size) })
+		b.res = b.res.Add(x.size)
+		lo, hi := b.clip(x)
+		b.cover.add(lo, hi, 1)
 	}
-	b.measure()
 	m.account(k, b, 1)
-	if b.bound >= b.fullestSize && b.created {
-		b.fullest, b.fullestSize, b.fullestAt = append(b.fullest[:0], b.binds...), b.bound, e.ts
+	b.record(e.ts)
+}
+
+func bindKeyOf(x binding) bindKey { return bindKey{x.src, x.handle, x.off, x.key} }
+
+// clip is x's range cut at the block's end.
+func (b *block) clip(x binding) (lo, hi uint64) {
+	return min(x.off, b.size), min(satAddU(x.off, x.size), b.size)
+}
+
+// record notes the block's bound bytes after a change at ts: a new most
+// makes the current layout the fullest (copied later, by freeze).
+func (b *block) record(ts uint64) {
+	if b.created && b.cover.bound > b.fullestSize {
+		b.fullestSize, b.fullestAt, b.pending = b.cover.bound, ts, true
 	}
 }
 
-// measure recomputes a block's bound, aliased and resource bytes: one sweep
-// over its bindings sorted by offset, cut at its size.
-func (b *block) measure() {
-	b.bound, b.alias, b.res = measure(b.binds, b.size)
+// freeze copies the layout that is the fullest before it changes.
+func (b *block) freeze() {
+	if b.pending {
+		b.fullest, b.pending = append(b.fullest[:0], b.binds...), false
+	}
 }
 
-func measure(binds []binding, size uint64) (bound, alias uint64, res Bytes) {
-	type edge struct {
-		at    uint64
-		delta int
+// fullestLayout is the bindings of the fullest layout.
+func (b *block) fullestLayout() []binding {
+	if b.pending {
+		return b.binds
 	}
-	edges := make([]edge, 0, 2*len(binds))
-	for _, x := range binds {
-		res = res.Add(x.size)
-		lo, hi := min(x.off, size), min(satAddU(x.off, x.size), size)
-		if lo < hi {
-			edges = append(edges, edge{lo, 1}, edge{hi, -1})
-		}
-	}
-	slices.SortFunc(edges, func(a, b edge) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.delta, b.delta)) })
-	depth, last := 0, uint64(0)
-	for _, x := range edges {
-		if depth >= 1 {
-			bound += x.at - last
-		}
-		if depth >= 2 {
-			alias += x.at - last
-		}
-		depth, last = depth+x.delta, x.at
-	}
-	return bound, alias, res
+	return b.fullest
 }
 
 func satAddU(x, y uint64) uint64 {
