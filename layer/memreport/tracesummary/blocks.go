@@ -57,8 +57,11 @@ func (m *memory) keep(k blockKey, b *block) {
 	if k.driver || !b.created {
 		return
 	}
+	if m.maxKept > 0 && len(m.kept) >= m.maxKept && blockOrder(Block{Size: b.size, CreatedNS: b.createdAt, Handle: k.mem}, m.kept[m.maxKept-1]) >= 0 {
+		return // not among the largest: no layout to build
+	}
 	m.kept = append(m.kept, m.layout(k, b, int64(m.ts)))
-	if m.maxKept > 0 && len(m.kept) > 2*m.maxKept {
+	if m.maxKept > 0 && (len(m.kept) == m.maxKept || len(m.kept) > 2*m.maxKept) { // kept[:maxKept] sorted from then on
 		m.trim()
 	}
 }

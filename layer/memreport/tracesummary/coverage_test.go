@@ -66,3 +66,39 @@ func measure(binds []binding, size uint64) (bound, alias uint64) {
 	}
 	return bound, alias
 }
+
+// Random binds, rebinds and unbinds of up to 40 ranges in one block (found
+// by scans, then by an index, then by scans again): the block's coverage
+// always equals a sweep of its bindings, each binding held once.
+func TestBlockBindings(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	m := newMemory(2, newInterner())
+	const size = 1 << 16
+	ts := uint64(1)
+	ev := func(op uint8, handle, off, sz uint64) *event {
+		ts++
+		return &event{ts: ts, op: op, mem: 0x100, handle: handle, off: off, size: sz}
+	}
+	m.apply(ev(opAdd, 0x100, 0, size), "DEVICE_MEMORY", "")
+	live := map[uint64]bool{}
+	for step := range 4000 {
+		h := uint64(r.IntN(40) + 1)
+		if live[h] && r.IntN(2) == 0 {
+			m.apply(ev(opRemove, h, h*512, 4096), "BUFFER", "")
+			delete(live, h)
+		} else {
+			m.apply(ev(opAdd, h, h*512, uint64(1024+r.IntN(2)*3072)), "BUFFER", "")
+			live[h] = true
+		}
+		b := m.blocks[blockKey{false, 0x100}]
+		bound, alias := measure(b.binds, size)
+		if len(b.binds) != len(live) || b.cover.bound != bound || b.cover.alias != alias {
+			t.Fatalf("step %d: %d bindings for %d live, coverage %d/%d, sweep %d/%d", step, len(b.binds), len(live), b.cover.bound, b.cover.alias, bound, alias)
+		}
+	}
+	// the block is freed and listed (2 at most kept)
+	m.apply(ev(opRemove, 0x100, 0, size), "DEVICE_MEMORY", "")
+	if l := m.blockList(0); len(l) != 1 || l[0].Size != size {
+		t.Errorf("blocks %+v", l)
+	}
+}

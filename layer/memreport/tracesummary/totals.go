@@ -92,6 +92,7 @@ type memory struct {
 	maxKept int
 	kept    []Block   // the largest blocks ended (or their layouts), bounded
 	strs    *interner // the summary's: sources and descriptors
+	spare   []*block  // freed blocks, reused: most live briefly
 }
 
 type blockKey struct {
@@ -175,7 +176,7 @@ func (m *memory) allocation(e *event, driver bool) {
 	switch e.op {
 	case opAdd:
 		if b == nil {
-			b = &block{}
+			b = m.newBlock()
 			m.blocks[k] = b
 		}
 		if b.created && b.size == e.size && b.heap == e.heap {
@@ -204,7 +205,27 @@ func (m *memory) allocation(e *event, driver bool) {
 		m.account(k, b, -1)
 		m.keep(k, b)
 		delete(m.blocks, k)
+		m.free(b)
 	}
+}
+
+func (m *memory) newBlock() *block {
+	if n := len(m.spare); n > 0 {
+		b := m.spare[n-1]
+		m.spare = m.spare[:n-1]
+		return b
+	}
+	return &block{}
+}
+
+// free keeps b's storage for the next block (a few, at most).
+func (m *memory) free(b *block) {
+	if len(m.spare) >= 64 {
+		return
+	}
+	clear(b.index)
+	*b = block{binds: b.binds[:0], index: b.index, cover: coverage{runs: b.cover.runs[:0]}, fullest: b.fullest[:0]}
+	m.spare = append(m.spare, b)
 }
 
 // account adds (sign 1) or removes (-1) a block's bytes from the tallies.
@@ -239,14 +260,11 @@ func (m *memory) bind(e *event, name string) {
 		if e.op != opAdd {
 			return
 		}
-		b = &block{} // bound before its CREATE: a placeholder until then
+		b = m.newBlock() // bound before its CREATE: a placeholder until then
 		m.blocks[k] = b
 	}
-	if b.index == nil {
-		b.index = map[bindKey]int{}
-	}
 	bk := bindKey{e.src, e.handle, e.off, e.key}
-	i, ok := b.index[bk]
+	i, ok := b.find(bk)
 	if e.op == opAdd && ok && b.binds[i].size == e.size && b.binds[i].heap == e.heap || e.op != opAdd && !ok {
 		return // a replay, or the end of a binding the trace did not see begin
 	}
@@ -260,14 +278,21 @@ func (m *memory) bind(e *event, name string) {
 		b.cover.add(lo, hi, -1)
 		last := len(b.binds) - 1
 		b.binds[i] = b.binds[last]
-		b.index[bindKeyOf(b.binds[i])] = i
 		b.binds = b.binds[:last]
-		delete(b.index, bk)
+		switch {
+		case len(b.binds) < indexLen: // found by scans again; indexed anew when many
+			clear(b.index)
+		case i < last:
+			b.index[bindKeyOf(b.binds[i])] = i
+			delete(b.index, bk)
+		default:
+			delete(b.index, bk)
+		}
 	}
 	if e.op == opAdd {
 		x := binding{src: e.src, handle: e.handle, key: e.key, off: e.off, size: e.size, desc: e.desc, heap: e.heap, name: name}
-		b.index[bk] = len(b.binds)
 		b.binds = append(b.binds, x)
+		b.indexed(bk, len(b.binds)-1)
 		m.change(x.heap, func(t *tally) { t.binds = t.binds.Add(x.size) })
 		b.res = b.res.Add(x.size)
 		lo, hi := b.clip(x)
@@ -278,6 +303,41 @@ func (m *memory) bind(e *event, name string) {
 }
 
 func bindKeyOf(x binding) bindKey { return bindKey{x.src, x.handle, x.off, x.key} }
+
+// indexLen is how many bindings a block has before they are indexed by
+// key: fewer are found faster by a scan.
+const indexLen = 16
+
+// find returns the index of the binding of key k.
+func (b *block) find(k bindKey) (int, bool) {
+	if b.index != nil && len(b.binds) >= indexLen {
+		i, ok := b.index[k]
+		return i, ok
+	}
+	for i := range b.binds {
+		if bindKeyOf(b.binds[i]) == k {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// indexed records that binds[i] has key k, indexing them all once they
+// are many.
+func (b *block) indexed(k bindKey, i int) {
+	switch {
+	case len(b.binds) < indexLen:
+	case len(b.index) == 0:
+		if b.index == nil {
+			b.index = make(map[bindKey]int, len(b.binds))
+		}
+		for j := range b.binds {
+			b.index[bindKeyOf(b.binds[j])] = j
+		}
+	default:
+		b.index[k] = i
+	}
+}
 
 // clip is x's range cut at the block's end.
 func (b *block) clip(x binding) (lo, hi uint64) {
