@@ -150,12 +150,15 @@ func (g *groups) list() []Group {
 }
 
 // objectKey is the name or descriptor group key of an object: its name,
-// else the descriptor the layer wrote (desc), else one made of its type,
+// else the descriptor the layer wrote (desc; a VkDeviceMemory's, which
+// says nothing of its size, with its bytes), else one made of its type,
 // cluster and size.
 func objectKey(name, desc, typ, cluster string, bytes uint64) groupKey {
 	switch {
 	case name != "":
 		return groupKey{gName, name}
+	case desc != "" && typ == "DEVICE_MEMORY":
+		return groupKey{gDescriptor, desc + " " + strconv.FormatUint(bytes, 10)}
 	case desc != "":
 		return groupKey{gDescriptor, desc}
 	}
