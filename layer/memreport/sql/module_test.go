@@ -135,10 +135,10 @@ func compare(t *testing.T, trace string, sum *tracesummary.Summary) {
 
 	want, got = nil, nil
 	for _, l := range sum.Leaks {
-		want = append(want, fmt.Sprintf("%d %s %s %#x %q %d %s %d", l.Time, l.At, l.Type, l.Handle, l.Name, l.Bytes, l.Cluster, l.Heap))
+		want = append(want, fmt.Sprintf("%d %s %s %#x %q %d %s %d %q", l.Time, l.At, l.Type, l.Handle, l.Name, l.Bytes, l.Cluster, l.Heap, l.Descriptor))
 	}
-	for _, r := range query(t, trace, "SELECT ns, at, type, handle, name, bytes, cluster, heap FROM vkgen_memory_leaks").Rows {
-		got = append(got, fmt.Sprintf("%s %s %s %s %q %s %s %s", r[0], r[1], r[2], handle(t, r[3]), r[4], r[5], r[6], r[7]))
+	for _, r := range query(t, trace, "SELECT ns, at, type, handle, name, bytes, cluster, heap, descriptor FROM vkgen_memory_leaks").Rows {
+		got = append(got, fmt.Sprintf("%s %s %s %s %q %s %s %s %q", r[0], r[1], r[2], handle(t, r[3]), r[4], r[5], r[6], r[7], r[8]))
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("leaks:\n%s", diff(got, want))

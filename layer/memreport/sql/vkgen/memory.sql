@@ -201,7 +201,7 @@ ORDER BY bytes DESC, o.type, o.handle;
 -- vkDestroyInstance or exit (VulkanMemoryLeak events), in time order.
 CREATE PERFETTO TABLE vkgen_memory_leaks AS
 SELECT ts - (SELECT ts FROM vkgen_memory_t0) AS ns, at, source AS type, object_handle AS handle,
-       object_name AS name, size AS bytes, memory_type AS cluster, heap
+       object_name AS name, size AS bytes, memory_type AS cluster, heap, COALESCE(descriptor, '') AS descriptor
 FROM vkgen_memory_events WHERE event = 'VulkanMemoryLeak'
 ORDER BY ts, id;
 
