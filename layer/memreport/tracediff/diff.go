@@ -47,9 +47,9 @@ type Row struct {
 type Totals struct {
 	Objects            int                `json:"objects"`
 	Leaks              int                `json:"leaks"`
-	LeakedBytes        uint64             `json:"leaked_bytes"`
+	LeakedBytes        tracesummary.Bytes `json:"leaked_bytes"`
 	AliveAtEnd         int                `json:"alive_at_end"`
-	AliveBytes         uint64             `json:"alive_at_end_bytes"`
+	AliveBytes         tracesummary.Bytes `json:"alive_at_end_bytes"`
 	AllocationFailures int                `json:"allocation_failures"`
 	FailedBytes        tracesummary.Bytes `json:"failed_bytes"`
 	DroppedEvents      int64              `json:"dropped_events"`
@@ -139,10 +139,10 @@ func totals(s *tracesummary.Summary) Totals {
 	t := Totals{Objects: s.ObjectsTotal, Leaks: len(s.Leaks), AliveAtEnd: len(s.AliveAtEnd), AllocationFailures: s.AllocationFailures,
 		FailedBytes: s.FailedBytes, DroppedEvents: s.DroppedEvents, LateEvents: s.LateEvents, GroupsFolded: s.GroupsFolded}
 	for _, l := range s.Leaks {
-		t.LeakedBytes += l.Bytes
+		t.LeakedBytes = t.LeakedBytes.Add(l.Bytes)
 	}
 	for _, l := range s.AliveAtEnd {
-		t.AliveBytes += l.Bytes
+		t.AliveBytes = t.AliveBytes.Add(l.Bytes)
 	}
 	return t
 }

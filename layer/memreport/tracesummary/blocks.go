@@ -95,7 +95,7 @@ func (m *memory) layout(k blockKey, b *block, freed int64) Block {
 	var end uint64 // the bound union so far reaches here
 	for i, x := range binds {
 		out.Ranges = append(out.Ranges, Range{Offset: x.off, Size: x.size, Type: m.strs.str(x.src), Handle: x.handle, Name: x.name, Descriptor: m.strs.str(x.desc)})
-		lo, hi := min(x.off, b.size), min(satAddU(x.off, x.size), b.size)
+		lo, hi := b.clip(x)
 		if lo > end {
 			out.Holes = append(out.Holes, Hole{Offset: end, Size: lo - end, Kind: holeKind(lo-end, lo)})
 		}

@@ -48,7 +48,7 @@ func measure(binds []binding, size uint64) (bound, alias uint64) {
 	}
 	edges := make([]edge, 0, 2*len(binds))
 	for _, x := range binds {
-		lo, hi := min(x.off, size), min(satAddU(x.off, x.size), size)
+		lo, hi := min(x.off, size), min(satAdd(x.off, x.size), size)
 		if lo < hi {
 			edges = append(edges, edge{lo, 1}, edge{hi, -1})
 		}

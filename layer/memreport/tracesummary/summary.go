@@ -483,6 +483,8 @@ func (s *extractor) nameKey(objectType int64) (uint32, bool) {
 	return 0, false
 }
 
+// satAdd is x + y, saturating: the end of a range whose offset and size
+// pass 2^64 (every range is cut at its block's size after).
 func satAdd(x, y uint64) uint64 {
 	if x+y < x {
 		return ^uint64(0)

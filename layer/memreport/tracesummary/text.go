@@ -35,11 +35,11 @@ func (s *Summary) Text() string {
 		fmt.Fprintf(&b, "%-28s %-13s %#-18x %12d %4d %-17s %10.6f  %s\n", objectLabel(l.Name, l.Descriptor), l.Type, l.Handle, l.Bytes, l.Heap, l.At, float64(l.Time)/1e9, l.Cluster)
 	}
 	if len(s.AliveAtEnd) > 0 {
-		var total uint64
+		var total Bytes
 		for _, l := range s.AliveAtEnd {
-			total = satAdd(total, l.Bytes)
+			total = total.Add(l.Bytes)
 		}
-		fmt.Fprintf(&b, "\nAlive at the end of the trace, with no leak event (the process ended without teardown, or the recording stopped first): %d objects, %d bytes\n", len(s.AliveAtEnd), total)
+		fmt.Fprintf(&b, "\nAlive at the end of the trace, with no leak event (the process ended without teardown, or the recording stopped first): %d objects, %s bytes\n", len(s.AliveAtEnd), total)
 		fmt.Fprintf(&b, "%-28s %-13s %-18s %12s %4s  %s\n", "NAME", "TYPE", "HANDLE", "BYTES", "HEAP", "CLUSTER")
 		for _, l := range s.AliveAtEnd {
 			fmt.Fprintf(&b, "%-28s %-13s %#-18x %12d %4d  %s\n", objectLabel(l.Name, l.Descriptor), l.Type, l.Handle, l.Bytes, l.Heap, l.Cluster)

@@ -341,7 +341,7 @@ func (b *block) indexed(k bindKey, i int) {
 
 // clip is x's range cut at the block's end.
 func (b *block) clip(x binding) (lo, hi uint64) {
-	return min(x.off, b.size), min(satAddU(x.off, x.size), b.size)
+	return min(x.off, b.size), min(satAdd(x.off, x.size), b.size)
 }
 
 // record notes the block's bound bytes after a change at ts: a new most
@@ -367,12 +367,6 @@ func (b *block) fullestLayout() []binding {
 	return b.fullest
 }
 
-func satAddU(x, y uint64) uint64 {
-	if x+y < x {
-		return ^uint64(0)
-	}
-	return x + y
-}
 
 // settle takes the peaks after a timestamp's events.
 func (m *memory) settle() {
