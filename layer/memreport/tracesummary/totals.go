@@ -367,7 +367,6 @@ func (b *block) fullestLayout() []binding {
 	return b.fullest
 }
 
-
 // settle takes the peaks after a timestamp's events.
 func (m *memory) settle() {
 	if !m.dirty {
