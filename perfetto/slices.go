@@ -44,6 +44,7 @@ type Slice struct {
 	Name       string
 	NameHandle uint64
 	Arg        Arg       // a debug annotation (begin only; none when its name is 0)
+	Detail     Arg       // a second one, likewise
 	Callstack  Callstack // where what the slice stands for was made (begin only; 0: none)
 }
 
@@ -147,10 +148,12 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 		b = appendTrackDesc(b, ts, q.pktSeq, sl.Track, parent, sl.TrackName)
 	}
 	_, trackAsIs := sanitizedSize(sl.TrackName)
-	var ab [2]Arg
-	args := ab[:0]
-	if sl.Arg.name != 0 {
-		args = append(args, sl.Arg)
+	var buf [3]Arg
+	args := buf[:0]
+	for _, a := range [...]*Arg{&sl.Arg, &sl.Detail} {
+		if a.name != 0 {
+			args = append(args, *a)
+		}
 	}
 	if sl.Callstack != 0 {
 		args = append(args, CallstackArg(sl.Callstack))

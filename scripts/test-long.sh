@@ -22,7 +22,7 @@ step() {
 }
 
 step "real programs and layers: vkcube, glmark2 and glxgears on Zink, gfxrecon-replay under MangoHud, vkBasalt, validation, gfxreconstruct; no false growth over 30 s; the HTML report in Chromium" \
-	env VKGEN_REAL_PROGRAMS=1 go test -count=1 -timeout 30m -run '^(TestRealPrograms|TestNoFalseGrowth|TestHTMLReport)$' ./layer/realprograms
+	env VKGEN_REAL_PROGRAMS=1 go test -count=1 -timeout 30m -run '^(TestRealPrograms|TestRealProgramsMemory|TestNoFalseGrowth|TestHTMLReport)$' ./layer/realprograms
 
 if [ "$(id -u)" = 0 ]; then
 	step "Debian package: build, apt-get install, use, apt-get remove" \

@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
+	"github.com/vkgen/vkgen/layer/memreport/describe"
 	"github.com/vkgen/vkgen/layer/vk"
 )
 
@@ -74,7 +75,12 @@ func afterCreateImage(device vk.Device, info *vk.ImageCreateInfo, _ *vk.Allocati
 		return
 	}
 	sites.created(uintptr(device), accounting.SourceImage, uint64(*pImage))
-	st.imageCreated(uintptr(device), uint64(*pImage), uint32(info.Usage), uint32(info.Flags))
+	st.imageCreated(uintptr(device), uint64(*pImage), describe.Image{
+		Type: int32(info.ImageType), Format: int32(info.Format), Tiling: int32(info.Tiling),
+		Width: info.Extent.Width, Height: info.Extent.Height, Depth: info.Extent.Depth,
+		MipLevels: info.MipLevels, ArrayLayers: info.ArrayLayers, Samples: uint32(info.Samples),
+		Usage: uint32(info.Usage), Flags: uint32(info.Flags),
+	})
 }
 
 func beforeDestroyBuffer(device vk.Device, buffer vk.Buffer, _ *vk.AllocationCallbacks) {

@@ -46,16 +46,16 @@ type Row struct {
 
 // Totals are a trace's figures that are no group.
 type Totals struct {
-	Objects            int    `json:"objects"`
-	Leaks              int    `json:"leaks"`
-	LeakedBytes        uint64 `json:"leaked_bytes"`
-	AliveAtEnd         int    `json:"alive_at_end"`
-	AliveBytes         uint64 `json:"alive_at_end_bytes"`
-	AllocationFailures int    `json:"allocation_failures"`
-	FailedBytes        uint64 `json:"failed_bytes"`
-	DroppedEvents      int64  `json:"dropped_events"`
-	LateEvents         int    `json:"late_events"`
-	GroupsFolded       int    `json:"groups_folded"`
+	Objects            int                `json:"objects"`
+	Leaks              int                `json:"leaks"`
+	LeakedBytes        tracesummary.Bytes `json:"leaked_bytes"`
+	AliveAtEnd         int                `json:"alive_at_end"`
+	AliveBytes         tracesummary.Bytes `json:"alive_at_end_bytes"`
+	AllocationFailures int                `json:"allocation_failures"`
+	FailedBytes        tracesummary.Bytes `json:"failed_bytes"`
+	DroppedEvents      int64              `json:"dropped_events"`
+	LateEvents         int                `json:"late_events"`
+	GroupsFolded       int                `json:"groups_folded"`
 }
 
 // Diff is the comparison of a new trace with a base.
@@ -140,10 +140,10 @@ func totals(s *tracesummary.Summary) Totals {
 	t := Totals{Objects: s.ObjectsTotal, Leaks: len(s.Leaks), AliveAtEnd: len(s.AliveAtEnd), AllocationFailures: s.AllocationFailures,
 		FailedBytes: s.FailedBytes, DroppedEvents: s.DroppedEvents, LateEvents: s.LateEvents, GroupsFolded: s.GroupsFolded}
 	for _, l := range s.Leaks {
-		t.LeakedBytes += l.Bytes
+		t.LeakedBytes = t.LeakedBytes.Add(l.Bytes)
 	}
 	for _, l := range s.AliveAtEnd {
-		t.AliveBytes += l.Bytes
+		t.AliveBytes = t.AliveBytes.Add(l.Bytes)
 	}
 	return t
 }

@@ -14,7 +14,7 @@ import (
 const (
 	KindName       = "name"       // objects of one name
 	KindCallSite   = "call_site"  // unnamed objects of one "DESCRIPTOR — call site" (CallSiteKey)
-	KindDescriptor = "descriptor" // unnamed objects of one "TYPE cluster bytes"
+	KindDescriptor = "descriptor" // unnamed objects of one descriptor (the layer's, else "TYPE cluster bytes")
 	KindType       = "type"       // objects of one type
 	KindCluster    = "cluster"    // a usage cluster's counters, app and driver
 	KindHeap       = "heap"       // a memory heap's counters (every cluster, app and driver)
@@ -152,15 +152,26 @@ func (g *groups) list() []Group {
 	return out
 }
 
-// objectKey is the name, call-site or descriptor group key of an object.
-func objectKey(name, site, typ, cluster string, bytes uint64) groupKey {
+// objectKey is the name, call-site or descriptor group key of an object:
+// its name, else where it was made (site) with its descriptor, else its
+// descriptor alone. The descriptor is the one the layer wrote (desc; a
+// VkDeviceMemory's, which says nothing of its size, with its bytes), else
+// one made of its type, cluster and size.
+func objectKey(name, site, desc, typ, cluster string, bytes uint64) groupKey {
+	d := Descriptor(typ, cluster, bytes)
+	switch {
+	case desc != "" && typ == "DEVICE_MEMORY":
+		d = desc + " " + strconv.FormatUint(bytes, 10)
+	case desc != "":
+		d = desc
+	}
 	switch {
 	case name != "":
 		return groupKey{gName, name}
 	case site != "":
-		return groupKey{gCallSite, CallSiteKey(Descriptor(typ, cluster, bytes), site)}
+		return groupKey{gCallSite, CallSiteKey(d, site)}
 	}
-	return groupKey{gDescriptor, Descriptor(typ, cluster, bytes)}
+	return groupKey{gDescriptor, d}
 }
 
 // CallSiteKey is the key of unnamed objects made at one call site:
