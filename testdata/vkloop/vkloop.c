@@ -1,7 +1,8 @@
-/* vkloop: one thread looping over buffer and memory calls, timed, for the
- * side-by-side benchmark of layer sets (bench/layers/peer.sh).
+/* vkloop: threads looping over buffer and memory calls, timed, for the
+ * side-by-side benchmarks of layer sets (bench/layers/peer.sh, sustained.sh).
  *
- *   vkloop [--mode loop|memory|rename] [--iterations N] [--reps R] [--warmup-ms MS] [--gate]
+ *   vkloop [--mode loop|memory|rename|pool] [--iterations N] [--reps R] [--warmup-ms MS] [--gate]
+ *          [--seconds S] [--threads T]
  *
  * Modes, per iteration:
  *   loop    vkCreateBuffer, name it, rename it, vkAllocateMemory,
@@ -9,7 +10,11 @@
  *           (3 names per iteration, each a new string);
  *   memory  vkCreateBuffer, vkBindBufferMemory, vkDestroyBuffer, on one
  *           allocation made before the loop (a memory event);
- *   rename  one buffer renamed, a new string each time.
+ *   rename  one buffer renamed, a new string each time;
+ *   pool    vkCreateBuffer, name it, rename it, vkBindBufferMemory into one
+ *           allocation made before the loop, vkDestroyBuffer (the loop
+ *           without an allocation per iteration: on a GPU driver
+ *           vkAllocateMemory costs milliseconds and hides the layers).
  * After setting up the device the program sleeps MS milliseconds (layers
  * that reach a tracing service asynchronously connect meanwhile, without
  * filling the trace with warm-up events); with --gate it then waits for a
@@ -21,7 +26,14 @@
  * background threads too) and wall time, and I = R * N. With --gate it
  * then waits for a second line before tearing down (the script stops its
  * session while the layers can still flush). Any failing call exits with
- * status 1. */
+ * status 1.
+ *
+ * With --seconds S the program instead runs T threads (--threads, default
+ * 1) that each iterate until S seconds have passed (sustained load: far more
+ * calls than a layer's deferred ring holds) and prints the same line, where
+ * T and P are the threads' and the process's CPU time and W the wall time,
+ * each divided by the iterations of all threads together (I). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +47,8 @@ static VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, NULL, 0, 
 static VkMemoryAllocateInfo mai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
 static VkDeviceMemory shared_mem; /* memory mode */
 static VkBuffer renamed;          /* rename mode */
-static long seq;                  /* makes every name distinct */
+static _Thread_local long seq;   /* with the thread's number, makes every name distinct */
+static _Thread_local int thread_no;
 
 static double clock_ns(clockid_t id) {
 	struct timespec ts;
@@ -45,7 +58,7 @@ static double clock_ns(clockid_t id) {
 
 static void name(VkObjectType type, uint64_t handle, const char *prefix) {
 	char n[32];
-	snprintf(n, sizeof n, "%s%ld", prefix, seq++);
+	snprintf(n, sizeof n, "%s%d.%ld", prefix, thread_no, seq++);
 	VkDebugUtilsObjectNameInfoEXT info = {VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT, NULL, type, handle, n};
 	CHECK(set_name(dev, &info));
 }
@@ -70,7 +83,67 @@ static void iterate(int mode) {
 		vkDestroyBuffer(dev, buf, NULL);
 		break;
 	case 2: name(VK_OBJECT_TYPE_BUFFER, (uint64_t)renamed, "name"); break;
+	case 3:
+		CHECK(vkCreateBuffer(dev, &bci, NULL, &buf));
+		name(VK_OBJECT_TYPE_BUFFER, (uint64_t)buf, "buf");
+		name(VK_OBJECT_TYPE_BUFFER, (uint64_t)buf, "renamed");
+		CHECK(vkBindBufferMemory(dev, buf, shared_mem, 0));
+		vkDestroyBuffer(dev, buf, NULL);
+		break;
 	}
+}
+
+static void timed(int mode, const char *name, long n, int reps);
+
+/* --seconds: each thread iterates until the deadline (read every 16
+ * iterations) once every thread is ready. */
+static int nthreads = 1;
+static double seconds, deadline;
+static int mode_no;
+static pthread_barrier_t ready;
+struct worker {
+	pthread_t t;
+	int no;
+	long iterations;
+	double cpu_ns;
+};
+
+static void *work(void *arg) {
+	struct worker *w = arg;
+	thread_no = w->no;
+	pthread_barrier_wait(&ready);
+	double t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	do
+		for (int i = 0; i < 16; i++, w->iterations++) iterate(mode_no);
+	while (clock_ns(CLOCK_MONOTONIC) < deadline);
+	w->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
+	return NULL;
+}
+
+/* Runs the --seconds load and prints its line. */
+static void sustained(const char *mode) {
+	struct worker w[nthreads];
+	pthread_barrier_init(&ready, NULL, (unsigned)nthreads + 1);
+	for (int i = 0; i < nthreads; i++) {
+		w[i] = (struct worker){.no = i + 1};
+		if (pthread_create(&w[i].t, NULL, work, &w[i])) {
+			fprintf(stderr, "vkloop: pthread_create failed\n");
+			exit(1);
+		}
+	}
+	double p0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID), t0 = clock_ns(CLOCK_MONOTONIC);
+	deadline = t0 + seconds * 1e9;
+	pthread_barrier_wait(&ready);
+	double cpu = 0;
+	long n = 0;
+	for (int i = 0; i < nthreads; i++) {
+		pthread_join(w[i].t, NULL);
+		cpu += w[i].cpu_ns;
+		n += w[i].iterations;
+	}
+	double wall = clock_ns(CLOCK_MONOTONIC) - t0, proc = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - p0;
+	printf("vkloop %s thread_ns=%.1f process_ns=%.1f wall_ns=%.1f iterations=%ld threads=%d\n", mode, cpu / n,
+	       proc / n, wall / n, n, nthreads);
 }
 
 /* Reads stdin up to a newline; exits with status 1 at EOF. */
@@ -84,13 +157,13 @@ static void wait_line(const char *what) {
 
 int main(int argc, char **argv) {
 	vkc_prog = "vkloop";
-	static const char *modes[] = {"loop", "memory", "rename"};
+	static const char *modes[] = {"loop", "memory", "rename", "pool"};
 	int mode = 0, reps = 5, gate = 0;
 	long n = 20000, warmup_ms = 0;
 	for (int i = 1; i < argc; i++) {
 		int m = -1;
 		if (!strcmp(argv[i], "--mode") && i + 1 < argc) {
-			for (m = 2; m >= 0; m--)
+			for (m = 3; m >= 0; m--)
 				if (!strcmp(argv[i + 1], modes[m])) break;
 			mode = m;
 			i++;
@@ -100,12 +173,17 @@ int main(int argc, char **argv) {
 			reps = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--warmup-ms") && i + 1 < argc)
 			warmup_ms = atol(argv[++i]);
+		else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
+			seconds = atof(argv[++i]);
+		else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+			nthreads = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--gate"))
 			gate = 1;
 		else
 			mode = -1;
-		if (mode < 0 || n < 1 || reps < 1 || warmup_ms < 0) {
-			fprintf(stderr, "usage: vkloop [--mode loop|memory|rename] [--iterations N>0] [--reps R>0] [--warmup-ms MS] [--gate]\n");
+		if (mode < 0 || n < 1 || reps < 1 || warmup_ms < 0 || seconds < 0 || nthreads < 1 || nthreads > 256) {
+			fprintf(stderr, "usage: vkloop [--mode loop|memory|rename|pool] [--iterations N>0] [--reps R>0] "
+			                "[--warmup-ms MS] [--gate] [--seconds S] [--threads 1..256]\n");
 			return 2;
 		}
 	}
@@ -124,13 +202,29 @@ int main(int argc, char **argv) {
 	}
 	mai.allocationSize = req.size;
 	mai.memoryTypeIndex = (uint32_t)__builtin_ctz(req.memoryTypeBits);
-	if (mode == 1) CHECK(vkAllocateMemory(dev, &mai, NULL, &shared_mem));
+	if (mode == 1 || mode == 3) CHECK(vkAllocateMemory(dev, &mai, NULL, &shared_mem));
 	if (mode == 2) renamed = vkc_create_buffer(dev);
 
 	struct timespec warmup = {warmup_ms / 1000, warmup_ms % 1000 * 1000000};
 	while (nanosleep(&warmup, &warmup)) {
 	}
 	if (gate) wait_line("go");
+	mode_no = mode;
+	if (seconds > 0) sustained(modes[mode]);
+	else
+		timed(mode, modes[mode], n, reps);
+
+	fflush(stdout);
+	if (gate) wait_line("end");
+	if (renamed) vkDestroyBuffer(dev, renamed, NULL);
+	if (shared_mem) vkFreeMemory(dev, shared_mem, NULL);
+	vkDestroyDevice(dev, NULL);
+	vkDestroyInstance(inst, NULL);
+	return 0;
+}
+
+/* R repetitions of N iterations on this thread; prints the best of each clock. */
+static void timed(int mode, const char *name, long n, int reps) {
 	double best[3] = {1e30, 1e30, 1e30};
 	static const clockid_t clocks[3] = {CLOCK_THREAD_CPUTIME_ID, CLOCK_PROCESS_CPUTIME_ID, CLOCK_MONOTONIC};
 	for (int r = 0; r < reps; r++) {
@@ -142,14 +236,6 @@ int main(int argc, char **argv) {
 			if (per < best[c]) best[c] = per;
 		}
 	}
-	printf("vkloop %s thread_ns=%.1f process_ns=%.1f wall_ns=%.1f iterations=%ld\n", modes[mode], best[0], best[1],
-	       best[2], n * reps);
-
-	fflush(stdout);
-	if (gate) wait_line("end");
-	if (renamed) vkDestroyBuffer(dev, renamed, NULL);
-	if (shared_mem) vkFreeMemory(dev, shared_mem, NULL);
-	vkDestroyDevice(dev, NULL);
-	vkDestroyInstance(inst, NULL);
-	return 0;
+	printf("vkloop %s thread_ns=%.1f process_ns=%.1f wall_ns=%.1f iterations=%ld\n", name, best[0], best[1], best[2],
+	       n * reps);
 }
