@@ -114,7 +114,7 @@ echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 awk -v variants="$variants" "$awk_median"'
 {
 	k = $1 " " $2; w[k] = w[k] " " $3; th[k] = th[k] " " $4; p[k] = p[k] " " $5
-	if ($6 > 0) bpi[k] = bpi[k] " " $7 / $6
+	if ($7 > 0) bpi[k] = bpi[k] " " $7 / $6
 	if ($8 != "-") loss[k] = loss[k] " r" (++nl[k]) ":" $8
 	if (!(($2) in seen)) { seen[$2] = 1; ts[++nt] = $2 }
 }
