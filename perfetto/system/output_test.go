@@ -40,6 +40,33 @@ func TestFullBufferWaits(t *testing.T) {
 	checkClean(t, c)
 }
 
+// A service that keeps freeing chunks, however slowly, is waited for as long
+// as it takes: the wait bound is per freed chunk, not per batch (issue 31:
+// 8 threads at full speed lost a quarter of their events to a CPU-starved
+// traced). The service here takes a tenth of the bound per commit, and the
+// batch needs far more commits than ten.
+func TestSlowServiceLosesNothing(t *testing.T) {
+	old := stallLimit
+	t.Cleanup(func() { stallLimit = old })
+	stallLimit = 500 * time.Millisecond
+	e := setup(t, fakeservice.Options{SMBSize: 8192, CommitDelay: stallLimit / 10}, Config{})
+	c := e.conn
+	if err := c.StartDataSource(1, fakeservice.Config{}, wait); err != nil {
+		t.Fatal(err)
+	}
+	const n = 4000 // about 200 KB of packets for 8 KiB of chunks
+	for i := range n {
+		perfetto.Instant(catMemory, evAlloc, perfetto.Uint(anHandle, uint64(i)))
+	}
+	raw := stopAndTrace(t, c, 1)
+	if lost := e.prod.SMBDropped(); lost != 0 {
+		t.Errorf("%d packets lost", lost)
+	}
+	if got, _ := instants(decodeTrace(t, raw), "VulkanMemoryAllocation"); got != n {
+		t.Errorf("%d events in the trace, want %d", got, n)
+	}
+}
+
 // nextPacket reads the Trace.packet framing package perfetto writes, with
 // lengths of one, two and three varint bytes, and refuses anything else.
 func TestNextPacket(t *testing.T) {
