@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vkgen/vkgen/perfetto"
+	"github.com/vkgen/vkgen/perfetto/decode"
 	"github.com/vkgen/vkgen/perfetto/system/internal/fakeservice"
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -14,26 +15,8 @@ import (
 // whole: the writer commits and waits for the service to free chunks
 // instead of dropping the rest of the batch.
 func TestFullBufferWaits(t *testing.T) {
-	old := stallLimit
-	t.Cleanup(func() { stallLimit = old }) // after the producer closed
-	stallLimit = time.Minute               // so only a broken wait can lose events
-	e := setup(t, fakeservice.Options{SMBSize: 8192}, Config{})
-	c := e.conn
-	if err := c.StartDataSource(1, fakeservice.Config{}, wait); err != nil {
-		t.Fatal(err)
-	}
-	const n = 2000 // about 100 KB of packets for 8 KiB of chunks
-	for i := range n {
-		perfetto.Instant(catMemory, evAlloc, perfetto.Uint(anHandle, uint64(i)))
-	}
-	raw := stopAndTrace(t, c, 1)
-	if lost := e.prod.SMBDropped(); lost != 0 {
-		t.Errorf("%d packets lost", lost)
-	}
-	tr := decodeTrace(t, raw)
-	if got, _ := instants(tr, "VulkanMemoryAllocation"); got != n {
-		t.Errorf("%d events in the trace, want %d", got, n)
-	}
+	// a minute: only a broken wait can lose events
+	tr, c := throughSmallBuffer(t, time.Minute, fakeservice.Options{SMBSize: 8192}, 2000) // about 100 KB
 	if s := tr.Counters()[perfetto.DroppedEventsName]; s != nil {
 		t.Errorf("loss reported: %+v", s.Samples)
 	}
@@ -46,15 +29,21 @@ func TestFullBufferWaits(t *testing.T) {
 // traced). The service here takes a tenth of the bound per commit, and the
 // batch needs far more commits than ten.
 func TestSlowServiceLosesNothing(t *testing.T) {
+	const limit = 500 * time.Millisecond
+	throughSmallBuffer(t, limit, fakeservice.Options{SMBSize: 8192, CommitDelay: limit / 10}, 4000) // about 200 KB
+}
+
+// throughSmallBuffer emits n instants through a service with opts and the
+// writer's wait bound limit, and checks that every one reached the trace.
+func throughSmallBuffer(t *testing.T, limit time.Duration, opts fakeservice.Options, n int) (*decode.Trace, *fakeservice.Conn) {
 	old := stallLimit
-	t.Cleanup(func() { stallLimit = old })
-	stallLimit = 500 * time.Millisecond
-	e := setup(t, fakeservice.Options{SMBSize: 8192, CommitDelay: stallLimit / 10}, Config{})
+	t.Cleanup(func() { stallLimit = old }) // after the producer closed
+	stallLimit = limit
+	e := setup(t, opts, Config{})
 	c := e.conn
 	if err := c.StartDataSource(1, fakeservice.Config{}, wait); err != nil {
 		t.Fatal(err)
 	}
-	const n = 4000 // about 200 KB of packets for 8 KiB of chunks
 	for i := range n {
 		perfetto.Instant(catMemory, evAlloc, perfetto.Uint(anHandle, uint64(i)))
 	}
@@ -62,9 +51,11 @@ func TestSlowServiceLosesNothing(t *testing.T) {
 	if lost := e.prod.SMBDropped(); lost != 0 {
 		t.Errorf("%d packets lost", lost)
 	}
-	if got, _ := instants(decodeTrace(t, raw), "VulkanMemoryAllocation"); got != n {
+	tr := decodeTrace(t, raw)
+	if got, _ := instants(tr, "VulkanMemoryAllocation"); got != n {
 		t.Errorf("%d events in the trace, want %d", got, n)
 	}
+	return tr, c
 }
 
 // nextPacket reads the Trace.packet framing package perfetto writes, with
