@@ -19,10 +19,4 @@ fi
 mkdir -p "$work/xdg"
 export VK_ICD_FILENAMES="${VK_ICD_FILENAMES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}" XDG_RUNTIME_DIR="$work/xdg" NODEVICE_SELECT=1
 export VK_ADD_LAYER_PATH="$work/layers"
-# shellcheck disable=SC2034 # used by the sourcing script
-awk_median='
-function median(s,   a, n, i, j, t) {
-	n = split(s, a, " ")
-	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}'
+. "$root/bench/layers/median.sh"
