@@ -1,8 +1,8 @@
 /* vkloop: threads looping over buffer and memory calls, timed, for the
  * side-by-side benchmarks of layer sets (bench/layers/peer.sh, sustained.sh).
  *
- *   vkloop [--mode loop|memory|rename|pool] [--iterations N] [--reps R] [--warmup-ms MS] [--gate]
- *          [--seconds S] [--threads T]
+ *   vkloop [--mode loop|memory|rename|alloc|pool] [--iterations N] [--reps R] [--warmup-ms MS] [--depth D]
+ *          [--gate] [--seconds S] [--threads T]
  *
  * Modes, per iteration:
  *   loop    vkCreateBuffer, name it, rename it, vkAllocateMemory,
@@ -11,10 +11,13 @@
  *   memory  vkCreateBuffer, vkBindBufferMemory, vkDestroyBuffer, on one
  *           allocation made before the loop (a memory event);
  *   rename  one buffer renamed, a new string each time;
+ *   alloc   vkAllocateMemory, vkFreeMemory;
  *   pool    vkCreateBuffer, name it, rename it, vkBindBufferMemory into one
  *           allocation made before the loop, vkDestroyBuffer (the loop
  *           without an allocation per iteration: on a GPU driver
  *           vkAllocateMemory costs milliseconds and hides the layers).
+ * With --depth D the loop calls from D nested frames (call stacks that deep:
+ * bench/layers/callstacks.sh).
  * After setting up the device the program sleeps MS milliseconds (layers
  * that reach a tracing service asynchronously connect meanwhile, without
  * filling the trace with warm-up events); with --gate it then waits for a
@@ -84,6 +87,10 @@ static void iterate(int mode) {
 		break;
 	case 2: name(VK_OBJECT_TYPE_BUFFER, (uint64_t)renamed, "name"); break;
 	case 3:
+		CHECK(vkAllocateMemory(dev, &mai, NULL, &mem));
+		vkFreeMemory(dev, mem, NULL);
+		break;
+	case 4:
 		CHECK(vkCreateBuffer(dev, &bci, NULL, &buf));
 		name(VK_OBJECT_TYPE_BUFFER, (uint64_t)buf, "buf");
 		name(VK_OBJECT_TYPE_BUFFER, (uint64_t)buf, "renamed");
@@ -93,13 +100,21 @@ static void iterate(int mode) {
 	}
 }
 
-static void timed(int mode, const char *name, long n, int reps);
+/* Runs n iterations from depth more frames (noinline, and not a tail call:
+ * each frame stays on the stack). */
+static __attribute__((noinline)) void run(int mode, long n, int depth) {
+	if (depth > 0) {
+		run(mode, n, depth - 1);
+		__asm__ volatile("" ::: "memory");
+		return;
+	}
+	for (long i = 0; i < n; i++) iterate(mode);
+}
 
-/* --seconds: each thread iterates until the deadline (read every 16
- * iterations) once every thread is ready. */
-static int nthreads = 1;
+/* --seconds: each thread iterates (from --depth frames) until the
+ * deadline, read every 16 iterations, once every thread is ready. */
+static int nthreads = 1, run_mode, run_depth;
 static double seconds, deadline;
-static int mode_no;
 static pthread_barrier_t ready;
 struct worker {
 	pthread_t t;
@@ -113,9 +128,10 @@ static void *work(void *arg) {
 	thread_no = w->no;
 	pthread_barrier_wait(&ready);
 	double t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	do
-		for (int i = 0; i < 16; i++, w->iterations++) iterate(mode_no);
-	while (clock_ns(CLOCK_MONOTONIC) < deadline);
+	do {
+		run(run_mode, 16, run_depth);
+		w->iterations += 16;
+	} while (clock_ns(CLOCK_MONOTONIC) < deadline);
 	w->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
 	return NULL;
 }
@@ -146,6 +162,23 @@ static void sustained(const char *mode) {
 	       proc / n, wall / n, n, nthreads);
 }
 
+/* R repetitions of N iterations on this thread; prints the best of each clock. */
+static void timed(int mode, const char *name, long n, int reps, int depth) {
+	double best[3] = {1e30, 1e30, 1e30};
+	static const clockid_t clocks[3] = {CLOCK_THREAD_CPUTIME_ID, CLOCK_PROCESS_CPUTIME_ID, CLOCK_MONOTONIC};
+	for (int r = 0; r < reps; r++) {
+		double t0[3];
+		for (int c = 0; c < 3; c++) t0[c] = clock_ns(clocks[c]);
+		run(mode, n, depth);
+		for (int c = 0; c < 3; c++) {
+			double per = (clock_ns(clocks[c]) - t0[c]) / n;
+			if (per < best[c]) best[c] = per;
+		}
+	}
+	printf("vkloop %s thread_ns=%.1f process_ns=%.1f wall_ns=%.1f iterations=%ld\n", name, best[0], best[1], best[2],
+	       n * reps);
+}
+
 /* Reads stdin up to a newline; exits with status 1 at EOF. */
 static void wait_line(const char *what) {
 	for (int c = 0; c != '\n'; c = getchar())
@@ -157,13 +190,13 @@ static void wait_line(const char *what) {
 
 int main(int argc, char **argv) {
 	vkc_prog = "vkloop";
-	static const char *modes[] = {"loop", "memory", "rename", "pool"};
-	int mode = 0, reps = 5, gate = 0;
+	static const char *modes[] = {"loop", "memory", "rename", "alloc", "pool"};
+	int mode = 0, reps = 5, gate = 0, depth = 0;
 	long n = 20000, warmup_ms = 0;
 	for (int i = 1; i < argc; i++) {
 		int m = -1;
 		if (!strcmp(argv[i], "--mode") && i + 1 < argc) {
-			for (m = 3; m >= 0; m--)
+			for (m = 4; m >= 0; m--)
 				if (!strcmp(argv[i + 1], modes[m])) break;
 			mode = m;
 			i++;
@@ -173,6 +206,8 @@ int main(int argc, char **argv) {
 			reps = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--warmup-ms") && i + 1 < argc)
 			warmup_ms = atol(argv[++i]);
+		else if (!strcmp(argv[i], "--depth") && i + 1 < argc)
+			depth = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
 			seconds = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
@@ -181,9 +216,10 @@ int main(int argc, char **argv) {
 			gate = 1;
 		else
 			mode = -1;
-		if (mode < 0 || n < 1 || reps < 1 || warmup_ms < 0 || seconds < 0 || nthreads < 1 || nthreads > 256) {
-			fprintf(stderr, "usage: vkloop [--mode loop|memory|rename|pool] [--iterations N>0] [--reps R>0] "
-			                "[--warmup-ms MS] [--gate] [--seconds S] [--threads 1..256]\n");
+		if (mode < 0 || n < 1 || reps < 1 || warmup_ms < 0 || depth < 0 || depth > 1000 || seconds < 0 ||
+		    nthreads < 1 || nthreads > 256) {
+			fprintf(stderr, "usage: vkloop [--mode loop|memory|rename|alloc|pool] [--iterations N>0] [--reps R>0] "
+			                "[--warmup-ms MS] [--depth D] [--gate] [--seconds S] [--threads 1..256]\n");
 			return 2;
 		}
 	}
@@ -202,17 +238,18 @@ int main(int argc, char **argv) {
 	}
 	mai.allocationSize = req.size;
 	mai.memoryTypeIndex = (uint32_t)__builtin_ctz(req.memoryTypeBits);
-	if (mode == 1 || mode == 3) CHECK(vkAllocateMemory(dev, &mai, NULL, &shared_mem));
+	if (mode == 1 || mode == 4) CHECK(vkAllocateMemory(dev, &mai, NULL, &shared_mem));
 	if (mode == 2) renamed = vkc_create_buffer(dev);
 
 	struct timespec warmup = {warmup_ms / 1000, warmup_ms % 1000 * 1000000};
 	while (nanosleep(&warmup, &warmup)) {
 	}
 	if (gate) wait_line("go");
-	mode_no = mode;
+	run_mode = mode;
+	run_depth = depth;
 	if (seconds > 0) sustained(modes[mode]);
 	else
-		timed(mode, modes[mode], n, reps);
+		timed(mode, modes[mode], n, reps, depth);
 
 	fflush(stdout);
 	if (gate) wait_line("end");
@@ -221,21 +258,4 @@ int main(int argc, char **argv) {
 	vkDestroyDevice(dev, NULL);
 	vkDestroyInstance(inst, NULL);
 	return 0;
-}
-
-/* R repetitions of N iterations on this thread; prints the best of each clock. */
-static void timed(int mode, const char *name, long n, int reps) {
-	double best[3] = {1e30, 1e30, 1e30};
-	static const clockid_t clocks[3] = {CLOCK_THREAD_CPUTIME_ID, CLOCK_PROCESS_CPUTIME_ID, CLOCK_MONOTONIC};
-	for (int r = 0; r < reps; r++) {
-		double t0[3];
-		for (int c = 0; c < 3; c++) t0[c] = clock_ns(clocks[c]);
-		for (long i = 0; i < n; i++) iterate(mode);
-		for (int c = 0; c < 3; c++) {
-			double per = (clock_ns(clocks[c]) - t0[c]) / n;
-			if (per < best[c]) best[c] = per;
-		}
-	}
-	printf("vkloop %s thread_ns=%.1f process_ns=%.1f wall_ns=%.1f iterations=%ld\n", name, best[0], best[1], best[2],
-	       n * reps);
 }

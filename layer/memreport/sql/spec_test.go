@@ -47,7 +47,7 @@ func TestSummarySpec(t *testing.T) {
 			for _, l := range s.AliveAtEnd {
 				alive += l.Bytes
 			}
-			want = append(want, fmt.Sprintf("trace %d %d %d %d %d %d", len(s.Leaks), leaked, len(s.AliveAtEnd), alive, s.AllocationFailures, s.FailedBytes))
+			want = append(want, fmt.Sprintf("trace %d %d %d %d %d %s", len(s.Leaks), leaked, len(s.AliveAtEnd), alive, s.AllocationFailures, s.FailedBytes.String()))
 			slices.Sort(want)
 			if strings.Join(got, "\n") != strings.Join(want, "\n") || len(want) < 5 {
 				t.Errorf("summarize:\n%s\nvkgen trace summary:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

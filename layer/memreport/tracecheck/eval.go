@@ -133,7 +133,7 @@ func value(r *Rule, s *tracesummary.Summary, key string) (float64, bool) {
 	case "failed_allocations":
 		return float64(s.AllocationFailures), true
 	case "failed_bytes":
-		return float64(s.FailedBytes), true
+		return s.FailedBytes.Float64(), true
 	}
 	for _, g := range s.Groups {
 		if g.Kind == r.Kind && g.Key == key {
