@@ -21,8 +21,10 @@
 // of our namespaces are reported (Sources.Warn), naming the key and the
 // source (variable, file and line, create info); a bad value leaves the
 // setting to the next source, as a blank one does, and in the end to its
-// default. A missing or unreadable file is no error. The package knows the
-// settings' declarations (Def), never what they mean.
+// default. A missing or unreadable file is no error. The package knows no
+// setting: their owners declare them (a layer's spec, package layer/tracing's
+// settings.json) and Register them at init (Known); it never knows what a
+// setting means.
 package settings
 
 import (
@@ -47,13 +49,15 @@ const (
 
 // Def declares one setting: what a manifest lists for Vulkan Configurator
 // and what Resolve reads.
+// Settings files and layer specs write it as JSON (decl.go).
 type Def struct {
-	Key         string // lower_snake_case, e.g. trace_file
-	Label       string
-	Description string
-	Type        Type
-	Default     any // bool, int64 or string, matching Type
-	Min, Max    int64
+	Key         string `json:"key"` // lower_snake_case, e.g. trace_file
+	Label       string `json:"label"`
+	Description string `json:"description"`
+	Type        Type   `json:"type"`
+	Default     any    `json:"default"` // bool, int64 or string, matching Type
+	Min         int64  `json:"min"`     // Min and Max bound an INT when either is not 0
+	Max         int64  `json:"max"`
 }
 
 // Value is a resolved setting: V is a bool, int64 or string.

@@ -25,7 +25,7 @@ const (
 	EnvSettingsPath  = "VK_LAYER_SETTINGS_PATH"
 )
 
-// config is the layers' tracing configuration (settings.Tracing resolved).
+// config is the layers' tracing configuration (settings.json resolved).
 type config struct {
 	traceFile, traceFileSource string // "" when no trace file is configured
 	bufferBytes                int

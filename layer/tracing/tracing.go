@@ -1,6 +1,7 @@
 // Package tracing starts the layers' Perfetto tracing as their settings say
-// (config.go: settings.Tracing read the Khronos way by package settings:
-// environment, vk_layer_settings.txt, VkLayerSettingsCreateInfoEXT): the
+// (settings.go declares them from settings.json, config.go reads every
+// registered setting the Khronos way by package settings: environment,
+// vk_layer_settings.txt, VkLayerSettingsCreateInfoEXT): the
 // trace file (trace_file, e.g. $VK_VKGEN_TRACE_FILE) with its buffer size,
 // and the system-service producer (package perfetto/system; perfetto_system,
 // on by default, with its startup-tracing window). Layers call Start at
