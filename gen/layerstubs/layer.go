@@ -2,7 +2,6 @@ package layerstubs
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -25,11 +24,14 @@ func (b *builder) layer(spec *Spec, impl *Impl, pkg, source string) (*layerData,
 	claimed := map[string]bool{}
 	d.InstanceExts = b.extensions(spec, "instance", claimed)
 	d.DeviceExts = b.extensions(spec, "device", claimed)
-	if spec.TracingSettings {
+	if len(spec.defs) > 0 {
 		if !claimed[layerSettingsExt] {
 			d.InstanceExts = append(d.InstanceExts, extension{Name: layerSettingsExt, SpecVersion: "2"})
 		}
-		d.Settings = settings.ManifestSettings(spec.Name, append(slices.Clone(settings.Tracing), settings.Own[spec.Name]...))
+		d.Settings = settings.ManifestSettings(spec.Name, spec.defs)
+		for _, def := range spec.own {
+			d.OwnSettings = append(d.OwnSettings, goDef(def))
+		}
 	}
 	uses := map[string]*use{}
 	get := func(name string) (*use, error) {

@@ -160,6 +160,7 @@ type layerData struct {
 	InstanceExts       []extension
 	DeviceExts         []extension
 	Settings           []map[string]any // the manifest's features.settings
+	OwnSettings        []string         // the spec's own settings as settings.Def literals, for the glue
 }
 
 type frameworkData struct {
@@ -429,8 +430,8 @@ func sorted(s []string) []string {
 	return s
 }
 
-// layerSettingsExt is VK_EXT_layer_settings, which a layer with
-// TracingSettings implements.
+// layerSettingsExt is VK_EXT_layer_settings, which a layer with settings
+// implements.
 const layerSettingsExt = "VK_EXT_layer_settings"
 
 // extensions are the spec's extensions of type typ ("instance", "device")

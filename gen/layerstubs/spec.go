@@ -8,6 +8,8 @@ import (
 	"os"
 	"regexp"
 	"strings"
+
+	"github.com/vkgen/vkgen/layer/settings"
 )
 
 // SpecFile is the name of the declarative layer spec in a layer's package.
@@ -39,13 +41,20 @@ type Spec struct {
 	// (discover.go), so a spec lists no commands.
 	InstanceExtensions []ExtensionSpec `json:"instance_extensions"`
 	DeviceExtensions   []ExtensionSpec `json:"device_extensions"`
-	// TracingSettings declares that the layer reads the tracing settings
-	// (settings.Tracing, through layer/tracing's Presence): its manifest
-	// lists them for Vulkan Configurator (features.settings) and the layer
+	// SettingsInclude names settings files ({"settings": [...]}, paths
+	// relative to the spec) of settings the layer reads that others own:
+	// "../tracing/settings.json", the tracing settings package layer/tracing
+	// declares and registers. Their owner registers them at run time; the
+	// generator only reads the files.
+	SettingsInclude []string `json:"settings_include"`
+	// Settings declares the layer's own settings (settings.Def as JSON),
+	// which its generated glue registers at init. A layer with settings,
+	// included or own, lists them in its manifest for Vulkan Configurator
+	// (features.settings: the included first, in order, then its own) and
 	// advertises VK_EXT_layer_settings, whatever the registry (the
 	// extension has no commands), so applications may chain
 	// VkLayerSettingsCreateInfoEXT to vkCreateInstance.
-	TracingSettings bool `json:"tracing_settings"`
+	Settings []json.RawMessage `json:"settings"`
 	// ObjectNames declares that the layer reads object names: the framework
 	// records the application's naming calls (vkSetDebugUtilsObjectNameEXT,
 	// vkDebugMarkerSetObjectNameEXT) into objectnames.Shared(), durably, and
@@ -60,7 +69,13 @@ type Spec struct {
 	// layer.SetCallStackDepth sets.
 	CallStacks bool `json:"call_stacks"`
 
-	file string           // the spec file, for positions
+	jsonText
+	own, defs []settings.Def // Settings decoded; the included then own
+}
+
+// jsonText is a JSON file the generator reads, for positions.
+type jsonText struct {
+	file string           // the file's name
 	data []byte           // its text
 	pos  map[string]int64 // the offset of every key's value (walkSpec)
 }
@@ -91,7 +106,7 @@ func LoadSpec(path string) (*Spec, error) {
 func ParseSpec(data []byte) (*Spec, error) { return parseSpec(data, SpecFile) }
 
 func parseSpec(data []byte, file string) (*Spec, error) {
-	s := &Spec{file: file, data: data}
+	s := &Spec{jsonText: jsonText{file: file, data: data}}
 	var errs Errors
 	fail := func(key, format string, args ...any) {
 		errs = append(errs, Diag{s.Pos(key), fmt.Sprintf(format, args...)})
@@ -101,13 +116,19 @@ func parseSpec(data []byte, file string) (*Spec, error) {
 		known []string
 	}
 	var unknown []unknownKey
-	pos, err := walkSpec(data, func(key string, known []string) { unknown = append(unknown, unknownKey{key, known}) })
+	badEntry := map[string]bool{} // the settings entries with an unknown field
+	pos, err := walkSpec(data, fieldsAt, func(key string, known []string) { unknown = append(unknown, unknownKey{key, known}) })
 	s.pos = pos
 	if err != nil {
 		return nil, Errors{{s.at(err.off), err.msg}}
 	}
 	for _, u := range unknown {
 		field := u.key[strings.LastIndexAny(u.key, ".]")+1:]
+		badEntry[u.key[:max(strings.LastIndex(u.key, "."), 0)]] = true
+		if field == "tracing_settings" {
+			fail(u.key, `%q is no longer declared: name the tracing settings file, "settings_include": ["../tracing/settings.json"]; see docs/layers.md`, field)
+			continue
+		}
 		if field == "commands" || field == "forget_hook" {
 			fail(u.key, "%q is no longer declared: the layer's Go functions (pre<Cmd>, post<Cmd>, forgetNamed) say what it hooks; see docs/layers.md", field)
 			continue
@@ -153,16 +174,17 @@ func parseSpec(data []byte, file string) (*Spec, error) {
 			}
 		}
 	}
+	errs = append(errs, s.readSettings(badEntry)...)
 	if errs != nil {
 		return nil, errs.sorted()
 	}
 	return s, nil
 }
 
-// Pos is the position in the spec file of the value of key ("name",
+// Pos is the position in the file of the value of key ("name",
 // "device_extensions[1].name"), of the enclosing object when the key is
 // absent, else of the file's start.
-func (s *Spec) Pos(key string) token.Position {
+func (s *jsonText) Pos(key string) token.Position {
 	for key != "" {
 		if off, ok := s.pos[key]; ok {
 			return s.at(off)
@@ -172,8 +194,8 @@ func (s *Spec) Pos(key string) token.Position {
 	return s.at(0)
 }
 
-// at is the position of byte offset off of the spec file.
-func (s *Spec) at(off int64) token.Position {
+// at is the position of byte offset off of the file.
+func (s *jsonText) at(off int64) token.Position {
 	p := token.Position{Filename: s.file, Offset: int(off), Line: 1, Column: 1}
 	for _, c := range s.data[:min(int(off), len(s.data))] {
 		if c == '\n' {

@@ -30,9 +30,10 @@ func jsonFields(t reflect.Type) []string {
 }
 
 var (
-	specFields = jsonFields(reflect.TypeFor[Spec]())
-	extFields  = jsonFields(reflect.TypeFor[ExtensionSpec]())
-	extElemRE  = regexp.MustCompile(`^(instance|device)_extensions\[[0-9]+\]$`)
+	specFields     = jsonFields(reflect.TypeFor[Spec]())
+	extFields      = jsonFields(reflect.TypeFor[ExtensionSpec]())
+	extElemRE      = regexp.MustCompile(`^(instance|device)_extensions\[[0-9]+\]$`)
+	settingsElemRE = regexp.MustCompile(`^settings\[[0-9]+\]$`)
 )
 
 // fieldsAt are the keys an object at path may hold (nil: not checked).
@@ -42,15 +43,18 @@ func fieldsAt(path string) []string {
 		return specFields
 	case extElemRE.MatchString(path):
 		return extFields
+	case settingsElemRE.MatchString(path):
+		return defFields
 	}
 	return nil
 }
 
-// walkSpec reads the spec's JSON tokens and returns the byte offset of
+// walkSpec reads a JSON file's tokens (a spec's; fields says what keys
+// an object at a path may hold) and returns the byte offset of
 // every value by its key path ("name", "device_extensions[1].name"; an
 // unknown key's own offset), calling unknown for each key the spec does not
 // define, with the keys it could have been.
-func walkSpec(data []byte, unknown func(key string, known []string)) (map[string]int64, *specError) {
+func walkSpec(data []byte, fields func(path string) []string, unknown func(key string, known []string)) (map[string]int64, *specError) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	pos := map[string]int64{}
 	next := func() int64 { // the offset of the next token
@@ -69,7 +73,7 @@ func walkSpec(data []byte, unknown func(key string, known []string)) (map[string
 		}
 		switch tok {
 		case json.Delim('{'):
-			known := fieldsAt(path)
+			known := fields(path)
 			for dec.More() {
 				off := next()
 				k, err := dec.Token()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/layer/naming"
+	"github.com/vkgen/vkgen/layer/settings"
 	"github.com/vkgen/vkgen/layer/vk"
 )
 
@@ -194,6 +195,23 @@ func init() {
 	})
 	layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_memreport_afterQueuePresentKHR), "VK_LAYER_VKGEN_DeviceMemoryReport", "afterQueuePresentKHR", func(r *layer.Record) {
 		afterQueuePresentKHR(vk.Queue(r.Value(0)), (*vk.PresentInfoKHR)(r.Pointer(1)), vk.Result(r.Result()))
+	})
+}
+
+// The layer's own settings (its spec's settings): registered so that
+// package layer/settings resolves them with every other registered one.
+func init() {
+	settings.Register("VK_LAYER_VKGEN_DeviceMemoryReport", []settings.Def{
+		{Key: "frame_window_ms", Label: "Frame window without presents (ms)", Type: settings.Int, Default: int64(100), Min: 1, Max: 60000,
+			Description: "Until a program's first vkQueuePresentKHR, its memory activity is cut into frames of this many milliseconds; after it, each present ends a frame."},
+		{Key: "growth_frames", Label: "Growth over frames", Type: settings.Int, Default: int64(30), Min: 2, Max: 1000000,
+			Description: "Live bytes of a name (or, unnamed, an object type) that rise at least three times, over at least this many frames, without falling back are reported as growth while the program runs."},
+		{Key: "growth_min_bytes", Label: "Growth threshold (bytes)", Type: settings.Int, Default: int64(65536), Min: 1, Max: 4611686018427387904,
+			Description: "Least rise of live bytes that counts as growth."},
+		{Key: "budget_threshold_percent", Label: "Budget threshold (%)", Type: settings.Int, Default: int64(90), Min: 1, Max: 100,
+			Description: "A heap's usage crossing this share of its budget (VK_EXT_memory_budget; else the heap's size) is an event naming what grew most since the last sample."},
+		{Key: "call_stack_depth", Label: "Call-stack depth", Type: settings.Int, Default: int64(16), Min: 0, Max: 64,
+			Description: "Creating a buffer, an image or device memory records the application's call stack, up to this many frames, so the report can say which code made unnamed memory; 0 records none."},
 	})
 }
 

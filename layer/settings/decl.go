@@ -3,6 +3,7 @@ package settings
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -39,14 +40,11 @@ func (d *Def) UnmarshalJSON(data []byte) error {
 	default: // String, SaveFile; another type is Check's to report
 		d.Default, err = decodeDefault[string](j.Default)
 	}
-	if err != nil {
-		want := map[Type]string{Bool: "bool", Int: "integer"}[j.Type]
-		if want == "" {
-			want = "string"
-		}
-		return fmt.Errorf("setting %s: default: want a JSON %s for type %s", j.Key, want, j.Type)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		te.Field = "default" // the type says what it must be
 	}
-	return nil
+	return err
 }
 
 func decodeDefault[T any](raw json.RawMessage) (T, error) {
