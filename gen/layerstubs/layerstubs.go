@@ -86,6 +86,7 @@ func (b *builder) generate(frameworkDir string, layers []Layer) ([]genfile.File,
 	var files []genfile.File
 	var built []*layerData // per layer, when none has a mistake
 	seen := map[string]string{}
+	ownerOf := map[string]string{} // every layer's settings: key → owner
 	for _, l := range layers {
 		if l.Spec == nil {
 			return nil, fmt.Errorf("layerstubs: %s: nil spec", l.Dir)
@@ -95,6 +96,13 @@ func (b *builder) generate(frameworkDir string, layers []Layer) ([]genfile.File,
 			continue
 		}
 		seen[l.Spec.Symbol] = l.Dir
+		for _, def := range l.Spec.defs { // one library registers them all
+			owner := l.Spec.ownerOf[def.Key]
+			if first, ok := ownerOf[def.Key]; ok && first != owner {
+				b.report(l.Spec.Pos("settings"), fmt.Errorf("setting %s of %s is also declared by %s", def.Key, owner, first))
+			}
+			ownerOf[def.Key] = owner
+		}
 		d, err := b.layer(l.Spec, l.Impl, PackageName(l.Dir), src)
 		if err != nil {
 			b.report(l.Spec.Pos(""), err)

@@ -32,25 +32,28 @@ func settingsFileFields(path string) []string {
 // checking each and that no key is declared twice.
 func (s *Spec) readSettings(bad map[string]bool) Errors {
 	var errs Errors
+	s.ownerOf = map[string]string{}
+	add := func(defs []settings.Def, owner string, at func(i int) token.Position) {
+		for i, d := range defs {
+			if first, dup := s.ownerOf[d.Key]; dup {
+				errs = append(errs, Diag{at(i), fmt.Sprintf("setting %s is declared twice (first by %s)", d.Key, first)})
+				continue
+			}
+			s.ownerOf[d.Key] = owner
+			s.defs = append(s.defs, d)
+		}
+	}
 	for i, name := range s.SettingsInclude {
-		defs, es := loadSettingsFile(filepath.Join(filepath.Dir(s.file), name), s.Pos(fmt.Sprintf("settings_include[%d]", i)))
+		name = filepath.Join(filepath.Dir(s.file), name)
+		at := s.Pos(fmt.Sprintf("settings_include[%d]", i))
+		defs, es := loadSettingsFile(name, at)
 		errs = append(errs, es...)
-		s.defs = append(s.defs, defs...)
+		add(defs, name, func(int) token.Position { return at })
 	}
 	own, es := decodeDefs(&s.jsonText, s.Settings, bad)
 	errs = append(errs, es...)
 	s.own = own
-	seen := map[string]bool{}
-	for _, d := range s.defs {
-		seen[d.Key] = true
-	}
-	for i, d := range own {
-		if seen[d.Key] {
-			errs = append(errs, Diag{s.Pos(fmt.Sprintf("settings[%d].key", i)), fmt.Sprintf("setting %s is declared twice", d.Key)})
-		}
-		seen[d.Key] = true
-	}
-	s.defs = append(s.defs, own...)
+	add(own, s.Name, func(i int) token.Position { return s.Pos(fmt.Sprintf("settings[%d].key", i)) })
 	return errs
 }
 

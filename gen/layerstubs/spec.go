@@ -70,7 +70,8 @@ type Spec struct {
 	CallStacks bool `json:"call_stacks"`
 
 	jsonText
-	own, defs []settings.Def // Settings decoded; the included then own
+	own, defs []settings.Def    // Settings decoded; the included then own
+	ownerOf   map[string]string // a setting's key → its file, or the layer's name
 }
 
 // jsonText is a JSON file the generator reads, for positions.

@@ -68,8 +68,10 @@ func (d Def) Check() (field string, err error) {
 		return "description", fmt.Errorf("setting %s: description is empty", d.Key)
 	case !slices.Contains([]Type{Bool, Int, String, SaveFile}, d.Type):
 		return "type", fmt.Errorf("setting %s: type %q is none of BOOL, INT, STRING, SAVE_FILE", d.Key, d.Type)
-	case d.Type != Int && (d.Min != 0 || d.Max != 0):
+	case d.Type != Int && d.Min != 0:
 		return "min", fmt.Errorf("setting %s: min and max bound only an INT", d.Key)
+	case d.Type != Int && d.Max != 0:
+		return "max", fmt.Errorf("setting %s: min and max bound only an INT", d.Key)
 	case d.Min > d.Max:
 		return "min", fmt.Errorf("setting %s: min %d is above max %d", d.Key, d.Min, d.Max)
 	}
