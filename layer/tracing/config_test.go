@@ -3,10 +3,12 @@ package tracing
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/vkgen/vkgen/layer/settings"
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
 )
@@ -144,5 +146,18 @@ func TestSystemConfigFromSettings(t *testing.T) {
 	t.Setenv("VK_VKGEN_PERFETTO_STARTUP_MS", "0")
 	if c := readConfig("", nil).systemConfig(); c.SMBSizeHint != 32<<20 || c.StartupWindow != 0 {
 		t.Errorf("from the environment: %+v", c)
+	}
+}
+
+// Package tracing registers the settings of its settings.json (a binary
+// without a layer knows no other).
+func TestSettingsKnown(t *testing.T) {
+	var keys []string
+	for _, d := range settings.Known() {
+		keys = append(keys, d.Key)
+	}
+	want := []string{"trace_file", "trace_buffer_kb", "trace_categories", "perfetto_system", "perfetto_smb_kb", "vulkan_memory_events", "perfetto_startup_ms"}
+	if !slices.Equal(keys, want) {
+		t.Errorf("Known = %v, want %v", keys, want)
 	}
 }
