@@ -44,7 +44,7 @@ type overTime struct {
 	heaps heapWatch
 }
 
-// overTimeConfig holds the settings (layer/settings.MemoryReport).
+// overTimeConfig holds the settings (vkgen-layer.json declares them).
 type overTimeConfig struct {
 	window           uint64 // ns; frames before the first present
 	growthFrames     uint64
