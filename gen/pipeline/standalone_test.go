@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path"
 	"path/filepath"
@@ -136,6 +137,19 @@ func copyLayers(t *testing.T, from string) string {
 			if n == "vkgen-layer.json" || path.Ext(n) == ".go" && !genfile.IsName(n) && !strings.HasSuffix(n, "_test.go") {
 				write(t, filepath.Join(dst, n), read(t, filepath.Join(src, n)))
 			}
+		}
+		var s struct { // and the settings files it includes
+			SettingsInclude []string `json:"settings_include"`
+		}
+		if err := json.Unmarshal([]byte(read(t, spec)), &s); err != nil {
+			t.Fatal(err)
+		}
+		for _, inc := range s.SettingsInclude {
+			to := filepath.Join(dst, inc)
+			if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			write(t, to, read(t, filepath.Join(src, inc)))
 		}
 	}
 	return root
