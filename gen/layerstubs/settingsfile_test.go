@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vkgen/vkgen/internal/testenv"
+	"github.com/vkgen/vkgen/internal/testreg"
 	"github.com/vkgen/vkgen/layer/settings"
 )
 
@@ -73,5 +74,28 @@ func TestSpecSettingsOfTheTree(t *testing.T) {
 	}
 	if len(s.defs) != len(tracing)+len(s.own) || len(s.own) == 0 || s.defs[0].Key != tracing[0].Key {
 		t.Errorf("DeviceMemoryReport's settings: %d included and own, want the %d of tracing then its %d", len(s.defs), len(tracing), len(s.own))
+	}
+}
+
+// A layer's own settings reach its manifest and its glue, which registers
+// them, whether or not it has Go hooks; it advertises VK_EXT_layer_settings.
+func TestSpecSettingsGenerated(t *testing.T) {
+	r := testreg.Load(t, testenv.PinnedRegistry)
+	files, err := gen(t, r, `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d",
+  "settings": [{"key": "depth", "label": "Depth", "description": "How deep.", "type": "INT", "default": 4, "min": 0, "max": 8}]}`, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	glue, manifest := files["vkgen_t_glue.gen.go"], files["VkLayer_vkgen_t.gen.json"]
+	for _, want := range []string{`import "github.com/vkgen/vkgen/layer/settings"`, `settings.Register("VK_LAYER_T_t", []settings.Def{`,
+		`{Key: "depth", Label: "Depth", Type: settings.Int, Default: int64(4), Min: 0, Max: 8,`} {
+		if !strings.Contains(glue, want) {
+			t.Errorf("glue lacks %q:\n%s", want, glue)
+		}
+	}
+	for _, want := range []string{`"key": "depth"`, `"env": "VK_T_T_DEPTH"`, `"name": "VK_EXT_layer_settings"`} {
+		if !strings.Contains(manifest, want) {
+			t.Errorf("manifest lacks %q:\n%s", want, manifest)
+		}
 	}
 }
