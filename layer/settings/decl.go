@@ -75,6 +75,13 @@ func (d Def) Check() (field string, err error) {
 	case d.Min > d.Max:
 		return "min", fmt.Errorf("setting %s: min %d is above max %d", d.Key, d.Min, d.Max)
 	}
+	want := map[Type]string{Bool: "bool", Int: "int64"}[d.Type]
+	if want == "" {
+		want = "string"
+	}
+	if got := fmt.Sprintf("%T", d.Default); got != want {
+		return "default", fmt.Errorf("setting %s: default %v is a %s, want a %s", d.Key, d.Default, got, want)
+	}
 	if d.Type == Int {
 		if _, err := checkRange(d, d.Default.(int64)); err != nil {
 			return "default", fmt.Errorf("setting %s: default %v", d.Key, err)

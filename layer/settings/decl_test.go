@@ -30,6 +30,24 @@ func TestDecode(t *testing.T) {
 	}
 }
 
+// Check names the field at fault of a Def made in Go, never panicking.
+func TestCheck(t *testing.T) {
+	for _, c := range []struct {
+		d     Def
+		field string
+	}{
+		{defs[2], ""},
+		{Def{Key: "n", Label: "N", Description: "d", Type: Int, Default: 3}, "default"},
+		{Def{Key: "b", Label: "B", Description: "d", Type: Bool}, "default"},
+		{Def{Key: "s", Label: "S", Description: "d", Type: String, Default: "", Max: 2}, "max"},
+		{Def{Key: "n", Label: "N", Description: "d", Type: Int, Default: int64(0), Min: 3, Max: 2}, "min"},
+	} {
+		if field, err := c.d.Check(); field != c.field {
+			t.Errorf("Check(%+v) = %q, %v; want field %q", c.d, field, err, c.field)
+		}
+	}
+}
+
 // Known is what owners registered, in order; a key registered again by
 // another owner keeps its first declaration.
 func TestRegisterKnown(t *testing.T) {

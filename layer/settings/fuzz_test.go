@@ -60,3 +60,19 @@ func FuzzSettings(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecode: a settings file of any text decodes to checked Defs or an
+// error, never a panic.
+func FuzzDecode(f *testing.F) {
+	f.Add(`{"settings": [{"key": "a", "label": "A", "description": "d", "type": "INT", "default": 3, "min": 1, "max": 4}]}`)
+	f.Add(`{"settings": [{"key": "b", "label": "B", "description": "d", "type": "BOOL", "default": 1}, 7, null]}`)
+	f.Add(`{"settings": null}`)
+	f.Fuzz(func(t *testing.T, text string) {
+		defs, err := Decode([]byte(text))
+		for _, d := range defs {
+			if field, cerr := d.Check(); err == nil && cerr != nil {
+				t.Fatalf("Decode returned %+v: %s: %v", d, field, cerr)
+			}
+		}
+	})
+}
