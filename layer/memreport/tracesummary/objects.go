@@ -122,7 +122,7 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 	o.add(l.typ, int64(l.cur)-int64(old))
 	o.regroup(l, k, old, strs)
 	if e.op == opRemove && len(l.slots) == 0 {
-		o.ended(l.grp, strs.str(k.src), strs.str(l.clust), l.heap)
+		o.ended(l.grp, l.typ, k.src, l.clust, l.heap, strs)
 		delete(o.live, k)
 		o.keep(l.object(k, t0, int64(e.ts-t0), strs))
 		*l = lifetime{slots: l.slots[:0]}
@@ -188,7 +188,7 @@ func (o *objects) finish(t0, end uint64, strs *interner) ([]Object, int, []Leak)
 		}
 		ob := l.object(k, t0, -1, strs)
 		o.keep(ob)
-		o.ended(l.grp, ob.Type, ob.Cluster, l.heap)
+		o.ended(l.grp, l.typ, k.src, l.clust, l.heap, strs)
 		if l.cur > 0 && !l.leaked {
 			alive = append(alive, Leak{Name: ob.Name, Type: ob.Type, Handle: k.handle, Bytes: l.cur, Cluster: ob.Cluster, Heap: l.heap, At: AtEndOfTrace, Time: end})
 		}
