@@ -6,8 +6,9 @@ import "encoding/binary"
 // decoded (head), the others packed back to back in byte chunks. A
 // window's worth of events waits in the queues (about half a million in
 // 32 MB of trace); packed they take about a third of an event's 104 bytes
-// and hold no pointers for the collector to scan. The rare annotations of
-// over-time events wait in a list of their own (xs), in the same order.
+// and hold no pointers for the collector to scan. Names (which the
+// decoder already made strings) and the rare annotations of over-time
+// events wait in a list of their own (side), in the same order.
 type queue struct {
 	head   event
 	has    bool     // head holds an event
@@ -16,8 +17,14 @@ type queue struct {
 	// last is the (ts, n) of the last event added: the base of the next
 	// one's deltas, and what a new event must not precede.
 	lastTS, lastN uint64
-	xs            []*timeEvent
-	xoff          int
+	side          []sideRef
+	sideOff       int
+}
+
+// sideRef is what a packed event refers to.
+type sideRef struct {
+	name string
+	x    *timeEvent
 }
 
 // Chunks hold minChunk bytes at first and twice as many as the previous
@@ -33,23 +40,18 @@ const (
 // freeChunks are recycled chunks by size class.
 type freeChunks [chunkClasses][][]byte
 
+// get returns an empty chunk of size bytes, a class's size.
 func (f *freeChunks) get(size int) []byte {
-	if size <= maxChunk {
-		c := &f[class(size)]
-		if n := len(*c); n > 0 {
-			b := (*c)[n-1]
-			*c = (*c)[:n-1]
-			return b
-		}
-		size = minChunk << class(size)
+	c := &f[class(size)]
+	if n := len(*c); n > 0 {
+		b := (*c)[n-1]
+		*c = (*c)[:n-1]
+		return b
 	}
 	return make([]byte, 0, size)
 }
 
 func (f *freeChunks) put(b []byte) {
-	if cap(b) > maxChunk || cap(b) < minChunk || cap(b)&(cap(b)-1) != 0 {
-		return // an event larger than a chunk: let it go
-	}
 	c := &f[class(cap(b))]
 	*c = append(*c, b[:0])
 }
@@ -71,11 +73,11 @@ func (q *queue) before(e *event) bool {
 	return eventLess(e, &event{ts: q.lastTS, n: q.lastN})
 }
 
-// The flags of a packed event's first byte, after the kind's 4 bits.
+// The flags of a packed event's first byte, after the kind's 4 bits; an
+// event is at most 1+3*10+9*10 bytes packed.
 const (
 	packOpShift = 4 // 2 bits
-	packName    = 1 << 6
-	packX       = 1 << 7
+	packSide    = 1 << 6
 )
 
 // add appends e, which must not precede the last event added.
@@ -88,12 +90,9 @@ func (q *queue) add(e *event, free *freeChunks) {
 	var buf [128]byte
 	b := buf[:0]
 	flags := e.kind | e.op<<packOpShift
-	if e.name != "" {
-		flags |= packName
-	}
-	if e.x != nil {
-		flags |= packX
-		q.xs = append(q.xs, e.x)
+	if e.name != "" || e.x != nil {
+		flags |= packSide
+		q.side = append(q.side, sideRef{e.name, e.x})
 	}
 	fields := [...]uint64{uint64(e.src), uint64(e.clust), uint64(e.heap), uint64(e.at), e.handle, e.mem, e.size, e.off, e.key}
 	var mask uint64
@@ -111,28 +110,24 @@ func (q *queue) add(e *event, free *freeChunks) {
 			b = binary.AppendUvarint(b, v)
 		}
 	}
-	if e.name != "" {
-		b = binary.AppendUvarint(b, uint64(len(e.name)))
-	}
 	q.lastTS, q.lastN = e.ts, e.n
 	n := len(q.chunks)
-	if n == 0 || cap(q.chunks[n-1])-len(q.chunks[n-1]) < len(b)+len(e.name) {
+	if n == 0 || cap(q.chunks[n-1])-len(q.chunks[n-1]) < len(b) {
 		size := minChunk
 		if n > 0 {
 			size = min(2*cap(q.chunks[n-1]), maxChunk)
 		}
-		q.chunks = append(q.chunks, free.get(max(size, len(b)+len(e.name))))
+		q.chunks = append(q.chunks, free.get(size))
 		n++
 	}
-	c := append(q.chunks[n-1], b...)
-	q.chunks[n-1] = append(c, e.name...)
+	q.chunks[n-1] = append(q.chunks[n-1], b...)
 }
 
 // drop replaces the head with the next event, if any.
 func (q *queue) drop(free *freeChunks) {
 	if len(q.chunks) == 0 {
 		q.head, q.has = event{}, false
-		q.xs, q.xoff = q.xs[:0], 0
+		q.side, q.sideOff = q.side[:0], 0
 		return
 	}
 	c := q.chunks[0][q.off:]
@@ -156,15 +151,11 @@ func (q *queue) drop(free *freeChunks) {
 	}
 	e.src, e.clust, e.heap, e.at = uint32(fields[0]), uint32(fields[1]), uint32(fields[2]), uint32(fields[3])
 	e.handle, e.mem, e.size, e.off, e.key = fields[4], fields[5], fields[6], fields[7], fields[8]
-	if flags&packName != 0 {
-		l := int(uv())
-		e.name = string(c[i : i+l])
-		i += l
-	}
-	if flags&packX != 0 {
-		e.x, q.xs[q.xoff] = q.xs[q.xoff], nil
-		if q.xoff++; q.xoff >= 64 && 2*q.xoff >= len(q.xs) { // a queue that never empties
-			q.xs, q.xoff = q.xs[:copy(q.xs, q.xs[q.xoff:])], 0
+	if flags&packSide != 0 {
+		r := &q.side[q.sideOff]
+		e.name, e.x, *r = r.name, r.x, sideRef{}
+		if q.sideOff++; q.sideOff >= 64 && 2*q.sideOff >= len(q.side) { // a queue that never empties
+			q.side, q.sideOff = q.side[:copy(q.side, q.side[q.sideOff:])], 0
 		}
 	}
 	q.head = e
