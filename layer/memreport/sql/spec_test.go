@@ -2,6 +2,7 @@ package sql_test
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -112,4 +113,39 @@ func specRows(t *testing.T, trace string) []string {
 	}
 	slices.Sort(rows)
 	return rows
+}
+
+// TestModuleInlined runs the module the way an engine without SQL
+// packages (BigTrace) takes it, as docs/memreport.md says: memory.sql with
+// its INCLUDE of vkgen.over_time replaced by over_time.sql, then the
+// query, with no --add-sql-package; the groups, totals and growth equal
+// those of the module included as a package.
+func TestModuleInlined(t *testing.T) {
+	setup(t)
+	trace, _ := recordIn(t, append(vktest.DriverEnv(t, "present", dmrLayer), "VK_VKGEN_DEVICEMEMORYREPORT_FRAME_WINDOW_MS=60000"),
+		vktest.Program(t, "layer/memreport/testdata/frameprog.c"), "leak", "100")
+	dir := filepath.Join(testenv.Root(), "layer", "memreport", "sql", "vkgen")
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	const include = "INCLUDE PERFETTO MODULE vkgen.over_time;"
+	memory := read("memory.sql")
+	if strings.Count(memory, include) != 1 {
+		t.Fatalf("memory.sql no longer includes %q once: update this test and the BigTrace recipe in docs/memreport.md", include)
+	}
+	inlined := strings.Replace(memory, include, read("over_time.sql"), 1)
+	for _, q := range []string{
+		"SELECT kind, key, peak_bytes, final_bytes FROM vkgen_memory_groups ORDER BY kind, key",
+		"SELECT * FROM vkgen_memory_totals",
+		"SELECT type, name, growth_events, growth_bytes FROM vkgen_memory_growth_totals",
+	} {
+		want := query(t, trace, q)
+		if got := perfettotools.Query(t, trace, inlined+"\n"+q+";"); got.String() != want.String() || len(want.Rows) == 0 {
+			t.Errorf("%s\ninlined:\n%s\nmodule:\n%s", q, got, want)
+		}
+	}
 }

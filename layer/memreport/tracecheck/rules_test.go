@@ -20,11 +20,14 @@ func TestParseExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rules) != 11 {
+	if len(rules) != 13 {
 		t.Fatalf("%d rules", len(rules))
 	}
-	r := rules[len(rules)-1]
+	r := rules[10]
 	if r.Metric != "peak" || r.Kind != "name" || r.Key != "frame.*" || !r.Relative || r.Add != 1<<20 || r.Line != 20 {
+		t.Errorf("rule 11 %+v", r)
+	}
+	if r := rules[12]; r.Metric != "growth" || r.Kind != "name" || r.Key != "*" || r.Limit != 4<<20 {
 		t.Errorf("last rule %+v", r)
 	}
 	if r := rules[7]; !r.Relative || r.Percent != 5 || r.Kind != "total" || r.Key != "app" {
