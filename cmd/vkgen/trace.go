@@ -35,8 +35,9 @@ track vulkan.mem.{app|driver}.usage.<cluster> its peak and final value.
 An object is one lifetime, from its first memory event to the DESTROY
 that releases it, and a VulkanObjectName names the lifetime it was given
 in: a handle the driver reuses is a new object with its own name, bytes
-and cluster. --svg or --html also writes a chart of the counters over
-time.
+and cluster. --svg also writes, per heap, its memory over time stacked
+by cluster against the heap's size and budget; --html a self-contained
+page with those charts and the summary's tables (docs/memreport.md).
 
 The trace is read in one pass (FILE may be a pipe, or - for standard
 input) in memory bounded by the live objects, --window and --top,

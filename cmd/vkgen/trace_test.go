@@ -58,7 +58,7 @@ func TestTraceSummary(t *testing.T) {
 		js.Objects[0].Name != "heap.block" || js.Objects[0].Bytes != 4096 || len(js.Clusters) != 1 || js.Clusters[0].Peak != 4096 {
 		t.Errorf("json: code %d err %v\n%s\n%s", code, err, out, errOut)
 	}
-	if b, err := os.ReadFile(svg); err != nil || !bytes.Contains(b, []byte("<polyline")) {
+	if b, err := os.ReadFile(svg); err != nil || !bytes.Contains(b, []byte(`<polygon class="layer"`)) {
 		t.Errorf("svg not written: %v", err)
 	}
 

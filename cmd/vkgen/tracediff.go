@@ -27,7 +27,7 @@ matched across runs by name or descriptor, never by handle.
 The traces are read side by side, one per core (--jobs), each in one pass
 in bounded memory. --format json writes the versioned document of
 docs/memreport.md ("schema": "vkgen.trace.diff/1"); --html also writes a
-page. With several NEW traces, the text starts with a roll-up line per
+page with the rows and both traces' heap charts. With several NEW traces, the text starts with a roll-up line per
 trace.
 
 Exit status: 0 on success, 1 when a trace ends inside a packet or has

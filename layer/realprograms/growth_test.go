@@ -3,7 +3,6 @@ package realprograms_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -23,9 +22,7 @@ const steadyTime = 30 * time.Second
 // summary count the frames and hold no growth, and nothing is printed
 // about growth.
 func TestNoFalseGrowth(t *testing.T) {
-	if os.Getenv("VKGEN_REAL_PROGRAMS") != "1" {
-		t.Skip("renders for a minute: set VKGEN_REAL_PROGRAMS=1 (scripts/test.sh runs it as a step of its own)")
-	}
+	realOnly(t, "renders for a minute")
 	r := newRig(t)
 	st := stacks[0] // alone, explicit
 	for _, p := range []program{

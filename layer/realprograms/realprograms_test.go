@@ -133,9 +133,7 @@ type rig struct {
 }
 
 func TestRealPrograms(t *testing.T) {
-	if os.Getenv("VKGEN_REAL_PROGRAMS") != "1" {
-		t.Skip("runs third-party programs for minutes: set VKGEN_REAL_PROGRAMS=1 (scripts/test.sh runs it as a step of its own)")
-	}
+	realOnly(t, "runs third-party programs for minutes")
 	for _, p := range []string{"vulkaninfo", "vkcube", "glxgears", "glmark2", "gfxrecon-replay", "Xvfb"} {
 		if _, err := exec.LookPath(p); err != nil {
 			t.Fatalf("%s not found: scripts/setup.sh installs it (%v)", p, err)
@@ -149,6 +147,14 @@ func TestRealPrograms(t *testing.T) {
 			}
 			t.Run(p.name+"/"+st.name, func(t *testing.T) { r.check(t, p, st) })
 		}
+	}
+}
+
+// realOnly skips t, which does what says, unless VKGEN_REAL_PROGRAMS=1.
+func realOnly(t *testing.T, what string) {
+	t.Helper()
+	if os.Getenv("VKGEN_REAL_PROGRAMS") != "1" {
+		t.Skip(what + ": set VKGEN_REAL_PROGRAMS=1 (scripts/test.sh runs it as a step of its own)")
 	}
 }
 

@@ -70,6 +70,9 @@ type Diff struct {
 	// Warnings say what makes the comparison less than exact (dropped or
 	// late events, folded names).
 	Warnings []string `json:"warnings"`
+	// charts are the base's and the new trace's heap charts, for the HTML
+	// page.
+	charts [2]string
 }
 
 // Options tune Compare.
@@ -108,6 +111,7 @@ func Compare(base, n *tracesummary.Summary, name string, o Options) *Diff {
 	}
 	slices.SortFunc(d.Rows, compareRows)
 	d.Warnings = append(warnings("base", d.BaseTotals), warnings("new", d.NewTotals)...)
+	d.charts = [2]string{base.ChartsHTML(), n.ChartsHTML()}
 	return d
 }
 

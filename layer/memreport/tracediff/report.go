@@ -94,12 +94,10 @@ func signed(v int64) string {
 	return fmt.Sprint(v)
 }
 
-// HTML is a self-contained page with the roll-up and every diff's rows.
+// HTML is a self-contained page (tracesummary.Page: its style, script
+// and self-check) with every diff's rows and both traces' heap charts.
 func (r *Report) HTML(title string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title>\n", html.EscapeString(title))
-	b.WriteString("<style>body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}" +
-		"td:nth-child(-n+2),th:nth-child(-n+2){text-align:left}.up{color:#b00}.down{color:#070}</style></head><body>\n")
 	fmt.Fprintf(&b, "<h1>%s</h1>\n<p>Base: %s</p>\n", html.EscapeString(title), html.EscapeString(r.Base))
 	for _, d := range r.Diffs {
 		fmt.Fprintf(&b, "<h2>%s</h2>\n", html.EscapeString(d.Trace))
@@ -107,27 +105,27 @@ func (r *Report) HTML(title string) string {
 		fmt.Fprintf(&b, "<p>objects %d &rarr; %d, leaks %d &rarr; %d, alive at the end %d &rarr; %d, failed allocations %d &rarr; %d</p>\n",
 			bt.Objects, nt.Objects, bt.Leaks, nt.Leaks, bt.AliveAtEnd, nt.AliveAtEnd, bt.AllocationFailures, nt.AllocationFailures)
 		for _, w := range d.Warnings {
-			fmt.Fprintf(&b, "<p>warning: %s</p>\n", html.EscapeString(w))
+			fmt.Fprintf(&b, "<p class=\"warn\">warning: %s</p>\n", html.EscapeString(w))
 		}
 		b.WriteString("<table><tr><th>kind</th><th>key</th><th>peak base</th><th>peak new</th><th>&Delta; peak</th><th>final base</th><th>final new</th><th>&Delta; final</th><th>objects base</th><th>objects new</th></tr>\n")
 		for _, x := range d.Rows {
-			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td>%s<td>%s</td><td>%s</td>%s<td>%d</td><td>%d</td></tr>\n",
-				x.Kind, html.EscapeString(x.Key), side(x.Base, x.Base.Peak), side(x.New, x.New.Peak), deltaCell(x.DeltaPeak),
+			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>%s<td class=\"n\">%s</td><td class=\"n\">%s</td>%s<td class=\"n\">%d</td><td class=\"n\">%d</td></tr>\n",
+				html.EscapeString(x.Kind), html.EscapeString(x.Key), side(x.Base, x.Base.Peak), side(x.New, x.New.Peak), deltaCell(x.DeltaPeak),
 				side(x.Base, x.Base.Final), side(x.New, x.New.Final), deltaCell(x.DeltaFinal), x.Base.Objects, x.New.Objects)
 		}
 		fmt.Fprintf(&b, "</table>\n<p>%d groups unchanged</p>\n", d.Unchanged)
+		fmt.Fprintf(&b, "<h3>Memory per heap: base, %s</h3>\n%s<h3>Memory per heap: new, %s</h3>\n%s", html.EscapeString(r.Base), d.charts[0], html.EscapeString(d.Trace), d.charts[1])
 	}
-	b.WriteString("</body></html>\n")
-	return b.String()
+	return tracesummary.Page(title, b.String())
 }
 
 func deltaCell(v int64) string {
 	class := ""
 	switch {
 	case v > 0:
-		class = ` class="up"`
+		class = " up"
 	case v < 0:
-		class = ` class="down"`
+		class = " down"
 	}
-	return fmt.Sprintf("<td%s>%s</td>", class, signed(v))
+	return fmt.Sprintf("<td class=\"n%s\">%s</td>", class, signed(v))
 }

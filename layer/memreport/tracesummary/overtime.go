@@ -92,6 +92,9 @@ type HeapBudget struct {
 	Heap   uint32 `json:"heap"`
 	Source string `json:"budget_source"`
 	Budget int64  `json:"budget"` // the last value
+	// Size is the heap's size (VkMemoryHeap::size; the largest when
+	// devices differ), 0 when the trace does not say.
+	Size int64 `json:"size"`
 	// Usage is the highest usage seen: the driver's budget_usage, or the
 	// bytes allocated in the heap (application and driver tracks).
 	PeakUsage int64                  `json:"peak_usage"`
@@ -212,13 +215,19 @@ func (o *overTime) finish(sum *Summary, t0 uint64) {
 	for h := range 16 {
 		p := "vulkan.mem.heap" + strconv.Itoa(h)
 		hb := HeapBudget{Heap: uint32(h), Source: sourceExtension}
+		var size Series
+		if d := o.curves[heapSizePrefix+strconv.Itoa(h)+".size"]; d != nil {
+			size = Series{Samples: d.samples(t0)}
+			for _, v := range size.Samples {
+				hb.Size = max(hb.Size, v.Value)
+			}
+		}
 		line, ok := clusters[p+budgetSuffix]
 		if !ok {
-			d := o.curves[heapSizePrefix+strconv.Itoa(h)+".size"]
-			if d == nil {
+			if size.Samples == nil {
 				continue
 			}
-			hb.Source, line = sourceHeapSize, Series{Samples: d.samples(t0)}
+			hb.Source, line = sourceHeapSize, size
 		}
 		hb.Samples = line.Samples
 		if n := len(line.Samples); n > 0 {
@@ -240,23 +249,15 @@ func (o *overTime) finish(sum *Summary, t0 uint64) {
 // heapPeak is the highest sum of a heap's usage tracks at any of their
 // sample times.
 func heapPeak(series []Series, prefix string) int64 {
-	type step struct {
-		ts    uint64
-		track int
-		v     int64
-	}
-	var steps []step
-	for i, s := range series {
+	var usage []Series
+	for _, s := range series {
 		if strings.HasPrefix(s.Track, prefix) && strings.Contains(s.Track, ".usage.") {
-			for _, p := range s.Samples {
-				steps = append(steps, step{p.Timestamp, i, p.Value})
-			}
+			usage = append(usage, s)
 		}
 	}
-	slices.SortStableFunc(steps, func(a, b step) int { return cmp.Compare(a.ts, b.ts) })
 	cur := map[int]int64{}
 	var sum, peak int64
-	for _, s := range steps {
+	for _, s := range mergedSteps(usage) {
 		sum += s.v - cur[s.track]
 		cur[s.track] = s.v
 		peak = max(peak, sum)

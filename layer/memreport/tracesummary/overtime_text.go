@@ -3,7 +3,6 @@ package tracesummary
 import (
 	"fmt"
 	"html"
-	"strconv"
 	"strings"
 )
 
@@ -46,12 +45,14 @@ func (s *Summary) overTimeText(b *strings.Builder) {
 	}
 }
 
-// overTimeHTML writes the growth curves and budget lines with their tables.
+// overTimeHTML writes the frames' and growths' curves and the budget
+// tables (the heap charts draw the budget lines).
 func (s *Summary) overTimeHTML(b *strings.Builder) {
-	fmt.Fprintf(b, "<h2>Frames: %d</h2>\n<p>%d with memory activity; allocated %d, freed %d, bound %d, unbound %d bytes</p>\n",
-		s.Frames.Count, s.Frames.Active, s.Frames.Allocated, s.Frames.Freed, s.Frames.Bound, s.Frames.Unbound)
-	if len(s.Frames.Series) > 0 {
-		b.WriteString(svgChart(s.Frames.Series))
+	f := &s.Frames
+	fmt.Fprintf(b, "<h2>Frames: %d</h2>\n<p>%d with memory activity; in them allocated %s, freed %s, bound %s, unbound %s</p>\n",
+		f.Count, f.Active, humanBytes(int64(min(f.Allocated, 1<<62))), humanBytes(int64(min(f.Freed, 1<<62))), humanBytes(int64(min(f.Bound, 1<<62))), humanBytes(int64(min(f.Unbound, 1<<62))))
+	if len(f.Series) > 0 {
+		b.WriteString(svgChart(f.Series, s.chartEnd(), true))
 	}
 	fmt.Fprintf(b, "<h2>Growth while the program ran: %d</h2>\n", len(s.Growths))
 	if len(s.Growths) > 0 {
@@ -59,7 +60,7 @@ func (s *Summary) overTimeHTML(b *strings.Builder) {
 		for _, g := range s.Growths {
 			curves = append(curves, Series{Track: g.Type + " " + displayName(g.Name), Samples: g.Samples})
 		}
-		b.WriteString(svgChart(curves))
+		b.WriteString(svgChart(curves, s.chartEnd(), false))
 		b.WriteString("<table><tr><th>type</th><th>name</th><th>from bytes</th><th>to bytes</th><th>frames</th><th>bytes/s</th><th>objects</th></tr>\n")
 		for _, g := range s.Growths {
 			var objs []string
@@ -74,25 +75,10 @@ func (s *Summary) overTimeHTML(b *strings.Builder) {
 	if len(s.HeapBudgets) == 0 {
 		return
 	}
-	b.WriteString("<h2>Heap budgets</h2>\n")
-	var lines []Series
+	b.WriteString("<h2>Heap budgets</h2>\n<table><tr><th>heap</th><th>size</th><th>budget</th><th>peak usage</th><th>source</th></tr>\n")
 	for _, h := range s.HeapBudgets {
-		name := "heap " + strconv.Itoa(int(h.Heap)) + " budget"
-		if h.Source == sourceHeapSize {
-			name = "heap " + strconv.Itoa(int(h.Heap)) + " size (no VK_EXT_memory_budget)"
-		}
-		lines = append(lines, Series{Track: name, Samples: h.Samples})
-		prefix := "vulkan.mem.heap" + strconv.Itoa(int(h.Heap)) + "."
-		for _, sr := range s.Series {
-			if sr.Track == prefix+"budget_usage" || h.Source == sourceHeapSize && strings.HasPrefix(sr.Track, prefix) && strings.Contains(sr.Track, ".usage.") {
-				lines = append(lines, sr)
-			}
-		}
-	}
-	b.WriteString(svgChart(lines))
-	b.WriteString("<table><tr><th>heap</th><th>budget</th><th>peak usage</th><th>source</th></tr>\n")
-	for _, h := range s.HeapBudgets {
-		fmt.Fprintf(b, "<tr><td>%d</td><td>%d</td><td>%d</td><td>%s</td></tr>\n", h.Heap, h.Budget, h.PeakUsage, html.EscapeString(h.Source))
+		fmt.Fprintf(b, "<tr><td>%d</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td>%s</td></tr>\n", h.Heap,
+			humanBytes(h.Size), humanBytes(h.Budget), humanBytes(h.PeakUsage), html.EscapeString(h.Source))
 	}
 	fmt.Fprintf(b, "</table>\n<p>Budget thresholds crossed: %d</p>\n<ul>\n", len(s.BudgetThresholds))
 	for _, t := range s.BudgetThresholds {

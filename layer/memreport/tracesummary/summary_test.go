@@ -3,6 +3,7 @@ package tracesummary
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -131,13 +132,14 @@ func TestSummarize(t *testing.T) {
 	}
 }
 
-// The SVG and HTML outputs are well-formed XML with one line per track.
+// The SVG is well-formed XML with a stacked layer per cluster that held
+// memory, and the HTML page has the same chart.
 func TestCharts(t *testing.T) {
 	s := Summarize(writeTrace(t))
 	for what, doc := range map[string]string{"svg": s.SVG(), "html": s.HTML(`a <b> & "c"`)} {
 		d := xml.NewDecoder(strings.NewReader(strings.TrimPrefix(doc, "<!DOCTYPE html>\n")))
 		d.Strict = what == "svg"
-		lines := 0
+		layers := 0
 		for {
 			tok, err := d.Token()
 			if err != nil {
@@ -146,17 +148,20 @@ func TestCharts(t *testing.T) {
 				}
 				break
 			}
-			if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "polyline" {
-				lines++
+			if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "polygon" {
+				layers++
 			}
 		}
-		if lines != 2 {
-			t.Errorf("%s: %d polylines, want 2", what, lines)
+		if layers != 2 {
+			t.Errorf("%s: %d layers, want 2 (geometry_mesh, unbound_memory)\n%s", what, layers, doc)
 		}
+	}
+	if page := s.HTML(`a <b> & "c"`); !strings.Contains(page, "<title>a &lt;b&gt; &amp; &#34;c&#34;</title>") {
+		t.Errorf("html:\n%s", page)
 	}
 	// An empty trace gives empty tables and an empty chart, not a panic.
 	empty := Summarize(&decode.Trace{})
-	if len(empty.Objects)+len(empty.Clusters) != 0 || !strings.Contains(empty.SVG(), "</svg>") {
+	if len(empty.Objects)+len(empty.Clusters) != 0 || !strings.Contains(empty.SVG(), "</svg>") || !strings.Contains(empty.HTML("t"), "No memory counters") {
 		t.Errorf("empty trace: %+v", empty)
 	}
 }
@@ -208,14 +213,11 @@ func TestLeaksAndFailures(t *testing.T) {
 	if o := sum.Objects; len(o) != 1 || o[0].Created != 0 {
 		t.Errorf("objects %+v, want one created at 0", o)
 	}
-	for what, doc := range map[string]string{"text": sum.Text(), "html": sum.HTML("t")} {
-		leak := "<leaky>"
-		if what == "html" {
-			leak = "&lt;leaky&gt;"
-		}
-		if !strings.Contains(doc, leak) || !strings.Contains(doc, "Failed allocations: 3 (18446744073709551615 bytes)") {
-			t.Errorf("%s lacks the leak or the failures:\n%s", what, doc)
-		}
+	if text := sum.Text(); !strings.Contains(text, "<leaky>") || !strings.Contains(text, "Failed allocations: 3 (18446744073709551615 bytes)") {
+		t.Errorf("text lacks the leak or the failures:\n%s", text)
+	}
+	if page := sum.HTML("t"); !strings.Contains(page, "&lt;leaky&gt;") || !strings.Contains(page, "Failed allocations: 3</h2>") || !strings.Contains(page, fmt.Sprint(sum.FailedBytes)+" bytes requested") {
+		t.Errorf("html lacks the leak or the failures:\n%s", page)
 	}
 }
 
