@@ -14,8 +14,6 @@ import (
 	"sync/atomic"
 	"time"
 	"unsafe"
-
-	"github.com/vkgen/vkgen/perfetto"
 )
 
 // Deferred hooks (before<Cmd>, after<Cmd>) run here, not on the application's
@@ -41,7 +39,7 @@ func (r *Record) Pointer(i int) unsafe.Pointer { return *(*unsafe.Pointer)(unsaf
 
 var (
 	deferMu   sync.Mutex     // held while draining
-	deferred  []deferredHook // by record id (small integers from 1, generated)
+	deferred  []deferredHook // by record id (small integers from 1, RegisterDeferred's)
 	deferOnce sync.Once
 	deferRuns atomic.Bool // the drain goroutine is running
 	current   *Record     // the record whose hook runs (nil in other hooks), under deferMu
@@ -50,22 +48,58 @@ var (
 type deferredHook struct {
 	layer, name string
 	f           func(*Record)
+	runs        uint64 // records it ran, under deferMu
 }
 
-// RegisterDeferred makes f run the deferred hook id, name of layer (the
-// generated glue, in init).
-func RegisterDeferred(id uint32, layer, name string, f func(*Record)) {
+// RegisterDeferred makes f run the records of cmd, a generated struct
+// vkgen_cap_cmd, for the deferred hook name of layer: it gives cmd the next
+// record id (the generated glue calls it in init, before any call can be
+// recorded: the loader reaches the trampolines only through the layer's
+// entry points, which wait for the library's Go initialisation).
+func RegisterDeferred(cmd unsafe.Pointer, layer, name string, f func(*Record)) {
 	deferMu.Lock()
-	for int(id) >= len(deferred) {
-		deferred = append(deferred, deferredHook{})
+	if len(deferred) == 0 {
+		deferred = append(deferred, deferredHook{}) // id 0: never registered
 	}
-	deferred[id] = deferredHook{layer, name, f}
+	(*C.struct_vkgen_cap_cmd)(cmd).id = C.uint32_t(len(deferred))
+	deferred = append(deferred, deferredHook{layer: layer, name: name, f: f})
 	deferMu.Unlock()
 }
 
+// The framework knows no trace writer: the one the layers write events with
+// (package layer/tracing installs Perfetto's) gives it a clock and paces the
+// drain.
+var (
+	clock = func() uint64 { return uint64(C.vkgen_now_ns()) } // CLOCK_BOOTTIME, the records' clock
+	pace  func()                                              // before each record's hook; nil: none
+)
+
+// SetEventClock makes now the clock EventTime reads when no record carries
+// the call's time: CLOCK_BOOTTIME in nanoseconds, cheaper to read than the C
+// default. Call it in init.
+func SetEventClock(now func() uint64) { clock = now }
+
+// SetDrainPace makes the drain call wait before each record's hook: an event
+// writer that fell behind makes the drain, and through the ring the
+// application, wait rather than lose events. Call it in init.
+func SetDrainPace(wait func()) { pace = wait }
+
+// DeferredRuns calls f with each registered deferred hook and how many
+// records it ran so far (diagnostics: which hooks are hot, and that a call
+// is recorded once).
+func DeferredRuns(f func(layer, hook string, runs uint64)) {
+	deferMu.Lock()
+	defer deferMu.Unlock()
+	for _, h := range deferred {
+		if h.f != nil {
+			f(h.layer, h.name, h.runs)
+		}
+	}
+}
+
 // EventTime is the time of what the running hook reports, on
-// CLOCK_BOOTTIME (perfetto.Now's clock): the call's, in a deferred hook whose
-// record has one (read in C when the call was recorded), else now.
+// CLOCK_BOOTTIME: the call's, in a deferred hook whose record has one (read
+// in C when the call was recorded), else now (SetEventClock).
 //
 // Times only grow from one call to the next (at least by a nanosecond):
 // events go to different trace sequences, where readers order them by time
@@ -75,7 +109,7 @@ func EventTime() uint64 {
 	if r := current; r != nil && r.rec.ts != 0 {
 		t = uint64(r.rec.ts)
 	} else {
-		t = perfetto.Now() // the same clock, calibrated in Go: off by at most its calibration, and the order is kept below
+		t = clock() // the same clock: off by at most its calibration, and the order is kept below
 	}
 	for {
 		last := lastEvent.Load()
@@ -167,10 +201,9 @@ func drainLocked() int {
 		}
 		size := uint64(rec.size)
 		var heap unsafe.Pointer
-		// The hooks' events wait for a trace output that fell behind rather
-		// than being dropped: this slows the drain, and through the ring the
-		// application, instead (a stuck output is given up on after a second).
-		perfetto.WaitForRoom(time.Second)
+		if pace != nil {
+			pace() // SetDrainPace
+		}
 		switch atomic.LoadUint32(state) {
 		case C.VKGEN_REC_READY:
 			running = Record{rec: rec, slots: unsafe.Add(at, recHeader)}
@@ -246,6 +279,7 @@ func run(r *Record) {
 		return
 	}
 	h := &deferred[id]
+	h.runs++
 	current = r
 	defer func() { current = nil }()
 	defer Recover(h.layer, h.name)

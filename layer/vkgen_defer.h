@@ -47,8 +47,11 @@ struct vkgen_cap_type {
 	const struct vkgen_cap_ptr *ptrs;
 };
 
-/* A deferred hook: the record id the Go glue registered and its
- * parameters. With a query (the hook's //vkgen:query), the last parameter is
+/* A deferred hook: its record id and its parameters. The generated
+ * description leaves id 0; layer.RegisterDeferred (the Go glue, at load)
+ * assigns it, so ids are scoped to the process and no layer's generated
+ * files depend on another's hooks. Records of an unregistered id run
+ * nothing. With a query (the hook's //vkgen:query), the last parameter is
  * not the call's: query fills query_size bytes from the call's parameters
  * when the call is recorded (a next-layer command of the layer's, e.g. the
  * memory requirements of the buffer being bound). */
@@ -67,16 +70,16 @@ struct vkgen_cap_cmd {
  * when the process dies into the trace files. */
 enum { VKGEN_NAMES_NONE = 0, VKGEN_NAMES_UTILS = 1, VKGEN_NAMES_MARKER = 2 };
 
-/* The framework's own deferred hooks (generated, vkgen_capture.c): the two
+/* The framework's own deferred hooks (generated, vkgen_capture.gen.c): the two
  * naming commands, durable, and forgetting an ended object's name, all
- * recorded into the shared name store (layer/names.go) for the layers that
+ * recorded into the shared name store (layer/naming) for the layers that
  * declare object_names. */
-extern const struct vkgen_cap_cmd vkgen_cap_names_SetDebugUtilsObjectNameEXT;
-extern const struct vkgen_cap_cmd vkgen_cap_names_DebugMarkerSetObjectNameEXT;
-extern const struct vkgen_cap_cmd vkgen_cap_names_forget;
+extern struct vkgen_cap_cmd vkgen_cap_names_SetDebugUtilsObjectNameEXT;
+extern struct vkgen_cap_cmd vkgen_cap_names_DebugMarkerSetObjectNameEXT;
+extern struct vkgen_cap_cmd vkgen_cap_names_forget;
 
 /* VkDebugReportObjectTypeEXT -> VkObjectType, 0 when unmapped (generated,
- * vkgen_capture.c). */
+ * vkgen_capture.gen.c). */
 int32_t vkgen_object_type_of_report(int32_t t);
 
 /* The generated table of every structure a pNext chain may carry into a

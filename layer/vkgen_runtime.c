@@ -140,6 +140,25 @@ void vkgen_namecache_clear(struct vkgen_namecache *c) {
 	}
 }
 
+/* ---- one record per naming call ---- */
+
+static __thread struct vkgen_naming naming; /* the call this thread records; object 0: none */
+
+/* Both name infos hold the object's handle at the same place. */
+_Static_assert(offsetof(VkDebugUtilsObjectNameInfoEXT, objectHandle) == offsetof(VkDebugMarkerObjectNameInfoEXT, object),
+               "name infos differ");
+
+int vkgen_naming_enter(const uint64_t *a, struct vkgen_naming *saved) {
+	const VkDebugUtilsObjectNameInfoEXT *info = (const VkDebugUtilsObjectNameInfoEXT *)(uintptr_t)a[1];
+	struct vkgen_naming n = {a[0], info ? info->objectHandle : 0};
+	*saved = naming;
+	if (n.object && n.device == naming.device && n.object == naming.object) return 0; /* recorded above */
+	naming = n;
+	return 1;
+}
+
+void vkgen_naming_leave(const struct vkgen_naming *saved) { naming = *saved; }
+
 void vkgen_forget(struct vkgen_layer *L, uint64_t dev, int32_t type, uint64_t handle, int clear) {
 	if (clear)
 		vkgen_namecache_clear(L->names);

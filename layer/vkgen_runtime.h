@@ -16,7 +16,7 @@
 #include <vulkan/vk_layer.h>
 
 #include "vkgen_defer.h"
-#include "vkgen_dispatch.h"
+#include "vkgen_dispatch.gen.h"
 #include "vkgen_fork.h"
 
 #define VKGEN_EXPORT __attribute__((visibility("default")))
@@ -205,6 +205,22 @@ VkResult vkgen_stub_messenger_destroy_pre(struct vkgen_call *call, VkInstance *i
                                                  const VkAllocationCallbacks **pAllocator);
 void vkgen_stub_messenger_destroy_post(struct vkgen_call *call, VkInstance instance,
                                               VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks *pAllocator);
+
+/* A naming call (vkSetDebugUtilsObjectNameEXT, vkDebugMarkerSetObjectNameEXT)
+ * that a layer declaring object_names records, while it goes down: a layer
+ * of this library further down the same call (through a foreign layer, or
+ * one implementing the command) records nothing for the same object, so a
+ * name set once is recorded once per process; below a layer that wraps
+ * handles the device and object differ and are recorded too (the layers
+ * there see those handles). */
+struct vkgen_naming {
+	uint64_t device, object;
+};
+/* a: the call's arguments as integers (device, name info). Returns whether
+ * to record it; *saved is what vkgen_naming_leave restores after the call
+ * down. */
+int vkgen_naming_enter(const uint64_t *a, struct vkgen_naming *saved);
+void vkgen_naming_leave(const struct vkgen_naming *saved);
 
 /* One ended handle: drops it from the name cache (clear: the whole cache, for
  * pools whose children die with them) and calls the layer's forget hook. */

@@ -1,6 +1,8 @@
 package registry
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -130,7 +132,12 @@ func parseBytes(src []byte, name string, o options) (*Registry, error) {
 	if root.Tag != "registry" || root.Space != "" {
 		return nil, b.errorf(root, "root element is <%s>, want <registry>", root.FullTag())
 	}
-	return b.build()
+	reg, err := b.build()
+	if reg != nil {
+		sum := sha256.Sum256(src)
+		reg.SHA256 = hex.EncodeToString(sum[:])
+	}
+	return reg, err
 }
 
 // systemRegistries are the fixed locations Find tries last: Debian's
@@ -150,8 +157,10 @@ func Find(explicit string) (path string, searched []string, err error) {
 
 // FindPinned is Find with a pinned registry (nil for none) tried after
 // $VK_REGISTRY: the first of pin.Candidates() and the SDK and system
-// locations whose content has the pinned checksum; then the SDK and system
-// locations as Find.
+// locations whose content has the pinned checksum. With a pin and no copy of
+// it the result is a *PinnedMissingError, never another registry: a tree's
+// generated files come from its pinned registry unless asked otherwise.
+// Without a pin, the SDK and system locations as Find.
 func FindPinned(explicit string, pin *Pin) (path string, searched []string, err error) {
 	try := func(p, from string) (bool, error) {
 		searched = append(searched, p)
@@ -187,10 +196,15 @@ func FindPinned(explicit string, pin *Pin) (path string, searched []string, err 
 	candidates = append(candidates, systemRegistries...)
 	if pin != nil {
 		for _, c := range append(pin.Candidates(), candidates...) {
-			if ok, _ := try(c, ""); ok && pin.Matches(c) {
+			ok, _ := try(c, "")
+			if ok && pin.Matches(c) {
 				return c, searched, nil
 			}
+			if ok {
+				searched[len(searched)-1] += " (another registry)"
+			}
 		}
+		return "", searched, &PinnedMissingError{Pin: *pin, Searched: searched}
 	}
 	for _, c := range candidates {
 		if ok, _ := try(c, ""); ok {

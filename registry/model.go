@@ -12,6 +12,8 @@ type Registry struct {
 	HeaderVersion int    // VK_HEADER_VERSION, 0 when the registry has none
 	// APIVersion is the newest VK_VERSION_x_y feature, e.g. "1.4".
 	APIVersion string
+	// SHA256 is the hex SHA-256 of the vk.xml bytes read (vkregistry.pin's).
+	SHA256 string
 
 	Platforms  []*Platform
 	Handles    []*Handle  // registry order, aliases resolved into Handle.Aliases

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -72,4 +73,90 @@ func (p *Pin) Matches(path string) bool {
 	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:]) == p.SHA256
+}
+
+// Version is the registry's version as a pin records it, APIVersion and
+// VK_HEADER_VERSION ("1.4.359"); "" when the registry lacks either.
+func (r *Registry) Version() string {
+	if r.APIVersion == "" || r.HeaderVersion == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s.%d", r.APIVersion, r.HeaderVersion)
+}
+
+// Older reports whether r is older than the pinned registry: a lower
+// major.minor, or the same with a lower VK_HEADER_VERSION. A registry
+// without a version is older.
+func (p *Pin) Older(r *Registry) bool {
+	want, ok1 := versionParts(p.Version)
+	got, ok2 := versionParts(r.Version())
+	if !ok1 {
+		return false
+	}
+	if !ok2 {
+		return true
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			return got[i] < want[i]
+		}
+	}
+	return false
+}
+
+// versionParts splits "1.4.359" into its three numbers.
+func versionParts(v string) ([3]int, bool) {
+	var out [3]int
+	parts := strings.Split(v, ".")
+	if len(parts) != 3 {
+		return out, false
+	}
+	for i, s := range parts {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return out, false
+		}
+		out[i] = n
+	}
+	return out, true
+}
+
+// WritePin records r as the pinned registry of the tree whose pin file is
+// path: its version and checksum, with the comment every pin file carries.
+func WritePin(path string, r *Registry) error {
+	if r.Version() == "" || len(r.SHA256) != 64 {
+		return fmt.Errorf("registry: %s has no VK_HEADER_VERSION or no checksum to pin", r.Path)
+	}
+	text := pinComment + "version " + r.Version() + "\nsha256 " + r.SHA256 + "\n"
+	return os.WriteFile(path, []byte(text), 0o644)
+}
+
+// pinComment heads every pin file WritePin writes.
+const pinComment = `# The Vulkan registry the committed generated files come from. With no
+# --registry and no $VK_REGISTRY, vkgen uses a vk.xml with this sha256 found
+# in $VKGEN_REGISTRY_PATH, $VULKAN_SDK or the system locations, and stops
+# when there is none (docs/generating.md). Change it with
+# vkgen generate --registry PATH --repin.
+`
+
+// PinnedMissingError is FindPinned's answer when no copy of the pinned
+// registry is found: it says where it looked and how to go on.
+type PinnedMissingError struct {
+	Pin      Pin
+	Searched []string
+}
+
+func (e *PinnedMissingError) Error() string {
+	where := "nowhere ($VKGEN_REGISTRY_PATH is unset and no SDK or system registry exists)"
+	if len(e.Searched) > 0 {
+		where = strings.Join(e.Searched, ", ")
+	}
+	v := e.Pin.Version
+	return fmt.Sprintf("no copy of the pinned registry %s (%s, sha256 %s) found; searched %s.\n"+
+		"Get it: Khronos's Vulkan-Headers, tag v%s, file registry/vk.xml "+
+		"(https://raw.githubusercontent.com/KhronosGroup/Vulkan-Headers/v%s/registry/vk.xml), "+
+		"saved as DIR/%s/vk.xml with DIR in $VKGEN_REGISTRY_PATH.\n"+
+		"Or generate from another registry: --registry PATH or $VK_REGISTRY (the output then differs from the committed files); "+
+		"or make another registry the pinned one: vkgen generate --registry PATH --repin",
+		v, PinFile, e.Pin.SHA256[:16], where, v, v, v)
 }

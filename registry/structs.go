@@ -58,6 +58,9 @@ type Type struct {
 	Underlying *Decl
 	Header     string   // requires= of scalar and external types: "vk_platform", "X11/Xlib.h"
 	Aliases    []string // other names of the type (VkBufferUsageFlags2KHR), sorted
+	// Bits is the FlagBits enum naming a bitmask type's bits (its
+	// bitvalues= or requires=), "" when it has none.
+	Bits string
 }
 
 // structType reads a <type category="struct|union">.
@@ -117,6 +120,10 @@ func (b *builder) typedef(el *etree.Element, name, cat string) error {
 	t := &Type{Name: name, Kind: KindBaseType}
 	if cat == "bitmask" {
 		t.Kind = KindBitmask
+		t.Bits = attr(el, "bitvalues")
+		if t.Bits == "" {
+			t.Bits = attr(el, "requires")
+		}
 	}
 	start := -1
 	for i := at - 1; i >= 0 && start < 0; i-- {

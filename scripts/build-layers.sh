@@ -15,11 +15,12 @@ go build -buildmode=c-shared -trimpath \
 	-ldflags="-extldflags=-Wl,--version-script=$root/layer/vklayers/exports.map" \
 	-o "$out/libVkLayer_vkgen.so" ./layer/vklayers
 rm -f "$out/libVkLayer_vkgen.h" # cgo's export header: no public Go API
-# Every layer package the library blank-imports contributes its manifest.
+# Every layer package the library blank-imports contributes its manifest,
+# installed without the generated-file infix (VkLayer_vkgen_<symbol>.json).
 for pkg in $(go list -f '{{join .Imports "\n"}}' ./layer/vklayers); do
 	dir="$(go list -f '{{.Dir}}' "$pkg")"
-	for m in "$dir"/VkLayer_vkgen_*.json; do
-		[ -e "$m" ] && cp "$m" "$out/"
+	for m in "$dir"/VkLayer_vkgen_*.gen.json; do
+		[ -e "$m" ] && cp "$m" "$out/$(basename "$m" .gen.json).json"
 	done
 done
 echo "built $out/libVkLayer_vkgen.so and manifests:" $(cd "$out" && ls VkLayer_vkgen_*.json)

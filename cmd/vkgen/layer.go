@@ -49,7 +49,10 @@ builds the library with the new layer's manifest.`,
 					return &exitError{code: 1, err: err}
 				}
 			}
-			gen, _, err := pipeline.Generate(r, ".")
+			gen, warns, err := pipeline.Generate(r, ".")
+			for _, w := range warns {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
+			}
 			if err != nil {
 				return usageErr(err)
 			}
@@ -68,10 +71,11 @@ builds the library with the new layer's manifest.`,
 	hooksCmd := &cobra.Command{
 		Use:   "hooks [DIR [COMMAND...]]",
 		Short: "Check a layer's hooks and print the signatures of the hooks of the given commands",
-		Long: `hooks checks the hooks the layer package in DIR implements (as vkgen generate does, naming
-the function and the expected type when one is wrong), lists them, and prints for every COMMAND
-(vkCreateBuffer ...) the signatures of its pre hook, its editing pre hook, its post hook and its
-next-layer call.`,
+		Long: `hooks checks the hooks the layer package in DIR implements (as vkgen generate does: every
+mistake at its file:line:col, with the name meant for a near miss), lists them, and prints for
+every COMMAND (vkCreateBuffer ...) the signature of every form of its hooks: pre, the editing
+pre, post without and with *layer.Call, the deferred before and after (and what a
+//vkgen:query adds), and its next-layer call.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
@@ -98,7 +102,10 @@ next-layer call.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			out, err := layerstubs.Hooks(r, filepath.ToSlash(abs), spec, impl, commands)
+			out, warns, err := layerstubs.Hooks(r, filepath.ToSlash(abs), spec, impl, commands, pipeline.LayerOptions(".", r))
+			for _, w := range warns {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
+			}
 			if err != nil {
 				return usageErr(err)
 			}

@@ -33,8 +33,10 @@ The registry is found in this order: --registry, $VK_REGISTRY, then, when
 the current directory holds ` + registry.PinFile + ` (the registry its
 generated files come from), a vk.xml with the pinned sha256 in
 $VKGEN_REGISTRY_PATH (each DIR/<version>/vk.xml or DIR/vk.xml) or the
-locations below; then $VULKAN_SDK/share/vulkan/registry/vk.xml,
-/usr/share/vulkan/registry/vk.xml, /usr/local/share/vulkan/registry/vk.xml.`,
+locations below, and no other: without a copy of the pinned registry vkgen
+stops, saying how to get it. Outside such a tree:
+$VULKAN_SDK/share/vulkan/registry/vk.xml, /usr/share/vulkan/registry/vk.xml,
+/usr/local/share/vulkan/registry/vk.xml.`,
 	Version:       buildVersion(),
 	SilenceUsage:  true,
 	SilenceErrors: true,
@@ -94,7 +96,7 @@ const maxRegistryMB = 1 << 20
 
 // registryFlag adds the shared --registry and --registry-max-mb flags to cmd.
 func registryFlag(cmd *cobra.Command, p *string) {
-	cmd.Flags().StringVar(p, "registry", "", "path to vk.xml, a file or a pipe (default: $VK_REGISTRY, the pinned copy, then the SDK and system locations)")
+	cmd.Flags().StringVar(p, "registry", "", "path to vk.xml, a file or a pipe (default: $VK_REGISTRY, then in a tree with "+registry.PinFile+" only a copy of the pinned registry, elsewhere the SDK and system locations)")
 	_ = cmd.MarkFlagFilename("registry", "xml")
 	cmd.Flags().Int64Var(&registryMaxMB, "registry-max-mb", registry.DefaultMaxSize>>20, "refuse a registry larger than `MiB` (parsing takes about 15 times the file's size in memory)")
 }
@@ -115,9 +117,6 @@ func loadRegistry(cmd *cobra.Command, explicit string) (*registry.Registry, erro
 	path, _, err := registry.FindPinned(explicit, pin)
 	if err != nil {
 		return nil, usageErr(err)
-	}
-	if pin != nil && explicit == "" && os.Getenv("VK_REGISTRY") == "" && !pin.Matches(path) {
-		fmt.Fprintf(cmd.ErrOrStderr(), "warning: no copy of the pinned registry %s found (%s); using %s, whose output differs from the committed files\n", pin.Version, registry.PinFile, path)
 	}
 	r, err := registry.Load(path, registry.WithMaxSize(registryMaxMB<<20))
 	var se *registry.SizeError

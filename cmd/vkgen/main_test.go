@@ -28,7 +28,8 @@ func vkgen(t *testing.T, args ...string) (stdout, stderr string, code int) {
 // TestCommittedUpToDate is the one freshness check of the tree: vkgen
 // generate writes the whole set into a temporary directory from the pinned
 // registry, and every committed file must equal its output, with no
-// generated file left over that it no longer writes. --check agrees.
+// generated file left over that it no longer writes, and every output is
+// named by the generated-file rule. --check agrees.
 func TestCommittedUpToDate(t *testing.T) {
 	reg := testenv.Registry(t, testenv.PinnedRegistry)
 	root := testenv.Root()
@@ -42,6 +43,11 @@ func TestCommittedUpToDate(t *testing.T) {
 	files := readTree(t, dir)
 	if len(files) < 10 {
 		t.Fatalf("only %d files generated", len(files))
+	}
+	for _, f := range files {
+		if !genfile.IsName(f.Name) {
+			t.Errorf("%s: a generated file without the %q infix (genfile.Name)", f.Name, genfile.Infix)
+		}
 	}
 	stale, err := pipeline.Stale(root, files)
 	if err != nil {

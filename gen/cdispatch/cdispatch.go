@@ -1,5 +1,5 @@
 // Package cdispatch generates the C dispatch table of the layer framework
-// (layer/vkgen_dispatch.[ch]) from the registry model: one untyped slot per
+// (layer/vkgen_dispatch.gen.[ch]) from the registry model: one untyped slot per
 // instance- or device-level entry point (aliases included) and a sorted name
 // table for name -> slot lookup. It owns only this model -> C step; the
 // templates live in package templates and the runtime using the table in
@@ -92,7 +92,7 @@ func Build(r *registry.Registry) (*Table, error) {
 	return t, nil
 }
 
-// Generate renders vkgen_dispatch.h and vkgen_dispatch.c for r.
+// Generate renders vkgen_dispatch.gen.h and vkgen_dispatch.gen.c for r.
 func Generate(r *registry.Registry) ([]genfile.File, error) {
 	t, err := Build(r)
 	if err != nil {
@@ -100,8 +100,8 @@ func Generate(r *registry.Registry) ([]genfile.File, error) {
 	}
 	var files []genfile.File
 	for _, f := range []struct{ out, tmpl string }{
-		{"vkgen_dispatch.h", "dispatch.h.tmpl"},
-		{"vkgen_dispatch.c", "dispatch.c.tmpl"},
+		{genfile.Name("vkgen_dispatch.h"), "dispatch.h.tmpl"},
+		{genfile.Name("vkgen_dispatch.c"), "dispatch.c.tmpl"},
 	} {
 		b, err := genfile.Render(f.tmpl, t, nil)
 		if err != nil {

@@ -43,9 +43,9 @@ func Render(t *objtypes.Tables, source string) ([]genfile.File, error) {
 		name  string
 		build func(*jen.File)
 	}{
-		{"objecttypes.go", g.objectTypes},
-		{"debugreport.go", g.debugReport},
-		{"destroyers.go", g.destroyers},
+		{genfile.Name("objecttypes.go"), g.objectTypes},
+		{genfile.Name("debugreport.go"), g.debugReport},
+		{genfile.Name("destroyers.go"), g.destroyers},
 	} {
 		jf := jen.NewFile(PackageName)
 		jf.HeaderComment(genfile.Header)

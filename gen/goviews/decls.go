@@ -208,6 +208,16 @@ func (g *gen) structType(f *jen.File, s *registry.Struct) error {
 			i--
 		}
 	}
+	if !s.Union {
+		taken := func(n string) bool { return fields[n] || methods[n] || n == "StructureType" }
+		for _, m := range s.Members {
+			code, err := g.sliceMethod(s, id, m, taken, method)
+			if err != nil {
+				return err
+			}
+			after = append(after, code...)
+		}
+	}
 	if s.SType != "" && g.consts[s.SType] != "" {
 		name, err := method("StructureType")
 		if err != nil {

@@ -23,7 +23,7 @@ import (
 const PackageName = "vk"
 
 // reserved are the identifiers the hand-written files of layer/vk declare.
-var reserved = []string{"Find", "Chain", "Chained", "BaseIn", "MaxChainLength"}
+var reserved = []string{"Find", "Chain", "Chained", "BaseIn", "MaxChainLength", "view", "maxView", "names", "noNames"}
 
 // gen holds one rendering: the registry, the layouts and every Go name.
 type gen struct {
@@ -268,7 +268,7 @@ func (g *gen) kindType(t *registry.Type) (*jen.Statement, error) {
 	return g.goType(d)
 }
 
-// render builds the files: types.go (handles, enums' types, flags,
+// render builds the files (named by genfile.Name): types.go (handles, enums' types, flags,
 // basetypes, funcpointers, API constants), enums_<group>.go (the
 // enumerants, by the first letter of their type), structs_<group>.go (by
 // the first letter of the struct), and the layout table of the tests.
@@ -298,7 +298,16 @@ func (g *gen) render() ([]genfile.File, error) {
 	g.constants(file("types.go"))
 	for _, e := range g.r.Enums {
 		if _, gen := fromGenerated[e.Name]; e.Kind != registry.EnumKindConstants && g.goName[e.Name] != "" && !gen {
-			g.enumerants(file("enums_"+group(enumFiles, g.goName[e.Name])+".go"), e)
+			f := file("enums_" + group(enumFiles, g.goName[e.Name]) + ".go")
+			g.enumerants(f, e)
+			if err := g.enumStrings(f, e); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, t := range g.r.Types {
+		if t.Kind == registry.KindBitmask && g.goName[t.Name] != "" {
+			g.flagsStrings(file("enums_"+group(enumFiles, g.goName[t.Name])+".go"), t)
 		}
 	}
 	for _, s := range g.structs {
@@ -307,6 +316,7 @@ func (g *gen) render() ([]genfile.File, error) {
 		}
 	}
 	g.layoutTable(file("layouts_test.go"))
+	g.stringerTable(file("layouts_test.go"))
 	names := make([]string, 0, len(files))
 	for n := range files {
 		names = append(names, n)
@@ -318,7 +328,7 @@ func (g *gen) render() ([]genfile.File, error) {
 		if err := files[n].Render(&buf); err != nil {
 			return nil, fmt.Errorf("goviews: %s: %w", n, err)
 		}
-		out = append(out, genfile.File{Name: n, Data: buf.Bytes()})
+		out = append(out, genfile.File{Name: genfile.Name(n), Data: buf.Bytes()})
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package goviews
 
 import (
 	"bytes"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -112,5 +113,50 @@ func TestClash(t *testing.T) {
 	_, err = Generate(r)
 	if want := "goviews: VK_E_1_2 and VK_E_12 both become Go name E12"; err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
+	}
+}
+
+// TestAccessors: counted pointers get slice accessors (a member count, a
+// count with null-terminated strings, altlen expressions, void pointers as
+// bytes); C strings (len null-terminated alone) get none; every enum and
+// flags type gets a String method reading a names table.
+func TestAccessors(t *testing.T) {
+	files, err := Generate(testreg.Load(t, testenv.PinnedRegistry))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all strings.Builder
+	for _, f := range files {
+		all.Write(f.Data)
+	}
+	text := all.String()
+	for _, want := range []string{
+		"func (s *DeviceCreateInfo) QueueCreateInfos() []DeviceQueueCreateInfo",
+		"return view(s.PQueueCreateInfos, s.QueueCreateInfoCount)",
+		"func (s *InstanceCreateInfo) EnabledExtensionNames() []*byte",
+		"return view(s.PCode, s.CodeSize/4)",
+		"return view(s.PSampleMask, (s.RasterizationSamples+31)/32)",
+		"func (s *PipelineCacheCreateInfo) InitialData() []byte",
+		"return view((*byte)(s.PInitialData), s.InitialDataSize)",
+		`func (v Result) String() string { return resultNames.enum("VkResult", int64(v)) }`,
+		`var resultNames = &names{text: "0 VK_SUCCESS 1 VK_NOT_READY `,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the views lack %q", want)
+		}
+	}
+	if !regexp.MustCompile(`func \(v BufferUsageFlags\) String\(\) string\s+\{ return bufferUsageFlagBitsNames.flags\(uint64\(v\)\) \}`).MatchString(text) {
+		t.Error("BufferUsageFlags has no String reading the table of VkBufferUsageFlagBits")
+	}
+	for _, absent := range []string{"ApplicationName()", "MessageIdName()"} {
+		if strings.Contains(text, absent) {
+			t.Errorf("the views have %q", absent)
+		}
+	}
+	// Alias enumerants are not in the tables: a value prints its first name.
+	for _, m := range regexp.MustCompile(`text: "([^"]*)"`).FindAllStringSubmatch(text, -1) {
+		if strings.Contains(m[1], "VK_PIPELINE_CREATE_DISPATCH_BASE_KHR") {
+			t.Error("a names table holds the alias VK_PIPELINE_CREATE_DISPATCH_BASE_KHR")
+		}
 	}
 }

@@ -35,15 +35,16 @@ type capType struct {
 }
 
 // capCmd is one deferred hook's description (in its layer's C file; the
-// structure types are the framework's, vkgen_capture.c).
+// structure types are the framework's, vkgen_capture.gen.c). It carries no
+// record id: the glue's layer.RegisterDeferred assigns one when the library
+// loads, so no layer's output depends on another's hooks.
 type capCmd struct {
-	CName  string // vkgen_cap_<symbol>_<before|after>_<Cmd>
-	ID     uint32
+	CName  string   // vkgen_cap_<symbol>_<before|after>_<Cmd>
 	Params []capPtr // with a query, its result last
 	Query  *capQuery
 	Names  int // a durable naming record's VKGEN_NAMES_* (//vkgen:durable), 0 for others
 	// Framework marks the framework's own records (vkgen_cap_names_*: object
-	// names), defined once in vkgen_capture.c and drained by package layer.
+	// names), defined once in vkgen_capture.gen.c and drained by package layer/naming.
 	Framework bool
 }
 
@@ -72,7 +73,6 @@ type captures struct {
 	abi    *cabi.ABI
 	types  map[string]*capType
 	queue  []string
-	Cmds   []*capCmd
 	stypes map[string]int64
 }
 
@@ -110,9 +110,9 @@ func (c *captures) Chained() []*capType {
 }
 
 // command describes the parameters of one deferred hook.
-func (c *captures) command(name, cname string, id uint32) (*capCmd, error) {
+func (c *captures) command(name, cname string) (*capCmd, error) {
 	rc := c.r.Command(name)
-	cmd := &capCmd{CName: cname, ID: id}
+	cmd := &capCmd{CName: cname}
 	for _, p := range rc.Params {
 		if p.Pointers == 0 && len(p.Array) == 0 {
 			if t := c.r.Type(p.Type); t != nil && (p.Type == "float" || p.Type == "double" || t.Kind == registry.KindStruct || t.Kind == registry.KindUnion) {
@@ -135,7 +135,6 @@ func (c *captures) command(name, cname string, id uint32) (*capCmd, error) {
 		}
 		cmd.Params = append(cmd.Params, d)
 	}
-	c.Cmds = append(c.Cmds, cmd)
 	return cmd, c.drain()
 }
 
@@ -172,12 +171,11 @@ func (c *captures) query(cmd *capCmd, rc *registry.Command, q *command) error {
 }
 
 // values describes a record of n integers (the forget hook's).
-func (c *captures) values(cname string, id uint32, n int) *capCmd {
-	cmd := &capCmd{CName: cname, ID: id, Params: make([]capPtr, n)}
+func (c *captures) values(cname string, n int) *capCmd {
+	cmd := &capCmd{CName: cname, Params: make([]capPtr, n)}
 	for i := range cmd.Params {
 		cmd.Params[i].Kind = "VALUE"
 	}
-	c.Cmds = append(c.Cmds, cmd)
 	return cmd
 }
 
@@ -338,4 +336,16 @@ func (cmd *capCmd) Types() []string {
 		}
 	}
 	return out
+}
+
+// allStructs describes every structure of the registry with a C layout, so
+// the framework's tables (vkgen_capture.gen.c) are the same whatever the
+// layers' deferred hooks copy.
+func (b *builder) allStructs() error {
+	for _, s := range b.r.Structs {
+		if _, err := b.caps.typeOf(s.Name); err != nil {
+			continue // opaque somewhere: never copied
+		}
+	}
+	return b.caps.drain()
 }

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/vkgen/vkgen/gen/genfile"
 )
 
 // What a layer implements, read from its Go source: the hooks are the
@@ -82,10 +84,17 @@ type Impl struct {
 	Funcs map[string]*Func // pre*, post*, on*, forget
 	// Next are the names called as next.<Name> (vk<Name> when a command).
 	Next map[string]token.Position
+	// Others are the package's other functions and its methods, checked
+	// for names close to a hook's (nearmiss.go).
+	Others []Named
 }
 
-// glueSuffix names the generated Go file of a layer, which Discover skips.
-const glueSuffix = "_glue.go"
+// Named is a function or method that is no hook.
+type Named struct {
+	Name   string
+	Pos    token.Position
+	Method bool
+}
 
 // Discover parses the Go files of the layer package in dir (tests and the
 // generated glue excluded).
@@ -98,7 +107,7 @@ func Discover(dir string) (*Impl, error) {
 	impl := &Impl{Funcs: map[string]*Func{}, Next: map[string]token.Position{}}
 	for _, e := range entries {
 		n := e.Name()
-		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || strings.HasSuffix(n, glueSuffix) {
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || genfile.IsName(n) {
 			continue
 		}
 		if e.Type()&fs.ModeType != 0 {
@@ -136,7 +145,11 @@ func (impl *Impl) addFile(fset *token.FileSet, f *ast.File) {
 	}
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Recv != nil || !isHookName(fd.Name.Name) {
+		if !ok {
+			continue
+		}
+		if fd.Recv != nil || !isHookName(fd.Name.Name) {
+			impl.Others = append(impl.Others, Named{fd.Name.Name, fset.Position(fd.Name.Pos()), fd.Recv != nil})
 			continue
 		}
 		f := &Func{
@@ -241,12 +254,6 @@ func (impl *Impl) sortedFuncs() []*Func {
 	for _, f := range impl.Funcs {
 		fs = append(fs, f)
 	}
-	sort.Slice(fs, func(i, j int) bool {
-		a, b := fs[i].Pos, fs[j].Pos
-		if a.Filename != b.Filename {
-			return a.Filename < b.Filename
-		}
-		return a.Offset < b.Offset
-	})
+	sort.Slice(fs, func(i, j int) bool { return posLess(fs[i].Pos, fs[j].Pos) })
 	return fs
 }

@@ -19,17 +19,12 @@ func (b *builder) layer(spec *Spec, impl *Impl, pkg, source string) (*layerData,
 	d := &layerData{Source: source, Spec: spec, Package: pkg}
 	v := strings.Split(spec.APIVersion, ".")
 	if len(v) < 2 {
-		return nil, fmt.Errorf("layerstubs: api_version %q is not major.minor[.patch]", spec.APIVersion)
+		return nil, Errors{{spec.Pos("api_version"), fmt.Sprintf("api_version %q is not major.minor[.patch]", spec.APIVersion)}}
 	}
 	d.APIMajor, d.APIMinor = v[0], v[1]
 	claimed := map[string]bool{}
-	var err error
-	if d.InstanceExts, err = extensions(b.r, spec.InstanceExtensions, "instance", claimed); err != nil {
-		return nil, err
-	}
-	if d.DeviceExts, err = extensions(b.r, spec.DeviceExtensions, "device", claimed); err != nil {
-		return nil, err
-	}
+	d.InstanceExts = b.extensions(spec, "instance", claimed)
+	d.DeviceExts = b.extensions(spec, "device", claimed)
 	if spec.TracingSettings {
 		if !claimed[layerSettingsExt] {
 			d.InstanceExts = append(d.InstanceExts, extension{Name: layerSettingsExt, SpecVersion: "2"})
@@ -57,6 +52,9 @@ func (b *builder) layer(spec *Spec, impl *Impl, pkg, source string) (*layerData,
 		}
 	}
 	for _, x := range append(append([]ExtensionSpec(nil), spec.InstanceExtensions...), spec.DeviceExtensions...) {
+		if !claimed[x.Name] {
+			continue // reported by extensions
+		}
 		for _, name := range b.r.Extension(x.Name).Commands {
 			if canon := canonical(b.r, name); canon != "" {
 				name = canon
@@ -72,13 +70,14 @@ func (b *builder) layer(spec *Spec, impl *Impl, pkg, source string) (*layerData,
 	}
 	for _, f := range impl.sortedFuncs() {
 		if err := b.addFunc(d, f, get); err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Pos, err)
+			b.report(f.Pos, b.absentTypes(f, err))
 		}
 	}
+	b.nearHooks(impl)
 	if spec.ObjectNames {
 		d.ObjectNames = true
 		for i, name := range nameRecords[:2] {
-			if b.names[i].ID == 0 {
+			if b.names[i].Names == 0 {
 				continue // the registry lacks the command
 			}
 			u, err := get(name)
@@ -95,9 +94,7 @@ func (b *builder) layer(spec *Spec, impl *Impl, pkg, source string) (*layerData,
 			}
 		}
 	}
-	if err := b.nextCalls(d, impl); err != nil {
-		return nil, err
-	}
+	b.nextCalls(d, impl)
 	if d.Forget != nil || hasDeferred(impl) {
 		// Deferred hooks run before the device or instance they touch is
 		// destroyed: the glue of a layer with any drains before the call down.
@@ -117,6 +114,9 @@ func (b *builder) layer(spec *Spec, impl *Impl, pkg, source string) (*layerData,
 		if !u.Export {
 			b.finishUse(d, u, spec.Symbol, claimed)
 			d.Uses = append(d.Uses, u)
+			if !b.fixed[name] {
+				d.Own = append(d.Own, u.command)
+			}
 		}
 	}
 	d.Forgets = d.NameCache || d.Forget != nil || d.ObjectNames
@@ -147,8 +147,7 @@ func (b *builder) addFunc(d *layerData, f *Func, get func(string) (*use, error))
 		if f.Name != "forgetNamed" || !same(f.Params, want) || len(f.Results) != 0 {
 			return fmt.Errorf("%s: the forget hook is func forgetNamed%s", f.Name, strings.TrimPrefix(signature(want, nil), "func"))
 		}
-		b.nextID++
-		d.Forget = &deferHook{Func: f.Name, Cap: b.caps.values("vkgen_cap_"+sym+"_forgetNamed", b.nextID, 3)}
+		d.Forget = &deferHook{Func: f.Name, Cap: b.caps.values("vkgen_cap_"+sym+"_forgetNamed", 3)}
 		return nil
 	}
 	if rest, ok := strings.CutPrefix(f.Name, "on"); ok {
@@ -166,7 +165,7 @@ func (b *builder) addFunc(d *layerData, f *Func, get func(string) (*use, error))
 		if canon := canonical(b.r, name); canon != "" {
 			return fmt.Errorf("%s: %s is an alias of %s; name the hook for it (aliases are hooked with it)", f.Name, name, canon)
 		}
-		return fmt.Errorf("%s: no Vulkan command %s", f.Name, name)
+		return b.noCommand(f.Name, name)
 	}
 	if down, ok := mandatory[name]; ok && down == "" {
 		return fmt.Errorf("%s: %s cannot be hooked", f.Name, name)
@@ -194,6 +193,9 @@ func (b *builder) addFunc(d *layerData, f *Func, get func(string) (*use, error))
 		}
 		var q *command
 		if f.Query != "" {
+			if b.r.Command(f.Query) == nil {
+				return b.noCommand(f.Name+": query", f.Query)
+			}
 			if q, err = b.command(f.Query); err != nil {
 				return fmt.Errorf("%s: query: %w", f.Name, err)
 			}
@@ -206,8 +208,7 @@ func (b *builder) addFunc(d *layerData, f *Func, get func(string) (*use, error))
 		if !same(f.Params, params) || len(f.Results) != 0 {
 			return fmt.Errorf("%s has type %s; want %s", f.Name, f.Signature(), signature(params, nil))
 		}
-		b.nextID++
-		c, err := b.caps.command(name, "vkgen_cap_"+sym+"_"+f.Name, b.nextID)
+		c, err := b.caps.command(name, "vkgen_cap_"+sym+"_"+f.Name)
 		if err != nil {
 			return err
 		}
@@ -277,7 +278,11 @@ func (b *builder) addCallback(d *layerData, f *Func, name string) error {
 		}
 	}
 	if fp == nil {
-		return fmt.Errorf("%s: no Vulkan callback type %s", f.Name, pfn)
+		var names []string
+		for _, p := range b.r.FuncPointers {
+			names = append(names, "on"+strings.TrimPrefix(p.Name, "PFN_vk"))
+		}
+		return absentf("%s: no Vulkan callback type %s%s", f.Name, pfn, didYouMean(closest(f.Name, names, 2)))
 	}
 	cb := &callback{Name: name, PFN: pfn, Return: fp.Return, ReturnGo: goValueType(fp.Return), Func: f.Name,
 		Export: "vkgen_" + d.Spec.Symbol + "_go_on_" + name, Thunk: "vkgen_" + d.Spec.Symbol + "_cb_" + name}
@@ -302,37 +307,45 @@ func (b *builder) addCallback(d *layerData, f *Func, name string) error {
 }
 
 // nextCalls adds the helpers for the next.<Cmd> calls the package makes.
-func (b *builder) nextCalls(d *layerData, impl *Impl) error {
+func (b *builder) nextCalls(d *layerData, impl *Impl) {
 	var names []string
 	for n := range impl.Next {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, method := range names {
-		entry := "vk" + method
-		canon := entry
-		if c := b.r.Command(entry); c == nil || c.Name != entry {
-			canon = canonical(b.r, entry)
+		if n, err := b.nextCall(d, method); err != nil {
+			b.report(impl.Next[method], fmt.Errorf("next.%s: %w", method, err))
+		} else {
+			d.Next = append(d.Next, n)
 		}
-		if canon == "" {
-			return fmt.Errorf("%s: next.%s: no Vulkan command %s", impl.Next[method], method, entry)
-		}
-		c, err := b.command(canon)
-		if err != nil {
-			return fmt.Errorf("%s: next.%s: %w", impl.Next[method], method, err)
-		}
-		if c.Level.Global() || c.Export {
-			return fmt.Errorf("%s: next.%s: %s is not dispatched through a layer's table", impl.Next[method], method, entry)
-		}
-		for _, p := range c.Params {
-			if p.HookType == "" {
-				return fmt.Errorf("%s: next.%s: parameter %s (%s) has no Go form", impl.Next[method], method, p.Name, p.CType)
-			}
-		}
-		d.Next = append(d.Next, &nextCall{command: c, Entry: entry, Method: method,
-			Fn: "vkgen_" + d.Spec.Symbol + "_next_" + method, Slot: tableSlot(c, entry), Instance: c.Level.Instance()})
 	}
-	return nil
+}
+
+// nextCall is the helper of next.<method>.
+func (b *builder) nextCall(d *layerData, method string) (*nextCall, error) {
+	entry := "vk" + method
+	canon := entry
+	if c := b.r.Command(entry); c == nil || c.Name != entry {
+		canon = canonical(b.r, entry)
+	}
+	if canon == "" {
+		return nil, b.noCommand("", entry)
+	}
+	c, err := b.command(canon)
+	if err != nil {
+		return nil, err
+	}
+	if c.Level.Global() || c.Export {
+		return nil, fmt.Errorf("%s is not dispatched through a layer's table", entry)
+	}
+	for _, p := range c.Params {
+		if p.HookType == "" {
+			return nil, fmt.Errorf("parameter %s (%s) has no Go form", p.Name, p.CType)
+		}
+	}
+	return &nextCall{command: c, Entry: entry, Method: method,
+		Fn: "vkgen_" + d.Spec.Symbol + "_next_" + method, Slot: tableSlot(c, entry), Instance: c.Level.Instance()}, nil
 }
 
 // finishUse derives a use's hook table row and which entries it claims.
@@ -354,7 +367,7 @@ func (b *builder) finishUse(d *layerData, u *use, sym string, claimed map[string
 		u.Hooks = append(u.Hooks, hook{"defer_post", "&" + u.After.Cap.CName})
 	}
 	if u.Names != nil {
-		u.Hooks = append(u.Hooks, hook{"defer_pre", "&" + u.Names.CName})
+		u.Hooks = append(u.Hooks, hook{"defer_pre", "&" + u.Names.CName}, hook{"names_once", "1"})
 	}
 	if u.Before != nil || u.After != nil {
 		d.Deferred = append(d.Deferred, u)
@@ -366,7 +379,6 @@ func (b *builder) finishUse(d *layerData, u *use, sym string, claimed map[string
 	if u.Pre != nil || u.Post != nil {
 		d.GoHooks = append(d.GoHooks, u)
 	}
-	u.Checked = true
 	for i, e := range u.Entries {
 		reqs := e.Requires
 		if i == 0 {

@@ -1,9 +1,13 @@
 // Package layerstubs generates the layer framework of one library and the
 // table of each layer it hosts, from the layers' specs (vkgen-layer.json) and
-// the registry model. The framework (vkgen_framework.h, vkgen_trampolines.h)
-// exists once: the C trampoline of every command any layer intercepts, the
-// destroy trampolines that feed the name cache and forget hooks, and the
-// signature of every hook. A layer gets its hook table, its exported
+// the registry model. The framework (vkgen_framework.gen.h,
+// vkgen_trampolines.gen.h, vkgen_capture.gen.c) exists once and depends on
+// no layer's hooks: the trampoline body, the trampolines and hook signatures
+// of the commands it intercepts itself (the runtime's, the destroy
+// trampolines that feed the name cache and forget hooks, the naming
+// commands), and what a deferred record copies of every structure. A layer
+// gets its hook table, the trampolines and signatures of its other
+// commands, its deferred records (ids are given at load), its exported
 // GetInstanceProcAddr / GetDeviceProcAddr / Negotiate entry points, the Go
 // //export glue with panic recovery, and its loader manifest. The C runtime
 // those files link against is package layer; the C text is in package
@@ -24,21 +28,22 @@ import (
 
 // Framework are the files written once per library into the framework's
 // directory (package layer).
-var Framework = []string{"vkgen_framework.h", "vkgen_trampolines.h", "vkgen_capture.c"}
+var Framework = []string{genfile.Name("vkgen_framework.h"), genfile.Name("vkgen_trampolines.h"), genfile.Name("vkgen_capture.c")}
 
 // Files lists the names Generate writes into the directory of a layer with
 // this symbol.
 func Files(symbol string) []string {
 	return []string{
-		"vkgen_" + symbol + ".h",
-		"vkgen_" + symbol + ".c",
-		"vkgen_" + symbol + "_glue.go",
+		genfile.Name("vkgen_" + symbol + ".h"),
+		genfile.Name("vkgen_" + symbol + ".c"),
+		genfile.Name("vkgen_" + symbol + "_glue.go"),
 		ManifestName(symbol),
 	}
 }
 
-// ManifestName is the manifest file of a layer.
-func ManifestName(symbol string) string { return "VkLayer_vkgen_" + symbol + ".json" }
+// ManifestName is the manifest file of a layer in its directory
+// (scripts/build-layers.sh installs it without the generated-file infix).
+func ManifestName(symbol string) string { return genfile.Name("VkLayer_vkgen_" + symbol + ".json") }
 
 // Layer is one layer of the library: its spec and its package directory
 // (slash-separated, relative to the output root; the last element names the
@@ -49,31 +54,59 @@ type Layer struct {
 	Impl *Impl // what its Go package implements (Discover)
 }
 
+// Options tune how a generation treats the layers.
+type Options struct {
+	// Older: the registry is older than the tree's pinned one, so a hook
+	// of a command, type or extension it lacks is left out with a warning
+	// (else it is an error).
+	Older bool
+}
+
 // Generate renders the framework into frameworkDir and every layer into its
-// Dir; names are relative to the same root.
-func Generate(r *registry.Registry, frameworkDir string, layers []Layer) ([]genfile.File, error) {
+// Dir; names are relative to the same root. The layers' mistakes are one
+// Errors listing all of them; warnings name what was left out.
+func Generate(r *registry.Registry, frameworkDir string, layers []Layer, opt Options) (files []genfile.File, warnings []string, err error) {
 	if r == nil {
-		return nil, fmt.Errorf("layerstubs: nil registry")
+		return nil, nil, fmt.Errorf("layerstubs: nil registry")
 	}
 	b, err := newBuilder(r)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	src := genfile.Source(r)
+	b.older = opt.Older
+	files, err = b.generate(frameworkDir, layers)
+	for _, w := range b.warns.sorted() {
+		warnings = append(warnings, w.String())
+	}
+	return files, warnings, err
+}
+
+func (b *builder) generate(frameworkDir string, layers []Layer) ([]genfile.File, error) {
+	src := genfile.Source(b.r)
 	var files []genfile.File
+	var built []*layerData // per layer, when none has a mistake
 	seen := map[string]string{}
 	for _, l := range layers {
 		if l.Spec == nil {
 			return nil, fmt.Errorf("layerstubs: %s: nil spec", l.Dir)
 		}
 		if other, dup := seen[l.Spec.Symbol]; dup {
-			return nil, fmt.Errorf("layerstubs: %s and %s both use symbol %q", other, l.Dir, l.Spec.Symbol)
+			b.report(l.Spec.Pos("symbol"), fmt.Errorf("%s and %s both use symbol %q", other, l.Dir, l.Spec.Symbol))
+			continue
 		}
 		seen[l.Spec.Symbol] = l.Dir
 		d, err := b.layer(l.Spec, l.Impl, PackageName(l.Dir), src)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", l.Dir, err)
+			b.report(l.Spec.Pos(""), err)
+			continue
 		}
+		built = append(built, d)
+	}
+	if b.errs != nil {
+		return nil, b.errs.sorted()
+	}
+	for i, d := range built {
+		l := layers[i]
 		fs, err := renderLayer(d)
 		if err != nil {
 			return nil, err

@@ -48,7 +48,7 @@ func layerDir(t *testing.T, spec, src string) (*Spec, *Impl, string) {
 func gen(t *testing.T, r *registry.Registry, spec, src string) (map[string]string, error) {
 	t.Helper()
 	s, impl, _ := layerDir(t, spec, src)
-	files, err := Generate(r, "fw", []Layer{{Dir: "x", Spec: s, Impl: impl}})
+	files, _, err := Generate(r, "fw", []Layer{{Dir: "x", Spec: s, Impl: impl}}, Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -79,6 +79,7 @@ func preCreateDevice(c *layer.Call, phys *vk.PhysicalDevice, info **vk.DeviceCre
 }
 func postCreateDevice(c *layer.Call, phys vk.PhysicalDevice, info *vk.DeviceCreateInfo, alloc *vk.AllocationCallbacks, out *vk.Device, r vk.Result) {}
 func preCmdSetBlendConstants(vk.CommandBuffer, *float32) {}
+func postGetPhysicalDeviceProperties2(vk.PhysicalDevice, *vk.PhysicalDeviceProperties2) {}
 func postMapMemory(vk.Device, vk.DeviceMemory, vk.DeviceSize, vk.DeviceSize, vk.MemoryMapFlags, *unsafe.Pointer, vk.Result) {}
 func postSetDebugUtilsObjectNameEXT(vk.Device, *vk.DebugUtilsObjectNameInfoEXT, vk.Result) {}
 func onDeviceMemoryReportCallbackEXT(*vk.DeviceMemoryReportCallbackDataEXT, unsafe.Pointer) {}
@@ -87,7 +88,7 @@ func use() { next.GetPhysicalDeviceProperties2KHR(0, nil); next.GetBufferMemoryR
 	if err != nil {
 		t.Fatal(err)
 	}
-	contains(t, "vkgen_t.c", out["vkgen_t.c"],
+	contains(t, "vkgen_t.c", out["vkgen_t.gen.c"],
 		// the layer's part is a table: hooks per entry point (the runtime's
 		// commands, own VKGEN_0, have their entries in VKGEN_RUNTIME_ENTRIES)
 		"X(vkCreateDevice, VKGEN_0, 1, .c_pre = t_edit_CreateDevice, .go_post = vkgen_t_go_post_CreateDevice) \\\n",
@@ -110,18 +111,20 @@ func use() { next.GetPhysicalDeviceProperties2KHR(0, nil); next.GetBufferMemoryR
 		"void vkgen_t_next_GetPhysicalDeviceProperties2KHR(int *ok, uintptr_t physicalDevice, void * pProperties) {\n\tstruct vkgen_instance *d = vkgen_instance_of(LAYER, (const void *)physicalDevice);\n\tPFN_vkGetPhysicalDeviceProperties2KHR fn = d ? (PFN_vkGetPhysicalDeviceProperties2KHR)d->tab[VKGEN_I_vkGetPhysicalDeviceProperties2KHR] : NULL;",
 		"struct vkgen_device *d = vkgen_device_of(LAYER, (const void *)device);",
 	)
-	if !strings.Contains(out["vkgen_t.c"], "VKGEN_FORGETS") {
+	if !strings.Contains(out["vkgen_t.gen.c"], "VKGEN_FORGETS") {
 		t.Error("a layer with a name cache does not intercept destroy commands to invalidate it")
 	}
-	contains(t, "vkgen_trampolines.h", out["vkgen_trampolines.h"],
-		"#define VKGEN_TRAMPOLINE(S, RET, R, VR, NC, DOWN, F, PARAMS, ARGS, PTRS, GOTYPES, GOARGS, U64ARGS, FORGET) \\\n",
+	contains(t, "vkgen_trampolines.h", out["vkgen_trampolines.gen.h"],
+		"#define VKGEN_TRAMPOLINE(S, RET, R, VR, NC, DOWN, F, PARAMS, ARGS, PTRS, GOTYPES, GOARGS, U64ARGS, FORGET) \\\n")
+	// the commands only the layer intercepts are instantiated in its own file
+	contains(t, "vkgen_t.c", out["vkgen_t.gen.c"],
 		// the alias calls down through its own slot
 		"#define VKGEN_CMD_vkGetPhysicalDeviceProperties2KHR(X, ...) X(vkGetPhysicalDeviceProperties2KHR, GetPhysicalDeviceProperties2, void, VKGEN_0, VKGEN_I_vkGetPhysicalDeviceProperties2KHR, (VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties2* pProperties), (physicalDevice, pProperties), __VA_ARGS__)",
 		"VKGEN_TRAMPOLINE(CreateDebugUtilsMessengerEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, instance, 0, ",
 		// an array parameter reaches Go as a pointer
 		", ((GoUintptr)commandBuffer, (void*)blendConstants), ((uint64_t)(uintptr_t)commandBuffer, (uint64_t)(uintptr_t)blendConstants), ())",
 	)
-	contains(t, "glue", out["vkgen_t_glue.go"],
+	contains(t, "glue", out["vkgen_t_glue.gen.go"],
 		// exports take plain cgo types and hand hooks package vk's types
 		"func vkgen_t_go_post_MapMemory(call unsafe.Pointer, device uintptr, memory uint64, offset C.VkDeviceSize, size C.VkDeviceSize, flags C.VkMemoryMapFlags, ppData unsafe.Pointer, result C.VkResult) {",
 		"postMapMemory(vk.Device(device), vk.DeviceMemory(memory), vk.DeviceSize(offset), vk.DeviceSize(size), vk.MemoryMapFlags(flags), (*unsafe.Pointer)(ppData), vk.Result(result))",
@@ -137,29 +140,32 @@ func use() { next.GetPhysicalDeviceProperties2KHR(0, nil); next.GetBufferMemoryR
 			t.Errorf("%s does not record the generated header and the registry version", name)
 		}
 	}
-	contains(t, "manifest", out["VkLayer_vkgen_t.json"], `"vkGetInstanceProcAddr": "vkgen_t_GetInstanceProcAddr"`)
+	contains(t, "manifest", out["VkLayer_vkgen_t.gen.json"], `"vkGetInstanceProcAddr": "vkgen_t_GetInstanceProcAddr"`)
 }
 
-// TestLibrary: two layers share one framework holding the union of their
-// commands; each layer's file holds only its own table.
+// TestLibrary: two layers share one framework that depends on neither's
+// hooks; each layer's files hold its own table and trampolines.
 func TestLibrary(t *testing.T) {
 	r := testreg.Load(t, testenv.PinnedRegistry)
 	a, ai, _ := layerDir(t, `{"name": "VK_LAYER_T_a", "symbol": "a", "description": "d"}`,
 		"func preCreateBuffer(vk.Device, *vk.BufferCreateInfo, *vk.AllocationCallbacks, *vk.Buffer) {}\n")
 	b, bi, _ := layerDir(t, `{"name": "VK_LAYER_T_b", "symbol": "b", "description": "d"}`,
 		"func postCreateImage(vk.Device, *vk.ImageCreateInfo, *vk.AllocationCallbacks, *vk.Image, vk.Result) {}\n")
-	files, err := Generate(r, "fw", []Layer{{Dir: "l/a", Spec: a, Impl: ai}, {Dir: "l/b", Spec: b, Impl: bi}})
+	files, _, err := Generate(r, "fw", []Layer{{Dir: "l/a", Spec: a, Impl: ai}, {Dir: "l/b", Spec: b, Impl: bi}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var fw, la int
 	for _, f := range files {
 		switch {
-		case f.Name == "fw/vkgen_trampolines.h":
+		case f.Name == "fw/vkgen_trampolines.gen.h":
 			fw++
-			contains(t, f.Name, string(f.Data), "VKGEN_TRAMPOLINE(CreateBuffer,", "VKGEN_TRAMPOLINE(CreateImage,")
-		case f.Name == "l/a/vkgen_a.c":
+			if strings.Contains(string(f.Data), "VKGEN_TRAMPOLINE(CreateBuffer,") || strings.Contains(string(f.Data), "VKGEN_TRAMPOLINE(CreateImage,") {
+				t.Error("the framework instantiates a layer's trampoline")
+			}
+		case f.Name == "l/a/vkgen_a.gen.c":
 			la++
+			contains(t, f.Name, string(f.Data), "VKGEN_TRAMPOLINE(CreateBuffer,")
 			if strings.Contains(string(f.Data), "CreateImage") {
 				t.Error("layer a's table holds layer b's command")
 			}
@@ -171,7 +177,7 @@ func TestLibrary(t *testing.T) {
 	if fw != 1 || la != 1 {
 		t.Errorf("framework written %d times, layer a %d times", fw, la)
 	}
-	if _, err := Generate(r, "fw", []Layer{{Dir: "l/a", Spec: a, Impl: ai}, {Dir: "l/a2", Spec: a, Impl: ai}}); err == nil {
+	if _, _, err := Generate(r, "fw", []Layer{{Dir: "l/a", Spec: a, Impl: ai}, {Dir: "l/a2", Spec: a, Impl: ai}}, Options{}); err == nil {
 		t.Error("two layers with one symbol accepted")
 	}
 }
@@ -243,15 +249,15 @@ func TestDurableNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	contains(t, "vkgen_t.c", out["vkgen_t.c"],
-		"static const struct vkgen_cap_cmd vkgen_cap_t_afterDebugMarkerSetObjectNameEXT = {5, 2, vkgen_cap_t_afterDebugMarkerSetObjectNameEXT_params, .names = 2};",
-		"static const struct vkgen_cap_cmd vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT = {4, 2, vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT_params, .names = 1};")
-	contains(t, "vkgen_capture.c", out["vkgen_capture.c"],
+	contains(t, "vkgen_t.c", out["vkgen_t.gen.c"],
+		"struct vkgen_cap_cmd vkgen_cap_t_afterDebugMarkerSetObjectNameEXT = {.nparams = 2, .params = vkgen_cap_t_afterDebugMarkerSetObjectNameEXT_params, .names = 2};",
+		"struct vkgen_cap_cmd vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT = {.nparams = 2, .params = vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT_params, .names = 1};")
+	contains(t, "vkgen_capture.c", out["vkgen_capture.gen.c"],
 		"int32_t vkgen_object_type_of_report(int32_t t) {",
 		"\tcase 9: return 9;\n",           // BUFFER
 		"\tcase 28: return 1000011000;\n") // DEBUG_REPORT_CALLBACK_EXT
 	s, impl, dir := layerDir(t, spec, src)
-	hooks, err := Hooks(r, dir, s, impl, nil)
+	hooks, _, err := Hooks(r, dir, s, impl, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,22 +278,22 @@ func TestObjectNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	contains(t, "vkgen_t.c", out["vkgen_t.c"],
-		"X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_SetDebugUtilsObjectNameEXT, .name_cache = 1) \\\n",
-		"X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_DebugMarkerSetObjectNameEXT, .name_cache = 1) \\\n",
+	contains(t, "vkgen_t.c", out["vkgen_t.gen.c"],
+		"X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_SetDebugUtilsObjectNameEXT, .names_once = 1, .name_cache = 1) \\\n",
+		"X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_DebugMarkerSetObjectNameEXT, .names_once = 1, .name_cache = 1) \\\n",
 		"\nVKGEN_FORGETS\n", "static struct vkgen_named named;",
 		".object_names = 1, .forget = &vkgen_cap_names_forget, .named = &named)",
-		"static const struct vkgen_cap_cmd vkgen_cap_t_afterCreateBuffer = {4, 4,")
-	if strings.Contains(out["vkgen_t.c"], "vkgen_cap_names_forget = ") {
+		"struct vkgen_cap_cmd vkgen_cap_t_afterCreateBuffer = {.nparams = 4,")
+	if strings.Contains(out["vkgen_t.gen.c"], "vkgen_cap_names_forget = ") {
 		t.Error("the layer's C file defines a framework record")
 	}
-	contains(t, "vkgen_capture.c", out["vkgen_capture.c"],
-		"const struct vkgen_cap_cmd vkgen_cap_names_SetDebugUtilsObjectNameEXT = {1, 2, vkgen_cap_names_SetDebugUtilsObjectNameEXT_params, .names = 1};",
-		"const struct vkgen_cap_cmd vkgen_cap_names_DebugMarkerSetObjectNameEXT = {2, 2, vkgen_cap_names_DebugMarkerSetObjectNameEXT_params, .names = 2};",
-		"const struct vkgen_cap_cmd vkgen_cap_names_forget = {3, 3, vkgen_cap_names_forget_params};")
-	contains(t, "glue", out["vkgen_t_glue.go"], "\tlayer.RecordNames() // the layer declares object_names\n")
+	contains(t, "vkgen_capture.c", out["vkgen_capture.gen.c"],
+		"struct vkgen_cap_cmd vkgen_cap_names_SetDebugUtilsObjectNameEXT = {.nparams = 2, .params = vkgen_cap_names_SetDebugUtilsObjectNameEXT_params, .names = 1};",
+		"struct vkgen_cap_cmd vkgen_cap_names_DebugMarkerSetObjectNameEXT = {.nparams = 2, .params = vkgen_cap_names_DebugMarkerSetObjectNameEXT_params, .names = 2};",
+		"struct vkgen_cap_cmd vkgen_cap_names_forget = {.nparams = 3, .params = vkgen_cap_names_forget_params};")
+	contains(t, "glue", out["vkgen_t_glue.gen.go"], "\tnaming.Record() // the layer declares object_names\n")
 	s, impl, dir := layerDir(t, named, "")
-	hooks, err := Hooks(r, dir, s, impl, nil)
+	hooks, _, err := Hooks(r, dir, s, impl, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +322,7 @@ func TestForgetNamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := out["vkgen_trampolines.h"]
+	tr := out["vkgen_trampolines.gen.h"]
 	contains(t, "vkgen_trampolines.h", tr,
 		"vkgen_forget(L, (uint64_t)(uintptr_t)device, 9, (uint64_t)buffer, 0);",
 		"for (uint32_t i = 0; i < commandBufferCount; i++) vkgen_forget(L, (uint64_t)(uintptr_t)device, 6, (uint64_t)(uintptr_t)pCommandBuffers[i], 0);",
@@ -332,15 +338,15 @@ func TestForgetNamed(t *testing.T) {
 	if i < 0 || j < 0 || strings.Contains(tr[i:i+j], "vkgen_forget(") {
 		t.Error("vkDestroyDevice is the runtime's, not a forget call")
 	}
-	c := out["vkgen_t.c"]
+	c := out["vkgen_t.gen.c"]
 	contains(t, "vkgen_t.c", c, "\nVKGEN_FORGETS\n", "VKGEN_FORGET_ENTRIES", ".forget = &vkgen_cap_t_forgetNamed, .named = &named)",
 		"X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, 0) \\\n", "X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, 0) \\\n")
 	if strings.Contains(c, ".names") {
 		t.Error("a forget hook without naming hooks must not have a name cache")
 	}
 	// forgetNamed is deferred: the trampolines record (device, type, handle)
-	contains(t, "glue", out["vkgen_t_glue.go"], "forgetNamed(vk.Device(r.Value(0)), vk.ObjectType(r.Value(1)), r.Value(2))")
-	contains(t, "vkgen_t.c", out["vkgen_t.c"], "static const struct vkgen_cap_cmd vkgen_cap_t_forgetNamed = {4, 3, vkgen_cap_t_forgetNamed_params};")
+	contains(t, "glue", out["vkgen_t_glue.gen.go"], "forgetNamed(vk.Device(r.Value(0)), vk.ObjectType(r.Value(1)), r.Value(2))")
+	contains(t, "vkgen_t.c", out["vkgen_t.gen.c"], "struct vkgen_cap_cmd vkgen_cap_t_forgetNamed = {.nparams = 3, .params = vkgen_cap_t_forgetNamed_params};")
 }
 
 // TestDeferred: before/after hooks are recorded by the trampolines into the
@@ -359,20 +365,20 @@ func postDestroyDevice(vk.Device, *vk.AllocationCallbacks) {}
 	if err != nil {
 		t.Fatal(err)
 	}
-	contains(t, "vkgen_t.c", out["vkgen_t.c"],
+	contains(t, "vkgen_t.c", out["vkgen_t.gen.c"],
 		"X(vkCreateBuffer, VKGEN_1, 0, .defer_post = &vkgen_cap_t_afterCreateBuffer) \\\n",
 		"X(vkDestroyBuffer, VKGEN_1, 0, .defer_pre = &vkgen_cap_t_beforeDestroyBuffer) \\\n",
 		"X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_t_beforeSetDebugUtilsObjectNameEXT, .name_cache = 1) \\\n",
-		"static const struct vkgen_cap_cmd vkgen_cap_t_afterCreateBuffer = {4, 4, vkgen_cap_t_afterCreateBuffer_params};",
+		"struct vkgen_cap_cmd vkgen_cap_t_afterCreateBuffer = {.nparams = 4, .params = vkgen_cap_t_afterCreateBuffer_params};",
 		// a query runs through the next layer's table when the call is recorded
 		"static void vkgen_t_query_afterBindBufferMemory(const uint64_t *a, void *out) {\n\tstruct vkgen_device *d = vkgen_device_of(LAYER, (const void *)(uintptr_t)a[0]);\n\tPFN_vkGetBufferMemoryRequirements fn = d ? (PFN_vkGetBufferMemoryRequirements)d->tab[VKGEN_D_vkGetBufferMemoryRequirements] : NULL;\n\tif (fn) fn((VkDevice)(uintptr_t)a[0], (VkBuffer)(uintptr_t)a[1], (VkMemoryRequirements *)out);\n}",
 	)
-	contains(t, "vkgen_t.c", out["vkgen_t.c"],
+	contains(t, "vkgen_t.c", out["vkgen_t.gen.c"],
 		// device by value, the create info with its chain, no allocator,
 		// the created handle
 		"static const struct vkgen_cap_ptr vkgen_cap_t_afterCreateBuffer_params[] = {\n\t{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},\n\t{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkBufferCreateInfo},\n\t{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},\n\t{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},\n};",
 	)
-	contains(t, "vkgen_capture.c", out["vkgen_capture.c"],
+	contains(t, "vkgen_capture.c", out["vkgen_capture.gen.c"],
 		// pQueueFamilyIndices is valid only with VK_SHARING_MODE_CONCURRENT
 		// (noautovalidity): never read, NULL in the copy
 		"static const struct vkgen_cap_ptr vkgen_cap_VkBufferCreateInfo_ptrs[] = {\n\t{8, VKGEN_CAP_CHAIN, 0, 0, 0, 0, NULL},\n\t{48, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},\n};",
@@ -382,13 +388,13 @@ func postDestroyDevice(vk.Device, *vk.AllocationCallbacks) {}
 		// a structure a chain of a create info may carry, by its sType
 		"case 1000072000: return &vkgen_cap_VkExternalMemoryBufferCreateInfo;",
 	)
-	contains(t, "glue", out["vkgen_t_glue.go"],
-		"layer.RegisterDeferred(4, \"VK_LAYER_T_t\", \"afterCreateBuffer\", func(r *layer.Record) {\n\t\tafterCreateBuffer(vk.Device(r.Value(0)), (*vk.BufferCreateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.Buffer)(r.Pointer(3)), vk.Result(r.Result()))",
+	contains(t, "glue", out["vkgen_t_glue.gen.go"],
+		"layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_t_afterCreateBuffer), \"VK_LAYER_T_t\", \"afterCreateBuffer\", func(r *layer.Record) {\n\t\tafterCreateBuffer(vk.Device(r.Value(0)), (*vk.BufferCreateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.Buffer)(r.Pointer(3)), vk.Result(r.Result()))",
 		"beforeDestroyBuffer(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), (*vk.AllocationCallbacks)(r.Pointer(2)))",
 		"\tif layer.Sync() { // the deferred hooks of the calls before this one run first\n\t\tdefer layer.Unsync()\n\t}\n\tpostDestroyDevice(",
 		"afterBindBufferMemory(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), vk.DeviceMemory(r.Value(2)), vk.DeviceSize(r.Value(3)), vk.Result(r.Result()), (*vk.MemoryRequirements)(r.Pointer(4)))",
 	)
-	contains(t, "vkgen_t.c", out["vkgen_t.c"], "vkgen_cap_t_afterBindBufferMemory_params, vkgen_t_query_afterBindBufferMemory, 24};")
+	contains(t, "vkgen_t.c", out["vkgen_t.gen.c"], "vkgen_cap_t_afterBindBufferMemory_params, .query = vkgen_t_query_afterBindBufferMemory, .query_size = 24};")
 	if _, err := gen(t, r, spec, "func afterCmdSetBlendConstants(vk.CommandBuffer, *float32) {}\n"); err != nil {
 		t.Errorf("an array parameter cannot be deferred: %v", err)
 	}

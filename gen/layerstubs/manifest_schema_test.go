@@ -51,7 +51,7 @@ func jsonKind(v any) string {
 // the vendor; the layers keep the names the loader, users and the
 // reference (VK_LAYER_GOOGLE_DebugMarker) use.
 func TestManifestsFollowTheSchema(t *testing.T) {
-	paths, err := filepath.Glob(filepath.Join(testenv.Root(), "layer", "*", "VkLayer_vkgen_*.json"))
+	paths, err := filepath.Glob(filepath.Join(testenv.Root(), "layer", "*", "VkLayer_vkgen_*.gen.json"))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no manifests: %v", err)
 	}

@@ -91,7 +91,6 @@ type command struct {
 	Export              bool   // vkGetInstanceProcAddr/vkGetDeviceProcAddr
 	NameCache           bool
 	Forget              *forget
-	Checked             bool // a layer's spec lists it: the headers must declare it
 }
 
 // hook is one initializer of a layer's vkgen_hooks_<Cmd> table.
@@ -147,7 +146,8 @@ type layerData struct {
 	Spec               *Spec
 	Package            string
 	APIMajor, APIMinor string
-	Uses               []*use // sorted by name, without the exported entry points
+	Uses               []*use     // sorted by name, without the exported entry points
+	Own                []*command // what it uses that the framework does not intercept itself
 	GoHooks            []*use
 	Deferred           []*use // uses with a deferred hook
 	Edits              []*use // uses with an editing pre hook
@@ -165,7 +165,7 @@ type layerData struct {
 type frameworkData struct {
 	Source   string
 	Captures *captures
-	Commands []*command // every command some layer or the forget set intercepts
+	Commands []*command // what the framework intercepts itself (builder.fixed)
 	Forgets  []*command // the destroy commands
 	Runtime  []*command // the commands every layer intercepts for the runtime (mandatory)
 	Reports  []reportType
@@ -179,12 +179,18 @@ type reportType struct{ Value, ObjectType int64 }
 type builder struct {
 	r       *registry.Registry
 	caps    *captures
-	nextID  uint32 // the last deferred hook's record id
 	tab     *cdispatch.Table
 	cmds    map[string]*command
 	forgets []*command
 	reports []reportType
 	names   []*capCmd // the framework's object-name records (addNameRecords)
+	// fixed are the commands the framework intercepts whatever the layers
+	// (the runtime's, the destroy and the naming commands): its files hold
+	// their signatures and trampolines, a layer's the others it uses.
+	fixed map[string]bool
+
+	diags              // the layers' mistakes and warnings (diag.go)
+	hookNames []string // every hook name the registry allows (nearHooks)
 }
 
 func newBuilder(r *registry.Registry) (*builder, error) {
@@ -196,30 +202,52 @@ func newBuilder(r *registry.Registry) (*builder, error) {
 	if err := b.addForgets(); err != nil {
 		return nil, err
 	}
-	return b, b.addNameRecords()
+	if err := b.addNameRecords(); err != nil {
+		return nil, err
+	}
+	for name, down := range mandatory {
+		if down != "" {
+			if _, err := b.command(name); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, name := range nameRecords[:2] {
+		if c := r.Command(name); c != nil && c.Name == name {
+			if _, err := b.command(name); err != nil {
+				return nil, err
+			}
+		}
+	}
+	b.fixed = map[string]bool{}
+	for name := range b.cmds {
+		b.fixed[name] = true
+	}
+	if err := b.allStructs(); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // nameRecords are the framework's object-name records, in id order: the two
 // naming commands (durable) and the forgetting of an ended object's name.
 var nameRecords = []string{"vkSetDebugUtilsObjectNameEXT", "vkDebugMarkerSetObjectNameEXT", "forget"}
 
-// addNameRecords describes the framework's own deferred hooks, numbered
-// before any layer's: what the naming trampolines of a layer declaring
-// object_names record, and its forget record (layer/names.go drains them).
-// A naming command the registry lacks gets a record nothing makes (id 0).
+// addNameRecords describes the framework's own deferred hooks: what the
+// naming trampolines of a layer declaring object_names record, and its
+// forget record (layer/naming drains them). A naming command the registry
+// lacks gets a record nothing makes (Names 0).
 func (b *builder) addNameRecords() error {
 	for _, name := range nameRecords {
 		cname := "vkgen_cap_names_" + strings.TrimPrefix(name, "vk")
 		var c *capCmd
 		if rc := b.r.Command(name); name != "forget" && (rc == nil || rc.Name != name) {
-			c = b.caps.values(cname, 0, 2)
+			c = b.caps.values(cname, 2)
 		} else if name == "forget" {
-			b.nextID++
-			c = b.caps.values(cname, b.nextID, 3)
+			c = b.caps.values(cname, 3)
 		} else {
-			b.nextID++
 			var err error
-			if c, err = b.caps.command(name, cname, b.nextID); err != nil {
+			if c, err = b.caps.command(name, cname); err != nil {
 				return err
 			}
 			c.Names = namingRecords[name]
@@ -238,9 +266,9 @@ func (b *builder) command(name string) (*command, error) {
 	c := b.r.Command(name)
 	if c == nil || c.Name != name || len(c.RequiredBy) == 0 {
 		if canon := canonical(b.r, name); canon != "" {
-			return nil, fmt.Errorf("layerstubs: %s is an alias; list the command as %s (aliases are intercepted with it)", name, canon)
+			return nil, fmt.Errorf("%s is an alias; list the command as %s (aliases are intercepted with it)", name, canon)
 		}
-		return nil, fmt.Errorf("layerstubs: unknown command %s", name)
+		return nil, b.noCommand("", name)
 	}
 	n, ok := b.tab.Lookup(c.Name)
 	if !ok {
@@ -254,7 +282,7 @@ func (b *builder) command(name string) (*command, error) {
 		Export: isMandatory && down == "",
 	}
 	if cmd.Level.Global() && down == "" {
-		return nil, fmt.Errorf("layerstubs: global command %s cannot be intercepted", c.Name)
+		return nil, fmt.Errorf("global command %s cannot be intercepted", c.Name)
 	}
 	for _, p := range c.Params {
 		pp, err := newParam(b.r, p)
@@ -361,10 +389,13 @@ func (b *builder) addForgets() error {
 	return nil
 }
 
-// framework is the union of what the layers built so far intercept.
+// framework is what the framework intercepts itself, whatever the layers.
 func (b *builder) framework(source string) *frameworkData {
 	d := &frameworkData{Source: source, Forgets: b.forgets, Captures: b.caps, Reports: b.reports, Names: b.names}
-	for _, c := range b.cmds {
+	for name, c := range b.cmds {
+		if !b.fixed[name] {
+			continue
+		}
 		if !c.Export {
 			d.Commands = append(d.Commands, c)
 		}
@@ -398,15 +429,33 @@ func sorted(s []string) []string {
 // TracingSettings implements.
 const layerSettingsExt = "VK_EXT_layer_settings"
 
-func extensions(r *registry.Registry, specs []ExtensionSpec, typ string, claimed map[string]bool) ([]extension, error) {
+// extensions are the spec's extensions of type typ ("instance", "device")
+// the registry has, each marked claimed; the others are reported at their
+// place in the spec.
+func (b *builder) extensions(spec *Spec, typ string, claimed map[string]bool) []extension {
+	specs, key := spec.InstanceExtensions, "instance_extensions"
+	if typ == "device" {
+		specs, key = spec.DeviceExtensions, "device_extensions"
+	}
 	var out []extension
-	for _, s := range specs {
-		e := r.Extension(s.Name)
+	for i, s := range specs {
+		pos := spec.Pos(fmt.Sprintf("%s[%d].name", key, i))
+		e := b.r.Extension(s.Name)
 		if e == nil {
-			return nil, fmt.Errorf("layerstubs: unknown extension %s", s.Name)
+			var names []string
+			for _, x := range b.r.Extensions {
+				names = append(names, x.Name)
+			}
+			b.report(pos, absentf("unknown extension %s%s", s.Name, didYouMean(closest(s.Name, names, 3))))
+			continue
 		}
 		if e.Type != typ {
-			return nil, fmt.Errorf("layerstubs: %s is a %s extension, listed as %s", s.Name, e.Type, typ)
+			article := "a"
+			if strings.HasPrefix(e.Type, "i") {
+				article = "an"
+			}
+			b.report(pos, fmt.Errorf("%s is %s %s extension, listed in %s", s.Name, article, e.Type, key))
+			continue
 		}
 		claimed[s.Name] = true
 		x := extension{Name: s.Name, SpecVersion: fmt.Sprint(s.SpecVersion)}
@@ -415,7 +464,7 @@ func extensions(r *registry.Registry, specs []ExtensionSpec, typ string, claimed
 		}
 		out = append(out, x)
 	}
-	return out, nil
+	return out
 }
 
 var goKeywords = map[string]bool{

@@ -14,23 +14,27 @@ import (
 // its Go package implements (checked, so a wrong one is the error) and the
 // exact signatures of the hooks and next-layer calls of the given commands
 // (`vkgen layer hooks`).
-func Hooks(r *registry.Registry, dir string, spec *Spec, impl *Impl, commands []string) ([]byte, error) {
-	b, d, err := layerData1(r, dir, spec, impl)
+func Hooks(r *registry.Registry, dir string, spec *Spec, impl *Impl, commands []string, opt Options) (out []byte, warnings []string, err error) {
+	b, d, err := layerData1(r, dir, spec, impl, opt)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	for _, w := range b.warns.sorted() {
+		warnings = append(warnings, w.String())
 	}
 	var asked []*command
 	for _, name := range commands {
 		c, err := b.command(name)
 		if err != nil {
-			return nil, err
+			return nil, warnings, err
 		}
 		asked = append(asked, c)
 	}
-	return genfile.Render("hooks.txt.tmpl", struct {
+	out, err = genfile.Render("hooks.txt.tmpl", struct {
 		*layerData
 		Asked []*command
 	}{d, asked}, funcs)
+	return out, warnings, err
 }
 
 var newNameRE = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
@@ -50,7 +54,7 @@ func Scaffold(r *registry.Registry, dir, name string) ([]genfile.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, d, err := layerData1(r, dir, spec, nil)
+	b, d, err := layerData1(r, dir, spec, nil, Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +79,7 @@ func Scaffold(r *registry.Registry, dir, name string) ([]genfile.File, error) {
 }
 
 // layerData1 is the model of one layer on its own.
-func layerData1(r *registry.Registry, dir string, spec *Spec, impl *Impl) (*builder, *layerData, error) {
+func layerData1(r *registry.Registry, dir string, spec *Spec, impl *Impl, opt Options) (*builder, *layerData, error) {
 	if r == nil || spec == nil {
 		return nil, nil, fmt.Errorf("layerstubs: nil registry or spec")
 	}
@@ -83,6 +87,13 @@ func layerData1(r *registry.Registry, dir string, spec *Spec, impl *Impl) (*buil
 	if err != nil {
 		return nil, nil, err
 	}
+	b.older = opt.Older
 	d, err := b.layer(spec, impl, PackageName(dir), genfile.Source(r))
-	return b, d, err
+	if err != nil {
+		b.report(spec.Pos(""), err)
+	}
+	if b.errs != nil {
+		return nil, nil, b.errs.sorted()
+	}
+	return b, d, nil
 }

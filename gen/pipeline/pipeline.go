@@ -29,10 +29,10 @@ import (
 
 // The tree's layout, relative to its root.
 const (
-	TablesDir    = "generated"                      // Go tables
-	FrameworkDir = "layer"                          // the layer framework (package layer)
-	ViewsDir     = "layer/vk"                       // Go views of the Vulkan types (package vk)
-	LibraryFile  = "layer/vklayers/vkgen_layers.go" // the library's blank imports of its layers
+	TablesDir    = "generated"                          // Go tables
+	FrameworkDir = "layer"                              // the layer framework (package layer)
+	ViewsDir     = "layer/vk"                           // Go views of the Vulkan types (package vk)
+	LibraryFile  = "layer/vklayers/vkgen_layers.gen.go" // the library's blank imports of its layers
 )
 
 // Dirs are the directories Stale searches for orphaned generated files.
@@ -47,8 +47,13 @@ func Layers(root string) ([]layerstubs.Layer, error) {
 	}
 	sort.Strings(specs)
 	var out []layerstubs.Layer
+	var errs layerstubs.Errors // every spec's mistakes at once
 	for _, p := range specs {
 		s, err := layerstubs.LoadSpec(p)
+		if es, ok := err.(layerstubs.Errors); ok {
+			errs = append(errs, es...)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -57,6 +62,9 @@ func Layers(root string) ([]layerstubs.Layer, error) {
 			return nil, err
 		}
 		out = append(out, layerstubs.Layer{Dir: path.Join(FrameworkDir, filepath.Base(filepath.Dir(p))), Spec: s, Impl: impl})
+	}
+	if errs != nil {
+		return nil, errs
 	}
 	return out, nil
 }
@@ -90,7 +98,8 @@ func Generate(r *registry.Registry, root string) (files []genfile.File, warnings
 	if err != nil {
 		return nil, warnings, err
 	}
-	lf, err := layerstubs.Generate(r, FrameworkDir, layers)
+	lf, lw, err := layerstubs.Generate(r, FrameworkDir, layers, LayerOptions(root, r))
+	warnings = append(warnings, lw...)
 	if err != nil {
 		return nil, warnings, err
 	}
@@ -100,6 +109,14 @@ func Generate(r *registry.Registry, root string) (files []genfile.File, warnings
 		return nil, warnings, err
 	}
 	return append(files, lib), warnings, nil
+}
+
+// LayerOptions are the layer generator's options for the tree at root: a
+// registry older than the tree's pinned one (registry.PinFile) leaves out
+// the hooks of what it lacks, with warnings.
+func LayerOptions(root string, r *registry.Registry) layerstubs.Options {
+	pin, err := registry.ReadPin(filepath.Join(root, registry.PinFile))
+	return layerstubs.Options{Older: err == nil && pin.Older(r)}
 }
 
 // library renders the list of layers the c-shared library hosts.
@@ -141,8 +158,9 @@ func modulePath(root string) (string, error) {
 }
 
 // Stale compares the tree at root with files: every file that differs or is
-// missing, and every generated file (one carrying genfile.Header) under Dirs
-// that files no longer contain, as "PATH: reason" lines.
+// missing, and every generated file (one named by genfile.Name's rule or
+// carrying genfile.Header) under Dirs that files no longer contain, as
+// "PATH: reason" lines.
 func Stale(root string, files []genfile.File) ([]string, error) {
 	var out []string
 	want := map[string]bool{}
@@ -172,7 +190,7 @@ func Stale(root string, files []genfile.File) ([]string, error) {
 				return err
 			}
 			rel = filepath.ToSlash(rel)
-			if !want[rel] && generated(p) {
+			if !want[rel] && (genfile.IsName(rel) || generated(p)) {
 				out = append(out, rel+": generated, but vkgen no longer produces it")
 			}
 			return nil

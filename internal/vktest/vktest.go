@@ -237,3 +237,19 @@ func EnvWith(t testing.TB, layerDir string, enabled ...string) []string {
 	}
 	return env
 }
+
+// CountLayerManifest is the "layer" object of a manifest naming
+// testdata/countlayer, built as lib, name: a plain C layer that counts
+// allocated bytes, wraps nothing and hands out the next layer's commands it
+// does not intercept.
+func CountLayerManifest(name, lib string) map[string]any {
+	return map[string]any{
+		"name": name, "type": "GLOBAL", "library_path": lib, "api_version": "1.3.239",
+		"implementation_version": "1", "description": "vkgen tests: counts vkAllocateMemory bytes",
+		"functions": map[string]string{
+			"vkGetInstanceProcAddr":                  "count_GetInstanceProcAddr",
+			"vkGetDeviceProcAddr":                    "count_GetDeviceProcAddr",
+			"vkNegotiateLoaderLayerInterfaceVersion": "count_NegotiateLoaderLayerInterfaceVersion",
+		},
+	}
+}

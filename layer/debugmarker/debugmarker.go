@@ -14,7 +14,7 @@
 // deferred and durable (a naming call still in the ring when the process
 // dies is written into the trace files by the exit watcher), whatever the
 // call's result (the reference's choice: the name is what the application
-// meant), and forgets the names of ended objects (layer/names.go). The
+// meant), and forgets the names of ended objects (layer/naming). The
 // layer publishes what the store reports. It must not import other layers.
 package debugmarker
 

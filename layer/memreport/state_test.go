@@ -250,7 +250,7 @@ func TestBindTimeQueries(t *testing.T) {
 
 // Names: the layer emits what the shared store reports, once per change
 // (the framework records the naming calls and forgets ended objects' names
-// there: layer/names.go); a destroyed object's name is dropped from the
+// there: layer/naming); a destroyed object's name is dropped from the
 // lifetimes, not from the store.
 func TestNames(t *testing.T) {
 	s, r := newTestState()

@@ -192,15 +192,7 @@ func newRig(t *testing.T) *rig {
 
 func writeManifest(t *testing.T, path, lib string, implicit bool) {
 	t.Helper()
-	layer := map[string]any{
-		"name": counter, "type": "GLOBAL", "library_path": lib, "api_version": "1.3.239",
-		"implementation_version": "1", "description": "vkgen tests: counts vkAllocateMemory bytes",
-		"functions": map[string]string{
-			"vkGetInstanceProcAddr":                  "count_GetInstanceProcAddr",
-			"vkGetDeviceProcAddr":                    "count_GetDeviceProcAddr",
-			"vkNegotiateLoaderLayerInterfaceVersion": "count_NegotiateLoaderLayerInterfaceVersion",
-		},
-	}
+	layer := vktest.CountLayerManifest(counter, lib)
 	if implicit {
 		layer["enable_environment"] = map[string]string{"VKGEN_TEST_COUNT": "1"}
 		layer["disable_environment"] = map[string]string{"DISABLE_VKGEN_TEST_COUNT": "1"}

@@ -14,7 +14,7 @@ import (
 	"github.com/vkgen/vkgen/internal/testreg"
 )
 
-// layout is one entry of the generated table in layouts_test.go.
+// layout is one entry of the generated table in layouts.gen_test.go.
 type layout struct {
 	c           string // the C name
 	typ         reflect.Type

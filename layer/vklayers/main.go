@@ -3,7 +3,7 @@
 // project: one Go runtime per process, each layer reached through its own
 // manifest's "functions" entry points. It hosts every layer package with a
 // vkgen-layer.json: vkgen generate writes their blank imports into
-// vkgen_layers.go, and scripts/build-layers.sh (which also applies
+// vkgen_layers.gen.go, and scripts/build-layers.sh (which also applies
 // exports.map) copies the manifests of the packages imported here.
 package main
 

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/vkgen/vkgen/internal/perfettotools"
+	"github.com/vkgen/vkgen/internal/testenv"
 	"github.com/vkgen/vkgen/internal/vktest"
 	"github.com/vkgen/vkgen/perfetto/decode"
 )
@@ -17,8 +20,10 @@ import (
 // the layers it finds in VK_ADD_LAYER_PATH's order, so each gets a
 // directory of its own with a copy of its manifest naming the library by
 // its absolute path. A layer name not of this library is a foreign layer:
-// Khronos validation under that name (the loader would take the system
-// manifest of its own name instead of the copy).
+// plainLayer is testdata/countlayer (a C layer that wraps nothing and hands
+// out the next layer's commands it does not intercept), any other Khronos
+// validation under that name (the loader would take the system manifest of
+// its own name instead of the copy), which wraps handles.
 func stack(t *testing.T, layers ...string) []string {
 	t.Helper()
 	root := t.TempDir()
@@ -38,6 +43,9 @@ func stack(t *testing.T, layers ...string) []string {
 	var dirs []string
 	for i, l := range layers {
 		text, ok := own[l]
+		if l == plainLayer {
+			text, ok = plainManifest(t), true
+		}
 		if !ok {
 			b, err := os.ReadFile("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json")
 			if err != nil {
@@ -55,6 +63,54 @@ func stack(t *testing.T, layers ...string) []string {
 		dirs = append(dirs, dir)
 	}
 	return vktest.EnvWith(t, strings.Join(dirs, string(os.PathListSeparator)), layers...)
+}
+
+const plainLayer = "VK_LAYER_VKGEN_TEST_count"
+
+// plainManifest builds testdata/countlayer and returns a manifest naming it
+// plainLayer.
+func plainManifest(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	lib := filepath.Join(dir, "libcountlayer.so")
+	if out, err := exec.Command(vktest.CC, "-O2", "-Wall", "-shared", "-fPIC", "-o", lib,
+		filepath.Join(testenv.Root(), "testdata", "countlayer", "countlayer.c")).CombinedOutput(); err != nil {
+		t.Fatalf("countlayer: %v\n%s", err, out)
+	}
+	b, _ := json.Marshal(map[string]any{"file_format_version": "1.2.0", "layer": vktest.CountLayerManifest(plainLayer, lib)})
+	return string(b)
+}
+
+// TestNameRecordedOncePerProcess: whichever layers declaring object_names
+// are loaded, and whatever sits between them, each naming call is recorded
+// once (counted by the framework's drain, VKGEN_DEFER_STATS): vkprog names
+// five times, one an unchanged re-application the name cache filters, so
+// four records. A plain C layer between two of this library's layers hands
+// the lower one the call directly: the upper one's record covers it.
+func TestNameRecordedOncePerProcess(t *testing.T) {
+	setup(t)
+	const dm, mr = "VK_LAYER_VKGEN_DebugMarker", "VK_LAYER_VKGEN_DeviceMemoryReport"
+	for _, chain := range [][]string{{dm}, {mr}, {dm, mr}, {mr, dm}, {dm, plainLayer, mr}, {mr, plainLayer, dm}} {
+		t.Run(strings.Join(chain, ","), func(t *testing.T) {
+			dir := t.TempDir()
+			stats := filepath.Join(dir, "defer.tsv")
+			env := append(stack(t, chain...), "VK_VKGEN_TRACE_FILE="+filepath.Join(dir, "t.pftrace"), "VKGEN_DEFER_STATS="+stats)
+			run(t, env, built.prog)
+			b, err := os.ReadFile(stats)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs := map[string]string{}
+			for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+				if f := strings.Split(l, "\t"); len(f) == 3 {
+					runs[f[0]+" "+f[1]] = f[2]
+				}
+			}
+			if got := runs["vkgen object names vkSetDebugUtilsObjectNameEXT"]; got != "4" {
+				t.Errorf("%s naming records, want 4 (one per call that changes a name)\n%s", got, b)
+			}
+		})
+	}
 }
 
 // TestNamesRecordedOncePerChain: the layers declaring object_names record
