@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "vkgen_callstack.h"
 #include "vkgen_fork.h"
 #include "vkgen_ring.h"
 
@@ -168,7 +169,13 @@ static void write_params(struct out *o, const struct vkgen_cap_cmd *cmd, const u
 
 /* ---- the ring ---- */
 
-static void record(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_t result);
+/* A record's call stack, captured before it is copied (the frames go last). */
+struct frames {
+	uint32_t n;
+	uint64_t pc[VKGEN_STACK_MAX];
+};
+
+static void record(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_t result, const struct frames *f);
 
 int vkgen_defer_timestamps;
 static atomic_uint_fast64_t lost;
@@ -264,6 +271,12 @@ static struct vkgen_rec *reserve(uint64_t n) {
 
 void vkgen_defer(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_t result) {
 	if (!vkgen_go_ok() || !vkgen_ring.buf) return;
+	struct frames f;
+	f.n = 0;
+	if (cmd->stack) {
+		int depth = __atomic_load_n(&vkgen_stack_depth, __ATOMIC_RELAXED);
+		if (depth > 0) f.n = vkgen_capture_stack(f.pc, (uint32_t)depth);
+	}
 	if (cmd->query) {
 		uint64_t a[cmd->nparams];
 		_Alignas(16) unsigned char out[cmd->query_size];
@@ -271,10 +284,10 @@ void vkgen_defer(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_t 
 		memcpy(a, args, (cmd->nparams - 1) * sizeof(uint64_t));
 		cmd->query(args, out);
 		a[cmd->nparams - 1] = (uint64_t)(uintptr_t)out;
-		record(cmd, a, result);
+		record(cmd, a, result, &f);
 		return;
 	}
-	record(cmd, args, result);
+	record(cmd, args, result, &f);
 }
 
 /* A thread's scratch for copying a call once: a record that fits (nearly
@@ -313,11 +326,15 @@ static struct scratch *thread_scratch(void) {
 	return scratch = s;
 }
 
-static void commit(struct vkgen_rec *r, const struct vkgen_cap_cmd *cmd, uint64_t n, int64_t result, int heap) {
+/* Commits r, of n bytes whose last ones are for f's frames. */
+static void commit(struct vkgen_rec *r, const struct vkgen_cap_cmd *cmd, uint64_t n, int64_t result, int heap,
+                   const struct frames *f) {
 	r->size = (uint32_t)n;
 	r->id = cmd->id;
 	r->nslots = (uint16_t)cmd->nparams;
-	r->names = (uint16_t)cmd->names;
+	r->names = (uint8_t)cmd->names;
+	r->nframes = (uint8_t)f->n;
+	if (f->n) memcpy((unsigned char *)r + n - 8 * f->n, f->pc, 8 * f->n);
 	r->ts = __atomic_load_n(&vkgen_defer_timestamps, __ATOMIC_RELAXED) ? vkgen_now_ns() : 0;
 	r->result = result;
 	__atomic_store_n(&r->state, heap ? VKGEN_REC_HEAP : VKGEN_REC_READY, __ATOMIC_RELEASE);
@@ -327,14 +344,14 @@ static void commit(struct vkgen_rec *r, const struct vkgen_cap_cmd *cmd, uint64_
 /* Records the call through the thread's scratch; 0 when it does not fit
  * there (or there is no scratch), and nothing was reserved. */
 static int record_via_scratch(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_t result,
-                              uint64_t slots_size) {
+                              uint64_t slots_size, const struct frames *f) {
 	struct scratch *sc = slots_size < SCRATCH_BYTES ? thread_scratch() : NULL;
 	if (!sc) return 0;
 	unsigned char *base = (unsigned char *)sc->buf;
 	struct out s = {base + slots_size, 0, SCRATCH_BYTES - slots_size, base, sc->relocs, 0, SCRATCH_RELOCS, 0};
 	write_params(&s, cmd, args, sc->buf);
 	if (s.overflow) return 0;
-	uint64_t body = slots_size + s.used, n = sizeof(struct vkgen_rec) + body;
+	uint64_t body = slots_size + s.used, n = sizeof(struct vkgen_rec) + body + 8 * f->n;
 	struct vkgen_rec *r = reserve(n);
 	if (!r) {
 		atomic_fetch_add(&lost, 1);
@@ -348,13 +365,13 @@ static int record_via_scratch(const struct vkgen_cap_cmd *cmd, const uint64_t *a
 		p += (uint64_t)(to - base);
 		memcpy(to + sc->relocs[i], &p, sizeof(p));
 	}
-	commit(r, cmd, n, result, 0);
+	commit(r, cmd, n, result, 0, f);
 	return 1;
 }
 
-static void record(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_t result) {
+static void record(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_t result, const struct frames *f) {
 	uint64_t slots_size = align8(cmd->nparams * sizeof(uint64_t));
-	if (record_via_scratch(cmd, args, result, slots_size)) return;
+	if (record_via_scratch(cmd, args, result, slots_size, f)) return;
 	struct out m = {NULL, 0, 0, NULL, NULL, 0, 0, 0};
 	write_params(&m, cmd, args, NULL);
 	uint64_t body = slots_size + m.used;
@@ -368,6 +385,7 @@ static void record(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_
 		}
 		n = sizeof(struct vkgen_rec) + sizeof(uint64_t);
 	}
+	n += 8 * f->n;
 	struct vkgen_rec *r = reserve(n);
 	if (!r) {
 		free(heap);
@@ -378,7 +396,7 @@ static void record(const struct vkgen_cap_cmd *cmd, const uint64_t *args, int64_
 	if (heap) r->slot[0] = (uint64_t)(uintptr_t)heap;
 	struct out o = {slots + slots_size, 0, m.used, NULL, NULL, 0, 0, 0};
 	write_params(&o, cmd, args, (uint64_t *)slots);
-	commit(r, cmd, n, result, heap != NULL);
+	commit(r, cmd, n, result, heap != NULL, f);
 }
 
 /* The ring's memory, allocated when the Go side starts the consumer. */

@@ -62,6 +62,10 @@ struct vkgen_cap_cmd {
 	void (*query)(const uint64_t *args, void *out);
 	uint32_t query_size;
 	uint32_t names; /* VKGEN_NAMES_*: a durable naming record (//vkgen:durable) */
+	/* The command creates an object that holds memory and its layer asked
+	 * for call stacks: the record carries the caller's (vkgen_stack_depth
+	 * frames at most). */
+	uint32_t stack;
 };
 
 /* What a durable naming record holds: the device, then the name info, a

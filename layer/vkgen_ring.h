@@ -16,7 +16,8 @@ struct vkgen_rec {
 	uint32_t state; /* VKGEN_REC_*; 0 until committed */
 	uint32_t id;    /* the deferred hook (vkgen_cap_cmd.id) */
 	uint16_t nslots;
-	uint16_t names; /* vkgen_cap_cmd.names */
+	uint8_t names;   /* vkgen_cap_cmd.names */
+	uint8_t nframes; /* return addresses in the record's last 8 * nframes bytes (vkgen_callstack.h) */
 	uint64_t ts;    /* CLOCK_BOOTTIME ns of the call, 0 unless timestamps are on */
 	int64_t result; /* the call's result */
 	uint64_t slot[]; /* one per parameter: its value, or the address of its copy

@@ -26,8 +26,10 @@ type nameTable struct {
 	names atomic.Pointer[[]string] // names[0] is unused
 }
 
-func (t *nameTable) register(s string) uint32 {
-	s = Sanitize(s)
+func (t *nameTable) register(s string) uint32 { return t.registerRaw(Sanitize(s)) }
+
+// registerRaw registers s as it is (bytes, such as a build id).
+func (t *nameTable) registerRaw(s string) uint32 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if id, ok := t.index[s]; ok {
@@ -166,6 +168,7 @@ const (
 	argString
 	argBool
 	argStringValue
+	argCallstack // not an annotation: the event's callstack_iid (CallstackArg)
 )
 
 // Arg is one typed debug annotation of an event. Build it with Int, Uint,

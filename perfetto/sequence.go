@@ -39,7 +39,8 @@ type sequence struct {
 	exit *exitSeq // where a file session publishes buf and the batch in flight; nil otherwise
 	gen  uint64   // buffers swapped so far: the generation of buf in exit
 
-	cats, names, annots, strs, counters []bool // interned / described per handle
+	cats, names, annots, strs, counters []bool     // interned / described per handle
+	stackMarks                          stackMarks // call stacks interned (callstacks.go)
 	// An event's InternedData and the variable part of its TrackEvent,
 	// built aside so that the packet's size is known before it is written.
 	interning, body []byte
@@ -265,6 +266,7 @@ func (q *sequence) appendAllInterned(b []byte) []byte {
 			}
 		}
 	}
+	b = q.appendAllStacksLocked(b)
 	return endMsg(b, id)
 }
 
@@ -315,6 +317,9 @@ func (q *sequence) argsKnown(args []Arg) bool {
 }
 
 func (q *sequence) argKnown(a *Arg) bool {
+	if a.kind == argCallstack {
+		return a.num == 0 || known(q.stackMarks.stacks, uint32(a.num))
+	}
 	return known(q.annots, uint32(a.name)) && (a.kind != argStringValue || known(q.strs, uint32(a.num)))
 }
 
@@ -323,6 +328,10 @@ func (q *sequence) argKnown(a *Arg) bool {
 // stay unmarked; the event leaves those annotations out.
 func (q *sequence) internArgsLocked(b []byte, args []Arg) []byte {
 	for i := range args {
+		if args[i].kind == argCallstack {
+			b = q.internStackLocked(b, Callstack(args[i].num))
+			continue
+		}
 		if n := uint32(args[i].name); !known(q.annots, n) {
 			if s, ok := annotationNames.lookup(n); ok {
 				b = appendInterned(b, fIDAnnotNames, n, s)
@@ -503,6 +512,12 @@ func (q *sequence) appendArgs(b []byte, args []Arg, interned bool) []byte {
 	for i := range args {
 		a := &args[i]
 		if !interned && !q.argKnown(a) {
+			continue
+		}
+		if a.kind == argCallstack {
+			if a.num != 0 {
+				b = appendCallstackIID(b, a.num)
+			}
 			continue
 		}
 		var tag byte

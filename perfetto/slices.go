@@ -43,7 +43,9 @@ type Slice struct {
 	// string.
 	Name       string
 	NameHandle uint64
-	Arg        Arg // a debug annotation (begin only; none when its name is 0)
+	Arg        Arg       // a debug annotation (begin only; none when its name is 0)
+	Detail     Arg       // a second one, likewise
+	Callstack  Callstack // where what the slice stands for was made (begin only; 0: none)
 }
 
 // InstantSlices emits an instant event on the process track and slice
@@ -146,9 +148,15 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 		b = appendTrackDesc(b, ts, q.pktSeq, sl.Track, parent, sl.TrackName)
 	}
 	_, trackAsIs := sanitizedSize(sl.TrackName)
-	var args []Arg
-	if sl.Arg.name != 0 {
-		args = []Arg{sl.Arg}
+	var buf [3]Arg
+	args := buf[:0]
+	for _, a := range [...]*Arg{&sl.Arg, &sl.Detail} {
+		if a.name != 0 {
+			args = append(args, *a)
+		}
+	}
+	if sl.Callstack != 0 {
+		args = append(args, CallstackArg(sl.Callstack))
 	}
 	var in []byte
 	interned := known(q.cats, uint32(cat)) && q.argsKnown(args)

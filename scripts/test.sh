@@ -35,7 +35,7 @@ go test -count=1 -run 'Memory' ./audit
 
 echo "== real programs and layers: vkcube, glmark2 and glxgears on Zink, gfxrecon-replay under MangoHud, vkBasalt, validation, gfxreconstruct; no false growth over 30 s"
 start=$SECONDS
-VKGEN_REAL_PROGRAMS=1 go test -count=1 -timeout 30m -run '^(TestRealPrograms|TestNoFalseGrowth|TestHTMLReport)$' ./layer/realprograms
+VKGEN_REAL_PROGRAMS=1 go test -count=1 -timeout 30m -run '^(TestRealPrograms|TestRealProgramsMemory|TestNoFalseGrowth|TestHTMLReport)$' ./layer/realprograms
 echo "real programs: $((SECONDS - start)) s"
 
 echo "== Debian package: build, apt-get install, use, apt-get remove"

@@ -105,9 +105,9 @@ func TestEveryRegistryFrom11Generates(t *testing.T) {
 					}
 				}
 			}
-			video := strings.Contains(errOut, "postCreateVideoSessionKHR: no Vulkan command vkCreateVideoSessionKHR")
+			video := strings.Contains(errOut, "afterCreateVideoSessionKHR: no Vulkan command vkCreateVideoSessionKHR")
 			if wantVideo := v < "1.2.182"; video != wantVideo {
-				t.Errorf("warning of the left-out postCreateVideoSessionKHR: %v, want %v:\n%s", video, wantVideo, strings.Join(leftOut, "\n"))
+				t.Errorf("warning of the left-out afterCreateVideoSessionKHR: %v, want %v:\n%s", video, wantVideo, strings.Join(leftOut, "\n"))
 			}
 			if v == testenv.PinnedRegistry && len(leftOut) > 0 {
 				t.Errorf("hooks left out with the pinned registry:\n%s", strings.Join(leftOut, "\n"))

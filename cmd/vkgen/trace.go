@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 
 	"github.com/spf13/cobra"
+	"github.com/vkgen/vkgen/layer/memreport/blocktrace"
 	"github.com/vkgen/vkgen/layer/memreport/tracesummary"
 	"github.com/vkgen/vkgen/perfetto/decode"
 )
@@ -21,7 +23,7 @@ var traceCmd = &cobra.Command{
 }
 
 func init() {
-	var format, svgOut, htmlOut, out string
+	var format, svgOut, htmlOut, out, blocksOut string
 	var force bool
 	var jobs int
 	var opts tracesummary.Options
@@ -53,7 +55,7 @@ and the error names the first damage and counts them.
 Several FILEs are read side by side, one per core (--jobs): the text
 starts with a roll-up line per trace (peak and final app memory, leaks,
 failures), then each summary; the JSON is the roll-up and every summary
-("schema": "vkgen.trace.summaries/1"). --svg and --html take one FILE.
+("schema": "vkgen.trace.summaries/2"). --svg and --html take one FILE.
 
 -o, --svg and --html write files of mode 0600, like the trace: whole or
 not at all, never over FILE, never through a symbolic link, and over an
@@ -64,8 +66,11 @@ damaged packets (the summary covers every other packet), 2 on usage or
 input errors.`,
 		Args: cobra.MinimumNArgs(1),
 		PreRunE: func(_ *cobra.Command, args []string) error {
-			if len(args) > 1 && svgOut+htmlOut != "" {
-				return usageErr(fmt.Errorf("--svg and --html take one trace"))
+			if len(args) > 1 && svgOut+htmlOut+blocksOut != "" {
+				return usageErr(fmt.Errorf("--svg, --html and --blocks-trace take one trace"))
+			}
+			if blocksOut != "" && slices.Contains([]string{out, svgOut, htmlOut}, blocksOut) {
+				return usageErr(fmt.Errorf("--blocks-trace and another output name the same file %s", blocksOut))
 			}
 			if svgOut != "" && htmlOut != "" {
 				return usageErr(fmt.Errorf("--svg and --html are exclusive"))
@@ -85,7 +90,7 @@ input errors.`,
 			}
 			defer in.Close()
 			outs := map[string]*output{}
-			for flag, path := range map[string]string{"o": out, "svg": svgOut, "html": htmlOut} {
+			for flag, path := range map[string]string{"o": out, "svg": svgOut, "html": htmlOut, "blocks-trace": blocksOut} {
 				if path != "" {
 					outs[flag] = &output{path: path, mode: 0o600, replace: force, inputs: info}
 					if err := outs[flag].check(); err != nil {
@@ -116,7 +121,9 @@ input errors.`,
 	traceReadFlags(summary, &opts, &jobs)
 	summary.Flags().StringVar(&svgOut, "svg", "", "also write an SVG chart of the counters to `FILE`")
 	summary.Flags().StringVar(&htmlOut, "html", "", "also write an HTML page (chart and tables) to `FILE`")
-	summary.Flags().BoolVar(&force, "force", false, "replace existing -o, --svg and --html files")
+	summary.Flags().IntVar(&opts.Blocks, "blocks", 20, "lay out the `N` largest VkDeviceMemory blocks (bound ranges, holes, aliasing); 0 lays out every one")
+	summary.Flags().StringVar(&blocksOut, "blocks-trace", "", "also write the block layouts as a Perfetto trace to `FILE`: a track per block, its ranges and holes as slices whose time is their byte offset")
+	summary.Flags().BoolVar(&force, "force", false, "replace existing -o, --svg, --html and --blocks-trace files")
 	traceCmd.AddCommand(summary)
 	rootCmd.AddCommand(traceCmd)
 }
@@ -131,6 +138,15 @@ func writeSummary(stdout io.Writer, s *tracesummary.Summary, path, format string
 	}
 	if o := outs["html"]; o != nil {
 		if err := o.write([]byte(s.HTML("vkgen memory report: " + filepath.Base(inputName(path))))); err != nil {
+			return err
+		}
+	}
+	if o := outs["blocks-trace"]; o != nil {
+		b, err := blocktrace.Write(s.Blocks)
+		if err == nil {
+			err = o.write(b)
+		}
+		if err != nil {
 			return err
 		}
 	}

@@ -42,7 +42,8 @@ type capCmd struct {
 	CName  string   // vkgen_cap_<symbol>_<before|after>_<Cmd>
 	Params []capPtr // with a query, its result last
 	Query  *capQuery
-	Names  int // a durable naming record's VKGEN_NAMES_* (//vkgen:durable), 0 for others
+	Names  int  // a durable naming record's VKGEN_NAMES_* (//vkgen:durable), 0 for others
+	Stack  bool // the record carries the caller's call stack (Spec.CallStacks)
 	// Framework marks the framework's own records (vkgen_cap_names_*: object
 	// names), defined once in vkgen_capture.gen.c and drained by package layer/naming.
 	Framework bool

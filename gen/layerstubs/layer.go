@@ -223,6 +223,7 @@ func (b *builder) addFunc(d *layerData, f *Func, get func(string) (*use, error))
 		if f.Durable {
 			c.Names = namingRecords[name]
 		}
+		c.Stack = d.Spec.CallStacks && kind == "after" && b.memory[name] != ""
 		dh := &deferHook{Func: f.Name, Cap: c}
 		if kind == "before" {
 			u.Before = dh

@@ -402,3 +402,35 @@ func postDestroyDevice(vk.Device, *vk.AllocationCallbacks) {}
 		t.Errorf("a float parameter was deferred: %v", err)
 	}
 }
+
+// TestCallStacks: a layer declaring call_stacks gets records carrying the
+// caller's stack on its after<Cmd> hooks of commands that create objects
+// holding memory, and only there; without it, none.
+func TestCallStacks(t *testing.T) {
+	r := testreg.Load(t, testenv.PinnedRegistry)
+	const src = "func afterCreateBuffer(vk.Device, *vk.BufferCreateInfo, *vk.AllocationCallbacks, *vk.Buffer, vk.Result) {}\n" +
+		"func afterCreateBufferView(vk.Device, *vk.BufferViewCreateInfo, *vk.AllocationCallbacks, *vk.BufferView, vk.Result) {}\n" +
+		"func beforeDestroyBuffer(vk.Device, vk.Buffer, *vk.AllocationCallbacks) {}\n"
+	out, err := gen(t, r, `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d", "call_stacks": true}`, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := out["vkgen_t.gen.c"]
+	contains(t, "vkgen_t.c", c, "_params, .stack = 1};")
+	for _, line := range strings.Split(c, "\n") {
+		if !strings.HasPrefix(line, "struct vkgen_cap_cmd ") {
+			continue
+		}
+		want := strings.Contains(line, "_afterCreateBuffer = ")
+		if got := strings.Contains(line, ".stack = 1"); got != want {
+			t.Errorf("stack mark %v, want %v: %s", got, want, line)
+		}
+	}
+	plain, err := gen(t, r, `{"name": "VK_LAYER_T_t", "symbol": "t", "description": "d"}`, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(plain["vkgen_t.gen.c"], ".stack = 1") {
+		t.Error("a layer without call_stacks has records with call stacks")
+	}
+}

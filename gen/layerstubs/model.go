@@ -184,6 +184,10 @@ type builder struct {
 	forgets []*command
 	reports []reportType
 	names   []*capCmd // the framework's object-name records (addNameRecords)
+	// memory maps the commands creating objects that hold memory to their
+	// handle type (objtypes.MemoryCreators): their deferred hooks carry call
+	// stacks in layers declaring call_stacks.
+	memory map[string]string
 	// fixed are the commands the framework intercepts whatever the layers
 	// (the runtime's, the destroy and the naming commands): its files hold
 	// their signatures and trampolines, a layer's the others it uses.
@@ -198,7 +202,7 @@ func newBuilder(r *registry.Registry) (*builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{r: r, tab: tab, cmds: map[string]*command{}, caps: newCaptures(r)}
+	b := &builder{r: r, tab: tab, cmds: map[string]*command{}, caps: newCaptures(r), memory: objtypes.MemoryCreators(r)}
 	if err := b.addForgets(); err != nil {
 		return nil, err
 	}

@@ -53,6 +53,12 @@ type Spec struct {
 	// however many such layers it holds. Such a layer hooks neither naming
 	// command nor declares forgetNamed.
 	ObjectNames bool `json:"object_names"`
+	// CallStacks declares that the layer reads the application's call
+	// stacks (layer.CallStack) in its deferred after<Cmd> hooks of the
+	// commands that create objects holding memory (objtypes.MemoryCreators):
+	// their records carry the caller's return addresses, up to the depth
+	// layer.SetCallStackDepth sets.
+	CallStacks bool `json:"call_stacks"`
 
 	file string           // the spec file, for positions
 	data []byte           // its text

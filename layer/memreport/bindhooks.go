@@ -141,14 +141,19 @@ func sparseImageBindSize(device vk.Device, image vk.Image, aspect uint32, extent
 	return blocks(extent.Width, g.Width) * blocks(extent.Height, g.Height) * blocks(extent.Depth, g.Depth) * uint64(r.Alignment)
 }
 
-func postCreateVideoSessionKHR(device vk.Device, _ *vk.VideoSessionCreateInfoKHR, _ *vk.AllocationCallbacks, pSession *vk.VideoSessionKHR, result vk.Result) {
+// afterCreateVideoSessionKHR is deferred, like the other creates, so that
+// its record carries the call stack (the session's binds and destroy drain
+// before they run).
+func afterCreateVideoSessionKHR(device vk.Device, _ *vk.VideoSessionCreateInfoKHR, _ *vk.AllocationCallbacks, pSession *vk.VideoSessionKHR, result vk.Result) {
 	if result == vk.Success && pSession != nil && *pSession != 0 {
+		sites.created(uintptr(device), accounting.SourceVideoSession, uint64(*pSession))
 		st.videoSessionCreated(uintptr(device), uint64(*pSession))
 	}
 }
 
 func preDestroyVideoSessionKHR(device vk.Device, session vk.VideoSessionKHR, _ *vk.AllocationCallbacks) {
 	st.resourceDestroyed(uintptr(device), accounting.KindVideoSession, uint64(session))
+	sites.destroyed(uintptr(device), accounting.SourceVideoSession, uint64(session))
 }
 
 func postBindVideoSessionMemoryKHR(device vk.Device, session vk.VideoSessionKHR, n uint32, infos *vk.BindVideoSessionMemoryInfoKHR, result vk.Result) {

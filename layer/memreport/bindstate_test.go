@@ -11,6 +11,7 @@ import (
 	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
+	"github.com/vkgen/vkgen/layer/memreport/describe"
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
 )
@@ -57,7 +58,7 @@ func TestTraceDetails(t *testing.T) {
 	s := newTraceState()
 	ss, out := bufferSession(t, "details")
 	s.deviceCreated(dev, 0, 1, false, false, props(0))
-	s.imageCreated(dev, 0x1a, accounting.ImageUsageSampled, 0)
+	s.imageCreated(dev, 0x1a, describe.Image{Usage: accounting.ImageUsageSampled, Flags: 0})
 	s.memoryAllocated(dev, 0x100, 65536, 0, accounting.MemoryInfo{Dedicated: accounting.KindImage, DedicatedHandle: 0x1a})
 	s.memoryAllocated(dev, 0x101, 8192, 0, accounting.MemoryInfo{External: accounting.ExternalImported, HandleTypes: 0x80})
 	s.bufferCreated(dev, 0xb1, accounting.BufferUsageStorage, 1<<20)
@@ -129,13 +130,13 @@ func TestPlaneLifetimesRenamed(t *testing.T) {
 	const plane0, plane1 = 0x10, 0x20 // VK_IMAGE_ASPECT_PLANE_0/1_BIT
 	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.memoryAllocated(dev, 0x100, 65536, 0, accounting.MemoryInfo{})
-	s.imageCreated(dev, 0x2a, accounting.ImageUsageSampled, accounting.ImageCreateDisjoint)
+	s.imageCreated(dev, 0x2a, describe.Image{Usage: accounting.ImageUsageSampled, Flags: accounting.ImageCreateDisjoint})
 	s.bound(dev, accounting.KindImage, 0x2a, 0x100, 0, plane0, func() uint64 { return 8192 })
 	s.planeRequirements(dev, 0x2a, plane1, 4096)
 	s.bound(dev, accounting.KindImage, 0x2a, 0x100, 8192, plane1, noQuery(t))
 	_ = s.names.SetName(uint64(dev), generated.ObjectTypeImage, 0x2a, "video frame")
 	s.resourceDestroyed(dev, accounting.KindImage, 0x2a)
-	s.imageCreated(dev, 0x3a, accounting.ImageUsageSampled, 0)
+	s.imageCreated(dev, 0x3a, describe.Image{Usage: accounting.ImageUsageSampled, Flags: 0})
 	s.bound(dev, accounting.KindImage, 0x3a, 0x100, 16384, planeAspectNone, func() uint64 { return 4096 })
 	_ = s.names.SetName(uint64(dev), generated.ObjectTypeImage, 0x3a, "albedo")
 	wantLifetimes(t, sess, out, 3, []string{"VkDeviceMemory 0x100", "VkImage 0x2a > video frame", "VkImage 0x2a > video frame", "VkImage 0x3a > albedo"})

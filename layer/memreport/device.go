@@ -53,6 +53,7 @@ func postCreateInstance(info *vk.InstanceCreateInfo, _ *vk.AllocationCallbacks, 
 	}
 	presence.InstanceCreated(unsafe.Pointer(info))
 	over.configure()
+	configureCallStacks()
 	ii := instanceInfo{handle: *pInstance}
 	if a := info.PApplicationInfo; a != nil {
 		ii.core11 = a.ApiVersion >= apiVersion11

@@ -105,6 +105,8 @@ type liveSlice struct {
 	name     nameKey // where renames come from (typ 0: never named)
 	handle   uint64  // named by while unnamed
 	src      accounting.Source
+	stack    perfetto.Callstack    // where the object was made (callstack.go), 0: unknown
+	desc     uint32                // the object's descriptor number (descriptors)
 	groups   []perfetto.GroupTrack // device, heap
 }
 
@@ -263,12 +265,13 @@ func (lt *lifetimes) device(dev uint64) uintptr {
 func (lt *lifetimes) openLocked(k liveKey, ev *accounting.AllocationEvent) liveSlice {
 	lt.next++
 	lane := laneKey{groupKey{ev.Device, ev.Heap}, ev.Source}
-	ls := liveSlice{track: lt.take(lane), lane: lane, lifetime: lt.next, name: nameKeyOf(ev), src: ev.Source}
+	ls := liveSlice{track: lt.take(lane), lane: lane, lifetime: lt.next, name: nameKeyOf(ev), src: ev.Source, desc: ev.Desc}
 	ls.handle = ev.ObjectHandle
 	if ev.Source == accounting.SourceDriver {
 		ls.handle = ev.MemoryObjectID
 	}
 	ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
+	ls.stack = sites.of(ev)
 	lt.open.Set(k, ls)
 	if !lt.anyOpen.Load() {
 		lt.anyOpen.Store(true)
@@ -309,12 +312,13 @@ func (lt *lifetimes) closeLocked(k liveKey, ls *liveSlice) {
 
 // beginLocked is the begin of an open lifetime's slice: named name, else by
 // the object's type and handle (written by the encoder, so no string is
-// built).
+// built), with the object's descriptor.
 func (lt *lifetimes) beginLocked(ls *liveSlice, name string) perfetto.Slice {
+	d, _ := descs.arg(ls.desc)
 	return perfetto.Slice{
 		Op: perfetto.SliceBegin, Track: ls.track, Groups: ls.groups, TrackName: trackNames[ls.src],
 		Name: name, NameHandle: ls.handle,
-		Arg: perfetto.Uint(argLifetime, ls.lifetime),
+		Arg: perfetto.Uint(argLifetime, ls.lifetime), Detail: d, Callstack: ls.stack,
 	}
 }
 

@@ -22,7 +22,9 @@
 // and destroy calls; swapchain images, sparse binds and video sessions from
 // theirs, dedication and import/export from vkAllocateMemory's chain
 // (bindhooks.go, bindstate.go). The layer claims no extension: it sees
-// object naming only when something below implements it.
+// object naming only when something below implements it. Where the
+// application made each object comes from the call stacks the framework
+// captures for its creates (callstack.go).
 //
 // Besides counters (process-wide and per heap) and instants, every
 // allocation and binding is a slice on a lane (a track reused once its

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
+	"github.com/vkgen/vkgen/layer/memreport/describe"
 	"github.com/vkgen/vkgen/objectnames"
 )
 
@@ -40,6 +41,7 @@ type deviceInfo struct {
 	key      uint64
 	instance uintptr
 	budget   *budgetState
+	props    accounting.MemoryProperties // for the descriptors of allocations
 }
 
 // sink is the engine's Sink plus the leak events the layer adds.
@@ -108,11 +110,15 @@ func (s *state) forgetDevice(device uintptr, key uint64) {
 // being created (created before the layer was enabled, or an out-of-memory
 // create path) is keyed by its handle with the top bit set, which tokens
 // (small counters) never reach.
-func (s *state) key(device uintptr) uint64 {
+func (s *state) key(device uintptr) uint64 { return s.info(device).key }
+
+// info is what the layer knows of a device: its key and memory properties,
+// or, for a device it did not see created, a key from the handle alone.
+func (s *state) info(device uintptr) deviceInfo {
 	if d, ok := (*s.keys.Load())[device]; ok {
-		return d.key
+		return d
 	}
-	return uint64(device) | 1<<63
+	return deviceInfo{key: uint64(device) | 1<<63}
 }
 
 func (s *state) setKey(device uintptr, info deviceInfo, add bool) {
@@ -143,7 +149,7 @@ func (s *state) deviceCreated(device, instance uintptr, token uint64, hasCallbac
 	if key == 0 {
 		key = uint64(device) | 1<<63
 	}
-	info := deviceInfo{key: key, instance: instance, budget: &budgetState{ext: budget}}
+	info := deviceInfo{key: key, instance: instance, budget: &budgetState{ext: budget}, props: props}
 	info.budget.last.Store(-1)
 	s.setKey(device, info, true)
 	s.lt.deviceCreated(key, device)
@@ -220,7 +226,9 @@ func (s *state) reportLeaks(device uintptr, key uint64, at string) {
 func (s *state) callback(token uint64, ev accounting.CallbackEvent) { s.engine.Callback(token, ev) }
 
 func (s *state) memoryAllocated(device uintptr, memory, size uint64, typeIndex uint32, info accounting.MemoryInfo) {
-	s.engine.MemoryAllocatedWith(s.key(device), memory, size, typeIndex, info)
+	di := s.info(device)
+	info.Desc = memoryDescriptor(di.props, typeIndex, info)
+	s.engine.MemoryAllocatedWith(di.key, memory, size, typeIndex, info)
 }
 
 // allocationFailed records a vkAllocateMemory that returned an error.
@@ -237,11 +245,12 @@ func (s *state) memoryFreed(device uintptr, memory uint64) {
 }
 
 func (s *state) bufferCreated(device uintptr, buffer, usage, size uint64) {
-	s.engine.BufferCreated(s.key(device), buffer, usage, size)
+	s.engine.BufferCreatedWith(s.key(device), buffer, usage, size, descs.buffer(describe.Buffer{Size: size, Usage: usage}))
 }
 
-func (s *state) imageCreated(device uintptr, image uint64, usage, flags uint32) {
-	s.engine.ImageCreated(s.key(device), image, usage, flags)
+// imageCreated records a vkCreateImage with what its create info says.
+func (s *state) imageCreated(device uintptr, image uint64, info describe.Image) {
+	s.engine.ImageCreatedWith(s.key(device), image, info.Usage, info.Flags, descs.image(info))
 }
 
 func (s *state) resourceDestroyed(device uintptr, kind accounting.ResourceKind, handle uint64) {

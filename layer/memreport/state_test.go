@@ -12,6 +12,7 @@ import (
 	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
+	"github.com/vkgen/vkgen/layer/memreport/describe"
 	"github.com/vkgen/vkgen/objectnames"
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
@@ -212,7 +213,7 @@ func TestBindTimeQueries(t *testing.T) {
 	s, r := newTestState()
 	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.memoryAllocated(dev, 0x100, 1<<20, 0, accounting.MemoryInfo{})
-	s.imageCreated(dev, 0x1a, accounting.ImageUsageColorAttachment|accounting.ImageUsageSampled, 0)
+	s.imageCreated(dev, 0x1a, describe.Image{Usage: accounting.ImageUsageColorAttachment | accounting.ImageUsageSampled, Flags: 0})
 	queries := 0
 	q := func(size uint64) func() uint64 { return func() uint64 { queries++; return size } }
 	s.bound(dev, accounting.KindImage, 0x1a, 0x100, 0, planeAspectNone, q(65536))
@@ -221,14 +222,14 @@ func TestBindTimeQueries(t *testing.T) {
 		t.Errorf("%d requirement queries, want 1", queries)
 	}
 	const plane0, plane1 = 0x10, 0x20 // VK_IMAGE_ASPECT_PLANE_0/1_BIT
-	s.imageCreated(dev, 0x2a, accounting.ImageUsageSampled, accounting.ImageCreateDisjoint)
+	s.imageCreated(dev, 0x2a, describe.Image{Usage: accounting.ImageUsageSampled, Flags: accounting.ImageCreateDisjoint})
 	s.bound(dev, accounting.KindImage, 0x2a, 0x100, 131072, plane0, q(8192))
 	s.planeRequirements(dev, 0x2a, plane1, 4096)
 	s.bound(dev, accounting.KindImage, 0x2a, 0x100, 139264, plane1, noQuery(t))
 	if queries != 2 {
 		t.Errorf("%d requirement queries, want 2", queries)
 	}
-	s.imageCreated(dev, 0x3a, accounting.ImageUsageColorAttachment, 0)
+	s.imageCreated(dev, 0x3a, describe.Image{Usage: accounting.ImageUsageColorAttachment, Flags: 0})
 	s.bound(dev, accounting.KindImage, 0x3a, 0, 0, planeAspectNone, noQuery(t))
 	wantCounters(t, r, map[string]int64{
 		app(accounting.ClusterColorRenderTarget): 65536,

@@ -219,7 +219,7 @@ func (s traceSink) AllocationWith(ev accounting.AllocationEvent, changes []accou
 	if s.em == nil && !perfetto.Enabled() {
 		return // do not build the annotations for nobody
 	}
-	var buf [14]perfetto.Arg
+	var buf [15]perfetto.Arg
 	args := append(buf[:0],
 		opArg(ev.Operation),
 		sourceArg(ev.Source),
@@ -231,6 +231,11 @@ func (s traceSink) AllocationWith(ev accounting.AllocationEvent, changes []accou
 		perfetto.Uint(argHeap, uint64(ev.Heap)),
 	)
 	args = appendDetails(args, &ev)
+	if ev.Operation != accounting.OpDestroy { // where an object was made, once it holds memory
+		if cs := sites.of(&ev); cs != 0 {
+			args = append(args, perfetto.CallstackArg(cs))
+		}
+	}
 	var native perfetto.VulkanMemoryEvent
 	hasNative := tracing.VulkanMemoryEvents()
 	if hasNative {
@@ -280,7 +285,8 @@ func counterValues(out []perfetto.CounterValue, changes []accounting.CounterChan
 }
 
 // appendDetails adds the annotations only some events have: external and
-// dedicated memory, sparse ranges and video bindings, swapchain images.
+// dedicated memory, sparse ranges and video bindings, swapchain images, and
+// the descriptor of an object the layer saw created.
 func appendDetails(args []perfetto.Arg, ev *accounting.AllocationEvent) []perfetto.Arg {
 	if ev.External != accounting.ExternalNone {
 		args = append(args, vocabArg(argExternal, ev.External.String()), perfetto.Uint(argHandleTypes, uint64(ev.HandleTypes)))
@@ -296,6 +302,12 @@ func appendDetails(args []perfetto.Arg, ev *accounting.AllocationEvent) []perfet
 	}
 	if ev.Swapchain != 0 {
 		args = append(args, perfetto.Uint(argSwapchain, ev.Swapchain))
+	}
+	// A resource's BIND says what it is; its DESTROY need not again. A
+	// VkDeviceMemory's DESTROY does: on a callback device its CREATE came
+	// from the driver, before the layer could describe it.
+	if d, ok := descs.arg(ev.Desc); ok && (ev.Operation != accounting.OpDestroy || ev.Source == accounting.SourceDeviceMemory) {
+		args = append(args, d)
 	}
 	return args
 }
@@ -356,7 +368,7 @@ func (s traceSink) Leak(ev accounting.AllocationEvent, name, at string) {
 	if !perfetto.Enabled() {
 		return
 	}
-	var buf [15]perfetto.Arg
+	var buf [16]perfetto.Arg
 	args := append(buf[:0],
 		sourceArg(ev.Source),
 		perfetto.Uint(argMemoryObject, ev.MemoryObjectID),
@@ -367,6 +379,9 @@ func (s traceSink) Leak(ev accounting.AllocationEvent, name, at string) {
 		perfetto.Uint(argHeap, uint64(ev.Heap)),
 		perfetto.String(argObjectName, name),
 		perfetto.String(argAt, at))
+	if cs := sites.of(&ev); cs != 0 {
+		args = append(args, perfetto.CallstackArg(cs))
+	}
 	perfetto.Stamp(layer.EventTime()).Instant(category, leakEvent, appendDetails(args, &ev)...)
 }
 

@@ -209,7 +209,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterAllocateMemory_params
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
 };
-struct vkgen_cap_cmd vkgen_cap_memreport_afterAllocateMemory = {.nparams = 4, .params = vkgen_cap_memreport_afterAllocateMemory_params};
+struct vkgen_cap_cmd vkgen_cap_memreport_afterAllocateMemory = {.nparams = 4, .params = vkgen_cap_memreport_afterAllocateMemory_params, .stack = 1};
 
 extern const struct vkgen_cap_type vkgen_cap_VkMemoryRequirements;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterBindBufferMemory_params[] = {
@@ -238,7 +238,7 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateBuffer_params[]
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
 };
-struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateBuffer = {.nparams = 4, .params = vkgen_cap_memreport_afterCreateBuffer_params};
+struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateBuffer = {.nparams = 4, .params = vkgen_cap_memreport_afterCreateBuffer_params, .stack = 1};
 
 extern const struct vkgen_cap_type vkgen_cap_VkImageCreateInfo;
 static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateImage_params[] = {
@@ -247,7 +247,16 @@ static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateImage_params[] 
 	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
 	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
 };
-struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateImage = {.nparams = 4, .params = vkgen_cap_memreport_afterCreateImage_params};
+struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateImage = {.nparams = 4, .params = vkgen_cap_memreport_afterCreateImage_params, .stack = 1};
+
+extern const struct vkgen_cap_type vkgen_cap_VkVideoSessionCreateInfoKHR;
+static const struct vkgen_cap_ptr vkgen_cap_memreport_afterCreateVideoSessionKHR_params[] = {
+	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_STRUCT, 0, 0, 0, 0, &vkgen_cap_VkVideoSessionCreateInfoKHR},
+	{0, VKGEN_CAP_NULL, 0, 0, 0, 0, NULL},
+	{0, VKGEN_CAP_BYTES, 0, 0, 0, 8, NULL},
+};
+struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateVideoSessionKHR = {.nparams = 4, .params = vkgen_cap_memreport_afterCreateVideoSessionKHR_params, .stack = 1};
 
 static const struct vkgen_cap_ptr vkgen_cap_memreport_beforeDestroyBuffer_params[] = {
 	{0, VKGEN_CAP_VALUE, 0, 0, 0, 0, NULL},
@@ -411,7 +420,7 @@ void vkgen_memreport_next_GetPhysicalDeviceProperties(int *ok, uintptr_t physica
 	X(vkCreateDevice, VKGEN_0, 1, .c_pre = memreport_edit_CreateDevice, .go_post = vkgen_memreport_go_post_CreateDevice) \
 	X(vkCreateImage, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterCreateImage) \
 	X(vkCreateInstance, VKGEN_0, 1, .go_post = vkgen_memreport_go_post_CreateInstance) \
-	X(vkCreateVideoSessionKHR, VKGEN_1, 0, .go_post = vkgen_memreport_go_post_CreateVideoSessionKHR) \
+	X(vkCreateVideoSessionKHR, VKGEN_1, 0, .defer_post = &vkgen_cap_memreport_afterCreateVideoSessionKHR) \
 	X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_DebugMarkerSetObjectNameEXT, .names_once = 1, .name_cache = 1) \
 	X(vkDestroyBuffer, VKGEN_1, 0, .defer_pre = &vkgen_cap_memreport_beforeDestroyBuffer) \
 	X(vkDestroyDevice, VKGEN_0, 1, .go_pre = vkgen_memreport_go_pre_DestroyDevice, .go_post = vkgen_memreport_go_post_DestroyDevice) \

@@ -174,6 +174,7 @@ extern struct vkgen_cap_cmd vkgen_cap_memreport_afterBindBufferMemory;
 extern struct vkgen_cap_cmd vkgen_cap_memreport_afterBindImageMemory;
 extern struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateBuffer;
 extern struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateImage;
+extern struct vkgen_cap_cmd vkgen_cap_memreport_afterCreateVideoSessionKHR;
 extern struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyBuffer;
 extern struct vkgen_cap_cmd vkgen_cap_memreport_beforeDestroyImage;
 extern struct vkgen_cap_cmd vkgen_cap_memreport_beforeFreeMemory;

@@ -81,15 +81,6 @@ func vkgen_memreport_go_post_CreateInstance(call unsafe.Pointer, pCreateInfo uns
 	postCreateInstance((*vk.InstanceCreateInfo)(pCreateInfo), (*vk.AllocationCallbacks)(pAllocator), (*vk.Instance)(pInstance), vk.Result(result))
 }
 
-//export vkgen_memreport_go_post_CreateVideoSessionKHR
-func vkgen_memreport_go_post_CreateVideoSessionKHR(call unsafe.Pointer, device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pVideoSession unsafe.Pointer, result C.VkResult) {
-	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "postCreateVideoSessionKHR")
-	if layer.Sync() { // the deferred hooks of the calls before this one run first
-		defer layer.Unsync()
-	}
-	postCreateVideoSessionKHR(vk.Device(device), (*vk.VideoSessionCreateInfoKHR)(pCreateInfo), (*vk.AllocationCallbacks)(pAllocator), (*vk.VideoSessionKHR)(pVideoSession), vk.Result(result))
-}
-
 //export vkgen_memreport_go_pre_DestroyDevice
 func vkgen_memreport_go_pre_DestroyDevice(call unsafe.Pointer, device uintptr, pAllocator unsafe.Pointer) {
 	defer layer.Recover("VK_LAYER_VKGEN_DeviceMemoryReport", "preDestroyDevice")
@@ -176,6 +167,9 @@ func init() {
 	})
 	layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_memreport_afterCreateImage), "VK_LAYER_VKGEN_DeviceMemoryReport", "afterCreateImage", func(r *layer.Record) {
 		afterCreateImage(vk.Device(r.Value(0)), (*vk.ImageCreateInfo)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.Image)(r.Pointer(3)), vk.Result(r.Result()))
+	})
+	layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_memreport_afterCreateVideoSessionKHR), "VK_LAYER_VKGEN_DeviceMemoryReport", "afterCreateVideoSessionKHR", func(r *layer.Record) {
+		afterCreateVideoSessionKHR(vk.Device(r.Value(0)), (*vk.VideoSessionCreateInfoKHR)(r.Pointer(1)), (*vk.AllocationCallbacks)(r.Pointer(2)), (*vk.VideoSessionKHR)(r.Pointer(3)), vk.Result(r.Result()))
 	})
 	layer.RegisterDeferred(unsafe.Pointer(&C.vkgen_cap_memreport_beforeDestroyBuffer), "VK_LAYER_VKGEN_DeviceMemoryReport", "beforeDestroyBuffer", func(r *layer.Record) {
 		beforeDestroyBuffer(vk.Device(r.Value(0)), vk.Buffer(r.Value(1)), (*vk.AllocationCallbacks)(r.Pointer(2)))

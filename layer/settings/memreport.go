@@ -15,6 +15,8 @@ var MemoryReport = []Def{
 		Description: "Least rise of live bytes that counts as growth."},
 	{Key: "budget_threshold_percent", Label: "Budget threshold (%)", Type: Int, Default: int64(90), Min: 1, Max: 100,
 		Description: "A heap's usage crossing this share of its budget (VK_EXT_memory_budget; else the heap's size) is an event naming what grew most since the last sample."},
+	{Key: "call_stack_depth", Label: "Call-stack depth", Type: Int, Default: int64(16), Min: 0, Max: 64,
+		Description: "Creating a buffer, an image or device memory records the application's call stack, up to this many frames, so the report can say which code made unnamed memory; 0 records none."},
 }
 
 // Own lists, by layer name, the settings a layer reads besides Tracing:

@@ -69,6 +69,9 @@ type Event struct {
 	// ExtraCounters are the counter values that go with the event
 	// (extra_counter_track_uuids / extra_counter_values), at its timestamp.
 	ExtraCounters []ExtraCounter
+	// Callstack is the event's interned call stack (callstack_iid),
+	// outermost frame first (callstacks.go).
+	Callstack []Frame
 }
 
 // ExtraCounter is one of an event's extra counter values.
@@ -272,6 +275,7 @@ func (p *Packet) Clone() Packet {
 		ev.Categories = slices.Clone(ev.Categories)
 		ev.Annotations = slices.Clone(ev.Annotations)
 		ev.ExtraCounters = slices.Clone(ev.ExtraCounters)
+		ev.Callstack = slices.Clone(ev.Callstack)
 		c.Event = &ev
 	}
 	return c
@@ -279,6 +283,7 @@ func (p *Packet) Clone() Packet {
 
 type seqState struct {
 	cats, names, annots, strs interned
+	stacks                    stackState
 	defaultTrack              uint64
 }
 
@@ -489,8 +494,10 @@ func decodeInterned(b []byte, st *seqState) error {
 			m = &st.annots
 		case 29: // debug_annotation_string_values: {iid = 1, str = 2}
 			m = &st.strs
+		case 5, 16, 17: // function_names, build_ids, mapping_paths (InternedString)
+			m = st.stacks.strings(num)
 		default:
-			return nil
+			return decodeStackInterned(num, raw, &st.stacks)
 		}
 		var iid uint64
 		var name string
@@ -567,7 +574,7 @@ func resolve(m *interned, iid uint64, what string, flagged bool) (string, error)
 func (d *state) decodeEvent(b []byte, st *seqState, flagged bool) error {
 	ev := &d.ev
 	*ev = Event{TrackUUID: st.defaultTrack, Categories: ev.Categories[:0], Annotations: ev.Annotations[:0],
-		ExtraCounters: ev.ExtraCounters[:0]}
+		ExtraCounters: ev.ExtraCounters[:0], Callstack: ev.Callstack[:0]}
 	var nu, nv int // extra counter uuids and values seen: the i-th of each pair up
 	for len(b) > 0 {
 		num, v, raw, rest, err := pb.Next(b)
@@ -614,6 +621,8 @@ func (d *state) decodeEvent(b []byte, st *seqState, flagged bool) error {
 		case 4:
 			ev.Annotations = append(ev.Annotations, Annotation{})
 			err = d.decodeAnnotation(raw, st, flagged, &ev.Annotations[len(ev.Annotations)-1])
+		case 56: // callstack_iid
+			ev.Callstack, err = st.stacks.callstack(v, flagged, ev.Callstack[:0])
 		}
 		if err != nil {
 			return err

@@ -1,7 +1,7 @@
 /* vkloop: one thread looping over buffer and memory calls, timed, for the
  * side-by-side benchmark of layer sets (bench/layers/peer.sh).
  *
- *   vkloop [--mode loop|memory|rename] [--iterations N] [--reps R] [--warmup-ms MS] [--gate]
+ *   vkloop [--mode loop|memory|rename|alloc] [--iterations N] [--reps R] [--warmup-ms MS] [--depth D] [--gate]
  *
  * Modes, per iteration:
  *   loop    vkCreateBuffer, name it, rename it, vkAllocateMemory,
@@ -9,7 +9,10 @@
  *           (3 names per iteration, each a new string);
  *   memory  vkCreateBuffer, vkBindBufferMemory, vkDestroyBuffer, on one
  *           allocation made before the loop (a memory event);
- *   rename  one buffer renamed, a new string each time.
+ *   rename  one buffer renamed, a new string each time;
+ *   alloc   vkAllocateMemory, vkFreeMemory.
+ * With --depth D the loop calls from D nested frames (call stacks that deep:
+ * bench/layers/callstacks.sh).
  * After setting up the device the program sleeps MS milliseconds (layers
  * that reach a tracing service asynchronously connect meanwhile, without
  * filling the trace with warm-up events); with --gate it then waits for a
@@ -70,7 +73,22 @@ static void iterate(int mode) {
 		vkDestroyBuffer(dev, buf, NULL);
 		break;
 	case 2: name(VK_OBJECT_TYPE_BUFFER, (uint64_t)renamed, "name"); break;
+	case 3:
+		CHECK(vkAllocateMemory(dev, &mai, NULL, &mem));
+		vkFreeMemory(dev, mem, NULL);
+		break;
 	}
+}
+
+/* Runs n iterations from depth more frames (noinline, and not a tail call:
+ * each frame stays on the stack). */
+static __attribute__((noinline)) void run(int mode, long n, int depth) {
+	if (depth > 0) {
+		run(mode, n, depth - 1);
+		__asm__ volatile("" ::: "memory");
+		return;
+	}
+	for (long i = 0; i < n; i++) iterate(mode);
 }
 
 /* Reads stdin up to a newline; exits with status 1 at EOF. */
@@ -84,13 +102,13 @@ static void wait_line(const char *what) {
 
 int main(int argc, char **argv) {
 	vkc_prog = "vkloop";
-	static const char *modes[] = {"loop", "memory", "rename"};
-	int mode = 0, reps = 5, gate = 0;
+	static const char *modes[] = {"loop", "memory", "rename", "alloc"};
+	int mode = 0, reps = 5, gate = 0, depth = 0;
 	long n = 20000, warmup_ms = 0;
 	for (int i = 1; i < argc; i++) {
 		int m = -1;
 		if (!strcmp(argv[i], "--mode") && i + 1 < argc) {
-			for (m = 2; m >= 0; m--)
+			for (m = 3; m >= 0; m--)
 				if (!strcmp(argv[i + 1], modes[m])) break;
 			mode = m;
 			i++;
@@ -100,12 +118,14 @@ int main(int argc, char **argv) {
 			reps = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--warmup-ms") && i + 1 < argc)
 			warmup_ms = atol(argv[++i]);
+		else if (!strcmp(argv[i], "--depth") && i + 1 < argc)
+			depth = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--gate"))
 			gate = 1;
 		else
 			mode = -1;
-		if (mode < 0 || n < 1 || reps < 1 || warmup_ms < 0) {
-			fprintf(stderr, "usage: vkloop [--mode loop|memory|rename] [--iterations N>0] [--reps R>0] [--warmup-ms MS] [--gate]\n");
+		if (mode < 0 || n < 1 || reps < 1 || warmup_ms < 0 || depth < 0 || depth > 1000) {
+			fprintf(stderr, "usage: vkloop [--mode loop|memory|rename|alloc] [--iterations N>0] [--reps R>0] [--warmup-ms MS] [--depth D] [--gate]\n");
 			return 2;
 		}
 	}
@@ -136,7 +156,7 @@ int main(int argc, char **argv) {
 	for (int r = 0; r < reps; r++) {
 		double t0[3];
 		for (int c = 0; c < 3; c++) t0[c] = clock_ns(clocks[c]);
-		for (long i = 0; i < n; i++) iterate(mode);
+		run(mode, n, depth);
 		for (int c = 0; c < 3; c++) {
 			double per = (clock_ns(clocks[c]) - t0[c]) / n;
 			if (per < best[c]) best[c] = per;

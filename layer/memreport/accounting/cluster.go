@@ -24,6 +24,9 @@ const (
 	ImageUsageColorAttachment        uint32 = 0x10
 	ImageUsageDepthStencilAttachment uint32 = 0x20
 	ImageUsageTransientAttachment    uint32 = 0x40
+	ImageUsageInputAttachment        uint32 = 0x80
+	ImageUsageTransferSrc            uint32 = 0x1
+	ImageUsageTransferDst            uint32 = 0x2
 
 	// ImageCreateDisjoint is VK_IMAGE_CREATE_DISJOINT_BIT.
 	ImageCreateDisjoint uint32 = 0x200
@@ -51,7 +54,20 @@ const (
 	bufferTransfer   = BufferUsageTransferSrc | BufferUsageTransferDst
 	// Usages that make a transfer buffer more than a staging buffer.
 	bufferFunctional = bufferRayTracing | bufferIndirect | bufferStorage | bufferUniform | bufferGeometry | bufferXfb
+	// generalUses is how many of the functional kinds above make a buffer
+	// general-purpose: a GL driver (Zink) gives every buffer every usage,
+	// for a GL buffer object may be bound anywhere.
+	generalUses = 3
+
+	// imageGL is the usage a GL driver (Zink) gives every color image: a
+	// GL texture may be sampled, copied and drawn into at any time. Such
+	// an image is the application's texture (a render target in GL is a
+	// texture attached to a framebuffer).
+	imageGL = ImageUsageSampled | ImageUsageColorAttachment | ImageUsageInputAttachment | ImageUsageTransferSrc | ImageUsageTransferDst
 )
+
+// bufferKinds are the functional kinds generalUses counts.
+var bufferKinds = [...]uint64{bufferRayTracing, bufferIndirect, bufferStorage, bufferUniform, bufferGeometry, bufferXfb}
 
 // Cluster is a usage cluster: the last component of a counter track name.
 type Cluster uint8
@@ -101,11 +117,21 @@ func (c Cluster) String() string {
 }
 
 // ClassifyBuffer returns the cluster of a buffer with the given usage bound
-// to memory with the given property flags (4.7, first matching rule wins).
+// to memory with the given property flags (4.7, first matching rule wins;
+// docs/memreport.md "Clusters"): staging, then general-purpose (usage of
+// generalUses functional kinds or more), then 4.7's order.
 func ClassifyBuffer(usage uint64, memFlags uint32) Cluster {
+	kinds := 0
+	for _, k := range bufferKinds {
+		if usage&k != 0 {
+			kinds++
+		}
+	}
 	switch {
 	case memFlags&MemoryPropertyHostVisible != 0 && usage&bufferTransfer != 0 && usage&bufferFunctional == 0:
 		return ClusterStagingTransfer
+	case kinds >= generalUses:
+		return ClusterGeneralBuffer
 	case usage&bufferRayTracing != 0:
 		return ClusterRayTracing
 	case usage&bufferIndirect != 0:
@@ -123,11 +149,15 @@ func ClassifyBuffer(usage uint64, memFlags uint32) Cluster {
 }
 
 // ClassifyImage returns the cluster of an image with the given usage bound to
-// memory with the given property flags (4.7, first matching rule wins).
+// memory with the given property flags (4.7, first matching rule wins;
+// docs/memreport.md "Clusters"): transient, then a GL driver's texture
+// (every usage of imageGL), then 4.7's order.
 func ClassifyImage(usage uint32, memFlags uint32) Cluster {
 	switch {
 	case usage&ImageUsageTransientAttachment != 0 || memFlags&MemoryPropertyLazilyAllocated != 0:
 		return ClusterTransientMemoryless
+	case usage&imageGL == imageGL:
+		return ClusterStaticTexture
 	case usage&ImageUsageStorage != 0:
 		return ClusterStorageComputeImage
 	case usage&ImageUsageDepthStencilAttachment != 0:

@@ -9,7 +9,11 @@
 //
 // # Reference rules implemented (reference-behaviour.md section 5)
 //
-//   - Clusters and precedence of 4.7 (ClassifyBuffer, ClassifyImage); tracks
+//   - Clusters and precedence of 4.7 (ClassifyBuffer, ClassifyImage), with
+//     two rules first that fit real programs (docs/memreport.md
+//     "Clusters"): a buffer of three functional usage kinds or more is
+//     general_buffer, an image with every usage of a GL texture is
+//     static_texture (Zink gives them all); tracks
 //     "vulkan.mem.{app|driver}.usage.<cluster>" (TrackName).
 //   - Callback keys (5.2), driver vs app prefix (5.3), ALLOCATE/IMPORT and
 //     FREE/UNIMPORT (5.4), fallback vs callback devices (5.5): on a callback

@@ -116,6 +116,9 @@ type AllocationEvent struct {
 	// index of its own state instead of a lookup by key; 0 in a new
 	// record. Valid only during the call, under the engine's lock.
 	Mark *uint64
+	// Desc is the sink's descriptor of the object (0: none): what the
+	// layer passed to BufferCreatedWith, ImageCreatedWith or MemoryInfo.
+	Desc uint32
 	// Plane is the bound plane of a disjoint image (0 otherwise), so
 	// per-binding consumers can pair a BIND with its DESTROY (with Key for
 	// range binds).
@@ -173,6 +176,8 @@ type MemoryInfo struct {
 	// otherwise; DedicatedHandle is that resource.
 	Dedicated       ResourceKind
 	DedicatedHandle uint64
+	// Desc is the sink's descriptor of the allocation (AllocationEvent.Desc).
+	Desc uint32
 }
 
 // ResourceKind says whether a resource handle is a VkBuffer or a VkImage.

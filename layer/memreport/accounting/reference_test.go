@@ -228,6 +228,11 @@ func TestClusterClassificationFunctions(t *testing.T) {
 		{BufferUsageTransformFeedbackCounter, hv, ClusterTransformFeedback},
 		{0, 0, ClusterGeneralBuffer},
 		{0, hv, ClusterGeneralBuffer},
+		// Beyond the reference (issue 34): usage of three functional kinds
+		// or more is a general-purpose buffer (Zink's buffers have every bit).
+		{zinkBuffer, hv, ClusterGeneralBuffer},
+		{BufferUsageIndirect | BufferUsageStorage | BufferUsageVertex, 0, ClusterGeneralBuffer},
+		{BufferUsageStorage | BufferUsageUniform | BufferUsageTransferDst, hv, ClusterComputeStorage},
 	}
 	for _, c := range buffers {
 		if got := ClassifyBuffer(c.usage, c.flags); got != c.want {
@@ -249,6 +254,14 @@ func TestClusterClassificationFunctions(t *testing.T) {
 		{ImageUsageSampled, hv, ClusterStaticTexture},
 		{0x1 | 0x2, 0, ClusterGeneralImage}, // transfer only
 		{0, 0, ClusterGeneralImage},
+		// Beyond the reference (issue 34): Zink's color images (every
+		// usage a GL texture may need) are textures; without the input
+		// attachment and transfers, sampled + color attachment stays a
+		// render target.
+		{zinkImage, 0, ClusterStaticTexture},
+		{zinkImage | ImageUsageStorage, 0, ClusterStaticTexture},
+		{ImageUsageSampled | ImageUsageColorAttachment | ImageUsageTransferDst, 0, ClusterColorRenderTarget},
+		{ImageUsageSampled | ImageUsageTransferDst | 0x20 | 0x80000, 0, ClusterDepthStencilTarget}, // Zink's depth buffer
 	}
 	for _, c := range images {
 		if got := ClassifyImage(c.usage, c.flags); got != c.want {
@@ -451,3 +464,11 @@ func TestBindQueriesUnknownResourceSize(t *testing.T) {
 		t.Fatalf("buffer = %+v", info)
 	}
 }
+
+// What Zink (Mesa 22.3) over lavapipe creates for glxgears and glmark2
+// (docs/memreport.md "Clusters"): every buffer has every usage, every color
+// image every usage of a GL texture (and attachment feedback loop).
+const (
+	zinkBuffer = 0x1 | 0x2 | 0x4 | 0x8 | 0x10 | 0x20 | 0x40 | 0x80 | 0x100 | 0x800 | 0x1000 | 0x20000
+	zinkImage  = 0x1 | 0x2 | 0x4 | 0x10 | 0x80 | 0x80000
+)

@@ -109,11 +109,11 @@ func compare(t *testing.T, trace string, sum *tracesummary.Summary) {
 	t.Helper()
 	var want, got []string
 	for _, o := range sum.Objects {
-		want = append(want, fmt.Sprintf("%s %#x %q %d %d %s %d %d", o.Type, o.Handle, o.Name, o.Bytes, o.Final, o.Cluster, o.Created, o.Destroyed))
+		want = append(want, fmt.Sprintf("%s %#x %q %d %d %s %d %d %q", o.Type, o.Handle, o.Name, o.Bytes, o.Final, o.Cluster, o.Created, o.Destroyed, o.Descriptor))
 	}
-	res := query(t, trace, "SELECT type, handle, name, bytes, final_bytes, cluster, created_ns, destroyed_ns FROM vkgen_memory_objects")
+	res := query(t, trace, "SELECT type, handle, name, bytes, final_bytes, cluster, created_ns, destroyed_ns, descriptor FROM vkgen_memory_objects")
 	for _, r := range res.Rows {
-		got = append(got, fmt.Sprintf("%s %s %q %s %s %s %s %s", r[0], handle(t, r[1]), r[2], r[3], r[4], r[5], r[6], nullAsMinusOne(r[7])))
+		got = append(got, fmt.Sprintf("%s %s %q %s %s %s %s %s %q", r[0], handle(t, r[1]), r[2], r[3], r[4], r[5], r[6], nullAsMinusOne(r[7]), r[8]))
 	}
 	if len(want) != sum.ObjectsTotal || len(want) == 0 {
 		t.Fatalf("summary has %d of %d objects", len(want), sum.ObjectsTotal)
@@ -135,10 +135,10 @@ func compare(t *testing.T, trace string, sum *tracesummary.Summary) {
 
 	want, got = nil, nil
 	for _, l := range sum.Leaks {
-		want = append(want, fmt.Sprintf("%d %s %s %#x %q %d %s %d", l.Time, l.At, l.Type, l.Handle, l.Name, l.Bytes, l.Cluster, l.Heap))
+		want = append(want, fmt.Sprintf("%d %s %s %#x %q %d %s %d %q", l.Time, l.At, l.Type, l.Handle, l.Name, l.Bytes, l.Cluster, l.Heap, l.Descriptor))
 	}
-	for _, r := range query(t, trace, "SELECT ns, at, type, handle, name, bytes, cluster, heap FROM vkgen_memory_leaks").Rows {
-		got = append(got, fmt.Sprintf("%s %s %s %s %q %s %s %s", r[0], r[1], r[2], handle(t, r[3]), r[4], r[5], r[6], r[7]))
+	for _, r := range query(t, trace, "SELECT ns, at, type, handle, name, bytes, cluster, heap, descriptor FROM vkgen_memory_leaks").Rows {
+		got = append(got, fmt.Sprintf("%s %s %s %s %q %s %s %s %q", r[0], r[1], r[2], handle(t, r[3]), r[4], r[5], r[6], r[7], r[8]))
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("leaks:\n%s", diff(got, want))
@@ -155,11 +155,55 @@ func compare(t *testing.T, trace string, sum *tracesummary.Summary) {
 		t.Errorf("alive at the end:\n%s", diff(got, want))
 	}
 
-	f := query(t, trace, "SELECT COUNT(*), COALESCE(SUM(size), 0) FROM vkgen_memory_failures").Rows[0]
-	if w := []string{strconv.Itoa(sum.AllocationFailures), strconv.FormatUint(sum.FailedBytes, 10)}; !slices.Equal(f, w) {
+	f := query(t, trace, "SELECT failed_allocations, failed_bytes FROM vkgen_memory_totals").Rows[0]
+	if w := []string{strconv.Itoa(sum.AllocationFailures), sum.FailedBytes.String()}; !slices.Equal(f, w) {
 		t.Errorf("failures: module %q, summary %q", f, w)
 	}
 	compareOverTime(t, trace, sum)
+	compareTotals(t, trace, sum)
+}
+
+// compareTotals checks the module's totals per heap at peak and end against
+// the summary's, and that they add up: unbound = allocated - bound, and
+// the app cluster counters at the end hold unbound + resource bytes (each
+// binding counts in full there).
+func compareTotals(t *testing.T, trace string, sum *tracesummary.Summary) {
+	t.Helper()
+	var want, got []string
+	row := func(heap, point string, ns uint64, x tracesummary.Totals) string {
+		return fmt.Sprintf("%s %s %d %s %s %s %s %s %s %d", heap, point, ns, x.Allocated, x.Driver, x.Bound, x.Unbound, x.Aliased, x.Resources, x.Blocks)
+	}
+	var end uint64
+	for _, r := range query(t, trace, "SELECT MAX(ns) FROM vkgen_memory_heap_totals WHERE point = 'end'").Rows {
+		end, _ = strconv.ParseUint(r[0], 10, 64)
+	}
+	for _, h := range sum.Totals {
+		want = append(want, row(h.Heap, "peak", h.PeakNS, h.Peak), row(h.Heap, "end", end, h.Final))
+		if h.Final.Unbound != h.Final.Allocated.Minus(h.Final.Bound) || h.Final.Bound.Less(h.Final.Aliased) {
+			t.Errorf("heap %s totals do not add up: %+v", h.Heap, h.Final)
+		}
+	}
+	// The clusters' rule for aliasing: each binding counts in full, so the
+	// app cluster counters at the end hold unbound + resource bytes, which
+	// exceed the allocated bytes by what aliasing counted twice.
+	var clusters int64
+	for _, c := range sum.Clusters {
+		if strings.HasPrefix(c.Track, "vulkan.mem.app.usage.") {
+			clusters += c.Final
+		}
+	}
+	if n := len(sum.Totals); n > 0 {
+		if all := sum.Totals[n-1].Final; all.Heap != tracesummary.AllHeaps || all.Unbound.Plus(all.Resources).Int64() != clusters {
+			t.Errorf("app clusters at the end hold %d bytes, totals %+v (unbound + resources)", clusters, all)
+		}
+	}
+	for _, r := range query(t, trace, `SELECT heap, point, ns, allocated_bytes, driver_bytes, bound_bytes, unbound_bytes,
+	    aliased_bytes, resource_bytes, blocks FROM vkgen_memory_heap_totals`).Rows {
+		got = append(got, strings.Join(r, " "))
+	}
+	if len(want) == 0 || !slices.Equal(sorted(got), sorted(want)) {
+		t.Errorf("heap totals:\n%s", diff(got, want))
+	}
 }
 
 // diff lists the rows only one side has (at most 10 of each).
@@ -215,19 +259,59 @@ func TestModuleOnDemo(t *testing.T) {
 	if mem.Size == 0 || buf.Size == 0 || !slices.Equal(sorted(leaks), sorted(wantLeaks)) {
 		t.Errorf("leaks %q, want %q", leaks, wantLeaks)
 	}
+	// What each object is (issue 34): its create info, as the layer
+	// described it, and memory that holds resources is an allocation.
+	desc := map[string]string{}
+	for _, o := range sum.Objects {
+		desc[o.Type+" "+o.Name] = o.Cluster + ": " + o.Descriptor
+	}
+	for k, v := range map[string]string{
+		"IMAGE albedo.texture":             "static_texture: image 2D 512x512 R8G8B8A8_UNORM transfer_dst|sampled",
+		"IMAGE gbuffer.albedo":             "color_render_target: image 2D 256x256 R8G8B8A8_UNORM sampled|color_attachment",
+		"IMAGE depth":                      "depth_stencil_target: image 2D 256x256 D32_SFLOAT depth_stencil_attachment",
+		"BUFFER vertices":                  "geometry_mesh: buffer 65536 transfer_dst|vertex",
+		"BUFFER upload":                    "staging_transfer: buffer 262144 transfer_src",
+		"DEVICE_MEMORY block.host_visible": "allocation: memory type ",
+	} {
+		if !strings.HasPrefix(desc[k], v) {
+			t.Errorf("%s: %q, want %q...", k, desc[k], v)
+		}
+	}
+	// Totals at the peak: every block allocated, the resources bound, the
+	// device-local block's tail free; blocks list its layout.
+	if n := len(sum.Totals); n == 0 || sum.Totals[n-1].Peak.Bound.Int64() == 0 || sum.Totals[n-1].Peak.Aliased.Int64() != 0 {
+		t.Errorf("totals %+v, want bound bytes at the peak and none aliased", sum.Totals)
+	}
+	m, _ := acc.Memory("block.device_local")
+	i := slices.IndexFunc(sum.Blocks, func(b tracesummary.Block) bool { return b.Handle == m.Handle && b.Size == m.Size }) // --reuse: the handle comes back
+	if i < 0 {
+		t.Fatalf("no layout of block.device_local (%#x) in %+v", m.Handle, sum.Blocks)
+	}
+	if b := sum.Blocks[i]; len(b.Ranges) < 2 || b.Ranges[0].Offset != 0 || b.Size != m.Size || b.Bound == 0 ||
+		len(b.Holes) == 0 || b.Holes[len(b.Holes)-1].Offset+b.Holes[len(b.Holes)-1].Size != b.Size {
+		t.Errorf("block.device_local layout %+v", b)
+	}
 	if len(sum.AliveAtEnd) != 0 { // what a leak event reported is not listed again
 		t.Errorf("alive at the end of a clean run: %v", sum.AliveAtEnd)
 	}
 	// The refused allocation: one failure of 1<<62 bytes.
-	if sum.AllocationFailures != 1 || sum.FailedBytes != 1<<62 {
-		t.Errorf("failures %d (%d bytes), want 1 (%d)", sum.AllocationFailures, sum.FailedBytes, uint64(1)<<62)
+	if sum.AllocationFailures != 1 || sum.FailedBytes != tracesummary.BytesOf(1<<62) {
+		t.Errorf("failures %d (%s bytes), want 1 (%d)", sum.AllocationFailures, sum.FailedBytes, uint64(1)<<62)
 	}
 
 	checkLifetimes(t, trace, sum)
+	// The lifetime slices say what their object is too (the UI shows it).
+	r := query(t, trace, `SELECT s.name, EXTRACT_ARG(s.arg_set_id, 'debug.descriptor') FROM slice s
+	    WHERE s.category = 'VulkanDeviceMemoryReport' AND s.name IN ('albedo.texture', 'vertices') AND s.dur > 0 ORDER BY s.name, s.ts`)
+	if w := [][]string{{"albedo.texture", "memory type 0 heap 0 device_local|host_visible|host_coherent|host_cached"},
+		{"albedo.texture", "image 2D 512x512 R8G8B8A8_UNORM transfer_dst|sampled"}, {"vertices", "buffer 65536 transfer_dst|vertex"}}; len(r.Rows) < 3 ||
+		!slices.ContainsFunc(r.Rows, func(x []string) bool { return slices.Equal(x, w[1]) }) || !slices.ContainsFunc(r.Rows, func(x []string) bool { return slices.Equal(x, w[2]) }) {
+		t.Errorf("lifetime slices' descriptors %q, want among them %q", r.Rows, w)
+	}
 	// A name given after the bind renames the slice: the memory objects
 	// are named after vkAllocateMemory, so their lifetimes have two slices
 	// (the handle's, then the name's) that meet exactly.
-	r := query(t, trace, `SELECT name, slices FROM vkgen_memory_lifetimes WHERE kind = 'VkDeviceMemory' AND name = 'block.device_local'`)
+	r = query(t, trace, `SELECT name, slices FROM vkgen_memory_lifetimes WHERE kind = 'VkDeviceMemory' AND name = 'block.device_local'`)
 	if len(r.Rows) != 1 || r.Rows[0][1] != "2" {
 		t.Errorf("block.device_local lifetime: %v, want 2 slices", r.Rows)
 	}
@@ -415,31 +499,59 @@ func TestModuleOnBinds(t *testing.T) {
 // memory and offset are two bindings (resource_offset tells them apart) for
 // the module as for the summary: one object of both ranges' bytes.
 func TestModuleRangeKeys(t *testing.T) {
-	perfettotools.BinDir(t)
-	trace := filepath.Join(t.TempDir(), "ranges.pftrace")
-	s, err := perfetto.StartFileSession(trace, perfetto.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat := perfetto.NewCategory("VulkanDeviceMemoryReport")
-	ev := perfetto.NewEventName("VulkanMemoryAllocation")
-	an := perfetto.NewAnnotationName
-	rng := func(op string, key uint64) {
-		perfetto.Instant(cat, ev, perfetto.String(an("operation"), op), perfetto.String(an("source"), "BUFFER"),
-			perfetto.Uint(an("memory_object_id"), 0x100), perfetto.Uint(an("size"), 4096), perfetto.Uint(an("offset"), 0),
-			perfetto.Uint(an("object_handle"), 0xb1), perfetto.String(an("memory_type"), "compute_storage"),
-			perfetto.Uint(an("resource_offset"), key))
-	}
-	rng("BIND", 0)
-	rng("BIND", 65536)
-	rng("DESTROY", 0)
-	rng("DESTROY", 65536)
-	if err := s.Stop(); err != nil {
-		t.Fatal(err)
-	}
+	trace := synthetic(t, "VulkanMemoryAllocation", func(instant func(...perfetto.Arg), an func(string) perfetto.AnnotationName) {
+		rng := func(op string, key uint64) {
+			instant(perfetto.String(an("operation"), op), perfetto.String(an("source"), "BUFFER"),
+				perfetto.Uint(an("memory_object_id"), 0x100), perfetto.Uint(an("size"), 4096), perfetto.Uint(an("offset"), 0),
+				perfetto.Uint(an("object_handle"), 0xb1), perfetto.String(an("memory_type"), "compute_storage"),
+				perfetto.Uint(an("resource_offset"), key))
+		}
+		rng("BIND", 0)
+		rng("BIND", 65536)
+		rng("DESTROY", 0)
+		rng("DESTROY", 65536)
+	})
 	sum := summary(t, trace)
 	if len(sum.Objects) != 1 || sum.Objects[0].Bytes != 8192 {
 		t.Fatalf("summary objects %+v, want one of 8192 bytes", sum.Objects)
 	}
 	compare(t, trace, sum)
+}
+
+// TestModuleFailedBytesOverflow: 100,000 failed allocations of 2^62 bytes
+// sum past 64 bits: the summary says the exact sum, the module NULL with
+// failed_bytes_overflowed, never a saturated or wrapped number.
+func TestModuleFailedBytesOverflow(t *testing.T) {
+	trace := synthetic(t, "VulkanMemoryAllocationFailed", func(instant func(...perfetto.Arg), an func(string) perfetto.AnnotationName) {
+		for range 100000 {
+			instant(perfetto.String(an("source"), "DEVICE_MEMORY"), perfetto.Uint(an("size"), 1<<62), perfetto.Uint(an("heap"), 0))
+		}
+	})
+	sum := summary(t, trace)
+	if want := "461168601842738790400000"; sum.AllocationFailures != 100000 || sum.FailedBytes.String() != want {
+		t.Errorf("summary: %d failures of %s bytes, want 100000 of %s", sum.AllocationFailures, sum.FailedBytes, want)
+	}
+	if r := query(t, trace, "SELECT failed_allocations, failed_bytes, failed_bytes_overflowed FROM vkgen_memory_totals").Rows[0]; !slices.Equal(r, []string{"100000", "[NULL]", "1"}) {
+		t.Errorf("module: %q, want 100000 failures, NULL bytes, overflowed", r)
+	}
+}
+
+// synthetic writes a trace of the layer's category in which emit writes
+// instants of event with the arguments it gives; trace_processor must read
+// it with a clean stats table.
+func synthetic(t *testing.T, event string, emit func(instant func(...perfetto.Arg), an func(string) perfetto.AnnotationName)) string {
+	t.Helper()
+	perfettotools.BinDir(t)
+	trace := filepath.Join(t.TempDir(), "synthetic.pftrace")
+	s, err := perfetto.StartFileSession(trace, perfetto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, ev := perfetto.NewCategory("VulkanDeviceMemoryReport"), perfetto.NewEventName(event)
+	emit(func(args ...perfetto.Arg) { perfetto.Instant(cat, ev, args...) }, perfetto.NewAnnotationName)
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	perfettotools.CheckStats(t, trace)
+	return trace
 }

@@ -51,7 +51,7 @@ func TestSummarySpec(t *testing.T) {
 			for _, l := range s.AliveAtEnd {
 				alive += l.Bytes
 			}
-			want = append(want, fmt.Sprintf("trace %d %d %d %d %d %d", len(s.Leaks), leaked, len(s.AliveAtEnd), alive, s.AllocationFailures, s.FailedBytes))
+			want = append(want, fmt.Sprintf("trace %d %d %d %d %d %s", len(s.Leaks), leaked, len(s.AliveAtEnd), alive, s.AllocationFailures, s.FailedBytes.String()))
 			type growthKey struct{ typ, name string }
 			growth := map[growthKey][2]uint64{}
 			for _, g := range s.Growths {

@@ -130,7 +130,7 @@ func value(r *Rule, s *tracesummary.Summary, key string) (float64, bool) {
 	case "failed_allocations":
 		return float64(s.AllocationFailures), true
 	case "failed_bytes":
-		return float64(s.FailedBytes), true
+		return s.FailedBytes.Float64(), true
 	case "growth", "growth_events":
 		return growthOf(r, s, key)
 	}

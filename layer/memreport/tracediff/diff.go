@@ -6,8 +6,9 @@
 //
 // Objects are matched across runs by what identifies them in the program,
 // never by handle (drivers hand out handles as they like): their name,
-// else their descriptor "TYPE cluster bytes" (tracesummary.Descriptor). A
-// call site, once traces carry one, is a key between the two.
+// else their descriptor and where the program made them (a call site:
+// tracesummary.CallSiteKey), else their descriptor "TYPE cluster bytes"
+// alone (tracesummary.Descriptor).
 package tracediff
 
 import (
@@ -45,16 +46,16 @@ type Row struct {
 
 // Totals are a trace's figures that are no group.
 type Totals struct {
-	Objects            int    `json:"objects"`
-	Leaks              int    `json:"leaks"`
-	LeakedBytes        uint64 `json:"leaked_bytes"`
-	AliveAtEnd         int    `json:"alive_at_end"`
-	AliveBytes         uint64 `json:"alive_at_end_bytes"`
-	AllocationFailures int    `json:"allocation_failures"`
-	FailedBytes        uint64 `json:"failed_bytes"`
-	DroppedEvents      int64  `json:"dropped_events"`
-	LateEvents         int    `json:"late_events"`
-	GroupsFolded       int    `json:"groups_folded"`
+	Objects            int                `json:"objects"`
+	Leaks              int                `json:"leaks"`
+	LeakedBytes        tracesummary.Bytes `json:"leaked_bytes"`
+	AliveAtEnd         int                `json:"alive_at_end"`
+	AliveBytes         tracesummary.Bytes `json:"alive_at_end_bytes"`
+	AllocationFailures int                `json:"allocation_failures"`
+	FailedBytes        tracesummary.Bytes `json:"failed_bytes"`
+	DroppedEvents      int64              `json:"dropped_events"`
+	LateEvents         int                `json:"late_events"`
+	GroupsFolded       int                `json:"groups_folded"`
 }
 
 // Diff is the comparison of a new trace with a base.
@@ -118,7 +119,7 @@ func Compare(base, n *tracesummary.Summary, name string, o Options) *Diff {
 // kindOrder puts the broad groups before the narrow ones among equal
 // changes.
 var kindOrder = map[string]int{tracesummary.KindTotal: 0, tracesummary.KindHeap: 1, tracesummary.KindType: 2,
-	tracesummary.KindCluster: 3, tracesummary.KindName: 4, tracesummary.KindDescriptor: 5}
+	tracesummary.KindCluster: 3, tracesummary.KindName: 4, tracesummary.KindCallSite: 5, tracesummary.KindDescriptor: 6}
 
 // compareRows sorts by size of change: the larger of the peak's and the
 // final's, then the object count's.
@@ -139,10 +140,10 @@ func totals(s *tracesummary.Summary) Totals {
 	t := Totals{Objects: s.ObjectsTotal, Leaks: len(s.Leaks), AliveAtEnd: len(s.AliveAtEnd), AllocationFailures: s.AllocationFailures,
 		FailedBytes: s.FailedBytes, DroppedEvents: s.DroppedEvents, LateEvents: s.LateEvents, GroupsFolded: s.GroupsFolded}
 	for _, l := range s.Leaks {
-		t.LeakedBytes += l.Bytes
+		t.LeakedBytes = t.LeakedBytes.Add(l.Bytes)
 	}
 	for _, l := range s.AliveAtEnd {
-		t.AliveBytes += l.Bytes
+		t.AliveBytes = t.AliveBytes.Add(l.Bytes)
 	}
 	return t
 }

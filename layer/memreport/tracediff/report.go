@@ -45,7 +45,7 @@ func (r *Report) Text(top int) string {
 func (d *Diff) text(b *strings.Builder, base string, top int) {
 	bt, nt := d.BaseTotals, d.NewTotals
 	fmt.Fprintf(b, "%s -> %s\n", base, d.Trace)
-	fmt.Fprintf(b, "objects %d -> %d, leaks %d -> %d (%d -> %d bytes), alive at the end %d -> %d, failed allocations %d -> %d\n",
+	fmt.Fprintf(b, "objects %d -> %d, leaks %d -> %d (%s -> %s bytes), alive at the end %d -> %d, failed allocations %d -> %d\n",
 		bt.Objects, nt.Objects, bt.Leaks, nt.Leaks, bt.LeakedBytes, nt.LeakedBytes, bt.AliveAtEnd, nt.AliveAtEnd, bt.AllocationFailures, nt.AllocationFailures)
 	for _, w := range d.Warnings {
 		fmt.Fprintf(b, "warning: %s\n", w)

@@ -8,12 +8,13 @@ import (
 )
 
 // Group kinds. Objects are grouped by what identifies them across runs of
-// a program, never by handle: their name, else their descriptor (type,
-// cluster and size). A call-site key, once traces carry one, goes between
-// the two: KindName, else call site and descriptor, else KindDescriptor.
+// a program, never by handle: their name, else where they were made and
+// their descriptor (type, cluster and size), else their descriptor alone:
+// KindName, else KindCallSite, else KindDescriptor.
 const (
 	KindName       = "name"       // objects of one name
-	KindDescriptor = "descriptor" // unnamed objects of one "TYPE cluster bytes"
+	KindCallSite   = "call_site"  // unnamed objects of one "DESCRIPTOR — call site" (CallSiteKey)
+	KindDescriptor = "descriptor" // unnamed objects of one descriptor (the layer's, else "TYPE cluster bytes")
 	KindType       = "type"       // objects of one type
 	KindCluster    = "cluster"    // a usage cluster's counters, app and driver
 	KindHeap       = "heap"       // a memory heap's counters (every cluster, app and driver)
@@ -24,7 +25,8 @@ const (
 // names came after Options.MaxGroups groups existed.
 const OtherNames = "(other names)"
 
-// DefaultMaxGroups bounds the name and descriptor groups of one trace.
+// DefaultMaxGroups bounds the name, call-site and descriptor groups of one
+// trace.
 const DefaultMaxGroups = 100000
 
 // Group is the memory of everything that shares one key in a trace.
@@ -50,13 +52,14 @@ type groupKey struct {
 const (
 	gName uint8 = iota
 	gDescriptor
+	gCallSite
 	gType
 	gCluster
 	gHeap
 	gTotal
 )
 
-var kindNames = [...]string{KindName, KindDescriptor, KindType, KindCluster, KindHeap, KindTotal}
+var kindNames = [...]string{KindName, KindDescriptor, KindCallSite, KindType, KindCluster, KindHeap, KindTotal}
 
 // group is a group's running state.
 type group struct {
@@ -93,7 +96,7 @@ func (g *groups) get(k groupKey) *group {
 	if x := g.m[k]; x != nil {
 		return x
 	}
-	if k.kind == gName || k.kind == gDescriptor {
+	if k.kind <= gCallSite { // an object group
 		if g.n >= g.max {
 			g.folded++
 			k = groupKey{gName, OtherNames}
@@ -135,15 +138,15 @@ func (g *groups) add(x *group, delta int64) {
 	}
 }
 
-// list returns every group, largest peak first. A descriptor group that
-// holds nothing and no object ended in is left out: every object in it got
+// list returns every group, largest peak first. A descriptor or call-site
+// group that holds nothing and no object ended in is left out: every object in it got
 // a name later (an allocation named after vkAllocateMemory returned), and
 // it would only show the moments before.
 func (g *groups) list() []Group {
 	g.settle()
 	out := make([]Group, 0, len(g.m))
 	for _, x := range g.m {
-		if x.kind == gDescriptor && x.objects == 0 && x.cur == 0 {
+		if x.kind != gName && x.kind <= gCallSite && x.objects == 0 && x.cur == 0 {
 			continue
 		}
 		out = append(out, Group{Kind: kindNames[x.kind], Key: x.key, Peak: x.peak, Final: x.cur, Objects: x.objects})
@@ -154,13 +157,31 @@ func (g *groups) list() []Group {
 	return out
 }
 
-// objectKey is the name or descriptor group key of an object.
-func objectKey(name, typ, cluster string, bytes uint64) groupKey {
-	if name != "" {
-		return groupKey{gName, name}
+// objectKey is the name, call-site or descriptor group key of an object:
+// its name, else where it was made (site) with its descriptor, else its
+// descriptor alone. The descriptor is the one the layer wrote (desc; a
+// VkDeviceMemory's, which says nothing of its size, with its bytes), else
+// one made of its type, cluster and size.
+func objectKey(name, site, desc, typ, cluster string, bytes uint64) groupKey {
+	d := Descriptor(typ, cluster, bytes)
+	switch {
+	case desc != "" && typ == "DEVICE_MEMORY":
+		d = desc + " " + strconv.FormatUint(bytes, 10)
+	case desc != "":
+		d = desc
 	}
-	return groupKey{gDescriptor, Descriptor(typ, cluster, bytes)}
+	switch {
+	case name != "":
+		return groupKey{gName, name}
+	case site != "":
+		return groupKey{gCallSite, CallSiteKey(d, site)}
+	}
+	return groupKey{gDescriptor, d}
 }
+
+// CallSiteKey is the key of unnamed objects made at one call site:
+// "DESCRIPTOR — call site".
+func CallSiteKey(descriptor, site string) string { return descriptor + " — " + site }
 
 // Descriptor is the key of unnamed objects: "TYPE cluster bytes".
 func Descriptor(typ, cluster string, bytes uint64) string {

@@ -74,7 +74,9 @@ func TestGroups(t *testing.T) {
 		{Kind: KindType, Key: "DEVICE_MEMORY", Peak: 65536, Final: 65536, Objects: 2},
 		{Kind: KindName, Key: "late", Peak: 4096, Final: 0, Objects: 1},
 		{Kind: KindCluster, Key: "geometry_mesh", Peak: 4096, Final: 0, Objects: 4},
-		{Kind: KindCluster, Key: "unbound_memory", Peak: 65536, Final: 65536, Objects: 2},
+		{Kind: KindCluster, Key: "unbound_memory", Peak: 65536, Final: 65536, Objects: 1},
+		// the memory buffers were bound in (ClusterAllocation), in no counter
+		{Kind: KindCluster, Key: ClusterAllocation, Peak: 0, Final: 0, Objects: 1},
 		{Kind: KindHeap, Key: "0", Peak: 4096, Final: 0, Objects: 6},
 		{Kind: KindTotal, Key: "app", Peak: 65536, Final: 65536, Objects: 6},
 	}
@@ -93,9 +95,30 @@ func TestGroups(t *testing.T) {
 func TestGroupsFold(t *testing.T) {
 	g := newGroups(2)
 	for _, n := range []string{"a", "b", "c", "d", "a"} {
-		g.get(objectKey(n, "BUFFER", "x", 1))
+		g.get(objectKey(n, "", "", "BUFFER", "x", 1))
 	}
 	if g.folded != 2 || len(g.m) != 3 || g.m[groupKey{gName, OtherNames}] == nil {
 		t.Errorf("folded %d, groups %v", g.folded, g.m)
+	}
+}
+
+// An object's group: its name wins, else its descriptor with its call
+// site, else its descriptor alone; the descriptor is the layer's when the
+// trace has one (a VkDeviceMemory's with its size).
+func TestObjectKeyPrecedence(t *testing.T) {
+	for _, c := range []struct {
+		name, site, desc, typ string
+		want                  groupKey
+	}{
+		{"vertices", "load (a.c:3)", "buffer 64 vertex", "BUFFER", groupKey{gName, "vertices"}},
+		{"", "load (a.c:3)", "", "BUFFER", groupKey{gCallSite, "BUFFER geometry_mesh 64 — load (a.c:3)"}},
+		{"", "load (a.c:3)", "buffer 64 vertex", "BUFFER", groupKey{gCallSite, "buffer 64 vertex — load (a.c:3)"}},
+		{"", "", "", "BUFFER", groupKey{gDescriptor, "BUFFER geometry_mesh 64"}},
+		{"", "", "buffer 64 vertex", "BUFFER", groupKey{gDescriptor, "buffer 64 vertex"}},
+		{"", "", "memory type 0 heap 0", "DEVICE_MEMORY", groupKey{gDescriptor, "memory type 0 heap 0 64"}},
+	} {
+		if got := objectKey(c.name, c.site, c.desc, c.typ, "geometry_mesh", 64); got != c.want {
+			t.Errorf("objectKey(%q, %q, %q) = %+v, want %+v", c.name, c.site, c.desc, got, c.want)
+		}
 	}
 }

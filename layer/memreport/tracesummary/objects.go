@@ -43,7 +43,10 @@ type lifetime struct {
 	peak    uint64
 	clust   uint32
 	heap    uint32
-	leaked  bool // reported by a VulkanMemoryLeak event
+	site    uint32 // interned call site, from its first event that has one
+	desc    uint32 // the last descriptor its events carried
+	bound   bool   // a VkDeviceMemory something was bound in (ClusterAllocation)
+	leaked  bool   // reported by a VulkanMemoryLeak event
 	// grp is the name or descriptor group it adds into and typ its type's;
 	// key is grp's key as asked (grp is OtherNames once groups are full).
 	grp, typ *group
@@ -52,6 +55,8 @@ type lifetime struct {
 	kname  string
 	kclust uint32
 	kpeak  uint64
+	ksite  uint32
+	kdesc  uint32
 }
 
 // objects tracks the live lifetimes by (source, handle) and keeps the top
@@ -99,6 +104,9 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 		}
 		return
 	}
+	if l.site == 0 {
+		l.site = e.site
+	}
 	if !l.held {
 		l.held, l.created = true, e.ts
 		l.typ = o.get(groupKey{gType, strs.str(k.src)})
@@ -119,10 +127,13 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 	}
 	l.peak = max(l.peak, l.cur)
 	l.clust, l.heap = e.clust, e.heap
+	if e.desc != 0 {
+		l.desc = e.desc
+	}
 	o.add(l.typ, int64(l.cur)-int64(old))
 	o.regroup(l, k, old, strs)
 	if e.op == opRemove && len(l.slots) == 0 {
-		o.ended(l.grp, l.typ, k.src, l.clust, l.heap, strs)
+		o.ended(l.grp, l.typ, k.src, l.clusterID(k, strs), l.heap, strs)
 		delete(o.live, k)
 		o.keep(l.object(k, t0, int64(e.ts-t0), strs))
 		*l = lifetime{slots: l.slots[:0]}
@@ -132,7 +143,35 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 
 func (l *lifetime) object(k objKey, t0 uint64, destroyed int64, strs *interner) Object {
 	return Object{Name: l.name, Type: strs.str(k.src), Handle: k.handle, Bytes: l.peak, Final: l.cur,
-		Cluster: strs.str(l.clust), Created: l.created - t0, Destroyed: destroyed}
+		Cluster: l.cluster(k, strs), Descriptor: strs.str(l.desc), Created: l.created - t0, Destroyed: destroyed,
+		CallSite: strs.str(l.site)}
+}
+
+// ClusterAllocation is the Cluster of a VkDeviceMemory something was bound
+// in: its bytes are its resources' (rows of their own) and its unbound
+// bytes (Totals, Blocks), where the memory_type of its events says only
+// where its unbound bytes counted when they were written (unbound_memory
+// at its CREATE). A VkDeviceMemory nothing was bound in keeps its
+// memory_type: unbound_memory, or its dedicated resource's cluster.
+const ClusterAllocation = "allocation"
+
+// cluster is the lifetime's Cluster.
+func (l *lifetime) cluster(k objKey, strs *interner) string { return strs.str(l.clusterID(k, strs)) }
+
+// clusterID is cluster interned in strs.
+func (l *lifetime) clusterID(k objKey, strs *interner) uint32 {
+	if l.bound && strs.str(k.src) == "DEVICE_MEMORY" {
+		return strs.id(ClusterAllocation)
+	}
+	return l.clust
+}
+
+// bound marks the live VkDeviceMemory mem (source id src) as one something
+// was bound in.
+func (o *objects) bound(src uint32, mem uint64) {
+	if l := o.live[objKey{src, mem}]; l != nil {
+		l.bound = true
+	}
 }
 
 // regroup moves a held lifetime whose key changed (a name, a larger size)
@@ -142,12 +181,12 @@ func (o *objects) regroup(l *lifetime, k objKey, old uint64, strs *interner) {
 	if !l.held {
 		return
 	}
-	if l.grp != nil && l.kname == l.name && l.kclust == l.clust && l.kpeak == l.peak {
+	if l.grp != nil && l.kname == l.name && l.kclust == l.clust && l.kpeak == l.peak && l.ksite == l.site && l.kdesc == l.desc {
 		o.add(l.grp, int64(l.cur)-int64(old))
 		return
 	}
-	l.kname, l.kclust, l.kpeak = l.name, l.clust, l.peak
-	key := objectKey(l.name, strs.str(k.src), strs.str(l.clust), l.peak)
+	l.kname, l.kclust, l.kpeak, l.ksite, l.kdesc = l.name, l.clust, l.peak, l.site, l.desc
+	key := objectKey(l.name, strs.str(l.site), strs.str(l.desc), strs.str(k.src), strs.str(l.clust), l.peak)
 	if l.grp != nil && key == l.key {
 		o.add(l.grp, int64(l.cur)-int64(old))
 		return
@@ -188,9 +227,10 @@ func (o *objects) finish(t0, end uint64, strs *interner) ([]Object, int, []Leak)
 		}
 		ob := l.object(k, t0, -1, strs)
 		o.keep(ob)
-		o.ended(l.grp, l.typ, k.src, l.clust, l.heap, strs)
+		o.ended(l.grp, l.typ, k.src, l.clusterID(k, strs), l.heap, strs)
 		if l.cur > 0 && !l.leaked {
-			alive = append(alive, Leak{Name: ob.Name, Type: ob.Type, Handle: k.handle, Bytes: l.cur, Cluster: ob.Cluster, Heap: l.heap, At: AtEndOfTrace, Time: end})
+			alive = append(alive, Leak{Name: ob.Name, Type: ob.Type, Handle: k.handle, Bytes: l.cur, Cluster: ob.Cluster, Heap: l.heap, At: AtEndOfTrace, Time: end,
+				Descriptor: ob.Descriptor, CallSite: ob.CallSite})
 		}
 	}
 	out := o.kept.s

@@ -15,6 +15,8 @@ type event struct {
 	clust uint32 // interned memory_type
 	heap  uint32
 	at    uint32 // interned place of a leak
+	site  uint32 // interned call site of an allocation event (symbolize.go)
+	desc  uint32 // interned descriptor of the object
 	// handle, memory object, size, offset; a counter keeps its track uuid in
 	// handle and its value in size. key is a sparse range's resource offset
 	// or a video binding's index, which tell apart binds of one resource

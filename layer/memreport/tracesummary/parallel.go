@@ -84,7 +84,7 @@ func Read(r io.Reader, name string, o Options) (*Summary, error) {
 	var wg sync.WaitGroup
 	for w := range work {
 		work[w] = make(chan *round, roundsInFlight)
-		x := newExtractor()
+		x := newExtractor(s.sym)
 		s.local[w].from = x.strs
 		dec := decode.NewDecoder(name)
 		dec.Only(decode.TypeInstant, decode.TypeCounter) // what extractor.event reads

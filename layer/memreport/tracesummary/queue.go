@@ -77,7 +77,7 @@ func (q *queue) before(e *event) bool {
 }
 
 // A packed event: a byte of flags (the kind's 4 bits, the op's 2, and
-// packSide), 6 bytes of 4-bit lengths of the 11 fields below, then each
+// packSide), 7 bytes of 4-bit lengths of the 13 fields below, then each
 // field's low bytes, little-endian, as many as its length (0: the field
 // is 0). Fixed-width reads and writes of 8 bytes cost a few instructions
 // a field, where varints took a loop a byte: a chunk keeps 8 bytes spare
@@ -85,8 +85,8 @@ func (q *queue) before(e *event) bool {
 const (
 	packOpShift = 4 // 2 bits
 	packSide    = 1 << 6
-	packFields  = 11
-	packHeader  = 7
+	packFields  = 13
+	packHeader  = 8
 	maxPacked   = packHeader + 8*packFields
 )
 
@@ -116,7 +116,7 @@ func (q *queue) add(e *event, free *freeChunks) {
 	}
 	dn := int64(e.n - q.lastN)
 	fields := [packFields]uint64{e.ts - q.lastTS, uint64(dn<<1 ^ dn>>63), uint64(e.src), uint64(e.clust), uint64(e.heap), uint64(e.at),
-		e.handle, e.mem, e.size, e.off, e.key}
+		uint64(e.site), uint64(e.desc), e.handle, e.mem, e.size, e.off, e.key}
 	q.lastTS, q.lastN = e.ts, e.n
 	c := q.chunks[n-1]
 	at := len(c)
@@ -132,6 +132,7 @@ func (q *queue) add(e *event, free *freeChunks) {
 	}
 	binary.LittleEndian.PutUint32(c[at+1:], uint32(lens))
 	binary.LittleEndian.PutUint16(c[at+5:], uint16(lens>>32))
+	c[at+7] = byte(lens >> 48)
 	q.chunks[n-1] = c[:i]
 }
 
@@ -146,7 +147,7 @@ func (q *queue) drop(free *freeChunks) {
 	c := first[:cap(first)]
 	at := q.off
 	flags := c[at]
-	lens := binary.LittleEndian.Uint64(c[at+1:]) // 6 bytes of lengths, 2 of the next field
+	lens := binary.LittleEndian.Uint64(c[at+1:]) // 7 bytes of lengths, 1 of the first field
 	i := at + packHeader
 	var fields [packFields]uint64
 	for j := range fields {
@@ -157,7 +158,8 @@ func (q *queue) drop(free *freeChunks) {
 	dn := int64(fields[1]>>1) ^ -int64(fields[1]&1)
 	e := event{ts: q.head.ts + fields[0], n: q.head.n + uint64(dn), kind: flags & 0xf, op: flags >> packOpShift & 3}
 	e.src, e.clust, e.heap, e.at = uint32(fields[2]), uint32(fields[3]), uint32(fields[4]), uint32(fields[5])
-	e.handle, e.mem, e.size, e.off, e.key = fields[6], fields[7], fields[8], fields[9], fields[10]
+	e.site, e.desc = uint32(fields[6]), uint32(fields[7])
+	e.handle, e.mem, e.size, e.off, e.key = fields[8], fields[9], fields[10], fields[11], fields[12]
 	if flags&packSide != 0 {
 		r := &q.side[q.sideOff]
 		e.name, e.x, *r = r.name, r.x, sideRef{}

@@ -5,8 +5,14 @@ import (
 	"strings"
 )
 
-// SetSchema names the version of the JSON document of several summaries.
-const SetSchema = "vkgen.trace.summaries/1"
+// SetSchema names the version of the JSON document of several summaries;
+// SummarySchema that of one summary (Summary.Schema). Version 2 added the
+// objects' descriptors, totals, blocks and the exact failed_bytes (a JSON
+// number that may exceed 64 bits).
+const (
+	SetSchema     = "vkgen.trace.summaries/2"
+	SummarySchema = "vkgen.trace.summary/2"
+)
 
 // Set is the summaries of several traces with a roll-up row each.
 type Set struct {

@@ -46,6 +46,10 @@ type Object struct {
 	// Final is what it still held at the end of the trace.
 	Final   uint64 `json:"final_bytes"`
 	Cluster string `json:"cluster"` // memory_type of its last event
+	// Descriptor says what the object is, from its create info (the
+	// layer's "descriptor" annotation, e.g. "image 2D 400x300
+	// R8G8B8A8_UNORM sampled|transfer_dst"); "" in traces without one.
+	Descriptor string `json:"descriptor"`
 	// Created and Destroyed are the times of its first and last event, in
 	// ns since the layer's first event (an instant of its category or a
 	// counter value; DebugMarker's raw names do not count, so the
@@ -53,6 +57,9 @@ type Object struct {
 	// still alive at the end.
 	Created   uint64 `json:"created_ns"`
 	Destroyed int64  `json:"destroyed_ns"`
+	// CallSite is where the application created it, "function (file:line)"
+	// (symbolize.go), when its events carry a call stack.
+	CallSite string `json:"call_site,omitempty"`
 }
 
 // Leak is an object the application had not released at vkDestroyDevice,
@@ -65,7 +72,11 @@ type Leak struct {
 	Cluster string `json:"cluster"`
 	Heap    uint32 `json:"heap"`
 	At      string `json:"at"` // vkDestroyDevice, vkDestroyInstance, exit or AtEndOfTrace
-	Time    uint64 `json:"ns"` // ns since the first event of the trace
+	// Descriptor is the object's (Object.Descriptor).
+	Descriptor string `json:"descriptor"`
+	Time       uint64 `json:"ns"` // ns since the first event of the trace
+	// CallSite is where the application made it (Object.CallSite).
+	CallSite string `json:"call_site,omitempty"`
 }
 
 // AtEndOfTrace is the At of an object Summary.AliveAtEnd lists.
@@ -87,6 +98,8 @@ type Series struct {
 
 // Summary is everything `vkgen trace summary` prints.
 type Summary struct {
+	// Schema is SummarySchema: the version of this JSON document.
+	Schema string `json:"schema"`
 	// Objects are the Options.Top objects that held the most, largest first.
 	Objects []Object `json:"objects"`
 	// ObjectsTotal counts every object lifetime in the trace.
@@ -104,9 +117,16 @@ type Summary struct {
 	// each held then, Time the last event's.
 	AliveAtEnd []Leak `json:"alive_at_end"`
 	// AllocationFailures counts VulkanMemoryAllocationFailed events (failed
-	// allocations); FailedBytes sums their sizes, saturating.
-	AllocationFailures int    `json:"allocation_failures"`
-	FailedBytes        uint64 `json:"failed_bytes"`
+	// allocations); FailedBytes sums their sizes, exactly.
+	AllocationFailures int   `json:"allocation_failures"`
+	FailedBytes        Bytes `json:"failed_bytes"`
+	// Totals are per heap, then over every heap ("all"), the allocated,
+	// driver, bound, unbound, aliased and resource bytes at the heap's peak
+	// and at the end, each byte counted once (totals.go).
+	Totals []HeapTotals `json:"totals"`
+	// Blocks are the layouts of the largest VkDeviceMemory blocks
+	// (Options.Blocks), largest first: bound ranges, holes, overlaps.
+	Blocks []Block `json:"blocks"`
 	// DroppedEvents is the trace writer's count of events it dropped because
 	// its buffers were full (perfetto.DroppedEventsName): the tables miss
 	// those.
@@ -143,6 +163,10 @@ type Options struct {
 	// MaxGroups bounds the name and descriptor groups (DefaultMaxGroups
 	// when 0): objects of later names count in the group OtherNames.
 	MaxGroups int
+	// Blocks is how many block layouts Summary.Blocks keeps (the largest
+	// blocks); 0 keeps every one, and memory then grows with the number of
+	// blocks.
+	Blocks int
 	// Workers is how many goroutines decode packets (GOMAXPROCS, at most
 	// 8, when 0); a trace's packets are dealt out by sequence, so more
 	// workers than sequences stay idle.
@@ -154,7 +178,7 @@ type Options struct {
 func Summarize(t *decode.Trace) *Summary {
 	s := newSummarizer(Options{Window: -1}, 1)
 	s.tracks = t.Tracks
-	x := newExtractor()
+	x := newExtractor(s.sym)
 	s.local[0].from = x.strs
 	var its []item
 	for i := range t.Packets {
@@ -193,13 +217,17 @@ type summarizer struct {
 	leaks    []Leak
 	last     uint64 // the latest event's time
 	failures int
-	failed   uint64
+	failed   Bytes
 	time     overTime
+	sym      *Symbolizer // names call sites, for every worker
+	mem      memory
 }
 
 func newSummarizer(o Options, workers int) *summarizer {
-	s := &summarizer{tracks: map[uint64]*decode.Track{}, counters: map[uint64]*counter{}, strs: newInterner(), local: make([]localIDs, workers)}
+	s := &summarizer{tracks: map[uint64]*decode.Track{}, counters: map[uint64]*counter{}, strs: newInterner(), local: make([]localIDs, workers),
+		sym: NewSymbolizer()}
 	s.objs = newObjects(o.Top, o.MaxGroups)
+	s.mem = newMemory(o.Blocks, s.strs)
 	s.order = newReorderer(cmp.Or(o.Window, DefaultWindow), s.apply)
 	return s
 }
@@ -224,15 +252,17 @@ func (s *summarizer) accept(w int, it *item) {
 	}
 	l := &s.local[w]
 	e.src, e.clust, e.at = l.global(e.src, s.strs), l.global(e.clust, s.strs), l.global(e.at, s.strs)
+	e.site, e.desc = l.global(e.site, s.strs), l.global(e.desc, s.strs)
 	s.order.push(it.seq, e, it.pos)
 }
 
 // extractor turns packets into events on a decoding worker.
 type extractor struct {
 	strs *interner
+	sym  *Symbolizer
 }
 
-func newExtractor() *extractor { return &extractor{strs: newInterner()} }
+func newExtractor(sym *Symbolizer) *extractor { return &extractor{strs: newInterner(), sym: sym} }
 
 // events appends to out, as items of seq at pos, what the summary uses of
 // p: the counter values that go with its event (the state after the call,
@@ -250,6 +280,14 @@ func (s *extractor) events(p *decode.Packet, out []item, seq uint32, pos int64) 
 		out = out[:len(out)-1]
 	}
 	return out
+}
+
+// callSite is the interned call site of an event's call stack (0 for none).
+func (s *extractor) callSite(ev *decode.Event) uint32 {
+	if len(ev.Callstack) == 0 {
+		return 0
+	}
+	return s.strs.id(s.sym.CallSite(ev.Callstack))
 }
 
 // maxExtraCounters is the most extra counter values of one event the
@@ -295,8 +333,11 @@ func (s *extractor) event(p *decode.Packet, e *event, n uint64) bool {
 				e.heap = uint32(argUint(a))
 			case "resource_offset", "bind_index":
 				e.key = argUint(a)
+			case "descriptor":
+				e.desc = s.strs.id(a.Str)
 			}
 		}
+		e.site = s.callSite(p.Event)
 	case p.Event.Name == failureEvent:
 		e.kind = evFailure
 		if a, ok := p.Event.Arg("size"); ok {
@@ -320,8 +361,11 @@ func (s *extractor) event(p *decode.Packet, e *event, n uint64) bool {
 				e.name = a.Str
 			case "at":
 				e.at = s.strs.id(a.Str)
+			case "descriptor":
+				e.desc = s.strs.id(a.Str)
 			}
 		}
+		e.site = s.callSite(p.Event)
 	case p.Event.Name == frameEvent || p.Event.Name == growthEvent || p.Event.Name == thresholdEvent:
 		e.kind = timeEventKind(p.Event.Name)
 		e.x = &timeEvent{args: make(map[string]decode.Annotation, len(p.Event.Annotations))}
@@ -370,16 +414,29 @@ func (s *summarizer) apply(e *event) {
 	switch e.kind {
 	case evFailure:
 		s.failures++
-		s.failed = satAdd(s.failed, e.size)
+		s.failed = s.failed.Add(e.size)
 		return
 	case evLeak:
 		s.leaks = append(s.leaks, Leak{
 			Name: e.name, Type: s.strs.str(e.src), Handle: e.handle, Bytes: e.size,
 			Cluster: s.strs.str(e.clust), Heap: e.heap, At: s.strs.str(e.at), Time: e.ts - s.t0,
+			Descriptor: s.strs.str(e.desc), CallSite: s.strs.str(e.site),
 		})
 		s.objs.leaked(objKey{e.src, e.handle})
 		return
 	case evCounter:
+	case evAlloc:
+		s.objs.apply(e, s.t0, s.strs)
+		var name string
+		if l := s.objs.live[objKey{e.src, e.handle}]; l != nil {
+			name = l.name
+		}
+		src := s.strs.str(e.src)
+		if e.op == opAdd && (src == "BUFFER" || src == "IMAGE" || src == "VIDEO_SESSION") {
+			s.objs.bound(s.strs.id("DEVICE_MEMORY"), e.mem)
+		}
+		s.mem.apply(e, src, name)
+		return
 	default:
 		s.objs.apply(e, s.t0, s.strs)
 		return
@@ -405,9 +462,11 @@ func (s *summarizer) apply(e *event) {
 
 func (s *summarizer) finish() *Summary {
 	s.order.flush()
-	sum := &Summary{LateEvents: s.order.late, Events: s.events, Leaks: s.leaks, AllocationFailures: s.failures, FailedBytes: s.failed}
+	s.sym.Close()
+	sum := &Summary{Schema: SummarySchema, LateEvents: s.order.late, Events: s.events, Leaks: s.leaks, AllocationFailures: s.failures, FailedBytes: s.failed}
 	sum.Objects, sum.ObjectsTotal, sum.AliveAtEnd = s.objs.finish(s.t0, s.last-min(s.last, s.t0), s.strs)
 	sum.Groups, sum.GroupsFolded = s.objs.list(), s.objs.folded
+	sum.Totals, sum.Blocks = s.mem.totals(s.t0), s.mem.blockList(s.t0)
 	for uuid, c := range s.counters {
 		tr := s.tracks[uuid]
 		switch {
@@ -445,6 +504,8 @@ func (s *extractor) nameKey(objectType int64) (uint32, bool) {
 	return 0, false
 }
 
+// satAdd is x + y, saturating: the end of a range whose offset and size
+// pass 2^64 (every range is cut at its block's size after).
 func satAdd(x, y uint64) uint64 {
 	if x+y < x {
 		return ^uint64(0)

@@ -16,35 +16,38 @@ func (s *Summary) Text() string {
 	fmt.Fprintf(&b, "Memory per object (peak bytes held; final; created, s since the first event)\n")
 	fmt.Fprintf(&b, "%-28s %-13s %-18s %12s %12s %10s  %s\n", "NAME", "TYPE", "HANDLE", "BYTES", "FINAL", "CREATED", "CLUSTER")
 	for _, o := range s.Objects {
-		fmt.Fprintf(&b, "%-28s %-13s %#-18x %12d %12d %10.6f  %s\n", displayName(o.Name), o.Type, o.Handle, o.Bytes, o.Final, float64(o.Created)/1e9, o.Cluster)
+		fmt.Fprintf(&b, "%-28s %-13s %#-18x %12d %12d %10.6f  %s\n", objectLabel(o.Name, o.Descriptor), o.Type, o.Handle, o.Bytes, o.Final, float64(o.Created)/1e9, o.Cluster)
 	}
 	if n := s.ObjectsTotal - len(s.Objects); n > 0 {
 		fmt.Fprintf(&b, "... %d more objects held less (%d in all; --top 0 lists every one)\n", n, s.ObjectsTotal)
 	}
+	s.callSiteText(&b)
 	fmt.Fprintf(&b, "\nMemory per cluster (counter tracks, bytes)\n")
 	fmt.Fprintf(&b, "%-48s %12s %12s\n", "TRACK", "PEAK", "FINAL")
 	for _, c := range s.Clusters {
 		fmt.Fprintf(&b, "%-48s %12d %12d\n", c.Track, c.Peak, c.Final)
 	}
+	s.totalsText(&b)
 	fmt.Fprintf(&b, "\nLeaks (alive at vkDestroyDevice, vkDestroyInstance or exit): %d\n", len(s.Leaks))
 	if len(s.Leaks) > 0 {
 		fmt.Fprintf(&b, "%-28s %-13s %-18s %12s %4s %-17s %10s  %s\n", "NAME", "TYPE", "HANDLE", "BYTES", "HEAP", "AT", "TIME", "CLUSTER")
 	}
 	for _, l := range s.Leaks {
-		fmt.Fprintf(&b, "%-28s %-13s %#-18x %12d %4d %-17s %10.6f  %s\n", displayName(l.Name), l.Type, l.Handle, l.Bytes, l.Heap, l.At, float64(l.Time)/1e9, l.Cluster)
+		fmt.Fprintf(&b, "%-28s %-13s %#-18x %12d %4d %-17s %10.6f  %s\n", objectLabel(l.Name, l.Descriptor), l.Type, l.Handle, l.Bytes, l.Heap, l.At, float64(l.Time)/1e9, l.Cluster)
 	}
 	if len(s.AliveAtEnd) > 0 {
-		var total uint64
+		var total Bytes
 		for _, l := range s.AliveAtEnd {
-			total = satAdd(total, l.Bytes)
+			total = total.Add(l.Bytes)
 		}
-		fmt.Fprintf(&b, "\nAlive at the end of the trace, with no leak event (the process ended without teardown, or the recording stopped first): %d objects, %d bytes\n", len(s.AliveAtEnd), total)
+		fmt.Fprintf(&b, "\nAlive at the end of the trace, with no leak event (the process ended without teardown, or the recording stopped first): %d objects, %s bytes\n", len(s.AliveAtEnd), total)
 		fmt.Fprintf(&b, "%-28s %-13s %-18s %12s %4s  %s\n", "NAME", "TYPE", "HANDLE", "BYTES", "HEAP", "CLUSTER")
 		for _, l := range s.AliveAtEnd {
-			fmt.Fprintf(&b, "%-28s %-13s %#-18x %12d %4d  %s\n", displayName(l.Name), l.Type, l.Handle, l.Bytes, l.Heap, l.Cluster)
+			fmt.Fprintf(&b, "%-28s %-13s %#-18x %12d %4d  %s\n", objectLabel(l.Name, l.Descriptor), l.Type, l.Handle, l.Bytes, l.Heap, l.Cluster)
 		}
 	}
-	fmt.Fprintf(&b, "\nFailed allocations: %d (%d bytes)\n", s.AllocationFailures, s.FailedBytes)
+	fmt.Fprintf(&b, "\nFailed allocations: %d (%s bytes)\n", s.AllocationFailures, s.FailedBytes)
+	s.blocksText(&b)
 	s.overTimeText(&b)
 	if s.DroppedEvents > 0 {
 		fmt.Fprintf(&b, "\nwarning: the trace writer dropped %d events (its buffers were full); the tables miss them\n", s.DroppedEvents)
@@ -55,10 +58,22 @@ func (s *Summary) Text() string {
 	return b.String()
 }
 
-// displayName is how the tables show an object's name.
-func displayName(name string) string {
-	if name == "" {
-		return "(unnamed)"
+// callSiteText lists the unnamed memory by where it was made (the
+// KindCallSite groups), when the trace carries call stacks.
+func (s *Summary) callSiteText(b *strings.Builder) {
+	header := false
+	for _, g := range s.Groups {
+		if g.Kind != KindCallSite {
+			continue
+		}
+		if !header {
+			fmt.Fprintf(b, "\nUnnamed memory by call site (peak bytes; final; objects)\n")
+			fmt.Fprintf(b, "%12s %12s %8s  %s\n", "PEAK", "FINAL", "OBJECTS", "DESCRIPTOR — CALL SITE")
+			header = true
+		}
+		fmt.Fprintf(b, "%12d %12d %8d  %s\n", g.Peak, g.Final, g.Objects, g.Key)
 	}
-	return name
 }
+
+// displayName is how the tables show an object's name.
+func displayName(name string) string { return objectLabel(name, "") }

@@ -25,7 +25,8 @@ SELECT
   EXTRACT_ARG(s.arg_set_id, 'debug.heap') AS heap,
   EXTRACT_ARG(s.arg_set_id, 'debug.object_type') AS object_type,
   EXTRACT_ARG(s.arg_set_id, 'debug.object_name') AS object_name,
-  EXTRACT_ARG(s.arg_set_id, 'debug.at') AS at
+  EXTRACT_ARG(s.arg_set_id, 'debug.at') AS at,
+  EXTRACT_ARG(s.arg_set_id, 'debug.descriptor') AS descriptor
 FROM slice s
 WHERE s.category = 'VulkanDeviceMemoryReport'
   AND s.dur = 0
@@ -59,13 +60,13 @@ SELECT MIN(ts) AS ts FROM (
 CREATE PERFETTO TABLE _vkgen_memory_object_events AS
 WITH ev AS (
   SELECT id, ts, source AS type, object_handle AS handle, memory_object_id AS mem, offset AS off,
-         COALESCE(range_key, 0) AS rkey, size, memory_type, heap, operation, NULL AS name
+         COALESCE(range_key, 0) AS rkey, size, memory_type, heap, operation, NULL AS name, descriptor
   FROM vkgen_memory_events
   WHERE event = 'VulkanMemoryAllocation' AND operation IN ('CREATE', 'BIND', 'DESTROY')
   UNION ALL
   SELECT id, ts, CASE object_type WHEN 8 THEN 'DEVICE_MEMORY' WHEN 9 THEN 'BUFFER' WHEN 10 THEN 'IMAGE'
                                   WHEN 1000023000 THEN 'VIDEO_SESSION' END,
-         object_handle, NULL, NULL, NULL, NULL, NULL, NULL, 'NAME', object_name
+         object_handle, NULL, NULL, NULL, NULL, NULL, NULL, 'NAME', object_name, NULL
   FROM vkgen_memory_events
   WHERE event = 'VulkanObjectName' AND object_type IN (8, 9, 10, 1000023000)
 ), slot AS (
@@ -82,9 +83,9 @@ WITH ev AS (
   FROM slot
   WINDOW w AS (PARTITION BY type, handle, mem, off, rkey ORDER BY ts, id)
 ), merged AS (
-  SELECT id, ts, type, handle, mem, off, size, memory_type, heap, operation, name, d_present, d_size FROM delta
+  SELECT id, ts, type, handle, mem, off, size, memory_type, heap, operation, name, d_present, d_size, descriptor FROM delta
   UNION ALL
-  SELECT id, ts, type, handle, NULL, NULL, NULL, NULL, NULL, operation, name, 0, 0 FROM ev WHERE operation = 'NAME'
+  SELECT id, ts, type, handle, NULL, NULL, NULL, NULL, NULL, operation, name, 0, 0, NULL FROM ev WHERE operation = 'NAME'
 ), running AS (
   SELECT *,
          SUM(d_present) OVER w AS slots,
@@ -99,11 +100,42 @@ SELECT *,
                                      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS life
 FROM ends;
 
+-- The call site of each event that carries the application's call stack
+-- (VulkanMemoryAllocation events of memory, buffers and images; trace_processor
+-- links its slice to its callsite): the innermost frame outside the Vulkan
+-- loader and layers, named by its function, else as module+0xoffset
+-- (`vkgen trace summary` adds the file and line from the program's DWARF).
+CREATE PERFETTO TABLE _vkgen_memory_event_sites AS
+WITH frames AS (
+  SELECT e.slice_id, e.callsite_id, a.depth, a.frame_id
+  FROM __intrinsic_track_event_callstacks e
+  JOIN experimental_ancestor_stack_profile_callsite(e.callsite_id) a
+  UNION ALL
+  SELECT e.slice_id, e.callsite_id, c.depth, c.frame_id
+  FROM __intrinsic_track_event_callstacks e JOIN stack_profile_callsite c ON c.id = e.callsite_id
+), app AS (
+  SELECT fr.slice_id, fr.callsite_id, f.name AS fn, f.rel_pc,
+         SUBSTR(m.name, LENGTH(RTRIM(m.name, REPLACE(m.name, '/', ''))) + 1) AS module,
+         ROW_NUMBER() OVER (PARTITION BY fr.slice_id ORDER BY fr.depth DESC) AS r
+  FROM frames fr
+  JOIN stack_profile_frame f ON f.id = fr.frame_id
+  JOIN stack_profile_mapping m ON m.id = f.mapping
+  WHERE NOT (m.name GLOB '*libvulkan.so*' OR m.name GLOB '*/libVkLayer*')
+)
+SELECT slice_id, callsite_id, COALESCE(fn, module || '+' || PRINTF('%#x', rel_pc)) AS call_site
+FROM app WHERE r = 1;
+
 -- One row per object lifetime (docs/memreport.md, "vkgen trace summary"):
 -- bytes is the most it held at once, final_bytes what it held at the end
 -- of the trace, cluster the memory_type of its last memory event,
+-- descriptor what it is (from its create info: the last its events said,
+-- '' in traces without one); a VkDeviceMemory something was bound in has
+-- cluster 'allocation' (its bytes are its resources' and its unbound bytes:
+-- vkgen_memory_heap_totals),
 -- created_ns/destroyed_ns since vkgen_memory_t0 (destroyed_ns NULL: alive at
--- the end). A stray DESTROY of a slot the trace never saw held is ignored.
+-- the end), call_site where the application made it and callsite_id its
+-- whole stack (stack_profile_callsite; both NULL without a call stack). A
+-- stray DESTROY of a slot the trace never saw held is ignored.
 CREATE PERFETTO TABLE vkgen_memory_objects AS
 WITH lives AS (
   SELECT type, handle, life,
@@ -121,14 +153,30 @@ WITH lives AS (
   SELECT type, handle, life, name,
          ROW_NUMBER() OVER (PARTITION BY type, handle, life ORDER BY ts DESC, id DESC) AS r
   FROM _vkgen_memory_object_events WHERE operation = 'NAME'
+), first_site AS (
+  SELECT o.type, o.handle, o.life, s.call_site, s.callsite_id,
+         ROW_NUMBER() OVER (PARTITION BY o.type, o.handle, o.life ORDER BY o.ts, o.id) AS r
+  FROM _vkgen_memory_object_events o JOIN _vkgen_memory_event_sites s ON s.slice_id = o.id
+), last_desc AS (
+  SELECT type, handle, life, descriptor,
+         ROW_NUMBER() OVER (PARTITION BY type, handle, life ORDER BY ts DESC, id DESC) AS r
+  FROM _vkgen_memory_object_events WHERE operation != 'NAME' AND descriptor IS NOT NULL AND descriptor != ''
 )
-SELECT l.type, l.handle, COALESCE(n.name, '') AS name, l.bytes, m.held AS final_bytes, m.memory_type AS cluster,
+SELECT l.type, l.handle, COALESCE(n.name, '') AS name, l.bytes, m.held AS final_bytes,
+       IIF(l.type = 'DEVICE_MEMORY' AND EXISTS (
+             SELECT 1 FROM vkgen_memory_events b
+             WHERE b.event = 'VulkanMemoryAllocation' AND b.operation = 'BIND' AND b.source IN ('BUFFER', 'IMAGE', 'VIDEO_SESSION')
+               AND b.memory_object_id = l.handle AND b.ts >= l.created AND (l.destroyed IS NULL OR b.ts <= l.destroyed)),
+           'allocation', m.memory_type) AS cluster,
+       COALESCE(d.descriptor, '') AS descriptor,
        l.created - (SELECT ts FROM vkgen_memory_t0) AS created_ns,
        l.destroyed - (SELECT ts FROM vkgen_memory_t0) AS destroyed_ns,
-       l.life
+       l.life, fs.call_site, fs.callsite_id
 FROM lives l
 JOIN last_mem m ON m.type = l.type AND m.handle = l.handle AND m.life = l.life AND m.r = 1
-LEFT JOIN last_name n ON n.type = l.type AND n.handle = l.handle AND n.life = l.life AND n.r = 1;
+LEFT JOIN last_name n ON n.type = l.type AND n.handle = l.handle AND n.life = l.life AND n.r = 1
+LEFT JOIN last_desc d ON d.type = l.type AND d.handle = l.handle AND d.life = l.life AND d.r = 1
+LEFT JOIN first_site fs ON fs.type = l.type AND fs.handle = l.handle AND fs.life = l.life AND fs.r = 1;
 
 -- Every vulkan.mem.* counter value: per cluster (heap NULL) and per heap
 -- (vulkan.mem.heap<N>.*, heap N) over time; budget and driver-reported usage
@@ -185,7 +233,7 @@ ORDER BY bytes DESC, o.type, o.handle;
 -- vkDestroyInstance or exit (VulkanMemoryLeak events), in time order.
 CREATE PERFETTO TABLE vkgen_memory_leaks AS
 SELECT ts - (SELECT ts FROM vkgen_memory_t0) AS ns, at, source AS type, object_handle AS handle,
-       object_name AS name, size AS bytes, memory_type AS cluster, heap
+       object_name AS name, size AS bytes, memory_type AS cluster, heap, COALESCE(descriptor, '') AS descriptor
 FROM vkgen_memory_events WHERE event = 'VulkanMemoryLeak'
 ORDER BY ts, id;
 
@@ -297,16 +345,137 @@ SELECT kind, key, CAST(MAX(cur) AS INT) AS peak_bytes, CAST(MAX(IIF(last = 1, cu
 FROM settled WHERE last_at_ts = 1
 GROUP BY kind, key;
 
+-- The sum of the failed allocations' sizes, exact: added in 32-bit halves
+-- (a plain SUM of 100,000 sizes of 2^62 overflows SQLite's integers).
+-- failed_bytes is NULL and overflowed 1 when the sum is 2^63 or more.
+CREATE PERFETTO TABLE _vkgen_memory_failed_sum AS
+WITH halves AS (
+  SELECT COALESCE(SUM((size >> 32) & 4294967295), 0) AS hi, COALESCE(SUM(size & 4294967295), 0) AS lo
+  FROM vkgen_memory_failures
+), carried AS (
+  SELECT hi + (lo >> 32) AS hi, lo & 4294967295 AS lo FROM halves
+)
+SELECT IIF(hi < 2147483648, (hi << 32) | lo, NULL) AS failed_bytes, hi >= 2147483648 AS overflowed FROM carried;
+
 -- One row of a trace's leak and failure figures: leaks (VulkanMemoryLeak
 -- events) and their bytes, objects alive at the end with no leak event and
--- their bytes, failed allocations and their bytes.
+-- their bytes, failed allocations and their bytes (NULL, with
+-- failed_bytes_overflowed 1, past 2^63 - 1: `vkgen trace summary` prints
+-- the exact sum).
 CREATE PERFETTO TABLE vkgen_memory_totals AS
 SELECT (SELECT COUNT(*) FROM vkgen_memory_leaks) AS leaks,
        (SELECT COALESCE(SUM(bytes), 0) FROM vkgen_memory_leaks) AS leaked_bytes,
        (SELECT COUNT(*) FROM vkgen_memory_alive_at_end) AS alive_at_end,
        (SELECT COALESCE(SUM(bytes), 0) FROM vkgen_memory_alive_at_end) AS alive_bytes,
        (SELECT COUNT(*) FROM vkgen_memory_failures) AS failed_allocations,
-       (SELECT COALESCE(SUM(size), 0) FROM vkgen_memory_failures) AS failed_bytes;
+       (SELECT failed_bytes FROM _vkgen_memory_failed_sum) AS failed_bytes,
+       (SELECT overflowed FROM _vkgen_memory_failed_sum) AS failed_bytes_overflowed;
 
 -- Memory over time: frames, growth, budget thresholds (over_time.sql).
 INCLUDE PERFETTO MODULE vkgen.over_time;
+
+-- The state of every allocation and binding slot after each timestamp's
+-- events: a slot is an allocation (DEVICE_MEMORY or DRIVER, keyed by its
+-- memory object) or a binding (BUFFER, IMAGE, VIDEO_SESSION, keyed by
+-- handle, memory, offset and range key); each event sets its slot's
+-- presence, size and heap.
+CREATE PERFETTO TABLE _vkgen_memory_slot_events AS
+SELECT id, ts, source IN ('DEVICE_MEMORY', 'DRIVER') AS is_alloc, source, memory_object_id AS mem,
+       IIF(source IN ('DEVICE_MEMORY', 'DRIVER'), 0, object_handle) AS handle,
+       IIF(source IN ('DEVICE_MEMORY', 'DRIVER'), 0, offset) AS off,
+       IIF(source IN ('DEVICE_MEMORY', 'DRIVER'), 0, COALESCE(range_key, 0)) AS rkey,
+       operation != 'DESTROY' AS present, size, COALESCE(heap, 0) AS heap
+FROM vkgen_memory_events
+WHERE event = 'VulkanMemoryAllocation' AND operation IN ('CREATE', 'BIND', 'DESTROY');
+
+-- The memory the device holds (allocations, app and driver: held) and the
+-- bindings' sizes summed (binds) per heap after each timestamp: every slot
+-- event moves its slot's old size out of its old heap and its new size
+-- into its new heap.
+CREATE PERFETTO TABLE _vkgen_memory_held AS
+WITH prev AS (
+  SELECT *, LAG(present, 1, 0) OVER w AS p_present, LAG(size, 1, 0) OVER w AS p_size, LAG(heap) OVER w AS p_heap
+  FROM _vkgen_memory_slot_events
+  WINDOW w AS (PARTITION BY is_alloc, source, mem, handle, off, rkey ORDER BY ts, id)
+), moves AS (
+  SELECT ts, is_alloc, heap, IIF(present, size, 0) AS delta FROM prev
+  UNION ALL
+  SELECT ts, is_alloc, p_heap, -p_size FROM prev WHERE p_present
+), per_heap AS (
+  SELECT CAST(heap AS TEXT) AS heap, ts, SUM(IIF(is_alloc, delta, 0)) AS held, SUM(IIF(is_alloc, 0, delta)) AS binds
+  FROM moves GROUP BY heap, ts
+  UNION ALL
+  SELECT 'all', ts, SUM(IIF(is_alloc, delta, 0)), SUM(IIF(is_alloc, 0, delta)) FROM moves GROUP BY ts
+), times AS (
+  -- every timestamp of an allocation or binding event is a moment of each heap
+  SELECT h.heap, t.ts FROM (SELECT DISTINCT heap FROM per_heap) h, (SELECT DISTINCT ts FROM _vkgen_memory_slot_events) t
+)
+SELECT t.heap, t.ts, SUM(COALESCE(p.held, 0)) OVER w AS held, SUM(COALESCE(p.binds, 0)) OVER w AS binds
+FROM times t LEFT JOIN per_heap p ON p.heap = t.heap AND p.ts = t.ts
+WINDOW w AS (PARTITION BY t.heap ORDER BY t.ts);
+
+-- The moments the totals are taken at: each heap's (and every heap's,
+-- 'all') peak, the timestamp its held bytes stood at their maximum with the
+-- most bytes bound (binds), the last of those, and the end, the last
+-- timestamp of an allocation or binding event.
+CREATE PERFETTO TABLE _vkgen_memory_total_points AS
+WITH ranked AS (
+  SELECT heap, ts, ROW_NUMBER() OVER (PARTITION BY heap ORDER BY held DESC, binds DESC, ts DESC) AS r FROM _vkgen_memory_held
+)
+SELECT heap, 'peak' AS point, ts FROM ranked WHERE r = 1
+UNION ALL
+SELECT heap, 'end', (SELECT MAX(ts) FROM _vkgen_memory_slot_events) FROM (SELECT DISTINCT heap FROM _vkgen_memory_held);
+
+-- Per heap, then over every heap ('all'), at its peak and at the end
+-- (point), the device memory's bytes, each counted once: allocated (the
+-- application's VkDeviceMemory), driver (internal allocations), bound (the
+-- union of the bound ranges in the allocations, cut at their ends),
+-- unbound (allocated - bound), aliased (bound bytes two or more bindings
+-- cover) and resource (the bound resources' sizes summed, as the cluster
+-- counters count them), and the live allocations (blocks). `vkgen trace
+-- summary` computes the same ("Totals per heap"); ns counts from
+-- vkgen_memory_t0.
+CREATE PERFETTO TABLE vkgen_memory_heap_totals AS
+WITH pts AS (SELECT DISTINCT ts FROM _vkgen_memory_total_points),
+state AS (
+  -- each slot's last event at or before each point
+  SELECT p.ts AS at, e.*, ROW_NUMBER() OVER (PARTITION BY p.ts, e.is_alloc, e.source, e.mem, e.handle, e.off, e.rkey ORDER BY e.ts DESC, e.id DESC) AS r
+  FROM pts p JOIN _vkgen_memory_slot_events e ON e.ts <= p.ts
+), allocs AS (
+  SELECT at, source, mem, size, heap FROM state WHERE r = 1 AND is_alloc AND present
+), binds AS (
+  SELECT s.at, s.mem, s.off, s.size, a.size AS block, a.heap
+  FROM state s JOIN allocs a ON a.at = s.at AND a.mem = s.mem AND a.source = 'DEVICE_MEMORY'
+  WHERE s.r = 1 AND NOT s.is_alloc AND s.present
+), edges AS (
+  SELECT at, mem, heap, MIN(off, block) AS pos, 1 AS delta FROM binds WHERE MIN(off, block) < MIN(off + size, block)
+  UNION ALL
+  SELECT at, mem, heap, MIN(off + size, block), -1 FROM binds WHERE MIN(off, block) < MIN(off + size, block)
+), swept AS (
+  SELECT at, mem, heap, pos,
+         SUM(delta) OVER (PARTITION BY at, mem ORDER BY pos, delta ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS depth,
+         LEAD(pos) OVER (PARTITION BY at, mem ORDER BY pos, delta) - pos AS len
+  FROM edges
+), per_heap AS (
+  SELECT at, CAST(heap AS TEXT) AS heap,
+         SUM(IIF(source = 'DEVICE_MEMORY', size, 0)) AS allocated, SUM(IIF(source = 'DRIVER', size, 0)) AS driver,
+         0 AS bound, 0 AS aliased, 0 AS resource, SUM(source = 'DEVICE_MEMORY') AS blocks
+  FROM allocs GROUP BY at, heap
+  UNION ALL
+  SELECT at, CAST(heap AS TEXT), 0, 0, SUM(IIF(depth >= 1, len, 0)), SUM(IIF(depth >= 2, len, 0)), 0, 0
+  FROM swept WHERE len IS NOT NULL GROUP BY at, heap
+  UNION ALL
+  SELECT at, CAST(heap AS TEXT), 0, 0, 0, 0, SUM(size), 0 FROM binds GROUP BY at, heap
+), sums AS (
+  SELECT at, heap, SUM(allocated) AS allocated, SUM(driver) AS driver, SUM(bound) AS bound, SUM(aliased) AS aliased,
+         SUM(resource) AS resource, SUM(blocks) AS blocks
+  FROM per_heap GROUP BY at, heap
+  UNION ALL
+  SELECT at, 'all', SUM(allocated), SUM(driver), SUM(bound), SUM(aliased), SUM(resource), SUM(blocks)
+  FROM per_heap GROUP BY at
+)
+SELECT p.heap, p.point, p.ts - (SELECT ts FROM vkgen_memory_t0) AS ns,
+       COALESCE(s.allocated, 0) AS allocated_bytes, COALESCE(s.driver, 0) AS driver_bytes,
+       COALESCE(s.bound, 0) AS bound_bytes, MAX(COALESCE(s.allocated, 0) - COALESCE(s.bound, 0), 0) AS unbound_bytes,
+       COALESCE(s.aliased, 0) AS aliased_bytes, COALESCE(s.resource, 0) AS resource_bytes, COALESCE(s.blocks, 0) AS blocks
+FROM _vkgen_memory_total_points p LEFT JOIN sums s ON s.at = p.ts AND s.heap = p.heap;

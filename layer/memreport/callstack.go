@@ -1,0 +1,187 @@
+package memreport
+
+import (
+	"path"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/vkgen/vkgen/internal/elfsym"
+	"github.com/vkgen/vkgen/layer"
+	"github.com/vkgen/vkgen/layer/memreport/accounting"
+	"github.com/vkgen/vkgen/layer/tracing"
+	"github.com/vkgen/vkgen/perfetto"
+)
+
+// Where each memory object was made: the records of vkAllocateMemory,
+// vkCreateBuffer, vkCreateImage and vkCreateVideoSessionKHR carry the
+// application's call stack (the spec declares call_stacks; the framework
+// captures it on the application's thread, up to call_stack_depth frames).
+// Here, on the drain, a stack becomes a Perfetto callstack (modules as
+// mappings with their build ids, function names from the modules' symbol
+// tables), kept per live object; the object's VulkanMemoryAllocation and
+// VulkanMemoryLeak events and its lifetime slices carry it. The trace
+// summary names the call site from it (tracesummary/symbolize.go).
+
+// siteKey is a live object: its device key, handle and kind.
+type siteKey struct {
+	dev, handle uint64
+	kind        accounting.Source // SourceDeviceMemory, SourceBuffer, SourceImage or SourceVideoSession
+}
+
+// Bounds: distinct stacks cached by their addresses, and modules whose
+// symbol tables are open.
+const (
+	maxCachedStacks = 1 << 16
+	maxOpenModules  = 64
+)
+
+// moduleKey is a loaded module (a later one may load where an unloaded one
+// was).
+type moduleKey struct {
+	start uint64
+	path  string
+}
+
+type callSites struct {
+	mu       sync.Mutex
+	byObject map[siteKey]perfetto.Callstack
+	byStack  map[string]perfetto.Callstack // by the raw return addresses
+	mappings map[moduleKey]perfetto.Mapping
+	files    map[string]*elfsym.File // by path; nil: unreadable, or another build
+	frames   []perfetto.Frame        // scratch
+	warmOnce sync.Once
+}
+
+var sites = &callSites{byObject: map[siteKey]perfetto.Callstack{}, byStack: map[string]perfetto.Callstack{},
+	mappings: map[moduleKey]perfetto.Mapping{}, files: map[string]*elfsym.File{}}
+
+// configureCallStacks applies call_stack_depth (0: no capture) and, the
+// first time it is on, reads the modules and the symbols of those most
+// stacks pass through in the background: the first stack would otherwise
+// hold the drain for a millisecond or so, and what it runs (budget samples)
+// would lag the calls.
+func configureCallStacks() {
+	v, _ := tracing.Setting("call_stack_depth").V.(int64)
+	layer.SetCallStackDepth(int(v))
+	if v > 0 {
+		sites.warmOnce.Do(func() { layer.Go(layerName, "call-stack symbols", sites.warm) })
+	}
+}
+
+// warm opens the program's, libc's and the loader's symbols.
+func (c *callSites) warm() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, m := range layer.Modules() {
+		if base := path.Base(m.Path); i == 0 || strings.HasPrefix(base, "libc.so") || strings.HasPrefix(base, "libvulkan.so") {
+			c.mappingLocked(m)
+			c.fileLocked(m)
+		}
+	}
+}
+
+// created keeps the running hook's call stack as the object's.
+func (c *callSites) created(device uintptr, kind accounting.Source, handle uint64) {
+	pcs := layer.CallStack()
+	if len(pcs) == 0 {
+		return
+	}
+	k := siteKey{st.key(device), handle, kind}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cs := c.stackLocked(pcs); cs != 0 {
+		c.byObject[k] = cs
+	} else {
+		delete(c.byObject, k) // a recycled handle's old stack
+	}
+}
+
+func (c *callSites) destroyed(device uintptr, kind accounting.Source, handle uint64) {
+	c.mu.Lock()
+	delete(c.byObject, siteKey{st.key(device), handle, kind})
+	c.mu.Unlock()
+}
+
+func (c *callSites) deviceDestroyed(dev uint64) {
+	c.mu.Lock()
+	for k := range c.byObject {
+		if k.dev == dev {
+			delete(c.byObject, k)
+		}
+	}
+	c.mu.Unlock()
+}
+
+// of is the call stack of the object an event is about (0 for none).
+func (c *callSites) of(ev *accounting.AllocationEvent) perfetto.Callstack {
+	kind := ev.Source
+	if kind == accounting.SourceDriver {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.byObject) == 0 {
+		return 0
+	}
+	return c.byObject[siteKey{ev.Device, ev.ObjectHandle, kind}]
+}
+
+// stackLocked registers the stack of return addresses pcs (innermost
+// first), once per distinct stack.
+func (c *callSites) stackLocked(pcs []uint64) perfetto.Callstack {
+	raw := unsafe.String((*byte)(unsafe.Pointer(&pcs[0])), 8*len(pcs))
+	if cs, ok := c.byStack[raw]; ok {
+		return cs
+	}
+	c.frames = c.frames[:0]
+	for i := len(pcs) - 1; i >= 0; i-- { // Perfetto lists the outermost frame first
+		c.frames = append(c.frames, c.frameLocked(pcs[i]))
+	}
+	cs := perfetto.NewCallstack(c.frames)
+	if len(c.byStack) < maxCachedStacks {
+		c.byStack[string([]byte(raw))] = cs
+	}
+	return cs
+}
+
+// frameLocked maps a return address to its module's mapping, the offset in
+// it and the name of the function holding the call (pc-1).
+func (c *callSites) frameLocked(pc uint64) perfetto.Frame {
+	m, ok := layer.ModuleOf(pc)
+	if !ok {
+		return perfetto.Frame{Mapping: c.mappingLocked(layer.Module{Path: "[unknown]", End: ^uint64(0)}), RelPC: pc}
+	}
+	f := perfetto.Frame{Mapping: c.mappingLocked(m), RelPC: pc - m.Start}
+	if file := c.fileLocked(m); file != nil {
+		f.Function, _ = file.Func(pc - 1 - m.Bias)
+	}
+	return f
+}
+
+// mappingLocked registers a module: rel_pc is relative to its start, and
+// its load bias is the ELF address there (rel_pc + load_bias is the
+// address in the file's symbols and DWARF).
+func (c *callSites) mappingLocked(m layer.Module) perfetto.Mapping {
+	k := moduleKey{m.Start, m.Path}
+	if id, ok := c.mappings[k]; ok {
+		return id
+	}
+	id := perfetto.NewMapping(perfetto.MappingInfo{BuildID: m.BuildID, Path: m.Path, Start: m.Start, End: m.End,
+		LoadBias: m.Start - m.Bias})
+	c.mappings[k] = id
+	return id
+}
+
+// fileLocked opens a module's file for its function names, once.
+func (c *callSites) fileLocked(m layer.Module) *elfsym.File {
+	if f, ok := c.files[m.Path]; ok || len(c.files) >= maxOpenModules {
+		return f
+	}
+	f, err := elfsym.Open(m.Path, m.BuildID)
+	if err != nil {
+		f = nil
+	}
+	c.files[m.Path] = f
+	return f
+}
