@@ -17,7 +17,7 @@ import (
 func peakRSS(t *testing.T, reset bool) uint64 {
 	t.Helper()
 	if raceDetector {
-		t.Skip("resident memory under the race detector includes its shadow memory; scripts/test.sh measures without it")
+		t.Skip("resident memory under the race detector includes its shadow memory; scripts/test.sh runs audit without it")
 	}
 	if reset {
 		debug.FreeOSMemory()

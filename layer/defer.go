@@ -281,7 +281,15 @@ func run(r *Record) {
 	h := &deferred[id]
 	h.runs++
 	current = r
-	defer func() { current = nil }()
-	defer Recover(h.layer, h.name)
+	defer h.done() // one deferred call per record: the drain runs millions
 	h.f(r)
+}
+
+// done ends a deferred hook's run: no record runs any more, and a panic of
+// the hook is recovered (recover works here: done is the deferred call).
+func (h *deferredHook) done() {
+	current = nil
+	if r := recover(); r != nil {
+		reportPanic(h.layer, h.name, r)
+	}
 }

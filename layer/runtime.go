@@ -25,10 +25,14 @@ func Panics() int64 { return panics.Load() }
 // "vkgen:" line on stderr so the call still reaches the driver. It must be
 // deferred directly (`defer layer.Recover(...)`) for recover to see the panic.
 func Recover(layerName, where string) {
-	r := recover()
-	if r == nil {
-		return
+	if r := recover(); r != nil {
+		reportPanic(layerName, where, r)
 	}
+}
+
+// reportPanic counts and prints a recovered panic, from the deferred call
+// that recovered it.
+func reportPanic(layerName, where string, r any) {
 	panics.Add(1)
 	fmt.Fprintf(os.Stderr, "vkgen: %s: recovered panic in %s: %v\n%s", layerName, where, r, debug.Stack())
 }

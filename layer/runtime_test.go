@@ -21,6 +21,28 @@ func TestRecoverCountsAndSwallowsPanics(t *testing.T) {
 	}
 }
 
+// A deferred hook's run ends in done, which recovers its panic and clears
+// the running record either way.
+func TestDeferredHookDoneRecovers(t *testing.T) {
+	h := &deferredHook{layer: "VK_LAYER_TEST", name: "afterX"}
+	before := Panics()
+	func() {
+		current = &Record{}
+		defer h.done()
+		panic("in a deferred hook")
+	}()
+	func() {
+		current = &Record{}
+		defer h.done()
+	}()
+	if got := Panics() - before; got != 1 {
+		t.Errorf("recovered %d panics, want 1", got)
+	}
+	if current != nil {
+		t.Error("current is still set after the hook ended")
+	}
+}
+
 func TestCStringView(t *testing.T) {
 	b := []byte("buf-A\x00tail")
 	if got := CStringView(unsafe.Pointer(&b[0])); got != "buf-A" {

@@ -11,7 +11,7 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 cd "$root"
 . scripts/cross.sh
-go build -buildmode=c-shared -trimpath \
+go build -buildmode=c-shared -trimpath ${VKGEN_BUILD_TAGS:+-tags "$VKGEN_BUILD_TAGS"} \
 	-ldflags="-extldflags=-Wl,--version-script=$root/layer/vklayers/exports.map" \
 	-o "$out/libVkLayer_vkgen.so" ./layer/vklayers
 rm -f "$out/libVkLayer_vkgen.h" # cgo's export header: no public Go API

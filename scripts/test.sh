@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Runs every test of the project: set-up, formatting and vet, the unit and
-# integration tests (with the race detector), the integration tests again for
-# arm64 under qemu-user (scripts/test-arm64.sh), then the fuzz targets: the
-# registry parser for FUZZTIME (default 60s), the audit parser and the trace
-# readers for AUDIT_FUZZTIME and TRACE_FUZZTIME (default 15s). Tests that
-# need ../shared skip when it is absent.
+# The tests a change must pass, in a few minutes: set-up, formatting, vet,
+# staticcheck, go mod tidy, the unit and integration tests (the fuzz
+# targets' seed corpora included: they run as tests) with the race detector
+# wherever a test binary can race (scripts/race-packages.sh says which;
+# audit's resident-set bounds need it off). scripts/test-long.sh runs the rest
+# of what CI runs (.ci/run runs both): the real programs, the Debian
+# package, arm64 under qemu and the fuzzing. Tests that need ../shared skip
+# when it is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -27,43 +29,20 @@ echo "== staticcheck"
 echo "== go mod tidy"
 go mod tidy -diff
 
-echo "== go test -race"
-go test -race -count=1 ./...
+echo "== go test: -race where a test binary runs goroutines, threads or processes, without it where it cannot race (scripts/race-packages.sh); both at once"
+split=$(scripts/race-packages.sh)
+go test -count=1 $(awk '$1 == "plain" { print $2 }' <<<"$split") &
+plain=$!
+status=0
+go test -race -count=1 $(awk '$1 == "race" { print $2 }' <<<"$split") || status=1
+wait $plain || status=1
+[ $status = 0 ]
 
-echo "== memory bounds, without the race detector (its shadow memory is resident too)"
-go test -count=1 -run 'Memory' ./audit
-
-echo "== real programs and layers: vkcube, glmark2 and glxgears on Zink, gfxrecon-replay under MangoHud, vkBasalt, validation, gfxreconstruct; no false growth over 30 s"
-start=$SECONDS
-VKGEN_REAL_PROGRAMS=1 go test -count=1 -timeout 30m -run '^(TestRealPrograms|TestRealProgramsMemory|TestNoFalseGrowth|TestHTMLReport)$' ./layer/realprograms
-echo "real programs: $((SECONDS - start)) s"
-
-echo "== Debian package: build, apt-get install, use, apt-get remove"
-if [ "$(id -u)" = 0 ]; then
-	VKGEN_DEB_TEST=1 go test -count=1 -run '^TestDebianPackage$' ./layer/install
-else
-	echo "skipped: needs root (it installs the package into the system)"
+# audit's resident-set bounds skip under the race detector (its shadow
+# memory is resident too): they ran above unless audit is in the race set.
+if grep -qx 'race github.com/vkgen/vkgen/audit' <<<"$split"; then
+	echo "== memory bounds, without the race detector"
+	go test -count=1 -run 'Memory' ./audit
 fi
 
-echo "== arm64: the layers' integration tests and the arm64 package under qemu-user (scripts/test-arm64.sh)"
-start=$SECONDS
-scripts/test-arm64.sh
-echo "arm64: $((SECONDS - start)) s"
-
-echo "== fuzz registry.FuzzParse for ${FUZZTIME:-60s}"
-go test ./registry -run '^$' -fuzz '^FuzzParse$' -fuzztime "${FUZZTIME:-60s}" -fuzzminimizetime 5s
-
-echo "== fuzz audit.FuzzParse for ${AUDIT_FUZZTIME:-15s}"
-go test ./audit -run '^$' -fuzz '^FuzzParse$' -fuzztime "${AUDIT_FUZZTIME:-15s}" -fuzzminimizetime 5s
-
-echo "== fuzz settings.FuzzSettings for ${SETTINGS_FUZZTIME:-15s}"
-go test ./layer/settings -run '^$' -fuzz '^FuzzSettings$' -fuzztime "${SETTINGS_FUZZTIME:-15s}" -fuzzminimizetime 5s
-
-echo "== fuzz decode.FuzzReader and tracesummary.FuzzRead for ${TRACE_FUZZTIME:-15s} each"
-go test ./perfetto/decode -run '^$' -fuzz '^FuzzReader$' -fuzztime "${TRACE_FUZZTIME:-15s}" -fuzzminimizetime 5s
-go test ./layer/memreport/tracesummary -run '^$' -fuzz '^FuzzRead$' -fuzztime "${TRACE_FUZZTIME:-15s}" -fuzzminimizetime 5s
-
-echo "== fuzz tracecheck.FuzzParse (rules files) for ${RULES_FUZZTIME:-10s}"
-go test ./layer/memreport/tracecheck -run '^$' -fuzz '^FuzzParse$' -fuzztime "${RULES_FUZZTIME:-10s}" -fuzzminimizetime 5s
-
-echo "== all tests passed"
+echo "== scripts/test.sh: all passed"

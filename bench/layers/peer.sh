@@ -24,30 +24,11 @@ iters="${1:-20000}"
 reps="${2:-5}"
 rounds="${3:-3}"
 shared="${VKGEN_SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/../shared}"
-for f in peer/vulkantools-pr39-layers-linux-amd64.tar.xz perfetto/tools/perfetto-v58.2-linux-amd64.tar.xz; do
-	[ -f "$shared/$f" ] || { echo "peer.sh: $shared/$f missing (set VKGEN_SHARED)" >&2; exit 1; }
-done
 . "$(dirname "$0")/lib.sh"
-tar -xJf "$shared/peer/vulkantools-pr39-layers-linux-amd64.tar.xz" -C "$work"
-tar -xJf "$shared/perfetto/tools/perfetto-v58.2-linux-amd64.tar.xz" -C "$work"
-bin="$work/perfetto-v58.2-linux-amd64/bin"
-gcc -O2 -I "$root/testdata/vkcommon" -o "$work/vkloop" \
-	"$root/testdata/vkloop/vkloop.c" "$root/testdata/vkcommon/vkcommon.c" -lvulkan
+. "$(dirname "$0")/tracedlib.sh"
 (cd "$root" && go build -o "$work/tracecount" ./bench/layers/tracecount)
-export VK_ADD_LAYER_PATH="$work/layers:$work/vulkantools-pr39-layers-linux-amd64"
+export VK_ADD_LAYER_PATH="$work/layers:$peer_layers"
 
-# One private traced for the sessions; "no service" runs point the layers
-# at a socket nobody listens on.
-mkdir -p "$work/s"
-mkfifo "$work/go"
-export PERFETTO_CONSUMER_SOCK_NAME="$work/s/c.sock"
-PERFETTO_PRODUCER_SOCK_NAME="$work/s/p.sock" "$bin/tracebox" traced >"$work/traced.log" 2>&1 &
-traced=$!
-trap 'kill "$traced" 2>/dev/null; rm -rf "$work"' EXIT
-until [ -S "$work/s/c.sock" ]; do
-	kill -0 "$traced" || { cat "$work/traced.log"; exit 1; }
-	sleep 0.05
-done
 # The peer's Perfetto SDK takes the service's default shared memory buffer
 # and drops events when it fills; 32 MiB (traced's maximum) for its
 # producers (named after argv[0]) avoids that. vkgen's producer brings its
@@ -86,16 +67,19 @@ expected() {
 # 3 attempts; each failed attempt is listed in $work/retried.
 run() {
 	local mode=$1 side=$2 state=$3 a
-	local -a env=(PERFETTO_PRODUCER_SOCK_NAME="$work/none.sock")
+	local -a env=(PERFETTO_PRODUCER_SOCK_NAME="$no_service")
 	local -a loop=("$work/vkloop" --mode "$mode" --iterations "$iters" --reps "$reps" --warmup-ms 1000)
 	[ "$side" = none ] || env+=(VK_INSTANCE_LAYERS="$(layers "$mode" "$side")")
 	if [ "$state" = none ]; then
 		env -u VK_INSTANCE_LAYERS "${env[@]}" "${loop[@]}" >"$work/out"
 	else
-		env[0]=PERFETTO_PRODUCER_SOCK_NAME="$work/s/p.sock"
+		env[0]=PERFETTO_PRODUCER_SOCK_NAME="$service"
 		env+=(VK_VKGEN_PERFETTO_SMB_KB=32768)
+		# Each peer layer is a producer of its own; vkgen's library is one.
+		local ds=1
+		[ "$side" = peer ] && ds=$(layers "$mode" peer | tr ':' '\n' | wc -l)
 		for ((a = 1; ; a++)); do
-			session_run "$mode" "$side" "${env[@]}" -- "${loop[@]}"
+			session_run "$work/session.pbtxt" "$work/t.pftrace" "$ds" "${env[@]}" -- "${loop[@]}"
 			check "$mode $side" "$work/t.pftrace" && break
 			echo "$mode $side: $(head -1 "$work/problem")" >>"$work/retried"
 			if ((a == 3)); then
@@ -107,55 +91,14 @@ run() {
 	fi
 	awk -v c="$mode $side $state" '{ for (i = 3; i <= 5; i++) { split($i, kv, "="); c = c " " kv[2] } print c }' "$work/out"
 }
-# session_run MODE SIDE ENV... -- VKLOOP...: vkloop inside a new session
-# written to $work/t.pftrace; the timed loop starts once the layers joined
-# the session, which is stopped while they are alive to flush into it.
-session_run() {
-	local mode=$1 side=$2 pid app ds=1
-	local -a env=()
-	shift 2
-	while [ "$1" != -- ]; do env+=("$1"); shift; done
-	shift
-	rm -f "$work/t.pftrace"
-	pid=$("$bin/tracebox" perfetto --txt -c "$work/session.pbtxt" -o "$work/t.pftrace" --background-wait 2>>"$work/perfetto.log")
-	env -u VK_INSTANCE_LAYERS "${env[@]}" "$@" --gate <"$work/go" >"$work/out" &
-	app=$!
-	exec 3>"$work/go"
-	# Each peer layer is a producer of its own; vkgen's library is one.
-	[ "$side" = peer ] && ds=$(layers "$mode" peer | tr ':' '\n' | wc -l)
-	wait_sources "$ds"
-	echo go >&3
-	until grep -q '^vkloop ' "$work/out"; do
-		kill -0 "$app"
-		sleep 0.05
-	done
-	kill -TERM "$pid"
-	while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
-	echo end >&3
-	exec 3>&-
-	wait "$app"
-}
-# wait_sources N: waits (at most 60 s) until the running session has N
-# data source instances, i.e. every layer library's producer joined it.
-wait_sources() {
-	local n
-	for ((i = 0; i < 600; i++)); do
-		n=$("$bin/tracebox" perfetto --query 2>/dev/null | awk '/^TRACING SESSIONS/ { s = 1 } s && $3 == "STARTED" { print $7 }')
-		[ "${n:-0}" -ge "$1" ] && return
-		sleep 0.1
-	done
-	echo "peer.sh: the layers did not join the session within 60 s (data sources: ${n:-none}, want $1)" >&2
-	exit 1
-}
 # check WHAT TRACE: fails, saying why in $work/problem, unless
 # trace_processor reports no loss or error and the trace holds the expected
 # events for every timed iteration.
 check() {
 	local problems want
-	problems=$("$bin/trace_processor_shell" -q /dev/stdin "$2" 2>/dev/null <<<"SELECT name, idx, value FROM stats
-		WHERE severity IN ('error', 'data_loss') AND value > 0;" | tail -n +2)
+	problems=$(stats_problems "$2")
 	if [ -n "$problems" ]; then
-		printf 'losses or errors in trace_processor stats: %s\n' "$problems" | paste -sd' ' >"$work/problem"
+		echo "losses or errors in trace_processor stats: $problems" >"$work/problem"
 		return 1
 	fi
 	"$work/tracecount" "$2" >"$work/counts"

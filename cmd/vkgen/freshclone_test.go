@@ -32,7 +32,7 @@ func TestFreshCloneGoGenerate(t *testing.T) {
 	}
 	root := testenv.Root()
 	clone := filepath.Join(t.TempDir(), "vkgen")
-	copyTracked(t, root, clone)
+	vktest.CopyCheckout(t, clone)
 
 	goGenerate(t, clone, other)
 	n := 0
@@ -120,39 +120,6 @@ func newLayerLoads(t *testing.T, dir, registry string) {
 	out, err = run.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "VK_LAYER_VKGEN_hello") || !strings.Contains(string(out), "llvmpipe") {
 		t.Fatalf("vulkaninfo with VK_LAYER_VKGEN_hello: %v\n%s", err, out)
-	}
-}
-
-// copyTracked copies the files git knows (tracked, or new and not ignored)
-// from root to dir.
-func copyTracked(t *testing.T, root, dir string) {
-	t.Helper()
-	ls := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-	ls.Dir = root
-	out, err := ls.Output()
-	if err != nil {
-		t.Skipf("git ls-files: %v", err)
-	}
-	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
-		src := filepath.Join(root, name)
-		st, err := os.Stat(src)
-		if os.IsNotExist(err) {
-			continue // deleted in the working tree
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, st.Mode().Perm()); err != nil {
-			t.Fatal(err)
-		}
 	}
 }
 

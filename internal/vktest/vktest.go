@@ -1,7 +1,8 @@
 // Package vktest is the harness of the integration tests that run Vulkan
 // programs through the real loader on lavapipe: it builds the one layer
 // library (scripts/build-layers.sh) and the project's C and Go programs once
-// per test binary, gives the environment of a run, and skips with a message
+// per content of their sources, shared by every test process through a cache
+// folder (cache.go), gives the environment of a run, and skips with a message
 // when lavapipe, gcc or the Vulkan headers are missing (scripts/setup.sh
 // installs them). It knows no layer's behaviour; the tests own that.
 //
@@ -11,6 +12,7 @@
 package vktest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,18 +44,15 @@ func GoEnv() []string {
 }
 
 var (
-	mu     sync.Mutex
-	work   string
-	layers struct {
-		once      sync.Once
-		dir, fail string
-	}
+	mu       sync.Mutex
 	programs = map[string]*program{}
 )
 
+// program is one build of this test binary: the folder of the cache it
+// lives in, once the first caller has found or built it.
 type program struct {
-	once       sync.Once
-	path, fail string
+	once      sync.Once
+	dir, fail string
 }
 
 // Require skips t unless lavapipe, the C compiler and the Vulkan headers are
@@ -74,104 +73,101 @@ func Require(t testing.TB) {
 	}
 }
 
-// workDir is one temporary directory per test binary for what is built.
-func workDir() (string, error) {
-	mu.Lock()
-	defer mu.Unlock()
-	if work == "" {
-		d, err := os.MkdirTemp("", "vkgen-vktest-")
-		if err != nil {
-			return "", err
-		}
-		work = d
-	}
-	return work, nil
-}
-
 // Layers builds libVkLayer_vkgen.so and every manifest with
-// scripts/build-layers.sh, once per test binary, and returns their
-// directory. It calls Require first; a failed build fails every caller.
+// scripts/build-layers.sh, once per content of its sources (see cached),
+// and returns their directory, which tests must not write into. It calls
+// Require first; a failed build fails every caller.
 func Layers(t testing.TB) string {
 	t.Helper()
-	Require(t)
-	layers.once.Do(func() {
-		w, err := workDir()
-		if err != nil {
-			layers.fail = err.Error()
-			return
+	return build(t, "layers", func(in inputs) error {
+		if err := in.file("scripts/build-layers.sh"); err != nil {
+			return err
 		}
-		dir := filepath.Join(w, "layers")
-		build := exec.Command(filepath.Join(testenv.Root(), "scripts", "build-layers.sh"), dir)
-		build.Env = GoEnv()
-		if out, err := build.CombinedOutput(); err != nil {
-			layers.fail = "build-layers.sh: " + err.Error() + "\n" + string(out)
-			return
+		if err := in.file("scripts/cross.sh"); err != nil {
+			return err
 		}
-		layers.dir = dir
+		return in.goDeps("./layer/vklayers")
+	}, func(dir string) *exec.Cmd {
+		cmd := exec.Command(filepath.Join(testenv.Root(), "scripts", "build-layers.sh"), dir)
+		cmd.Env = GoEnv()
+		return cmd
 	})
-	if layers.fail != "" {
-		t.Fatal(layers.fail)
-	}
-	return layers.dir
 }
 
 // Program compiles the C program src (relative to the repository root) with
 // the shared testdata/vkcommon code and linked with -lvulkan -ldl and libs
-// (such as "-lxcb"), once per test binary, and returns the executable's
-// path. It calls Require first.
+// (such as "-lxcb"), once per content of its folder and vkcommon, and
+// returns the executable's path. It calls Require first.
 func Program(t testing.TB, src string, libs ...string) string {
 	t.Helper()
-	return build(t, src, func(out string) *exec.Cmd {
+	const common = "testdata/vkcommon"
+	exe := strings.TrimSuffix(filepath.Base(src), ".c")
+	dir := build(t, src+" "+strings.Join(libs, " "), func(in inputs) error {
+		if err := in.dir(filepath.Dir(src)); err != nil {
+			return err
+		}
+		return in.dir(common)
+	}, func(dir string) *exec.Cmd {
 		root := testenv.Root()
-		common := filepath.Join(root, "testdata", "vkcommon")
-		args := []string{"-O2", "-Wall", "-Werror", "-I", common, "-o", out,
-			filepath.Join(root, src), filepath.Join(common, "vkcommon.c"), "-lvulkan", "-ldl"}
+		args := []string{"-O2", "-Wall", "-Werror", "-I", filepath.Join(root, common), "-o", filepath.Join(dir, exe),
+			filepath.Join(root, src), filepath.Join(root, common, "vkcommon.c"), "-lvulkan", "-ldl"}
 		return exec.Command(CC, append(args, libs...)...)
 	})
+	return filepath.Join(dir, exe)
 }
 
-// build runs the command cmd makes for src once per test binary and returns
-// the executable it wrote into the work directory.
-func build(t testing.TB, src string, cmd func(out string) *exec.Cmd) string {
+// build returns the cache folder of what cmd builds from the inputs that
+// hash adds, finding or building it once per test binary (name tells the
+// builds of one binary apart and is part of the key).
+func build(t testing.TB, name string, hash func(inputs) error, cmd func(dir string) *exec.Cmd) string {
 	t.Helper()
 	Require(t)
 	mu.Lock()
-	p := programs[src]
+	p := programs[name]
 	if p == nil {
 		p = &program{}
-		programs[src] = p
+		programs[name] = p
 	}
 	mu.Unlock()
 	p.once.Do(func() {
-		w, err := workDir()
+		in, key, err := newInputs(name)
+		if err == nil {
+			err = hash(in)
+		}
 		if err != nil {
-			p.fail = err.Error()
+			p.fail = "build " + name + ": " + err.Error()
 			return
 		}
-		out := filepath.Join(w, strings.TrimSuffix(filepath.Base(src), ".c"))
-		if b, err := cmd(out).CombinedOutput(); err != nil {
-			p.fail = "build " + src + ": " + err.Error() + "\n" + string(b)
-			return
+		p.dir, err = cached(key(), func(dir string) error {
+			if b, err := cmd(dir).CombinedOutput(); err != nil {
+				return fmt.Errorf("%v\n%s", err, b)
+			}
+			return nil
+		})
+		if err != nil {
+			p.fail = "build " + name + ": " + err.Error()
 		}
-		p.path = out
 	})
 	if p.fail != "" {
 		t.Fatal(p.fail)
 	}
-	return p.path
+	return p.dir
 }
 
 // GoProgram builds the Go main package pkg (a path relative to the
-// repository root, such as "./testdata/vkgoapp"), once per test binary, and
-// returns the executable's path. It calls Require first.
+// repository root, such as "./testdata/vkgoapp"), once per content of the
+// packages it builds from, and returns the executable's path. It calls
+// Require first.
 func GoProgram(t testing.TB, pkg string) string {
 	t.Helper()
-	return build(t, pkg, func(out string) *exec.Cmd {
-		cmd := exec.Command("go", "build", "-o", out, pkg)
+	exe := filepath.Base(pkg)
+	dir := build(t, pkg, func(in inputs) error { return in.goDeps(pkg) }, func(dir string) *exec.Cmd {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, exe), pkg)
 		cmd.Dir = testenv.Root()
 		cmd.Env = GoEnv()
 		return cmd
 	})
+	return filepath.Join(dir, exe)
 }
 
 // MemDriverLayer is the layer of testdata/memdriver: a driver-side
@@ -179,16 +175,17 @@ func GoProgram(t testing.TB, pkg string) string {
 const MemDriverLayer = "VK_LAYER_VKGEN_TEST_memdriver"
 
 // MemDriver builds testdata/memdriver (libVkLayer_memdriver.so and its
-// manifest), once per test binary, and returns their directory. It calls
-// Require first.
+// manifest), once per content of its folder, and returns their directory.
+// It calls Require first.
 func MemDriver(t testing.TB) string {
 	t.Helper()
-	return build(t, "testdata/memdriver", func(out string) *exec.Cmd {
-		src := filepath.Join(testenv.Root(), "testdata", "memdriver")
-		files, _ := filepath.Glob(filepath.Join(src, "*.c"))
-		script := `set -e; mkdir -p "$1"; cp "$2" "$1/"; out="$1/libVkLayer_memdriver.so"; shift 2; ` +
+	const src = "testdata/memdriver"
+	return build(t, src, func(in inputs) error { return in.dir(src) }, func(dir string) *exec.Cmd {
+		root := filepath.Join(testenv.Root(), src)
+		files, _ := filepath.Glob(filepath.Join(root, "*.c"))
+		script := `set -e; cp "$2" "$1/"; out="$1/libVkLayer_memdriver.so"; shift 2; ` +
 			`"$CC" -O2 -Wall -Werror -shared -fPIC -fvisibility=hidden -o "$out" "$@" -lpthread`
-		args := append([]string{"-c", script, "sh", out, filepath.Join(src, "VkLayer_memdriver.json")}, files...)
+		args := append([]string{"-c", script, "sh", dir, filepath.Join(root, "VkLayer_memdriver.json")}, files...)
 		cmd := exec.Command("sh", args...)
 		cmd.Env = append(os.Environ(), "CC="+CC)
 		return cmd
@@ -251,5 +248,40 @@ func CountLayerManifest(name, lib string) map[string]any {
 			"vkGetDeviceProcAddr":                    "count_GetDeviceProcAddr",
 			"vkNegotiateLoaderLayerInterfaceVersion": "count_NegotiateLoaderLayerInterfaceVersion",
 		},
+	}
+}
+
+// CopyCheckout copies the repository's tracked and untracked, not ignored
+// files (what a clone with the working tree's changes holds) to dir; it
+// skips t when the repository is not a git checkout.
+func CopyCheckout(t testing.TB, dir string) {
+	t.Helper()
+	root := testenv.Root()
+	ls := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	ls.Dir = root
+	out, err := ls.Output()
+	if err != nil {
+		t.Skipf("git ls-files: %v (needs a git checkout)", err)
+	}
+	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		src := filepath.Join(root, name)
+		st, err := os.Stat(src)
+		if os.IsNotExist(err) {
+			continue // deleted in the working tree
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, st.Mode().Perm()); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -112,25 +112,26 @@ func (o *overTime) checkBudget(ts uint64, budget, usage []uint64) {
 // the event's time, asked only then. Under mu.
 func (o *overTime) checkHeap(i int, at func() uint64) {
 	h := &o.heaps
-	c := budgetCrossing{heap: uint32(i), percent: o.cfg.thresholdPercent, source: budgetFromExtension, budget: h.budget[i]}
-	switch {
-	case c.budget != 0:
-		c.usage = h.usage[i] + h.live[i] - min(h.usage[i]+h.live[i], h.sampled[i])
-	default:
-		c.budget, c.usage, c.source = h.size[i], h.live[i], budgetFromHeapSize
+	budget, usage, source := h.budget[i], h.usage[i]+h.live[i]-min(h.usage[i]+h.live[i], h.sampled[i]), budgetFromExtension
+	if budget == 0 {
+		budget, usage, source = h.size[i], h.live[i], budgetFromHeapSize
 	}
-	if c.budget == 0 {
+	if budget == 0 {
 		return
 	}
-	above := float64(c.usage)*100 >= float64(c.budget)*float64(c.percent)
+	percent := o.cfg.thresholdPercent
+	above := float64(usage)*100 >= float64(budget)*float64(percent)
 	if above && !h.above[i] {
+		// Built only here: it escapes to the sink, and a crossing is rare
+		// where checks come with every allocation.
+		c := &budgetCrossing{heap: uint32(i), usage: usage, budget: budget, percent: percent, source: source}
 		c.cluster, c.clusterBytes = h.grewMost(i)
 		c.largest = h.largest[i]
 		if c.largest.size != 0 {
 			c.largest.name = o.name(c.largest.key, c.largest.handle)
 		}
 		c.largestObjects = o.largestLive(uint8(i), 5)
-		o.out.BudgetCrossed(at(), &c)
+		o.out.BudgetCrossed(at(), c)
 	}
 	h.above[i] = above
 }

@@ -96,10 +96,11 @@
 // When the buffer is full, the writer of the batch (the session's flusher,
 // the control goroutine, or a thread calling Flush or Stop, such as the
 // layers' FlushAll at exit; never a thread emitting an event) commits what
-// it wrote and waits for traced to free chunks, up to 100 ms per batch in
-// all, so a burst that traced drains a little later is not lost; the
-// application's emitting threads meanwhile go on filling the session's
-// buffers. When no chunk came in time the packet is dropped with the rest
+// it wrote and waits for traced to free chunks, up to 100 ms for each chunk
+// (a service that keeps reading, however slowly, is waited for as long as
+// it takes; one that stopped costs one wait), so a burst that traced drains
+// a little later is not lost; the application's emitting threads meanwhile
+// go on filling the session's buffers. When no chunk came in time the packet is dropped with the rest
 // of its batch (later packets may use names it defined), and Write returns
 // perfetto.LostPackets: the session adds them to its running total of lost
 // events, written on perfetto.DroppedEventsName with

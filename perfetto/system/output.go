@@ -22,13 +22,17 @@ type output struct {
 	writers map[uint32]*seqWriter
 	pending []chunkRef
 	reserve []shmabi.Chunk
-	stalled bool          // the last wait for a free chunk timed out
-	wait    time.Duration // what the Write in progress may still wait
-	timer   *time.Timer   // paces that wait
+	stalled bool        // the last wait for a free chunk timed out
+	timer   *time.Timer // paces that wait
 }
 
-// stallLimit bounds how long one Write waits, in all, for the service to
-// free chunks of a full buffer before it drops the rest of its batch.
+// stallLimit bounds how long a writer waits for the service to free a chunk
+// of a full buffer before it drops the rest of its batch. Each freed chunk
+// starts a new wait: a service that keeps reading, however slowly, slows
+// the writer (and through the layers' drain, the application) instead of
+// losing events; one that stopped costs one wait (issue 31: with the bound
+// on a whole Write, 8 threads at full speed lost a quarter of their events
+// to a CPU-starved traced).
 var stallLimit = 100 * time.Millisecond
 
 // seqWriter is one SMB writer (writer id) and its current chunk. chunkID is
@@ -71,7 +75,6 @@ func (o *output) Write(seqID uint32, packets []byte) error {
 		o.writers[seqID] = w
 	}
 	var err error
-	o.wait = stallLimit
 	for len(packets) > 0 {
 		p, n := nextPacket(packets)
 		if n < 0 {
@@ -104,8 +107,8 @@ func (o *output) commit() {
 }
 
 // acquire takes a free chunk for writer id. When there is none it commits
-// what it completed so far and waits for the service to free one (within
-// the Write's stallLimit), instead of dropping a whole batch while the
+// what it completed so far and waits for the service to free one (up to
+// stallLimit), instead of dropping a whole batch while the
 // service catches up.
 // Only the session's flusher, an explicit Flush or Stop, or the control
 // goroutine write, never an emitting thread: emitters meanwhile fill the
@@ -123,8 +126,7 @@ func (o *output) acquire(id uint16) (shmabi.Chunk, bool) {
 		return shmabi.Chunk{}, false
 	}
 	o.commit()
-	deadline := time.Now().Add(o.wait)
-	defer func() { o.wait = max(0, time.Until(deadline)) }()
+	deadline := time.Now().Add(stallLimit)
 	for d := 20 * time.Microsecond; time.Now().Before(deadline); d = min(2*d, time.Millisecond) {
 		if o.timer == nil {
 			o.timer = time.NewTimer(d)

@@ -20,6 +20,7 @@ import (
 // HTML and the module list those objects, named, as alive at the end of the
 // trace, and agree on them.
 func TestModuleOnKilledProgram(t *testing.T) {
+	t.Parallel()
 	setup(t)
 	prog := vktest.Program(t, "testdata/vksys/vksys.c")
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {

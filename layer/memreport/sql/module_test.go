@@ -3,6 +3,11 @@
 // (package tracesummary): two independent readers of the same trace must
 // agree on every number, on the demo's trace and on a multi-thread stress
 // trace, and the lifetime slices must span exactly what the instants say.
+// The tests that run programs and read their traces run in parallel (each
+// records its own trace and reads it in its own trace_processor_shell);
+// TestModuleRangeKeys writes with the in-process session and
+// TestModuleOverTime's frames follow the program's pace, so both stay
+// serial.
 package sql_test
 
 import (
@@ -229,6 +234,7 @@ func diff(got, want []string) string {
 // TestModuleOnDemo: the demo with a failed allocation, a reused handle and
 // a named leak, through DebugMarker and DeviceMemoryReport on lavapipe.
 func TestModuleOnDemo(t *testing.T) {
+	t.Parallel()
 	setup(t)
 	prog := vktest.Program(t, "demo/demo.c")
 	trace, out := record(t, prog, []string{dmLayer, dmrLayer}, "--fail-alloc", "--reuse", "--leak")
@@ -446,6 +452,7 @@ func checkPeak(t *testing.T, trace string) {
 // TestModuleOnStress: four threads creating, naming, binding and destroying
 // buffers and memory on one device (lavapipe recycles the handles).
 func TestModuleOnStress(t *testing.T) {
+	t.Parallel()
 	setup(t)
 	prog := vktest.Program(t, "testdata/vkstress/vkstress.c")
 	trace, _ := record(t, prog, []string{dmrLayer}, "--threads", "4", "--iterations", "200")
@@ -464,10 +471,12 @@ func TestModuleOnStress(t *testing.T) {
 // buffer, replaced and shrunk) and video session bindings over the
 // memdriver.
 func TestModuleOnBinds(t *testing.T) {
+	t.Parallel()
 	setup(t)
 	prog := vktest.Program(t, "layer/memreport/testdata/bindprog.c", "-lxcb")
 	for _, c := range []struct{ mode, driver string }{{"core", ""}, {"maint6", "maintenance6"}, {"sparse", "sparse"}, {"video", "video"}} {
 		t.Run(c.mode, func(t *testing.T) {
+			t.Parallel()
 			env := vktest.Env(t, dmrLayer)
 			if c.driver != "" {
 				env = vktest.DriverEnv(t, c.driver, dmrLayer)
@@ -477,6 +486,7 @@ func TestModuleOnBinds(t *testing.T) {
 		})
 	}
 	t.Run("swapchain", func(t *testing.T) {
+		t.Parallel()
 		if _, err := exec.LookPath("xvfb-run"); err != nil {
 			t.Skip("xvfb-run not installed (scripts/setup.sh installs xvfb)")
 		}

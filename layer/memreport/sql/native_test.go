@@ -21,6 +21,7 @@ import (
 // do and end at 0; that vkgen_memory_vulkan_allocations names every row of
 // a named object; and that the setting vulkan_memory_events=0 writes none.
 func TestVulkanMemoryEvents(t *testing.T) {
+	t.Parallel()
 	setup(t)
 	run := memruns.Record(t, t.TempDir(), nil, "--leak", "--fail-alloc")
 	own := query(t, run.Trace, `SELECT ts, source, operation, size, memory_object_id AS memory, object_handle AS handle, heap

@@ -26,6 +26,7 @@ import (
 // the peak and final bytes, the leak, alive-at-end and failure figures,
 // and per growing type and name its growth bytes and events.
 func TestSummarySpec(t *testing.T) {
+	t.Parallel()
 	setup(t)
 	runs := map[string]string{"memruns": memruns.Record(t, t.TempDir(), nil, "--leak", "--fail-alloc").Trace}
 	runs["demo"], _ = record(t, vktest.Program(t, "demo/demo.c"), []string{dmLayer, dmrLayer}, "--reuse", "--fail-alloc", "--leak")
@@ -33,6 +34,7 @@ func TestSummarySpec(t *testing.T) {
 		vktest.Program(t, "layer/memreport/testdata/frameprog.c"), "leak", "100")
 	for name, trace := range runs {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			got := specRows(t, trace)
 			s := summary(t, trace)
 			var want []string

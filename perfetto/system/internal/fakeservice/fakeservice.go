@@ -37,6 +37,9 @@ type Options struct {
 	SMBSize           int  // default 64 KiB
 	AcceptProducerSMB bool // use a producer-provided buffer when offered
 	CountOnly         bool // move chunks but keep none (benchmarks)
+	// CommitDelay: a slow service (a traced short of CPU) that takes this
+	// long before it frees the chunks of each CommitData.
+	CommitDelay time.Duration
 }
 
 // Service listens on a socket and accepts producers.
@@ -295,6 +298,7 @@ func (c *Conn) invoke(f *ipc.Frame, m string) {
 		}
 		return // replies are the commands
 	case "CommitData":
+		time.Sleep(c.s.opts.CommitDelay)
 		c.commit(f.Args)
 	case "RegisterTraceWriter", "UnregisterTraceWriter":
 		var id, target uint64
