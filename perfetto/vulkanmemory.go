@@ -34,7 +34,10 @@ const (
 	VulkanMemoryOpBind         = 3
 	VulkanMemoryOpDestroyBound = 4
 
-	VulkanMemoryScopeObject = 2
+	VulkanMemoryScopeObject   = 2
+	VulkanMemoryScopeCache    = 3
+	VulkanMemoryScopeDevice   = 4
+	VulkanMemoryScopeInstance = 5
 )
 
 // VulkanMemoryEvent fields (vulkan_memory_event.proto).

@@ -17,18 +17,19 @@ func init() {
 	var rulesPath, baseline, junitOut, out string
 	var force bool
 	var jobs int
-	opts := tracesummary.Options{Top: 1}
+	opts := tracesummary.Options{Top: 1, Blocks: 1} // neither the objects nor the block layouts are compared
 	check := &cobra.Command{
 		Use:   "check --rules FILE [--baseline TRACE] [--junit OUT.xml] [-o OUT] [--force] TRACE...",
 		Short: "Check the device memory of traces against rules, for CI",
 		Long: `check evaluates the rules of --rules FILE on every TRACE written by
 VK_LAYER_VKGEN_DeviceMemoryReport: limits on peak and final bytes and
-object counts per total, heap, cluster, type or name pattern, on leaks,
-objects alive at the end and failed allocations, absolute or relative to
-the --baseline trace (docs/memreport.md, "vkgen trace check"; an example
-is configs/memory.rules). A rule the trace cannot answer (a metric it
-lacks, a pattern matching no name, a trace with no memory event) is an
-error, never a pass.
+object counts per total, heap, cluster, type or name pattern, on growth
+while the program ran (bytes and growth events per total, type or name
+pattern), on leaks, objects alive at the end and failed allocations,
+absolute or relative to the --baseline trace (docs/memreport.md, "vkgen trace check"; an example
+is configs/memory.rules). A rule the trace cannot answer (growth on a
+trace with no frame end, a pattern matching no name, a trace with no
+memory event) is an error, never a pass.
 
 The traces (and the baseline) are read side by side, one per core
 (--jobs). The report lists per trace the errors, failures and passes;

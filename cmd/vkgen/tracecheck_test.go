@@ -35,7 +35,7 @@ func TestTraceCheckCLI(t *testing.T) {
 		return p
 	}
 	pass := write("pass.rules", "peak total app <= 80KiB\nfinal cluster unbound_memory == baseline\nleaks == 0\n")
-	fail := write("fail.rules", "peak total app < 80KiB\ngrowth total app <= 1KiB/s\n")
+	fail := write("fail.rules", "peak total app < 80KiB\ngrowth_events total app == 0\n")
 	bad := write("bad.rules", "leaks == 0\npeak heap x <= 1\n")
 	junit := filepath.Join(dir, "junit.xml")
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/internal/vktest"
 	"github.com/vkgen/vkgen/layer/memreport"
@@ -36,6 +37,7 @@ type reportRun struct {
 	counts  string
 	failed  string // "failed_device result=R": the refused vkCreateDevice
 	trace   *decode.Trace
+	path    string
 }
 
 // runReportApp runs reportapp with the given layers above the driver layer
@@ -64,7 +66,7 @@ func runReportApp(t *testing.T, layers []string, driverFirst bool, options strin
 	if err != nil {
 		t.Fatalf("reportapp: %v\n%s\n%s", err, out, stderr.String())
 	}
-	r := &reportRun{objects: map[string]uint64{}, flags0: strings.Contains(options, "flags0")}
+	r := &reportRun{objects: map[string]uint64{}, flags0: strings.Contains(options, "flags0"), path: tracePath}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Fields(line)
 		switch {
@@ -302,5 +304,52 @@ func TestDriverAboveLayer(t *testing.T) {
 	}
 	if want := []string{"DEVICE_MEMORY", "DEVICE_MEMORY", "DEVICE_MEMORY", "DEVICE_MEMORY"}; !slices.Equal(creates, want) {
 		t.Errorf("CREATE sources %v, want %v (fallback path: the four allocations only)", creates, want)
+	}
+}
+
+// TestDriverReportNative runs reportapp over the memdriver and checks
+// that Perfetto's own vulkan_memory_allocations table (the layer's
+// VulkanMemoryEvent packets) has a row for every ALLOCATE, IMPORT, FREE and
+// UNIMPORT the driver reported to the application's callback, with its
+// size, memory object, object handle (the one of its ALLOCATE) and heap;
+// driver memory under the scope of the object the callback named (DEVICE
+// for the device's own, OBJECT for its command pool, descriptor pool and
+// pipeline); and the memory type, which the callback does not give but
+// the heap tells on lavapipe's one memory type, except for the device's
+// own memory, reported inside vkCreateDevice before the layer knows the
+// device's memory types.
+func TestDriverReportNative(t *testing.T) {
+	r := runReportApp(t, []string{dmrLayer}, false, "")
+	var want []string
+	handles := map[uint64]uint64{} // memoryObjectId -> its ALLOCATE's object handle
+	for _, e := range r.events {
+		typ, ot, id, handle := field(t, e, "type"), generated.ObjectType(field(t, e, "object_type")), field(t, e, "id"), field(t, e, "handle")
+		if typ > 3 {
+			continue // ALLOCATION_FAILED: no allocation
+		}
+		op := "CREATE"
+		if typ == 1 || typ == 3 {
+			op, handle = "DESTROY", handles[id]
+		}
+		handles[id] = handle
+		src, scope, memType, mem := "DRIVER", "OBJECT", "0", id
+		switch ot {
+		case generated.ObjectTypeDeviceMemory:
+			src, scope, mem = "GPU_DEVICE_MEMORY", "[NULL]", handle
+		case generated.ObjectTypeDevice:
+			scope, memType = "DEVICE", "[NULL]"
+		}
+		want = append(want, fmt.Sprintf("%s,%s,%d,%d,%d,%d,%s,%s", src, op, field(t, e, "size"), mem, handle, field(t, e, "heap"), scope, memType))
+	}
+	got := perfettotools.Query(t, r.path, `SELECT source, operation, memory_size, device_memory, object_handle, heap, scope, memory_type
+		FROM vulkan_memory_allocations WHERE source IN ('DRIVER', 'GPU_DEVICE_MEMORY')`)
+	var rows []string
+	for _, row := range got.Rows {
+		rows = append(rows, strings.Join(row, ","))
+	}
+	slices.Sort(want)
+	slices.Sort(rows)
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") || len(rows) < 16 {
+		t.Errorf("vulkan_memory_allocations:\n%s\nthe application's callback:\n%s\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"), strings.Join(r.events, "\n"))
 	}
 }

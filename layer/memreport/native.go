@@ -1,6 +1,7 @@
 package memreport
 
 import (
+	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
 	"github.com/vkgen/vkgen/perfetto"
 )
@@ -9,8 +10,10 @@ import (
 // vulkan_memory_events), which trace_processor and the Perfetto UI read
 // without vkgen's SQL; false for what that schema has no place for: video
 // session bindings (no source) and swapchain images (no memory). Driver
-// memory is SCOPE_OBJECT: VK_EXT_device_memory_report gives no scope, and
-// trace_processor counts driver memory only under one.
+// memory gets the scope of the object the report callback names (its
+// device, instance or pipeline cache; SCOPE_OBJECT for every other
+// object): the callback gives no scope, and trace_processor counts driver
+// memory only under one, per scope.
 func vulkanMemoryEvent(ev *accounting.AllocationEvent) (perfetto.VulkanMemoryEvent, bool) {
 	n := perfetto.VulkanMemoryEvent{Size: ev.Size, DeviceMemory: ev.MemoryObjectID, ObjectHandle: ev.ObjectHandle,
 		MemoryType: ev.TypeIndex, HasMemoryType: ev.HasTypeIndex, Heap: ev.Heap}
@@ -18,7 +21,7 @@ func vulkanMemoryEvent(ev *accounting.AllocationEvent) (perfetto.VulkanMemoryEve
 	case accounting.SourceDeviceMemory, accounting.SourceDriver:
 		n.Source = perfetto.VulkanMemorySourceDeviceMemory
 		if ev.Source == accounting.SourceDriver {
-			n.Source, n.Scope = perfetto.VulkanMemorySourceDriver, perfetto.VulkanMemoryScopeObject
+			n.Source, n.Scope = perfetto.VulkanMemorySourceDriver, driverScope(ev.ObjectType)
 		}
 		switch ev.Operation {
 		case accounting.OpCreate:
@@ -48,4 +51,18 @@ func vulkanMemoryEvent(ev *accounting.AllocationEvent) (perfetto.VulkanMemoryEve
 		return n, false
 	}
 	return n, true
+}
+
+// driverScope is the VulkanMemoryEvent scope of driver memory reported for
+// an object of type t.
+func driverScope(t int32) int32 {
+	switch generated.ObjectType(t) {
+	case generated.ObjectTypeInstance:
+		return perfetto.VulkanMemoryScopeInstance
+	case generated.ObjectTypeDevice:
+		return perfetto.VulkanMemoryScopeDevice
+	case generated.ObjectTypePipelineCache:
+		return perfetto.VulkanMemoryScopeCache
+	}
+	return perfetto.VulkanMemoryScopeObject
 }

@@ -533,6 +533,7 @@ func (e *Engine) MemoryAllocatedWith(dev, memory, size uint64, typeIndex uint32,
 		if a.info.External == ExternalImported && info.External == ExternalNone {
 			info.External = ExternalImported // the callback said IMPORT
 		}
+		a.typeIndex, a.hasType = typeIndex, true // for the binds and the free; the ALLOCATE callback had no type
 		e.setInfo(a, info)
 		e.setFlags(a, flags, heap)
 		e.recomputeUnbound(a)
@@ -607,6 +608,9 @@ func (e *Engine) Callback(dev uint64, ev CallbackEvent) {
 		}
 		if h := heapOf(ev.HeapIndex); h != a.heap {
 			e.setFlags(a, a.flags, h)
+		}
+		if !a.hasType {
+			a.typeIndex, a.hasType = d.onlyType(ev.HeapIndex)
 		}
 		// Only the unbound track depends on this: binds target the handle
 		// space, which holds application memory only.
@@ -962,7 +966,7 @@ func allocationEvent(a *allocation, op Operation) AllocationEvent {
 	}
 	return AllocationEvent{
 		Operation: op, Source: src, Device: a.dev.key, MemoryObjectID: a.key.id,
-		Size: a.total, ObjectHandle: a.objectHandle, MemoryType: a.unboundTrack.cluster().String(),
+		Size: a.total, ObjectHandle: a.objectHandle, ObjectType: a.objectType, MemoryType: a.unboundTrack.cluster().String(),
 		Cluster: a.unboundTrack.cluster(), Heap: uint32(a.heap), Mark: &a.mark, TypeIndex: a.typeIndex, HasTypeIndex: a.hasType,
 		External: a.info.External, HandleTypes: a.info.HandleTypes,
 		Dedicated: a.info.Dedicated, DedicatedHandle: a.info.DedicatedHandle, Desc: a.info.Desc,

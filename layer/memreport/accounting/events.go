@@ -89,6 +89,11 @@ type AllocationEvent struct {
 	// ObjectHandle is the callback's objectHandle, the VkDeviceMemory handle
 	// (fallback) or the buffer/image handle (sub-allocations).
 	ObjectHandle uint64
+	// ObjectType is the VkObjectType of an allocation's object: the report
+	// callback's objectType (the driver's object for its own memory),
+	// VK_OBJECT_TYPE_DEVICE_MEMORY for vkAllocateMemory without the
+	// callback; 0 for binds.
+	ObjectType int32
 	// MemoryType is the cluster name, e.g. "color_render_target" or
 	// "unbound_memory"; SwapchainMemoryType for a swapchain image; "" for
 	// OpAllocationFailed.
@@ -101,7 +106,8 @@ type AllocationEvent struct {
 	Heap uint32
 	// TypeIndex is the Vulkan memory type of the allocation (of the bound
 	// memory for a bind), when HasTypeIndex: known from vkAllocateMemory,
-	// not for driver-internal memory.
+	// or, for memory a report callback gave (which names a heap, not a
+	// type), when the heap has one memory type.
 	TypeIndex    uint32
 	HasTypeIndex bool
 	// Mark is a word of the engine's record of the allocation or binding

@@ -108,6 +108,19 @@ func (d *device) typeInfo(typeIndex uint32) (flags uint32, heap uint8) {
 	return flags, heap
 }
 
+// onlyType is the memory type of heap when the device has one there: what
+// a report callback's heapIndex says of the type (false when it says
+// nothing).
+func (d *device) onlyType(heap uint32) (uint32, bool) {
+	t, n := uint32(0), 0
+	for i, h := range d.typeHeaps {
+		if h == heap {
+			t, n = uint32(i), n+1
+		}
+	}
+	return t, n == 1
+}
+
 // HeapTotals returns every non-zero per-heap counter by its track name.
 func (e *Engine) HeapTotals() map[string]int64 {
 	e.lock()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vkgen/vkgen/internal/perfettotools"
+	"github.com/vkgen/vkgen/internal/vktest"
 	"github.com/vkgen/vkgen/layer/memreport/internal/memruns"
 	"github.com/vkgen/vkgen/layer/memreport/tracesummary"
 )
@@ -73,4 +74,33 @@ func csv(r perfettotools.Result) string {
 		b.WriteString(strings.Join(row, ",") + "\n")
 	}
 	return b.String()
+}
+
+// TestVulkanMemoryEventsDriverReport runs the demo over the memdriver
+// (VK_EXT_device_memory_report over lavapipe: application memory and the
+// driver's own for its device, command pools, descriptor pools and
+// pipelines reported by callbacks) and checks vulkan_memory_allocations:
+// one row per event of the layer's own, each with the callback's heap and
+// the memory type (lavapipe's one, on heap 0, so the heap says it; binds
+// and frees know it from vkAllocateMemory too). layer/memreport's
+// TestDriverReportNative checks the rows against the callbacks.
+func TestVulkanMemoryEventsDriverReport(t *testing.T) {
+	setup(t)
+	trace, _ := recordIn(t, vktest.DriverEnv(t, "", dmrLayer), vktest.Program(t, "demo/demo.c"), "--reuse")
+	own := query(t, trace, `SELECT ts, source, operation, size, memory_object_id AS memory, object_handle AS handle, heap
+		FROM vkgen_memory_events WHERE event = 'VulkanMemoryAllocation' AND memory_type != 'swapchain' ORDER BY ts, id`)
+	native := query(t, trace, `SELECT timestamp AS ts,
+		REPLACE(source, 'GPU_', '') AS source, IIF(operation = 'DESTROY_BOUND', 'DESTROY', operation) AS operation,
+		memory_size AS size, device_memory AS memory, object_handle AS handle, heap
+		FROM vulkan_memory_allocations ORDER BY timestamp, id`)
+	if len(own.Rows) < 10 || own.String() != native.String() {
+		t.Errorf("the layer's events (%d):\n%s\nvulkan_memory_allocations (%d):\n%s", len(own.Rows), own, len(native.Rows), native)
+	}
+	// The device's own memory is reported inside vkCreateDevice, before
+	// the layer knows the device's memory types.
+	untyped := query(t, trace, `SELECT source, operation, scope FROM vulkan_memory_allocations
+		WHERE memory_type IS NULL AND NOT (source = 'DRIVER' AND scope = 'DEVICE')`)
+	if len(untyped.Rows) != 0 {
+		t.Errorf("rows without a memory type:\n%s", csv(untyped))
+	}
 }

@@ -2,6 +2,7 @@ package sql_test
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -19,15 +20,18 @@ import (
 
 // TestSummarySpec runs the trace-summary spec sql/spec/vkgen_memory.textproto
 // with trace_processor_shell summarize on memruns (a leak, a refused
-// allocation) and on the demo, and checks that every metric row equals
-// what `vkgen trace summary` (package tracesummary) computes: per cluster,
-// heap and total the peak and final bytes, and the leak, alive-at-end and
-// failure figures.
+// allocation), on the demo and on frameprog leaking every 10 frames (two
+// growths), and checks that every metric row equals what `vkgen trace
+// summary` (package tracesummary) computes: per cluster, heap and total
+// the peak and final bytes, the leak, alive-at-end and failure figures,
+// and per growing type and name its growth bytes and events.
 func TestSummarySpec(t *testing.T) {
 	t.Parallel()
 	setup(t)
 	runs := map[string]string{"memruns": memruns.Record(t, t.TempDir(), nil, "--leak", "--fail-alloc").Trace}
 	runs["demo"], _ = record(t, vktest.Program(t, "demo/demo.c"), []string{dmLayer, dmrLayer}, "--reuse", "--fail-alloc", "--leak")
+	runs["growth"], _ = recordIn(t, append(vktest.DriverEnv(t, "present", dmrLayer), "VK_VKGEN_DEVICEMEMORYREPORT_FRAME_WINDOW_MS=60000"),
+		vktest.Program(t, "layer/memreport/testdata/frameprog.c"), "leak", "100")
 	for name, trace := range runs {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -50,6 +54,18 @@ func TestSummarySpec(t *testing.T) {
 				alive += l.Bytes
 			}
 			want = append(want, fmt.Sprintf("trace %d %d %d %d %d %s", len(s.Leaks), leaked, len(s.AliveAtEnd), alive, s.AllocationFailures, s.FailedBytes.String()))
+			type growthKey struct{ typ, name string }
+			growth := map[growthKey][2]uint64{}
+			for _, g := range s.Growths {
+				k := growthKey{g.Type, g.Name}
+				growth[k] = [2]uint64{growth[k][0] + g.Bytes - min(g.StartBytes, g.Bytes), growth[k][1] + 1}
+			}
+			for k, v := range growth {
+				want = append(want, fmt.Sprintf("growth %s %s %d %d", k.typ, k.name, v[0], v[1]))
+			}
+			if name == "growth" && len(growth) != 2 {
+				t.Errorf("frameprog leak 100: growths %+v, want BUFFER and DEVICE_MEMORY leak.*", s.Growths)
+			}
 			slices.Sort(want)
 			if strings.Join(got, "\n") != strings.Join(want, "\n") || len(want) < 5 {
 				t.Errorf("summarize:\n%s\nvkgen trace summary:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -89,9 +105,49 @@ func specRows(t *testing.T, trace string) []string {
 				rows = append(rows, "group "+strings.Join(f, " "))
 			case "vkgen_memory_trace":
 				rows = append(rows, "trace "+strings.Join(f, " "))
+			case "vkgen_memory_growth": // dimensions type, name; values bytes, events
+				if len(f) != 4 {
+					t.Fatalf("growth row %q", row)
+				}
+				rows = append(rows, "growth "+strings.Join(f, " "))
 			}
 		}
 	}
 	slices.Sort(rows)
 	return rows
+}
+
+// TestModuleInlined runs the module the way an engine without SQL
+// packages (BigTrace) takes it, as docs/memreport.md says: memory.sql with
+// its INCLUDE of vkgen.over_time replaced by over_time.sql, then the
+// query, with no --add-sql-package; the groups, totals and growth equal
+// those of the module included as a package.
+func TestModuleInlined(t *testing.T) {
+	setup(t)
+	trace, _ := recordIn(t, append(vktest.DriverEnv(t, "present", dmrLayer), "VK_VKGEN_DEVICEMEMORYREPORT_FRAME_WINDOW_MS=60000"),
+		vktest.Program(t, "layer/memreport/testdata/frameprog.c"), "leak", "100")
+	dir := filepath.Join(testenv.Root(), "layer", "memreport", "sql", "vkgen")
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	const include = "INCLUDE PERFETTO MODULE vkgen.over_time;"
+	memory := read("memory.sql")
+	if strings.Count(memory, include) != 1 {
+		t.Fatalf("memory.sql no longer includes %q once: update this test and the BigTrace recipe in docs/memreport.md", include)
+	}
+	inlined := strings.Replace(memory, include, read("over_time.sql"), 1)
+	for _, q := range []string{
+		"SELECT kind, key, peak_bytes, final_bytes FROM vkgen_memory_groups ORDER BY kind, key",
+		"SELECT * FROM vkgen_memory_totals",
+		"SELECT type, name, growth_events, growth_bytes FROM vkgen_memory_growth_totals",
+	} {
+		want := query(t, trace, q)
+		if got := perfettotools.Query(t, trace, inlined+"\n"+q+";"); got.String() != want.String() || len(want.Rows) == 0 {
+			t.Errorf("%s\ninlined:\n%s\nmodule:\n%s", q, got, want)
+		}
+	}
 }

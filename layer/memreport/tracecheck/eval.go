@@ -74,8 +74,8 @@ func evaluate(r *Rule, s, base *tracesummary.Summary) []Outcome {
 	if s.Events == 0 {
 		return errOut("the trace has no memory events (was VK_LAYER_VKGEN_DeviceMemoryReport enabled while it was recorded?)")
 	}
-	if r.Metric == "growth" {
-		return errOut("the trace has no growth metric: this vkgen's summary does not measure growth over time")
+	if growthMetric(r.Metric) && s.Frames.Count == 0 {
+		return errOut("the trace has no frame end (vkgen.frame): growth is sampled at frame ends, at presents or every frame_window_ms before the first (a shorter run, or a trace of a layer without memory over time)")
 	}
 	if r.Relative && base == nil {
 		return errOut("a limit relative to the baseline needs --baseline")
@@ -92,25 +92,22 @@ func evaluate(r *Rule, s, base *tracesummary.Summary) []Outcome {
 		return errOut("the trace has %d more names than --max-groups keeps; a name rule needs them all: raise --max-groups", s.GroupsFolded)
 	}
 	var out []Outcome
-	for _, g := range s.Groups {
-		if g.Kind != tracesummary.KindName {
+	for _, name := range names(s) {
+		if ok, _ := path.Match(r.Key, name); !ok {
 			continue
 		}
-		if ok, _ := path.Match(r.Key, g.Key); !ok {
-			continue
-		}
-		v, _ := value(r, s, g.Key)
+		v, _ := value(r, s, name)
 		var bv float64
 		if r.Relative {
 			var found bool
-			if bv, found = value(r, base, g.Key); !found {
-				o := judge(r, g.Key, v, 0)
+			if bv, found = value(r, base, name); !found {
+				o := judge(r, name, v, 0)
 				o.Message += " (not in the baseline)"
 				out = append(out, o)
 				continue
 			}
 		}
-		out = append(out, judge(r, g.Key, v, bv))
+		out = append(out, judge(r, name, v, bv))
 	}
 	if len(out) == 0 {
 		return errOut("no object name in the trace matches %q", r.Key)
@@ -134,6 +131,8 @@ func value(r *Rule, s *tracesummary.Summary, key string) (float64, bool) {
 		return float64(s.AllocationFailures), true
 	case "failed_bytes":
 		return s.FailedBytes.Float64(), true
+	case "growth", "growth_events":
+		return growthOf(r, s, key)
 	}
 	for _, g := range s.Groups {
 		if g.Kind == r.Kind && g.Key == key {
@@ -148,6 +147,53 @@ func value(r *Rule, s *tracesummary.Summary, key string) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// names are the object names of s: its name groups', and those only a
+// growth event has (a name given to no object that ended or lived on,
+// which cannot happen in the layer's traces but costs nothing to cover).
+func names(s *tracesummary.Summary) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, g := range s.Groups {
+		if g.Kind == tracesummary.KindName && !seen[g.Key] {
+			seen[g.Key] = true
+			out = append(out, g.Key)
+		}
+	}
+	for _, g := range s.Growths {
+		if g.Name != "" && !seen[g.Name] {
+			seen[g.Name] = true
+			out = append(out, g.Name)
+		}
+	}
+	return out
+}
+
+// growthOf is the growth of r's selector with key in s: the bytes its
+// growth events found it grew by (each from its start to its finding), or
+// their count. A group that never grew, or that s lacks, grew by 0.
+func growthOf(r *Rule, s *tracesummary.Summary, key string) (float64, bool) {
+	var bytes, events float64
+	for _, g := range s.Growths {
+		var in bool
+		switch r.Kind {
+		case tracesummary.KindName:
+			in = g.Name == key
+		case tracesummary.KindType:
+			in = g.Type == key
+		case tracesummary.KindTotal:
+			in = (g.Type == "DRIVER") == (key == "driver")
+		}
+		if in {
+			events++
+			bytes += float64(g.Bytes - min(g.StartBytes, g.Bytes))
+		}
+	}
+	if r.Metric == "growth_events" {
+		return events, true
+	}
+	return bytes, true
 }
 
 func sumBytes(ls []tracesummary.Leak) float64 {
@@ -192,7 +238,7 @@ func judge(r *Rule, subject string, v, bv float64) Outcome {
 // format prints a value in its metric's unit.
 func format(r *Rule, v float64) string {
 	switch r.Metric {
-	case "objects", "leaks", "alive_at_end", "failed_allocations":
+	case "objects", "leaks", "alive_at_end", "failed_allocations", "growth_events":
 		return fmt.Sprintf("%.0f", v)
 	}
 	return fmt.Sprintf("%.0f B", v)

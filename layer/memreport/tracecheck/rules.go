@@ -1,8 +1,9 @@
 // Package tracecheck checks traces written by
 // VK_LAYER_VKGEN_DeviceMemoryReport against a rules file, for CI: limits on
 // peak and final bytes and object counts per total, heap, cluster, type or
-// name pattern, on leaks and failed allocations, absolute or relative to a
-// baseline trace. A rule whose metric a trace lacks is an error, never a
+// name pattern, on growth while the program ran (bytes and growth events
+// per name pattern, type or total), on leaks and failed allocations,
+// absolute or relative to a baseline trace. A rule whose metric a trace lacks is an error, never a
 // pass. It backs `vkgen trace check`; the syntax is in docs/memreport.md.
 package tracecheck
 
@@ -45,12 +46,16 @@ type Rule struct {
 
 // Metrics of a group and of a whole trace.
 var (
-	groupMetrics = []string{"peak", "final", "objects", "growth"}
+	groupMetrics = []string{"peak", "final", "objects", "growth", "growth_events"}
 	traceMetrics = []string{"leaks", "leaked_bytes", "alive_at_end", "alive_bytes", "failed_allocations", "failed_bytes"}
 	ops          = []string{"<=", "<", "==", ">=", ">"}
 	types        = []string{"BUFFER", "IMAGE", "VIDEO_SESSION", "DEVICE_MEMORY", "DRIVER"}
 	totals       = []string{"app", "driver"}
 )
+
+// growthMetric says whether metric is one of growth while the program ran
+// (the layer's VulkanMemoryGrowth events).
+func growthMetric(metric string) bool { return metric == "growth" || metric == "growth_events" }
 
 // maxHeap is the largest heap index the layer writes (VK_MAX_MEMORY_HEAPS - 1).
 const maxHeap = 15
@@ -195,6 +200,9 @@ func parseLine(line, file string, n int) (Rule, error) {
 		if opAt > 3 {
 			return fail(toks[3], "unexpected %q after the selector (quote a name pattern with blanks)", toks[3].s)
 		}
+		if growthMetric(r.Metric) && !slices.Contains([]string{tracesummary.KindName, tracesummary.KindType, tracesummary.KindTotal}, toks[1].s) {
+			return fail(toks[1], "%s is measured per name, type or total, not %q", r.Metric, toks[1].s)
+		}
 		if err, inKind := r.selector(toks[1].s, toks[2].s); inKind {
 			return fail(toks[1], "%s", err)
 		} else if err != "" {
@@ -250,16 +258,8 @@ func (r *Rule) selector(kind, key string) (string, bool) {
 	return "", false
 }
 
-// limit parses "512MiB", "0", "baseline", "baseline+5%", "baseline-1MiB",
-// and for growth a rate "1MiB/s".
+// limit parses "512MiB", "0", "baseline", "baseline+5%", "baseline-1MiB".
 func (r *Rule) limit(s string) string {
-	if r.Metric == "growth" {
-		rate, ok := strings.CutSuffix(s, "/s")
-		if !ok {
-			return fmt.Sprintf("growth limit %q: want bytes per second, such as 1MiB/s", s)
-		}
-		s = rate
-	}
 	rest, rel := strings.CutPrefix(s, "baseline")
 	if !rel {
 		v, err := bytesOf(s)

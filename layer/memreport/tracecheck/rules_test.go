@@ -20,11 +20,14 @@ func TestParseExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rules) != 11 {
+	if len(rules) != 13 {
 		t.Fatalf("%d rules", len(rules))
 	}
-	r := rules[len(rules)-1]
+	r := rules[10]
 	if r.Metric != "peak" || r.Kind != "name" || r.Key != "frame.*" || !r.Relative || r.Add != 1<<20 || r.Line != 20 {
+		t.Errorf("rule 11 %+v", r)
+	}
+	if r := rules[12]; r.Metric != "growth" || r.Kind != "name" || r.Key != "*" || r.Limit != 4<<20 {
 		t.Errorf("last rule %+v", r)
 	}
 	if r := rules[7]; !r.Relative || r.Percent != 5 || r.Kind != "total" || r.Key != "app" {
@@ -39,8 +42,8 @@ func TestParseLimits(t *testing.T) {
 			t.Errorf("%s: %+v %v", in, rules, err)
 		}
 	}
-	rules, err := Parse(strings.NewReader("final heap 1<baseline - 2 %\ngrowth type IMAGE<=4KiB/s\nleaks==0"), "r")
-	if err != nil || rules[0].Op != "<" || rules[0].Percent != -2 || rules[1].Limit != 4096 || rules[2].Metric != "leaks" {
+	rules, err := Parse(strings.NewReader("final heap 1<baseline - 2 %\ngrowth type IMAGE<=4KiB\nleaks==0\ngrowth_events name \"a*\" <= 2"), "r")
+	if err != nil || rules[0].Op != "<" || rules[0].Percent != -2 || rules[1].Limit != 4096 || rules[2].Metric != "leaks" || rules[3].Limit != 2 || rules[3].Kind != "name" {
 		t.Errorf("%+v %v", rules, err)
 	}
 }
@@ -69,7 +72,9 @@ func TestParseErrors(t *testing.T) {
 		"peak total app <= baseline*2":    "r:1:19: after baseline",
 		"peak total app <= baseline+x%":   "r:1:19: bad percentage",
 		"leaks type BUFFER == 0":          "r:1:7: leaks takes no selector",
-		"growth total app <= 1MiB":        "r:1:21: growth limit \"1MiB\"",
+		"growth heap 0 <= 1MiB":           "r:1:8: growth is measured per name, type or total, not \"heap\"",
+		"growth_events cluster x <= 1":    "r:1:15: growth_events is measured per name, type or total",
+		"growth total app <= 1MiB/s":      "r:1:21: bad limit \"1MiB/s\"",
 		"peak total app <= 1 # c\nleaks ": "r:2:1: no comparison",
 	} {
 		_, err := Parse(strings.NewReader(in), "r")
@@ -87,7 +92,7 @@ func TestParseErrors(t *testing.T) {
 
 // No input makes Parse panic.
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"peak total app <= baseline+5%", "peak name \"a*\" == 0", "growth heap 0 < 1KiB/s", "leaks == 0 # x"} {
+	for _, s := range []string{"peak total app <= baseline+5%", "peak name \"a*\" == 0", "growth type BUFFER < 1KiB", "growth_events name \"x\" == baseline", "leaks == 0 # x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -133,7 +133,7 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 	o.add(l.typ, int64(l.cur)-int64(old))
 	o.regroup(l, k, old, strs)
 	if e.op == opRemove && len(l.slots) == 0 {
-		o.ended(l.grp, strs.str(k.src), l.cluster(k, strs), l.heap)
+		o.ended(l.grp, l.typ, k.src, l.clusterID(k, strs), l.heap, strs)
 		delete(o.live, k)
 		o.keep(l.object(k, t0, int64(e.ts-t0), strs))
 		*l = lifetime{slots: l.slots[:0]}
@@ -156,11 +156,14 @@ func (l *lifetime) object(k objKey, t0 uint64, destroyed int64, strs *interner) 
 const ClusterAllocation = "allocation"
 
 // cluster is the lifetime's Cluster.
-func (l *lifetime) cluster(k objKey, strs *interner) string {
+func (l *lifetime) cluster(k objKey, strs *interner) string { return strs.str(l.clusterID(k, strs)) }
+
+// clusterID is cluster interned in strs.
+func (l *lifetime) clusterID(k objKey, strs *interner) uint32 {
 	if l.bound && strs.str(k.src) == "DEVICE_MEMORY" {
-		return ClusterAllocation
+		return strs.id(ClusterAllocation)
 	}
-	return strs.str(l.clust)
+	return l.clust
 }
 
 // bound marks the live VkDeviceMemory mem (source id src) as one something
@@ -224,7 +227,7 @@ func (o *objects) finish(t0, end uint64, strs *interner) ([]Object, int, []Leak)
 		}
 		ob := l.object(k, t0, -1, strs)
 		o.keep(ob)
-		o.ended(l.grp, ob.Type, ob.Cluster, l.heap)
+		o.ended(l.grp, l.typ, k.src, l.clusterID(k, strs), l.heap, strs)
 		if l.cur > 0 && !l.leaked {
 			alive = append(alive, Leak{Name: ob.Name, Type: ob.Type, Handle: k.handle, Bytes: l.cur, Cluster: ob.Cluster, Heap: l.heap, At: AtEndOfTrace, Time: end,
 				Descriptor: ob.Descriptor, CallSite: ob.CallSite})

@@ -4,8 +4,8 @@ package tracesummary
 // Options.Window.
 const DefaultWindow = 32 << 20
 
-// event is the part of a packet the summary uses, kept compact because a
-// window's worth of them waits in the reorderer.
+// event is the part of a packet the summary uses. A window's worth of them
+// waits in the reorderer, packed (queue.go).
 type event struct {
 	ts    uint64
 	n     uint64 // arrival index: ties keep file order
@@ -46,80 +46,6 @@ func eventLess(a, b *event) bool {
 	return a.n < b.n
 }
 
-// Queue blocks hold minBlock events at first and twice as many as the
-// previous one after, up to maxBlock: a busy sequence moves its events in
-// large blocks, and a trace of many sequences with few events each costs
-// little per sequence.
-const (
-	minBlock     = 32
-	maxBlock     = 4096
-	blockClasses = 8 // minBlock << 7 == maxBlock
-)
-
-// queue is one sequence's waiting events, in time order, in blocks that
-// are recycled: a waiting event is copied once in and once out, and the
-// memory stays with the process instead of being grown and freed.
-type queue struct {
-	blocks [][]event // each with its capacity fixed; the first from head
-	head   int
-}
-
-func (q *queue) empty() bool   { return len(q.blocks) == 0 }
-func (q *queue) first() *event { return &q.blocks[0][q.head] }
-func (q *queue) last() *event  { b := q.blocks[len(q.blocks)-1]; return &b[len(b)-1] }
-
-// freeBlocks are recycled blocks by size class.
-type freeBlocks [blockClasses][][]event
-
-func (f *freeBlocks) get(size int) []event {
-	c := &f[class(size)]
-	if n := len(*c); n > 0 {
-		b := (*c)[n-1]
-		*c = (*c)[:n-1]
-		return b
-	}
-	return make([]event, 0, size)
-}
-
-func (f *freeBlocks) put(b []event) {
-	clear(b) // drop the names
-	c := &f[class(cap(b))]
-	*c = append(*c, b[:0])
-}
-
-func class(size int) int {
-	c := 0
-	for s := minBlock; s < size; s <<= 1 {
-		c++
-	}
-	return c
-}
-
-func (q *queue) add(e *event, free *freeBlocks) {
-	if n := len(q.blocks); n == 0 || len(q.blocks[n-1]) == cap(q.blocks[n-1]) {
-		size := minBlock
-		if n > 0 {
-			size = min(2*cap(q.blocks[n-1]), maxBlock)
-		}
-		q.blocks = append(q.blocks, free.get(size))
-	}
-	n := len(q.blocks) - 1
-	q.blocks[n] = append(q.blocks[n], *e)
-}
-
-// drop removes the first event.
-func (q *queue) drop(free *freeBlocks) {
-	b := q.blocks[0]
-	q.head++
-	if q.head == len(b) { // a full block, or the last one taken to its end
-		free.put(b)
-		q.blocks, q.head = q.blocks[1:], 0
-		if q.empty() {
-			q.blocks = nil
-		}
-	}
-}
-
 // mark says that every packet up to byte pos had a timestamp <= maxTS.
 type mark struct {
 	pos   int64
@@ -148,7 +74,7 @@ type reorderer struct {
 	lastQ   *queue
 	heads   pq[*queue] // the non-empty queues by their first event
 	misfits pq[event]
-	free    freeBlocks
+	free    freeChunks
 	marks   []mark
 	maxTS   uint64
 	water   uint64 // every event up to here may be released
@@ -178,7 +104,7 @@ func (o *reorderer) push(seq uint32, e *event, pos int64) {
 	case q.empty():
 		q.add(e, &o.free)
 		o.heads.push(q)
-	case eventLess(e, q.last()):
+	case q.before(e):
 		o.misfits.push(*e)
 	default:
 		q.add(e, &o.free)

@@ -61,6 +61,17 @@ FROM slice s
 WHERE s.category = 'VulkanDeviceMemoryReport' AND s.name = 'VulkanMemoryGrowth'
 ORDER BY s.ts;
 
+-- Growth per group (type, and name: '' for the unnamed objects of a type):
+-- how many times it was found growing, and by how many bytes in all (each
+-- growth from its start to its finding); what `vkgen trace check`'s growth
+-- rules and the trace-summary spec's vkgen_memory_growth metrics read.
+CREATE PERFETTO TABLE vkgen_memory_growth_totals AS
+SELECT type, COALESCE(name, '') AS name, COUNT(*) AS growth_events,
+       SUM(MAX(bytes - start_bytes, 0)) AS growth_bytes
+FROM vkgen_memory_growth
+GROUP BY type, COALESCE(name, '')
+ORDER BY type, name;
+
 -- The objects behind each growth (the largest, at most 64 per growth):
 -- growth_id is vkgen_memory_growth.id; handle as the application saw it
 -- (hex text), bytes.
