@@ -77,7 +77,12 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg) {
 	struct walk *w = arg;
 	uintptr_t pc = _Unwind_GetIP(ctx);
 	if (!pc) return _URC_END_OF_STACK;
-	w->f[w->n++] = (struct frame){pc, _Unwind_GetCFA(ctx), _Unwind_GetGR(ctx, 6)};
+#if defined(__x86_64__)
+	uintptr_t rbp = _Unwind_GetGR(ctx, 6); /* DWARF register 6 is rbp: what the rules learn from */
+#else
+	uintptr_t rbp = 0; /* elsewhere register 6 is a scratch register libgcc may not track: reading it dereferences NULL */
+#endif
+	w->f[w->n++] = (struct frame){pc, _Unwind_GetCFA(ctx), rbp};
 	return w->n == WALK_MAX ? _URC_END_OF_STACK : _URC_NO_REASON;
 }
 
