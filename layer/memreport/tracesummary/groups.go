@@ -163,17 +163,19 @@ func (g *groups) list() []Group {
 // VkDeviceMemory's, which says nothing of its size, with its bytes), else
 // one made of its type, cluster and size.
 func objectKey(name, site, desc, typ, cluster string, bytes uint64) groupKey {
-	d := Descriptor(typ, cluster, bytes)
+	if name != "" {
+		return groupKey{gName, name}
+	}
+	var d string
 	switch {
 	case desc != "" && typ == "DEVICE_MEMORY":
 		d = desc + " " + strconv.FormatUint(bytes, 10)
 	case desc != "":
 		d = desc
+	default:
+		d = Descriptor(typ, cluster, bytes)
 	}
-	switch {
-	case name != "":
-		return groupKey{gName, name}
-	case site != "":
+	if site != "" {
 		return groupKey{gCallSite, CallSiteKey(d, site)}
 	}
 	return groupKey{gDescriptor, d}
