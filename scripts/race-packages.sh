@@ -19,35 +19,29 @@ cd "$(dirname "$0")/.."
 # Non-standard packages any test binary links whose code (tests excluded:
 # a package's own tests are looked at below) starts goroutines, threads or
 # processes; grep is generous: a match in a comment or a string only keeps
-# -race.
+# -race. One grep over all files: a grep per file and package cost 30 CPU s.
 pattern='^\s*go\s|\.Go\([^)]|\bt\.Parallel\(|AfterFunc\(|signal\.Notify|^import "C"|^\s*(import\s+)?(\w+\s+)?"(os/exec|net|net/http|testing/synctest)"\s*$'
-concurrent=$(go list -deps -test -f '{{if not .Standard}}{{.ImportPath}}|{{.Dir}}|{{join .GoFiles " "}} {{join .CgoFiles " "}}{{end}}' ./... | sort -u |
-	grep -vE '^[^|]*( \[|_test\||\.test\|)' | # test variants: a package's own tests are looked at below
-	while IFS='|' read -r pkg dir files; do
-		for f in $files; do
-			if grep -qsE "$pattern" "$dir/$f"; then
-				echo "$pkg"
-				break
-			fi
-		done
-	done | sort -u)
+files=$(go list -deps -test -f '{{if not .Standard}}{{$p := .ImportPath}}{{$d := .Dir}}{{range .GoFiles}}{{$p}}|{{$d}}/{{.}}
+{{end}}{{range .CgoFiles}}{{$p}}|{{$d}}/{{.}}
+{{end}}{{end}}' ./... |
+	grep -vE '^[^|]*( \[|_test\||\.test\|)' | sort -u) # test variants: a package's own tests are looked at below
+concurrent=$(cut -d'|' -f2 <<<"$files" | xargs -r grep -lsE "$pattern" | awk -F'|' 'NR == FNR { hit[$0] = 1; next } hit[$2] { print $1 }' - <(echo "$files") | sort -u || true)
 
 # A test binary needs -race when its package's tests or any package it
 # links is in that list; packages without tests are listed as plain.
-race=$(go list -test -f '{{.ImportPath}}|{{.Dir}}|{{join .Deps " "}}' ./... | grep '\.test|' |
-	while IFS='|' read -r bin dir deps; do
-		pkg=${bin%.test}
-		if grep -qsE "$pattern" "$dir"/*_test.go; then
-			echo "$pkg"
-			continue
-		fi
-		for d in $pkg $deps; do
-			if grep -qxF "${d%% *}" <<<"$concurrent"; then
-				echo "$pkg"
-				break
-			fi
-		done
-	done)
+bins=$(go list -test -f '{{.ImportPath}}|{{.Dir}}|{{join .Deps " "}}' ./... | grep '\.test|')
+testHits=$(cut -d'|' -f2 <<<"$bins" | while read -r dir; do printf '%s\n' "$dir"/*_test.go; done | xargs -r grep -lsE "$pattern" || true)
+race=$(awk -F'|' -v concurrent="$concurrent" -v testHits="$testHits" '
+	BEGIN {
+		n = split(concurrent, c, "\n"); for (i = 1; i <= n; i++) conc[c[i]] = 1
+		n = split(testHits, h, "\n"); for (i = 1; i <= n; i++) { sub(/\/[^\/]*$/, "", h[i]); testDir[h[i]] = 1 }
+	}
+	{
+		pkg = $1; sub(/\.test$/, "", pkg)
+		if ($2 in testDir || pkg in conc) { print pkg; next }
+		n = split($3, deps, " ")
+		for (i = 1; i <= n; i++) if (deps[i] in conc) { print pkg; next }
+	}' <<<"$bins")
 
 for pkg in $(go list ./...); do
 	if grep -qxF "$pkg" <<<"$race"; then
