@@ -315,7 +315,11 @@ func TestDocCommands(t *testing.T) {
 		sh.Dir, sh.Env = repo, env
 		out, err := sh.CombinedOutput()
 		cancel()
-		t.Logf("%s: %d commands, %.1f s", b.Pos(), n, time.Since(start).Seconds())
+		cpu := 0.0
+		if sh.ProcessState != nil {
+			cpu = (sh.ProcessState.UserTime() + sh.ProcessState.SystemTime()).Seconds()
+		}
+		t.Logf("%s: %d commands, %.1f s, %.1f CPU s", b.Pos(), n, time.Since(start).Seconds(), cpu)
 		if err != nil {
 			line := b.Line
 			if m := failedLine.FindSubmatch(out); m != nil {
