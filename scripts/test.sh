@@ -55,41 +55,6 @@ status=0
 for p in "${pids[@]}"; do wait "$p" || status=1; done
 [ $status = 0 ]
 
-# audit's resident-set bounds need it off). scripts/test-long.sh runs the rest
-# of what CI runs (.ci/run runs both): the real programs, the Debian
-# package, arm64 under qemu and the fuzzing. Tests that need ../shared skip
-# when it is absent.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-scripts/setup.sh
-export PATH="/usr/local/go/bin:$HOME/.local/go/bin:$PATH" # the Go setup.sh installed wins
-
-echo "== gofmt"
-unformatted=$(gofmt -l $(git ls-files '*.go'))
-if [ -n "$unformatted" ]; then
-	echo "not gofmt'd:" >&2
-	echo "$unformatted" >&2
-	exit 1
-fi
-
-echo "== go vet"
-go vet ./...
-
-echo "== staticcheck"
-"$(go env GOPATH)/bin/staticcheck" ./...
-
-echo "== go mod tidy"
-go mod tidy -diff
-
-echo "== go test: -race where a test binary runs goroutines, threads or processes, without it where it cannot race (scripts/race-packages.sh); both at once"
-split=$(scripts/race-packages.sh)
-go test -count=1 $(awk '$1 == "plain" { print $2 }' <<<"$split") &
-plain=$!
-status=0
-go test -race -count=1 $(awk '$1 == "race" { print $2 }' <<<"$split") || status=1
-wait $plain || status=1
-[ $status = 0 ]
-
 # audit's resident-set bounds skip under the race detector (its shadow
 # memory is resident too): they ran above unless audit is in the race set.
 if grep -qx 'race github.com/vkgen/vkgen/audit' <<<"$split"; then
