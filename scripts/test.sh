@@ -2,8 +2,8 @@
 # The tests a change must pass, in a few minutes: set-up, formatting, vet,
 # staticcheck, go mod tidy, the unit and integration tests (the fuzz
 # targets' seed corpora included: they run as tests) with the race detector
-# wherever a test binary can race (scripts/race-packages.sh says which;
-# audit's resident-set bounds need it off). scripts/test-long.sh runs the rest
+# wherever a test can race (scripts/race-packages.sh says which; audit's
+# resident-set bounds need it off). scripts/test-long.sh runs the rest
 # of what CI runs (.ci/run runs both): the real programs, the Debian
 # package, arm64 under qemu and the fuzzing. Tests that need ../shared skip
 # when it is absent.
