@@ -33,7 +33,7 @@ echo "== go test: -race where a test binary runs goroutines, threads or processe
 split=$(scripts/race-packages.sh)
 # The packages whose tests take longest start first (go test starts them in
 # the order given): CPU seconds of the tests, docs/performance.md.
-first="docs cmd/vkgen layer/debugmarker bench/layers/tracecount layer/memreport/sql layer/memreport layer/example audit"
+first="layer/memreport/sql docs layer/memreport layer/debugmarker internal/htmlcheck layer/memreport/tracecheck layer audit gen/objtypes gen/cabi gen/pipeline"
 pkgs() { # MODE: the packages of MODE run whole, the longest first
 	local all
 	all=$(awk -v m="$1" '$1 == m && NF == 2 { print $2 }' <<<"$split")
