@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/vkgen/vkgen/internal/elfsym"
+	"github.com/vkgen/vkgen/internal/hashmap"
 	"github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
 	"github.com/vkgen/vkgen/layer/tracing"
@@ -29,6 +30,8 @@ type siteKey struct {
 	kind        accounting.Source // SourceDeviceMemory, SourceBuffer, SourceImage or SourceVideoSession
 }
 
+func (k siteKey) Hash() uint64 { return hashmap.Mix(k.dev ^ hashmap.Mix(k.handle^uint64(k.kind)<<56)) }
+
 // Bounds: distinct stacks cached by their addresses, and modules whose
 // symbol tables are open.
 const (
@@ -45,15 +48,24 @@ type moduleKey struct {
 
 type callSites struct {
 	mu       sync.Mutex
-	byObject map[siteKey]perfetto.Callstack
+	byObject hashmap.Map[siteKey, perfetto.Callstack]
 	byStack  map[string]perfetto.Callstack // by the raw return addresses
+	// recent holds stacks found last, by their innermost and outermost
+	// addresses: a program creates most objects from a few places, found
+	// here without hashing the whole stack.
+	recent   [8]recentStack
 	mappings map[moduleKey]perfetto.Mapping
 	files    map[string]*elfsym.File // by path; nil: unreadable, or another build
 	frames   []perfetto.Frame        // scratch
 	warmOnce sync.Once
 }
 
-var sites = &callSites{byObject: map[siteKey]perfetto.Callstack{}, byStack: map[string]perfetto.Callstack{},
+type recentStack struct {
+	raw string
+	cs  perfetto.Callstack
+}
+
+var sites = &callSites{byStack: map[string]perfetto.Callstack{},
 	mappings: map[moduleKey]perfetto.Mapping{}, files: map[string]*elfsym.File{}}
 
 // configureCallStacks applies call_stack_depth (0: no capture) and, the
@@ -91,23 +103,25 @@ func (c *callSites) created(device uintptr, kind accounting.Source, handle uint6
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if cs := c.stackLocked(pcs); cs != 0 {
-		c.byObject[k] = cs
+		c.byObject.Set(k, cs)
 	} else {
-		delete(c.byObject, k) // a recycled handle's old stack
+		c.byObject.Delete(k) // a recycled handle's old stack
 	}
 }
 
 func (c *callSites) destroyed(device uintptr, kind accounting.Source, handle uint64) {
 	c.mu.Lock()
-	delete(c.byObject, siteKey{st.key(device), handle, kind})
+	if c.byObject.Len() > 0 {
+		c.byObject.Delete(siteKey{st.key(device), handle, kind})
+	}
 	c.mu.Unlock()
 }
 
 func (c *callSites) deviceDestroyed(dev uint64) {
 	c.mu.Lock()
-	for k := range c.byObject {
+	for k := range c.byObject.All() {
 		if k.dev == dev {
-			delete(c.byObject, k)
+			c.byObject.Delete(k)
 		}
 	}
 	c.mu.Unlock()
@@ -121,19 +135,30 @@ func (c *callSites) of(ev *accounting.AllocationEvent) perfetto.Callstack {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.byObject) == 0 {
+	if c.byObject.Len() == 0 {
 		return 0
 	}
-	return c.byObject[siteKey{ev.Device, ev.ObjectHandle, kind}]
+	return c.byObject.At(siteKey{ev.Device, ev.ObjectHandle, kind})
 }
 
 // stackLocked registers the stack of return addresses pcs (innermost
 // first), once per distinct stack.
 func (c *callSites) stackLocked(pcs []uint64) perfetto.Callstack {
 	raw := unsafe.String((*byte)(unsafe.Pointer(&pcs[0])), 8*len(pcs))
-	if cs, ok := c.byStack[raw]; ok {
-		return cs
+	r := &c.recent[hashmap.Mix(pcs[0]^pcs[len(pcs)-1]<<1)%uint64(len(c.recent))]
+	if r.raw == raw {
+		return r.cs
 	}
+	cs, ok := c.byStack[raw]
+	if !ok {
+		cs = c.newStackLocked(pcs, raw)
+	}
+	*r = recentStack{strings.Clone(raw), cs}
+	return cs
+}
+
+// newStackLocked registers a stack not seen before.
+func (c *callSites) newStackLocked(pcs []uint64, raw string) perfetto.Callstack {
 	c.frames = c.frames[:0]
 	for i := len(pcs) - 1; i >= 0; i-- { // Perfetto lists the outermost frame first
 		c.frames = append(c.frames, c.frameLocked(pcs[i]))

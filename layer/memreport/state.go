@@ -25,6 +25,9 @@ type state struct {
 	// intercept reads it, devices come and go rarely.
 	keys   atomic.Pointer[map[uintptr]deviceInfo]
 	keysMu sync.Mutex
+	// last is the device looked up last, in the map keys held then: the
+	// hooks of one call, and most calls, are of one device.
+	last atomic.Pointer[lastDevice]
 
 	// dropped holds, by device key, the names of memory objects the store
 	// forgot with their device before this layer reported the device's
@@ -35,6 +38,12 @@ type state struct {
 
 	now func() time.Duration // the budget sampler's clock
 	ot  *overTime            // frames, growth, budget thresholds; nil in tests that need none
+}
+
+type lastDevice struct {
+	keys   *map[uintptr]deviceInfo
+	device uintptr
+	info   deviceInfo
 }
 
 type deviceInfo struct {
@@ -115,10 +124,23 @@ func (s *state) key(device uintptr) uint64 { return s.info(device).key }
 // info is what the layer knows of a device: its key and memory properties,
 // or, for a device it did not see created, a key from the handle alone.
 func (s *state) info(device uintptr) deviceInfo {
-	if d, ok := (*s.keys.Load())[device]; ok {
+	if d, ok := s.lookup(device); ok {
 		return d
 	}
 	return deviceInfo{key: uint64(device) | 1<<63}
+}
+
+// lookup is what the layer knows of a device it saw created.
+func (s *state) lookup(device uintptr) (deviceInfo, bool) {
+	keys := s.keys.Load()
+	if l := s.last.Load(); l != nil && l.keys == keys && l.device == device {
+		return l.info, true
+	}
+	d, ok := (*keys)[device]
+	if ok {
+		s.last.Store(&lastDevice{keys, device, d})
+	}
+	return d, ok
 }
 
 func (s *state) setKey(device uintptr, info deviceInfo, add bool) {
