@@ -34,8 +34,8 @@ type budgetState struct {
 // (always when forced), and claims the sample: of concurrent callers, one
 // wins.
 func (s *state) budgetDue(device uintptr, force bool) bool {
-	d, ok := s.lookup(device)
-	if !ok {
+	d := s.lookup(device)
+	if d == nil {
 		return false
 	}
 	now := int64(s.now())
@@ -65,7 +65,7 @@ func (s *state) sampleBudget(device uintptr, force bool, query func() (budget, u
 		return
 	}
 	var budget, usage []uint64
-	if d, _ := s.lookup(device); d.budget.ext {
+	if s.lookup(device).budget.ext {
 		budget, usage = query()
 		s.budgetSampled(budget, usage)
 		if budget == nil {

@@ -9,7 +9,6 @@ import (
 	"github.com/vkgen/vkgen/internal/elfsym"
 	"github.com/vkgen/vkgen/internal/hashmap"
 	"github.com/vkgen/vkgen/layer"
-	"github.com/vkgen/vkgen/layer/memreport/accounting"
 	"github.com/vkgen/vkgen/layer/tracing"
 	"github.com/vkgen/vkgen/perfetto"
 )
@@ -20,17 +19,10 @@ import (
 // captures it on the application's thread, up to call_stack_depth frames).
 // Here, on the drain, a stack becomes a Perfetto callstack (modules as
 // mappings with their build ids, function names from the modules' symbol
-// tables), kept per live object; the object's VulkanMemoryAllocation and
+// tables), which the engine keeps in the object's record
+// (accounting.AllocationEvent.Site): its VulkanMemoryAllocation and
 // VulkanMemoryLeak events and its lifetime slices carry it. The trace
 // summary names the call site from it (tracesummary/symbolize.go).
-
-// siteKey is a live object: its device key, handle and kind.
-type siteKey struct {
-	dev, handle uint64
-	kind        accounting.Source // SourceDeviceMemory, SourceBuffer, SourceImage or SourceVideoSession
-}
-
-func (k siteKey) Hash() uint64 { return hashmap.Mix(k.dev ^ hashmap.Mix(k.handle^uint64(k.kind)<<56)) }
 
 // Bounds: distinct stacks cached by their addresses, and modules whose
 // symbol tables are open.
@@ -47,9 +39,8 @@ type moduleKey struct {
 }
 
 type callSites struct {
-	mu       sync.Mutex
-	byObject hashmap.Map[siteKey, perfetto.Callstack]
-	byStack  map[string]perfetto.Callstack // by the raw return addresses
+	mu      sync.Mutex
+	byStack map[string]perfetto.Callstack // by the raw return addresses
 	// recent holds stacks found last, by their innermost and outermost
 	// addresses: a program creates most objects from a few places, found
 	// here without hashing the whole stack.
@@ -93,52 +84,16 @@ func (c *callSites) warm() {
 	}
 }
 
-// created keeps the running hook's call stack as the object's.
-func (c *callSites) created(device uintptr, kind accounting.Source, handle uint64) {
+// current is the running hook's call stack (0: none), as the engine keeps
+// it (accounting.AllocationEvent.Site).
+func (c *callSites) current() uint32 {
 	pcs := layer.CallStack()
 	if len(pcs) == 0 {
-		return
-	}
-	k := siteKey{st.key(device), handle, kind}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if cs := c.stackLocked(pcs); cs != 0 {
-		c.byObject.Set(k, cs)
-	} else {
-		c.byObject.Delete(k) // a recycled handle's old stack
-	}
-}
-
-func (c *callSites) destroyed(device uintptr, kind accounting.Source, handle uint64) {
-	c.mu.Lock()
-	if c.byObject.Len() > 0 {
-		c.byObject.Delete(siteKey{st.key(device), handle, kind})
-	}
-	c.mu.Unlock()
-}
-
-func (c *callSites) deviceDestroyed(dev uint64) {
-	c.mu.Lock()
-	for k := range c.byObject.All() {
-		if k.dev == dev {
-			c.byObject.Delete(k)
-		}
-	}
-	c.mu.Unlock()
-}
-
-// of is the call stack of the object an event is about (0 for none).
-func (c *callSites) of(ev *accounting.AllocationEvent) perfetto.Callstack {
-	kind := ev.Source
-	if kind == accounting.SourceDriver {
 		return 0
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.byObject.Len() == 0 {
-		return 0
-	}
-	return c.byObject.At(siteKey{ev.Device, ev.ObjectHandle, kind})
+	return uint32(c.stackLocked(pcs))
 }
 
 // stackLocked registers the stack of return addresses pcs (innermost
