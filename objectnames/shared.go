@@ -12,8 +12,9 @@ import (
 // Emitting costs one atomic load and a call per attached emitter; attaching
 // and detaching copy the set.
 type Hub struct {
-	mu  sync.Mutex // serialises Attach and detach
-	set atomic.Pointer[hubSet]
+	mu   sync.Mutex // serialises Attach and detach
+	set  atomic.Pointer[hubSet]
+	gate atomic.Pointer[func() bool]
 }
 
 // hubSet is the attached emitters in order, each with the identity of its
@@ -23,13 +24,31 @@ type hubSet struct {
 	ids []*byte
 }
 
-// EmitName forwards r to every attached emitter.
+// EmitName forwards r to every attached emitter while the gate is open.
 func (h *Hub) EmitName(r Record) {
-	if p := h.set.Load(); p != nil {
-		for _, e := range p.es {
-			e.EmitName(r)
-		}
+	p := h.set.Load()
+	if p == nil || len(p.es) == 0 {
+		return
 	}
+	if g := h.gate.Load(); g != nil && !(*g)() {
+		return
+	}
+	for _, e := range p.es {
+		e.EmitName(r)
+	}
+}
+
+// SetGate makes the hub emit only while open returns true (nil: always),
+// for emitters that do nothing otherwise: those writing names to trace
+// sessions, which skip every name while none runs (a session that starts
+// gets the stored names from EmitAll). open is called for each change, with
+// the shard lock held, and must be cheap.
+func (h *Hub) SetGate(open func() bool) {
+	if open == nil {
+		h.gate.Store(nil)
+		return
+	}
+	h.gate.Store(&open)
 }
 
 // Attach adds e to the hub. The returned function detaches it; calling it
