@@ -25,7 +25,7 @@ func TestFileDropsPagesBehind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := &fileOutput{f: f, fd: int(f.Fd())}
+	o := newFileOutput(f, nil)
 	var want []byte
 	write := func(n int) {
 		b := make([]byte, 256<<10)
@@ -40,7 +40,8 @@ func TestFileDropsPagesBehind(t *testing.T) {
 		}
 	}
 	// Up to the end of the first drop window, then everything clean, so
-	// that the next step's drop has nothing it must leave.
+	// that the next step's drop has nothing it must leave (Close waits for
+	// the dropper).
 	write(dropLag + dropWindow)
 	if err := f.Sync(); err != nil {
 		t.Fatal(err)
@@ -100,8 +101,8 @@ func BenchmarkFileOutput(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			defer f.Close()
-			var out Output = &fileOutput{f: f, fd: int(f.Fd())}
+			var out Output = newFileOutput(f, nil)
+			defer out.Close()
 			if mode == "keep" {
 				out = WriterOutput(f)
 			}

@@ -8,13 +8,12 @@ import (
 
 // fileOutput appends packets to a file. After a failed write it truncates the
 // file back to the last complete packet so the trace still decodes. What it
-// wrote long enough ago leaves the page cache as it goes (dropBehind).
+// wrote long enough ago leaves the page cache as it goes (dropper).
 type fileOutput struct {
-	f      *os.File
-	fd     int
-	good   int64
-	kicked int64     // writeback was started for the file's bytes before this
-	exit   *exitFile // nil when every exit-state slot is taken
+	f    *os.File
+	good int64
+	drop *dropper
+	exit *exitFile // nil when every exit-state slot is taken
 }
 
 func (o *fileOutput) Write(seqID uint32, b []byte) error {
@@ -26,14 +25,13 @@ func (o *fileOutput) Write(seqID uint32, b []byte) error {
 		return fmt.Errorf("write %s: %w", o.f.Name(), err)
 	}
 	o.good += int64(n)
-	if o.good-o.kicked >= writebackStep {
-		o.dropBehind()
-	}
+	o.drop.wrote(o.good)
 	return nil
 }
 
 func (o *fileOutput) Close() error {
 	o.exit.ended()
+	o.drop.stop()
 	if err := o.f.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", o.f.Name(), err)
 	}
@@ -53,8 +51,12 @@ func StartFileSession(path string, opts Options) (*Session, error) {
 		return nil, fmt.Errorf("cannot create trace file: %w", err)
 	}
 	opts = opts.withDefaults()
-	out := &fileOutput{f: f, fd: int(f.Fd()), exit: newExitFile(f.Fd(), opts.Sequences+1)}
+	out := newFileOutput(f, newExitFile(f.Fd(), opts.Sequences+1))
 	return startSession(path, out, opts, out.exit)
+}
+
+func newFileOutput(f *os.File, exit *exitFile) *fileOutput {
+	return &fileOutput{f: f, drop: startDropper(int(f.Fd())), exit: exit}
 }
 
 // existsError is StartFileSession's error for a path that exists; it wraps
