@@ -84,5 +84,5 @@ wait_sources() {
 stats_problems() {
 	"$bin/trace_processor_shell" -q /dev/stdin "$1" 2>/dev/null <<<"SELECT name, idx, value FROM stats
 		WHERE severity IN ('error', 'data_loss') AND value > 0;" | tail -n +2 |
-		tr -d '"' | awk -F, '{ printf "%s%s[%s]=%s", NR > 1 ? " " : "", $1, $2, $3 }'
+		tr -d '"' | awk -F, '{ printf "%s%s[%s]=%s", (NR > 1 ? " " : ""), $1, $2, $3 }'
 }
