@@ -36,6 +36,11 @@ type sequence struct {
 	clock    uint64
 	snapshot uint64 // the latest clock snapshot's time
 	absolute bool
+	// The extra counter tracks of the sequence's defaults and of the
+	// latest event that missed them (extradefaults.go); defaults is the
+	// scratch buffer of the packet defaults that change them.
+	extraDefault, extraMiss []CounterTrack
+	defaults                []byte
 
 	// Under wmu: packets the output lost (LostPackets) and the session's
 	// clear generation this sequence last re-emitted its state for.
@@ -117,7 +122,7 @@ func (q *sequence) swapLocked() []byte {
 		}
 		q.opened = true
 		q.buf, q.spare = q.buf[:0], b
-		q.clock = 0
+		q.newBatchLocked()
 		q.lanes.Clear()
 		q.emptiedLocked()
 		q.publishSwapLocked(b)
@@ -126,7 +131,7 @@ func (q *sequence) swapLocked() []byte {
 	q.opened = q.started
 	b := q.buf
 	q.buf = q.spare[:0]
-	q.clock = 0
+	q.newBatchLocked()
 	q.lanes.Clear()
 	if q.limit > 0 { // a live sequence: about what the next batch will take
 		q.touch = len(b)
@@ -135,6 +140,13 @@ func (q *sequence) swapLocked() []byte {
 	q.spare = b
 	q.publishSwapLocked(b)
 	return b
+}
+
+// newBatchLocked forgets the incremental state a batch sets up for itself:
+// the clock and the extra counter defaults.
+func (q *sequence) newBatchLocked() {
+	q.clock = 0
+	q.extraDefault, q.extraMiss = q.extraDefault[:0], q.extraMiss[:0]
 }
 
 // publishSwapLocked tells the exit state that batch b took over buf's bytes:
@@ -246,12 +258,8 @@ func (q *sequence) appendHeader(b []byte, ts uint64, first, dropped bool) []byte
 	} else {
 		b = q.appendAllInterned(b)
 	}
-	b, def := beginMsg(b, fTracePacketDefaults)
-	b, ted := beginMsg(b, fDefTrackEventDefaults)
-	b = appendVarintField(b, fTEDTrackUUID, processUUID)
-	b = endMsg(b, ted)
-	b = appendVarintField(b, fDefTimestampClockID, ClockIncremental)
-	b = endMsg(b, def)
+	b = appendDefaults(b, nil)
+	q.extraDefault = q.extraDefault[:0]
 	b, td := beginMsg(b, fTrackDescriptor)
 	b = appendVarintField(b, fTDUUID, processUUID)
 	b, pd := beginMsg(b, fTDProcess)
@@ -422,14 +430,15 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 		in = q.internLocked(q.interning[:0], cat, name, args)
 		q.interning = in
 	}
-	body := appendExtraCounters(q.appendArgs(q.body[:0], args, interned), ex[:nex])
+	named, defaults := q.extraUUIDs(ex[:nex])
+	body := appendExtraCounters(q.appendArgs(q.body[:0], args, interned), ex[:nex], named)
 	q.body = body
 	n := sizeVarintField(fTECategoryIIDs, uint64(cat)) + 2 + sizeVarintField(fTENameIID, uint64(name)) + len(body)
 	if t.tid != 0 {
 		n += sizeVarintField(fTETrackUUID, t.UUID())
 	}
-	b = q.appendPacket(b, ts, true, len(in)+sizeMsg(fTrackEvent, n))
-	b = append(b, in...)
+	b = q.appendPacket(b, ts, true, len(in)+len(defaults)+sizeMsg(fTrackEvent, n))
+	b = append(append(b, in...), defaults...)
 	b = appendMsgHeader(b, fTrackEvent, n)
 	b = appendVarintField(b, fTECategoryIIDs, uint64(cat))
 	b = append(b, fTEType<<3, typeInstant)
@@ -487,7 +496,7 @@ func (q *sequence) counterValuesLocked(b []byte, ts uint64, cv []CounterValue, e
 			}
 			return b, 0
 		}
-		e := extraCounter{d.extraField, c.Value}
+		e := extraCounter{c.Track, d.extraField, c.Value}
 		if c.Value != 0 {
 			if nonzero < n {
 				copy(ex[nonzero+1:n+1], ex[nonzero:n])
@@ -503,14 +512,18 @@ func (q *sequence) counterValuesLocked(b []byte, ts uint64, cv []CounterValue, e
 }
 
 type extraCounter struct {
+	track CounterTrack
 	uuid  string // the extra_counter_track_uuids field
 	value int64
 }
 
-// appendExtraCounters writes an event's extra counter values.
-func appendExtraCounters(b []byte, ex []extraCounter) []byte {
+// appendExtraCounters writes an event's extra counter values, and their
+// tracks' uuids when named (else the sequence's defaults name them).
+func appendExtraCounters(b []byte, ex []extraCounter, named bool) []byte {
 	for _, e := range ex {
-		b = append(b, e.uuid...)
+		if named {
+			b = append(b, e.uuid...)
+		}
 	}
 	for _, e := range ex {
 		b = appendVarintField(b, fTEExtraCounterValues, uint64(e.value))

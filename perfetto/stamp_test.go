@@ -1,6 +1,7 @@
 package perfetto_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,12 @@ import (
 	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/perfetto"
 )
+
+// sample is a value at a time: an event's, a counter's.
+type sample struct {
+	ts uint64
+	v  int64
+}
 
 // Timestamps written as deltas on the sequences' incremental clock read
 // back exactly, in trace_processor and in package decode: over several
@@ -24,10 +31,6 @@ func TestTimestampsReadBackExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := perfetto.Now()
-	type sample struct {
-		ts uint64
-		v  int64
-	}
 	var instants, counters []sample
 	ts := base
 	for i := range 600 {
@@ -110,5 +113,76 @@ func TestTimestampsReadBackExactly(t *testing.T) {
 	tpCounters := rows(fmt.Sprintf(`SELECT ts, value FROM counter JOIN counter_track t ON counter.track_id = t.id WHERE t.name = '%s'`, ctrDrvMem.Name()))
 	if !slices.Equal(tpInstants, instants) || !slices.Equal(tpCounters, counters) {
 		t.Errorf("trace_processor: instants %v\ncounters %v\nwant %v\n%v", tpInstants, tpCounters, instants, counters)
+	}
+}
+
+// Extra counter values whose tracks come from the sequence's defaults read
+// back exactly: sets of tracks that are a prefix of the defaults, extend
+// them, miss them once or repeatedly, with zeros, over several batches and
+// an incremental-state clear.
+func TestExtraCounterDefaultsReadBack(t *testing.T) {
+	var out bytes.Buffer
+	s, err := perfetto.StartSession("extra", perfetto.WriterOutput(&out), perfetto.Options{Sequences: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctr := []perfetto.CounterTrack{ctrAppMem, ctrDrvMem,
+		perfetto.NewCounterTrack("vulkan.mem.app.usage.extra_c", perfetto.UnitSizeBytes),
+		perfetto.NewCounterTrack("vulkan.mem.app.usage.extra_d", perfetto.UnitSizeBytes)}
+	sets := [][]int{{0, 1}, {0, 1, 2, 3}, {2, 3, 0, 1}, {0, 1}, {3}, {3}, {3}, {1, 0}, {0, 1, 2}}
+	want := map[string][]sample{}
+	ts := perfetto.Now()
+	for i := range 300 {
+		ts += 1000
+		var cv []perfetto.CounterValue
+		for k, c := range sets[i*7%len(sets)] {
+			v := int64(i*10 + k)
+			if (i+k)%4 == 0 {
+				v = 0
+			}
+			cv = append(cv, perfetto.CounterValue{Track: ctr[c], Value: v})
+			want[ctr[c].Name()] = append(want[ctr[c].Name()], sample{ts, v})
+		}
+		perfetto.Stamp(ts).InstantSlices(catTest, evCreate, nil, cv, perfetto.Uint(anHandle, uint64(i)))
+		switch {
+		case i == 150:
+			s.ClearIncrementalState()
+		case i%40 == 39:
+			s.Flush()
+		}
+	}
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	tr := decodeBuffer(t, out.Bytes())
+	path := filepath.Join(t.TempDir(), "t.pftrace")
+	if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	series := tr.Counters()
+	for _, c := range ctr {
+		var got []sample
+		if cs := series[c.Name()]; cs != nil {
+			for _, x := range cs.Samples {
+				got = append(got, sample{x.Timestamp, x.Value})
+			}
+		}
+		if !slices.Equal(got, want[c.Name()]) {
+			t.Errorf("decode: %s: %v\nwant %v", c.Name(), got, want[c.Name()])
+		}
+		if perfettotools.Missing() != "" {
+			continue
+		}
+		r := perfettotools.Query(t, path, fmt.Sprintf(`SELECT ts, value FROM counter JOIN counter_track t
+			ON counter.track_id = t.id WHERE t.name = '%s' ORDER BY ts`, c.Name()))
+		got = got[:0]
+		for _, row := range r.Rows {
+			ts, _ := strconv.ParseUint(row[0], 10, 64)
+			v, _ := strconv.ParseFloat(row[1], 64)
+			got = append(got, sample{ts, int64(v)})
+		}
+		if !slices.Equal(got, want[c.Name()]) {
+			t.Errorf("trace_processor: %s: %v\nwant %v", c.Name(), got, want[c.Name()])
+		}
 	}
 }

@@ -293,6 +293,9 @@ type seqState struct {
 	stacks                    stackState
 	defaultTrack              uint64
 	defaultClock              uint32 // trace_packet_defaults.timestamp_clock_id
+	// defaultExtra are the track_event_defaults' extra_counter_track_uuids:
+	// the tracks of an event's extra counter values when it names none.
+	defaultExtra []uint64
 }
 
 // state is what decoding carries from packet to packet.
@@ -493,8 +496,10 @@ func decodeBody(b []byte, h *head, d *state, p *Packet) error {
 	return nil
 }
 
+// decodeDefaults reads a TracePacketDefaults, which replaces the
+// sequence's: its track, clock and extra counter tracks.
 func decodeDefaults(b []byte, p *Packet, st *seqState) error {
-	st.defaultClock = 0
+	st.defaultClock, st.defaultExtra = 0, st.defaultExtra[:0]
 	return pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
 		if num == 58 {
 			st.defaultClock = uint32(v)
@@ -502,9 +507,12 @@ func decodeDefaults(b []byte, p *Packet, st *seqState) error {
 		if num != 11 {
 			return nil
 		}
-		return pb.Walk(raw, func(num protowire.Number, v uint64, _ []byte) error {
-			if num == 11 {
+		return pb.Walk(raw, func(num protowire.Number, v uint64, raw []byte) error {
+			switch num {
+			case 11:
 				p.DefaultTrackUUID = v
+			case 31: // extra_counter_track_uuids, packed or not
+				return pb.Varints(raw, v, func(x uint64) { st.defaultExtra = append(st.defaultExtra, x) })
 			}
 			return nil
 		})
@@ -656,6 +664,12 @@ func (d *state) decodeEvent(b []byte, st *seqState, flagged bool) error {
 		if err != nil {
 			return err
 		}
+	}
+	if nu == 0 && nv > 0 { // the values' tracks are the sequence's defaults
+		for i := range min(nv, len(st.defaultExtra)) {
+			ev.ExtraCounters[i].TrackUUID = st.defaultExtra[i]
+		}
+		nu = len(st.defaultExtra)
 	}
 	ev.ExtraCounters = ev.ExtraCounters[:min(nu, nv)] // a value without its uuid has no track
 	return nil
