@@ -21,6 +21,7 @@ func (q *sequence) extraUUIDs(ex []extraCounter) (named bool, defaults []byte) {
 		return false, nil
 	}
 	if prefixOf(ex, q.extraDefault) {
+		q.extraMiss = q.extraMiss[:0] // a miss that repeats must be consecutive
 		return false, nil
 	}
 	if !extends(ex, q.extraDefault) && !sameTracks(ex, q.extraMiss) {

@@ -1,17 +1,23 @@
 // Command tracebytes prints what a Perfetto trace file's bytes are spent on:
-// its packets and bytes, and per field of TracePacket (and of the TrackEvent
-// in it, as "track_event.N") the bytes its tags, lengths and contents take,
-// each divided by ITERATIONS when given (bench/layers/tracebytes.sh).
+// its packets and bytes; per field of TracePacket (and of the TrackEvent in
+// it, as "track_event.N") the bytes its tags, lengths and contents take; and
+// per kind of packet ("kind instant VulkanMemoryAllocation", "kind
+// counter", "kind raw VkDebugUtilsObjectName", ...) the bytes of its
+// packets, framing included: each divided by ITERATIONS when given
+// (bench/layers/tracebytes.sh).
 //
 // Usage: go run ./bench/layers/tracebytes TRACE [ITERATIONS]
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strconv"
 
+	"github.com/vkgen/vkgen/perfetto/decode"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -35,6 +41,9 @@ func main() {
 		os.Exit(1)
 	}
 	t, err := tally(b)
+	if err == nil {
+		err = kinds(b, t.fields)
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "tracebytes: %s: %v\n", os.Args[1], err)
 		os.Exit(1)
@@ -108,4 +117,52 @@ func fields(msg []byte, prefix string, out map[string]int) error {
 		msg = msg[n+m:]
 	}
 	return nil
+}
+
+// kinds adds the bytes of each packet under "kind " and what it holds, as
+// package decode reads it.
+func kinds(b []byte, out map[string]int) error {
+	r := decode.NewReader(bytes.NewReader(b), "trace")
+	last, kind := int64(0), ""
+	for {
+		p, err := r.Next()
+		if err != nil && err != io.EOF {
+			return err
+		}
+		if kind != "" { // the previous packet ends where this one starts
+			end := int64(len(b))
+			if err == nil {
+				end = r.Offset()
+			}
+			out["kind "+kind] += int(end - last)
+		}
+		if err == io.EOF {
+			return nil
+		}
+		last, kind = r.Offset(), kindOf(p)
+	}
+}
+
+func kindOf(p *decode.Packet) string {
+	switch {
+	case p.ObjectName != nil:
+		return "raw VkDebugUtilsObjectName"
+	case p.Track != nil:
+		return "track descriptor"
+	case p.ClockSnapshot:
+		return "clock snapshot"
+	case p.Event == nil:
+		return "other"
+	}
+	switch p.Event.Type {
+	case decode.TypeInstant:
+		return "instant " + p.Event.Name
+	case decode.TypeSliceBegin:
+		return "slice begin"
+	case decode.TypeSliceEnd:
+		return "slice end"
+	case decode.TypeCounter:
+		return "counter"
+	}
+	return "track event"
 }
