@@ -19,10 +19,10 @@
 # Bytes are deterministic up to handle values and timestamps' lengths, so
 # the machine's load does not matter.
 # Usage: bench/layers/tracebytes.sh [N1] [N2]   (default 2000 12000)
-#   BASE=REV adds the same rows for vkgen's library built at revision REV;
+#   BASE=REV adds the same rows for vkgen's library built at revision REV
+#   (or $VKGEN_PREBUILT/base-layers, see lib.sh);
 #   KEEP=DIR keeps every trace there (ROW-N.pftrace).
 set -euo pipefail
-[ -n "${TRACE_X:-}" ] && set -x
 n1="${1:-2000}"
 n2="${2:-12000}"
 shared="${VKGEN_SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/../shared}"
@@ -30,21 +30,11 @@ shared="${VKGEN_SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/../shared}"
 . "$(dirname "$0")/tracedlib.sh"
 (cd "$root" && go build -o "$work/tracebytes" ./bench/layers/tracebytes)
 sides="vkgen"
-if [ -n "${BASE:-}" ]; then
-	mkdir -p "$work/base/src"
-	git -C "$root" archive "$BASE" | tar -x -C "$work/base/src"
-	"$work/base/src/scripts/build-layers.sh" "$work/base/layers" >/dev/null
+if [ -n "${VKGEN_PREBUILT:-}" ] && [ -d "$VKGEN_PREBUILT/base-layers" ] || [ -n "${BASE:-}" ]; then
+	base_layers
 	sides="base vkgen"
 fi
-cat >"$work/session.pbtxt" <<EOT
-buffers { size_kb: 524288 fill_policy: DISCARD }
-data_sources { config { name: "track_event" track_event_config {
-  disabled_categories: "*"
-  enabled_categories: "VulkanDebugMarker"
-  enabled_categories: "VulkanDeviceMemoryReport" } } }
-producers { producer_name: "$work/vkloop" shm_size_kb: 32768 }
-duration_ms: 600000
-EOT
+lossless_config "$work/session.pbtxt"
 
 # measure ROW N: prints "BYTES PACKETS LOSSES" of one vkloop run of N
 # iterations (PACKETS "-" for a session, LOSSES "-" when clean).
