@@ -55,14 +55,8 @@ if [ -n "${RAW:-}" ]; then
 else
 	. "$(dirname "$0")/lib.sh"
 	. "$(dirname "$0")/tracedlib.sh"
-	if [ -n "${VKGEN_PREBUILT:-}" ] && [ -d "$VKGEN_PREBUILT/base-layers" ]; then
-		mkdir -p "$work/base"
-		cp -r "$VKGEN_PREBUILT/base-layers" "$work/base/layers"
-		variants="$variants base base-file base-session"
-	elif [ -n "${BASE:-}" ]; then
-		mkdir -p "$work/base/src"
-		git -C "$root" archive "$BASE" | tar -x -C "$work/base/src"
-		"$work/base/src/scripts/build-layers.sh" "$work/base/layers" >/dev/null
+	if [ -n "${VKGEN_PREBUILT:-}" ] && [ -d "$VKGEN_PREBUILT/base-layers" ] || [ -n "${BASE:-}" ]; then
+		base_layers
 		variants="$variants base base-file base-session"
 	fi
 	for s in ${SKIP:-}; do variants=$(echo " $variants " | sed "s/ $s / /; s/^ //; s/ \$//"); done
