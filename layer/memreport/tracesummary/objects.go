@@ -109,7 +109,7 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 	}
 	if !l.held {
 		l.held, l.created = true, e.ts
-		l.typ = o.get(groupKey{gType, strs.str(k.src)})
+		l.typ = o.typeGroup(k.src, strs)
 	}
 	old := l.cur
 	i := slices.IndexFunc(l.slots, func(s slot) bool { return s.mem == e.mem && s.off == e.off && s.key == e.key })
