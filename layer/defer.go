@@ -191,6 +191,7 @@ func drainLocked() int {
 	}
 	buf := unsafe.Pointer(C.vkgen_ring.buf)
 	done := ringWord(&C.vkgen_ring.done)
+	cleared := tail // the records before it are cleared
 	n := 0
 	for tail < head {
 		at := unsafe.Add(buf, tail&(C.VKGEN_RING_BYTES-1))
@@ -204,6 +205,11 @@ func drainLocked() int {
 		if pace != nil {
 			pace() // SetDrainPace
 		}
+		if ts := uint64(rec.ts); ts != 0 {
+			drainNow.Store(ts)
+		} else if n%nowRecords == 0 {
+			drainNow.Store(clock())
+		}
 		switch atomic.LoadUint32(state) {
 		case C.VKGEN_REC_READY:
 			running = Record{rec: rec, slots: unsafe.Add(at, recHeader)}
@@ -216,23 +222,63 @@ func drainLocked() int {
 			n++
 		}
 		tail += size
-		// Published before the record is freed and cleared: the exit watcher
-		// reads the records from done on.
-		atomic.StoreUint64(done, tail)
+		// The exit watcher writes the durable records from done on: done
+		// passes each one once it ran, and every record before it is
+		// freed or cleared (the watcher skips the others it passes over).
+		if rec.names != 0 || heap != nil {
+			atomic.StoreUint64(done, tail)
+		}
 		if heap != nil {
 			C.free(heap)
 		}
-		clear(unsafe.Slice((*byte)(at), size)) // a header's state stays 0 until committed
 		if n%64 == 0 {
-			publishTail(tailp, tail) // now and then: producers read it only when the ring looks full
+			// Now and then: producers read the tail only when the ring
+			// looks full; they may then write over what was consumed,
+			// cleared first (a header's state stays 0 until committed).
+			cleared = release(buf, done, cleared, tail)
+			publishTail(tailp, tail)
 		}
 	}
+	release(buf, done, cleared, tail)
 	publishTail(tailp, tail)
+	drainNow.Store(0)
 	if lost := uint64(C.vkgen_defer_lost()); lost > reportedLost {
 		fmt.Fprintf(os.Stderr, "vkgen: %d deferred calls were not recorded (the ring stayed full for a second)\n", lost-reportedLost)
 		reportedLost = lost
 	}
 	return n
+}
+
+// release publishes done up to tail and clears the consumed records from
+// cleared to tail (in one or two pieces: the ring wraps), returning tail.
+func release(buf unsafe.Pointer, done *uint64, cleared, tail uint64) uint64 {
+	atomic.StoreUint64(done, tail)
+	for cleared < tail {
+		off := cleared & (C.VKGEN_RING_BYTES - 1)
+		n := min(tail-cleared, C.VKGEN_RING_BYTES-off)
+		clear(unsafe.Slice((*byte)(unsafe.Add(buf, off)), n))
+		cleared += n
+	}
+	return tail
+}
+
+// nowRecords is how many records the drain runs on one reading of the
+// clock for Now when they carry no time of their own.
+const nowRecords = 64
+
+// drainNow is Now's time while the drain runs records, 0 when it does not.
+var drainNow atomic.Uint64
+
+// Now is the time for hooks that need it only coarsely (frame windows, rate
+// limits), on EventTime's clock: in a deferred hook the call's time when
+// its record has one, else the drain's, read once per nowRecords records
+// (behind by at most the time their hooks take); elsewhere the clock, read
+// now. Unlike EventTime it does not grow from one call to the next.
+func Now() uint64 {
+	if t := drainNow.Load(); t != 0 {
+		return t
+	}
+	return clock()
 }
 
 var (

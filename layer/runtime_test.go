@@ -56,3 +56,18 @@ func TestCStringView(t *testing.T) {
 		t.Errorf("nil: got %q", got)
 	}
 }
+
+// Now is the drain's time while it runs records (set per batch of them, or
+// a record's own), else the event clock read at the call.
+func TestNow(t *testing.T) {
+	saved := clock
+	defer func() { clock = saved; drainNow.Store(0) }()
+	clock = func() uint64 { return 42 }
+	if got := Now(); got != 42 {
+		t.Fatalf("Now outside the drain = %d, want the clock's 42", got)
+	}
+	drainNow.Store(7)
+	if got := Now(); got != 7 {
+		t.Fatalf("Now while the drain runs = %d, want its 7", got)
+	}
+}

@@ -159,11 +159,30 @@ int vkgen_naming_enter(const uint64_t *a, struct vkgen_naming *saved) {
 
 void vkgen_naming_leave(const struct vkgen_naming *saved) { naming = *saved; }
 
+/* ---- one forget record per destroy call ---- */
+
+struct vkgen_named vkgen_object_names_named;
+
+static __thread struct vkgen_destroying destroying; /* the destroy call this thread records forgets of */
+
+int vkgen_destroy_enter(const struct vkgen_layer *L, int32_t type, uint64_t dev, uint64_t object,
+                        struct vkgen_destroying *saved) {
+	if (!L->object_names) return 0;
+	*saved = destroying;
+	struct vkgen_destroying d = {dev, object, type, 0};
+	d.above = destroying.type == type && destroying.device == dev && destroying.object == object;
+	destroying = d;
+	return 1;
+}
+
+void vkgen_destroy_leave(const struct vkgen_destroying *saved) { destroying = *saved; }
+
 void vkgen_forget(struct vkgen_layer *L, uint64_t dev, int32_t type, uint64_t handle, int clear) {
 	if (clear)
 		vkgen_namecache_clear(L->names);
 	else
 		vkgen_namecache_forget(L->names, handle);
+	if (L->object_names && destroying.above) return; /* recorded above */
 	if (handle && L->forget && vkgen_named_maybe(L->named, handle)) {
 		const uint64_t a[] = {dev, (uint64_t)(int64_t)type, handle};
 		vkgen_defer(L->forget, a, 0);
@@ -421,12 +440,15 @@ void vkgen_destroy_device(struct vkgen_layer *L, VkDevice device, const VkAlloca
 	if (!device) return;
 	struct vkgen_device *dev = vkgen_map_del(&L->devices, vkgen_key(device));
 	if (!dev) return;
-	if (L->object_names && !dev->names_above) { /* the device's names go with it, after the calls before */
+	struct vkgen_destroying saved;
+	int entered = vkgen_destroy_enter(L, VK_OBJECT_TYPE_DEVICE, (uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)device, &saved);
+	if (L->object_names && !dev->names_above && !destroying.above) { /* the device's names go with it, after the calls before */
 		const uint64_t a[] = {(uint64_t)(uintptr_t)device, VK_OBJECT_TYPE_DEVICE, (uint64_t)(uintptr_t)device};
 		vkgen_defer(L->forget, a, 0);
 	}
 	PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)dev->tab[VKGEN_D_vkDestroyDevice];
 	if (destroy) destroy(device, alloc);
+	if (entered) vkgen_destroy_leave(&saved);
 	if (L->names) vkgen_namecache_clear(L->names);
 	free(dev);
 }

@@ -222,8 +222,32 @@ struct vkgen_naming {
 int vkgen_naming_enter(const uint64_t *a, struct vkgen_naming *saved);
 void vkgen_naming_leave(const struct vkgen_naming *saved);
 
+/* A destroy call whose forget records a layer declaring object_names makes
+ * while it goes down: a layer of this library further down the same call
+ * (through a foreign layer, or directly) makes none for it, so an ended
+ * name is forgotten once per process. The call is known by the ended
+ * object (type, device, handle; for a command ending an array, the array's
+ * address): ending one object twice at once is invalid usage. The layers
+ * declaring object_names share one filter of named handles
+ * (vkgen_object_names_named), so the uppermost decides as the lower ones
+ * would have. */
+struct vkgen_destroying {
+	uint64_t device, object;
+	int32_t type;
+	uint8_t above; /* an upper layer records this call's forgets */
+};
+extern struct vkgen_named vkgen_object_names_named;
+/* Enters a destroy call of the object (type, dev, object) for L: returns 1,
+ * with *saved what vkgen_destroy_leave restores after the call down, when L
+ * declares object_names; 0 otherwise (nothing to leave). */
+int vkgen_destroy_enter(const struct vkgen_layer *L, int32_t type, uint64_t dev, uint64_t object,
+                        struct vkgen_destroying *saved);
+void vkgen_destroy_leave(const struct vkgen_destroying *saved);
+
 /* One ended handle: drops it from the name cache (clear: the whole cache, for
- * pools whose children die with them) and calls the layer's forget hook. */
+ * pools whose children die with them) and calls the layer's forget hook
+ * (for a layer declaring object_names, unless an upper layer does in this
+ * call: vkgen_destroy_enter). */
 void vkgen_forget(struct vkgen_layer *L, uint64_t dev, int32_t type, uint64_t handle, int clear);
 
 /* The images of a swapchain (dev, swapchain) end with it, with no call of

@@ -41,8 +41,9 @@ struct vkgen_hooks_##S { \
 }; \
 static inline __attribute__((always_inline)) RET vkgen_tramp_##S(struct vkgen_layer *L, const struct vkgen_hooks_##S *h, int slot, VKGEN_UNPAREN PARAMS) { \
 	struct vkgen_call call = {L, NULL, NULL}; \
-	int down = 1, cached = 0, vkgen_naming_on = 0; \
+	int down = 1, cached = 0, vkgen_naming_on = 0, vkgen_destroy_on = 0; \
 	struct vkgen_naming vkgen_naming_saved = {0, 0}; \
+	struct vkgen_destroying vkgen_destroy_saved; \
 	R(RET result = (RET)0;) \
 	if (h->c_pre) { \
 		VkResult pre = h->c_pre(&call, VKGEN_UNPAREN PTRS); \
@@ -64,6 +65,7 @@ static inline __attribute__((always_inline)) RET vkgen_tramp_##S(struct vkgen_la
 		VKGEN_DOWN_##DOWN(S, R, F, ARGS) \
 	} \
 	if (vkgen_naming_on) vkgen_naming_leave(&vkgen_naming_saved); \
+	if (vkgen_destroy_on) vkgen_destroy_leave(&vkgen_destroy_saved); \
 	if (h->go_post && !cached && vkgen_go_ok()) h->go_post(&call, VKGEN_UNPAREN GOARGS R(, result)); \
 	if (h->defer_post && !cached) { \
 		const uint64_t a[] = {VKGEN_UNPAREN U64ARGS}; \
@@ -72,7 +74,7 @@ static inline __attribute__((always_inline)) RET vkgen_tramp_##S(struct vkgen_la
 	if (h->c_post) h->c_post(&call, VKGEN_UNPAREN ARGS R(, result)); \
 	if (call.arena) vkgen_arena_free(&call); \
 	NC(if (h->name_cache && !cached && down VR(&& result == VK_SUCCESS)) vkgen_names_store_##S(L, VKGEN_UNPAREN ARGS);) \
-	(void)slot, (void)cached, (void)down, (void)vkgen_naming_saved; \
+	(void)slot, (void)cached, (void)down, (void)vkgen_naming_saved, (void)vkgen_destroy_saved; \
 	R(return result;) \
 }
 #define VKGEN_DOWN_call(S, R, F, ARGS) R(result =) F(L, VKGEN_UNPAREN ARGS);
@@ -128,7 +130,7 @@ VKGEN_TRAMPOLINE(DebugMarkerSetObjectNameEXT, VkResult, VKGEN_1, VKGEN_1, VKGEN_
 #endif
 
 #if (defined(VK_KHR_acceleration_structure))
-VKGEN_TRAMPOLINE(DestroyAccelerationStructureKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkAccelerationStructureKHR accelerationStructure, const VkAllocationCallbacks* pAllocator), (device, accelerationStructure, pAllocator), (&device, &accelerationStructure, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)accelerationStructure, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)accelerationStructure, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000150000, (uint64_t)accelerationStructure, 0);))
+VKGEN_TRAMPOLINE(DestroyAccelerationStructureKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkAccelerationStructureKHR accelerationStructure, const VkAllocationCallbacks* pAllocator), (device, accelerationStructure, pAllocator), (&device, &accelerationStructure, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)accelerationStructure, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)accelerationStructure, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000150000, (uint64_t)(uintptr_t)device, (uint64_t)accelerationStructure, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000150000, (uint64_t)accelerationStructure, 0);))
 #endif
 #if (defined(VK_KHR_acceleration_structure))
 #define VKGEN_CMD_vkDestroyAccelerationStructureKHR(X, ...) X(vkDestroyAccelerationStructureKHR, DestroyAccelerationStructureKHR, void, VKGEN_0, VKGEN_D_vkDestroyAccelerationStructureKHR, (VkDevice device, VkAccelerationStructureKHR accelerationStructure, const VkAllocationCallbacks* pAllocator), (device, accelerationStructure, pAllocator), __VA_ARGS__)
@@ -137,7 +139,7 @@ VKGEN_TRAMPOLINE(DestroyAccelerationStructureKHR, void, VKGEN_0, VKGEN_0, VKGEN_
 #endif
 
 #if (defined(VK_NV_ray_tracing))
-VKGEN_TRAMPOLINE(DestroyAccelerationStructureNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkAccelerationStructureNV accelerationStructure, const VkAllocationCallbacks* pAllocator), (device, accelerationStructure, pAllocator), (&device, &accelerationStructure, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)accelerationStructure, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)accelerationStructure, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000165000, (uint64_t)accelerationStructure, 0);))
+VKGEN_TRAMPOLINE(DestroyAccelerationStructureNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkAccelerationStructureNV accelerationStructure, const VkAllocationCallbacks* pAllocator), (device, accelerationStructure, pAllocator), (&device, &accelerationStructure, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)accelerationStructure, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)accelerationStructure, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000165000, (uint64_t)(uintptr_t)device, (uint64_t)accelerationStructure, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000165000, (uint64_t)accelerationStructure, 0);))
 #endif
 #if (defined(VK_NV_ray_tracing))
 #define VKGEN_CMD_vkDestroyAccelerationStructureNV(X, ...) X(vkDestroyAccelerationStructureNV, DestroyAccelerationStructureNV, void, VKGEN_0, VKGEN_D_vkDestroyAccelerationStructureNV, (VkDevice device, VkAccelerationStructureNV accelerationStructure, const VkAllocationCallbacks* pAllocator), (device, accelerationStructure, pAllocator), __VA_ARGS__)
@@ -146,7 +148,7 @@ VKGEN_TRAMPOLINE(DestroyAccelerationStructureNV, void, VKGEN_0, VKGEN_0, VKGEN_0
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyBuffer, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* pAllocator), (device, buffer, pAllocator), (&device, &buffer, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)buffer, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)buffer, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 9, (uint64_t)buffer, 0);))
+VKGEN_TRAMPOLINE(DestroyBuffer, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* pAllocator), (device, buffer, pAllocator), (&device, &buffer, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)buffer, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)buffer, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 9, (uint64_t)(uintptr_t)device, (uint64_t)buffer, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 9, (uint64_t)buffer, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyBuffer(X, ...) X(vkDestroyBuffer, DestroyBuffer, void, VKGEN_0, VKGEN_D_vkDestroyBuffer, (VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* pAllocator), (device, buffer, pAllocator), __VA_ARGS__)
@@ -155,7 +157,7 @@ VKGEN_TRAMPOLINE(DestroyBuffer, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkD
 #endif
 
 #if defined(VK_USE_PLATFORM_FUCHSIA) && (defined(VK_FUCHSIA_buffer_collection))
-VKGEN_TRAMPOLINE(DestroyBufferCollectionFUCHSIA, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkBufferCollectionFUCHSIA collection, const VkAllocationCallbacks* pAllocator), (device, collection, pAllocator), (&device, &collection, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)collection, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)collection, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000366000, (uint64_t)collection, 0);))
+VKGEN_TRAMPOLINE(DestroyBufferCollectionFUCHSIA, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkBufferCollectionFUCHSIA collection, const VkAllocationCallbacks* pAllocator), (device, collection, pAllocator), (&device, &collection, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)collection, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)collection, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000366000, (uint64_t)(uintptr_t)device, (uint64_t)collection, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000366000, (uint64_t)collection, 0);))
 #endif
 #if defined(VK_USE_PLATFORM_FUCHSIA) && (defined(VK_FUCHSIA_buffer_collection))
 #define VKGEN_CMD_vkDestroyBufferCollectionFUCHSIA(X, ...) X(vkDestroyBufferCollectionFUCHSIA, DestroyBufferCollectionFUCHSIA, void, VKGEN_0, VKGEN_D_vkDestroyBufferCollectionFUCHSIA, (VkDevice device, VkBufferCollectionFUCHSIA collection, const VkAllocationCallbacks* pAllocator), (device, collection, pAllocator), __VA_ARGS__)
@@ -164,7 +166,7 @@ VKGEN_TRAMPOLINE(DestroyBufferCollectionFUCHSIA, void, VKGEN_0, VKGEN_0, VKGEN_0
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyBufferView, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkBufferView bufferView, const VkAllocationCallbacks* pAllocator), (device, bufferView, pAllocator), (&device, &bufferView, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)bufferView, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)bufferView, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 13, (uint64_t)bufferView, 0);))
+VKGEN_TRAMPOLINE(DestroyBufferView, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkBufferView bufferView, const VkAllocationCallbacks* pAllocator), (device, bufferView, pAllocator), (&device, &bufferView, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)bufferView, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)bufferView, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 13, (uint64_t)(uintptr_t)device, (uint64_t)bufferView, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 13, (uint64_t)bufferView, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyBufferView(X, ...) X(vkDestroyBufferView, DestroyBufferView, void, VKGEN_0, VKGEN_D_vkDestroyBufferView, (VkDevice device, VkBufferView bufferView, const VkAllocationCallbacks* pAllocator), (device, bufferView, pAllocator), __VA_ARGS__)
@@ -173,7 +175,7 @@ VKGEN_TRAMPOLINE(DestroyBufferView, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, 
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyCommandPool, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCommandPool commandPool, const VkAllocationCallbacks* pAllocator), (device, commandPool, pAllocator), (&device, &commandPool, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)commandPool, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)commandPool, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 25, (uint64_t)commandPool, 1);))
+VKGEN_TRAMPOLINE(DestroyCommandPool, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCommandPool commandPool, const VkAllocationCallbacks* pAllocator), (device, commandPool, pAllocator), (&device, &commandPool, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)commandPool, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)commandPool, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 25, (uint64_t)(uintptr_t)device, (uint64_t)commandPool, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 25, (uint64_t)commandPool, 1);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyCommandPool(X, ...) X(vkDestroyCommandPool, DestroyCommandPool, void, VKGEN_0, VKGEN_D_vkDestroyCommandPool, (VkDevice device, VkCommandPool commandPool, const VkAllocationCallbacks* pAllocator), (device, commandPool, pAllocator), __VA_ARGS__)
@@ -182,7 +184,7 @@ VKGEN_TRAMPOLINE(DestroyCommandPool, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0,
 #endif
 
 #if (defined(VK_NVX_binary_import))
-VKGEN_TRAMPOLINE(DestroyCuFunctionNVX, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCuFunctionNVX function, const VkAllocationCallbacks* pAllocator), (device, function, pAllocator), (&device, &function, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)function, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)function, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000029001, (uint64_t)function, 0);))
+VKGEN_TRAMPOLINE(DestroyCuFunctionNVX, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCuFunctionNVX function, const VkAllocationCallbacks* pAllocator), (device, function, pAllocator), (&device, &function, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)function, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)function, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000029001, (uint64_t)(uintptr_t)device, (uint64_t)function, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000029001, (uint64_t)function, 0);))
 #endif
 #if (defined(VK_NVX_binary_import))
 #define VKGEN_CMD_vkDestroyCuFunctionNVX(X, ...) X(vkDestroyCuFunctionNVX, DestroyCuFunctionNVX, void, VKGEN_0, VKGEN_D_vkDestroyCuFunctionNVX, (VkDevice device, VkCuFunctionNVX function, const VkAllocationCallbacks* pAllocator), (device, function, pAllocator), __VA_ARGS__)
@@ -191,7 +193,7 @@ VKGEN_TRAMPOLINE(DestroyCuFunctionNVX, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 
 #endif
 
 #if (defined(VK_NVX_binary_import))
-VKGEN_TRAMPOLINE(DestroyCuModuleNVX, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCuModuleNVX module, const VkAllocationCallbacks* pAllocator), (device, module, pAllocator), (&device, &module, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)module, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)module, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000029000, (uint64_t)module, 0);))
+VKGEN_TRAMPOLINE(DestroyCuModuleNVX, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCuModuleNVX module, const VkAllocationCallbacks* pAllocator), (device, module, pAllocator), (&device, &module, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)module, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)module, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000029000, (uint64_t)(uintptr_t)device, (uint64_t)module, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000029000, (uint64_t)module, 0);))
 #endif
 #if (defined(VK_NVX_binary_import))
 #define VKGEN_CMD_vkDestroyCuModuleNVX(X, ...) X(vkDestroyCuModuleNVX, DestroyCuModuleNVX, void, VKGEN_0, VKGEN_D_vkDestroyCuModuleNVX, (VkDevice device, VkCuModuleNVX module, const VkAllocationCallbacks* pAllocator), (device, module, pAllocator), __VA_ARGS__)
@@ -200,7 +202,7 @@ VKGEN_TRAMPOLINE(DestroyCuModuleNVX, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0,
 #endif
 
 #if defined(VK_ENABLE_BETA_EXTENSIONS) && (defined(VK_NV_cuda_kernel_launch))
-VKGEN_TRAMPOLINE(DestroyCudaFunctionNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCudaFunctionNV function, const VkAllocationCallbacks* pAllocator), (device, function, pAllocator), (&device, &function, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)function, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)function, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000307001, (uint64_t)function, 0);))
+VKGEN_TRAMPOLINE(DestroyCudaFunctionNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCudaFunctionNV function, const VkAllocationCallbacks* pAllocator), (device, function, pAllocator), (&device, &function, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)function, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)function, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000307001, (uint64_t)(uintptr_t)device, (uint64_t)function, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000307001, (uint64_t)function, 0);))
 #endif
 #if defined(VK_ENABLE_BETA_EXTENSIONS) && (defined(VK_NV_cuda_kernel_launch))
 #define VKGEN_CMD_vkDestroyCudaFunctionNV(X, ...) X(vkDestroyCudaFunctionNV, DestroyCudaFunctionNV, void, VKGEN_0, VKGEN_D_vkDestroyCudaFunctionNV, (VkDevice device, VkCudaFunctionNV function, const VkAllocationCallbacks* pAllocator), (device, function, pAllocator), __VA_ARGS__)
@@ -209,7 +211,7 @@ VKGEN_TRAMPOLINE(DestroyCudaFunctionNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device,
 #endif
 
 #if defined(VK_ENABLE_BETA_EXTENSIONS) && (defined(VK_NV_cuda_kernel_launch))
-VKGEN_TRAMPOLINE(DestroyCudaModuleNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCudaModuleNV module, const VkAllocationCallbacks* pAllocator), (device, module, pAllocator), (&device, &module, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)module, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)module, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000307000, (uint64_t)module, 0);))
+VKGEN_TRAMPOLINE(DestroyCudaModuleNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCudaModuleNV module, const VkAllocationCallbacks* pAllocator), (device, module, pAllocator), (&device, &module, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)module, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)module, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000307000, (uint64_t)(uintptr_t)device, (uint64_t)module, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000307000, (uint64_t)module, 0);))
 #endif
 #if defined(VK_ENABLE_BETA_EXTENSIONS) && (defined(VK_NV_cuda_kernel_launch))
 #define VKGEN_CMD_vkDestroyCudaModuleNV(X, ...) X(vkDestroyCudaModuleNV, DestroyCudaModuleNV, void, VKGEN_0, VKGEN_D_vkDestroyCudaModuleNV, (VkDevice device, VkCudaModuleNV module, const VkAllocationCallbacks* pAllocator), (device, module, pAllocator), __VA_ARGS__)
@@ -218,7 +220,7 @@ VKGEN_TRAMPOLINE(DestroyCudaModuleNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0
 #endif
 
 #if (defined(VK_ARM_data_graph))
-VKGEN_TRAMPOLINE(DestroyDataGraphPipelineSessionARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDataGraphPipelineSessionARM session, const VkAllocationCallbacks* pAllocator), (device, session, pAllocator), (&device, &session, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)session, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)session, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000507000, (uint64_t)session, 0);))
+VKGEN_TRAMPOLINE(DestroyDataGraphPipelineSessionARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDataGraphPipelineSessionARM session, const VkAllocationCallbacks* pAllocator), (device, session, pAllocator), (&device, &session, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)session, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)session, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000507000, (uint64_t)(uintptr_t)device, (uint64_t)session, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000507000, (uint64_t)session, 0);))
 #endif
 #if (defined(VK_ARM_data_graph))
 #define VKGEN_CMD_vkDestroyDataGraphPipelineSessionARM(X, ...) X(vkDestroyDataGraphPipelineSessionARM, DestroyDataGraphPipelineSessionARM, void, VKGEN_0, VKGEN_D_vkDestroyDataGraphPipelineSessionARM, (VkDevice device, VkDataGraphPipelineSessionARM session, const VkAllocationCallbacks* pAllocator), (device, session, pAllocator), __VA_ARGS__)
@@ -227,7 +229,7 @@ VKGEN_TRAMPOLINE(DestroyDataGraphPipelineSessionARM, void, VKGEN_0, VKGEN_0, VKG
 #endif
 
 #if (defined(VK_EXT_debug_report))
-VKGEN_TRAMPOLINE(DestroyDebugReportCallbackEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkInstance instance, VkDebugReportCallbackEXT callback, const VkAllocationCallbacks* pAllocator), (instance, callback, pAllocator), (&instance, &callback, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)instance, (GoUint64)callback, (void*)pAllocator), ((uint64_t)(uintptr_t)instance, (uint64_t)(uintptr_t)callback, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, 0, 1000011000, (uint64_t)callback, 0);))
+VKGEN_TRAMPOLINE(DestroyDebugReportCallbackEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkInstance instance, VkDebugReportCallbackEXT callback, const VkAllocationCallbacks* pAllocator), (instance, callback, pAllocator), (&instance, &callback, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)instance, (GoUint64)callback, (void*)pAllocator), ((uint64_t)(uintptr_t)instance, (uint64_t)(uintptr_t)callback, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000011000, 0, (uint64_t)callback, &vkgen_destroy_saved); vkgen_forget(L, 0, 1000011000, (uint64_t)callback, 0);))
 #endif
 #if (defined(VK_EXT_debug_report))
 #define VKGEN_CMD_vkDestroyDebugReportCallbackEXT(X, ...) X(vkDestroyDebugReportCallbackEXT, DestroyDebugReportCallbackEXT, void, VKGEN_0, VKGEN_I_vkDestroyDebugReportCallbackEXT, (VkInstance instance, VkDebugReportCallbackEXT callback, const VkAllocationCallbacks* pAllocator), (instance, callback, pAllocator), __VA_ARGS__)
@@ -236,7 +238,7 @@ VKGEN_TRAMPOLINE(DestroyDebugReportCallbackEXT, void, VKGEN_0, VKGEN_0, VKGEN_0,
 #endif
 
 #if (defined(VK_EXT_debug_utils))
-VKGEN_TRAMPOLINE(DestroyDebugUtilsMessengerEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkInstance instance, VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks* pAllocator), (instance, messenger, pAllocator), (&instance, &messenger, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)instance, (GoUint64)messenger, (void*)pAllocator), ((uint64_t)(uintptr_t)instance, (uint64_t)(uintptr_t)messenger, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, 0, 1000128000, (uint64_t)messenger, 0);))
+VKGEN_TRAMPOLINE(DestroyDebugUtilsMessengerEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkInstance instance, VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks* pAllocator), (instance, messenger, pAllocator), (&instance, &messenger, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)instance, (GoUint64)messenger, (void*)pAllocator), ((uint64_t)(uintptr_t)instance, (uint64_t)(uintptr_t)messenger, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000128000, 0, (uint64_t)messenger, &vkgen_destroy_saved); vkgen_forget(L, 0, 1000128000, (uint64_t)messenger, 0);))
 #endif
 #if (defined(VK_EXT_debug_utils))
 #define VKGEN_CMD_vkDestroyDebugUtilsMessengerEXT(X, ...) X(vkDestroyDebugUtilsMessengerEXT, DestroyDebugUtilsMessengerEXT, void, VKGEN_0, VKGEN_I_vkDestroyDebugUtilsMessengerEXT, (VkInstance instance, VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks* pAllocator), (instance, messenger, pAllocator), __VA_ARGS__)
@@ -245,7 +247,7 @@ VKGEN_TRAMPOLINE(DestroyDebugUtilsMessengerEXT, void, VKGEN_0, VKGEN_0, VKGEN_0,
 #endif
 
 #if (defined(VK_KHR_deferred_host_operations))
-VKGEN_TRAMPOLINE(DestroyDeferredOperationKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDeferredOperationKHR operation, const VkAllocationCallbacks* pAllocator), (device, operation, pAllocator), (&device, &operation, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)operation, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)operation, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000268000, (uint64_t)operation, 0);))
+VKGEN_TRAMPOLINE(DestroyDeferredOperationKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDeferredOperationKHR operation, const VkAllocationCallbacks* pAllocator), (device, operation, pAllocator), (&device, &operation, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)operation, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)operation, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000268000, (uint64_t)(uintptr_t)device, (uint64_t)operation, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000268000, (uint64_t)operation, 0);))
 #endif
 #if (defined(VK_KHR_deferred_host_operations))
 #define VKGEN_CMD_vkDestroyDeferredOperationKHR(X, ...) X(vkDestroyDeferredOperationKHR, DestroyDeferredOperationKHR, void, VKGEN_0, VKGEN_D_vkDestroyDeferredOperationKHR, (VkDevice device, VkDeferredOperationKHR operation, const VkAllocationCallbacks* pAllocator), (device, operation, pAllocator), __VA_ARGS__)
@@ -254,7 +256,7 @@ VKGEN_TRAMPOLINE(DestroyDeferredOperationKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, d
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyDescriptorPool, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDescriptorPool descriptorPool, const VkAllocationCallbacks* pAllocator), (device, descriptorPool, pAllocator), (&device, &descriptorPool, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)descriptorPool, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)descriptorPool, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 22, (uint64_t)descriptorPool, 1);))
+VKGEN_TRAMPOLINE(DestroyDescriptorPool, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDescriptorPool descriptorPool, const VkAllocationCallbacks* pAllocator), (device, descriptorPool, pAllocator), (&device, &descriptorPool, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)descriptorPool, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)descriptorPool, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 22, (uint64_t)(uintptr_t)device, (uint64_t)descriptorPool, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 22, (uint64_t)descriptorPool, 1);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyDescriptorPool(X, ...) X(vkDestroyDescriptorPool, DestroyDescriptorPool, void, VKGEN_0, VKGEN_D_vkDestroyDescriptorPool, (VkDevice device, VkDescriptorPool descriptorPool, const VkAllocationCallbacks* pAllocator), (device, descriptorPool, pAllocator), __VA_ARGS__)
@@ -263,7 +265,7 @@ VKGEN_TRAMPOLINE(DestroyDescriptorPool, void, VKGEN_0, VKGEN_0, VKGEN_0, device,
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyDescriptorSetLayout, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDescriptorSetLayout descriptorSetLayout, const VkAllocationCallbacks* pAllocator), (device, descriptorSetLayout, pAllocator), (&device, &descriptorSetLayout, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)descriptorSetLayout, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)descriptorSetLayout, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 20, (uint64_t)descriptorSetLayout, 0);))
+VKGEN_TRAMPOLINE(DestroyDescriptorSetLayout, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDescriptorSetLayout descriptorSetLayout, const VkAllocationCallbacks* pAllocator), (device, descriptorSetLayout, pAllocator), (&device, &descriptorSetLayout, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)descriptorSetLayout, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)descriptorSetLayout, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 20, (uint64_t)(uintptr_t)device, (uint64_t)descriptorSetLayout, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 20, (uint64_t)descriptorSetLayout, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyDescriptorSetLayout(X, ...) X(vkDestroyDescriptorSetLayout, DestroyDescriptorSetLayout, void, VKGEN_0, VKGEN_D_vkDestroyDescriptorSetLayout, (VkDevice device, VkDescriptorSetLayout descriptorSetLayout, const VkAllocationCallbacks* pAllocator), (device, descriptorSetLayout, pAllocator), __VA_ARGS__)
@@ -272,7 +274,7 @@ VKGEN_TRAMPOLINE(DestroyDescriptorSetLayout, void, VKGEN_0, VKGEN_0, VKGEN_0, de
 #endif
 
 #if (defined(VK_VERSION_1_1))
-VKGEN_TRAMPOLINE(DestroyDescriptorUpdateTemplate, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate, const VkAllocationCallbacks* pAllocator), (device, descriptorUpdateTemplate, pAllocator), (&device, &descriptorUpdateTemplate, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)descriptorUpdateTemplate, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)descriptorUpdateTemplate, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000085000, (uint64_t)descriptorUpdateTemplate, 0);))
+VKGEN_TRAMPOLINE(DestroyDescriptorUpdateTemplate, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate, const VkAllocationCallbacks* pAllocator), (device, descriptorUpdateTemplate, pAllocator), (&device, &descriptorUpdateTemplate, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)descriptorUpdateTemplate, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)descriptorUpdateTemplate, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000085000, (uint64_t)(uintptr_t)device, (uint64_t)descriptorUpdateTemplate, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000085000, (uint64_t)descriptorUpdateTemplate, 0);))
 #endif
 #if (defined(VK_VERSION_1_1))
 #define VKGEN_CMD_vkDestroyDescriptorUpdateTemplate(X, ...) X(vkDestroyDescriptorUpdateTemplate, DestroyDescriptorUpdateTemplate, void, VKGEN_0, VKGEN_D_vkDestroyDescriptorUpdateTemplate, (VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate, const VkAllocationCallbacks* pAllocator), (device, descriptorUpdateTemplate, pAllocator), __VA_ARGS__)
@@ -295,7 +297,7 @@ VKGEN_TRAMPOLINE(DestroyDevice, void, VKGEN_0, VKGEN_0, VKGEN_0, call, vkgen_des
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyEvent, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkEvent event, const VkAllocationCallbacks* pAllocator), (device, event, pAllocator), (&device, &event, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)event, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)event, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 11, (uint64_t)event, 0);))
+VKGEN_TRAMPOLINE(DestroyEvent, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkEvent event, const VkAllocationCallbacks* pAllocator), (device, event, pAllocator), (&device, &event, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)event, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)event, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 11, (uint64_t)(uintptr_t)device, (uint64_t)event, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 11, (uint64_t)event, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyEvent(X, ...) X(vkDestroyEvent, DestroyEvent, void, VKGEN_0, VKGEN_D_vkDestroyEvent, (VkDevice device, VkEvent event, const VkAllocationCallbacks* pAllocator), (device, event, pAllocator), __VA_ARGS__)
@@ -304,7 +306,7 @@ VKGEN_TRAMPOLINE(DestroyEvent, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDe
 #endif
 
 #if (defined(VK_NV_external_compute_queue))
-VKGEN_TRAMPOLINE(DestroyExternalComputeQueueNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkExternalComputeQueueNV externalQueue, const VkAllocationCallbacks* pAllocator), (device, externalQueue, pAllocator), (&device, &externalQueue, &pAllocator), (GoUintptr, GoUintptr, void*), ((GoUintptr)device, (GoUintptr)externalQueue, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)externalQueue, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000556000, (uint64_t)(uintptr_t)externalQueue, 0);))
+VKGEN_TRAMPOLINE(DestroyExternalComputeQueueNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkExternalComputeQueueNV externalQueue, const VkAllocationCallbacks* pAllocator), (device, externalQueue, pAllocator), (&device, &externalQueue, &pAllocator), (GoUintptr, GoUintptr, void*), ((GoUintptr)device, (GoUintptr)externalQueue, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)externalQueue, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000556000, (uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)externalQueue, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000556000, (uint64_t)(uintptr_t)externalQueue, 0);))
 #endif
 #if (defined(VK_NV_external_compute_queue))
 #define VKGEN_CMD_vkDestroyExternalComputeQueueNV(X, ...) X(vkDestroyExternalComputeQueueNV, DestroyExternalComputeQueueNV, void, VKGEN_0, VKGEN_D_vkDestroyExternalComputeQueueNV, (VkDevice device, VkExternalComputeQueueNV externalQueue, const VkAllocationCallbacks* pAllocator), (device, externalQueue, pAllocator), __VA_ARGS__)
@@ -313,7 +315,7 @@ VKGEN_TRAMPOLINE(DestroyExternalComputeQueueNV, void, VKGEN_0, VKGEN_0, VKGEN_0,
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyFence, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkFence fence, const VkAllocationCallbacks* pAllocator), (device, fence, pAllocator), (&device, &fence, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)fence, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)fence, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 7, (uint64_t)fence, 0);))
+VKGEN_TRAMPOLINE(DestroyFence, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkFence fence, const VkAllocationCallbacks* pAllocator), (device, fence, pAllocator), (&device, &fence, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)fence, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)fence, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 7, (uint64_t)(uintptr_t)device, (uint64_t)fence, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 7, (uint64_t)fence, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyFence(X, ...) X(vkDestroyFence, DestroyFence, void, VKGEN_0, VKGEN_D_vkDestroyFence, (VkDevice device, VkFence fence, const VkAllocationCallbacks* pAllocator), (device, fence, pAllocator), __VA_ARGS__)
@@ -322,7 +324,7 @@ VKGEN_TRAMPOLINE(DestroyFence, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDe
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyFramebuffer, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkFramebuffer framebuffer, const VkAllocationCallbacks* pAllocator), (device, framebuffer, pAllocator), (&device, &framebuffer, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)framebuffer, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)framebuffer, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 24, (uint64_t)framebuffer, 0);))
+VKGEN_TRAMPOLINE(DestroyFramebuffer, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkFramebuffer framebuffer, const VkAllocationCallbacks* pAllocator), (device, framebuffer, pAllocator), (&device, &framebuffer, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)framebuffer, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)framebuffer, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 24, (uint64_t)(uintptr_t)device, (uint64_t)framebuffer, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 24, (uint64_t)framebuffer, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyFramebuffer(X, ...) X(vkDestroyFramebuffer, DestroyFramebuffer, void, VKGEN_0, VKGEN_D_vkDestroyFramebuffer, (VkDevice device, VkFramebuffer framebuffer, const VkAllocationCallbacks* pAllocator), (device, framebuffer, pAllocator), __VA_ARGS__)
@@ -331,7 +333,7 @@ VKGEN_TRAMPOLINE(DestroyFramebuffer, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0,
 #endif
 
 #if (defined(VK_AMD_gpa_interface))
-VKGEN_TRAMPOLINE(DestroyGpaSessionAMD, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkGpaSessionAMD gpaSession, const VkAllocationCallbacks* pAllocator), (device, gpaSession, pAllocator), (&device, &gpaSession, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)gpaSession, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)gpaSession, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000133000, (uint64_t)gpaSession, 0);))
+VKGEN_TRAMPOLINE(DestroyGpaSessionAMD, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkGpaSessionAMD gpaSession, const VkAllocationCallbacks* pAllocator), (device, gpaSession, pAllocator), (&device, &gpaSession, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)gpaSession, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)gpaSession, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000133000, (uint64_t)(uintptr_t)device, (uint64_t)gpaSession, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000133000, (uint64_t)gpaSession, 0);))
 #endif
 #if (defined(VK_AMD_gpa_interface))
 #define VKGEN_CMD_vkDestroyGpaSessionAMD(X, ...) X(vkDestroyGpaSessionAMD, DestroyGpaSessionAMD, void, VKGEN_0, VKGEN_D_vkDestroyGpaSessionAMD, (VkDevice device, VkGpaSessionAMD gpaSession, const VkAllocationCallbacks* pAllocator), (device, gpaSession, pAllocator), __VA_ARGS__)
@@ -340,7 +342,7 @@ VKGEN_TRAMPOLINE(DestroyGpaSessionAMD, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyImage, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkImage image, const VkAllocationCallbacks* pAllocator), (device, image, pAllocator), (&device, &image, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)image, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)image, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 10, (uint64_t)image, 0);))
+VKGEN_TRAMPOLINE(DestroyImage, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkImage image, const VkAllocationCallbacks* pAllocator), (device, image, pAllocator), (&device, &image, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)image, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)image, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 10, (uint64_t)(uintptr_t)device, (uint64_t)image, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 10, (uint64_t)image, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyImage(X, ...) X(vkDestroyImage, DestroyImage, void, VKGEN_0, VKGEN_D_vkDestroyImage, (VkDevice device, VkImage image, const VkAllocationCallbacks* pAllocator), (device, image, pAllocator), __VA_ARGS__)
@@ -349,7 +351,7 @@ VKGEN_TRAMPOLINE(DestroyImage, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDe
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyImageView, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkImageView imageView, const VkAllocationCallbacks* pAllocator), (device, imageView, pAllocator), (&device, &imageView, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)imageView, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)imageView, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 14, (uint64_t)imageView, 0);))
+VKGEN_TRAMPOLINE(DestroyImageView, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkImageView imageView, const VkAllocationCallbacks* pAllocator), (device, imageView, pAllocator), (&device, &imageView, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)imageView, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)imageView, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 14, (uint64_t)(uintptr_t)device, (uint64_t)imageView, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 14, (uint64_t)imageView, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyImageView(X, ...) X(vkDestroyImageView, DestroyImageView, void, VKGEN_0, VKGEN_D_vkDestroyImageView, (VkDevice device, VkImageView imageView, const VkAllocationCallbacks* pAllocator), (device, imageView, pAllocator), __VA_ARGS__)
@@ -358,7 +360,7 @@ VKGEN_TRAMPOLINE(DestroyImageView, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (
 #endif
 
 #if (defined(VK_EXT_device_generated_commands))
-VKGEN_TRAMPOLINE(DestroyIndirectCommandsLayoutEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkIndirectCommandsLayoutEXT indirectCommandsLayout, const VkAllocationCallbacks* pAllocator), (device, indirectCommandsLayout, pAllocator), (&device, &indirectCommandsLayout, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)indirectCommandsLayout, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)indirectCommandsLayout, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000572000, (uint64_t)indirectCommandsLayout, 0);))
+VKGEN_TRAMPOLINE(DestroyIndirectCommandsLayoutEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkIndirectCommandsLayoutEXT indirectCommandsLayout, const VkAllocationCallbacks* pAllocator), (device, indirectCommandsLayout, pAllocator), (&device, &indirectCommandsLayout, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)indirectCommandsLayout, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)indirectCommandsLayout, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000572000, (uint64_t)(uintptr_t)device, (uint64_t)indirectCommandsLayout, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000572000, (uint64_t)indirectCommandsLayout, 0);))
 #endif
 #if (defined(VK_EXT_device_generated_commands))
 #define VKGEN_CMD_vkDestroyIndirectCommandsLayoutEXT(X, ...) X(vkDestroyIndirectCommandsLayoutEXT, DestroyIndirectCommandsLayoutEXT, void, VKGEN_0, VKGEN_D_vkDestroyIndirectCommandsLayoutEXT, (VkDevice device, VkIndirectCommandsLayoutEXT indirectCommandsLayout, const VkAllocationCallbacks* pAllocator), (device, indirectCommandsLayout, pAllocator), __VA_ARGS__)
@@ -367,7 +369,7 @@ VKGEN_TRAMPOLINE(DestroyIndirectCommandsLayoutEXT, void, VKGEN_0, VKGEN_0, VKGEN
 #endif
 
 #if (defined(VK_NV_device_generated_commands))
-VKGEN_TRAMPOLINE(DestroyIndirectCommandsLayoutNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkIndirectCommandsLayoutNV indirectCommandsLayout, const VkAllocationCallbacks* pAllocator), (device, indirectCommandsLayout, pAllocator), (&device, &indirectCommandsLayout, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)indirectCommandsLayout, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)indirectCommandsLayout, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000277000, (uint64_t)indirectCommandsLayout, 0);))
+VKGEN_TRAMPOLINE(DestroyIndirectCommandsLayoutNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkIndirectCommandsLayoutNV indirectCommandsLayout, const VkAllocationCallbacks* pAllocator), (device, indirectCommandsLayout, pAllocator), (&device, &indirectCommandsLayout, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)indirectCommandsLayout, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)indirectCommandsLayout, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000277000, (uint64_t)(uintptr_t)device, (uint64_t)indirectCommandsLayout, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000277000, (uint64_t)indirectCommandsLayout, 0);))
 #endif
 #if (defined(VK_NV_device_generated_commands))
 #define VKGEN_CMD_vkDestroyIndirectCommandsLayoutNV(X, ...) X(vkDestroyIndirectCommandsLayoutNV, DestroyIndirectCommandsLayoutNV, void, VKGEN_0, VKGEN_D_vkDestroyIndirectCommandsLayoutNV, (VkDevice device, VkIndirectCommandsLayoutNV indirectCommandsLayout, const VkAllocationCallbacks* pAllocator), (device, indirectCommandsLayout, pAllocator), __VA_ARGS__)
@@ -376,7 +378,7 @@ VKGEN_TRAMPOLINE(DestroyIndirectCommandsLayoutNV, void, VKGEN_0, VKGEN_0, VKGEN_
 #endif
 
 #if (defined(VK_EXT_device_generated_commands))
-VKGEN_TRAMPOLINE(DestroyIndirectExecutionSetEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkIndirectExecutionSetEXT indirectExecutionSet, const VkAllocationCallbacks* pAllocator), (device, indirectExecutionSet, pAllocator), (&device, &indirectExecutionSet, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)indirectExecutionSet, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)indirectExecutionSet, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000572001, (uint64_t)indirectExecutionSet, 0);))
+VKGEN_TRAMPOLINE(DestroyIndirectExecutionSetEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkIndirectExecutionSetEXT indirectExecutionSet, const VkAllocationCallbacks* pAllocator), (device, indirectExecutionSet, pAllocator), (&device, &indirectExecutionSet, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)indirectExecutionSet, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)indirectExecutionSet, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000572001, (uint64_t)(uintptr_t)device, (uint64_t)indirectExecutionSet, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000572001, (uint64_t)indirectExecutionSet, 0);))
 #endif
 #if (defined(VK_EXT_device_generated_commands))
 #define VKGEN_CMD_vkDestroyIndirectExecutionSetEXT(X, ...) X(vkDestroyIndirectExecutionSetEXT, DestroyIndirectExecutionSetEXT, void, VKGEN_0, VKGEN_D_vkDestroyIndirectExecutionSetEXT, (VkDevice device, VkIndirectExecutionSetEXT indirectExecutionSet, const VkAllocationCallbacks* pAllocator), (device, indirectExecutionSet, pAllocator), __VA_ARGS__)
@@ -394,7 +396,7 @@ VKGEN_TRAMPOLINE(DestroyInstance, void, VKGEN_0, VKGEN_0, VKGEN_0, call, vkgen_d
 #endif
 
 #if (defined(VK_EXT_opacity_micromap))
-VKGEN_TRAMPOLINE(DestroyMicromapEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkMicromapEXT micromap, const VkAllocationCallbacks* pAllocator), (device, micromap, pAllocator), (&device, &micromap, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)micromap, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)micromap, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000396000, (uint64_t)micromap, 0);))
+VKGEN_TRAMPOLINE(DestroyMicromapEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkMicromapEXT micromap, const VkAllocationCallbacks* pAllocator), (device, micromap, pAllocator), (&device, &micromap, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)micromap, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)micromap, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000396000, (uint64_t)(uintptr_t)device, (uint64_t)micromap, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000396000, (uint64_t)micromap, 0);))
 #endif
 #if (defined(VK_EXT_opacity_micromap))
 #define VKGEN_CMD_vkDestroyMicromapEXT(X, ...) X(vkDestroyMicromapEXT, DestroyMicromapEXT, void, VKGEN_0, VKGEN_D_vkDestroyMicromapEXT, (VkDevice device, VkMicromapEXT micromap, const VkAllocationCallbacks* pAllocator), (device, micromap, pAllocator), __VA_ARGS__)
@@ -403,7 +405,7 @@ VKGEN_TRAMPOLINE(DestroyMicromapEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0,
 #endif
 
 #if (defined(VK_NV_optical_flow))
-VKGEN_TRAMPOLINE(DestroyOpticalFlowSessionNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkOpticalFlowSessionNV session, const VkAllocationCallbacks* pAllocator), (device, session, pAllocator), (&device, &session, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)session, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)session, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000464000, (uint64_t)session, 0);))
+VKGEN_TRAMPOLINE(DestroyOpticalFlowSessionNV, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkOpticalFlowSessionNV session, const VkAllocationCallbacks* pAllocator), (device, session, pAllocator), (&device, &session, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)session, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)session, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000464000, (uint64_t)(uintptr_t)device, (uint64_t)session, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000464000, (uint64_t)session, 0);))
 #endif
 #if (defined(VK_NV_optical_flow))
 #define VKGEN_CMD_vkDestroyOpticalFlowSessionNV(X, ...) X(vkDestroyOpticalFlowSessionNV, DestroyOpticalFlowSessionNV, void, VKGEN_0, VKGEN_D_vkDestroyOpticalFlowSessionNV, (VkDevice device, VkOpticalFlowSessionNV session, const VkAllocationCallbacks* pAllocator), (device, session, pAllocator), __VA_ARGS__)
@@ -412,7 +414,7 @@ VKGEN_TRAMPOLINE(DestroyOpticalFlowSessionNV, void, VKGEN_0, VKGEN_0, VKGEN_0, d
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyPipeline, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks* pAllocator), (device, pipeline, pAllocator), (&device, &pipeline, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)pipeline, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pipeline, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 19, (uint64_t)pipeline, 0);))
+VKGEN_TRAMPOLINE(DestroyPipeline, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks* pAllocator), (device, pipeline, pAllocator), (&device, &pipeline, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)pipeline, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pipeline, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 19, (uint64_t)(uintptr_t)device, (uint64_t)pipeline, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 19, (uint64_t)pipeline, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyPipeline(X, ...) X(vkDestroyPipeline, DestroyPipeline, void, VKGEN_0, VKGEN_D_vkDestroyPipeline, (VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks* pAllocator), (device, pipeline, pAllocator), __VA_ARGS__)
@@ -421,7 +423,7 @@ VKGEN_TRAMPOLINE(DestroyPipeline, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (V
 #endif
 
 #if (defined(VK_KHR_pipeline_binary))
-VKGEN_TRAMPOLINE(DestroyPipelineBinaryKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPipelineBinaryKHR pipelineBinary, const VkAllocationCallbacks* pAllocator), (device, pipelineBinary, pAllocator), (&device, &pipelineBinary, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)pipelineBinary, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pipelineBinary, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000483000, (uint64_t)pipelineBinary, 0);))
+VKGEN_TRAMPOLINE(DestroyPipelineBinaryKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPipelineBinaryKHR pipelineBinary, const VkAllocationCallbacks* pAllocator), (device, pipelineBinary, pAllocator), (&device, &pipelineBinary, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)pipelineBinary, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pipelineBinary, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000483000, (uint64_t)(uintptr_t)device, (uint64_t)pipelineBinary, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000483000, (uint64_t)pipelineBinary, 0);))
 #endif
 #if (defined(VK_KHR_pipeline_binary))
 #define VKGEN_CMD_vkDestroyPipelineBinaryKHR(X, ...) X(vkDestroyPipelineBinaryKHR, DestroyPipelineBinaryKHR, void, VKGEN_0, VKGEN_D_vkDestroyPipelineBinaryKHR, (VkDevice device, VkPipelineBinaryKHR pipelineBinary, const VkAllocationCallbacks* pAllocator), (device, pipelineBinary, pAllocator), __VA_ARGS__)
@@ -430,7 +432,7 @@ VKGEN_TRAMPOLINE(DestroyPipelineBinaryKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, devi
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyPipelineCache, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPipelineCache pipelineCache, const VkAllocationCallbacks* pAllocator), (device, pipelineCache, pAllocator), (&device, &pipelineCache, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)pipelineCache, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pipelineCache, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 16, (uint64_t)pipelineCache, 0);))
+VKGEN_TRAMPOLINE(DestroyPipelineCache, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPipelineCache pipelineCache, const VkAllocationCallbacks* pAllocator), (device, pipelineCache, pAllocator), (&device, &pipelineCache, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)pipelineCache, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pipelineCache, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 16, (uint64_t)(uintptr_t)device, (uint64_t)pipelineCache, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 16, (uint64_t)pipelineCache, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyPipelineCache(X, ...) X(vkDestroyPipelineCache, DestroyPipelineCache, void, VKGEN_0, VKGEN_D_vkDestroyPipelineCache, (VkDevice device, VkPipelineCache pipelineCache, const VkAllocationCallbacks* pAllocator), (device, pipelineCache, pAllocator), __VA_ARGS__)
@@ -439,7 +441,7 @@ VKGEN_TRAMPOLINE(DestroyPipelineCache, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyPipelineLayout, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPipelineLayout pipelineLayout, const VkAllocationCallbacks* pAllocator), (device, pipelineLayout, pAllocator), (&device, &pipelineLayout, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)pipelineLayout, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pipelineLayout, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 17, (uint64_t)pipelineLayout, 0);))
+VKGEN_TRAMPOLINE(DestroyPipelineLayout, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPipelineLayout pipelineLayout, const VkAllocationCallbacks* pAllocator), (device, pipelineLayout, pAllocator), (&device, &pipelineLayout, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)pipelineLayout, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pipelineLayout, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 17, (uint64_t)(uintptr_t)device, (uint64_t)pipelineLayout, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 17, (uint64_t)pipelineLayout, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyPipelineLayout(X, ...) X(vkDestroyPipelineLayout, DestroyPipelineLayout, void, VKGEN_0, VKGEN_D_vkDestroyPipelineLayout, (VkDevice device, VkPipelineLayout pipelineLayout, const VkAllocationCallbacks* pAllocator), (device, pipelineLayout, pAllocator), __VA_ARGS__)
@@ -448,7 +450,7 @@ VKGEN_TRAMPOLINE(DestroyPipelineLayout, void, VKGEN_0, VKGEN_0, VKGEN_0, device,
 #endif
 
 #if (defined(VK_VERSION_1_3))
-VKGEN_TRAMPOLINE(DestroyPrivateDataSlot, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPrivateDataSlot privateDataSlot, const VkAllocationCallbacks* pAllocator), (device, privateDataSlot, pAllocator), (&device, &privateDataSlot, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)privateDataSlot, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)privateDataSlot, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000295000, (uint64_t)privateDataSlot, 0);))
+VKGEN_TRAMPOLINE(DestroyPrivateDataSlot, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkPrivateDataSlot privateDataSlot, const VkAllocationCallbacks* pAllocator), (device, privateDataSlot, pAllocator), (&device, &privateDataSlot, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)privateDataSlot, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)privateDataSlot, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000295000, (uint64_t)(uintptr_t)device, (uint64_t)privateDataSlot, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000295000, (uint64_t)privateDataSlot, 0);))
 #endif
 #if (defined(VK_VERSION_1_3))
 #define VKGEN_CMD_vkDestroyPrivateDataSlot(X, ...) X(vkDestroyPrivateDataSlot, DestroyPrivateDataSlot, void, VKGEN_0, VKGEN_D_vkDestroyPrivateDataSlot, (VkDevice device, VkPrivateDataSlot privateDataSlot, const VkAllocationCallbacks* pAllocator), (device, privateDataSlot, pAllocator), __VA_ARGS__)
@@ -462,7 +464,7 @@ VKGEN_TRAMPOLINE(DestroyPrivateDataSlot, void, VKGEN_0, VKGEN_0, VKGEN_0, device
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyQueryPool, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkQueryPool queryPool, const VkAllocationCallbacks* pAllocator), (device, queryPool, pAllocator), (&device, &queryPool, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)queryPool, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)queryPool, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 12, (uint64_t)queryPool, 0);))
+VKGEN_TRAMPOLINE(DestroyQueryPool, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkQueryPool queryPool, const VkAllocationCallbacks* pAllocator), (device, queryPool, pAllocator), (&device, &queryPool, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)queryPool, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)queryPool, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 12, (uint64_t)(uintptr_t)device, (uint64_t)queryPool, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 12, (uint64_t)queryPool, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyQueryPool(X, ...) X(vkDestroyQueryPool, DestroyQueryPool, void, VKGEN_0, VKGEN_D_vkDestroyQueryPool, (VkDevice device, VkQueryPool queryPool, const VkAllocationCallbacks* pAllocator), (device, queryPool, pAllocator), __VA_ARGS__)
@@ -471,7 +473,7 @@ VKGEN_TRAMPOLINE(DestroyQueryPool, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyRenderPass, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkRenderPass renderPass, const VkAllocationCallbacks* pAllocator), (device, renderPass, pAllocator), (&device, &renderPass, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)renderPass, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)renderPass, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 18, (uint64_t)renderPass, 0);))
+VKGEN_TRAMPOLINE(DestroyRenderPass, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkRenderPass renderPass, const VkAllocationCallbacks* pAllocator), (device, renderPass, pAllocator), (&device, &renderPass, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)renderPass, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)renderPass, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 18, (uint64_t)(uintptr_t)device, (uint64_t)renderPass, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 18, (uint64_t)renderPass, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyRenderPass(X, ...) X(vkDestroyRenderPass, DestroyRenderPass, void, VKGEN_0, VKGEN_D_vkDestroyRenderPass, (VkDevice device, VkRenderPass renderPass, const VkAllocationCallbacks* pAllocator), (device, renderPass, pAllocator), __VA_ARGS__)
@@ -480,7 +482,7 @@ VKGEN_TRAMPOLINE(DestroyRenderPass, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, 
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroySampler, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkSampler sampler, const VkAllocationCallbacks* pAllocator), (device, sampler, pAllocator), (&device, &sampler, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)sampler, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)sampler, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 21, (uint64_t)sampler, 0);))
+VKGEN_TRAMPOLINE(DestroySampler, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkSampler sampler, const VkAllocationCallbacks* pAllocator), (device, sampler, pAllocator), (&device, &sampler, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)sampler, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)sampler, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 21, (uint64_t)(uintptr_t)device, (uint64_t)sampler, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 21, (uint64_t)sampler, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroySampler(X, ...) X(vkDestroySampler, DestroySampler, void, VKGEN_0, VKGEN_D_vkDestroySampler, (VkDevice device, VkSampler sampler, const VkAllocationCallbacks* pAllocator), (device, sampler, pAllocator), __VA_ARGS__)
@@ -489,7 +491,7 @@ VKGEN_TRAMPOLINE(DestroySampler, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (Vk
 #endif
 
 #if (defined(VK_VERSION_1_1))
-VKGEN_TRAMPOLINE(DestroySamplerYcbcrConversion, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkSamplerYcbcrConversion ycbcrConversion, const VkAllocationCallbacks* pAllocator), (device, ycbcrConversion, pAllocator), (&device, &ycbcrConversion, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)ycbcrConversion, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)ycbcrConversion, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000156000, (uint64_t)ycbcrConversion, 0);))
+VKGEN_TRAMPOLINE(DestroySamplerYcbcrConversion, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkSamplerYcbcrConversion ycbcrConversion, const VkAllocationCallbacks* pAllocator), (device, ycbcrConversion, pAllocator), (&device, &ycbcrConversion, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)ycbcrConversion, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)ycbcrConversion, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000156000, (uint64_t)(uintptr_t)device, (uint64_t)ycbcrConversion, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000156000, (uint64_t)ycbcrConversion, 0);))
 #endif
 #if (defined(VK_VERSION_1_1))
 #define VKGEN_CMD_vkDestroySamplerYcbcrConversion(X, ...) X(vkDestroySamplerYcbcrConversion, DestroySamplerYcbcrConversion, void, VKGEN_0, VKGEN_D_vkDestroySamplerYcbcrConversion, (VkDevice device, VkSamplerYcbcrConversion ycbcrConversion, const VkAllocationCallbacks* pAllocator), (device, ycbcrConversion, pAllocator), __VA_ARGS__)
@@ -503,7 +505,7 @@ VKGEN_TRAMPOLINE(DestroySamplerYcbcrConversion, void, VKGEN_0, VKGEN_0, VKGEN_0,
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroySemaphore, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkSemaphore semaphore, const VkAllocationCallbacks* pAllocator), (device, semaphore, pAllocator), (&device, &semaphore, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)semaphore, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)semaphore, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 5, (uint64_t)semaphore, 0);))
+VKGEN_TRAMPOLINE(DestroySemaphore, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkSemaphore semaphore, const VkAllocationCallbacks* pAllocator), (device, semaphore, pAllocator), (&device, &semaphore, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)semaphore, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)semaphore, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 5, (uint64_t)(uintptr_t)device, (uint64_t)semaphore, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 5, (uint64_t)semaphore, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroySemaphore(X, ...) X(vkDestroySemaphore, DestroySemaphore, void, VKGEN_0, VKGEN_D_vkDestroySemaphore, (VkDevice device, VkSemaphore semaphore, const VkAllocationCallbacks* pAllocator), (device, semaphore, pAllocator), __VA_ARGS__)
@@ -512,7 +514,7 @@ VKGEN_TRAMPOLINE(DestroySemaphore, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (
 #endif
 
 #if (defined(VK_EXT_shader_object))
-VKGEN_TRAMPOLINE(DestroyShaderEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkShaderEXT shader, const VkAllocationCallbacks* pAllocator), (device, shader, pAllocator), (&device, &shader, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)shader, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)shader, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000482000, (uint64_t)shader, 0);))
+VKGEN_TRAMPOLINE(DestroyShaderEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkShaderEXT shader, const VkAllocationCallbacks* pAllocator), (device, shader, pAllocator), (&device, &shader, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)shader, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)shader, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000482000, (uint64_t)(uintptr_t)device, (uint64_t)shader, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000482000, (uint64_t)shader, 0);))
 #endif
 #if (defined(VK_EXT_shader_object))
 #define VKGEN_CMD_vkDestroyShaderEXT(X, ...) X(vkDestroyShaderEXT, DestroyShaderEXT, void, VKGEN_0, VKGEN_D_vkDestroyShaderEXT, (VkDevice device, VkShaderEXT shader, const VkAllocationCallbacks* pAllocator), (device, shader, pAllocator), __VA_ARGS__)
@@ -521,7 +523,7 @@ VKGEN_TRAMPOLINE(DestroyShaderEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (
 #endif
 
 #if (defined(VK_ARM_shader_instrumentation))
-VKGEN_TRAMPOLINE(DestroyShaderInstrumentationARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkShaderInstrumentationARM instrumentation, const VkAllocationCallbacks* pAllocator), (device, instrumentation, pAllocator), (&device, &instrumentation, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)instrumentation, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)instrumentation, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000607000, (uint64_t)instrumentation, 0);))
+VKGEN_TRAMPOLINE(DestroyShaderInstrumentationARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkShaderInstrumentationARM instrumentation, const VkAllocationCallbacks* pAllocator), (device, instrumentation, pAllocator), (&device, &instrumentation, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)instrumentation, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)instrumentation, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000607000, (uint64_t)(uintptr_t)device, (uint64_t)instrumentation, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000607000, (uint64_t)instrumentation, 0);))
 #endif
 #if (defined(VK_ARM_shader_instrumentation))
 #define VKGEN_CMD_vkDestroyShaderInstrumentationARM(X, ...) X(vkDestroyShaderInstrumentationARM, DestroyShaderInstrumentationARM, void, VKGEN_0, VKGEN_D_vkDestroyShaderInstrumentationARM, (VkDevice device, VkShaderInstrumentationARM instrumentation, const VkAllocationCallbacks* pAllocator), (device, instrumentation, pAllocator), __VA_ARGS__)
@@ -530,7 +532,7 @@ VKGEN_TRAMPOLINE(DestroyShaderInstrumentationARM, void, VKGEN_0, VKGEN_0, VKGEN_
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(DestroyShaderModule, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkShaderModule shaderModule, const VkAllocationCallbacks* pAllocator), (device, shaderModule, pAllocator), (&device, &shaderModule, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)shaderModule, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)shaderModule, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 15, (uint64_t)shaderModule, 0);))
+VKGEN_TRAMPOLINE(DestroyShaderModule, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkShaderModule shaderModule, const VkAllocationCallbacks* pAllocator), (device, shaderModule, pAllocator), (&device, &shaderModule, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)shaderModule, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)shaderModule, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 15, (uint64_t)(uintptr_t)device, (uint64_t)shaderModule, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 15, (uint64_t)shaderModule, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkDestroyShaderModule(X, ...) X(vkDestroyShaderModule, DestroyShaderModule, void, VKGEN_0, VKGEN_D_vkDestroyShaderModule, (VkDevice device, VkShaderModule shaderModule, const VkAllocationCallbacks* pAllocator), (device, shaderModule, pAllocator), __VA_ARGS__)
@@ -539,7 +541,7 @@ VKGEN_TRAMPOLINE(DestroyShaderModule, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0
 #endif
 
 #if (defined(VK_KHR_surface))
-VKGEN_TRAMPOLINE(DestroySurfaceKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkInstance instance, VkSurfaceKHR surface, const VkAllocationCallbacks* pAllocator), (instance, surface, pAllocator), (&instance, &surface, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)instance, (GoUint64)surface, (void*)pAllocator), ((uint64_t)(uintptr_t)instance, (uint64_t)(uintptr_t)surface, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, 0, 1000000000, (uint64_t)surface, 0);))
+VKGEN_TRAMPOLINE(DestroySurfaceKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0, (VkInstance instance, VkSurfaceKHR surface, const VkAllocationCallbacks* pAllocator), (instance, surface, pAllocator), (&instance, &surface, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)instance, (GoUint64)surface, (void*)pAllocator), ((uint64_t)(uintptr_t)instance, (uint64_t)(uintptr_t)surface, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000000000, 0, (uint64_t)surface, &vkgen_destroy_saved); vkgen_forget(L, 0, 1000000000, (uint64_t)surface, 0);))
 #endif
 #if (defined(VK_KHR_surface))
 #define VKGEN_CMD_vkDestroySurfaceKHR(X, ...) X(vkDestroySurfaceKHR, DestroySurfaceKHR, void, VKGEN_0, VKGEN_I_vkDestroySurfaceKHR, (VkInstance instance, VkSurfaceKHR surface, const VkAllocationCallbacks* pAllocator), (instance, surface, pAllocator), __VA_ARGS__)
@@ -548,7 +550,7 @@ VKGEN_TRAMPOLINE(DestroySurfaceKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, instance, 0
 #endif
 
 #if (defined(VK_KHR_swapchain))
-VKGEN_TRAMPOLINE(DestroySwapchainKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkSwapchainKHR swapchain, const VkAllocationCallbacks* pAllocator), (device, swapchain, pAllocator), (&device, &swapchain, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)swapchain, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)swapchain, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget_images(L, (uint64_t)(uintptr_t)device, (uint64_t)swapchain, VKGEN_D_vkGetSwapchainImagesKHR); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000001000, (uint64_t)swapchain, 0);))
+VKGEN_TRAMPOLINE(DestroySwapchainKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkSwapchainKHR swapchain, const VkAllocationCallbacks* pAllocator), (device, swapchain, pAllocator), (&device, &swapchain, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)swapchain, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)swapchain, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000001000, (uint64_t)(uintptr_t)device, (uint64_t)swapchain, &vkgen_destroy_saved); vkgen_forget_images(L, (uint64_t)(uintptr_t)device, (uint64_t)swapchain, VKGEN_D_vkGetSwapchainImagesKHR); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000001000, (uint64_t)swapchain, 0);))
 #endif
 #if (defined(VK_KHR_swapchain))
 #define VKGEN_CMD_vkDestroySwapchainKHR(X, ...) X(vkDestroySwapchainKHR, DestroySwapchainKHR, void, VKGEN_0, VKGEN_D_vkDestroySwapchainKHR, (VkDevice device, VkSwapchainKHR swapchain, const VkAllocationCallbacks* pAllocator), (device, swapchain, pAllocator), __VA_ARGS__)
@@ -557,7 +559,7 @@ VKGEN_TRAMPOLINE(DestroySwapchainKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0
 #endif
 
 #if (defined(VK_ARM_tensors))
-VKGEN_TRAMPOLINE(DestroyTensorARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkTensorARM tensor, const VkAllocationCallbacks* pAllocator), (device, tensor, pAllocator), (&device, &tensor, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)tensor, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)tensor, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000460000, (uint64_t)tensor, 0);))
+VKGEN_TRAMPOLINE(DestroyTensorARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkTensorARM tensor, const VkAllocationCallbacks* pAllocator), (device, tensor, pAllocator), (&device, &tensor, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)tensor, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)tensor, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000460000, (uint64_t)(uintptr_t)device, (uint64_t)tensor, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000460000, (uint64_t)tensor, 0);))
 #endif
 #if (defined(VK_ARM_tensors))
 #define VKGEN_CMD_vkDestroyTensorARM(X, ...) X(vkDestroyTensorARM, DestroyTensorARM, void, VKGEN_0, VKGEN_D_vkDestroyTensorARM, (VkDevice device, VkTensorARM tensor, const VkAllocationCallbacks* pAllocator), (device, tensor, pAllocator), __VA_ARGS__)
@@ -566,7 +568,7 @@ VKGEN_TRAMPOLINE(DestroyTensorARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (
 #endif
 
 #if (defined(VK_ARM_tensors))
-VKGEN_TRAMPOLINE(DestroyTensorViewARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkTensorViewARM tensorView, const VkAllocationCallbacks* pAllocator), (device, tensorView, pAllocator), (&device, &tensorView, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)tensorView, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)tensorView, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000460001, (uint64_t)tensorView, 0);))
+VKGEN_TRAMPOLINE(DestroyTensorViewARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkTensorViewARM tensorView, const VkAllocationCallbacks* pAllocator), (device, tensorView, pAllocator), (&device, &tensorView, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)tensorView, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)tensorView, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000460001, (uint64_t)(uintptr_t)device, (uint64_t)tensorView, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000460001, (uint64_t)tensorView, 0);))
 #endif
 #if (defined(VK_ARM_tensors))
 #define VKGEN_CMD_vkDestroyTensorViewARM(X, ...) X(vkDestroyTensorViewARM, DestroyTensorViewARM, void, VKGEN_0, VKGEN_D_vkDestroyTensorViewARM, (VkDevice device, VkTensorViewARM tensorView, const VkAllocationCallbacks* pAllocator), (device, tensorView, pAllocator), __VA_ARGS__)
@@ -575,7 +577,7 @@ VKGEN_TRAMPOLINE(DestroyTensorViewARM, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 
 #endif
 
 #if (defined(VK_EXT_validation_cache))
-VKGEN_TRAMPOLINE(DestroyValidationCacheEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkValidationCacheEXT validationCache, const VkAllocationCallbacks* pAllocator), (device, validationCache, pAllocator), (&device, &validationCache, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)validationCache, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)validationCache, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000160000, (uint64_t)validationCache, 0);))
+VKGEN_TRAMPOLINE(DestroyValidationCacheEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkValidationCacheEXT validationCache, const VkAllocationCallbacks* pAllocator), (device, validationCache, pAllocator), (&device, &validationCache, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)validationCache, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)validationCache, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000160000, (uint64_t)(uintptr_t)device, (uint64_t)validationCache, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000160000, (uint64_t)validationCache, 0);))
 #endif
 #if (defined(VK_EXT_validation_cache))
 #define VKGEN_CMD_vkDestroyValidationCacheEXT(X, ...) X(vkDestroyValidationCacheEXT, DestroyValidationCacheEXT, void, VKGEN_0, VKGEN_D_vkDestroyValidationCacheEXT, (VkDevice device, VkValidationCacheEXT validationCache, const VkAllocationCallbacks* pAllocator), (device, validationCache, pAllocator), __VA_ARGS__)
@@ -584,7 +586,7 @@ VKGEN_TRAMPOLINE(DestroyValidationCacheEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, dev
 #endif
 
 #if (defined(VK_KHR_video_queue))
-VKGEN_TRAMPOLINE(DestroyVideoSessionKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkVideoSessionKHR videoSession, const VkAllocationCallbacks* pAllocator), (device, videoSession, pAllocator), (&device, &videoSession, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)videoSession, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)videoSession, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000023000, (uint64_t)videoSession, 0);))
+VKGEN_TRAMPOLINE(DestroyVideoSessionKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkVideoSessionKHR videoSession, const VkAllocationCallbacks* pAllocator), (device, videoSession, pAllocator), (&device, &videoSession, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)videoSession, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)videoSession, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000023000, (uint64_t)(uintptr_t)device, (uint64_t)videoSession, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000023000, (uint64_t)videoSession, 0);))
 #endif
 #if (defined(VK_KHR_video_queue))
 #define VKGEN_CMD_vkDestroyVideoSessionKHR(X, ...) X(vkDestroyVideoSessionKHR, DestroyVideoSessionKHR, void, VKGEN_0, VKGEN_D_vkDestroyVideoSessionKHR, (VkDevice device, VkVideoSessionKHR videoSession, const VkAllocationCallbacks* pAllocator), (device, videoSession, pAllocator), __VA_ARGS__)
@@ -593,7 +595,7 @@ VKGEN_TRAMPOLINE(DestroyVideoSessionKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device
 #endif
 
 #if (defined(VK_KHR_video_queue))
-VKGEN_TRAMPOLINE(DestroyVideoSessionParametersKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkVideoSessionParametersKHR videoSessionParameters, const VkAllocationCallbacks* pAllocator), (device, videoSessionParameters, pAllocator), (&device, &videoSessionParameters, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)videoSessionParameters, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)videoSessionParameters, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000023001, (uint64_t)videoSessionParameters, 0);))
+VKGEN_TRAMPOLINE(DestroyVideoSessionParametersKHR, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkVideoSessionParametersKHR videoSessionParameters, const VkAllocationCallbacks* pAllocator), (device, videoSessionParameters, pAllocator), (&device, &videoSessionParameters, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)videoSessionParameters, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)videoSessionParameters, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000023001, (uint64_t)(uintptr_t)device, (uint64_t)videoSessionParameters, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000023001, (uint64_t)videoSessionParameters, 0);))
 #endif
 #if (defined(VK_KHR_video_queue))
 #define VKGEN_CMD_vkDestroyVideoSessionParametersKHR(X, ...) X(vkDestroyVideoSessionParametersKHR, DestroyVideoSessionParametersKHR, void, VKGEN_0, VKGEN_D_vkDestroyVideoSessionParametersKHR, (VkDevice device, VkVideoSessionParametersKHR videoSessionParameters, const VkAllocationCallbacks* pAllocator), (device, videoSessionParameters, pAllocator), __VA_ARGS__)
@@ -638,7 +640,7 @@ VKGEN_TRAMPOLINE(EnumerateInstanceLayerProperties, VkResult, VKGEN_1, VKGEN_1, V
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(FreeCommandBuffers, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCommandPool commandPool, uint32_t commandBufferCount, const VkCommandBuffer* pCommandBuffers), (device, commandPool, commandBufferCount, pCommandBuffers), (&device, &commandPool, &commandBufferCount, &pCommandBuffers), (GoUintptr, GoUint64, uint32_t, void*), ((GoUintptr)device, (GoUint64)commandPool, (uint32_t)commandBufferCount, (void*)pCommandBuffers), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)commandPool, (uint64_t)commandBufferCount, (uint64_t)(uintptr_t)pCommandBuffers), (if (pCommandBuffers) for (uint32_t i = 0; i < commandBufferCount; i++) vkgen_forget(L, (uint64_t)(uintptr_t)device, 6, (uint64_t)(uintptr_t)pCommandBuffers[i], 0);))
+VKGEN_TRAMPOLINE(FreeCommandBuffers, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkCommandPool commandPool, uint32_t commandBufferCount, const VkCommandBuffer* pCommandBuffers), (device, commandPool, commandBufferCount, pCommandBuffers), (&device, &commandPool, &commandBufferCount, &pCommandBuffers), (GoUintptr, GoUint64, uint32_t, void*), ((GoUintptr)device, (GoUint64)commandPool, (uint32_t)commandBufferCount, (void*)pCommandBuffers), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)commandPool, (uint64_t)commandBufferCount, (uint64_t)(uintptr_t)pCommandBuffers), (vkgen_destroy_on = vkgen_destroy_enter(L, 6, (uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pCommandBuffers, &vkgen_destroy_saved); if (pCommandBuffers) for (uint32_t i = 0; i < commandBufferCount; i++) vkgen_forget(L, (uint64_t)(uintptr_t)device, 6, (uint64_t)(uintptr_t)pCommandBuffers[i], 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkFreeCommandBuffers(X, ...) X(vkFreeCommandBuffers, FreeCommandBuffers, void, VKGEN_0, VKGEN_D_vkFreeCommandBuffers, (VkDevice device, VkCommandPool commandPool, uint32_t commandBufferCount, const VkCommandBuffer* pCommandBuffers), (device, commandPool, commandBufferCount, pCommandBuffers), __VA_ARGS__)
@@ -647,7 +649,7 @@ VKGEN_TRAMPOLINE(FreeCommandBuffers, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0,
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(FreeDescriptorSets, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkDescriptorPool descriptorPool, uint32_t descriptorSetCount, const VkDescriptorSet* pDescriptorSets), (device, descriptorPool, descriptorSetCount, pDescriptorSets), (&device, &descriptorPool, &descriptorSetCount, &pDescriptorSets), (GoUintptr, GoUint64, uint32_t, void*), ((GoUintptr)device, (GoUint64)descriptorPool, (uint32_t)descriptorSetCount, (void*)pDescriptorSets), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)descriptorPool, (uint64_t)descriptorSetCount, (uint64_t)(uintptr_t)pDescriptorSets), (if (pDescriptorSets) for (uint32_t i = 0; i < descriptorSetCount; i++) vkgen_forget(L, (uint64_t)(uintptr_t)device, 23, (uint64_t)pDescriptorSets[i], 0);))
+VKGEN_TRAMPOLINE(FreeDescriptorSets, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkDescriptorPool descriptorPool, uint32_t descriptorSetCount, const VkDescriptorSet* pDescriptorSets), (device, descriptorPool, descriptorSetCount, pDescriptorSets), (&device, &descriptorPool, &descriptorSetCount, &pDescriptorSets), (GoUintptr, GoUint64, uint32_t, void*), ((GoUintptr)device, (GoUint64)descriptorPool, (uint32_t)descriptorSetCount, (void*)pDescriptorSets), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)descriptorPool, (uint64_t)descriptorSetCount, (uint64_t)(uintptr_t)pDescriptorSets), (vkgen_destroy_on = vkgen_destroy_enter(L, 23, (uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pDescriptorSets, &vkgen_destroy_saved); if (pDescriptorSets) for (uint32_t i = 0; i < descriptorSetCount; i++) vkgen_forget(L, (uint64_t)(uintptr_t)device, 23, (uint64_t)pDescriptorSets[i], 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkFreeDescriptorSets(X, ...) X(vkFreeDescriptorSets, FreeDescriptorSets, VkResult, VKGEN_1, VKGEN_D_vkFreeDescriptorSets, (VkDevice device, VkDescriptorPool descriptorPool, uint32_t descriptorSetCount, const VkDescriptorSet* pDescriptorSets), (device, descriptorPool, descriptorSetCount, pDescriptorSets), __VA_ARGS__)
@@ -656,7 +658,7 @@ VKGEN_TRAMPOLINE(FreeDescriptorSets, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device
 #endif
 
 #if (defined(VK_VERSION_1_0))
-VKGEN_TRAMPOLINE(FreeMemory, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks* pAllocator), (device, memory, pAllocator), (&device, &memory, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)memory, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)memory, (uint64_t)(uintptr_t)pAllocator), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 8, (uint64_t)memory, 0);))
+VKGEN_TRAMPOLINE(FreeMemory, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks* pAllocator), (device, memory, pAllocator), (&device, &memory, &pAllocator), (GoUintptr, GoUint64, void*), ((GoUintptr)device, (GoUint64)memory, (void*)pAllocator), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)memory, (uint64_t)(uintptr_t)pAllocator), (vkgen_destroy_on = vkgen_destroy_enter(L, 8, (uint64_t)(uintptr_t)device, (uint64_t)memory, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 8, (uint64_t)memory, 0);))
 #endif
 #if (defined(VK_VERSION_1_0))
 #define VKGEN_CMD_vkFreeMemory(X, ...) X(vkFreeMemory, FreeMemory, void, VKGEN_0, VKGEN_D_vkFreeMemory, (VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks* pAllocator), (device, memory, pAllocator), __VA_ARGS__)
@@ -665,7 +667,7 @@ VKGEN_TRAMPOLINE(FreeMemory, void, VKGEN_0, VKGEN_0, VKGEN_0, device, 0, (VkDevi
 #endif
 
 #if (defined(VK_INTEL_performance_query))
-VKGEN_TRAMPOLINE(ReleasePerformanceConfigurationINTEL, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkPerformanceConfigurationINTEL configuration), (device, configuration), (&device, &configuration), (GoUintptr, GoUint64), ((GoUintptr)device, (GoUint64)configuration), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)configuration), (vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000210000, (uint64_t)configuration, 0);))
+VKGEN_TRAMPOLINE(ReleasePerformanceConfigurationINTEL, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0, (VkDevice device, VkPerformanceConfigurationINTEL configuration), (device, configuration), (&device, &configuration), (GoUintptr, GoUint64), ((GoUintptr)device, (GoUint64)configuration), ((uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)configuration), (vkgen_destroy_on = vkgen_destroy_enter(L, 1000210000, (uint64_t)(uintptr_t)device, (uint64_t)configuration, &vkgen_destroy_saved); vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000210000, (uint64_t)configuration, 0);))
 #endif
 #if (defined(VK_INTEL_performance_query))
 #define VKGEN_CMD_vkReleasePerformanceConfigurationINTEL(X, ...) X(vkReleasePerformanceConfigurationINTEL, ReleasePerformanceConfigurationINTEL, VkResult, VKGEN_1, VKGEN_D_vkReleasePerformanceConfigurationINTEL, (VkDevice device, VkPerformanceConfigurationINTEL configuration), (device, configuration), __VA_ARGS__)

@@ -1,6 +1,7 @@
 package objectnames
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -8,17 +9,46 @@ import (
 // Hub is an Emitter whose emitters are attached and detached while the
 // store is in use, so that the layers of one process can share one Store
 // and each publish names in its own format only while it is enabled.
-// Emitting costs one atomic load; attaching and detaching copy the set.
+// Emitting costs one atomic load and a call per attached emitter; attaching
+// and detaching copy the set.
 type Hub struct {
-	mu  sync.Mutex // serialises Attach and detach
-	set atomic.Pointer[Emitters]
+	mu   sync.Mutex // serialises Attach and detach
+	set  atomic.Pointer[hubSet]
+	gate atomic.Pointer[func() bool]
 }
 
-// EmitName forwards r to every attached emitter.
+// hubSet is the attached emitters in order, each with the identity of its
+// attachment (the same emitter may be attached twice).
+type hubSet struct {
+	es  Emitters
+	ids []*byte
+}
+
+// EmitName forwards r to every attached emitter while the gate is open.
 func (h *Hub) EmitName(r Record) {
-	if p := h.set.Load(); p != nil {
-		p.EmitName(r)
+	p := h.set.Load()
+	if p == nil || len(p.es) == 0 {
+		return
 	}
+	if g := h.gate.Load(); g != nil && !(*g)() {
+		return
+	}
+	for _, e := range p.es {
+		e.EmitName(r)
+	}
+}
+
+// SetGate makes the hub emit only while open returns true (nil: always),
+// for emitters that do nothing otherwise: those writing names to trace
+// sessions, which skip every name while none runs (a session that starts
+// gets the stored names from EmitAll). open is called for each change, with
+// the shard lock held, and must be cheap.
+func (h *Hub) SetGate(open func() bool) {
+	if open == nil {
+		h.gate.Store(nil)
+		return
+	}
+	h.gate.Store(&open)
 }
 
 // Attach adds e to the hub. The returned function detaches it; calling it
@@ -29,9 +59,12 @@ func (h *Hub) Attach(e Emitter) (detach func()) {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	id := new(byte) // identity of this attachment: the same emitter may be attached twice
-	next := append(Emitters{}, h.emitters()...)
-	next = append(next, attached{e, id})
+	id := new(byte)
+	var next hubSet
+	if p := h.set.Load(); p != nil {
+		next = hubSet{slices.Clone(p.es), slices.Clone(p.ids)}
+	}
+	next.es, next.ids = append(next.es, e), append(next.ids, id)
 	h.set.Store(&next)
 	var once sync.Once
 	return func() { once.Do(func() { h.detach(id) }) }
@@ -40,29 +73,25 @@ func (h *Hub) Attach(e Emitter) (detach func()) {
 func (h *Hub) detach(id *byte) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	var next Emitters
-	for _, e := range h.emitters() {
-		if a, ok := e.(attached); !ok || a.id != id {
-			next = append(next, e)
+	p := h.set.Load()
+	if p == nil {
+		return
+	}
+	var next hubSet
+	for i, e := range p.es {
+		if p.ids[i] != id {
+			next.es, next.ids = append(next.es, e), append(next.ids, p.ids[i])
 		}
 	}
 	h.set.Store(&next)
 }
 
 // Len reports how many emitters are attached.
-func (h *Hub) Len() int { return len(h.emitters()) }
-
-func (h *Hub) emitters() Emitters {
+func (h *Hub) Len() int {
 	if p := h.set.Load(); p != nil {
-		return *p
+		return len(p.es)
 	}
-	return nil
-}
-
-// attached tags an emitter with the identity of its attachment.
-type attached struct {
-	Emitter
-	id *byte
+	return 0
 }
 
 var (

@@ -52,6 +52,36 @@ func TestHubSameEmitterTwice(t *testing.T) {
 	}
 }
 
+// TestHubGate: a closed gate keeps names from the emitters (not from the
+// store), and a replay then delivers the stored ones: what a trace session
+// that starts later receives.
+func TestHubGate(t *testing.T) {
+	var h Hub
+	s := New(&h)
+	var a recorder
+	h.Attach(&a)
+	open := false
+	h.SetGate(func() bool { return open })
+	s.SetName(1, generated.ObjectTypeBuffer, 10, "closed")
+	s.SetName(1, generated.ObjectTypeBuffer, 11, "gone")
+	s.ObjectDestroyed(1, generated.ObjectTypeBuffer, 11)
+	if got := a.take(); len(got) != 0 {
+		t.Fatalf("closed gate emitted %v", got)
+	}
+	open = true
+	s.EmitAll(&a) // a session that starts replays the store
+	s.SetName(1, generated.ObjectTypeBuffer, 10, "open")
+	if got := names(a.take()); !slices.Equal(got, []string{"closed", "open"}) {
+		t.Errorf("after opening: %q, want [closed open]", got)
+	}
+	h.SetGate(nil)
+	open = false
+	s.SetName(1, generated.ObjectTypeBuffer, 10, "no gate")
+	if got := names(a.take()); !slices.Equal(got, []string{"no gate"}) {
+		t.Errorf("without a gate: %q, want [no gate]", got)
+	}
+}
+
 // TestHubConcurrent attaches and detaches while names are emitted (-race).
 func TestHubConcurrent(t *testing.T) {
 	var h Hub

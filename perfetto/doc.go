@@ -18,10 +18,14 @@
 // the hot path. Field numbers come from perfetto_trace.proto. A trace file is
 // a plain concatenation of Trace.packet fields.
 //
-// Every packet carries an absolute CLOCK_BOOTTIME timestamp with an explicit
-// timestamp_clock_id = 6, never relying on sequence defaults, so raw packets
-// and track events can share a sequence safely (reference-behaviour 7.3.6).
-// The first packet of each sequence sets SEQ_INCREMENTAL_STATE_CLEARED and
+// Timestamps are CLOCK_BOOTTIME. Track events, counters and descriptors
+// write them as deltas on a sequence-scoped incremental clock (id 64, the
+// sequence's default clock), started in each batch by a ClockSnapshot
+// packet, as the SDK does (stamp.go); the sequence header, a resync's
+// packets, replayed events whose time is before the clock's and the raw
+// VkDebugUtilsObjectName packets carry absolute times with an explicit
+// timestamp_clock_id = 6 (reference-behaviour 7.3.6). The first packet of
+// each sequence sets SEQ_INCREMENTAL_STATE_CLEARED and
 // first_packet_on_sequence, describes the process track and makes it the
 // default track (trace_packet_defaults.track_event_defaults.track_uuid), so
 // process-track events need no track_uuid. Events using interned categories,
@@ -34,7 +38,9 @@
 // InstantSlices carries counter values in its event's packet
 // (extra_counter_values: a value that changes with an event costs a few
 // bytes, not a packet), zeros last and at most 8, as trace_processor reads
-// them.
+// them; their tracks come from the sequence's
+// track_event_defaults.extra_counter_track_uuids when they are a prefix of
+// them (extradefaults.go).
 // Categories lists every registered category with the description given to
 // NewCategory (the system backend advertises them). Strings are sanitised: invalid UTF-8 becomes
 // U+FFFD and anything longer than MaxStringLen bytes is cut and ends with
@@ -123,5 +129,9 @@
 // StartFileSession writes a new trace file: an existing file is refused
 // (never overwritten or appended to), as is an unwritable path, and the file
 // is created owner-only (mode 0600 whatever the umask), since a trace holds
-// the command line and every object name of the traced application.
+// the command line and every object name of the traced application. The
+// file is written once and not read back, so its pages leave the page cache
+// once written back, 16 MiB behind the end (dropbehind.go): a long trace
+// costs the process a copy into memory it reuses, not a new page per 4 KiB,
+// and does not fill the machine's memory.
 package perfetto

@@ -35,10 +35,15 @@ func decodeBoth(t *testing.T, path string) *decode.Trace {
 		if p.PreviousDropped {
 			lossReports++
 		}
-		if p.HasTimestamp && (!p.HasClockID || p.ClockID != perfetto.ClockBoottime) {
-			t.Errorf("packet %d: timestamp without explicit BOOTTIME clock id (has=%v id=%d)", p.Index, p.HasClockID, p.ClockID)
+		// A timestamp is absolute with its explicit BOOTTIME clock id, or a
+		// delta on the sequence's incremental clock (its default), which is
+		// incremental state.
+		if p.HasTimestamp && (p.HasClockID && p.ClockID != perfetto.ClockBoottime ||
+			!p.HasClockID && p.SeqFlags&decode.SeqNeedsIncrementalState == 0) {
+			t.Errorf("packet %d: timestamp neither explicit BOOTTIME nor a delta marked SEQ_NEEDS_INCREMENTAL_STATE (clock %v/%d, flags %d)",
+				p.Index, p.HasClockID, p.ClockID, p.SeqFlags)
 		}
-		if !p.HasTimestamp {
+		if !p.HasTimestamp && !p.ClockSnapshot {
 			t.Errorf("packet %d has no timestamp", p.Index)
 		}
 		if !started[p.SeqID] && p.SeqID != 0 { // 0: the closing TraceStats, on no sequence

@@ -32,7 +32,7 @@ func TestWaitForRoom(t *testing.T) {
 	emit3(0)
 	go s.Flush()
 	<-out.entered       // a Write holds the flusher: no buffer changes hands now
-	for i := range 70 { // past 3/4 of the buffer, short of its limit (about 51 bytes an event)
+	for i := range 85 { // past 3/4 of the buffer, short of its limit (about 43 bytes an event)
 		emit3(uint64(i))
 	}
 	if !perfetto.WaitForRoom(0) {

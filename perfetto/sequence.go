@@ -30,6 +30,17 @@ type sequence struct {
 	dropped uint64 // events dropped since the last loss report
 	high    bool   // buf is past 3/4 of its limit: counted in the session's high
 	touch   int    // bytes of buf to take for writing before the next event (readyLocked)
+	// The incremental clock (stamp.go): its value, the time of the latest
+	// delta written into buf (0: none yet in this batch), and whether the
+	// packets being written take absolute times instead (a resync's).
+	clock    uint64
+	snapshot uint64 // the latest clock snapshot's time
+	absolute bool
+	// The extra counter tracks of the sequence's defaults and of the
+	// latest event that missed them (extradefaults.go); defaults is the
+	// scratch buffer of the packet defaults that change them.
+	extraDefault, extraMiss []CounterTrack
+	defaults                []byte
 
 	// Under wmu: packets the output lost (LostPackets) and the session's
 	// clear generation this sequence last re-emitted its state for.
@@ -111,6 +122,7 @@ func (q *sequence) swapLocked() []byte {
 		}
 		q.opened = true
 		q.buf, q.spare = q.buf[:0], b
+		q.newBatchLocked()
 		q.lanes.Clear()
 		q.emptiedLocked()
 		q.publishSwapLocked(b)
@@ -119,6 +131,7 @@ func (q *sequence) swapLocked() []byte {
 	q.opened = q.started
 	b := q.buf
 	q.buf = q.spare[:0]
+	q.newBatchLocked()
 	q.lanes.Clear()
 	if q.limit > 0 { // a live sequence: about what the next batch will take
 		q.touch = len(b)
@@ -127,6 +140,13 @@ func (q *sequence) swapLocked() []byte {
 	q.spare = b
 	q.publishSwapLocked(b)
 	return b
+}
+
+// newBatchLocked forgets the incremental state a batch sets up for itself:
+// the clock and the extra counter defaults.
+func (q *sequence) newBatchLocked() {
+	q.clock = 0
+	q.extraDefault, q.extraMiss = q.extraDefault[:0], q.extraMiss[:0]
 }
 
 // publishSwapLocked tells the exit state that batch b took over buf's bytes:
@@ -158,6 +178,10 @@ func (q *sequence) publishLocked() {
 // dropped the originals.
 func (q *sequence) appendResync(b []byte) []byte {
 	ts := Now()
+	// Absolute times: the resync may go before packets that continue the
+	// batch's clock.
+	q.absolute = true
+	defer func() { q.absolute = false }()
 	if !q.started {
 		q.started = true
 		b = q.appendHeader(b, ts, true, false)
@@ -191,7 +215,7 @@ func (q *sequence) appendState(b []byte, ts uint64, dropped bool) []byte {
 		b = q.appendThreadDesc(b, ts, tid)
 	}
 	for _, g := range q.groups.All() {
-		b = appendTrackDesc(b, ts, q.pktSeq, g.UUID, g.Parent, g.Name)
+		b = q.appendTrackDesc(b, ts, g.UUID, g.Parent, g.Name)
 	}
 	return b
 }
@@ -220,9 +244,9 @@ func (q *sequence) emptiedLocked() {
 }
 
 // appendHeader writes the packet that (re)starts the sequence's incremental
-// state: it clears it, sets the default track (the process track), describes
-// the process and, on a restart (first false), interns again every name the
-// sequence had interned.
+// state: it clears it, sets the defaults (the process track, the incremental
+// clock), describes the process and, on a restart (first false), interns
+// again every name the sequence had interned. Its time is absolute.
 func (q *sequence) appendHeader(b []byte, ts uint64, first, dropped bool) []byte {
 	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
 	b = appendVarintField(b, fSequenceFlags, seqIncrementalStateCleared)
@@ -234,11 +258,8 @@ func (q *sequence) appendHeader(b []byte, ts uint64, first, dropped bool) []byte
 	} else {
 		b = q.appendAllInterned(b)
 	}
-	b, def := beginMsg(b, fTracePacketDefaults)
-	b, ted := beginMsg(b, fDefTrackEventDefaults)
-	b = appendVarintField(b, fTEDTrackUUID, processUUID)
-	b = endMsg(b, ted)
-	b = endMsg(b, def)
+	b = appendDefaults(b, nil)
+	q.extraDefault = q.extraDefault[:0]
 	b, td := beginMsg(b, fTrackDescriptor)
 	b = appendVarintField(b, fTDUUID, processUUID)
 	b, pd := beginMsg(b, fTDProcess)
@@ -361,7 +382,7 @@ func (q *sequence) describeThreadLocked(b []byte, ts uint64, tid int32) []byte {
 }
 
 func (q *sequence) appendThreadDesc(b []byte, ts uint64, tid int32) []byte {
-	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
+	b, pkt := q.appendPacketHeader(b, ts, false)
 	b, td := beginMsg(b, fTrackDescriptor)
 	b = appendVarintField(b, fTDUUID, ThreadTrack(tid).UUID())
 	b = appendVarintField(b, fTDParentUUID, processUUID)
@@ -409,15 +430,15 @@ func (q *sequence) eventLocked(t Track, cat Category, name EventName, args []Arg
 		in = q.internLocked(q.interning[:0], cat, name, args)
 		q.interning = in
 	}
-	body := appendExtraCounters(q.appendArgs(q.body[:0], args, interned), ex[:nex])
+	named, defaults := q.extraUUIDs(ex[:nex])
+	body := appendExtraCounters(q.appendArgs(q.body[:0], args, interned), ex[:nex], named)
 	q.body = body
 	n := sizeVarintField(fTECategoryIIDs, uint64(cat)) + 2 + sizeVarintField(fTENameIID, uint64(name)) + len(body)
 	if t.tid != 0 {
 		n += sizeVarintField(fTETrackUUID, t.UUID())
 	}
-	b = appendPacket(b, ts, q.pktSeq, 2+len(in)+sizeMsg(fTrackEvent, n))
-	b = append(b, fSequenceFlags<<3, seqNeedsIncrementalState)
-	b = append(b, in...)
+	b = q.appendPacket(b, ts, true, len(in)+len(defaults)+sizeMsg(fTrackEvent, n))
+	b = append(append(b, in...), defaults...)
 	b = appendMsgHeader(b, fTrackEvent, n)
 	b = appendVarintField(b, fTECategoryIIDs, uint64(cat))
 	b = append(b, fTEType<<3, typeInstant)
@@ -475,7 +496,7 @@ func (q *sequence) counterValuesLocked(b []byte, ts uint64, cv []CounterValue, e
 			}
 			return b, 0
 		}
-		e := extraCounter{d.extraField, c.Value}
+		e := extraCounter{c.Track, d.extraField, c.Value}
 		if c.Value != 0 {
 			if nonzero < n {
 				copy(ex[nonzero+1:n+1], ex[nonzero:n])
@@ -491,14 +512,18 @@ func (q *sequence) counterValuesLocked(b []byte, ts uint64, cv []CounterValue, e
 }
 
 type extraCounter struct {
+	track CounterTrack
 	uuid  string // the extra_counter_track_uuids field
 	value int64
 }
 
-// appendExtraCounters writes an event's extra counter values.
-func appendExtraCounters(b []byte, ex []extraCounter) []byte {
+// appendExtraCounters writes an event's extra counter values, and their
+// tracks' uuids when named (else the sequence's defaults name them).
+func appendExtraCounters(b []byte, ex []extraCounter, named bool) []byte {
 	for _, e := range ex {
-		b = append(b, e.uuid...)
+		if named {
+			b = append(b, e.uuid...)
+		}
 	}
 	for _, e := range ex {
 		b = appendVarintField(b, fTEExtraCounterValues, uint64(e.value))
@@ -591,10 +616,9 @@ func (q *sequence) appendCounterAt(b []byte, ts uint64, c CounterTrack, v int64)
 		q.counters = mark(q.counters, uint32(c))
 		b = q.appendCounterDesc(b, ts, d)
 	}
-	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
 	// The value refers to the descriptor, which is incremental state: where
 	// a ring buffer overwrote it, readers skip the value until the next clear.
-	b = appendVarintField(b, fSequenceFlags, seqNeedsIncrementalState)
+	b, pkt := q.appendPacketHeader(b, ts, true)
 	b, te := beginMsg(b, fTrackEvent)
 	b = appendVarintField(b, fTEType, typeCounter)
 	b = append(b, d.trackField...)
@@ -604,7 +628,7 @@ func (q *sequence) appendCounterAt(b []byte, ts uint64, c CounterTrack, v int64)
 }
 
 func (q *sequence) appendCounterDesc(b []byte, ts uint64, d *counterDef) []byte {
-	b, pkt := appendPacketHeader(b, ts, q.pktSeq)
+	b, pkt := q.appendPacketHeader(b, ts, false)
 	b, td := beginMsg(b, fTrackDescriptor)
 	b = appendVarintField(b, fTDUUID, d.uuid)
 	b = appendVarintField(b, fTDParentUUID, processUUID)

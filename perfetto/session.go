@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -748,61 +747,6 @@ func (e *Emitter) Counters(vals ...CounterValue) {
 func (e *Emitter) VkObjectName(device uint64, objectType int32, object uint64, name string) {
 	e.locked(func(q *sequence) { q.objectNameLocked(device, objectType, object, name) })
 }
-
-// fileOutput appends packets to a file. After a failed write it truncates the
-// file back to the last complete packet so the trace still decodes.
-type fileOutput struct {
-	f    *os.File
-	good int64
-	exit *exitFile // nil when every exit-state slot is taken
-}
-
-func (o *fileOutput) Write(seqID uint32, b []byte) error {
-	o.exit.beginWrite(seqID, o.good)
-	n, err := o.f.Write(b)
-	if err != nil {
-		o.exit.ended()
-		_ = o.f.Truncate(o.good)
-		return fmt.Errorf("write %s: %w", o.f.Name(), err)
-	}
-	o.good += int64(n)
-	return nil
-}
-
-func (o *fileOutput) Close() error {
-	o.exit.ended()
-	if err := o.f.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", o.f.Name(), err)
-	}
-	return nil
-}
-
-// StartFileSession starts a session writing a new trace file at path. An
-// existing file is never overwritten or appended to: that is an error. The
-// file is created owner-only (0600, whatever the umask): a trace holds the
-// command line and every object name of the application.
-func StartFileSession(path string, opts Options) (*Session, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		if errors.Is(err, os.ErrExist) {
-			return nil, existsError(path)
-		}
-		return nil, fmt.Errorf("cannot create trace file: %w", err)
-	}
-	opts = opts.withDefaults()
-	out := &fileOutput{f: f, exit: newExitFile(f.Fd(), opts.Sequences+1)}
-	return startSession(path, out, opts, out.exit)
-}
-
-// existsError is StartFileSession's error for a path that exists; it wraps
-// os.ErrExist.
-type existsError string
-
-func (e existsError) Error() string {
-	return fmt.Sprintf("trace file %s already exists; not overwriting it (remove it or put %%p in the name)", string(e))
-}
-
-func (e existsError) Unwrap() error { return os.ErrExist }
 
 // WriterOutput adapts an io.Writer (not closed by the session) to Output.
 func WriterOutput(w io.Writer) Output { return writerOutput{w} }

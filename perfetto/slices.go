@@ -129,8 +129,7 @@ func (q *sequence) internSliceLocked(b []byte, cat Category, args []Arg) []byte 
 func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []byte {
 	if sl.Op != SliceBegin {
 		n := sizeVarintField(fTETrackUUID, sl.Track) + sizeVarintField(fTEType, uint64(sl.Op))
-		b = appendPacket(b, ts, q.pktSeq, 2+sizeMsg(fTrackEvent, n))
-		b = append(b, fSequenceFlags<<3, seqNeedsIncrementalState)
+		b = q.appendPacket(b, ts, true, sizeMsg(fTrackEvent, n))
 		b = appendMsgHeader(b, fTrackEvent, n)
 		b = appendVarintField(b, fTETrackUUID, sl.Track)
 		return appendVarintField(b, fTEType, uint64(sl.Op))
@@ -145,7 +144,7 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 			parent = g.UUID
 		}
 		q.lanes.Set(trackKey(sl.Track), struct{}{})
-		b = appendTrackDesc(b, ts, q.pktSeq, sl.Track, parent, sl.TrackName)
+		b = q.appendTrackDesc(b, ts, sl.Track, parent, sl.TrackName)
 	}
 	_, trackAsIs := sanitizedSize(sl.TrackName)
 	var buf [3]Arg
@@ -180,8 +179,7 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 	body = q.appendArgs(body, args, interned)
 	q.body = body
 	n := sizeVarintField(fTETrackUUID, sl.Track) + 2 + len(body)
-	b = appendPacket(b, ts, q.pktSeq, 2+len(in)+sizeMsg(fTrackEvent, n))
-	b = append(b, fSequenceFlags<<3, seqNeedsIncrementalState)
+	b = q.appendPacket(b, ts, true, len(in)+sizeMsg(fTrackEvent, n))
 	b = append(b, in...)
 	b = appendMsgHeader(b, fTrackEvent, n)
 	b = appendVarintField(b, fTETrackUUID, sl.Track)
@@ -214,7 +212,7 @@ func (q *sequence) describeGroupLocked(b []byte, ts uint64, g GroupTrack) []byte
 		return b
 	}
 	q.groups.Set(trackKey(g.UUID), g)
-	return appendTrackDesc(b, ts, q.pktSeq, g.UUID, g.Parent, g.Name)
+	return q.appendTrackDesc(b, ts, g.UUID, g.Parent, g.Name)
 }
 
 // trackKey is a track uuid as a hashmap key (uuids are hashes already).
@@ -222,15 +220,10 @@ type trackKey uint64
 
 func (k trackKey) Hash() uint64 { return uint64(k) }
 
-func appendTrackDesc(b []byte, ts uint64, seq uint32, uuid, parent uint64, name string) []byte {
+func (q *sequence) appendTrackDesc(b []byte, ts uint64, uuid, parent uint64, name string) []byte {
 	nameLen, asIs := sanitizedSize(name)
-	return appendSizedTrackDesc(b, ts, seq, uuid, parent, name, nameLen, asIs)
-}
-
-// appendSizedTrackDesc is appendTrackDesc with sanitizedSize(name) known.
-func appendSizedTrackDesc(b []byte, ts uint64, seq uint32, uuid, parent uint64, name string, nameLen int, asIs bool) []byte {
 	n := sizeVarintField(fTDUUID, uuid) + sizeVarintField(fTDParentUUID, parent) + sizeMsg(fTDName, nameLen)
-	b = appendPacket(b, ts, seq, sizeMsg(fTrackDescriptor, n))
+	b = q.appendPacket(b, ts, false, sizeMsg(fTrackDescriptor, n))
 	b = appendMsgHeader(b, fTrackDescriptor, n)
 	b = appendVarintField(b, fTDUUID, uuid)
 	b = appendVarintField(b, fTDParentUUID, parent)

@@ -160,10 +160,10 @@ func TestLostPackets(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := decodeBuffer(t, out.buf.Bytes())
-	// The lost batch: an instant, a thread descriptor, an instant on it, a
-	// counter descriptor and a value.
-	if s.Dropped() != 5 {
-		t.Errorf("session counted %d lost packets, want 5", s.Dropped())
+	// The lost batch: the clock snapshot that starts it, an instant, a
+	// thread descriptor, an instant on it, a counter descriptor and a value.
+	if s.Dropped() != 6 {
+		t.Errorf("session counted %d lost packets, want 6", s.Dropped())
 	}
 	d := tr.Counters()[perfetto.DroppedEventsName]
 	if d == nil || uint64(d.Samples[len(d.Samples)-1].Value) != s.Dropped() {

@@ -83,7 +83,7 @@ func (q *sequence) vulkanMemoryLocked(ev *VulkanMemoryEvent) (yield bool) {
 	}
 	before := len(q.buf)
 	ts := q.now()
-	b, pkt := appendPacketHeader(q.buf, ts, q.pktSeq)
+	b, pkt := q.appendPacketHeader(q.buf, ts, false)
 	b, m := beginMsg(b, fVulkanMemoryEvent)
 	b = appendVarintField(b, fVMSource, uint64(ev.Source))
 	b = appendVarintField(b, fVMOperation, uint64(ev.Operation))

@@ -11,6 +11,7 @@ const (
 	fTracePacket = 1 // Trace.packet
 
 	// TracePacket
+	fClockSnapshot         = 6
 	fTimestamp             = 8
 	fSeqID                 = 10 // trusted_packet_sequence_id
 	fTrackEvent            = 11
@@ -70,7 +71,14 @@ const (
 
 	// TracePacketDefaults / TrackEventDefaults
 	fDefTrackEventDefaults = 11
+	fDefTimestampClockID   = 58
 	fTEDTrackUUID          = 11
+
+	// ClockSnapshot.clocks and its Clock's fields
+	fCSClocks         = 1
+	fClkID            = 1
+	fClkTimestamp     = 2
+	fClkIsIncremental = 3
 
 	// VulkanApiEvent.vk_debug_utils_object_name and its fields
 	fVkDebugUtilsObjectName = 1
@@ -88,8 +96,12 @@ const (
 	typeInstant                = 3 // TrackEvent.TYPE_INSTANT
 	typeCounter                = 4 // TrackEvent.TYPE_COUNTER
 	// ClockBoottime is BuiltinClock.BUILTIN_CLOCK_BOOTTIME, the clock of every
-	// timestamp this package writes.
+	// absolute timestamp this package writes.
 	ClockBoottime = 6
+	// ClockIncremental is the sequence-scoped incremental clock (ids 64-127
+	// are a sequence's own) of the timestamps written as deltas, see
+	// stamp.go.
+	ClockIncremental = 64
 )
 
 // MaxStringLen is the longest string value, in bytes, written into a trace.
@@ -168,35 +180,38 @@ func endMsg(b []byte, start int) []byte {
 	return b
 }
 
-// appendPacketHeader opens a Trace.packet and writes the fields every packet
-// of this package carries (appendPacketFields); endMsg closes it.
+// appendPacketHeader opens a Trace.packet with an absolute timestamp
+// (appendPacketFields); endMsg closes it. Packets on a sequence's
+// incremental clock open with sequence.appendPacketHeader.
 func appendPacketHeader(b []byte, ts uint64, seqID uint32) ([]byte, int) {
 	b, start := beginMsg(b, fTracePacket)
-	return appendPacketFields(b, ts, seqID), start
+	return appendPacketFields(b, ts, false, seqID), start
 }
 
-// appendPacket opens a Trace.packet whose content after the common fields is
-// n bytes: the sized counterpart of appendPacketHeader.
-func appendPacket(b []byte, ts uint64, seqID uint32, n int) []byte {
-	b = appendMsgHeader(b, fTracePacket, sizePacketFields(ts, seqID)+n)
-	return appendPacketFields(b, ts, seqID)
-}
-
-// appendPacketFields writes an absolute CLOCK_BOOTTIME timestamp with its
-// explicit clock id (never a sequence default, see reference-behaviour
-// 7.3.6) and the sequence id, unless seqID is 0 (Options.OmitSequenceID).
-func appendPacketFields(b []byte, ts uint64, seqID uint32) []byte {
+// appendPacketFields writes a packet's timestamp and its sequence id, unless
+// seqID is 0 (Options.OmitSequenceID). An absolute CLOCK_BOOTTIME timestamp
+// carries its explicit clock id (see reference-behaviour 7.3.6: the
+// sequence's default clock is the incremental one); a delta on the
+// incremental clock (stamp.go) carries none and SEQ_NEEDS_INCREMENTAL_STATE,
+// since the clock is incremental state; needs writes that flag on an
+// absolute timestamp too (the packet uses interned data).
+func appendPacketFields(b []byte, ts uint64, delta bool, seqID uint32) []byte {
 	b = appendVarint(append(b, fTimestamp<<3), ts)
-	// timestamp_clock_id (58, two-byte tag) = 6.
-	b = append(b, fTimestampClockID<<3&0x7f|0x80, fTimestampClockID>>4, ClockBoottime)
+	if !delta {
+		// timestamp_clock_id (58, two-byte tag) = 6.
+		b = append(b, fTimestampClockID<<3&0x7f|0x80, fTimestampClockID>>4, ClockBoottime)
+	}
 	if seqID != 0 {
 		b = appendVarint(append(b, fSeqID<<3), uint64(seqID))
 	}
 	return b
 }
 
-func sizePacketFields(ts uint64, seqID uint32) int {
-	n := 1 + sizeVarint(ts) + 3
+func sizePacketFields(ts uint64, delta bool, seqID uint32) int {
+	n := 1 + sizeVarint(ts)
+	if !delta {
+		n += 3
+	}
 	if seqID != 0 {
 		n += 1 + sizeVarint(uint64(seqID))
 	}

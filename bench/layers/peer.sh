@@ -29,19 +29,7 @@ shared="${VKGEN_SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/../shared}"
 (cd "$root" && go build -o "$work/tracecount" ./bench/layers/tracecount)
 export VK_ADD_LAYER_PATH="$work/layers:$peer_layers"
 
-# The peer's Perfetto SDK takes the service's default shared memory buffer
-# and drops events when it fills; 32 MiB (traced's maximum) for its
-# producers (named after argv[0]) avoids that. vkgen's producer brings its
-# own buffer: the same 32 MiB through its perfetto_smb_kb setting.
-cat >"$work/session.pbtxt" <<EOF
-buffers { size_kb: 524288 fill_policy: DISCARD }
-data_sources { config { name: "track_event" track_event_config {
-  disabled_categories: "*"
-  enabled_categories: "VulkanDebugMarker"
-  enabled_categories: "VulkanDeviceMemoryReport" } } }
-producers { producer_name: "$work/vkloop" shm_size_kb: 32768 }
-duration_ms: 600000
-EOF
+lossless_config "$work/session.pbtxt"
 
 # layers MODE SIDE: the VK_INSTANCE_LAYERS of a layer set for a mode.
 layers() {

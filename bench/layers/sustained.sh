@@ -29,7 +29,11 @@
 # are not loaded into trace_processor: several GB an hour on this machine;
 # tests cover the file encoding). Each line of the table is the median over
 # rounds; "added" is ns per iteration of wall time over no layer, ratios
-# are vkgen's added time over the peer's in the same state.
+# are vkgen's added time over the peer's in the same state. For sessions,
+# "traced" is the service's CPU (user + system, from /proc) per iteration
+# while the session ran, its readout at the end included, and "+traced" the
+# process's CPU plus it: what the machine spends on the application's
+# tracing, against a trace file's process CPU alone.
 set -euo pipefail
 secs="${1:-10}"
 rounds="${2:-3}"
@@ -51,14 +55,8 @@ if [ -n "${RAW:-}" ]; then
 else
 	. "$(dirname "$0")/lib.sh"
 	. "$(dirname "$0")/tracedlib.sh"
-	if [ -n "${VKGEN_PREBUILT:-}" ] && [ -d "$VKGEN_PREBUILT/base-layers" ]; then
-		mkdir -p "$work/base"
-		cp -r "$VKGEN_PREBUILT/base-layers" "$work/base/layers"
-		variants="$variants base base-file base-session"
-	elif [ -n "${BASE:-}" ]; then
-		mkdir -p "$work/base/src"
-		git -C "$root" archive "$BASE" | tar -x -C "$work/base/src"
-		"$work/base/src/scripts/build-layers.sh" "$work/base/layers" >/dev/null
+	if [ -n "${VKGEN_PREBUILT:-}" ] && [ -d "$VKGEN_PREBUILT/base-layers" ] || [ -n "${BASE:-}" ]; then
+		base_layers
 		variants="$variants base base-file base-session"
 	fi
 	for s in ${SKIP:-}; do variants=$(echo " $variants " | sed "s/ $s / /; s/^ //; s/ \$//"); done
@@ -72,11 +70,15 @@ incremental_state_config { clear_period_ms: 1000 }
 duration_ms: 600000
 EOF
 
+	# traced_cpu: the private traced's CPU so far, in ns.
+	traced_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.0f\n", ($14 + $15) * 1e9 / hz }' "/proc/$traced/stat"; }
+
 	# run VARIANT T: one vkloop process; prints "VARIANT T WALL THREAD PROCESS
-	# ITERATIONS BYTES LOSSES" (BYTES: trace bytes, 0 without a trace; LOSSES:
-	# trace_processor's problem rows, "-" when clean or not checked).
+	# ITERATIONS BYTES LOSSES SERVICE" (BYTES: trace bytes, 0 without a trace;
+	# LOSSES: trace_processor's problem rows, "-" when clean or not checked;
+	# SERVICE: traced's CPU in ns during a session, 0 otherwise).
 	run() {
-		local v=$1 t=$2 lib=$work/layers side=${1%%-*} bytes=0 losses=- ds=1
+		local v=$1 t=$2 lib=$work/layers side=${1%%-*} bytes=0 losses=- ds=1 svc=0
 		local -a env=(PERFETTO_PRODUCER_SOCK_NAME="$no_service" VK_ADD_LAYER_PATH="$lib:$peer_layers")
 		# A process that hangs (a driver's, a layer's bug) is ended and its
 		# variant left out of the round, rather than stopping the benchmark.
@@ -90,7 +92,9 @@ EOF
 		case $v in
 		*-session)
 			env[0]=PERFETTO_PRODUCER_SOCK_NAME="$service"
+			svc=$(traced_cpu)
 			session_run "$work/session.pbtxt" "$work/t.pftrace" "$ds" "${env[@]}" -- "${loop[@]}" || return 0
+			svc=$(($(traced_cpu) - svc))
 			read -r bytes losses < <("$bin/trace_processor_shell" -q /dev/stdin "$work/t.pftrace" 2>/dev/null <<<"
 				SELECT name, idx, value, severity FROM stats WHERE name = 'traced_buf_bytes_written'
 				OR (severity IN ('error', 'data_loss') AND value > 0);" | tail -n +2 | tr -d '"' | awk -F, '
@@ -108,9 +112,9 @@ EOF
 			;;
 		*) env -u VK_INSTANCE_LAYERS "${env[@]}" "${loop[@]}" >"$work/out" || return 0 ;;
 		esac
-		awk -v c="$v $t" -v b="$bytes" -v l="${losses:--}" '{
+		awk -v c="$v $t" -v b="$bytes" -v l="${losses:--}" -v svc="$svc" '{
 			for (i = 3; i <= 6; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-			print c, f["wall_ns"], f["thread_ns"], f["process_ns"], f["iterations"], b, l
+			print c, f["wall_ns"], f["thread_ns"], f["process_ns"], f["iterations"], b, l, svc
 		}' "$work/out"
 	}
 
@@ -130,12 +134,13 @@ awk -v variants="$variants" "$awk_median"'
 	k = $1 " " $2; w[k] = w[k] " " $3; th[k] = th[k] " " $4; p[k] = p[k] " " $5
 	if ($7 > 0) bpi[k] = bpi[k] " " $7 / $6
 	if ($8 != "-") loss[k] = loss[k] " r" (++nl[k]) ":" $8
+	if ($9 > 0) { svc[k] = svc[k] " " $9 / $6; tot[k] = tot[k] " " ($5 + $9 / $6) }
 	if (!(($2) in seen)) { seen[$2] = 1; ts[++nt] = $2 }
 }
 END {
 	nv = split(variants, vs, " ")
-	printf "%-14s %3s %9s %9s %9s %9s %8s %8s  %s\n", "variant", "thr", "wall ns", "added", "thread", "process",
-		"vs peer", "B/iter", "trace_processor losses"
+	printf "%-14s %3s %9s %9s %9s %9s %9s %9s %8s %8s  %s\n", "variant", "thr", "wall ns", "added", "thread", "process",
+		"traced", "+traced", "vs peer", "B/iter", "trace_processor losses"
 	for (j = 1; j <= nt; j++) {
 		t = ts[j]; none = median(w["none " t])
 		for (i = 1; i <= nv; i++) {
@@ -143,8 +148,9 @@ END {
 			peer = vs[i] ~ /session/ ? "peer-session" : "peer"
 			padd = median(w[peer " " t]) - none
 			ratio = (vs[i] ~ /^(vkgen|base)/ && padd > 0) ? sprintf("%8.2f", add / padd) : sprintf("%8s", "")
-			printf "%-14s %3s %9.1f %+9.1f %9.1f %9.1f %s %8s  %s\n", vs[i], t, median(w[k]), add, median(th[k]),
-				median(p[k]), ratio, k in bpi ? sprintf("%.0f", median(bpi[k])) : "", k in loss ? loss[k] : ""
+			printf "%-14s %3s %9.1f %+9.1f %9.1f %9.1f %9s %9s %s %8s  %s\n", vs[i], t, median(w[k]), add, median(th[k]),
+				median(p[k]), k in svc ? sprintf("%.1f", median(svc[k])) : "", k in tot ? sprintf("%.1f", median(tot[k])) : "",
+				ratio, k in bpi ? sprintf("%.0f", median(bpi[k])) : "", k in loss ? loss[k] : ""
 		}
 	}
 }' "$work/raw"

@@ -84,5 +84,36 @@ wait_sources() {
 stats_problems() {
 	"$bin/trace_processor_shell" -q /dev/stdin "$1" 2>/dev/null <<<"SELECT name, idx, value FROM stats
 		WHERE severity IN ('error', 'data_loss') AND value > 0;" | tail -n +2 |
-		tr -d '"' | awk -F, '{ printf "%s%s[%s]=%s", NR > 1 ? " " : "", $1, $2, $3 }'
+		tr -d '"' | awk -F, '{ printf "%s%s[%s]=%s", (NR > 1 ? " " : ""), $1, $2, $3 }'
+}
+
+# lossless_config FILE: writes a session config that loses none of the
+# layers' events. The peer's Perfetto SDK takes the service's default shared
+# memory buffer and drops events when it fills; 32 MiB (traced's maximum)
+# for its producers (named after argv[0]) avoids that. vkgen's producer
+# brings its own buffer: run it with the same 32 MiB
+# (VK_VKGEN_PERFETTO_SMB_KB=32768).
+lossless_config() {
+	cat >"$1" <<EOF
+buffers { size_kb: 524288 fill_policy: DISCARD }
+data_sources { config { name: "track_event" track_event_config {
+  disabled_categories: "*"
+  enabled_categories: "VulkanDebugMarker"
+  enabled_categories: "VulkanDeviceMemoryReport" } } }
+producers { producer_name: "$work/vkloop" shm_size_kb: 32768 }
+duration_ms: 600000
+EOF
+}
+
+# base_layers: vkgen's library in $work/base/layers, built at revision $BASE
+# (or copied from $VKGEN_PREBUILT/base-layers when that exists).
+base_layers() {
+	mkdir -p "$work/base"
+	if [ -n "${VKGEN_PREBUILT:-}" ] && [ -d "$VKGEN_PREBUILT/base-layers" ]; then
+		cp -r "$VKGEN_PREBUILT/base-layers" "$work/base/layers"
+		return
+	fi
+	mkdir -p "$work/base/src"
+	git -C "$root" archive "$BASE" | tar -x -C "$work/base/src"
+	"$work/base/src/scripts/build-layers.sh" "$work/base/layers" >/dev/null
 }

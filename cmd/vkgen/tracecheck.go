@@ -17,7 +17,7 @@ func init() {
 	var rulesPath, baseline, junitOut, out string
 	var force bool
 	var jobs int
-	opts := tracesummary.Options{Top: 1, Blocks: 1} // neither the objects nor the block layouts are compared
+	opts := tracesummary.Options{Top: 1, NoTotals: true} // neither the objects nor the heap totals and block layouts are compared
 	check := &cobra.Command{
 		Use:   "check --rules FILE [--baseline TRACE] [--junit OUT.xml] [-o OUT] [--force] TRACE...",
 		Short: "Check the device memory of traces against rules, for CI",

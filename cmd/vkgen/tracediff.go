@@ -14,7 +14,7 @@ func init() {
 	var format, htmlOut, out string
 	var force, all bool
 	var top, jobs int
-	opts := tracesummary.Options{Top: 1, Blocks: 1} // neither the objects nor the block layouts are compared
+	opts := tracesummary.Options{Top: 1, NoTotals: true} // neither the objects nor the heap totals and block layouts are compared
 	diff := &cobra.Command{
 		Use:   "diff [--format text|json] [-o OUT] [--html OUT.html] [--force] [--top N] [--all] BASE NEW...",
 		Short: "Compare the device memory of traces with a base trace, per name, type, cluster and heap",

@@ -269,7 +269,7 @@ func TestDurableNames(t *testing.T) {
 // TestObjectNames: a layer declaring object_names gets the framework's
 // naming records (durable, drained by package layer into the shared store)
 // on both naming commands, the framework's forget record and named filter
-// on every destroyer, and may not hook the naming commands or forget names
+// (one for all such layers) on every destroyer, and may not hook the naming commands or forget names
 // itself.
 func TestObjectNames(t *testing.T) {
 	r := testreg.Load(t, testenv.PinnedRegistry)
@@ -281,9 +281,12 @@ func TestObjectNames(t *testing.T) {
 	contains(t, "vkgen_t.c", out["vkgen_t.gen.c"],
 		"X(vkSetDebugUtilsObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_SetDebugUtilsObjectNameEXT, .names_once = 1, .name_cache = 1) \\\n",
 		"X(vkDebugMarkerSetObjectNameEXT, VKGEN_1, 0, .defer_pre = &vkgen_cap_names_DebugMarkerSetObjectNameEXT, .names_once = 1, .name_cache = 1) \\\n",
-		"\nVKGEN_FORGETS\n", "static struct vkgen_named named;",
-		".object_names = 1, .forget = &vkgen_cap_names_forget, .named = &named)",
+		"\nVKGEN_FORGETS\n",
+		".object_names = 1, .forget = &vkgen_cap_names_forget, .named = &vkgen_object_names_named)",
 		"struct vkgen_cap_cmd vkgen_cap_t_afterCreateBuffer = {.nparams = 4,")
+	if strings.Contains(out["vkgen_t.gen.c"], "static struct vkgen_named named;") {
+		t.Error("the layer has a named filter of its own: the layers declaring object_names share the framework's")
+	}
 	if strings.Contains(out["vkgen_t.gen.c"], "vkgen_cap_names_forget = ") {
 		t.Error("the layer's C file defines a framework record")
 	}
@@ -328,8 +331,12 @@ func TestForgetNamed(t *testing.T) {
 		"for (uint32_t i = 0; i < commandBufferCount; i++) vkgen_forget(L, (uint64_t)(uintptr_t)device, 6, (uint64_t)(uintptr_t)pCommandBuffers[i], 0);",
 		"vkgen_forget(L, (uint64_t)(uintptr_t)device, 25, (uint64_t)commandPool, 1);",
 		"vkgen_forget(L, 0, 1000000000, (uint64_t)surface, 0);",
-		"(vkgen_forget_images(L, (uint64_t)(uintptr_t)device, (uint64_t)swapchain, VKGEN_D_vkGetSwapchainImagesKHR); "+
+		"(vkgen_destroy_on = vkgen_destroy_enter(L, 1000001000, (uint64_t)(uintptr_t)device, (uint64_t)swapchain, &vkgen_destroy_saved); "+
+			"vkgen_forget_images(L, (uint64_t)(uintptr_t)device, (uint64_t)swapchain, VKGEN_D_vkGetSwapchainImagesKHR); "+
 			"vkgen_forget(L, (uint64_t)(uintptr_t)device, 1000001000, (uint64_t)swapchain, 0);)",
+		// one forget record per destroy call (a layer declaring object_names below another in it makes none)
+		"vkgen_destroy_enter(L, 6, (uint64_t)(uintptr_t)device, (uint64_t)(uintptr_t)pCommandBuffers, &vkgen_destroy_saved);",
+		"if (vkgen_destroy_on) vkgen_destroy_leave(&vkgen_destroy_saved);",
 		"\tX(vkDestroySurfaceKHR) \\\n",
 		"NC(if (L->named) vkgen_names_mark_##S(L, VKGEN_UNPAREN ARGS);)",
 	)

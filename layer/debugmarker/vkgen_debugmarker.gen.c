@@ -130,7 +130,6 @@ VKGEN_TRAMPOLINE(SubmitDebugUtilsMessageEXT, void, VKGEN_0, VKGEN_0, VKGEN_0, in
 #define LAYER (&vkgen_debugmarker_layer)
 
 static struct vkgen_namecache names;
-static struct vkgen_named named;
 
 /* The layer's table, one row per entry point it intercepts: X(entry, own,
  * claimed, hooks) with own VKGEN_1 where the entry is the layer's (VKGEN_0:
@@ -172,4 +171,4 @@ static const VkExtensionProperties instance_extensions[] = {{"VK_EXT_debug_utils
 static const VkExtensionProperties device_extensions[] = {{"VK_EXT_debug_marker", 4}, };
 
 VKGEN_DEFINE_LAYER(debugmarker, .name = "VK_LAYER_VKGEN_DebugMarker", .description = "vkgen DebugMarker: publishes object names (VK_EXT_debug_utils, VK_EXT_debug_marker) to Perfetto traces",
-	.spec_version = VK_MAKE_VERSION(1, 3, VK_HEADER_VERSION), .implementation_version = 1, .intercepts = intercepts, .instance_extensions = instance_extensions, .instance_extension_count = sizeof(instance_extensions) / sizeof(instance_extensions[0]), .device_extensions = device_extensions, .device_extension_count = sizeof(device_extensions) / sizeof(device_extensions[0]), .names = &names, .forgets = forgets, .object_names = 1, .forget = &vkgen_cap_names_forget, .named = &named)
+	.spec_version = VK_MAKE_VERSION(1, 3, VK_HEADER_VERSION), .implementation_version = 1, .intercepts = intercepts, .instance_extensions = instance_extensions, .instance_extension_count = sizeof(instance_extensions) / sizeof(instance_extensions[0]), .device_extensions = device_extensions, .device_extension_count = sizeof(device_extensions) / sizeof(device_extensions[0]), .names = &names, .forgets = forgets, .object_names = 1, .forget = &vkgen_cap_names_forget, .named = &vkgen_object_names_named)

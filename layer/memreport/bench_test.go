@@ -21,7 +21,7 @@ func benchCreateBindDestroy(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		h := uint64(0x1000 + i%64)
-		s.bufferCreated(dev, h, accounting.BufferUsageVertex, 4096)
+		s.bufferCreated(dev, h, accounting.BufferUsageVertex, 4096, 0)
 		s.bound(dev, accounting.KindBuffer, h, 0x100, 0, planeAspectNone, query)
 		s.resourceDestroyed(dev, accounting.KindBuffer, h)
 	}
@@ -68,7 +68,7 @@ func benchLoop(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		h, m := uint64(0x1000+i%64), uint64(0x100+i%64)
-		s.bufferCreated(dev, h, accounting.BufferUsageVertex, 4096)
+		s.bufferCreated(dev, h, accounting.BufferUsageVertex, 4096, 0)
 		name(generated.ObjectTypeBuffer, h, "buf", i)
 		name(generated.ObjectTypeBuffer, h, "renamed", i)
 		s.memoryAllocated(dev, m, 4096, 0, accounting.MemoryInfo{})

@@ -146,14 +146,12 @@ func sparseImageBindSize(device vk.Device, image vk.Image, aspect uint32, extent
 // before they run).
 func afterCreateVideoSessionKHR(device vk.Device, _ *vk.VideoSessionCreateInfoKHR, _ *vk.AllocationCallbacks, pSession *vk.VideoSessionKHR, result vk.Result) {
 	if result == vk.Success && pSession != nil && *pSession != 0 {
-		sites.created(uintptr(device), accounting.SourceVideoSession, uint64(*pSession))
-		st.videoSessionCreated(uintptr(device), uint64(*pSession))
+		st.videoSessionCreated(uintptr(device), uint64(*pSession), sites.current())
 	}
 }
 
 func preDestroyVideoSessionKHR(device vk.Device, session vk.VideoSessionKHR, _ *vk.AllocationCallbacks) {
 	st.resourceDestroyed(uintptr(device), accounting.KindVideoSession, uint64(session))
-	sites.destroyed(uintptr(device), accounting.SourceVideoSession, uint64(session))
 }
 
 func postBindVideoSessionMemoryKHR(device vk.Device, session vk.VideoSessionKHR, n uint32, infos *vk.BindVideoSessionMemoryInfoKHR, result vk.Result) {

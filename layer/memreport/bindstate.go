@@ -44,8 +44,8 @@ func (s *state) sparseImageBound(device uintptr, image uint64, region accounting
 	s.engine.SparseImageBound(s.key(device), image, region, n, memory, memoryOffset)
 }
 
-func (s *state) videoSessionCreated(device uintptr, session uint64) {
-	s.engine.VideoSessionCreated(s.key(device), session)
+func (s *state) videoSessionCreated(device uintptr, session uint64, site uint32) {
+	s.engine.VideoSessionCreated(s.key(device), session, site)
 }
 
 func (s *state) videoSessionBound(device uintptr, session uint64, bindIndex uint32, memory, offset, size uint64) {

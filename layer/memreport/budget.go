@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/layer/memreport/accounting"
 )
 
@@ -19,11 +20,9 @@ import (
 // threshold (budgetwatch.go).
 const BudgetInterval = 10 * time.Millisecond
 
-// budgetClock is the sampler's clock: the time since the process's first
-// reading. Tests replace state.now.
-func budgetClock() time.Duration { return time.Since(clockStart) }
-
-var clockStart = time.Now()
+// budgetClock is the sampler's clock, layer.Now (a rate limit needs no clock
+// read per event). Tests replace state.now.
+func budgetClock() time.Duration { return time.Duration(layer.Now()) }
 
 // budgetState is one device's sampling state.
 type budgetState struct {
@@ -35,8 +34,8 @@ type budgetState struct {
 // (always when forced), and claims the sample: of concurrent callers, one
 // wins.
 func (s *state) budgetDue(device uintptr, force bool) bool {
-	d, ok := (*s.keys.Load())[device]
-	if !ok {
+	d := s.lookup(device)
+	if d == nil {
 		return false
 	}
 	now := int64(s.now())
@@ -66,7 +65,7 @@ func (s *state) sampleBudget(device uintptr, force bool, query func() (budget, u
 		return
 	}
 	var budget, usage []uint64
-	if (*s.keys.Load())[device].budget.ext {
+	if s.lookup(device).budget.ext {
 		budget, usage = query()
 		s.budgetSampled(budget, usage)
 		if budget == nil {

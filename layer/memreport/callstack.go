@@ -7,8 +7,8 @@ import (
 	"unsafe"
 
 	"github.com/vkgen/vkgen/internal/elfsym"
+	"github.com/vkgen/vkgen/internal/hashmap"
 	"github.com/vkgen/vkgen/layer"
-	"github.com/vkgen/vkgen/layer/memreport/accounting"
 	"github.com/vkgen/vkgen/layer/tracing"
 	"github.com/vkgen/vkgen/perfetto"
 )
@@ -19,15 +19,10 @@ import (
 // captures it on the application's thread, up to call_stack_depth frames).
 // Here, on the drain, a stack becomes a Perfetto callstack (modules as
 // mappings with their build ids, function names from the modules' symbol
-// tables), kept per live object; the object's VulkanMemoryAllocation and
+// tables), which the engine keeps in the object's record
+// (accounting.AllocationEvent.Site): its VulkanMemoryAllocation and
 // VulkanMemoryLeak events and its lifetime slices carry it. The trace
 // summary names the call site from it (tracesummary/symbolize.go).
-
-// siteKey is a live object: its device key, handle and kind.
-type siteKey struct {
-	dev, handle uint64
-	kind        accounting.Source // SourceDeviceMemory, SourceBuffer, SourceImage or SourceVideoSession
-}
 
 // Bounds: distinct stacks cached by their addresses, and modules whose
 // symbol tables are open.
@@ -44,16 +39,24 @@ type moduleKey struct {
 }
 
 type callSites struct {
-	mu       sync.Mutex
-	byObject map[siteKey]perfetto.Callstack
-	byStack  map[string]perfetto.Callstack // by the raw return addresses
+	mu      sync.Mutex
+	byStack map[string]perfetto.Callstack // by the raw return addresses
+	// recent holds stacks found last, by their innermost and outermost
+	// addresses: a program creates most objects from a few places, found
+	// here without hashing the whole stack.
+	recent   [8]recentStack
 	mappings map[moduleKey]perfetto.Mapping
 	files    map[string]*elfsym.File // by path; nil: unreadable, or another build
 	frames   []perfetto.Frame        // scratch
 	warmOnce sync.Once
 }
 
-var sites = &callSites{byObject: map[siteKey]perfetto.Callstack{}, byStack: map[string]perfetto.Callstack{},
+type recentStack struct {
+	raw string
+	cs  perfetto.Callstack
+}
+
+var sites = &callSites{byStack: map[string]perfetto.Callstack{},
 	mappings: map[moduleKey]perfetto.Mapping{}, files: map[string]*elfsym.File{}}
 
 // configureCallStacks applies call_stack_depth (0: no capture) and, the
@@ -81,59 +84,36 @@ func (c *callSites) warm() {
 	}
 }
 
-// created keeps the running hook's call stack as the object's.
-func (c *callSites) created(device uintptr, kind accounting.Source, handle uint64) {
+// current is the running hook's call stack (0: none), as the engine keeps
+// it (accounting.AllocationEvent.Site).
+func (c *callSites) current() uint32 {
 	pcs := layer.CallStack()
 	if len(pcs) == 0 {
-		return
-	}
-	k := siteKey{st.key(device), handle, kind}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if cs := c.stackLocked(pcs); cs != 0 {
-		c.byObject[k] = cs
-	} else {
-		delete(c.byObject, k) // a recycled handle's old stack
-	}
-}
-
-func (c *callSites) destroyed(device uintptr, kind accounting.Source, handle uint64) {
-	c.mu.Lock()
-	delete(c.byObject, siteKey{st.key(device), handle, kind})
-	c.mu.Unlock()
-}
-
-func (c *callSites) deviceDestroyed(dev uint64) {
-	c.mu.Lock()
-	for k := range c.byObject {
-		if k.dev == dev {
-			delete(c.byObject, k)
-		}
-	}
-	c.mu.Unlock()
-}
-
-// of is the call stack of the object an event is about (0 for none).
-func (c *callSites) of(ev *accounting.AllocationEvent) perfetto.Callstack {
-	kind := ev.Source
-	if kind == accounting.SourceDriver {
 		return 0
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.byObject) == 0 {
-		return 0
-	}
-	return c.byObject[siteKey{ev.Device, ev.ObjectHandle, kind}]
+	return uint32(c.stackLocked(pcs))
 }
 
 // stackLocked registers the stack of return addresses pcs (innermost
 // first), once per distinct stack.
 func (c *callSites) stackLocked(pcs []uint64) perfetto.Callstack {
 	raw := unsafe.String((*byte)(unsafe.Pointer(&pcs[0])), 8*len(pcs))
-	if cs, ok := c.byStack[raw]; ok {
-		return cs
+	r := &c.recent[hashmap.Mix(pcs[0]^pcs[len(pcs)-1]<<1)%uint64(len(c.recent))]
+	if r.raw == raw {
+		return r.cs
 	}
+	cs, ok := c.byStack[raw]
+	if !ok {
+		cs = c.newStackLocked(pcs, raw)
+	}
+	*r = recentStack{strings.Clone(raw), cs}
+	return cs
+}
+
+// newStackLocked registers a stack not seen before.
+func (c *callSites) newStackLocked(pcs []uint64, raw string) perfetto.Callstack {
 	c.frames = c.frames[:0]
 	for i := len(pcs) - 1; i >= 0; i-- { // Perfetto lists the outermost frame first
 		c.frames = append(c.frames, c.frameLocked(pcs[i]))

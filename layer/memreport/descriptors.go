@@ -20,9 +20,9 @@ import (
 // so a create builds no string unless its kind is new.
 type descriptors struct {
 	mu      sync.Mutex
-	images  map[describe.Image]uint32
-	buffers map[describe.Buffer]uint32
-	memory  map[describe.Memory]uint32
+	images  numbers[describe.Image]
+	buffers numbers[describe.Buffer]
+	memory  numbers[describe.Memory]
 	n       uint32 // descriptors made
 	full    uint64 // objects left without one: the table was full
 	// chunks hold the descriptors by number - 1, chunkSize a chunk, made
@@ -44,20 +44,34 @@ const (
 	maxInterned = 4096
 )
 
-var descs = &descriptors{images: map[describe.Image]uint32{}, buffers: map[describe.Buffer]uint32{}, memory: map[describe.Memory]uint32{}}
+// numbers are the descriptor numbers of one kind of object by what
+// describes it, the last one found beside (consecutive creates are mostly
+// alike, and the map hashes the whole key).
+type numbers[K comparable] struct {
+	byKey map[K]uint32
+	last  K
+	lastN uint32 // 0: none
+}
 
-func (d *descriptors) image(m describe.Image) uint32   { return number(d, d.images, m) }
-func (d *descriptors) buffer(m describe.Buffer) uint32 { return number(d, d.buffers, m) }
-func (d *descriptors) mem(m describe.Memory) uint32    { return number(d, d.memory, m) }
+var descs = &descriptors{images: numbers[describe.Image]{byKey: map[describe.Image]uint32{}},
+	buffers: numbers[describe.Buffer]{byKey: map[describe.Buffer]uint32{}}, memory: numbers[describe.Memory]{byKey: map[describe.Memory]uint32{}}}
 
-// number is m's descriptor number in byKey, made when m is new.
+func (d *descriptors) image(m describe.Image) uint32   { return number(d, &d.images, m) }
+func (d *descriptors) buffer(m describe.Buffer) uint32 { return number(d, &d.buffers, m) }
+func (d *descriptors) mem(m describe.Memory) uint32    { return number(d, &d.memory, m) }
+
+// number is m's descriptor number in t, made when m is new.
 func number[K interface {
 	comparable
 	String() string
-}](d *descriptors, byKey map[K]uint32, m K) uint32 {
+}](d *descriptors, t *numbers[K], m K) uint32 {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if n, ok := byKey[m]; ok {
+	if t.lastN != 0 && t.last == m {
+		return t.lastN
+	}
+	if n, ok := t.byKey[m]; ok {
+		t.last, t.lastN = m, n
 		return n
 	}
 	if d.n >= maxDescriptors {
@@ -75,7 +89,8 @@ func number[K interface {
 	}
 	c[d.n%chunkSize] = e
 	d.n++
-	byKey[m] = d.n
+	t.byKey[m] = d.n
+	t.last, t.lastN = m, d.n
 	return d.n
 }
 

@@ -24,9 +24,7 @@ func preDestroyDevice(device vk.Device, _ *vk.AllocationCallbacks) {
 }
 
 func postDestroyDevice(device vk.Device, _ *vk.AllocationCallbacks) {
-	key := st.key(uintptr(device))
-	st.deviceDestroyed(uintptr(device)) // its leak events name their call sites
-	sites.deviceDestroyed(key)
+	st.deviceDestroyed(uintptr(device))
 	dropDevice(device)
 }
 
@@ -49,8 +47,9 @@ func afterAllocateMemory(device vk.Device, info *vk.MemoryAllocateInfo, _ *vk.Al
 	if pMemory == nil {
 		return
 	}
-	sites.created(uintptr(device), accounting.SourceDeviceMemory, uint64(*pMemory))
-	st.memoryAllocated(uintptr(device), uint64(*pMemory), uint64(info.AllocationSize), info.MemoryTypeIndex, memoryInfo(info.PNext))
+	mi := memoryInfo(info.PNext)
+	mi.Site = sites.current()
+	st.memoryAllocated(uintptr(device), uint64(*pMemory), uint64(info.AllocationSize), info.MemoryTypeIndex, mi)
 }
 
 // beforeFreeMemory samples the budget as of before the free, before the
@@ -59,38 +58,33 @@ func afterAllocateMemory(device vk.Device, info *vk.MemoryAllocateInfo, _ *vk.Al
 func beforeFreeMemory(device vk.Device, memory vk.DeviceMemory, _ *vk.AllocationCallbacks) {
 	sampleBudgetNow(uintptr(device), false)
 	st.memoryFreed(uintptr(device), uint64(memory))
-	sites.destroyed(uintptr(device), accounting.SourceDeviceMemory, uint64(memory))
 }
 
 func afterCreateBuffer(device vk.Device, info *vk.BufferCreateInfo, _ *vk.AllocationCallbacks, pBuffer *vk.Buffer, result vk.Result) {
 	if result != vk.Success || info == nil || pBuffer == nil || *pBuffer == 0 {
 		return
 	}
-	sites.created(uintptr(device), accounting.SourceBuffer, uint64(*pBuffer))
-	st.bufferCreated(uintptr(device), uint64(*pBuffer), uint64(info.Usage), uint64(info.Size))
+	st.bufferCreated(uintptr(device), uint64(*pBuffer), uint64(info.Usage), uint64(info.Size), sites.current())
 }
 
 func afterCreateImage(device vk.Device, info *vk.ImageCreateInfo, _ *vk.AllocationCallbacks, pImage *vk.Image, result vk.Result) {
 	if result != vk.Success || info == nil || pImage == nil || *pImage == 0 {
 		return
 	}
-	sites.created(uintptr(device), accounting.SourceImage, uint64(*pImage))
 	st.imageCreated(uintptr(device), uint64(*pImage), describe.Image{
 		Type: int32(info.ImageType), Format: int32(info.Format), Tiling: int32(info.Tiling),
 		Width: info.Extent.Width, Height: info.Extent.Height, Depth: info.Extent.Depth,
 		MipLevels: info.MipLevels, ArrayLayers: info.ArrayLayers, Samples: uint32(info.Samples),
 		Usage: uint32(info.Usage), Flags: uint32(info.Flags),
-	})
+	}, sites.current())
 }
 
 func beforeDestroyBuffer(device vk.Device, buffer vk.Buffer, _ *vk.AllocationCallbacks) {
 	st.resourceDestroyed(uintptr(device), accounting.KindBuffer, uint64(buffer))
-	sites.destroyed(uintptr(device), accounting.SourceBuffer, uint64(buffer))
 }
 
 func beforeDestroyImage(device vk.Device, image vk.Image, _ *vk.AllocationCallbacks) {
 	st.resourceDestroyed(uintptr(device), accounting.KindImage, uint64(image))
-	sites.destroyed(uintptr(device), accounting.SourceImage, uint64(image))
 }
 
 func afterGetBufferMemoryRequirements(device vk.Device, buffer vk.Buffer, r *vk.MemoryRequirements) {

@@ -271,7 +271,7 @@ func (lt *lifetimes) openLocked(k liveKey, ev *accounting.AllocationEvent) liveS
 		ls.handle = ev.MemoryObjectID
 	}
 	ls.groups = lt.groupsLocked(ev.Device, ev.Heap)
-	ls.stack = sites.of(ev)
+	ls.stack = perfetto.Callstack(ev.Site)
 	lt.open.Set(k, ls)
 	if !lt.anyOpen.Load() {
 		lt.anyOpen.Store(true)

@@ -100,7 +100,7 @@ func TestDestroyedDevicesLeaveTheSequences(t *testing.T) {
 	cycle := func(d uintptr, destroy bool) {
 		s.deviceCreated(d, 0, uint64(d), false, false, props(0))
 		s.memoryAllocated(d, 0x100, 1<<20, 0, accounting.MemoryInfo{})
-		s.bufferCreated(d, 0x200, accounting.BufferUsageVertex, 4096)
+		s.bufferCreated(d, 0x200, accounting.BufferUsageVertex, 4096, 0)
 		s.bound(d, accounting.KindBuffer, 0x200, 0x100, 0, planeAspectNone, func() uint64 { return 4096 })
 		if destroy {
 			s.deviceDestroyed(d) // the buffer and the memory leak: their slices end here

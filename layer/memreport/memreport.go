@@ -43,6 +43,7 @@
 package memreport
 
 import (
+	"github.com/vkgen/vkgen/layer"
 	"github.com/vkgen/vkgen/layer/tracing"
 	"github.com/vkgen/vkgen/objectnames"
 )
@@ -65,6 +66,6 @@ var (
 
 // At exit, objects still alive are reported as leaks before the exit flush.
 func init() {
-	st.ot, over.name, over.mu = over, st.objectName, st.engine.Locker()
+	st.ot, over.name, over.mu, over.tick = over, st.objectName, st.engine.Locker(), layer.Now
 	tracing.OnExit(st.exiting)
 }

@@ -28,7 +28,10 @@ type overTime struct {
 	cfg overTimeConfig
 	out overTimeOut
 	now func() uint64 // the events' clock (layer.EventTime); tests inject one
-	log io.Writer     // growth lines (os.Stderr)
+	// tick is the clock windows are checked against per event (layer.Now:
+	// no clock read per event); nil: now.
+	tick func() uint64
+	log  io.Writer // growth lines (os.Stderr)
 	// name is the current name of a live object ("" for none).
 	name func(k liveKey, handle uint64) string
 
@@ -181,7 +184,11 @@ func (o *overTime) observe(ev *accounting.AllocationEvent) {
 // present; called only while no present was seen, so programs that present
 // read no clock per event.
 func (o *overTime) windows() {
-	now := o.now()
+	clock := o.now
+	if o.tick != nil {
+		clock = o.tick
+	}
+	now := clock()
 	if o.frameStart == 0 {
 		o.frameStart = now
 		return

@@ -36,7 +36,7 @@ func playFrames(b *testing.B, s *state, perFrame int, end func()) {
 	for b.Loop() {
 		for i := range perFrame {
 			h := uint64(0x1000 + i)
-			s.bufferCreated(dev, h, accounting.BufferUsageVertex, 4096)
+			s.bufferCreated(dev, h, accounting.BufferUsageVertex, 4096, 0)
 			s.bound(dev, accounting.KindBuffer, h, 0x100, uint64(i)*4096, planeAspectNone, query)
 			s.resourceDestroyed(dev, accounting.KindBuffer, h)
 		}

@@ -207,6 +207,23 @@ func TestFrameWindows(t *testing.T) {
 	}
 }
 
+// Windows are checked against tick (layer.Now in the layer: the drain's
+// time, no clock read per event), never the events' clock.
+func TestFrameWindowsTick(t *testing.T) {
+	o, r, c, _ := newTestOverTime()
+	reads := 0
+	o.tick, o.now = o.now, func() uint64 { reads++; return c.ns }
+	o.observe(memEvent(accounting.OpCreate, 1, 100))
+	c.ns += 250_000_000
+	o.observe(memEvent(accounting.OpCreate, 2, 100))
+	if !slices.Equal(r.frames, []uint64{0}) || o.frame != 2 {
+		t.Fatalf("frames with activity %v, frame %d, want [0] and 2", r.frames, o.frame)
+	}
+	if reads != 0 {
+		t.Fatalf("the events' clock read %d times for windows", reads)
+	}
+}
+
 // Crossing the threshold of a heap's budget is one event naming what grew
 // most and the largest object that began since the last sample; it fires
 // again only after usage fell below. Between samples usage is the last

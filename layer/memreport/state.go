@@ -25,6 +25,9 @@ type state struct {
 	// intercept reads it, devices come and go rarely.
 	keys   atomic.Pointer[map[uintptr]deviceInfo]
 	keysMu sync.Mutex
+	// last is the device looked up last, in the map keys held then: the
+	// hooks of one call, and most calls, are of one device.
+	last atomic.Pointer[lastDevice]
 
 	// dropped holds, by device key, the names of memory objects the store
 	// forgot with their device before this layer reported the device's
@@ -35,6 +38,12 @@ type state struct {
 
 	now func() time.Duration // the budget sampler's clock
 	ot  *overTime            // frames, growth, budget thresholds; nil in tests that need none
+}
+
+type lastDevice struct {
+	keys   *map[uintptr]deviceInfo
+	device uintptr
+	info   deviceInfo
 }
 
 type deviceInfo struct {
@@ -110,15 +119,36 @@ func (s *state) forgetDevice(device uintptr, key uint64) {
 // being created (created before the layer was enabled, or an out-of-memory
 // create path) is keyed by its handle with the top bit set, which tokens
 // (small counters) never reach.
-func (s *state) key(device uintptr) uint64 { return s.info(device).key }
+func (s *state) key(device uintptr) uint64 {
+	if d := s.lookup(device); d != nil {
+		return d.key
+	}
+	return uint64(device) | 1<<63
+}
 
 // info is what the layer knows of a device: its key and memory properties,
 // or, for a device it did not see created, a key from the handle alone.
 func (s *state) info(device uintptr) deviceInfo {
-	if d, ok := (*s.keys.Load())[device]; ok {
-		return d
+	if d := s.lookup(device); d != nil {
+		return *d
 	}
 	return deviceInfo{key: uint64(device) | 1<<63}
+}
+
+// lookup is what the layer knows of a device it saw created (nil: none),
+// not to be changed.
+func (s *state) lookup(device uintptr) *deviceInfo {
+	keys := s.keys.Load()
+	if l := s.last.Load(); l != nil && l.keys == keys && l.device == device {
+		return &l.info
+	}
+	d, ok := (*keys)[device]
+	if !ok {
+		return nil
+	}
+	l := &lastDevice{keys, device, d}
+	s.last.Store(l)
+	return &l.info
 }
 
 func (s *state) setKey(device uintptr, info deviceInfo, add bool) {
@@ -244,13 +274,15 @@ func (s *state) memoryFreed(device uintptr, memory uint64) {
 	s.engine.MemoryFreed(key, memory)
 }
 
-func (s *state) bufferCreated(device uintptr, buffer, usage, size uint64) {
-	s.engine.BufferCreatedWith(s.key(device), buffer, usage, size, descs.buffer(describe.Buffer{Size: size, Usage: usage}))
+// bufferCreated records a vkCreateBuffer made at site (a perfetto.Callstack,
+// 0: unknown).
+func (s *state) bufferCreated(device uintptr, buffer, usage, size uint64, site uint32) {
+	s.engine.BufferCreatedWith(s.key(device), buffer, usage, size, descs.buffer(describe.Buffer{Size: size, Usage: usage}), site)
 }
 
 // imageCreated records a vkCreateImage with what its create info says.
-func (s *state) imageCreated(device uintptr, image uint64, info describe.Image) {
-	s.engine.ImageCreatedWith(s.key(device), image, info.Usage, info.Flags, descs.image(info))
+func (s *state) imageCreated(device uintptr, image uint64, info describe.Image, site uint32) {
+	s.engine.ImageCreatedWith(s.key(device), image, info.Usage, info.Flags, descs.image(info), site)
 }
 
 func (s *state) resourceDestroyed(device uintptr, kind accounting.ResourceKind, handle uint64) {

@@ -144,7 +144,7 @@ func TestCallbackTokenBeforeDevice(t *testing.T) {
 	s.callback(token, accounting.CallbackEvent{Type: accounting.CallbackAllocate, MemoryObjectID: 2, Size: 4096,
 		ObjectType: accounting.ObjectTypeDeviceMemory, ObjectHandle: 0x100})
 	s.memoryAllocated(dev, 0x100, 4096, 0, accounting.MemoryInfo{})
-	s.bufferCreated(dev, 0xb1, accounting.BufferUsageVertex, 1000)
+	s.bufferCreated(dev, 0xb1, accounting.BufferUsageVertex, 1000, 0)
 	s.requirements(dev, accounting.KindBuffer, 0xb1, 1024)
 	s.bound(dev, accounting.KindBuffer, 0xb1, 0x100, 0, planeAspectNone, noQuery(t))
 	wantCounters(t, r, map[string]int64{
@@ -186,7 +186,7 @@ func TestFallbackTwoDevices(t *testing.T) {
 	s.deviceCreated(dev2, 0, 2, false, false, props(hostVis))
 	for _, d := range []uintptr{dev, dev2} {
 		s.memoryAllocated(d, 0x100, 65536, 0, accounting.MemoryInfo{})
-		s.bufferCreated(d, 0xb1, accounting.BufferUsageTransferSrc, 4096)
+		s.bufferCreated(d, 0xb1, accounting.BufferUsageTransferSrc, 4096, 0)
 		s.bound(d, accounting.KindBuffer, 0xb1, 0x100, 0, planeAspectNone, noQuery(t))
 	}
 	wantCounters(t, r, map[string]int64{
@@ -213,7 +213,7 @@ func TestBindTimeQueries(t *testing.T) {
 	s, r := newTestState()
 	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.memoryAllocated(dev, 0x100, 1<<20, 0, accounting.MemoryInfo{})
-	s.imageCreated(dev, 0x1a, describe.Image{Usage: accounting.ImageUsageColorAttachment | accounting.ImageUsageSampled, Flags: 0})
+	s.imageCreated(dev, 0x1a, describe.Image{Usage: accounting.ImageUsageColorAttachment | accounting.ImageUsageSampled, Flags: 0}, 0)
 	queries := 0
 	q := func(size uint64) func() uint64 { return func() uint64 { queries++; return size } }
 	s.bound(dev, accounting.KindImage, 0x1a, 0x100, 0, planeAspectNone, q(65536))
@@ -222,14 +222,14 @@ func TestBindTimeQueries(t *testing.T) {
 		t.Errorf("%d requirement queries, want 1", queries)
 	}
 	const plane0, plane1 = 0x10, 0x20 // VK_IMAGE_ASPECT_PLANE_0/1_BIT
-	s.imageCreated(dev, 0x2a, describe.Image{Usage: accounting.ImageUsageSampled, Flags: accounting.ImageCreateDisjoint})
+	s.imageCreated(dev, 0x2a, describe.Image{Usage: accounting.ImageUsageSampled, Flags: accounting.ImageCreateDisjoint}, 0)
 	s.bound(dev, accounting.KindImage, 0x2a, 0x100, 131072, plane0, q(8192))
 	s.planeRequirements(dev, 0x2a, plane1, 4096)
 	s.bound(dev, accounting.KindImage, 0x2a, 0x100, 139264, plane1, noQuery(t))
 	if queries != 2 {
 		t.Errorf("%d requirement queries, want 2", queries)
 	}
-	s.imageCreated(dev, 0x3a, describe.Image{Usage: accounting.ImageUsageColorAttachment, Flags: 0})
+	s.imageCreated(dev, 0x3a, describe.Image{Usage: accounting.ImageUsageColorAttachment, Flags: 0}, 0)
 	s.bound(dev, accounting.KindImage, 0x3a, 0, 0, planeAspectNone, noQuery(t))
 	wantCounters(t, r, map[string]int64{
 		app(accounting.ClusterColorRenderTarget): 65536,
@@ -282,7 +282,7 @@ func TestTraceLiveAndReplay(t *testing.T) {
 	ls, live := bufferSession(t, "live")
 	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.memoryAllocated(dev, 0x100, 65536, 0, accounting.MemoryInfo{})
-	s.bufferCreated(dev, 0xb1, accounting.BufferUsageUniform, 256)
+	s.bufferCreated(dev, 0xb1, accounting.BufferUsageUniform, 256, 0)
 	s.bound(dev, accounting.KindBuffer, 0xb1, 0x100, 0, planeAspectNone, noQuery(t))
 	_ = s.names.SetName(uint64(dev), generated.ObjectTypeBuffer, 0xb1, "camera")
 
@@ -374,7 +374,7 @@ func TestSlicesOfObjectsCreatedUntraced(t *testing.T) {
 	defer unregister()
 	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.memoryAllocated(dev, 0x100, 65536, 0, accounting.MemoryInfo{})
-	s.bufferCreated(dev, 0xb1, accounting.BufferUsageUniform, 256)
+	s.bufferCreated(dev, 0xb1, accounting.BufferUsageUniform, 256, 0)
 	s.bound(dev, accounting.KindBuffer, 0xb1, 0x100, 0, planeAspectNone, noQuery(t))
 	if n := s.lt.open.Len(); n != 0 || s.lt.anyOpen.Load() {
 		t.Fatalf("%d lifetimes tracked untraced, want 0", n)
@@ -419,7 +419,7 @@ func TestLeakNamesOutliveTheDevicesForget(t *testing.T) {
 	s, r := newTestState()
 	s.deviceCreated(dev, 0, 1, false, false, props(0))
 	s.memoryAllocated(dev, 0x100, 4096, 0, accounting.MemoryInfo{})
-	s.bufferCreated(dev, 0x1, accounting.BufferUsageVertex, 4096)
+	s.bufferCreated(dev, 0x1, accounting.BufferUsageVertex, 4096, 0)
 	s.bound(dev, accounting.KindBuffer, 0x1, 0x100, 0, planeAspectNone, func() uint64 { return 4096 })
 	_ = s.names.SetName(uint64(dev), generated.ObjectTypeBuffer, 0x1, "vertices")
 	_ = s.names.SetName(uint64(dev), generated.ObjectTypeDeviceMemory, 0x100, "arena")

@@ -232,8 +232,8 @@ func (s traceSink) AllocationWith(ev accounting.AllocationEvent, changes []accou
 	)
 	args = appendDetails(args, &ev)
 	if ev.Operation != accounting.OpDestroy { // where an object was made, once it holds memory
-		if cs := sites.of(&ev); cs != 0 {
-			args = append(args, perfetto.CallstackArg(cs))
+		if ev.Site != 0 {
+			args = append(args, perfetto.CallstackArg(perfetto.Callstack(ev.Site)))
 		}
 	}
 	var native perfetto.VulkanMemoryEvent
@@ -379,8 +379,8 @@ func (s traceSink) Leak(ev accounting.AllocationEvent, name, at string) {
 		perfetto.Uint(argHeap, uint64(ev.Heap)),
 		perfetto.String(argObjectName, name),
 		perfetto.String(argAt, at))
-	if cs := sites.of(&ev); cs != 0 {
-		args = append(args, perfetto.CallstackArg(cs))
+	if ev.Site != 0 {
+		args = append(args, perfetto.CallstackArg(perfetto.Callstack(ev.Site)))
 	}
 	perfetto.Stamp(layer.EventTime()).Instant(category, leakEvent, appendDetails(args, &ev)...)
 }

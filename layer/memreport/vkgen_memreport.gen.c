@@ -177,7 +177,6 @@ VKGEN_TRAMPOLINE(QueuePresentKHR, VkResult, VKGEN_1, VKGEN_1, VKGEN_0, device, 0
 #define LAYER (&vkgen_memreport_layer)
 
 static struct vkgen_namecache names;
-static struct vkgen_named named;
 
 /* preCreateDevice edits the parameters of vkCreateDevice. */
 static VkResult memreport_edit_CreateDevice(struct vkgen_call *call, VkPhysicalDevice *physicalDevice, const VkDeviceCreateInfo* *pCreateInfo, const VkAllocationCallbacks* *pAllocator, VkDevice* *pDevice) {
@@ -454,4 +453,4 @@ static const struct vkgen_intercept forgets[VKGEN_NAMES] = {VKGEN_FORGET_ENTRIES
 static const VkExtensionProperties instance_extensions[] = {{"VK_EXT_layer_settings", 2}, };
 
 VKGEN_DEFINE_LAYER(memreport, .name = "VK_LAYER_VKGEN_DeviceMemoryReport", .description = "vkgen DeviceMemoryReport: device memory per named buffer and image, by usage cluster, in Perfetto",
-	.spec_version = VK_MAKE_VERSION(1, 3, VK_HEADER_VERSION), .implementation_version = 1, .intercepts = intercepts, .instance_extensions = instance_extensions, .instance_extension_count = sizeof(instance_extensions) / sizeof(instance_extensions[0]), .names = &names, .forgets = forgets, .object_names = 1, .forget = &vkgen_cap_names_forget, .named = &named)
+	.spec_version = VK_MAKE_VERSION(1, 3, VK_HEADER_VERSION), .implementation_version = 1, .intercepts = intercepts, .instance_extensions = instance_extensions, .instance_extension_count = sizeof(instance_extensions) / sizeof(instance_extensions[0]), .names = &names, .forgets = forgets, .object_names = 1, .forget = &vkgen_cap_names_forget, .named = &vkgen_object_names_named)

@@ -8,6 +8,12 @@ import (
 	"github.com/vkgen/vkgen/perfetto"
 )
 
+// The layers' live name emitters write to trace sessions, so with none
+// running they would skip every name: the shared hub does not call them
+// then (a session that starts gets the stored names from the layers'
+// replays).
+func init() { objectnames.SharedHub().SetGate(perfetto.Enabled) }
+
 // Presence publishes one layer while it has live instances: its live name
 // emitter is attached to the shared name store (objectnames.SharedHub) and
 // its session-start replay is registered with perfetto. Every layer of the
@@ -16,7 +22,7 @@ import (
 // put it in an instance chain.
 type Presence struct {
 	Layer  string                  // the layer's name, whose settings apply (VK_LAYER_VKGEN_...)
-	Names  objectnames.Emitter     // live emitter in the layer's own event format
+	Names  objectnames.Emitter     // live emitter in the layer's own event format, to running sessions only
 	Replay func(*perfetto.Emitter) // session-start replay of the layer's state
 
 	mu   sync.Mutex

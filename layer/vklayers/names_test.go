@@ -86,7 +86,9 @@ func plainManifest(t *testing.T) string {
 // once (counted by the framework's drain, VKGEN_DEFER_STATS): vkprog names
 // five times, one an unchanged re-application the name cache filters, so
 // four records. A plain C layer between two of this library's layers hands
-// the lower one the call directly: the upper one's record covers it.
+// the lower one the call directly: the upper one's record covers it. So
+// with the forget records of the ends of named objects: vkprog destroys
+// its three named objects and the device, four records whatever the chain.
 func TestNameRecordedOncePerProcess(t *testing.T) {
 	setup(t)
 	const dm, mr = "VK_LAYER_VKGEN_DebugMarker", "VK_LAYER_VKGEN_DeviceMemoryReport"
@@ -108,6 +110,9 @@ func TestNameRecordedOncePerProcess(t *testing.T) {
 			}
 			if got := runs["vkgen object names vkSetDebugUtilsObjectNameEXT"]; got != "4" {
 				t.Errorf("%s naming records, want 4 (one per call that changes a name)\n%s", got, b)
+			}
+			if got := runs["vkgen object names forget"]; got != "4" {
+				t.Errorf("%s forget records, want 4 (one per ended named object and the device)\n%s", got, b)
 			}
 		})
 	}

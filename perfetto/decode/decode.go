@@ -39,7 +39,13 @@ const (
 // Packet is one decoded TracePacket; at most one of Event, Track and
 // ObjectName is set (they are members of TracePacket's data oneof).
 type Packet struct {
-	Index           int // position in the file
+	Index int // position in the file
+	// Timestamp is the packet's time as trace_processor reads it: a delta
+	// on a sequence-scoped incremental clock (ids 64-127, the clock given
+	// explicitly or by the sequence's TracePacketDefaults) is added up and
+	// converted to the CLOCK_BOOTTIME of the sequence's latest ClockSnapshot
+	// (clock.go); any other is as written. ClockID is the clock id written
+	// in the packet itself (HasClockID), not a default.
 	Timestamp       uint64
 	HasTimestamp    bool
 	ClockID         uint32
@@ -48,6 +54,7 @@ type Packet struct {
 	SeqFlags        uint32
 	FirstOnSequence bool
 	PreviousDropped bool
+	ClockSnapshot   bool // the packet holds a ClockSnapshot
 	// DefaultTrackUUID is trace_packet_defaults.track_event_defaults.track_uuid
 	// when this packet sets it.
 	DefaultTrackUUID uint64
@@ -285,11 +292,19 @@ type seqState struct {
 	cats, names, annots, strs interned
 	stacks                    stackState
 	defaultTrack              uint64
+	defaultClock              uint32 // trace_packet_defaults.timestamp_clock_id
+	// defaultExtra are the track_event_defaults' extra_counter_track_uuids:
+	// the tracks of an event's extra counter values when it names none.
+	defaultExtra []uint64
 }
 
 // state is what decoding carries from packet to packet.
 type state struct {
-	seqs   map[uint32]*seqState
+	seqs map[uint32]*seqState
+	// clocks are the sequence-scoped clocks by sequence and clock id: not
+	// incremental state (a cleared sequence keeps them), as in
+	// trace_processor.
+	clocks map[seqClockID]*seqClock
 	tracks map[uint64]*Track // nil: track descriptors are not decoded
 	// strs holds short strings seen lately (operation names, types), so a
 	// value that repeats in every event is not allocated every time. It is
@@ -337,6 +352,7 @@ type head struct {
 	clock, seq, flags               uint32
 	hasTS, hasClock, first, dropped bool
 	te, td, interned, vk, defaults  span
+	snapshot                        span // clock_snapshot
 	// deflated is compressed_packets: a zlib stream of a Trace's packets
 	// (traced's compression_type DEFLATE); zstd says the packet holds
 	// zstd_compressed_packets instead.
@@ -391,6 +407,8 @@ func parseHead(b []byte, h *head) error {
 			h.vk = at
 		case 59:
 			h.defaults = at
+		case 6:
+			h.snapshot = at
 		case 50:
 			h.deflated = at
 		case 133:
@@ -403,7 +421,7 @@ func parseHead(b []byte, h *head) error {
 // decodeBody decodes a packet of which h is the head into p.
 func decodeBody(b []byte, h *head, d *state, p *Packet) error {
 	*p = Packet{Timestamp: h.ts, HasTimestamp: h.hasTS, ClockID: h.clock, HasClockID: h.hasClock, SeqID: h.seq,
-		SeqFlags: h.flags, FirstOnSequence: h.first, PreviousDropped: h.dropped}
+		SeqFlags: h.flags, FirstOnSequence: h.first, PreviousDropped: h.dropped, ClockSnapshot: h.snapshot.end != 0}
 	te, td, interned, vk, defaults := h.te.of(b), h.td.of(b), h.interned.of(b), h.vk.of(b), h.defaults.of(b)
 	st := d.seqs[p.SeqID]
 	if st == nil && len(d.seqs) >= MaxSequences {
@@ -414,10 +432,20 @@ func decodeBody(b []byte, h *head, d *state, p *Packet) error {
 		d.seqs[p.SeqID] = st
 	}
 	if defaults != nil {
-		if err := decodeDefaults(defaults, p); err != nil {
+		if err := decodeDefaults(defaults, p, st); err != nil {
 			return fmt.Errorf("trace_packet_defaults: %w", err)
 		}
 		st.defaultTrack = p.DefaultTrackUUID
+	}
+	if snap := h.snapshot.of(b); snap != nil {
+		if err := d.clockSnapshot(snap, p.SeqID); err != nil {
+			return fmt.Errorf("clock_snapshot: %w", err)
+		}
+	}
+	if p.HasTimestamp {
+		if err := d.resolveTime(p, st); err != nil {
+			return err
+		}
 	}
 	if interned != nil {
 		if err := decodeInterned(interned, st); err != nil {
@@ -468,14 +496,23 @@ func decodeBody(b []byte, h *head, d *state, p *Packet) error {
 	return nil
 }
 
-func decodeDefaults(b []byte, p *Packet) error {
-	return pb.Walk(b, func(num protowire.Number, _ uint64, raw []byte) error {
+// decodeDefaults reads a TracePacketDefaults, which replaces the
+// sequence's: its track, clock and extra counter tracks.
+func decodeDefaults(b []byte, p *Packet, st *seqState) error {
+	st.defaultClock, st.defaultExtra = 0, st.defaultExtra[:0]
+	return pb.Walk(b, func(num protowire.Number, v uint64, raw []byte) error {
+		if num == 58 {
+			st.defaultClock = uint32(v)
+		}
 		if num != 11 {
 			return nil
 		}
-		return pb.Walk(raw, func(num protowire.Number, v uint64, _ []byte) error {
-			if num == 11 {
+		return pb.Walk(raw, func(num protowire.Number, v uint64, raw []byte) error {
+			switch num {
+			case 11:
 				p.DefaultTrackUUID = v
+			case 31: // extra_counter_track_uuids, packed or not
+				return pb.Varints(raw, v, func(x uint64) { st.defaultExtra = append(st.defaultExtra, x) })
 			}
 			return nil
 		})
@@ -627,6 +664,12 @@ func (d *state) decodeEvent(b []byte, st *seqState, flagged bool) error {
 		if err != nil {
 			return err
 		}
+	}
+	if nu == 0 && nv > 0 { // the values' tracks are the sequence's defaults
+		for i := range min(nv, len(st.defaultExtra)) {
+			ev.ExtraCounters[i].TrackUUID = st.defaultExtra[i]
+		}
+		nu = len(st.defaultExtra)
 	}
 	ev.ExtraCounters = ev.ExtraCounters[:min(nu, nv)] // a value without its uuid has no track
 	return nil

@@ -253,7 +253,7 @@ func TestSparseRanges(t *testing.T) {
 func TestVideoSessionBindings(t *testing.T) {
 	e, r := newTestEngine()
 	e.DeviceCreated(1, testProps, false)
-	e.VideoSessionCreated(1, 0x7E)
+	e.VideoSessionCreated(1, 0x7E, 0)
 	e.MemoryAllocated(1, 0x40, 65536, 0)
 	r.clear()
 	e.VideoSessionBound(1, 0x7E, 0, 0x40, 0, 4096)
@@ -279,7 +279,7 @@ func TestVideoSessionBindings(t *testing.T) {
 		t.Fatalf("stats %+v", s)
 	}
 	// Driver memory reported for a video session counts in its cluster.
-	e.VideoSessionCreated(1, 0x7F)
+	e.VideoSessionCreated(1, 0x7F, 0)
 	e.Callback(1, CallbackEvent{Type: CallbackAllocate, MemoryObjectID: 9, Size: 1000, Internal: true,
 		ObjectType: ObjectTypeVideoSessionKHR, ObjectHandle: 0x7F})
 	wantTotals(t, e, r, map[string]int64{app(ClusterUnbound): 65536, drv(ClusterVideoSession): 1000})
@@ -317,7 +317,7 @@ func TestRangeLeaks(t *testing.T) {
 	e, _ := newTestEngine()
 	e.DeviceCreated(1, testProps, false)
 	e.BufferCreated(1, 0xB, BufferUsageStorage, 1<<20)
-	e.VideoSessionCreated(1, 0x7E)
+	e.VideoSessionCreated(1, 0x7E, 0)
 	e.MemoryAllocated(1, 0x40, 1<<20, 0)
 	e.SparseBound(1, KindBuffer, 0xB, 65536, 4096, 0x40, 0)
 	e.VideoSessionBound(1, 0x7E, 1, 0x40, 8192, 4096)

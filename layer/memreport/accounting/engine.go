@@ -61,6 +61,7 @@ type resource struct {
 	usage    uint64 // buffer usage, or image usage widened
 	disjoint bool
 	desc     uint32 // the sink's descriptor of the resource (AllocationEvent.Desc)
+	site     uint32 // the sink's call site of its creation (AllocationEvent.Site)
 	// presentable and swapchain: the image is one of swapchain's own
 	// (presentable) or is bound to its memory; such images take no other
 	// binds or sizes.
@@ -232,28 +233,30 @@ func (e *Engine) DeviceDestroyed(dev uint64) {
 // BufferCreated records a successful vkCreateBuffer with the create-info usage
 // and size (the size is replaced by RequirementsKnown).
 func (e *Engine) BufferCreated(dev, buffer, usage, size uint64) {
-	e.BufferCreatedWith(dev, buffer, usage, size, 0)
+	e.BufferCreatedWith(dev, buffer, usage, size, 0, 0)
 }
 
 // BufferCreatedWith is BufferCreated with the sink's descriptor of the
-// buffer, which its events carry (AllocationEvent.Desc).
-func (e *Engine) BufferCreatedWith(dev, buffer, usage, size uint64, desc uint32) {
-	e.resourceCreated(dev, resKey{KindBuffer, buffer}, usage, false, size, desc)
+// buffer and of its call site, which its events carry
+// (AllocationEvent.Desc, Site).
+func (e *Engine) BufferCreatedWith(dev, buffer, usage, size uint64, desc, site uint32) {
+	e.resourceCreated(dev, resKey{KindBuffer, buffer}, usage, false, size, desc, site)
 }
 
 // ImageCreated records a successful vkCreateImage with its usage and create
 // flags (ImageCreateDisjoint selects per-plane sizes and binds).
 func (e *Engine) ImageCreated(dev, image uint64, usage, createFlags uint32) {
-	e.ImageCreatedWith(dev, image, usage, createFlags, 0)
+	e.ImageCreatedWith(dev, image, usage, createFlags, 0, 0)
 }
 
-// ImageCreatedWith is ImageCreated with the sink's descriptor of the image,
-// which its events carry (AllocationEvent.Desc).
-func (e *Engine) ImageCreatedWith(dev, image uint64, usage, createFlags, desc uint32) {
-	e.resourceCreated(dev, resKey{KindImage, image}, uint64(usage), createFlags&ImageCreateDisjoint != 0, 0, desc)
+// ImageCreatedWith is ImageCreated with the sink's descriptor of the image
+// and of its call site, which its events carry (AllocationEvent.Desc,
+// Site).
+func (e *Engine) ImageCreatedWith(dev, image uint64, usage, createFlags, desc, site uint32) {
+	e.resourceCreated(dev, resKey{KindImage, image}, uint64(usage), createFlags&ImageCreateDisjoint != 0, 0, desc, site)
 }
 
-func (e *Engine) resourceCreated(dev uint64, k resKey, usage uint64, disjoint bool, size uint64, desc uint32) {
+func (e *Engine) resourceCreated(dev uint64, k resKey, usage uint64, disjoint bool, size uint64, desc, site uint32) {
 	e.lock()
 	defer e.unlock()
 	if k.handle == 0 {
@@ -266,7 +269,7 @@ func (e *Engine) resourceCreated(dev uint64, k resKey, usage uint64, disjoint bo
 		e.forget(d, old)
 	}
 	r := e.newResource(k)
-	r.usage, r.disjoint, r.desc = usage, disjoint, desc
+	r.usage, r.disjoint, r.desc, r.site = usage, disjoint, desc, site
 	r.slots[0].size = size
 	d.resources.Set(k, r)
 	// 5.9: driver allocations reported before the resource existed move
@@ -969,7 +972,7 @@ func allocationEvent(a *allocation, op Operation) AllocationEvent {
 		Size: a.total, ObjectHandle: a.objectHandle, ObjectType: a.objectType, MemoryType: a.unboundTrack.cluster().String(),
 		Cluster: a.unboundTrack.cluster(), Heap: uint32(a.heap), Mark: &a.mark, TypeIndex: a.typeIndex, HasTypeIndex: a.hasType,
 		External: a.info.External, HandleTypes: a.info.HandleTypes,
-		Dedicated: a.info.Dedicated, DedicatedHandle: a.info.DedicatedHandle, Desc: a.info.Desc,
+		Dedicated: a.info.Dedicated, DedicatedHandle: a.info.DedicatedHandle, Desc: a.info.Desc, Site: a.info.Site,
 	}
 }
 
@@ -979,7 +982,7 @@ func bindingEvent(r *resource, idx int, op Operation) AllocationEvent {
 		Operation: op, Source: r.key.kind.source(), Device: s.mem.dev.key, MemoryObjectID: s.mem.key.id,
 		Size: s.size, Offset: s.offset, ObjectHandle: r.key.handle, MemoryType: s.track.cluster().String(),
 		Cluster: s.track.cluster(), Heap: uint32(s.heap), Plane: uint8(idx), Mark: &s.mark, TypeIndex: s.mem.typeIndex, HasTypeIndex: s.mem.hasType,
-		Desc: r.desc,
+		Desc: r.desc, Site: r.site,
 	}
 }
 

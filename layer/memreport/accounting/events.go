@@ -119,6 +119,9 @@ type AllocationEvent struct {
 	// Desc is the sink's descriptor of the object (0: none): what the
 	// layer passed to BufferCreatedWith, ImageCreatedWith or MemoryInfo.
 	Desc uint32
+	// Site is the sink's descriptor of where the object was created (0:
+	// none), passed as Desc is (and to VideoSessionCreated).
+	Site uint32
 	// Plane is the bound plane of a disjoint image (0 otherwise), so
 	// per-binding consumers can pair a BIND with its DESTROY (with Key for
 	// range binds).
@@ -178,6 +181,8 @@ type MemoryInfo struct {
 	DedicatedHandle uint64
 	// Desc is the sink's descriptor of the allocation (AllocationEvent.Desc).
 	Desc uint32
+	// Site is the sink's descriptor of its call site (AllocationEvent.Site).
+	Site uint32
 }
 
 // ResourceKind says whether a resource handle is a VkBuffer or a VkImage.

@@ -190,7 +190,7 @@ func (w *propWorld) step() {
 		e.SparseBound(dev, kind, h, uint64(256*rng.IntN(8)), uint64(256*rng.IntN(5)), mem, uint64(rng.IntN(4096)))
 	case 13: // video session with a binding
 		s := w.fresh()
-		e.VideoSessionCreated(dev, s)
+		e.VideoSessionCreated(dev, s, 0)
 		w.res[[2]uint64{dev, s}] = KindVideoSession
 		mem := w.pickMemory(dev)
 		w.mems[[2]uint64{dev, mem}] = true

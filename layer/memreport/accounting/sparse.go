@@ -108,10 +108,11 @@ func (e *Engine) SparseImageBound(dev, image uint64, region ImageRegion, size, m
 	e.replace(r, key, 1, size, a, memoryOffset)
 }
 
-// VideoSessionCreated records a successful vkCreateVideoSessionKHR; the
+// VideoSessionCreated records a successful vkCreateVideoSessionKHR, with
+// the sink's descriptor of its call site (AllocationEvent.Site); the
 // session is destroyed with ResourceDestroyed(dev, KindVideoSession, ...).
-func (e *Engine) VideoSessionCreated(dev, session uint64) {
-	e.resourceCreated(dev, resKey{KindVideoSession, session}, 0, false, 0, 0)
+func (e *Engine) VideoSessionCreated(dev, session uint64, site uint32) {
+	e.resourceCreated(dev, resKey{KindVideoSession, session}, 0, false, 0, 0, site)
 }
 
 // VideoSessionBound records one VkBindVideoSessionMemoryInfoKHR of a
@@ -277,6 +278,6 @@ func rangeEvent(b *rangeBind, op Operation) AllocationEvent {
 	return AllocationEvent{
 		Operation: op, Source: b.res.key.kind.source(), Device: b.mem.dev.key, MemoryObjectID: b.mem.key.id,
 		Size: b.size, Offset: b.offset, ObjectHandle: b.res.key.handle, MemoryType: b.track.cluster().String(),
-		Cluster: b.track.cluster(), Heap: uint32(b.heap), Mark: &b.mark, Range: b.key < regionKeys, Key: b.key, TypeIndex: b.mem.typeIndex, HasTypeIndex: b.mem.hasType, Desc: b.res.desc,
+		Cluster: b.track.cluster(), Heap: uint32(b.heap), Mark: &b.mark, Range: b.key < regionKeys, Key: b.key, TypeIndex: b.mem.typeIndex, HasTypeIndex: b.mem.hasType, Desc: b.res.desc, Site: b.res.site,
 	}
 }

@@ -111,5 +111,5 @@ func (e *Engine) emitSwapchain(d *device, r *resource, op Operation) {
 
 func swapchainEvent(d *device, r *resource, op Operation) AllocationEvent {
 	return AllocationEvent{Operation: op, Source: SourceImage, Device: d.key, ObjectHandle: r.key.handle,
-		MemoryType: SwapchainMemoryType, Swapchain: r.swapchain}
+		MemoryType: SwapchainMemoryType, Swapchain: r.swapchain, Site: r.site}
 }

@@ -80,10 +80,13 @@ type groups struct {
 	dirty  []*group
 	ts     uint64
 	// What ended looks up, by interned cluster, heap index (the layer's
-	// 16) and total (app, driver).
+	// 16) and total (app, driver); what a new object looks up, by interned
+	// source (its type).
 	byCluster []*group
 	byHeap    [16]*group
 	totals    [2]*group
+	byType    []*group
+	other     *group // OtherNames, once made
 }
 
 func newGroups(max int) groups {
@@ -99,13 +102,16 @@ func (g *groups) get(k groupKey) *group {
 	if k.kind <= gCallSite { // an object group
 		if g.n >= g.max {
 			g.folded++
-			k = groupKey{gName, OtherNames}
-			if x := g.m[k]; x != nil {
-				return x
+			if g.other == nil { // looked up once: names past max mostly come in numbers
+				k = groupKey{gName, OtherNames}
+				if g.other = g.m[k]; g.other == nil {
+					g.other = &group{groupKey: k}
+					g.m[k] = g.other
+				}
 			}
-		} else {
-			g.n++
+			return g.other
 		}
+		g.n++
 	}
 	x := &group{groupKey: k}
 	g.m[k] = x
@@ -210,6 +216,17 @@ func (g *groups) trackGroups(name string) []*group {
 		}
 	}
 	return nil
+}
+
+// typeGroup is the type group of source src (interned in strs).
+func (g *groups) typeGroup(src uint32, strs *interner) *group {
+	for int(src) >= len(g.byType) {
+		g.byType = append(g.byType, nil)
+	}
+	if g.byType[src] == nil {
+		g.byType[src] = g.get(groupKey{gType, strs.str(src)})
+	}
+	return g.byType[src]
 }
 
 // ended counts an object in its groups: its object group og, its type

@@ -67,6 +67,7 @@ type objects struct {
 	top   int
 	kept  pq[Object] // the least important at the root
 	total int
+	keys  keyCache
 	groups
 }
 
@@ -109,7 +110,7 @@ func (o *objects) apply(e *event, t0 uint64, strs *interner) {
 	}
 	if !l.held {
 		l.held, l.created = true, e.ts
-		l.typ = o.get(groupKey{gType, strs.str(k.src)})
+		l.typ = o.typeGroup(k.src, strs)
 	}
 	old := l.cur
 	i := slices.IndexFunc(l.slots, func(s slot) bool { return s.mem == e.mem && s.off == e.off && s.key == e.key })
@@ -186,14 +187,53 @@ func (o *objects) regroup(l *lifetime, k objKey, old uint64, strs *interner) {
 		return
 	}
 	l.kname, l.kclust, l.kpeak, l.ksite, l.kdesc = l.name, l.clust, l.peak, l.site, l.desc
-	key := objectKey(l.name, strs.str(l.site), strs.str(l.desc), strs.str(k.src), strs.str(l.clust), l.peak)
+	var key groupKey
+	var grp *group
+	var in keyInputs
+	var c *cachedKey
+	if l.name == "" {
+		in = keyInputs{l.site, l.desc, k.src, l.clust, l.peak}
+		if c = o.keys.slot(in); c.grp != nil && c.in == in {
+			key, grp = c.grp.groupKey, c.grp
+		}
+	}
+	if grp == nil {
+		key = objectKey(l.name, strs.str(l.site), strs.str(l.desc), strs.str(k.src), strs.str(l.clust), l.peak)
+	}
 	if l.grp != nil && key == l.key {
 		o.add(l.grp, int64(l.cur)-int64(old))
 		return
 	}
+	if grp == nil {
+		grp = o.get(key)
+		if c != nil && grp.groupKey == key { // not folded into OtherNames, which counts each time
+			c.in, c.grp = in, grp
+		}
+	}
 	o.add(l.grp, -int64(old))
-	l.key, l.grp = key, o.get(key)
+	l.key, l.grp = key, grp
 	o.add(l.grp, int64(l.cur))
+}
+
+// keyCache holds the groups of recent unnamed objects by what their keys
+// are made of: such objects come from a few call sites and sizes, and most
+// then build no key string and look up no string in the groups.
+type keyCache [64]cachedKey
+
+type cachedKey struct {
+	in  keyInputs
+	grp *group
+}
+
+// keyInputs are what objectKey makes an unnamed object's key of.
+type keyInputs struct {
+	site, desc, src, clust uint32
+	bytes                  uint64
+}
+
+func (c *keyCache) slot(in keyInputs) *cachedKey {
+	h := (uint64(in.site)<<40 ^ uint64(in.desc)<<20 ^ uint64(in.src)<<10 ^ uint64(in.clust) ^ in.bytes) * 0x9e3779b97f4a7c15
+	return &c[h>>58]
 }
 
 // keep counts a finished object and keeps it if it is among the top.

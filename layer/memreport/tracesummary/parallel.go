@@ -16,7 +16,8 @@ import (
 // getting every packet of the sequences it owns (interning state is per
 // sequence and changes as the trace goes). The caller merges each round's
 // events by position in the file (decode.Raw.Pos), so the reordering and
-// the ties are those of one pass in file order. Damaged packets are
+// the ties are those of one pass in file order. With one worker the
+// reading goroutine decodes too (deal). Damaged packets are
 // skipped and counted (decode.Reader.SkipDamaged), by the reader and the
 // workers. Memory stays bounded: at most
 // roundsInFlight rounds exist, reused, and a round holds one packet more
@@ -79,16 +80,26 @@ func Read(r io.Reader, name string, o Options) (*Summary, error) {
 	s := newSummarizer(o, workers)
 	free := make(chan *round, roundsInFlight)
 	merge := make(chan *round, roundsInFlight)
-	work := make([]chan *round, workers)
+	decs := make([]*decoder, workers)
+	for w := range decs {
+		decs[w] = newDecoder(name, s.sym)
+		s.local[w].from = decs[w].x.strs
+	}
+	// One worker decodes on the reading goroutine, from the reader's
+	// buffer: no copy of the packets, no hand-over per round. This is how
+	// diff and check read their traces side by side, one core each.
+	var inline *decoder
+	var work []chan *round
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
-	for w := range work {
-		work[w] = make(chan *round, roundsInFlight)
-		x := newExtractor(s.sym)
-		s.local[w].from = x.strs
-		dec := decode.NewDecoder(name)
-		dec.Only(decode.TypeInstant, decode.TypeCounter) // what extractor.event reads
-		wg.Go(func() { decodeRounds(w, work[w], dec, x) })
+	if workers == 1 {
+		inline = decs[0]
+	} else {
+		work = make([]chan *round, workers)
+		for w := range work {
+			work[w] = make(chan *round, roundsInFlight)
+			wg.Go(func() { decodeRounds(w, work[w], decs[w]) })
+		}
 	}
 	dr := decode.NewReader(r, name)
 	dr.SkipDamaged()
@@ -99,7 +110,7 @@ func Read(r io.Reader, name string, o Options) (*Summary, error) {
 			}
 			close(merge)
 		}()
-		deal(dr, workers, free, work, merge, quit)
+		deal(dr, workers, free, work, merge, quit, inline)
 	})
 	var damage decode.DamageError
 	err := s.mergeRounds(merge, free, &damage)
@@ -129,11 +140,12 @@ func Read(r io.Reader, name string, o Options) (*Summary, error) {
 
 // deal reads packets into rounds and hands each round to every worker and
 // to the merger, until the input ends (the last round's end says how) or
-// quit closes.
+// quit closes. With inline set there are no workers: deal decodes each
+// packet itself, as worker 0.
 // Rounds are made as needed (a small trace needs one) and their slices grow
 // to what a round holds, then are reused. No send blocks: each channel can
 // hold every round.
-func deal(dr *decode.Reader, workers int, free chan *round, work []chan *round, merge chan *round, quit chan struct{}) {
+func deal(dr *decode.Reader, workers int, free chan *round, work []chan *round, merge chan *round, quit chan struct{}, inline *decoder) {
 	made := 0
 	for {
 		var rd *round
@@ -177,9 +189,13 @@ func deal(dr *decode.Reader, workers int, free chan *round, work []chan *round, 
 				}
 				rd.tracks = append(rd.tracks, t)
 			}
+			n += len(body)
+			if inline != nil {
+				rd.out[0] = inline.decode(&raw, body, rd.out[0], &rd.damage[0])
+				continue
+			}
 			b := &rd.in[int(raw.SeqID())%len(rd.in)]
 			b.body = append(b.body, body...)
-			n += len(body)
 			b.pkts = append(b.pkts, packetAt{len(b.body), raw})
 		}
 		rd.done.Add(len(work))
@@ -193,21 +209,45 @@ func deal(dr *decode.Reader, workers int, free chan *round, work []chan *round, 
 	}
 }
 
+// decoder is a worker's decoding state: interning is per sequence, and a
+// worker sees every packet of its sequences.
+type decoder struct {
+	dec *decode.Decoder
+	x   *extractor
+}
+
+func newDecoder(name string, sym *Symbolizer) *decoder {
+	dec := decode.NewDecoder(name)
+	dec.Only(decode.TypeInstant, decode.TypeCounter) // what extractor.event reads
+	return &decoder{dec: dec, x: newExtractor(sym)}
+}
+
+// decode appends the events of the packet raw, body, to out; a packet that
+// does not decode is counted in damage.
+func (d *decoder) decode(raw *decode.Raw, body []byte, out []item, damage *decode.DamageError) []item {
+	p, err := d.dec.Decode(raw, body)
+	if err != nil {
+		// Looked at only on an error: errors.As's target escapes, an
+		// allocation per packet otherwise.
+		var de *decode.Error
+		if errors.As(err, &de) {
+			damage.Add(de, 1)
+			return out
+		}
+	}
+	return d.x.events(p, out, raw.SeqID(), raw.Pos)
+}
+
 // decodeRounds is worker w: it decodes its packets of every round, in
 // order, and counts those that do not decode.
-func decodeRounds(w int, rounds chan *round, dec *decode.Decoder, x *extractor) {
+func decodeRounds(w int, rounds chan *round, d *decoder) {
 	for rd := range rounds {
 		b, out := &rd.in[w], rd.out[w]
 		start := 0
 		for i := range b.pkts {
 			pk := &b.pkts[i]
-			p, err := dec.Decode(&pk.raw, b.body[start:pk.end])
+			out = d.decode(&pk.raw, b.body[start:pk.end], out, &rd.damage[w])
 			start = pk.end
-			if de := (*decode.Error)(nil); errors.As(err, &de) {
-				rd.damage[w].Add(de, 1)
-				continue
-			}
-			out = x.events(p, out, pk.raw.SeqID(), pk.raw.Pos)
 		}
 		rd.out[w] = out
 		rd.done.Done()

@@ -372,3 +372,29 @@ func packetStarts(t *testing.T, data []byte) []int64 {
 		starts = append(starts, raw.Offset)
 	}
 }
+
+// NoTotals leaves out the heap totals and block layouts and changes
+// nothing else: what diff and check read is what summary reads.
+func TestReadNoTotals(t *testing.T) {
+	data := stressTrace()
+	want, err := Read(bytes.NewReader(data), "full", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Totals) == 0 || len(want.Blocks) == 0 {
+		t.Fatalf("the full summary has %d totals and %d blocks", len(want.Totals), len(want.Blocks))
+	}
+	for _, workers := range []int{1, 2} {
+		got, err := Read(bytes.NewReader(data), "groups", Options{NoTotals: true, Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Totals) != 0 || len(got.Blocks) != 0 {
+			t.Errorf("%d workers: NoTotals kept %d totals and %d blocks", workers, len(got.Totals), len(got.Blocks))
+		}
+		got.Totals, got.Blocks = want.Totals, want.Blocks
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%d workers: NoTotals changed more than the totals and blocks", workers)
+		}
+	}
+}

@@ -167,6 +167,10 @@ type Options struct {
 	// blocks); 0 keeps every one, and memory then grows with the number of
 	// blocks.
 	Blocks int
+	// NoTotals leaves Totals and Blocks empty, and skips keeping them:
+	// `vkgen trace diff` and `check` compare neither (about a tenth of
+	// reading a trace).
+	NoTotals bool
 	// Workers is how many goroutines decode packets (GOMAXPROCS, at most
 	// 8, when 0); a trace's packets are dealt out by sequence, so more
 	// workers than sequences stay idle.
@@ -221,13 +225,14 @@ type summarizer struct {
 	time     overTime
 	sym      *Symbolizer // names call sites, for every worker
 	mem      memory
+	noTotals bool // Options.NoTotals: mem stays empty
 }
 
 func newSummarizer(o Options, workers int) *summarizer {
 	s := &summarizer{tracks: map[uint64]*decode.Track{}, counters: map[uint64]*counter{}, strs: newInterner(), local: make([]localIDs, workers),
 		sym: NewSymbolizer()}
 	s.objs = newObjects(o.Top, o.MaxGroups)
-	s.mem = newMemory(o.Blocks, s.strs)
+	s.mem, s.noTotals = newMemory(o.Blocks, s.strs), o.NoTotals
 	s.order = newReorderer(cmp.Or(o.Window, DefaultWindow), s.apply)
 	return s
 }
@@ -427,13 +432,16 @@ func (s *summarizer) apply(e *event) {
 	case evCounter:
 	case evAlloc:
 		s.objs.apply(e, s.t0, s.strs)
-		var name string
-		if l := s.objs.live[objKey{e.src, e.handle}]; l != nil {
-			name = l.name
-		}
 		src := s.strs.str(e.src)
 		if e.op == opAdd && (src == "BUFFER" || src == "IMAGE" || src == "VIDEO_SESSION") {
 			s.objs.bound(s.strs.id("DEVICE_MEMORY"), e.mem)
+		}
+		if s.noTotals {
+			return
+		}
+		var name string
+		if l := s.objs.live[objKey{e.src, e.handle}]; l != nil {
+			name = l.name
 		}
 		s.mem.apply(e, src, name)
 		return

@@ -235,6 +235,7 @@ incremental_state_config { clear_period_ms: 50 }`, out("ring"))
 		if descs == 0 || descs > 3*(devices+1) {
 			t.Errorf("want at most %d descriptors", 3*(devices+1))
 		}
+		sameInstantTimes(t, rec.Out)
 	})
 
 	// (e) traced killed mid-run: the program goes on, its producer
@@ -275,6 +276,35 @@ ORDER BY ts;`, p.pid))
 
 // namesIn counts the distinct names sys.PID.K, from <= K <= to, of the
 // process's VulkanObjectName slices.
+// sameInstantTimes checks that trace_processor and package decode read the
+// layers' instants at the same times: timestamps are deltas on the
+// sequences' incremental clocks, and traced cleared the incremental state
+// over and over.
+func sameInstantTimes(t *testing.T, trace string) {
+	t.Helper()
+	tr, err := decode.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want []string
+	for _, p := range tr.Instants() {
+		if p.Event.Name == "VulkanMemoryAllocation" || p.Event.Name == "VulkanObjectName" {
+			got = append(got, fmt.Sprint(p.Timestamp, " ", p.Event.Name))
+		}
+	}
+	res := perfettotools.Query(t, trace, `SELECT ts, name FROM slice
+WHERE dur = 0 AND name IN ('VulkanMemoryAllocation', 'VulkanObjectName')`)
+	for _, row := range res.Rows {
+		want = append(want, row[0]+" "+row[1])
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if len(want) == 0 || !slices.Equal(got, want) {
+		t.Errorf("decode reads %d instants, trace_processor %d, or at other times (first: %v, %v)",
+			len(got), len(want), got[:min(3, len(got))], want[:min(3, len(want))])
+	}
+}
+
 func namesIn(t *testing.T, trace string, p *prog, from, to int) int {
 	t.Helper()
 	prefix := fmt.Sprintf("sys.%d.", p.pid)
