@@ -68,6 +68,7 @@ var notRun = map[string]string{
 var notRunAnywhere = map[string]string{
 	"scripts/test.sh":               "the test suite itself",
 	"scripts/test-long.sh":          "the long steps of CI, which run it",
+	"scripts/test-cpu.sh":           "runs the test suite's go tests one at a time to time them (minutes)",
 	"demo/bench.sh":                 "a benchmark (minutes); its figures are in docs/performance.md",
 	"vkstress":                      "a benchmark workload (testdata/vkstress) on the reader's PATH",
 	"/usr/bin/time":                 "times a benchmark; its figures are in docs/performance.md",
