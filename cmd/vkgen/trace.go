@@ -98,6 +98,7 @@ input errors.`,
 					}
 				}
 			}
+			limitTraceHeap(1, 1)
 			s, cut := readSummary(in, args[0], opts)
 			if s == nil {
 				return usageErr(cut)

@@ -78,6 +78,7 @@ be read).`,
 			if err := checkReadFlags(opts, jobs); err != nil {
 				return usageErr(err)
 			}
+			limitTraceHeap(len(ins), jobs)
 			var base *tracesummary.Summary
 			if baseline != "" {
 				b := tracesummary.ReadMany(ins[:1], opts, 1)[0]

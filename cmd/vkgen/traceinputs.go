@@ -46,6 +46,7 @@ func readTraces(ins []tracesummary.Input, o tracesummary.Options, jobs int) ([]t
 	if err := checkReadFlags(o, jobs); err != nil {
 		return nil, err
 	}
+	limitTraceHeap(len(ins), jobs)
 	return tracesummary.ReadMany(ins, o, jobs), nil
 }
 
