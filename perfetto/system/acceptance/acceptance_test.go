@@ -189,7 +189,12 @@ incremental_state_config { clear_period_ms: 50 }`, out("ring"))
 		if n := namesIn(t, rec.Out, p, made-100, made-1); n != 100 {
 			t.Errorf("%d of the last 100 names decode, want all", n)
 		}
-		perfettotools.CheckStats(t, rec.Out)
+		// The ring overwrites on purpose: where it cut a sequence's batch
+		// after the packet that starts its incremental state (the clock
+		// snapshot, the interned names), traced drops the batch's rest,
+		// which needs that state, and counts it here. The names that must
+		// survive are checked above.
+		perfettotools.CheckStats(t, rec.Out, "traced_buf_incremental_sequences_dropped")
 	})
 
 	// A program that creates and destroys device after device (a test
