@@ -62,10 +62,7 @@ else
 	for s in ${SKIP:-}; do variants=$(echo " $variants " | sed "s/ $s / /; s/^ //; s/ \$//"); done
 	cat >"$work/session.pbtxt" <<EOF
 buffers { size_kb: 131072 fill_policy: RING_BUFFER }
-data_sources { config { name: "track_event" track_event_config {
-  disabled_categories: "*"
-  enabled_categories: "VulkanDebugMarker"
-  enabled_categories: "VulkanDeviceMemoryReport" } } }
+$(layer_sources)
 incremental_state_config { clear_period_ms: 1000 }
 duration_ms: 600000
 EOF

@@ -87,6 +87,16 @@ stats_problems() {
 		tr -d '"' | awk -F, '{ printf "%s%s[%s]=%s", (NR > 1 ? " " : ""), $1, $2, $3 }'
 }
 
+# layer_sources: the track_event data source with the layers' categories.
+layer_sources() {
+	cat <<'EOF'
+data_sources { config { name: "track_event" track_event_config {
+  disabled_categories: "*"
+  enabled_categories: "VulkanDebugMarker"
+  enabled_categories: "VulkanDeviceMemoryReport" } } }
+EOF
+}
+
 # lossless_config FILE: writes a session config that loses none of the
 # layers' events. The peer's Perfetto SDK takes the service's default shared
 # memory buffer and drops events when it fills; 32 MiB (traced's maximum)
@@ -96,10 +106,7 @@ stats_problems() {
 lossless_config() {
 	cat >"$1" <<EOF
 buffers { size_kb: 524288 fill_policy: DISCARD }
-data_sources { config { name: "track_event" track_event_config {
-  disabled_categories: "*"
-  enabled_categories: "VulkanDebugMarker"
-  enabled_categories: "VulkanDeviceMemoryReport" } } }
+$(layer_sources)
 producers { producer_name: "$work/vkloop" shm_size_kb: 32768 }
 duration_ms: 600000
 EOF
