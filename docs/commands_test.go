@@ -261,7 +261,7 @@ func TestDocCommands(t *testing.T) {
 	}
 	vktest.Require(t)
 	shared := testenv.Shared(t, "vkregistry")
-	tmp := t.TempDir()
+	tmp := vktest.FixedDir(t, "doccommands") // the copy's builds hit the Go build cache
 	repo := filepath.Join(tmp, "vkgen")
 	vktest.CopyCheckout(t, repo)
 	if err := os.Symlink(filepath.Dir(shared), filepath.Join(tmp, "shared")); err != nil {

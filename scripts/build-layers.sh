@@ -17,10 +17,11 @@ go build -buildmode=c-shared -trimpath ${VKGEN_BUILD_TAGS:+-tags "$VKGEN_BUILD_T
 rm -f "$out/libVkLayer_vkgen.h" # cgo's export header: no public Go API
 # Every layer package the library blank-imports contributes its manifest,
 # installed without the generated-file infix (VkLayer_vkgen_<symbol>.json).
-for pkg in $(go list -f '{{join .Imports "\n"}}' ./layer/vklayers); do
-	dir="$(go list -f '{{.Dir}}' "$pkg")"
+# One go list for all their folders: each costs about 0.13 CPU s, as much as
+# the rest of a rebuild with nothing changed.
+while read -r dir; do
 	for m in "$dir"/VkLayer_vkgen_*.gen.json; do
 		[ -e "$m" ] && cp "$m" "$out/$(basename "$m" .gen.json).json"
 	done
-done
+done < <(go list -f '{{.Dir}}' $(go list -f '{{join .Imports " "}}' ./layer/vklayers))
 echo "built $out/libVkLayer_vkgen.so and manifests:" $(cd "$out" && ls VkLayer_vkgen_*.json)

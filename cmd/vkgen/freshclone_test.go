@@ -31,11 +31,11 @@ func TestFreshCloneGoGenerate(t *testing.T) {
 		t.Skip("git not found")
 	}
 	root := testenv.Root()
-	clone := filepath.Join(t.TempDir(), "vkgen")
+	clone := filepath.Join(vktest.FixedDir(t, "freshclone"), "vkgen")
 	vktest.CopyCheckout(t, clone)
 	// The copy's Go builds share the build cache with the tree's (without
-	// -trimpath the folder is part of every package's cache key, and each
-	// run's copy is a new folder); scripts/build-layers.sh builds so too.
+	// -trimpath the folder is part of every package's cache key);
+	// scripts/build-layers.sh builds so too.
 	t.Setenv("GOFLAGS", strings.TrimSpace(os.Getenv("GOFLAGS")+" -trimpath"))
 
 	goGenerate(t, clone, other)
