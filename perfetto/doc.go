@@ -35,6 +35,10 @@
 // NewCounterTrack); the handle is the iid, so interning costs a slice index.
 // Counter tracks are process-scoped, static-named, with the uuid the SDK
 // derives for CounterTrack(name); NewCounterTrackIn puts one in a category.
+// A file holds no other producer's tracks, so a file session
+// (Options.SmallTrackUUIDs) writes counter tracks and slice lanes with small
+// uuids the process numbers itself, 1-3 bytes where those unique among
+// producers take 10.
 // InstantSlices carries counter values in its event's packet
 // (extra_counter_values: a value that changes with an event costs a few
 // bytes, not a packet), zeros last and at most 8, as trace_processor reads

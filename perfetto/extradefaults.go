@@ -36,7 +36,7 @@ func (q *sequence) extraUUIDs(ex []extraCounter) (named bool, defaults []byte) {
 	for _, e := range ex {
 		q.extraDefault = append(q.extraDefault, e.track)
 	}
-	q.defaults = appendDefaults(q.defaults[:0], q.extraDefault)
+	q.defaults = q.appendDefaults(q.defaults[:0], q.extraDefault)
 	return false, q.defaults
 }
 
@@ -72,13 +72,13 @@ func sameTracks(ex []extraCounter, list []CounterTrack) bool {
 
 // appendDefaults writes the sequence's TracePacketDefaults: the process
 // track, the incremental clock and the extra counter tracks extra.
-func appendDefaults(b []byte, extra []CounterTrack) []byte {
+func (q *sequence) appendDefaults(b []byte, extra []CounterTrack) []byte {
 	b, def := beginMsg(b, fTracePacketDefaults)
 	b, ted := beginMsg(b, fDefTrackEventDefaults)
 	b = appendVarintField(b, fTEDTrackUUID, processUUID)
 	for _, c := range extra {
 		if d := c.def(); d != nil {
-			b = append(b, d.extraField...)
+			b = append(b, d.extra[q.small]...)
 		}
 	}
 	b = endMsg(b, ted)

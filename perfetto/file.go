@@ -41,7 +41,8 @@ func (o *fileOutput) Close() error {
 // StartFileSession starts a session writing a new trace file at path. An
 // existing file is never overwritten or appended to: that is an error. The
 // file is created owner-only (0600, whatever the umask): a trace holds the
-// command line and every object name of the application.
+// command line and every object name of the application. Only this process
+// writes the file, so its track uuids are small (Options.SmallTrackUUIDs).
 func StartFileSession(path string, opts Options) (*Session, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
@@ -51,6 +52,7 @@ func StartFileSession(path string, opts Options) (*Session, error) {
 		return nil, fmt.Errorf("cannot create trace file: %w", err)
 	}
 	opts = opts.withDefaults()
+	opts.SmallTrackUUIDs = true
 	out := newFileOutput(f, newExitFile(f.Fd(), opts.Sequences+1))
 	return startSession(path, out, opts, out.exit)
 }

@@ -241,5 +241,13 @@ func goldenCases(t *testing.T) []goldenCase {
 		q.slicesLocked(cat, []Slice{{Op: SliceBegin, Track: 0x207, TrackName: "z", NameHandle: 0},
 			{Op: SliceBegin, Track: 0x208, TrackName: strings.Repeat("n", 64), NameHandle: 0xf}})
 	})
+	sm := newSeq(&Session{opts: Options{SmallTrackUUIDs: true}}, 5)
+	sm.small = 1
+	run("small track uuids", sm, 5000, func(q *sequence) {
+		q.eventLocked(Track{}, cat, ev, nil, []Slice{{Op: SliceBegin, Track: 3, Groups: groups, TrackName: "VkBuffer", NameHandle: 1}},
+			[]CounterValue{{ctr[1], 5}, {ctr[2], 0}})
+		q.eventLocked(Track{}, cat, ev, nil, []Slice{{Op: SliceEnd, Track: 3}}, []CounterValue{{ctr[2], 7}, {ctr[1], 0}})
+		q.counterLocked(ctr[3], 9)
+	})
 	return cases
 }

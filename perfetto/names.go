@@ -227,11 +227,14 @@ type CounterTrack uint32
 type counterDef struct {
 	name string
 	unit Unit
-	uuid uint64
-	cat  Category // 0: recorded whatever a session's CategoryFilter says
-	// The uuid as a TrackEvent's track_uuid and extra_counter_track_uuids
+	// uuids[0] is unique among producers (the SDK's for
+	// CounterTrack(name)), [1] the track's small uuid
+	// (Options.SmallTrackUUIDs): odd, where lanes are even (laneUUID).
+	uuids [2]uint64
+	cat   Category // 0: recorded whatever a session's CategoryFilter says
+	// The uuids as a TrackEvent's track_uuid and extra_counter_track_uuids
 	// field, encoded once: ten bytes each event would otherwise encode.
-	trackField, extraField string
+	track, extra [2]string
 }
 
 var counters struct {
@@ -270,10 +273,13 @@ func NewCounterTrackIn(cat Category, name string, unit Unit) CounterTrack {
 	}
 	next := make([]counterDef, len(old), len(old)+1)
 	copy(next, old)
-	uuid := fnv1a(name) ^ counterMagic ^ processUUID
-	next = append(next, counterDef{name: name, unit: unit, uuid: uuid, cat: cat,
-		trackField: string(appendVarintField(nil, fTETrackUUID, uuid)), extraField: string(appendVarintField(nil, fTEExtraCounterUUIDs, uuid))})
 	id := uint32(len(old))
+	d := counterDef{name: name, unit: unit, cat: cat, uuids: [2]uint64{fnv1a(name) ^ counterMagic ^ processUUID, uint64(id)<<1 | 1}}
+	for i, u := range d.uuids {
+		d.track[i] = string(appendVarintField(nil, fTETrackUUID, u))
+		d.extra[i] = string(appendVarintField(nil, fTEExtraCounterUUIDs, u))
+	}
+	next = append(next, d)
 	counters.index[name] = id
 	counters.defs.Store(&next)
 	return CounterTrack(id)
@@ -305,10 +311,11 @@ func (c CounterTrack) Category() Category {
 	return 0
 }
 
-// UUID returns the track uuid (0 for an invalid handle).
+// UUID returns the track uuid (0 for an invalid handle), as sessions
+// without Options.SmallTrackUUIDs write it.
 func (c CounterTrack) UUID() uint64 {
 	if d := c.def(); d != nil {
-		return d.uuid
+		return d.uuids[0]
 	}
 	return 0
 }

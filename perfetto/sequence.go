@@ -18,6 +18,7 @@ type sequence struct {
 	s       *Session
 	id      uint32 // the Output's sequence number
 	pktSeq  uint32 // trusted_packet_sequence_id written: id, or 0 with OmitSequenceID
+	small   int    // 1 with Options.SmallTrackUUIDs: which encoded uuid to write (counterDef)
 	buf     []byte // packets not yet handed to the output
 	spare   []byte // the buffer being written; under wmu
 	handed  bool   // spare holds a batch an emitter handed over, not yet written; under mu and wmu
@@ -259,7 +260,7 @@ func (q *sequence) appendHeader(b []byte, ts uint64, first, dropped bool) []byte
 	} else {
 		b = q.appendAllInterned(b)
 	}
-	b = appendDefaults(b, nil)
+	b = q.appendDefaults(b, nil)
 	q.extraDefault = q.extraDefault[:0]
 	b, td := beginMsg(b, fTrackDescriptor)
 	b = appendVarintField(b, fTDUUID, processUUID)
@@ -497,7 +498,7 @@ func (q *sequence) counterValuesLocked(b []byte, ts uint64, cv []CounterValue, e
 			}
 			return b, 0
 		}
-		e := extraCounter{c.Track, d.extraField, c.Value}
+		e := extraCounter{c.Track, d.extra[q.small], c.Value}
 		if c.Value != 0 {
 			if nonzero < n {
 				copy(ex[nonzero+1:n+1], ex[nonzero:n])
@@ -622,7 +623,7 @@ func (q *sequence) appendCounterAt(b []byte, ts uint64, c CounterTrack, v int64)
 	b, pkt := q.appendPacketHeader(b, ts, true)
 	b, te := beginMsg(b, fTrackEvent)
 	b = appendVarintField(b, fTEType, typeCounter)
-	b = append(b, d.trackField...)
+	b = append(b, d.track[q.small]...)
 	b = appendVarintField(b, fTECounterValue, uint64(v))
 	b = endMsg(b, te)
 	return endMsg(b, pkt)
@@ -631,7 +632,7 @@ func (q *sequence) appendCounterAt(b []byte, ts uint64, c CounterTrack, v int64)
 func (q *sequence) appendCounterDesc(b []byte, ts uint64, d *counterDef) []byte {
 	b, pkt := q.appendPacketHeader(b, ts, false)
 	b, td := beginMsg(b, fTrackDescriptor)
-	b = appendVarintField(b, fTDUUID, d.uuid)
+	b = appendVarintField(b, fTDUUID, d.uuids[q.small])
 	b = appendVarintField(b, fTDParentUUID, processUUID)
 	b = appendString(b, fTDStaticName, d.name)
 	b, cd := beginMsg(b, fTDCounter)

@@ -57,6 +57,11 @@ type Options struct {
 	// the Output still gets the sequence number with each Write. Such a
 	// session leaves the closing TraceStats to that service too.
 	OmitSequenceID bool
+	// SmallTrackUUIDs writes the tracks the process numbers itself (counter
+	// tracks, slice lanes) with small uuids, 1-3 bytes where a uuid unique
+	// among producers takes 10: only for an output that holds no other
+	// producer's tracks (StartFileSession sets it).
+	SmallTrackUUIDs bool
 }
 
 const (
@@ -251,6 +256,9 @@ func startSession(name string, out Output, opts Options, exit *exitFile) (*Sessi
 
 func (s *Session) newSequence(id uint32, limit int, exit *exitFile) *sequence {
 	q := &sequence{s: s, id: id, pktSeq: id, limit: limit, wakeAt: limit / 4, exit: exit.seq(id)}
+	if s.opts.SmallTrackUUIDs {
+		q.small = 1
+	}
 	if s.opts.OmitSequenceID {
 		q.pktSeq = 0
 	}

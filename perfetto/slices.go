@@ -3,6 +3,8 @@ package perfetto
 import (
 	"math/bits"
 	"strconv"
+
+	"github.com/vkgen/vkgen/internal/hashmap"
 )
 
 // GroupTrack is a named track that groups others under the process track
@@ -34,7 +36,10 @@ const (
 // a lane must keep its parent and name. Tracks that share a parent and a
 // name are shown as one track by the Perfetto UI, in lanes.
 type Slice struct {
-	Op        SliceOp
+	Op SliceOp
+	// Track is the lane's number, unique in the process and not 0: its uuid
+	// is the number itself, doubled, with Options.SmallTrackUUIDs (1-3
+	// bytes a slice event), else one unique among producers (laneUUID).
 	Track     uint64
 	Groups    []GroupTrack // the track's ancestors, outermost first (begin only)
 	TrackName string       // begin only
@@ -127,14 +132,15 @@ func (q *sequence) internSliceLocked(b []byte, cat Category, args []Arg) []byte 
 // the slice event, interning what the begin needs in its own packet. An
 // unregistered category writes the descriptors only.
 func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []byte {
+	track := q.laneUUID(sl.Track)
 	if sl.Op != SliceBegin {
-		n := sizeVarintField(fTETrackUUID, sl.Track) + sizeVarintField(fTEType, uint64(sl.Op))
+		n := sizeVarintField(fTETrackUUID, track) + sizeVarintField(fTEType, uint64(sl.Op))
 		b = q.appendPacket(b, ts, true, sizeMsg(fTrackEvent, n))
 		b = appendMsgHeader(b, fTrackEvent, n)
-		b = appendVarintField(b, fTETrackUUID, sl.Track)
+		b = appendVarintField(b, fTETrackUUID, track)
 		return appendVarintField(b, fTEType, uint64(sl.Op))
 	}
-	if _, ok := q.lanes.Get(trackKey(sl.Track)); !ok { // a lane new to the batch, and maybe its groups
+	if _, ok := q.lanes.Get(trackKey(track)); !ok { // a lane new to the batch, and maybe its groups
 		parent := processUUID
 		for _, g := range sl.Groups {
 			if g.Parent == 0 {
@@ -143,8 +149,8 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 			b = q.describeGroupLocked(b, ts, g)
 			parent = g.UUID
 		}
-		q.lanes.Set(trackKey(sl.Track), struct{}{})
-		b = q.appendTrackDesc(b, ts, sl.Track, parent, sl.TrackName)
+		q.lanes.Set(trackKey(track), struct{}{})
+		b = q.appendTrackDesc(b, ts, track, parent, sl.TrackName)
 	}
 	_, trackAsIs := sanitizedSize(sl.TrackName)
 	var buf [3]Arg
@@ -178,11 +184,11 @@ func (q *sequence) appendSlice(b []byte, ts uint64, cat Category, sl *Slice) []b
 	}
 	body = q.appendArgs(body, args, interned)
 	q.body = body
-	n := sizeVarintField(fTETrackUUID, sl.Track) + 2 + len(body)
+	n := sizeVarintField(fTETrackUUID, track) + 2 + len(body)
 	b = q.appendPacket(b, ts, true, len(in)+sizeMsg(fTrackEvent, n))
 	b = append(b, in...)
 	b = appendMsgHeader(b, fTrackEvent, n)
-	b = appendVarintField(b, fTETrackUUID, sl.Track)
+	b = appendVarintField(b, fTETrackUUID, track)
 	b = append(b, fTEType<<3, byte(sl.Op))
 	return append(b, body...)
 }
@@ -215,7 +221,17 @@ func (q *sequence) describeGroupLocked(b []byte, ts uint64, g GroupTrack) []byte
 	return q.appendTrackDesc(b, ts, g.UUID, g.Parent, g.Name)
 }
 
-// trackKey is a track uuid as a hashmap key (uuids are hashes already).
+// laneUUID is the uuid of lane n: even and small with
+// Options.SmallTrackUUIDs (counter tracks' are odd), else spread over 64
+// bits (splitmix64's finaliser) and tied to the process.
+func (q *sequence) laneUUID(n uint64) uint64 {
+	if q.small == 1 {
+		return n << 1
+	}
+	return processUUID ^ hashmap.Mix(n+0x9e3779b97f4a7c15)
+}
+
+// trackKey is a track uuid as a hashmap key.
 type trackKey uint64
 
 func (k trackKey) Hash() uint64 { return uint64(k) }

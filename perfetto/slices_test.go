@@ -30,20 +30,20 @@ func TestSlicesAndCounters(t *testing.T) {
 	c2 := perfetto.NewCounterTrack("vkgen.test.slices.b", perfetto.UnitSizeBytes)
 	s, path := startFile(t, "slices", perfetto.Options{Sequences: 1})
 	groups := []perfetto.GroupTrack{{UUID: 0x1001, Name: "dev"}, {UUID: 0x1002, Parent: 0x1001, Name: "heap 0"}}
-	perfetto.InstantSlices(cat, ev, []perfetto.Slice{{Op: perfetto.SliceBegin, Track: 0x2001, Groups: groups, TrackName: "VkBuffer",
+	perfetto.InstantSlices(cat, ev, []perfetto.Slice{{Op: perfetto.SliceBegin, Track: 1, Groups: groups, TrackName: "VkBuffer",
 		NameHandle: 0xb1, Arg: perfetto.Uint(arg, 7)}}, nil)
-	perfetto.InstantSlices(cat, ev, []perfetto.Slice{{Op: perfetto.SliceBegin, Track: 0x2002, Groups: groups, TrackName: "VkImage", Name: "img"}}, nil)
+	perfetto.InstantSlices(cat, ev, []perfetto.Slice{{Op: perfetto.SliceBegin, Track: 2, Groups: groups, TrackName: "VkImage", Name: "img"}}, nil)
 	// A rename: its instant, then the end and the begin, under one pick.
-	perfetto.InstantSlices(cat, ev, []perfetto.Slice{{Op: perfetto.SliceEnd, Track: 0x2001},
-		{Op: perfetto.SliceBegin, Track: 0x2001, Groups: groups, TrackName: "VkBuffer", Name: "renamed", Arg: perfetto.Uint(arg, 7)}}, nil)
+	perfetto.InstantSlices(cat, ev, []perfetto.Slice{{Op: perfetto.SliceEnd, Track: 1},
+		{Op: perfetto.SliceBegin, Track: 1, Groups: groups, TrackName: "VkBuffer", Name: "renamed", Arg: perfetto.Uint(arg, 7)}}, nil)
 	perfetto.Counters(perfetto.CounterValue{Track: c1, Value: 5}, perfetto.CounterValue{Track: c2, Value: 6})
 	// The last instant carries two counter values (one of a track described
 	// by the Counters above, one not yet described on the sequence).
 	c3 := perfetto.NewCounterTrack("vkgen.test.slices.c", perfetto.UnitSizeBytes)
-	perfetto.InstantSlices(cat, ev, []perfetto.Slice{{Op: perfetto.SliceEnd, Track: 0x2001}},
+	perfetto.InstantSlices(cat, ev, []perfetto.Slice{{Op: perfetto.SliceEnd, Track: 1}},
 		[]perfetto.CounterValue{{Track: c1, Value: 0}, {Track: c3, Value: 9}})
 	// The lane, free again, takes the next lifetime: described once.
-	perfetto.Slices(cat, perfetto.Slice{Op: perfetto.SliceBegin, Track: 0x2001, Groups: groups, TrackName: "VkBuffer",
+	perfetto.Slices(cat, perfetto.Slice{Op: perfetto.SliceBegin, Track: 1, Groups: groups, TrackName: "VkBuffer",
 		NameHandle: 0xb2, Arg: perfetto.Uint(arg, 8)})
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
@@ -55,7 +55,7 @@ func TestSlicesAndCounters(t *testing.T) {
 	ts := map[string]uint64{}
 	for _, p := range tr.Packets {
 		switch {
-		case p.Track != nil && p.Track.UUID >= 0x1001 && p.Track.UUID <= 0x2002:
+		case p.Track != nil && (p.Track.UUID == 0x1001 || p.Track.UUID == 0x1002 || p.Track.UUID == 2 || p.Track.UUID == 4):
 			descs[p.Track.UUID]++
 			got = append(got, fmt.Sprintf("track %#x parent %#x %s", p.Track.UUID, p.Track.ParentUUID, p.Track.Name))
 		case p.Event == nil:
@@ -76,11 +76,11 @@ func TestSlicesAndCounters(t *testing.T) {
 	}
 	want := []string{
 		"instant 0", "track 0x1001 parent " + fmt.Sprintf("%#x", perfetto.ProcessTrackUUID()) + " dev", "track 0x1002 parent 0x1001 heap 0",
-		"track 0x2001 parent 0x1002 VkBuffer", `begin 0x2001 "VkBuffer 0xb1" [vkgen.test.slices] lifetime=7`,
-		"instant 0", "track 0x2002 parent 0x1002 VkImage", `begin 0x2002 "img" [vkgen.test.slices] lifetime=0`,
-		"instant 0", "end 0x2001", `begin 0x2001 "renamed" [vkgen.test.slices] lifetime=7`,
+		"track 0x2 parent 0x1002 VkBuffer", `begin 0x2 "VkBuffer 0xb1" [vkgen.test.slices] lifetime=7`,
+		"instant 0", "track 0x4 parent 0x1002 VkImage", `begin 0x4 "img" [vkgen.test.slices] lifetime=0`,
+		"instant 0", "end 0x2", `begin 0x2 "renamed" [vkgen.test.slices] lifetime=7`,
 		"counter 5", "counter 6",
-		"instant 2", "end 0x2001", `begin 0x2001 "VkBuffer 0xb2" [vkgen.test.slices] lifetime=8`,
+		"instant 2", "end 0x2", `begin 0x2 "VkBuffer 0xb2" [vkgen.test.slices] lifetime=8`,
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("packets:\n%q\nwant:\n%q", got, want)
@@ -250,6 +250,10 @@ func TestLanesDescribedPerBatch(t *testing.T) {
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
+	laneUUIDs := map[uint64]bool{}
+	for i := range uint64(lanes) {
+		laneUUIDs[perfetto.LaneUUID(0x2000+i)] = true
+	}
 	var whole []byte
 	var got []string // per batch of the live sequence: descriptors of groups and of lanes
 	for _, b := range out.batches {
@@ -263,7 +267,7 @@ func TestLanesDescribedPerBatch(t *testing.T) {
 			switch {
 			case p.Track != nil && (p.Track.UUID == 0x1001 || p.Track.UUID == 0x1002):
 				groupDescs++
-			case p.Track != nil && p.Track.UUID >= 0x2000 && p.Track.UUID < 0x2000+lanes:
+			case p.Track != nil && laneUUIDs[p.Track.UUID]:
 				laneDescs[p.Track.UUID]++
 			case p.Event != nil && p.Event.Type == decode.TypeSliceBegin:
 				if laneDescs[p.Event.TrackUUID] != 1 {

@@ -154,10 +154,17 @@ func TestAsideKeepsTheClock(t *testing.T) {
 // Extra counter values whose tracks come from the sequence's defaults read
 // back exactly: sets of tracks that are a prefix of the defaults, extend
 // them, miss them once or repeatedly, with zeros, over several batches and
-// an incremental-state clear.
+// an incremental-state clear; with the uuids unique among producers and
+// with small ones (Options.SmallTrackUUIDs, as files write them).
 func TestExtraCounterDefaultsReadBack(t *testing.T) {
+	for _, small := range []bool{false, true} {
+		t.Run(fmt.Sprint("small=", small), func(t *testing.T) { extraCounterDefaultsReadBack(t, small) })
+	}
+}
+
+func extraCounterDefaultsReadBack(t *testing.T, small bool) {
 	var out bytes.Buffer
-	s, err := perfetto.StartSession("extra", perfetto.WriterOutput(&out), perfetto.Options{Sequences: 1})
+	s, err := perfetto.StartSession("extra", perfetto.WriterOutput(&out), perfetto.Options{Sequences: 1, SmallTrackUUIDs: small})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,6 +197,11 @@ func TestExtraCounterDefaultsReadBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := decodeBuffer(t, out.Bytes())
+	for uuid, d := range tr.Tracks {
+		if d.Counter != nil && (uuid < 1<<14) != small {
+			t.Errorf("counter track %s has uuid %#x, small %v", d.Name, uuid, small)
+		}
+	}
 	path := filepath.Join(t.TempDir(), "t.pftrace")
 	if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
 		t.Fatal(err)

@@ -63,8 +63,10 @@ measure() {
 		env -u VK_INSTANCE_LAYERS "${env[@]}" VK_VKGEN_TRACE_FILE="$work/f.pftrace" VK_VKGEN_PERFETTO_SYSTEM=0 \
 			"${loop[@]}" >"$work/out"
 		[ -n "${KEEP:-}" ] && cp "$work/f.pftrace" "$KEEP/$row-$n.pftrace"
-		echo "$(stat -c %s "$work/f.pftrace") $("$work/tracebytes" "$work/f.pftrace" | awk '$1 == "packets" { print $2 }') -"
+		# Before the echo: the caller's read returns on it and the next run
+		# replaces the file.
 		if [ -n "${VERBOSE:-}" ] && [ "$n" = "$n2" ]; then "$work/tracebytes" "$work/f.pftrace" "$n" | sed "s/^/  $row: /" >&2; fi
+		echo "$(stat -c %s "$work/f.pftrace") $("$work/tracebytes" "$work/f.pftrace" | awk '$1 == "packets" { print $2 }') -"
 		;;
 	esac
 }

@@ -232,7 +232,7 @@ func (lt *lifetimes) take(lane laneKey) uint64 {
 		return free[len(free)-1]
 	}
 	lt.lanes++
-	return perfetto.ProcessTrackUUID() ^ mix(lt.lanes)
+	return lt.lanes // perfetto makes the lane's uuid of it
 }
 
 // release makes a lane free for the next lifetime of its kind; under mu.

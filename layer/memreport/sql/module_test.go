@@ -385,6 +385,22 @@ func checkHeapCounters(t *testing.T, trace string) {
 	if n == 0 {
 		t.Fatal("no vulkan.mem.heap0.* tracks")
 	}
+	// A file writes its counter tracks and lifetime lanes with small uuids
+	// (perfetto.Options.SmallTrackUUIDs): what the comparisons with the
+	// summary read back is that compact encoding.
+	lanes := 0
+	for uuid, d := range tr.Tracks {
+		lane := d.Name == "VkBuffer" || d.Name == "VkImage" || d.Name == "VkDeviceMemory"
+		if lane {
+			lanes++
+		}
+		if (lane || d.Counter != nil) && uuid >= 1<<16 {
+			t.Errorf("track %q has uuid %#x, want a small one", d.Name, uuid)
+		}
+	}
+	if lanes == 0 {
+		t.Error("no lifetime lanes")
+	}
 	res := query(t, trace, "SELECT COUNT(DISTINCT cluster_track), MIN(heap), MAX(heap) FROM vkgen_memory_heaps")
 	if w := []string{strconv.Itoa(n), "0", "0"}; !slices.Equal(res.Rows[0], w) {
 		t.Errorf("vkgen_memory_heaps: %q, want %q", res.Rows[0], w)
