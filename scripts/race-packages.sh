@@ -76,12 +76,21 @@ declare -A singleGoroutine=(
 # smaller input, rounds reused and every worker busy: the detector only sees
 # the accesses a run makes, and more rounds of the same code make no new
 # ones between goroutines. They run without it (it cost 10 times the CPU)
-# and keep their size. tracesummary's TestReadBoundedMemory (50 MB through
-# Read: 9.5 against 0.9 CPU s) against TestReadMatchesSummarize,
-# TestReadCutTrace, TestReadDamagedPacket and TestReadNoTotals (a 3-5 MB
-# trace, 1 to 8 workers).
+# and keep their size.
+# - tracesummary's TestReadBoundedMemory (50 MB through Read: 9.5 against
+#   0.9 CPU s) against TestReadMatchesSummarize, TestReadCutTrace,
+#   TestReadDamagedPacket and TestReadNoTotals (a 3-5 MB trace, 1 to 8
+#   workers).
+# - cmd/vkgen's TestFullDeferredRing (100,000 buffers, to fill the layer's
+#   deferred ring) and TestTraceSummaryTinyBuffersLoseNothing (8,000
+#   through 1 KB trace buffers): their size is for the layer library in the
+#   program they run, which is built without -race either way; in-process
+#   they summarise the trace (14.5 against 2.1 and 10.0 against 2.6 CPU s),
+#   as TestTraceSummaryRecycledHandles and TestTraceSummaryBlocks do under
+#   -race on lavapipe's traces of hundreds of buffers.
 declare -A bigInput=(
 	[github.com/vkgen/vkgen/layer/memreport/tracesummary]='TestReadBoundedMemory'
+	[github.com/vkgen/vkgen/cmd/vkgen]='TestFullDeferredRing TestTraceSummaryTinyBuffersLoseNothing'
 )
 # The packages such a package's test binary links that the grep above
 # names, each looked at: the split tests reach none of them, apart from
