@@ -15,10 +15,12 @@ import (
 // stressTrace records what the 8-thread stress workload writes (testdata/vkstress
 // through the layer): goroutines that each create memory, bind a named
 // buffer to it, update the counters and destroy both, handles reused at once;
-// the buffer's lifetime is a slice on a track of its own.
-func stressTrace() []byte {
+// the buffer's lifetime is a slice on a track of its own. Each goroutine
+// does iterations rounds; the session's per-sequence buffers hold
+// bufferBytes (0: the default).
+func stressTrace(iterations, bufferBytes int) []byte {
 	var buf bytes.Buffer
-	s, err := perfetto.StartSession("bench", perfetto.WriterOutput(&buf), perfetto.Options{})
+	s, err := perfetto.StartSession("bench", perfetto.WriterOutput(&buf), perfetto.Options{BufferBytes: bufferBytes})
 	if err != nil {
 		panic(err)
 	}
@@ -26,7 +28,7 @@ func stressTrace() []byte {
 	for g := range 8 {
 		wg.Go(func() {
 			mem, buffer := uint64(0x1000+g), uint64(0x2000+g)
-			for i := range 4000 {
+			for i := range iterations {
 				size := uint64(4096 << (i % 8))
 				alloc(cat, "CREATE", "DEVICE_MEMORY", mem, size, 0, mem, "unbound_memory")
 				perfetto.Counter(unbound, int64(size))
@@ -50,6 +52,14 @@ func stressTrace() []byte {
 	return buf.Bytes()
 }
 
+// testStress is the stress trace the tests read, recorded once per test
+// binary: a quarter of the benchmark's rounds into buffers a quarter the
+// default size, so the writer still drops some events under load. Its 3
+// to 5 MB are 12 to 20 of Read's rounds (roundBytes): every worker gets
+// several and rounds are reused. Each test recording the benchmark's 12.5
+// MB made them 4 times dearer under the race detector.
+var testStress = sync.OnceValue(func() []byte { return stressTrace(1000, perfetto.DefaultBufferBytes/4) })
+
 // BenchmarkRead reads stressTrace whole within the default window, so it
 // times decoding and summarising one after the other (on a trace of
 // gigabytes they overlap). $VKGEN_BENCH_TRACE names a trace file to read
@@ -63,7 +73,7 @@ func BenchmarkRead(b *testing.B) {
 			b.Fatal(err)
 		}
 	} else {
-		d = stressTrace()
+		d = stressTrace(4000, 0)
 	}
 	b.SetBytes(int64(len(d)))
 	for b.Loop() {
@@ -76,7 +86,7 @@ func BenchmarkRead(b *testing.B) {
 // Streaming through the reordering window, with any number of decoding
 // workers, gives exactly the summary of the whole trace decoded in memory.
 func TestReadMatchesSummarize(t *testing.T) {
-	data := stressTrace()
+	data := testStress()
 	tr, err := decode.Decode(data)
 	if err != nil {
 		t.Fatal(err)

@@ -225,7 +225,7 @@ func FuzzRead(f *testing.F) {
 // the summary is that of the trace without it, with 1 and 3 workers, and
 // the error names it.
 func TestReadDamagedPacket(t *testing.T) {
-	data := stressTrace()
+	data := testStress()
 	starts := packetStarts(t, data)
 	i := len(starts) / 2
 	at, end := starts[i], starts[i+1]
@@ -333,7 +333,7 @@ func TestReadFirstErrorInFileOrder(t *testing.T) {
 // whole packets before it, with an error naming where it stops; cut inside
 // its first packet it is only an error.
 func TestReadCutTrace(t *testing.T) {
-	data := stressTrace()
+	data := testStress()
 	starts := packetStarts(t, data)
 	at := starts[len(starts)*2/3] // a packet well inside, past several rounds
 	want, err := Read(bytes.NewReader(data[:at]), "whole", Options{})
@@ -376,7 +376,7 @@ func packetStarts(t *testing.T, data []byte) []int64 {
 // NoTotals leaves out the heap totals and block layouts and changes
 // nothing else: what diff and check read is what summary reads.
 func TestReadNoTotals(t *testing.T) {
-	data := stressTrace()
+	data := testStress()
 	want, err := Read(bytes.NewReader(data), "full", Options{})
 	if err != nil {
 		t.Fatal(err)
