@@ -13,7 +13,7 @@
 # signal.Notify), no C thread (cgo) and no child process (os/exec, whose
 # pipes are copied by goroutines), runs all its Go code on one goroutine at
 # a time, so the detector can report nothing there; it only multiplies the
-# CPU time by 4 to 9 (gen/goviews 18.4 against 2.6 CPU s; docs/performance.md).
+# CPU time by 4 to 9 (gen/goviews: 18.4 against 2.6 CPU s).
 # The test is made from the code each run, so a package that gains any of
 # these gets -race again by itself.
 set -euo pipefail
