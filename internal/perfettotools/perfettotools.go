@@ -10,12 +10,9 @@
 package perfettotools
 
 import (
-	"bytes"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -154,56 +151,20 @@ func (r Result) String() string {
 // several statements (INCLUDE PERFETTO MODULE, CREATE ... first); the result
 // is the last statement's. extraArgs go to trace_processor_shell before the
 // trace (for example "--add-sql-package", dir). It fails t when the tool
-// fails.
+// fails. Several queries of one trace are cheaper with Queries or a Batch.
 func Query(t testing.TB, trace, sql string, extraArgs ...string) Result {
 	t.Helper()
-	res, err := QueryErr(BinDir(t), trace, sql, extraArgs...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return Queries(t, trace, "", []string{sql}, extraArgs...)[0]
 }
 
 // QueryErr is Query with the tools folder given and the error returned, for
 // benchmarks and programs.
 func QueryErr(binDir, trace, sql string, extraArgs ...string) (Result, error) {
-	qf, err := os.CreateTemp("", "vkgen-query-*.sql")
+	res, err := QueriesErr(binDir, trace, "", []string{sql}, extraArgs...)
 	if err != nil {
 		return Result{}, err
 	}
-	defer os.Remove(qf.Name())
-	if _, err := qf.WriteString(sql); err != nil {
-		return Result{}, err
-	}
-	qf.Close()
-	args := append(append([]string{"-q", qf.Name()}, extraArgs...), trace)
-	cmd := exec.Command(filepath.Join(binDir, "trace_processor_shell"), args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return Result{}, fmt.Errorf("trace_processor_shell %s: %v\nSQL:\n%s\nstderr:\n%s", trace, err, sql, lastLines(stderr.String(), 20))
-	}
-	return parseCSV(stdout.String())
-}
-
-// parseCSV reads the last result block: trace_processor separates the
-// results of statements by an empty line.
-func parseCSV(out string) (Result, error) {
-	out = strings.TrimRight(out, "\n")
-	if i := strings.LastIndex(out, "\n\n"); i >= 0 {
-		out = out[i+2:]
-	}
-	if out == "" {
-		return Result{}, nil
-	}
-	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if err != nil && err != io.EOF {
-		return Result{}, fmt.Errorf("trace_processor_shell output: %v\n%s", err, out)
-	}
-	if len(recs) == 0 {
-		return Result{}, nil
-	}
-	return Result{Columns: recs[0], Rows: recs[1:]}, nil
+	return res[0], nil
 }
 
 func lastLines(s string, n int) string {
@@ -214,12 +175,16 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
+// problemsSQL selects the non-zero rows of a trace's stats table of
+// severity error or data_loss: columns name, idx, severity, value.
+const problemsSQL = `SELECT name, idx, severity, value FROM stats
+WHERE severity IN ('error', 'data_loss') AND value != 0 ORDER BY name, idx;`
+
 // ProblemRows returns the non-zero rows of the trace's stats table of
 // severity error or data_loss: columns name, idx, severity, value.
 func ProblemRows(t testing.TB, trace string) Result {
 	t.Helper()
-	return Query(t, trace, `SELECT name, idx, severity, value FROM stats
-WHERE severity IN ('error', 'data_loss') AND value != 0 ORDER BY name, idx;`)
+	return Query(t, trace, problemsSQL)
 }
 
 // StatsProblems returns ProblemRows as "name[idx]=value (severity)"
@@ -227,8 +192,12 @@ WHERE severity IN ('error', 'data_loss') AND value != 0 ORDER BY name, idx;`)
 // on purpose).
 func StatsProblems(t testing.TB, trace string, allowed ...string) []string {
 	t.Helper()
+	return problems(ProblemRows(t, trace), allowed)
+}
+
+func problems(rows Result, allowed []string) []string {
 	var out []string
-	for _, row := range ProblemRows(t, trace).Rows {
+	for _, row := range rows.Rows {
 		if !slices.Contains(allowed, row[0]) {
 			out = append(out, fmt.Sprintf("%s[%s]=%s (%s)", row[0], row[1], row[3], row[2]))
 		}
@@ -245,7 +214,12 @@ func CheckStats(t testing.TB, trace string, allowed ...string) {
 		t.Logf("trace_processor check of %s skipped: %s", trace, missing)
 		return
 	}
-	if p := StatsProblems(t, trace, allowed...); len(p) > 0 {
+	reportProblems(t, trace, StatsProblems(t, trace, allowed...))
+}
+
+func reportProblems(t testing.TB, trace string, p []string) {
+	t.Helper()
+	if len(p) > 0 {
 		t.Errorf("trace_processor stats of %s report problems:\n%s", trace, strings.Join(p, "\n"))
 	}
 }

@@ -35,6 +35,29 @@ func TestQueryFailureNamesTrace(t *testing.T) {
 	}
 }
 
+// TestQueries: one process answers each query with its own result, its
+// last statement's, whether it has no rows, several statements or a value
+// holding a blank line, after a preamble whose tables they read; a failing
+// query is named.
+func TestQueries(t *testing.T) {
+	trace := testenv.Shared(t, "perfetto/reference/sdk.trace")
+	b := NewBatch(trace, "CREATE PERFETTO TABLE x AS SELECT 7 AS v;")
+	b.CheckStats(t)
+	empty := b.Add("SELECT name FROM slice LIMIT 0")
+	blank := b.Add("SELECT 'a' || char(10, 10) || 'b' AS s, v FROM x;")
+	last := b.Add("SELECT 1 AS one; CREATE PERFETTO TABLE y AS SELECT 2 AS two; SELECT two FROM y")
+	ran := false
+	b.Then(func() { ran = true })
+	b.Run(t)
+	if !ran || empty.String() != "name" || len(blank.Rows) != 1 || blank.Rows[0][0] != "a\n\nb" || blank.Rows[0][1] != "7" || last.String() != "two\n2" {
+		t.Errorf("results %q, %q, %q (checks ran: %v)", empty, blank, last, ran)
+	}
+	_, err := QueriesErr(BinDir(t), trace, "", []string{"SELECT 1", "SELECT no_such_column FROM slice", "SELECT 3"})
+	if err == nil || !strings.Contains(err.Error(), "(query 2 of 3)\nSELECT no_such_column") {
+		t.Errorf("error %v: want one naming query 2", err)
+	}
+}
+
 // TestTracedRecords starts a private traced and records an empty session
 // with the perfetto client: the service and the client work on the sockets.
 func TestTracedRecords(t *testing.T) {

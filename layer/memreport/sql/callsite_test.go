@@ -20,9 +20,11 @@ func TestObjectCallSites(t *testing.T) {
 		fn, _, _ := strings.Cut(o.CallSite, " (")
 		want[fmt.Sprintf("%s %#x", o.Type, o.Handle)] = fn
 	}
-	res := query(t, trace, `SELECT o.type, o.handle, o.call_site,
+	b := batch(t, trace)
+	res := b.Add(`SELECT o.type, o.handle, o.call_site,
 		(SELECT COUNT(*) FROM stack_profile_callsite c WHERE c.id = o.callsite_id) AS has_stack
 		FROM vkgen_memory_objects o`)
+	b.Run(t)
 	sites := 0
 	for _, r := range res.Rows {
 		key := r[0] + " " + handle(t, r[1])

@@ -11,7 +11,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/internal/vktest"
 )
 
@@ -67,9 +66,10 @@ func TestModuleOnKilledProgram(t *testing.T) {
 			if err := cmd.Wait(); !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != sig {
 				t.Fatalf("vksys ended with %v, want death by %v\n%s", err, sig, stderr.String())
 			}
-			perfettotools.CheckStats(t, trace)
 			sum := summary(t, trace)
-			compare(t, trace, sum)
+			b := batch(t, trace)
+			compare(t, b, sum)
+			b.Run(t)
 			if len(sum.Leaks) != 0 {
 				t.Errorf("leak events %v: nothing ran at the end to report them", sum.Leaks)
 			}

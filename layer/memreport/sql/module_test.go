@@ -4,10 +4,11 @@
 // agree on every number, on the demo's trace and on a multi-thread stress
 // trace, and the lifetime slices must span exactly what the instants say.
 // The tests that run programs and read their traces run in parallel (each
-// records its own trace and reads it in its own trace_processor_shell);
-// TestModuleRangeKeys writes with the in-process session and
-// TestModuleOverTime's frames follow the program's pace, so both stay
-// serial.
+// records its own traces); every query a test runs on one trace is
+// answered by one trace_processor_shell process (a batch), which loads the
+// trace and makes the module's tables once. TestModuleRangeKeys writes
+// with the in-process session and TestModuleOverTime's frames follow the
+// program's pace, so both stay serial.
 package sql_test
 
 import (
@@ -61,16 +62,21 @@ func recordIn(t *testing.T, env []string, prog string, args ...string) (string, 
 	if err != nil {
 		t.Fatalf("%s %v: %v\n%s", prog, args, err, out)
 	}
-	perfettotools.CheckStats(t, trace)
 	return trace, string(out)
 }
 
-// query runs sql after including the module.
-func query(t *testing.T, trace, sql string) perfettotools.Result {
+// batch gathers the queries of a test on trace, each after the module's
+// INCLUDE, for one trace_processor_shell process, and checks the trace's
+// stats there: the module's tables cost 1.2 CPU s to make on a frameprog
+// trace, once per process.
+func batch(t *testing.T, trace string) *perfettotools.Batch {
 	t.Helper()
-	dir := filepath.Join(testenv.Root(), "layer", "memreport", "sql", "vkgen")
-	return perfettotools.Query(t, trace, "INCLUDE PERFETTO MODULE vkgen.memory;\n"+sql, "--add-sql-package", dir)
+	b := perfettotools.NewBatch(trace, "INCLUDE PERFETTO MODULE vkgen.memory;", "--add-sql-package", moduleDir())
+	b.CheckStats(t)
+	return b
 }
+
+func moduleDir() string { return filepath.Join(testenv.Root(), "layer", "memreport", "sql", "vkgen") }
 
 func summary(t *testing.T, trace string) *tracesummary.Summary {
 	t.Helper()
@@ -109,106 +115,115 @@ func sorted(rows []string) []string {
 }
 
 // compare checks the module's objects, counter tracks, leaks and failures
-// against the summary of the same trace, row for row.
-func compare(t *testing.T, trace string, sum *tracesummary.Summary) {
+// against the summary of the same trace, row for row, once b has run.
+func compare(t *testing.T, b *perfettotools.Batch, sum *tracesummary.Summary) {
 	t.Helper()
-	var want, got []string
-	for _, o := range sum.Objects {
-		want = append(want, fmt.Sprintf("%s %#x %q %d %d %s %d %d %q", o.Type, o.Handle, o.Name, o.Bytes, o.Final, o.Cluster, o.Created, o.Destroyed, o.Descriptor))
-	}
-	res := query(t, trace, "SELECT type, handle, name, bytes, final_bytes, cluster, created_ns, destroyed_ns, descriptor FROM vkgen_memory_objects")
-	for _, r := range res.Rows {
-		got = append(got, fmt.Sprintf("%s %s %q %s %s %s %s %s %q", r[0], handle(t, r[1]), r[2], r[3], r[4], r[5], r[6], nullAsMinusOne(r[7]), r[8]))
-	}
-	if len(want) != sum.ObjectsTotal || len(want) == 0 {
-		t.Fatalf("summary has %d of %d objects", len(want), sum.ObjectsTotal)
-	}
-	if w, g := sorted(want), sorted(got); !slices.Equal(w, g) {
-		t.Errorf("objects: module has %d rows, summary %d; first differences:\n%s", len(g), len(w), diff(g, w))
-	}
+	objects := b.Add("SELECT type, handle, name, bytes, final_bytes, cluster, created_ns, destroyed_ns, descriptor FROM vkgen_memory_objects")
+	clusters := b.Add("SELECT track, peak, final FROM vkgen_memory_clusters ORDER BY track")
+	leaks := b.Add("SELECT ns, at, type, handle, name, bytes, cluster, heap, descriptor FROM vkgen_memory_leaks")
+	alive := b.Add("SELECT type, handle, name, bytes, cluster, heap FROM vkgen_memory_alive_at_end")
+	failures := b.Add("SELECT failed_allocations, failed_bytes FROM vkgen_memory_totals")
+	b.Then(func() {
+		var want, got []string
+		for _, o := range sum.Objects {
+			want = append(want, fmt.Sprintf("%s %#x %q %d %d %s %d %d %q", o.Type, o.Handle, o.Name, o.Bytes, o.Final, o.Cluster, o.Created, o.Destroyed, o.Descriptor))
+		}
+		for _, r := range objects.Rows {
+			got = append(got, fmt.Sprintf("%s %s %q %s %s %s %s %s %q", r[0], handle(t, r[1]), r[2], r[3], r[4], r[5], r[6], nullAsMinusOne(r[7]), r[8]))
+		}
+		if len(want) != sum.ObjectsTotal || len(want) == 0 {
+			t.Fatalf("summary has %d of %d objects", len(want), sum.ObjectsTotal)
+		}
+		if w, g := sorted(want), sorted(got); !slices.Equal(w, g) {
+			t.Errorf("objects: module has %d rows, summary %d; first differences:\n%s", len(g), len(w), diff(g, w))
+		}
 
-	want, got = nil, nil
-	for _, c := range sum.Clusters {
-		want = append(want, fmt.Sprintf("%s %d %d", c.Track, c.Peak, c.Final))
-	}
-	for _, r := range query(t, trace, "SELECT track, peak, final FROM vkgen_memory_clusters ORDER BY track").Rows {
-		got = append(got, strings.Join(r, " "))
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("counter tracks:\n%s", diff(got, want))
-	}
+		want, got = nil, nil
+		for _, c := range sum.Clusters {
+			want = append(want, fmt.Sprintf("%s %d %d", c.Track, c.Peak, c.Final))
+		}
+		for _, r := range clusters.Rows {
+			got = append(got, strings.Join(r, " "))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("counter tracks:\n%s", diff(got, want))
+		}
 
-	want, got = nil, nil
-	for _, l := range sum.Leaks {
-		want = append(want, fmt.Sprintf("%d %s %s %#x %q %d %s %d %q", l.Time, l.At, l.Type, l.Handle, l.Name, l.Bytes, l.Cluster, l.Heap, l.Descriptor))
-	}
-	for _, r := range query(t, trace, "SELECT ns, at, type, handle, name, bytes, cluster, heap, descriptor FROM vkgen_memory_leaks").Rows {
-		got = append(got, fmt.Sprintf("%s %s %s %s %q %s %s %s %q", r[0], r[1], r[2], handle(t, r[3]), r[4], r[5], r[6], r[7], r[8]))
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("leaks:\n%s", diff(got, want))
-	}
+		want, got = nil, nil
+		for _, l := range sum.Leaks {
+			want = append(want, fmt.Sprintf("%d %s %s %#x %q %d %s %d %q", l.Time, l.At, l.Type, l.Handle, l.Name, l.Bytes, l.Cluster, l.Heap, l.Descriptor))
+		}
+		for _, r := range leaks.Rows {
+			got = append(got, fmt.Sprintf("%s %s %s %s %q %s %s %s %q", r[0], r[1], r[2], handle(t, r[3]), r[4], r[5], r[6], r[7], r[8]))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("leaks:\n%s", diff(got, want))
+		}
 
-	want, got = nil, nil
-	for _, l := range sum.AliveAtEnd {
-		want = append(want, fmt.Sprintf("%s %#x %q %d %s %d", l.Type, l.Handle, l.Name, l.Bytes, l.Cluster, l.Heap))
-	}
-	for _, r := range query(t, trace, "SELECT type, handle, name, bytes, cluster, heap FROM vkgen_memory_alive_at_end").Rows {
-		got = append(got, fmt.Sprintf("%s %s %q %s %s %s", r[0], handle(t, r[1]), r[2], r[3], r[4], r[5]))
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("alive at the end:\n%s", diff(got, want))
-	}
+		want, got = nil, nil
+		for _, l := range sum.AliveAtEnd {
+			want = append(want, fmt.Sprintf("%s %#x %q %d %s %d", l.Type, l.Handle, l.Name, l.Bytes, l.Cluster, l.Heap))
+		}
+		for _, r := range alive.Rows {
+			got = append(got, fmt.Sprintf("%s %s %q %s %s %s", r[0], handle(t, r[1]), r[2], r[3], r[4], r[5]))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("alive at the end:\n%s", diff(got, want))
+		}
 
-	f := query(t, trace, "SELECT failed_allocations, failed_bytes FROM vkgen_memory_totals").Rows[0]
-	if w := []string{strconv.Itoa(sum.AllocationFailures), sum.FailedBytes.String()}; !slices.Equal(f, w) {
-		t.Errorf("failures: module %q, summary %q", f, w)
-	}
-	compareOverTime(t, trace, sum)
-	compareTotals(t, trace, sum)
+		if f, w := failures.Rows[0], []string{strconv.Itoa(sum.AllocationFailures), sum.FailedBytes.String()}; !slices.Equal(f, w) {
+			t.Errorf("failures: module %q, summary %q", f, w)
+		}
+	})
+	compareOverTime(t, b, sum)
+	compareTotals(t, b, sum)
 }
 
 // compareTotals checks the module's totals per heap at peak and end against
 // the summary's, and that they add up: unbound = allocated - bound, and
 // the app cluster counters at the end hold unbound + resource bytes (each
 // binding counts in full there).
-func compareTotals(t *testing.T, trace string, sum *tracesummary.Summary) {
+func compareTotals(t *testing.T, b *perfettotools.Batch, sum *tracesummary.Summary) {
 	t.Helper()
-	var want, got []string
-	row := func(heap, point string, ns uint64, x tracesummary.Totals) string {
-		return fmt.Sprintf("%s %s %d %s %s %s %s %s %s %d", heap, point, ns, x.Allocated, x.Driver, x.Bound, x.Unbound, x.Aliased, x.Resources, x.Blocks)
-	}
-	var end uint64
-	for _, r := range query(t, trace, "SELECT MAX(ns) FROM vkgen_memory_heap_totals WHERE point = 'end'").Rows {
-		end, _ = strconv.ParseUint(r[0], 10, 64)
-	}
-	for _, h := range sum.Totals {
-		want = append(want, row(h.Heap, "peak", h.PeakNS, h.Peak), row(h.Heap, "end", end, h.Final))
-		if h.Final.Unbound != h.Final.Allocated.Minus(h.Final.Bound) || h.Final.Bound.Less(h.Final.Aliased) {
-			t.Errorf("heap %s totals do not add up: %+v", h.Heap, h.Final)
+	ends := b.Add("SELECT MAX(ns) FROM vkgen_memory_heap_totals WHERE point = 'end'")
+	totals := b.Add(`SELECT heap, point, ns, allocated_bytes, driver_bytes, bound_bytes, unbound_bytes,
+	    aliased_bytes, resource_bytes, blocks FROM vkgen_memory_heap_totals`)
+	b.Then(func() {
+		var want, got []string
+		row := func(heap, point string, ns uint64, x tracesummary.Totals) string {
+			return fmt.Sprintf("%s %s %d %s %s %s %s %s %s %d", heap, point, ns, x.Allocated, x.Driver, x.Bound, x.Unbound, x.Aliased, x.Resources, x.Blocks)
 		}
-	}
-	// The clusters' rule for aliasing: each binding counts in full, so the
-	// app cluster counters at the end hold unbound + resource bytes, which
-	// exceed the allocated bytes by what aliasing counted twice.
-	var clusters int64
-	for _, c := range sum.Clusters {
-		if strings.HasPrefix(c.Track, "vulkan.mem.app.usage.") {
-			clusters += c.Final
+		var end uint64
+		for _, r := range ends.Rows {
+			end, _ = strconv.ParseUint(r[0], 10, 64)
 		}
-	}
-	if n := len(sum.Totals); n > 0 {
-		if all := sum.Totals[n-1].Final; all.Heap != tracesummary.AllHeaps || all.Unbound.Plus(all.Resources).Int64() != clusters {
-			t.Errorf("app clusters at the end hold %d bytes, totals %+v (unbound + resources)", clusters, all)
+		for _, h := range sum.Totals {
+			want = append(want, row(h.Heap, "peak", h.PeakNS, h.Peak), row(h.Heap, "end", end, h.Final))
+			if h.Final.Unbound != h.Final.Allocated.Minus(h.Final.Bound) || h.Final.Bound.Less(h.Final.Aliased) {
+				t.Errorf("heap %s totals do not add up: %+v", h.Heap, h.Final)
+			}
 		}
-	}
-	for _, r := range query(t, trace, `SELECT heap, point, ns, allocated_bytes, driver_bytes, bound_bytes, unbound_bytes,
-	    aliased_bytes, resource_bytes, blocks FROM vkgen_memory_heap_totals`).Rows {
-		got = append(got, strings.Join(r, " "))
-	}
-	if len(want) == 0 || !slices.Equal(sorted(got), sorted(want)) {
-		t.Errorf("heap totals:\n%s", diff(got, want))
-	}
+		// The clusters' rule for aliasing: each binding counts in full, so the
+		// app cluster counters at the end hold unbound + resource bytes, which
+		// exceed the allocated bytes by what aliasing counted twice.
+		var clusters int64
+		for _, c := range sum.Clusters {
+			if strings.HasPrefix(c.Track, "vulkan.mem.app.usage.") {
+				clusters += c.Final
+			}
+		}
+		if n := len(sum.Totals); n > 0 {
+			if all := sum.Totals[n-1].Final; all.Heap != tracesummary.AllHeaps || all.Unbound.Plus(all.Resources).Int64() != clusters {
+				t.Errorf("app clusters at the end hold %d bytes, totals %+v (unbound + resources)", clusters, all)
+			}
+		}
+		for _, r := range totals.Rows {
+			got = append(got, strings.Join(r, " "))
+		}
+		if len(want) == 0 || !slices.Equal(sorted(got), sorted(want)) {
+			t.Errorf("heap totals:\n%s", diff(got, want))
+		}
+	})
 }
 
 // diff lists the rows only one side has (at most 10 of each).
@@ -243,7 +258,9 @@ func TestModuleOnDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := summary(t, trace)
-	compare(t, trace, sum)
+	b := batch(t, trace)
+	compare(t, b, sum)
+	checkSpec(t, trace, sum)
 
 	// The named leak: both objects of --leak, with their sizes, once each,
 	// at vkDestroyDevice.
@@ -305,49 +322,42 @@ func TestModuleOnDemo(t *testing.T) {
 		t.Errorf("failures %d (%s bytes), want 1 (%d)", sum.AllocationFailures, sum.FailedBytes, uint64(1)<<62)
 	}
 
-	checkLifetimes(t, trace, sum)
+	checkLifetimes(t, b, sum)
 	// The lifetime slices say what their object is too (the UI shows it).
-	r := query(t, trace, `SELECT s.name, EXTRACT_ARG(s.arg_set_id, 'debug.descriptor') FROM slice s
+	descs := b.Add(`SELECT s.name, EXTRACT_ARG(s.arg_set_id, 'debug.descriptor') FROM slice s
 	    WHERE s.category = 'VulkanDeviceMemoryReport' AND s.name IN ('albedo.texture', 'vertices') AND s.dur > 0 ORDER BY s.name, s.ts`)
-	if w := [][]string{{"albedo.texture", "memory type 0 heap 0 device_local|host_visible|host_coherent|host_cached"},
-		{"albedo.texture", "image 2D 512x512 R8G8B8A8_UNORM transfer_dst|sampled"}, {"vertices", "buffer 65536 transfer_dst|vertex"}}; len(r.Rows) < 3 ||
-		!slices.ContainsFunc(r.Rows, func(x []string) bool { return slices.Equal(x, w[1]) }) || !slices.ContainsFunc(r.Rows, func(x []string) bool { return slices.Equal(x, w[2]) }) {
-		t.Errorf("lifetime slices' descriptors %q, want among them %q", r.Rows, w)
-	}
 	// A name given after the bind renames the slice: the memory objects
 	// are named after vkAllocateMemory, so their lifetimes have two slices
 	// (the handle's, then the name's) that meet exactly.
-	r = query(t, trace, `SELECT name, slices FROM vkgen_memory_lifetimes WHERE kind = 'VkDeviceMemory' AND name = 'block.device_local'`)
-	if len(r.Rows) != 1 || r.Rows[0][1] != "2" {
-		t.Errorf("block.device_local lifetime: %v, want 2 slices", r.Rows)
+	renamed := b.Add(`SELECT name, slices FROM vkgen_memory_lifetimes WHERE kind = 'VkDeviceMemory' AND name = 'block.device_local'`)
+	b.Then(func() {
+		if w := [][]string{{"albedo.texture", "memory type 0 heap 0 device_local|host_visible|host_coherent|host_cached"},
+			{"albedo.texture", "image 2D 512x512 R8G8B8A8_UNORM transfer_dst|sampled"}, {"vertices", "buffer 65536 transfer_dst|vertex"}}; len(descs.Rows) < 3 ||
+			!slices.ContainsFunc(descs.Rows, func(x []string) bool { return slices.Equal(x, w[1]) }) || !slices.ContainsFunc(descs.Rows, func(x []string) bool { return slices.Equal(x, w[2]) }) {
+			t.Errorf("lifetime slices' descriptors %q, want among them %q", descs.Rows, w)
+		}
+		if len(renamed.Rows) != 1 || renamed.Rows[0][1] != "2" {
+			t.Errorf("block.device_local lifetime: %v, want 2 slices", renamed.Rows)
+		}
+	})
+	tr, err := decode.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
 	}
-	checkHeapCounters(t, trace)
-	checkPeak(t, trace)
+	checkHeapCounters(t, b, tr)
+	checkPeak(t, b, tr)
+	b.Run(t)
 }
 
 // checkLifetimes: every object is one lifetime of slices named by its name,
 // on a track under "heap 0" under "VkDevice 0x..." of the program's
 // process, lasting exactly from its CREATE/BIND to its DESTROY.
-func checkLifetimes(t *testing.T, trace string, sum *tracesummary.Summary) {
+func checkLifetimes(t *testing.T, b *perfettotools.Batch, sum *tracesummary.Summary) {
 	t.Helper()
-	kinds := map[string]string{"VkBuffer": "BUFFER", "VkImage": "IMAGE", "VkDeviceMemory": "DEVICE_MEMORY"}
-	var want, got []string
-	for _, o := range sum.Objects {
-		want = append(want, fmt.Sprintf("%s %s %d %d", o.Type, o.Name, o.Created, o.Destroyed-int64(o.Created)))
-	}
-	res := query(t, trace, `SELECT kind, name, ts - (SELECT ts FROM vkgen_memory_t0), dur, device, heap FROM vkgen_memory_lifetimes`)
-	for _, r := range res.Rows {
-		got = append(got, fmt.Sprintf("%s %s %s %s", kinds[r[0]], r[1], r[2], r[3]))
-		if !strings.HasPrefix(r[4], "VkDevice 0x") || r[5] != "0" {
-			t.Errorf("lifetime %q: want device VkDevice 0x... and heap 0", r)
-		}
-	}
-	if !slices.Equal(sorted(got), sorted(want)) {
-		t.Errorf("lifetimes (kind, name, start, duration) vs the summary's objects:\n%s", diff(got, want))
-	}
+	lifetimes := b.Add(`SELECT kind, name, ts - (SELECT ts FROM vkgen_memory_t0), dur, device, heap FROM vkgen_memory_lifetimes`)
 	// Grouping: object tracks -> heap track -> device track, all tracks of
 	// the one process, and one device track.
-	g := query(t, trace, `
+	grouping := b.Add(`
 SELECT COUNT(DISTINCT dev.id), COUNT(DISTINCT heap.id), MIN(kind.upid = dev.upid AND heap.upid = dev.upid),
        MIN(dev.parent_id IS NULL), (SELECT COUNT(*) FROM process WHERE upid = MIN(dev.upid) AND pid > 0)
 FROM slice s
@@ -355,20 +365,32 @@ JOIN process_track kind ON kind.id = s.track_id
 JOIN process_track heap ON heap.id = kind.parent_id
 JOIN process_track dev ON dev.id = heap.parent_id
 WHERE s.category = 'VulkanDeviceMemoryReport' AND s.dur != 0`)
-	if w := []string{"1", "1", "1", "1", "1"}; len(g.Rows) != 1 || !slices.Equal(g.Rows[0], w) {
-		t.Errorf("track grouping %v, want one device and one heap track of one process:\n%s", g.Rows, g)
-	}
+	b.Then(func() {
+		kinds := map[string]string{"VkBuffer": "BUFFER", "VkImage": "IMAGE", "VkDeviceMemory": "DEVICE_MEMORY"}
+		var want, got []string
+		for _, o := range sum.Objects {
+			want = append(want, fmt.Sprintf("%s %s %d %d", o.Type, o.Name, o.Created, o.Destroyed-int64(o.Created)))
+		}
+		for _, r := range lifetimes.Rows {
+			got = append(got, fmt.Sprintf("%s %s %s %s", kinds[r[0]], r[1], r[2], r[3]))
+			if !strings.HasPrefix(r[4], "VkDevice 0x") || r[5] != "0" {
+				t.Errorf("lifetime %q: want device VkDevice 0x... and heap 0", r)
+			}
+		}
+		if !slices.Equal(sorted(got), sorted(want)) {
+			t.Errorf("lifetimes (kind, name, start, duration) vs the summary's objects:\n%s", diff(got, want))
+		}
+		if w := []string{"1", "1", "1", "1", "1"}; len(grouping.Rows) != 1 || !slices.Equal(grouping.Rows[0], w) {
+			t.Errorf("track grouping %v, want one device and one heap track of one process:\n%s", grouping.Rows, grouping)
+		}
+	})
 }
 
 // checkHeapCounters: lavapipe has one heap, so every vulkan.mem.heap0.*
 // track has exactly the values of its process-wide track, and the module's
 // per-heap view names them so.
-func checkHeapCounters(t *testing.T, trace string) {
+func checkHeapCounters(t *testing.T, b *perfettotools.Batch, tr *decode.Trace) {
 	t.Helper()
-	tr, err := decode.ReadFile(trace)
-	if err != nil {
-		t.Fatal(err)
-	}
 	cs := tr.Counters()
 	n := 0
 	for name, c := range cs {
@@ -401,10 +423,12 @@ func checkHeapCounters(t *testing.T, trace string) {
 	if lanes == 0 {
 		t.Error("no lifetime lanes")
 	}
-	res := query(t, trace, "SELECT COUNT(DISTINCT cluster_track), MIN(heap), MAX(heap) FROM vkgen_memory_heaps")
-	if w := []string{strconv.Itoa(n), "0", "0"}; !slices.Equal(res.Rows[0], w) {
-		t.Errorf("vkgen_memory_heaps: %q, want %q", res.Rows[0], w)
-	}
+	res := b.Add("SELECT COUNT(DISTINCT cluster_track), MIN(heap), MAX(heap) FROM vkgen_memory_heaps")
+	b.Then(func() {
+		if w := []string{strconv.Itoa(n), "0", "0"}; !slices.Equal(res.Rows[0], w) {
+			t.Errorf("vkgen_memory_heaps: %q, want %q", res.Rows[0], w)
+		}
+	})
 }
 
 func values(s []decode.CounterSample) []int64 {
@@ -420,12 +444,8 @@ func values(s []decode.CounterSample) []int64 {
 // (between the counter updates of one call the sum passes through
 // intermediate values: a bind adds to its cluster before the unbound bytes
 // shrink), and the allocations alive at it add up to it.
-func checkPeak(t *testing.T, trace string) {
+func checkPeak(t *testing.T, b *perfettotools.Batch, tr *decode.Trace) {
 	t.Helper()
-	tr, err := decode.ReadFile(trace)
-	if err != nil {
-		t.Fatal(err)
-	}
 	type sample struct {
 		ts    uint64
 		track string // "" for an allocation event
@@ -458,11 +478,13 @@ func checkPeak(t *testing.T, trace string) {
 		total += s.v - last[s.track]
 		last[s.track] = s.v
 	}
-	p := query(t, trace, "SELECT peak_bytes FROM vkgen_memory_peak").Rows
-	a := query(t, trace, "SELECT SUM(bytes) FROM vkgen_memory_top_at_peak WHERE type IN ('DEVICE_MEMORY', 'DRIVER')").Rows
-	if w := strconv.FormatInt(peak, 10); peak == 0 || len(p) != 1 || p[0][0] != w || a[0][0] != w {
-		t.Errorf("peak: module %v, allocations at it %v; counters %d", p, a, peak)
-	}
+	p := b.Add("SELECT peak_bytes FROM vkgen_memory_peak")
+	a := b.Add("SELECT SUM(bytes) FROM vkgen_memory_top_at_peak WHERE type IN ('DEVICE_MEMORY', 'DRIVER')")
+	b.Then(func() {
+		if w := strconv.FormatInt(peak, 10); peak == 0 || len(p.Rows) != 1 || p.Rows[0][0] != w || a.Rows[0][0] != w {
+			t.Errorf("peak: module %v, allocations at it %v; counters %d", p.Rows, a.Rows, peak)
+		}
+	})
 }
 
 // TestModuleOnStress: four threads creating, naming, binding and destroying
@@ -476,8 +498,10 @@ func TestModuleOnStress(t *testing.T) {
 	if sum.ObjectsTotal != 2*4*200 {
 		t.Errorf("summary has %d objects, want %d (a buffer and its memory per iteration)", sum.ObjectsTotal, 2*4*200)
 	}
-	compare(t, trace, sum)
-	checkLifetimes(t, trace, sum) // slices from four threads, renames of the memory
+	b := batch(t, trace)
+	compare(t, b, sum)
+	checkLifetimes(t, b, sum) // slices from four threads, renames of the memory
+	b.Run(t)
 }
 
 // TestModuleOnBinds: the module and the summary agree on the traces of the
@@ -498,7 +522,9 @@ func TestModuleOnBinds(t *testing.T) {
 				env = vktest.DriverEnv(t, c.driver, dmrLayer)
 			}
 			trace, _ := recordIn(t, env, prog, c.mode)
-			compare(t, trace, summary(t, trace))
+			b := batch(t, trace)
+			compare(t, b, summary(t, trace))
+			b.Run(t)
 		})
 	}
 	t.Run("swapchain", func(t *testing.T) {
@@ -508,7 +534,9 @@ func TestModuleOnBinds(t *testing.T) {
 		}
 		trace, _ := recordIn(t, vktest.Env(t, dmrLayer), "xvfb-run", "-a", prog, "swapchain")
 		sum := summary(t, trace)
-		compare(t, trace, sum)
+		b := batch(t, trace)
+		compare(t, b, sum)
+		b.Run(t)
 		n := 0
 		for _, o := range sum.Objects {
 			if o.Cluster == "swapchain" {
@@ -541,7 +569,9 @@ func TestModuleRangeKeys(t *testing.T) {
 	if len(sum.Objects) != 1 || sum.Objects[0].Bytes != 8192 {
 		t.Fatalf("summary objects %+v, want one of 8192 bytes", sum.Objects)
 	}
-	compare(t, trace, sum)
+	b := batch(t, trace)
+	compare(t, b, sum)
+	b.Run(t)
 }
 
 // TestModuleFailedBytesOverflow: 100,000 failed allocations of 2^62 bytes
@@ -557,14 +587,17 @@ func TestModuleFailedBytesOverflow(t *testing.T) {
 	if want := "461168601842738790400000"; sum.AllocationFailures != 100000 || sum.FailedBytes.String() != want {
 		t.Errorf("summary: %d failures of %s bytes, want 100000 of %s", sum.AllocationFailures, sum.FailedBytes, want)
 	}
-	if r := query(t, trace, "SELECT failed_allocations, failed_bytes, failed_bytes_overflowed FROM vkgen_memory_totals").Rows[0]; !slices.Equal(r, []string{"100000", "[NULL]", "1"}) {
-		t.Errorf("module: %q, want 100000 failures, NULL bytes, overflowed", r)
+	b := batch(t, trace)
+	r := b.Add("SELECT failed_allocations, failed_bytes, failed_bytes_overflowed FROM vkgen_memory_totals")
+	b.Run(t)
+	if !slices.Equal(r.Rows[0], []string{"100000", "[NULL]", "1"}) {
+		t.Errorf("module: %q, want 100000 failures, NULL bytes, overflowed", r.Rows[0])
 	}
 }
 
 // synthetic writes a trace of the layer's category in which emit writes
-// instants of event with the arguments it gives; trace_processor must read
-// it with a clean stats table.
+// instants of event with the arguments it gives; the test's batch checks
+// that trace_processor reads it with a clean stats table.
 func synthetic(t *testing.T, event string, emit func(instant func(...perfetto.Arg), an func(string) perfetto.AnnotationName)) string {
 	t.Helper()
 	perfettotools.BinDir(t)
@@ -578,6 +611,5 @@ func synthetic(t *testing.T, event string, emit func(instant func(...perfetto.Ar
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	perfettotools.CheckStats(t, trace)
 	return trace
 }

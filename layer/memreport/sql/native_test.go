@@ -19,46 +19,51 @@ import (
 // operation, size, memory and handle; that its per-process counters (the
 // UI's "Vulkan Allocations" and "Vulkan Binds") peak where the summary's
 // do and end at 0; that vkgen_memory_vulkan_allocations names every row of
-// a named object; and that the setting vulkan_memory_events=0 writes none.
+// a named object; that the trace-summary spec agrees with the summary
+// (checkSpec); and that the setting vulkan_memory_events=0 writes none.
 func TestVulkanMemoryEvents(t *testing.T) {
 	t.Parallel()
 	setup(t)
 	run := memruns.Record(t, t.TempDir(), nil, "--leak", "--fail-alloc")
-	own := query(t, run.Trace, `SELECT ts, source, operation, size, memory_object_id AS memory, object_handle AS handle, heap
+	b := batch(t, run.Trace)
+	own := b.Add(`SELECT ts, source, operation, size, memory_object_id AS memory, object_handle AS handle, heap
 		FROM vkgen_memory_events WHERE event = 'VulkanMemoryAllocation' ORDER BY ts, id`)
-	native := query(t, run.Trace, `SELECT timestamp AS ts,
+	native := b.Add(`SELECT timestamp AS ts,
 		REPLACE(source, 'GPU_', '') AS source, IIF(operation = 'DESTROY_BOUND', 'DESTROY', operation) AS operation,
 		memory_size AS size, device_memory AS memory, object_handle AS handle, heap
 		FROM vulkan_memory_allocations ORDER BY timestamp, id`)
+	untyped := b.Add(`SELECT COUNT(*) FROM vulkan_memory_allocations WHERE memory_type != 0 OR memory_type IS NULL`)
+	counters := b.Add(`SELECT t.name, CAST(MAX(c.value) AS INT) AS peak,
+		CAST((SELECT value FROM counter c2 WHERE c2.track_id = t.id ORDER BY ts DESC LIMIT 1) AS INT) AS final
+		FROM counter_track t JOIN counter c ON c.track_id = t.id
+		WHERE t.name GLOB 'vulkan.mem.device.memory.type.*' GROUP BY t.id ORDER BY t.name`)
+	named := b.Add(`SELECT type, object_name, COUNT(*) FROM vkgen_memory_vulkan_allocations
+		GROUP BY type, object_name ORDER BY type, object_name`)
+	b.Run(t)
 	if len(own.Rows) != 16 || own.String() != native.String() {
 		t.Errorf("the layer's events (%d):\n%s\nvulkan_memory_allocations (%d):\n%s", len(own.Rows), own, len(native.Rows), native)
 	}
-	if n := query(t, run.Trace, `SELECT COUNT(*) FROM vulkan_memory_allocations WHERE memory_type != 0 OR memory_type IS NULL`); n.Rows[0][0] != "0" {
-		t.Errorf("rows without lavapipe's one memory type: %s", n)
+	if untyped.Rows[0][0] != "0" {
+		t.Errorf("rows without lavapipe's one memory type: %s", untyped)
 	}
 
 	s := summary(t, run.Trace)
+	checkSpec(t, run.Trace, s)
 	peak := map[string]int64{}
 	for _, g := range s.Groups {
 		if g.Kind == tracesummary.KindType {
 			peak[g.Key] = g.Peak
 		}
 	}
-	counters := perfettotools.Query(t, run.Trace, `SELECT t.name, CAST(MAX(c.value) AS INT) AS peak,
-		CAST((SELECT value FROM counter c2 WHERE c2.track_id = t.id ORDER BY ts DESC LIMIT 1) AS INT) AS final
-		FROM counter_track t JOIN counter c ON c.track_id = t.id
-		WHERE t.name GLOB 'vulkan.mem.device.memory.type.*' GROUP BY t.id ORDER BY t.name`)
 	want := "vulkan.mem.device.memory.type.0.allocation," + strconv.FormatInt(peak["DEVICE_MEMORY"], 10) + ",0\n" +
 		"vulkan.mem.device.memory.type.0.bind," + strconv.FormatInt(peak["BUFFER"], 10) + ",0\n"
-	if got := csv(counters); got != want {
+	if got := csv(*counters); got != want {
 		t.Errorf("native counters:\n%swant\n%s", got, want)
 	}
 
-	named := query(t, run.Trace, `SELECT type, object_name, COUNT(*) FROM vkgen_memory_vulkan_allocations
-		GROUP BY type, object_name ORDER BY type, object_name`)
 	want = "BUFFER,[NULL],2\nBUFFER,frame.uniforms,2\nBUFFER,leak.kept,2\nBUFFER,mesh.vertices,2\n" +
 		"DEVICE_MEMORY,[NULL],2\nDEVICE_MEMORY,frame.uniforms.memory,2\nDEVICE_MEMORY,leak.kept.memory,2\nDEVICE_MEMORY,mesh.vertices.memory,2\n"
-	if got := csv(named); got != want {
+	if got := csv(*named); got != want {
 		t.Errorf("named rows:\n%swant\n%s", got, want)
 	}
 
@@ -87,20 +92,22 @@ func csv(r perfettotools.Result) string {
 func TestVulkanMemoryEventsDriverReport(t *testing.T) {
 	setup(t)
 	trace, _ := recordIn(t, vktest.DriverEnv(t, "", dmrLayer), vktest.Program(t, "demo/demo.c"), "--reuse")
-	own := query(t, trace, `SELECT ts, source, operation, size, memory_object_id AS memory, object_handle AS handle, heap
+	b := batch(t, trace)
+	own := b.Add(`SELECT ts, source, operation, size, memory_object_id AS memory, object_handle AS handle, heap
 		FROM vkgen_memory_events WHERE event = 'VulkanMemoryAllocation' AND memory_type != 'swapchain' ORDER BY ts, id`)
-	native := query(t, trace, `SELECT timestamp AS ts,
+	native := b.Add(`SELECT timestamp AS ts,
 		REPLACE(source, 'GPU_', '') AS source, IIF(operation = 'DESTROY_BOUND', 'DESTROY', operation) AS operation,
 		memory_size AS size, device_memory AS memory, object_handle AS handle, heap
 		FROM vulkan_memory_allocations ORDER BY timestamp, id`)
+	// The device's own memory is reported inside vkCreateDevice, before
+	// the layer knows the device's memory types.
+	untyped := b.Add(`SELECT source, operation, scope FROM vulkan_memory_allocations
+		WHERE memory_type IS NULL AND NOT (source = 'DRIVER' AND scope = 'DEVICE')`)
+	b.Run(t)
 	if len(own.Rows) < 10 || own.String() != native.String() {
 		t.Errorf("the layer's events (%d):\n%s\nvulkan_memory_allocations (%d):\n%s", len(own.Rows), own, len(native.Rows), native)
 	}
-	// The device's own memory is reported inside vkCreateDevice, before
-	// the layer knows the device's memory types.
-	untyped := query(t, trace, `SELECT source, operation, scope FROM vulkan_memory_allocations
-		WHERE memory_type IS NULL AND NOT (source = 'DRIVER' AND scope = 'DEVICE')`)
 	if len(untyped.Rows) != 0 {
-		t.Errorf("rows without a memory type:\n%s", csv(untyped))
+		t.Errorf("rows without a memory type:\n%s", csv(*untyped))
 	}
 }

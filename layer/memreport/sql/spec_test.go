@@ -14,64 +14,51 @@ import (
 	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/internal/testenv"
 	"github.com/vkgen/vkgen/internal/vktest"
-	"github.com/vkgen/vkgen/layer/memreport/internal/memruns"
 	"github.com/vkgen/vkgen/layer/memreport/tracesummary"
 )
 
-// TestSummarySpec runs the trace-summary spec sql/spec/vkgen_memory.textproto
-// with trace_processor_shell summarize on memruns (a leak, a refused
-// allocation), on the demo and on frameprog leaking every 10 frames (two
-// growths), and checks that every metric row equals what `vkgen trace
-// summary` (package tracesummary) computes: per cluster, heap and total
-// the peak and final bytes, the leak, alive-at-end and failure figures,
-// and per growing type and name its growth bytes and events.
-func TestSummarySpec(t *testing.T) {
-	t.Parallel()
-	setup(t)
-	runs := map[string]string{"memruns": memruns.Record(t, t.TempDir(), nil, "--leak", "--fail-alloc").Trace}
-	runs["demo"], _ = record(t, vktest.Program(t, "demo/demo.c"), []string{dmLayer, dmrLayer}, "--reuse", "--fail-alloc", "--leak")
-	runs["growth"], _ = recordIn(t, append(vktest.DriverEnv(t, "present", dmrLayer), "VK_VKGEN_DEVICEMEMORYREPORT_FRAME_WINDOW_MS=60000"),
-		vktest.Program(t, "layer/memreport/testdata/frameprog.c"), "leak", "100")
-	for name, trace := range runs {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			got := specRows(t, trace)
-			s := summary(t, trace)
-			var want []string
-			for _, g := range s.Groups {
-				switch g.Kind {
-				case tracesummary.KindCluster, tracesummary.KindHeap, tracesummary.KindTotal:
-					if g.Peak != 0 || g.Final != 0 { // a group only objects made (swapchain) has no track
-						want = append(want, fmt.Sprintf("group %s %s %d %d", g.Kind, g.Key, g.Peak, g.Final))
-					}
-				}
+// checkSpec runs the trace-summary spec sql/spec/vkgen_memory.textproto
+// with trace_processor_shell summarize on trace and checks that every
+// metric row equals what `vkgen trace summary` (package tracesummary)
+// computed in sum: per cluster, heap and total the peak and final bytes,
+// the leak, alive-at-end and failure figures, and per growing type and name
+// its growth bytes and events. The tests run it on the traces they record:
+// memruns (a leak, a refused allocation), the demo and frameprog leaking
+// every 10 frames (two growths). It returns how many (type, name) grew.
+func checkSpec(t *testing.T, trace string, sum *tracesummary.Summary) int {
+	t.Helper()
+	got := specRows(t, trace)
+	var want []string
+	for _, g := range sum.Groups {
+		switch g.Kind {
+		case tracesummary.KindCluster, tracesummary.KindHeap, tracesummary.KindTotal:
+			if g.Peak != 0 || g.Final != 0 { // a group only objects made (swapchain) has no track
+				want = append(want, fmt.Sprintf("group %s %s %d %d", g.Kind, g.Key, g.Peak, g.Final))
 			}
-			var leaked, alive uint64
-			for _, l := range s.Leaks {
-				leaked += l.Bytes
-			}
-			for _, l := range s.AliveAtEnd {
-				alive += l.Bytes
-			}
-			want = append(want, fmt.Sprintf("trace %d %d %d %d %d %s", len(s.Leaks), leaked, len(s.AliveAtEnd), alive, s.AllocationFailures, s.FailedBytes.String()))
-			type growthKey struct{ typ, name string }
-			growth := map[growthKey][2]uint64{}
-			for _, g := range s.Growths {
-				k := growthKey{g.Type, g.Name}
-				growth[k] = [2]uint64{growth[k][0] + g.Bytes - min(g.StartBytes, g.Bytes), growth[k][1] + 1}
-			}
-			for k, v := range growth {
-				want = append(want, fmt.Sprintf("growth %s %s %d %d", k.typ, k.name, v[0], v[1]))
-			}
-			if name == "growth" && len(growth) != 2 {
-				t.Errorf("frameprog leak 100: growths %+v, want BUFFER and DEVICE_MEMORY leak.*", s.Growths)
-			}
-			slices.Sort(want)
-			if strings.Join(got, "\n") != strings.Join(want, "\n") || len(want) < 5 {
-				t.Errorf("summarize:\n%s\nvkgen trace summary:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-			}
-		})
+		}
 	}
+	var leaked, alive uint64
+	for _, l := range sum.Leaks {
+		leaked += l.Bytes
+	}
+	for _, l := range sum.AliveAtEnd {
+		alive += l.Bytes
+	}
+	want = append(want, fmt.Sprintf("trace %d %d %d %d %d %s", len(sum.Leaks), leaked, len(sum.AliveAtEnd), alive, sum.AllocationFailures, sum.FailedBytes.String()))
+	type growthKey struct{ typ, name string }
+	growth := map[growthKey][2]uint64{}
+	for _, g := range sum.Growths {
+		k := growthKey{g.Type, g.Name}
+		growth[k] = [2]uint64{growth[k][0] + g.Bytes - min(g.StartBytes, g.Bytes), growth[k][1] + 1}
+	}
+	for k, v := range growth {
+		want = append(want, fmt.Sprintf("growth %s %s %d %d", k.typ, k.name, v[0], v[1]))
+	}
+	slices.Sort(want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || len(want) < 5 {
+		t.Errorf("summarize:\n%s\nvkgen trace summary:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	return len(growth)
 }
 
 // specRows runs the spec on trace and returns its rows as "group KIND KEY
@@ -121,14 +108,18 @@ func specRows(t *testing.T, trace string) []string {
 // packages (BigTrace) takes it, as docs/memreport.md says: memory.sql with
 // its INCLUDE of vkgen.over_time replaced by over_time.sql, then the
 // query, with no --add-sql-package; the groups, totals and growth equal
-// those of the module included as a package.
+// those of the module included as a package. The trace (frameprog leaking
+// every 10 frames, two growths) is checkSpec's too.
 func TestModuleInlined(t *testing.T) {
+	t.Parallel()
 	setup(t)
 	trace, _ := recordIn(t, append(vktest.DriverEnv(t, "present", dmrLayer), "VK_VKGEN_DEVICEMEMORYREPORT_FRAME_WINDOW_MS=60000"),
 		vktest.Program(t, "layer/memreport/testdata/frameprog.c"), "leak", "100")
-	dir := filepath.Join(testenv.Root(), "layer", "memreport", "sql", "vkgen")
+	if s := summary(t, trace); checkSpec(t, trace, s) != 2 {
+		t.Errorf("frameprog leak 100: growths %+v, want BUFFER and DEVICE_MEMORY leak.*", s.Growths)
+	}
 	read := func(name string) string {
-		b, err := os.ReadFile(filepath.Join(dir, name))
+		b, err := os.ReadFile(filepath.Join(moduleDir(), name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,15 +130,21 @@ func TestModuleInlined(t *testing.T) {
 	if strings.Count(memory, include) != 1 {
 		t.Fatalf("memory.sql no longer includes %q once: update this test and the BigTrace recipe in docs/memreport.md", include)
 	}
-	inlined := strings.Replace(memory, include, read("over_time.sql"), 1)
-	for _, q := range []string{
+	queries := []string{
 		"SELECT kind, key, peak_bytes, final_bytes FROM vkgen_memory_groups ORDER BY kind, key",
 		"SELECT * FROM vkgen_memory_totals",
 		"SELECT type, name, growth_events, growth_bytes FROM vkgen_memory_growth_totals",
-	} {
-		want := query(t, trace, q)
-		if got := perfettotools.Query(t, trace, inlined+"\n"+q+";"); got.String() != want.String() || len(want.Rows) == 0 {
-			t.Errorf("%s\ninlined:\n%s\nmodule:\n%s", q, got, want)
+	}
+	b := batch(t, trace)
+	var want []*perfettotools.Result
+	for _, q := range queries {
+		want = append(want, b.Add(q))
+	}
+	b.Run(t)
+	inlined := perfettotools.Queries(t, trace, strings.Replace(memory, include, read("over_time.sql"), 1), queries)
+	for i, q := range queries {
+		if got := inlined[i]; got.String() != want[i].String() || len(want[i].Rows) == 0 {
+			t.Errorf("%s\ninlined:\n%s\nmodule:\n%s", q, got, want[i])
 		}
 	}
 }
