@@ -109,14 +109,15 @@ func specRows(t *testing.T, trace string) []string {
 // its INCLUDE of vkgen.over_time replaced by over_time.sql, then the
 // query, with no --add-sql-package; the groups, totals and growth equal
 // those of the module included as a package. The trace (frameprog leaking
-// every 10 frames, two growths) is checkSpec's too.
+// every 10 frames, two growths, 5 short-lived buffers a frame as in
+// TestModuleOverTime) is checkSpec's too.
 func TestModuleInlined(t *testing.T) {
 	t.Parallel()
 	setup(t)
 	trace, _ := recordIn(t, append(vktest.DriverEnv(t, "present", dmrLayer), "VK_VKGEN_DEVICEMEMORYREPORT_FRAME_WINDOW_MS=60000"),
-		vktest.Program(t, "layer/memreport/testdata/frameprog.c"), "leak", "100")
+		vktest.Program(t, "layer/memreport/testdata/frameprog.c"), "leak", "100", "5")
 	if s := summary(t, trace); checkSpec(t, trace, s) != 2 {
-		t.Errorf("frameprog leak 100: growths %+v, want BUFFER and DEVICE_MEMORY leak.*", s.Growths)
+		t.Errorf("frameprog leak 100 5: growths %+v, want BUFFER and DEVICE_MEMORY leak.*", s.Growths)
 	}
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join(moduleDir(), name))
