@@ -106,11 +106,7 @@ func resultSets(out string) ([]Result, error) {
 	r.FieldsPerRecord = -1
 	var sets []Result
 	line, off := 0, 0 // lines and bytes read up to the end of the last record
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			return sets, nil
-		}
+	for rec, err := r.Read(); err != io.EOF; rec, err = r.Read() {
 		if err != nil {
 			return nil, err
 		}
@@ -123,6 +119,7 @@ func resultSets(out string) ([]Result, error) {
 		line += strings.Count(out[off:end], "\n")
 		off = end
 	}
+	return sets, nil
 }
 
 // Batch gathers the queries of a test on one trace and answers them with
