@@ -41,7 +41,8 @@ func QueriesErr(binDir, trace, preamble string, sqls []string, extraArgs ...stri
 	var script strings.Builder
 	script.WriteString(preamble)
 	for i, sql := range sqls {
-		// each statement ends where the next begins: an empty one is no error
+		// ";" ends what came before, which may lack one (an empty
+		// statement is no error)
 		fmt.Fprintf(&script, "\n;\nSELECT %d AS %s;\n%s", i, boundary, sql)
 	}
 	qf, err := os.CreateTemp("", "vkgen-query-*.sql")
@@ -58,22 +59,22 @@ func QueriesErr(binDir, trace, preamble string, sqls []string, extraArgs ...stri
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
+	res, at := []Result(nil), -1
 	sets, err := resultSets(stdout.String())
-	if err != nil {
-		return nil, fmt.Errorf("trace_processor_shell %s: %v\n%s", trace, err, stdout.String())
+	if err == nil {
+		res, at, err = split(sets, len(sqls))
 	}
-	res, at, err := split(sets, len(sqls))
-	if runErr != nil || err != nil {
-		if runErr == nil {
-			runErr = err
-		}
-		sql := preamble
-		if at >= 0 {
-			sql = fmt.Sprintf("(query %d of %d)\n%s", at+1, len(sqls), sqls[at])
-		}
-		return nil, fmt.Errorf("trace_processor_shell %s: %v\nSQL:\n%s\nstderr:\n%s", trace, runErr, sql, lastLines(stderr.String(), 20))
+	if runErr == nil && err == nil {
+		return res, nil
 	}
-	return res, nil
+	if runErr != nil {
+		err = runErr
+	}
+	sql := preamble
+	if at >= 0 {
+		sql = fmt.Sprintf("(query %d of %d)\n%s", at+1, len(sqls), sqls[at])
+	}
+	return nil, fmt.Errorf("trace_processor_shell %s: %v\nSQL:\n%s\nstderr:\n%s", trace, err, sql, lastLines(stderr.String(), 20))
 }
 
 // split deals the result sets out to the n queries by their boundaries, the
