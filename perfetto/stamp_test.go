@@ -133,7 +133,7 @@ func TestAsideKeepsTheClock(t *testing.T) {
 			t.Fatal(err)
 		}
 		ts := perfetto.Now()
-		ahead(perfetto.Stamp(ts+1_000_000_000)).Counter(ctrDrvMem, 1)
+		ahead(perfetto.Stamp(ts + 1_000_000_000)).Counter(ctrDrvMem, 1)
 		for i := range 100 {
 			ts += 1000
 			perfetto.Stamp(ts).Counter(ctrAppMem, int64(i))
