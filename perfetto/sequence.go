@@ -33,11 +33,10 @@ type sequence struct {
 	touch   int    // bytes of buf to take for writing before the next event (readyLocked)
 	// The incremental clock (stamp.go): its value, the time of the latest
 	// delta written into buf (0: none yet in this batch), and whether the
-	// packets being written take absolute times instead (a resync's; an
-	// event at a Stamp.Aside).
-	clock           uint64
-	snapshot        uint64 // the latest clock snapshot's time
-	absolute, aside bool
+	// packets being written take absolute times instead (a resync's).
+	clock    uint64
+	snapshot uint64 // the latest clock snapshot's time
+	absolute bool
 	// The extra counter tracks of the sequence's defaults and of the
 	// latest event that missed them (extradefaults.go); defaults is the
 	// scratch buffer of the packet defaults that change them.

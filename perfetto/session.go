@@ -647,21 +647,12 @@ func VkObjectName(device uint64, objectType int32, object uint64, name string) {
 // events by time, so they need not come in order.
 type Stamp uint64
 
-// aside marks a Stamp made by Aside (no CLOCK_BOOTTIME time reaches it).
-const aside Stamp = 1 << 63
-
-// Aside is t for a value sampled ahead of the events around it (a query
-// made by a drain that runs behind its calls): its packets carry t as an
-// absolute time and leave the sequence's incremental clock where the
-// events have it, so those that follow, earlier than t, keep their deltas.
-func (t Stamp) Aside() Stamp { return t | aside }
-
 // emit writes with f to the sequence s picks, at t.
 func (t Stamp) emit(s *Session, f func(q *sequence) bool) {
 	q := s.pick()
-	q.at, q.aside = s.after(uint64(t&^aside)), t&aside != 0
+	q.at = s.after(uint64(t))
 	yield := f(q)
-	q.at, q.aside = 0, false
+	q.at = 0
 	q.unlock(yield)
 }
 

@@ -9,8 +9,7 @@ package perfetto
 // it and whatever a resync put in front of it. The resync's packets, the
 // sequence header and the raw VkDebugUtilsObjectName packets carry
 // absolute times with their explicit clock id and leave the clock alone;
-// so do an event whose time is before the clock's (a replayed one) and one
-// at a Stamp.Aside (ahead of the events that follow it). A
+// so does an event whose time is before the clock's (a replayed one). A
 // sequence's snapshots never go back in time: trace_processor stops
 // converting from a clock whose snapshots do.
 // trace_processor skips a packet marked SEQ_NEEDS_INCREMENTAL_STATE while
@@ -22,7 +21,7 @@ package perfetto
 // of b: a delta on the incremental clock (delta), or ts itself. b gains the
 // snapshot that starts the clock when the batch has none.
 func (q *sequence) stamp(b []byte, ts uint64) (_ []byte, v uint64, delta bool) {
-	if q.absolute || q.aside || q.clock != 0 && ts < q.clock || q.clock == 0 && ts < q.snapshot {
+	if q.absolute || q.clock != 0 && ts < q.clock || q.clock == 0 && ts < q.snapshot {
 		return b, ts, false
 	}
 	if q.clock == 0 {

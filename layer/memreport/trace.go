@@ -368,8 +368,8 @@ func (s traceSink) Budget(heap uint32, at, budget, usage uint64) {
 		s.em.Counter(budgetTracks[heap][1], u)
 		return
 	}
-	perfetto.Stamp(at).Aside().Counter(budgetTracks[heap][0], b)
-	perfetto.Stamp(at).Aside().Counter(budgetTracks[heap][1], u)
+	perfetto.Stamp(at).Counter(budgetTracks[heap][0], b)
+	perfetto.Stamp(at).Counter(budgetTracks[heap][1], u)
 }
 
 // Leak writes a VulkanMemoryLeak event: an object still alive at at
