@@ -269,10 +269,6 @@ const nowRecords = 64
 // drainNow is Now's time while the drain runs records, 0 when it does not.
 var drainNow atomic.Uint64
 
-// Clock reads EventTime's clock now, for a value sampled now whose time is
-// the sampling's, not the call's (a driver query made from the drain).
-func Clock() uint64 { return clock() }
-
 // Now is the time for hooks that need it only coarsely (frame windows, rate
 // limits), on EventTime's clock: in a deferred hook the call's time when
 // its record has one, else the drain's, read once per nowRecords records

@@ -13,8 +13,8 @@ import (
 // heap budget and usage are sampled when the application allocates or frees
 // memory and at every vkQueuePresentKHR, at most this often, so a burst of
 // allocations costs one query, and no thread of the layer's polls. A sample
-// carries the time of its query, which the drain may make after the call it
-// runs for. vkCreateDevice (after the call) and vkDestroyDevice (before it)
+// carries the time of the call it is taken for (trace.go's Budget says
+// why). vkCreateDevice (after the call) and vkDestroyDevice (before it)
 // always sample. Each sample (or, without the extension, each check at the
 // same points against the heap sizes) is checked against the budget
 // threshold (budgetwatch.go).
@@ -50,11 +50,10 @@ func (s *state) budgetDue(device uintptr, force bool) bool {
 	return d.budget.last.CompareAndSwap(last, now)
 }
 
-// budgetSampled writes one sample taken at at: heapBudget and heapUsage
-// per heap.
-func (s *state) budgetSampled(at uint64, budget, usage []uint64) {
+// budgetSampled writes one sample: heapBudget and heapUsage per heap.
+func (s *state) budgetSampled(budget, usage []uint64) {
 	for h := range min(len(budget), len(usage), accounting.MaxHeaps) {
-		s.out.Budget(uint32(h), at, budget[h], usage[h])
+		s.out.Budget(uint32(h), budget[h], usage[h])
 	}
 }
 
@@ -68,7 +67,7 @@ func (s *state) sampleBudget(device uintptr, force bool, query func() (budget, u
 	var budget, usage []uint64
 	if s.lookup(device).budget.ext {
 		budget, usage = query()
-		s.budgetSampled(layer.Clock(), budget, usage)
+		s.budgetSampled(budget, usage)
 		if budget == nil {
 			return
 		}

@@ -57,7 +57,7 @@ func TestBudgetRateLimit(t *testing.T) {
 // More heaps than VK_MAX_MEMORY_HEAPS (bad driver data) are cut.
 func TestBudgetHeapsCut(t *testing.T) {
 	s, r := newTestState()
-	s.budgetSampled(1, make([]uint64, 20), make([]uint64, 19))
+	s.budgetSampled(make([]uint64, 20), make([]uint64, 19))
 	if len(r.budgets) != 16 {
 		t.Fatalf("%d samples, want 16", len(r.budgets))
 	}

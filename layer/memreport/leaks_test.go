@@ -130,10 +130,10 @@ func TestDriverFailureAndBudget(t *testing.T) {
 	}
 	// The driver's usage is the layer's total: at the forced samples of
 	// vkCreateDevice and vkDestroyDevice, taken with the drain idle, the
-	// total at the sample's time; in between, where the drain queries while
-	// the application goes on (a call it has not recorded yet may have
-	// reached the driver), one of the totals the counters pass through, in
-	// order.
+	// total at the sample's time; in between, where the drain asks the
+	// driver after the application went on (the sample has its call's time,
+	// its value may hold later calls), one of the totals the counters pass
+	// through, in order.
 	totals := layerTotals(cs)
 	at := func(ts uint64) int64 {
 		i, _ := slices.BinarySearchFunc(totals, ts, func(t layerTotal, ts uint64) int { return cmp.Compare(t.ts, ts+1) })

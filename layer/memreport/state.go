@@ -57,8 +57,8 @@ type deviceInfo struct {
 type sink interface {
 	accounting.Sink
 	Leak(ev accounting.AllocationEvent, name, at string)
-	// Budget reports one VK_EXT_memory_budget sample of a heap, taken at at.
-	Budget(heap uint32, at, budget, usage uint64)
+	// Budget reports one VK_EXT_memory_budget sample of a heap.
+	Budget(heap uint32, budget, usage uint64)
 }
 
 // newState returns the layer state writing to out; lt (nil: a new one) is

@@ -27,7 +27,7 @@ type recorder struct {
 	budgets  []string
 }
 
-func (r *recorder) Budget(heap uint32, _, budget, usage uint64) {
+func (r *recorder) Budget(heap uint32, budget, usage uint64) {
 	r.mu.Lock()
 	r.budgets = append(r.budgets, fmt.Sprintf("heap%d %d/%d", heap, usage, budget))
 	r.mu.Unlock()

@@ -353,23 +353,16 @@ var budgetTracks = func() (t [accounting.MaxHeaps][2]perfetto.CounterTrack) {
 	return t
 }()
 
-// Budget writes one VK_EXT_memory_budget sample of a heap taken at at
-// (values past math.MaxInt64 saturate). It carries the query's time, not
-// the deferred call's: the driver answered for the moment it was asked, and
-// a lagging drain asks after the application has moved on (stamped with
-// the call's time, the sample disagreed with the layer's counters).
-func (s traceSink) Budget(heap uint32, at, budget, usage uint64) {
-	if heap >= accounting.MaxHeaps {
-		return
+// Budget writes one VK_EXT_memory_budget sample of a heap (values past
+// math.MaxInt64 saturate), at the time of the call it was taken for: the
+// drain asks the driver later, so the value may hold calls made since, up
+// to the drain's lag (stamped with the query's time instead, every event
+// of that lag would follow it out of time order in its sequence).
+func (s traceSink) Budget(heap uint32, budget, usage uint64) {
+	if heap < accounting.MaxHeaps {
+		s.counter(budgetTracks[heap][0], int64(min(budget, math.MaxInt64)))
+		s.counter(budgetTracks[heap][1], int64(min(usage, math.MaxInt64)))
 	}
-	b, u := int64(min(budget, math.MaxInt64)), int64(min(usage, math.MaxInt64))
-	if s.em != nil {
-		s.em.Counter(budgetTracks[heap][0], b)
-		s.em.Counter(budgetTracks[heap][1], u)
-		return
-	}
-	perfetto.Stamp(at).Counter(budgetTracks[heap][0], b)
-	perfetto.Stamp(at).Counter(budgetTracks[heap][1], u)
 }
 
 // Leak writes a VulkanMemoryLeak event: an object still alive at at

@@ -77,7 +77,7 @@ func BenchmarkRead(b *testing.B) {
 	}
 	b.SetBytes(int64(len(d)))
 	for b.Loop() {
-		if _, err := Read(bytes.NewReader(d), "bench", Options{Top: 100}); err != nil {
+		if _, err := Read(bytes.NewReader(d), "bench", Options{Top: 100, Blocks: 20}); err != nil { // vkgen trace summary's defaults
 			b.Fatal(err)
 		}
 	}
