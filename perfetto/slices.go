@@ -223,12 +223,12 @@ func (q *sequence) describeGroupLocked(b []byte, ts uint64, g GroupTrack) []byte
 
 // laneUUID is the uuid of lane n: even and small with
 // Options.SmallTrackUUIDs (counter tracks' are odd), else spread over 64
-// bits (splitmix64's finaliser) and tied to the process.
+// bits and tied to the process.
 func (q *sequence) laneUUID(n uint64) uint64 {
 	if q.small == 1 {
 		return n << 1
 	}
-	return processUUID ^ hashmap.Mix(n+0x9e3779b97f4a7c15)
+	return processUUID ^ hashmap.Spread(n)
 }
 
 // trackKey is a track uuid as a hashmap key.

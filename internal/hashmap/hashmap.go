@@ -221,6 +221,10 @@ func (t *Map[K, V]) All() iter.Seq2[K, V] {
 	}
 }
 
+// Spread is splitmix64's step, x advanced by its gamma and then mixed: 0
+// and small numbers spread over 64 bits too (uuids made of counters).
+func Spread(x uint64) uint64 { return Mix(x + 0x9e3779b97f4a7c15) }
+
 // Mix is splitmix64's finaliser: a good 64-bit hash of a 64-bit value, for
 // keys to build their Hash from.
 func Mix(x uint64) uint64 {

@@ -334,10 +334,10 @@ func (lt *lifetimes) groupsLocked(dev uint64, heap uint32) []perfetto.GroupTrack
 	}
 	// The VkDevice is part of the uuid: a sequence describes a track once,
 	// so a device key reused by another device needs tracks of its own.
-	d := perfetto.ProcessTrackUUID() ^ mix(dev|1<<62) ^ mix(uint64(lt.device(dev)))
+	d := perfetto.ProcessTrackUUID() ^ hashmap.Spread(dev|1<<62) ^ hashmap.Spread(uint64(lt.device(dev)))
 	g := []perfetto.GroupTrack{
 		{UUID: d, Name: "VkDevice 0x" + strconv.FormatUint(uint64(lt.device(dev)), 16)},
-		{UUID: d ^ mix(uint64(heap)+1), Parent: d, Name: "heap " + strconv.FormatUint(uint64(heap), 10)},
+		{UUID: d ^ hashmap.Spread(uint64(heap)+1), Parent: d, Name: "heap " + strconv.FormatUint(uint64(heap), 10)},
 	}
 	lt.groups.Set(k, g)
 	lt.lastGroup, lt.lastGroups = k, g
@@ -412,7 +412,3 @@ func (lt *lifetimes) setDevices(change func(map[uint64]uintptr)) {
 	change(m)
 	lt.devices.Store(&m)
 }
-
-// mix spreads a counter over 64 bits (splitmix64's finaliser) so track
-// uuids do not collide with the process track's neighbours.
-func mix(x uint64) uint64 { return hashmap.Mix(x + 0x9e3779b97f4a7c15) }
