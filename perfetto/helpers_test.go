@@ -1,9 +1,7 @@
 package perfetto_test
 
 import (
-	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -11,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/vkgen/vkgen/internal/perfettotools"
-	"github.com/vkgen/vkgen/internal/testenv"
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
 )
@@ -84,24 +81,9 @@ func decodeBoth(t *testing.T, path string) *decode.Trace {
 // or the shared schema is unavailable.
 func protocDecode(t *testing.T, data []byte) string {
 	t.Helper()
-	dir, ok := testenv.SharedDir()
-	schema := filepath.Join(dir, "perfetto", "perfetto_trace.proto")
-	if _, err := os.Stat(schema); !ok || err != nil {
-		t.Logf("protoc cross-check skipped: %s not found (set VKGEN_SHARED)", schema)
-		return ""
-	}
-	protoc, err := exec.LookPath("protoc")
-	if err != nil {
-		t.Logf("protoc cross-check skipped: protoc not installed (Debian package protobuf-compiler)")
-		return ""
-	}
-	cmd := exec.Command(protoc, "--decode=perfetto.protos.Trace", "-I", filepath.Dir(schema), schema)
-	cmd.Stdin = bytes.NewReader(data)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("protoc --decode failed: %v: %s", err, stderr.String())
+	out, missing := perfettotools.Protoc(t, "decode", "Trace", "perfetto_trace.proto", data)
+	if missing != "" {
+		t.Log(missing)
 	}
 	return string(out)
 }

@@ -60,6 +60,9 @@ race=$(awk -F'|' -v concurrent="$concurrent" -v testHits="$testHits" '
 #   Read a trace keep -race (Read decodes on goroutines).
 # - decode's tests on input built by hand (TestCompressedBomb's 64 MiB of
 #   inflating: 16.6 against 3.0 CPU s); those that record keep -race.
+# - objectnames' soak tests, a million names into one store from the test's
+#   goroutine (4.3 and 3.3 s under the detector, 0.6 and 0.5 without);
+#   TestConcurrentRenamesAndReplaysKeepOrder and the hub's tests keep it.
 # - gen/objtypes and gen/cabi are race packages only because their tests
 #   run gcc and the program it built with exec's Output and CombinedOutput,
 #   whose goroutines fill buffers the test reads after Wait (13.3 against
@@ -70,6 +73,7 @@ declare -A singleGoroutine=(
 	[github.com/vkgen/vkgen/cmd/vkgen]='TestCommittedUpToDate TestEveryRegistryFrom11Generates TestRegistryInputs TestPinnedRegistryOnly TestGenerateErrors TestGenerateOldRegistryFails TestTablesJSON TestAuditExitStatus TestAuditSeveralFiles TestAuditInputLimits TestAuditHelpNamesShapes TestVersionAndHelp TestDocumentedCommandsExist TestByteSize'
 	[github.com/vkgen/vkgen/layer/memreport/tracesummary]='TestCoverage TestBlockBindings TestReorder TestGroupsFold TestObjectKeyPrecedence TestKeyCache TestQueueRoundTrip TestHeapCharts TestHeapChartBounded TestPageEscapes TestPageShowsNewFields TestManyHeaps'
 	[github.com/vkgen/vkgen/perfetto/decode]='TestCompressedBomb TestNotTraceKinds FuzzReader'
+	[github.com/vkgen/vkgen/objectnames]='TestSoakCreateNameDestroy TestLeakedHandlesAreBounded'
 )
 # Tests that exist for their input's size and run code that starts
 # goroutines, which tests of the package named here drive under -race on

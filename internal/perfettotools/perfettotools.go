@@ -1,7 +1,8 @@
 // Package perfettotools runs Perfetto's own tools in tests, as the oracle of
 // every trace the project writes: trace_processor_shell (the engine behind
-// ui.perfetto.dev) loads a trace and answers SQL, and tracebox runs a private
-// traced on sockets in a temporary folder. The tools come from the v58.2
+// ui.perfetto.dev) loads a trace and answers SQL, tracebox runs a private
+// traced on sockets in a temporary folder, and protoc decodes and encodes
+// with the official schema (Protoc). The tools come from the v58.2
 // tarball in the shared test-data folder (perfetto/tools), unpacked once into the user cache
 // folder; tests skip with a message when the shared test-data folder is absent, except that
 // CheckStats and CheckStatsData, added to tests that are useful without
@@ -73,19 +74,26 @@ func BinDir(t testing.TB) string {
 	return dir
 }
 
+// cacheDir is where the tools are unpacked and the schemas compiled:
+// $VKGEN_CACHE, else the user cache folder's vkgen.
+func cacheDir() string {
+	if cache := os.Getenv("VKGEN_CACHE"); cache != "" {
+		return cache
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	return filepath.Join(cache, "vkgen")
+}
+
 func unpack(tarball string) (string, string) {
 	data, err := os.ReadFile(tarball)
 	if err != nil {
 		return "", err.Error()
 	}
 	sum := sha256.Sum256(data)
-	cache := os.Getenv("VKGEN_CACHE")
-	if cache == "" {
-		if cache, err = os.UserCacheDir(); err != nil {
-			cache = os.TempDir()
-		}
-		cache = filepath.Join(cache, "vkgen")
-	}
+	cache := cacheDir()
 	dest := filepath.Join(cache, "perfetto-"+hex.EncodeToString(sum[:8]))
 	bin := filepath.Join(dest, "perfetto-v58.2-linux-amd64", "bin")
 	if err := os.MkdirAll(cache, 0o755); err != nil {

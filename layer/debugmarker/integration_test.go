@@ -17,7 +17,6 @@ import (
 
 	"github.com/vkgen/vkgen/generated"
 	"github.com/vkgen/vkgen/internal/perfettotools"
-	"github.com/vkgen/vkgen/internal/testenv"
 	"github.com/vkgen/vkgen/internal/vktest"
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
@@ -107,24 +106,13 @@ func names(t *testing.T, path string) []name {
 // (when ../shared and protoc are present) and counts the name packets.
 func protocCheck(t *testing.T, path string, want int) {
 	t.Helper()
-	dir, ok := testenv.SharedDir()
-	if !ok {
-		return
-	}
-	if _, err := exec.LookPath("protoc"); err != nil {
-		return
-	}
-	in, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer in.Close()
-	proto := filepath.Join(dir, "perfetto")
-	cmd := exec.Command("protoc", "--decode=perfetto.protos.Trace", "-I", proto, filepath.Join(proto, "perfetto_trace.proto"))
-	cmd.Stdin = in
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("protoc --decode %s: %v\n%s", path, err, out)
+	out, missing := perfettotools.Protoc(t, "decode", "Trace", "perfetto_trace.proto", data)
+	if missing != "" {
+		return
 	}
 	if got := strings.Count(string(out), "vk_debug_utils_object_name {"); got != want {
 		t.Errorf("protoc sees %d VkDebugUtilsObjectName packets, perfetto/decode %d", got, want)

@@ -1,35 +1,26 @@
 package system
 
 import (
-	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/vkgen/vkgen/internal/perfettotools"
 	"github.com/vkgen/vkgen/internal/testenv"
 	"github.com/vkgen/vkgen/perfetto/internal/pb"
 	"github.com/vkgen/vkgen/perfetto/system/internal/ipc"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// protoc runs protoc --decode/--encode of msg from the shared IPC protos.
+// protoc runs protoc --decode/--encode of msg from the shared protos; the
+// test skips without them.
 func protoc(t *testing.T, mode, msg, file string, in []byte) []byte {
 	t.Helper()
-	testenv.Shared(t, "perfetto/protos/perfetto/ipc/producer_port.proto")
-	root := testenv.Shared(t, "perfetto")
-	if _, err := exec.LookPath("protoc"); err != nil {
-		t.Skip("protoc not installed")
-	}
-	cmd := exec.Command("protoc", "--"+mode+"=perfetto.protos."+msg, "-I", root, file)
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("protoc %s %s: %v\n%s", mode, msg, err, stderr.String())
+	out, missing := perfettotools.Protoc(t, mode, msg, file, in)
+	if missing != "" {
+		t.Skip(missing)
 	}
 	return out
 }
@@ -126,22 +117,11 @@ func TestCategoryFilter(t *testing.T) {
 // The shipped trace config parses as a TraceConfig, and its track_event
 // data source selects exactly the layers' categories.
 func TestShippedConfig(t *testing.T) {
-	proto := testenv.Shared(t, "perfetto/perfetto_config.proto")
-	if _, err := exec.LookPath("protoc"); err != nil {
-		t.Skip("protoc not installed")
-	}
 	text, err := os.ReadFile(filepath.Join(testenv.Root(), "configs", "vkgen.pbtxt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("protoc", "--encode=perfetto.protos.TraceConfig", "-I", filepath.Dir(proto), proto)
-	cmd.Stdin = bytes.NewReader(text)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	enc, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("configs/vkgen.pbtxt: %v\n%s", err, stderr.String())
-	}
+	enc := protoc(t, "encode", "TraceConfig", "perfetto_config.proto", text) // configs/vkgen.pbtxt
 	var ds []dsConfig
 	// TraceConfig.data_sources = 2 { config = 1 }.
 	err = pb.Walk(enc, func(num protowire.Number, _ uint64, d []byte) error {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vkgen/vkgen/internal/testenv"
 	"github.com/vkgen/vkgen/perfetto"
 	"github.com/vkgen/vkgen/perfetto/decode"
 	"github.com/vkgen/vkgen/perfetto/system/internal/fakeservice"
@@ -99,7 +97,7 @@ func decodeTrace(t *testing.T, raw []byte) *decode.Trace {
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	protocDecode(t, raw)
+	protoc(t, "decode", "Trace", "perfetto_trace.proto", raw) // the official schema reads it too
 	return tr
 }
 
@@ -115,23 +113,6 @@ func stopAndTrace(t *testing.T, c *fakeservice.Conn, id uint64) []byte {
 		t.Fatal(err)
 	}
 	return raw
-}
-
-// protocDecode checks the reassembled trace with protoc against the
-// official schema, independently of our decoder.
-func protocDecode(t *testing.T, raw []byte) string {
-	t.Helper()
-	proto := testenv.Shared(t, "perfetto/perfetto_trace.proto")
-	if _, err := exec.LookPath("protoc"); err != nil {
-		t.Skip("protoc not installed (scripts/setup.sh installs protobuf-compiler)")
-	}
-	cmd := exec.Command("protoc", "--decode=perfetto.protos.Trace", "-I", filepath.Dir(proto), proto)
-	cmd.Stdin = bytes.NewReader(raw)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("protoc --decode: %v\n%s", err, out)
-	}
-	return string(out)
 }
 
 func checkClean(t *testing.T, c *fakeservice.Conn) {

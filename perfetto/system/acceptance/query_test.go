@@ -40,9 +40,9 @@ UNION ALL SELECT 'counter', p.pid, max(c.value)
   FROM counter c JOIN process_counter_track t ON c.track_id = t.id JOIN process p USING (upid)
   WHERE t.name GLOB 'vulkan.mem.*' GROUP BY p.pid;`
 
-// summarize reads every vksys process of the trace at once, by pid; stray
-// is the number of names found on another process's (or no process's)
-// track.
+// summarize checks the trace's stats and reads every vksys process of the
+// trace at once, by pid, in one trace_processor_shell; stray is the number
+// of names found on another process's (or no process's) track.
 func summarize(t *testing.T, trace string) (byPID map[int]*summary, stray int) {
 	t.Helper()
 	byPID = map[int]*summary{}
@@ -52,7 +52,11 @@ func summarize(t *testing.T, trace string) (byPID map[int]*summary, stray int) {
 		}
 		return byPID[pid]
 	}
-	for _, row := range perfettotools.Query(t, trace, summarySQL).Rows {
+	b := perfettotools.NewBatch(trace, "")
+	b.CheckStats(t)
+	rows := b.Add(summarySQL)
+	b.Run(t)
+	for _, row := range rows.Rows {
 		pid, _ := strconv.Atoi(row[1])
 		v, _ := strconv.ParseFloat(row[2], 64)
 		switch k := row[0]; {
@@ -83,13 +87,12 @@ func summarize(t *testing.T, trace string) (byPID map[int]*summary, stray int) {
 	return byPID, stray
 }
 
-// check fails t unless the trace's stats are clean and each process has
-// exactly the given number of names (slices and raw packets alike), none
-// misattributed, memory events and a non-zero counter. It returns the
-// summaries for further checks.
+// check fails t unless the trace's stats are clean (summarize checks them)
+// and each process has exactly the given number of names (slices and raw
+// packets alike), none misattributed, memory events and a non-zero counter.
+// It returns the summaries for further checks.
 func check(t *testing.T, trace string, names map[*prog]int) map[int]*summary {
 	t.Helper()
-	perfettotools.CheckStats(t, trace)
 	byPID, stray := summarize(t, trace)
 	if stray != 0 {
 		t.Errorf("%s: %d names on another process's track", trace, stray)
