@@ -111,7 +111,8 @@ declare -A raceReachedOnly=(
 	[github.com/vkgen/vkgen/perfetto/decode]='github.com/vkgen/vkgen/perfetto'
 )
 for pkg in "${!singleGoroutine[@]}"; do
-	for d in $(go list -deps -test "$pkg" | sed 's/ .*//' | sort -u | grep -xF "$concurrent" || true); do
+	# the test binary's packages, from the go list above ("P [P.test]" is P)
+	for d in $(awk -F'|' -v bin="$pkg.test" '$1 == bin { print $3 }' <<<"$bins" | tr ' ' '\n' | sort -u | grep -xF "$concurrent" || true); do
 		if ! tr ' ' '\n' <<<"${raceReachedOnly[$pkg]:-}" | grep -qxF -- "$d"; then
 			echo "race-packages.sh: $pkg's tests link $d, which starts goroutines now: do its tests in singleGoroutine reach it?" >&2
 			exit 1

@@ -46,6 +46,7 @@ func Protoc(t testing.TB, mode, msg, file string, in []byte) (out []byte, missin
 		t.Fatalf("protoc --descriptor_set_out %s: %v", file, err)
 	}
 	cmd := exec.Command(protoc, "--"+mode+"=perfetto.protos."+msg, "--descriptor_set_in="+set)
+	cmd.Env = MallocHugePages(os.Environ())
 	cmd.Stdin = bytes.NewReader(in)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

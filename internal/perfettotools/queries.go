@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -56,6 +57,7 @@ func QueriesErr(binDir, trace, preamble string, sqls []string, extraArgs ...stri
 	qf.Close()
 	args := append(append([]string{"-q", qf.Name()}, extraArgs...), trace)
 	cmd := exec.Command(filepath.Join(binDir, "trace_processor_shell"), args...)
+	cmd.Env = MallocHugePages(os.Environ())
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
@@ -165,4 +167,23 @@ func (b *Batch) Run(t testing.TB) {
 	for _, c := range b.checks {
 		c()
 	}
+}
+
+// MallocHugePages returns env with glibc's malloc told to ask for
+// transparent huge pages (GLIBC_TUNABLES glibc.malloc.hugetlb=1; the kernel
+// grants them on madvise by default): trace_processor_shell allocates its
+// tables in many small pieces, and on this project's 2-vCPU VMs a run on a
+// small trace took 0.17 CPU s with 4 KiB pages, 0.10 with huge ones (tests
+// run it about 200 times). Only for tools that are the tests' oracle, never
+// for the programs under test or a benchmark's traced.
+func MallocHugePages(env []string) []string {
+	const tunable = "glibc.malloc.hugetlb=1"
+	for i, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GLIBC_TUNABLES="); ok {
+			out := slices.Clone(env)
+			out[i] = "GLIBC_TUNABLES=" + v + ":" + tunable
+			return out
+		}
+	}
+	return append(env, "GLIBC_TUNABLES="+tunable)
 }

@@ -66,9 +66,11 @@ func checkSpec(t *testing.T, trace string, sum *tracesummary.Summary) int {
 func specRows(t *testing.T, trace string) []string {
 	t.Helper()
 	dir := filepath.Join(testenv.Root(), "layer", "memreport", "sql")
-	out, err := exec.Command(filepath.Join(perfettotools.BinDir(t), "trace_processor_shell"), "summarize",
+	cmd := exec.Command(filepath.Join(perfettotools.BinDir(t), "trace_processor_shell"), "summarize",
 		"--add-sql-package", filepath.Join(dir, "vkgen"), "--metrics-v2", "all",
-		trace, filepath.Join(dir, "spec", "vkgen_memory.textproto")).Output()
+		trace, filepath.Join(dir, "spec", "vkgen_memory.textproto"))
+	cmd.Env = perfettotools.MallocHugePages(os.Environ())
+	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("summarize: %v\n%s", err, out)
 	}
