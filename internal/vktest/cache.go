@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -138,25 +139,44 @@ func evict(root, keep string) {
 type inputs struct{ h io.Writer }
 
 func newInputs(extra ...string) (inputs, func() string, error) {
+	toolchain.once.Do(func() { toolchain.id, toolchain.err = toolchainID() })
+	if toolchain.err != nil {
+		return inputs{}, nil, toolchain.err
+	}
 	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%q\x00", toolchain.id, extra)
+	return inputs{h}, func() string { return hex.EncodeToString(h.Sum(nil))[:24] }, nil
+}
+
+// toolchain is toolchainID's answer, the same for every build of a test
+// binary (a go env and a C compiler run each cost about 0.1 CPU s).
+var toolchain struct {
+	once sync.Once
+	id   string
+	err  error
+}
+
+// toolchainID identifies the toolchain's settings for the test binary's
+// target, the C compiler's version and the system's Vulkan headers.
+func toolchainID() (string, error) {
 	env := exec.Command("go", "env", "GOVERSION", "GOARCH", "GOFLAGS", "CGO_CFLAGS", "CGO_LDFLAGS")
 	env.Env = GoEnv()
 	out, err := env.Output()
 	if err != nil {
-		return inputs{}, nil, fmt.Errorf("go env: %w", err)
+		return "", fmt.Errorf("go env: %w", err)
 	}
-	fmt.Fprintf(h, "%s\x00%s\x00%q\x00", out, CC, extra)
+	id := fmt.Sprintf("%s\x00%s\x00", out, CC)
 	// the C compiler and the system's Vulkan headers: a package update
 	// rebuilds
 	cc, err := exec.Command(CC, "-dumpfullversion").Output()
 	if err != nil {
-		return inputs{}, nil, fmt.Errorf("%s -dumpfullversion: %w", CC, err)
+		return "", fmt.Errorf("%s -dumpfullversion: %w", CC, err)
 	}
-	h.Write(cc)
+	id += string(cc)
 	if st, err := os.Stat("/usr/include/vulkan/vulkan_core.h"); err == nil {
-		fmt.Fprintf(h, "%d %d\x00", st.Size(), st.ModTime().UnixNano())
+		id += fmt.Sprintf("%d %d\x00", st.Size(), st.ModTime().UnixNano())
 	}
-	return inputs{h}, func() string { return hex.EncodeToString(h.Sum(nil))[:24] }, nil
+	return id, nil
 }
 
 // dir adds every regular file directly in the folder rel of the repository
