@@ -31,14 +31,29 @@ echo "== go mod tidy"
 go mod tidy -diff
 
 echo "== go test: -race where a test binary runs goroutines, threads or processes, without it where it cannot race (scripts/race-packages.sh); longest first, $jobs at a time"
-# The lines of race-packages.sh run as go tests queued longest first, JOBS
-# at a time (default: one per CPU): on 2 CPUs about a minute less than
-# starting them all at once, which ran 20 test binaries side by side and
-# cost a third more CPU in page faults and cache misses. First the go tests
-# named here, longest first (CPU seconds alone: docs/performance.md "Test
-# suite", scripts/test-cpu.sh); then the other race lines, then the plain
-# ones, whole packages five to a go test (each go test costs its go command
-# about 0.25 CPU s).
+split=$(scripts/race-packages.sh)
+# The test binaries are built first, with go test -c into build/test-bin,
+# which is kept: go build links a binary again only when its code changed,
+# and linking every test binary cost about 30 CPU s of a warm run. -vet=off:
+# go vet ./... ran above, with every check of go test's subset.
+bin=build/test-bin
+tested=$(go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./...)
+for mode in race plain; do
+	flags=-vet=off
+	[ $mode = race ] && flags="$flags -race"
+	pkgs=$(awk -v m=$mode '$1 == m { print $2 }' <<<"$split" | grep -xF "$tested" || true)
+	for f in "$bin/$mode"/*.test; do # a package that lost its tests leaves no stale binary
+		if [ -e "$f" ] && ! grep -q "/$(basename "$f" .test)\$" <<<"$pkgs"; then rm "$f"; fi
+	done
+	[ -z "$pkgs" ] || go test $flags -c -o "$bin/$mode/" $pkgs
+done
+# Then each line of race-packages.sh runs its package's binary in the
+# package's folder, as go test runs it, JOBS at a time (default: one per
+# CPU): on 2 CPUs about a minute less than starting every go test at once,
+# which ran 20 test binaries side by side and cost a third more CPU in page
+# faults and cache misses. First the lines named here, longest first (CPU
+# seconds alone: docs/performance.md "Test suite", scripts/test-cpu.sh),
+# then the other race lines, then the plain ones.
 first="race docs
 race perfetto
 race layer/memreport
@@ -55,27 +70,36 @@ race layer/vklayers
 race layer/debugmarker
 race internal/htmlcheck
 plain registry"
-split=$(scripts/race-packages.sh)
 queue=$(awk -v first="$first" '
 	BEGIN { n = split(first, f, "\n"); for (i = 1; i <= n; i++) rank["github.com/vkgen/vkgen/" substr(f[i], index(f[i], " ") + 1) " " substr(f[i], 1, index(f[i], " ") - 1)] = i }
 	{ k = $2 " " $1; seen[k] = 1 }
 	k in rank { line[rank[k]] = $0; next }
-	NF > 2 { rest[$1] = rest[$1] $0 "\n"; next }
-	{ group[$1] = group[$1] " " $2; if (++size[$1] == 5) { rest[$1] = rest[$1] $1 group[$1] "\n"; group[$1] = ""; size[$1] = 0 } }
+	{ rest[$1] = rest[$1] $0 "\n" }
 	END {
 		for (k in rank) if (!(k in seen)) { print "test.sh: first names " k ", which race-packages.sh does not list" > "/dev/stderr"; exit 1 }
 		for (i = 1; i <= n; i++) print line[i]
-		for (m in group) if (size[m]) rest[m] = rest[m] m group[m] "\n"
 		printf "%s%s", rest["race"], rest["plain"]
 	}' <<<"$split")
-gotest() { # MODE PACKAGES... [FLAGS]: a line of race-packages.sh, or a group of them
-	local mode=$1
-	shift
-	# -vet=off: go vet ./... ran above, with every check go test's subset
-	# has; -p 1: a group's packages one after the other, as one job
-	if [ "$mode" = race ]; then go test -race -vet=off -count=1 -p 1 "$@"; else go test -vet=off -count=1 -p 1 "$@"; fi
+gotest() { # MODE PKG [-run=|-skip=TESTS]: a line of race-packages.sh
+	local mode=$1 pkg=$2 dir=${2#github.com/vkgen/vkgen} out start rc=0
+	if ! grep -qxF "$pkg" <<<"$tested"; then
+		printf '?   \t%s\t[no test files]\n' "$pkg"
+		return
+	fi
+	out=$(mktemp)
+	start=$(date +%s%N)
+	(cd "./$dir" && exec "$OLDPWD/$bin/$mode/${pkg##*/}.test" -test.paniconexit0 -test.timeout=10m0s ${3:+"-test.${3#-}"}) </dev/null >"$out" 2>&1 || rc=$?
+	if [ $rc = 0 ]; then
+		printf 'ok  \t%s\t%ss\n' "$pkg" "$(awk -v ns=$(($(date +%s%N) - start)) 'BEGIN { printf "%.3f", ns / 1e9 }')"
+	else
+		cat "$out"
+		printf 'FAIL\t%s (%s)\n' "$pkg" "$mode"
+	fi
+	rm -f "$out"
+	return $rc
 }
 export -f gotest
+export bin tested
 status=0
 xargs -d '\n' -P "$jobs" -I{} bash -c 'set -f; gotest $1' _ {} <<<"$queue" || status=1
 [ $status = 0 ]
