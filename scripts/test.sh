@@ -87,10 +87,11 @@ gotest() { # MODE PKG [-run=|-skip=TESTS]: a line of race-packages.sh
 		return
 	fi
 	out=$(mktemp)
-	start=$(date +%s%N)
+	start=$(date +%s%3N)
 	(cd "./$dir" && exec "$OLDPWD/$bin/$mode/${pkg##*/}.test" -test.paniconexit0 -test.timeout=10m0s ${3:+"-test.${3#-}"}) </dev/null >"$out" 2>&1 || rc=$?
 	if [ $rc = 0 ]; then
-		printf 'ok  \t%s\t%ss\n' "$pkg" "$(awk -v ns=$(($(date +%s%N) - start)) 'BEGIN { printf "%.3f", ns / 1e9 }')"
+		local ms=$(($(date +%s%3N) - start))
+		printf 'ok  \t%s\t%d.%03ds\n' "$pkg" $((ms / 1000)) $((ms % 1000))
 	else
 		cat "$out"
 		printf 'FAIL\t%s (%s)\n' "$pkg" "$mode"

@@ -139,26 +139,20 @@ func evict(root, keep string) {
 type inputs struct{ h io.Writer }
 
 func newInputs(extra ...string) (inputs, func() string, error) {
-	toolchain.once.Do(func() { toolchain.id, toolchain.err = toolchainID() })
-	if toolchain.err != nil {
-		return inputs{}, nil, toolchain.err
+	id, err := toolchainID()
+	if err != nil {
+		return inputs{}, nil, err
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%q\x00", toolchain.id, extra)
+	fmt.Fprintf(h, "%s\x00%q\x00", id, extra)
 	return inputs{h}, func() string { return hex.EncodeToString(h.Sum(nil))[:24] }, nil
 }
 
-// toolchain is toolchainID's answer, the same for every build of a test
-// binary (a go env and a C compiler run each cost about 0.1 CPU s).
-var toolchain struct {
-	once sync.Once
-	id   string
-	err  error
-}
-
 // toolchainID identifies the toolchain's settings for the test binary's
-// target, the C compiler's version and the system's Vulkan headers.
-func toolchainID() (string, error) {
+// target, the C compiler's version and the system's Vulkan headers; found
+// once per test binary (a go env and a C compiler run each cost about 0.1
+// CPU s, and a binary builds several programs).
+var toolchainID = sync.OnceValues(func() (string, error) {
 	env := exec.Command("go", "env", "GOVERSION", "GOARCH", "GOFLAGS", "CGO_CFLAGS", "CGO_LDFLAGS")
 	env.Env = GoEnv()
 	out, err := env.Output()
@@ -177,7 +171,7 @@ func toolchainID() (string, error) {
 		id += fmt.Sprintf("%d %d\x00", st.Size(), st.ModTime().UnixNano())
 	}
 	return id, nil
-}
+})
 
 // dir adds every regular file directly in the folder rel of the repository
 // but the tests (a package's or a program's sources, headers, manifests and
