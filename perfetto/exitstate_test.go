@@ -49,15 +49,14 @@ func drain(file []byte, s *Session, f *exitFile) []byte {
 		}
 		panic("exit state names no buffer of the session")
 	}
+	if f.writing.Load() != 0 && uint64(len(file)) > f.writeOff.Load() {
+		file = file[:f.writeOff.Load()]
+	}
 	for i := range f.all {
 		pend := f.all[i].pend.v[f.all[i].pend.which.Load()&1]
 		cur := f.all[i].cur.v[f.all[i].cur.which.Load()&1]
 		if pend.len > 0 {
-			b := bytesAt(pend)
-			if f.writing.Load() == uint64(i+1) && uint64(len(file)) > f.writeOff.Load() {
-				b = b[uint64(len(file))-f.writeOff.Load():]
-			}
-			file = append(file, b...)
+			file = append(file, bytesAt(pend)...)
 		}
 		if cur.len > 0 && !(pend.len > 0 && pend.gen == cur.gen) {
 			file = append(file, bytesAt(cur)...)
@@ -103,6 +102,64 @@ func TestExitStateCoversUnwritten(t *testing.T) {
 			if seen[uint64(j)] != 1 {
 				t.Fatalf("after event %d: event %d %d times", i, j, seen[uint64(j)])
 			}
+		}
+	}
+}
+
+// A write killed part-way through a compressed batch leaves part of its
+// deflated stream in the file: the exit state cuts it off and appends the
+// batch again whole, as it was in memory, and the trace holds every event
+// once.
+func TestExitStateRewritesKilledWrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.pftrace")
+	s, err := StartFileSession(path, Options{FlushInterval: time.Hour, Sequences: 2, Compress: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	out := s.out.(*fileOutput)
+	const n = 400
+	for i := range n {
+		VkObjectName(1, 9, uint64(i), "n")
+		if i == n/2 {
+			s.Flush()
+		}
+	}
+	var q *sequence
+	for _, c := range s.all() {
+		if len(c.buf) > 0 {
+			q = c
+		}
+	}
+	// What flushSeq and write do, up to a write(2) cut short.
+	q.wmu.Lock()
+	defer q.wmu.Unlock()
+	q.mu.Lock()
+	b := q.swapLocked()
+	q.mu.Unlock()
+	packet := out.z.packet(b)
+	if len(packet) >= len(b) {
+		t.Fatalf("the batch (%d bytes) was not compressed", len(b))
+	}
+	out.exit.beginWrite(q.id, out.good)
+	if _, err := out.f.Write(packet[:len(packet)/2]); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := decode.Decode(drain(data, s, out.exit))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[uint64]int{}
+	for _, p := range tr.ObjectNames() {
+		seen[p.ObjectName.Object]++
+	}
+	for j := range n {
+		if seen[uint64(j)] != 1 {
+			t.Errorf("event %d %d times", j, seen[uint64(j)])
 		}
 	}
 }

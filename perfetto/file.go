@@ -14,9 +14,13 @@ type fileOutput struct {
 	good int64
 	drop *dropper
 	exit *exitFile // nil when every exit-state slot is taken
+	z    *deflater // nil: packets as they are
 }
 
 func (o *fileOutput) Write(seqID uint32, b []byte) error {
+	if o.z != nil {
+		b = o.z.packet(b)
+	}
 	o.exit.beginWrite(seqID, o.good)
 	n, err := o.f.Write(b)
 	if err != nil {
@@ -54,6 +58,9 @@ func StartFileSession(path string, opts Options) (*Session, error) {
 	opts = opts.withDefaults()
 	opts.SmallTrackUUIDs = true
 	out := newFileOutput(f, newExitFile(f.Fd(), opts.Sequences+1))
+	if opts.Compress {
+		out.z = newDeflater()
+	}
 	return startSession(path, out, opts, out.exit)
 }
 

@@ -62,6 +62,10 @@ type Options struct {
 	// among producers takes 10: only for an output that holds no other
 	// producer's tracks (StartFileSession sets it).
 	SmallTrackUUIDs bool
+	// Compress writes a trace file's batches compressed (compress.go): about
+	// a tenth of the bytes, read by trace_processor, the Perfetto UI and
+	// perfetto/decode. StartFileSession only.
+	Compress bool
 }
 
 const (

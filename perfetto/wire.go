@@ -18,6 +18,7 @@ const (
 	fInternedData          = 12
 	fSequenceFlags         = 13
 	fPreviousPacketDropped = 42
+	fCompressedPackets     = 50
 	fTimestampClockID      = 58
 	fTracePacketDefaults   = 59
 	fTrackDescriptor       = 60

@@ -5,17 +5,20 @@
 # counts N1 < N2; bytes per iteration are the difference over N2 - N1, so
 # what a trace writes once (descriptors, interning, setup) cancels out.
 # Rows:
-#   vkgen-file         vkgen's two layers writing a trace file (defaults)
-#   vkgen-file-nonative  the same with vulkan_memory_events=0 (no Perfetto
+#   vkgen-file         vkgen's two layers writing a trace file (defaults:
+#                      compressed, trace_compress)
+#   vkgen-file-plain   the same with trace_compress=0 (plain packets)
+#   vkgen-file-nonative  plain, and with vulkan_memory_events=0 (no Perfetto
 #                      VulkanMemoryEvent packets: what the peer writes)
 #   vkgen-session      vkgen inside a session of a private traced
 #   peer-session       the C++ peer layers (../shared/peer) likewise
-# A file's bytes are its size and its packets counted by
+# A file's bytes are its size and, when plain, its packets counted by
 # bench/layers/tracebytes (also printing the bytes per field with
 # VERBOSE=1); a session's bytes are traced's traced_buf_bytes_written. Each
 # session is lossless by construction (a 512 MiB DISCARD buffer, 32 MiB of
 # shared memory per producer as in peer.sh) and checked: trace_processor's
-# error and data-loss stats must be clean, or the row says what was lost.
+# error and data-loss stats must be clean, or the row says what was lost;
+# so must every file's.
 # Bytes are deterministic up to handle values and timestamps' lengths, so
 # the machine's load does not matter.
 # Usage: bench/layers/tracebytes.sh [N1] [N2]   (default 2000 12000)
@@ -45,7 +48,7 @@ measure() {
 	case $row in base-*) lib=$work/base/layers ;; esac
 	case $row in peer-*) p=VK_LAYER_GOOGLE_ ds=2 ;; esac
 	env+=(VK_ADD_LAYER_PATH="$lib:$peer_layers" VK_INSTANCE_LAYERS="${p}DebugMarker:${p}DeviceMemoryReport")
-	case $row in *-nonative) env+=(VK_VKGEN_VULKAN_MEMORY_EVENTS=0) ;; esac
+	case $row in *-nonative) env+=(VK_VKGEN_VULKAN_MEMORY_EVENTS=0 VK_VKGEN_TRACE_COMPRESS=0) ;; *-plain) env+=(VK_VKGEN_TRACE_COMPRESS=0) ;; esac
 	case $row in
 	*-session)
 		env[0]=PERFETTO_PRODUCER_SOCK_NAME="$service"
@@ -65,8 +68,13 @@ measure() {
 		[ -n "${KEEP:-}" ] && cp "$work/f.pftrace" "$KEEP/$row-$n.pftrace"
 		# Before the echo: the caller's read returns on it and the next run
 		# replaces the file.
-		if [ -n "${VERBOSE:-}" ] && [ "$n" = "$n2" ]; then "$work/tracebytes" "$work/f.pftrace" "$n" | sed "s/^/  $row: /" >&2; fi
-		echo "$(stat -c %s "$work/f.pftrace") $("$work/tracebytes" "$work/f.pftrace" | awk '$1 == "packets" { print $2 }') -"
+		local losses packets=-
+		losses=$(stats_problems "$work/f.pftrace")
+		if [ "$row" = "${row%-file}" ]; then # plain packets
+			if [ -n "${VERBOSE:-}" ] && [ "$n" = "$n2" ]; then "$work/tracebytes" "$work/f.pftrace" "$n" | sed "s/^/  $row: /" >&2; fi
+			packets=$("$work/tracebytes" "$work/f.pftrace" | awk '$1 == "packets" { print $2 }')
+		fi
+		echo "$(stat -c %s "$work/f.pftrace") $packets ${losses:--}"
 		;;
 	esac
 }
@@ -74,7 +82,7 @@ measure() {
 echo "loop mode, iterations $n1 and $n2; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-20s %10s %12s  %s\n' row "B/iter" "packets/iter" "losses"
 rows=""
-for s in $sides; do rows="$rows $s-file $s-file-nonative $s-session"; done
+for s in $sides; do rows="$rows $s-file $s-file-plain $s-file-nonative $s-session"; done
 for row in $rows peer-session; do
 	read -r b1 p1 l1 < <(measure "$row" "$n1")
 	read -r b2 p2 l2 < <(measure "$row" "$n2")

@@ -102,15 +102,16 @@ func names(t *testing.T, path string) []name {
 	return out
 }
 
-// protocCheck decodes the trace with protoc and the real Perfetto schema
-// (when ../shared and protoc are present) and counts the name packets.
+// protocCheck decodes the trace, inflated (the layers compress trace files),
+// with protoc and the real Perfetto schema (when ../shared and protoc are
+// present) and counts the name packets.
 func protocCheck(t *testing.T, path string, want int) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, missing := perfettotools.Protoc(t, "decode", "Trace", "perfetto_trace.proto", data)
+	out, missing := perfettotools.Protoc(t, "decode", "Trace", "perfetto_trace.proto", perfettotools.Inflated(t, data))
 	if missing != "" {
 		return
 	}

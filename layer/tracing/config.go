@@ -29,6 +29,7 @@ const (
 type config struct {
 	traceFile, traceFileSource string // "" when no trace file is configured
 	bufferBytes                int
+	compress                   bool
 	categories                 []string // the trace file's category patterns; nil: all
 	system                     bool
 	startupWindow              time.Duration
@@ -56,6 +57,7 @@ func readConfig(layer string, api []settings.APISetting) config {
 	c := config{
 		values:        v,
 		bufferBytes:   int(v["trace_buffer_kb"].V.(int64)) << 10,
+		compress:      v["trace_compress"].V.(bool),
 		system:        v["perfetto_system"].V.(bool),
 		startupWindow: time.Duration(v["perfetto_startup_ms"].V.(int64)) * time.Millisecond,
 		smbBytes:      uint32(v["perfetto_smb_kb"].V.(int64)) << 10,
@@ -91,7 +93,7 @@ func Setting(key string) settings.Value {
 
 // fileOptions are the trace file session's options.
 func (c config) fileOptions() perfetto.Options {
-	o := perfetto.Options{BufferBytes: c.bufferBytes}
+	o := perfetto.Options{BufferBytes: c.bufferBytes, Compress: c.compress}
 	if c.categories != nil {
 		o.CategoryFilter = func(cat perfetto.Category) bool {
 			return slices.ContainsFunc(c.categories, func(p string) bool { return categoryMatches(p, cat.String()) })

@@ -156,7 +156,7 @@ func TestSettingsKnown(t *testing.T) {
 	for _, d := range settings.Known() {
 		keys = append(keys, d.Key)
 	}
-	want := []string{"trace_file", "trace_buffer_kb", "trace_categories", "perfetto_system", "perfetto_smb_kb", "vulkan_memory_events", "perfetto_startup_ms"}
+	want := []string{"trace_file", "trace_buffer_kb", "trace_compress", "trace_categories", "perfetto_system", "perfetto_smb_kb", "vulkan_memory_events", "perfetto_startup_ms"}
 	if !slices.Equal(keys, want) {
 		t.Errorf("Known = %v, want %v", keys, want)
 	}

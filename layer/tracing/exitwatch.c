@@ -115,13 +115,14 @@ static void drain(const struct xfile *f) {
 	long size = sys(SYS_lseek, fd, 0, SEEK_END, 0);
 	if (size < 0) return;
 	uint64_t writing = __atomic_load_n(&f->writing, __ATOMIC_ACQUIRE), off = f->write_off;
+	/* What a killed write left of the batch in flight goes: it is written
+	 * again whole, as it was in memory (the file may hold it compressed). */
+	if (writing && (uint64_t)size > off) {
+		if (sys(SYS_ftruncate, fd, (long)off, 0, 0) < 0 || sys(SYS_lseek, fd, (long)off, SEEK_SET, 0) < 0) return;
+	}
 	for (uint64_t i = 0; i < f->nseq; i++) {
 		struct xview pend = view(&f->seqs[i].pend), cur = view(&f->seqs[i].cur);
-		if (pend.len) {
-			uint64_t n = whole((const uint8_t *)pend.ptr, pend.len), done = 0;
-			if (writing == i + 1 && (uint64_t)size > off) done = (uint64_t)size - off;
-			if (done < n) put(fd, (const uint8_t *)pend.ptr + done, n - done);
-		}
+		if (pend.len) put(fd, (const uint8_t *)pend.ptr, whole((const uint8_t *)pend.ptr, pend.len));
 		if (cur.len && !(pend.len && pend.gen == cur.gen))
 			put(fd, (const uint8_t *)cur.ptr, whole((const uint8_t *)cur.ptr, cur.len));
 	}

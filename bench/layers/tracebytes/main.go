@@ -4,13 +4,15 @@
 // per kind of packet ("kind instant VulkanMemoryAllocation", "kind
 // counter", "kind raw VkDebugUtilsObjectName", ...) the bytes of its
 // packets, framing included: each divided by ITERATIONS when given
-// (bench/layers/tracebytes.sh).
+// (bench/layers/tracebytes.sh). It reads plain packets: a compressed
+// trace is refused.
 //
 // Usage: go run ./bench/layers/tracebytes TRACE [ITERATIONS]
 package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -59,6 +61,9 @@ func main() {
 	}
 }
 
+// fieldCompressedPackets is TracePacket.compressed_packets.
+const fieldCompressedPackets = 50
+
 type totals struct {
 	packets int
 	fields  map[string]int // bytes per field name
@@ -79,6 +84,9 @@ func tally(b []byte) (totals, error) {
 		}
 		if num == 1 && typ == protowire.BytesType {
 			pkt, k := protowire.ConsumeBytes(b[n:])
+			if f, _, _ := protowire.ConsumeTag(pkt); f == fieldCompressedPackets {
+				return t, errors.New("compressed packets: the breakdown reads plain ones (record with VK_VKGEN_TRACE_COMPRESS=0)")
+			}
 			t.packets++
 			t.fields["framing"] += n + k - len(pkt)
 			if err := fields(pkt, "", t.fields); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/vkgen/vkgen/perfetto"
@@ -52,5 +53,28 @@ func TestBytesAddUp(t *testing.T) {
 	}
 	if tl.packets < 20 {
 		t.Errorf("%d packets, want at least the 20 written", tl.packets)
+	}
+}
+
+// A compressed trace is refused with a way to get a plain one, not
+// tallied as one unknown field.
+func TestCompressedRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.pftrace")
+	s, err := perfetto.StartFileSession(path, perfetto.Options{Compress: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 100 {
+		perfetto.VkObjectName(1, 9, uint64(i), "buffer")
+	}
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tally(b); err == nil || !strings.Contains(err.Error(), "VK_VKGEN_TRACE_COMPRESS=0") {
+		t.Errorf("tally of a compressed trace: %v", err)
 	}
 }
