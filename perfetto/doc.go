@@ -137,5 +137,8 @@
 // file is written once and not read back, so its pages leave the page cache
 // once written back, 16 MiB behind the end (dropbehind.go): a long trace
 // costs the process a copy into memory it reuses, not a new page per 4 KiB,
-// and does not fill the machine's memory.
+// and does not fill the machine's memory. With Options.Compress each batch
+// is written as one deflated compressed_packets packet, as traced writes
+// them (compress.go): about a tenth of the bytes, for about 2 ns of the
+// flusher's CPU per plain byte.
 package perfetto
