@@ -27,9 +27,11 @@ import (
 // file, with the cur generation whose bytes it took over: while pend.gen ==
 // cur.gen, cur's bytes are in pend and must not be written twice. writing
 // is the id of the sequence whose batch is being handed to write(2) (0 once
-// its pend is cleared) and write_off the file's length before it: what a
-// killed write left in the file past it is cut off and the batch written
-// again whole (the file may hold it compressed, pend holds it as it is).
+// its pend is cleared) and write_off the file's length before it: while
+// that pend is set, what a killed write left in the file past write_off is
+// cut off and the batch written again whole (the file may hold it
+// compressed, pend holds it as it is); once it is cleared the batch is in
+// the file, whole.
 
 // ExitSlots is the number of file sessions the exit state can describe at
 // once; further file sessions work without it.

@@ -116,8 +116,9 @@ static void drain(const struct xfile *f) {
 	if (size < 0) return;
 	uint64_t writing = __atomic_load_n(&f->writing, __ATOMIC_ACQUIRE), off = f->write_off;
 	/* What a killed write left of the batch in flight goes: it is written
-	 * again whole, as it was in memory (the file may hold it compressed). */
-	if (writing && (uint64_t)size > off) {
+	 * again whole, as it was in memory (the file may hold it compressed).
+	 * Once its pend is cleared the batch is in the file, whole. */
+	if (writing && writing <= f->nseq && (uint64_t)size > off && view(&f->seqs[writing - 1].pend).len) {
 		if (sys(SYS_ftruncate, fd, (long)off, 0, 0) < 0 || sys(SYS_lseek, fd, (long)off, SEEK_SET, 0) < 0) return;
 	}
 	for (uint64_t i = 0; i < f->nseq; i++) {
