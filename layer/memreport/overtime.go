@@ -193,6 +193,13 @@ func (o *overTime) windows() {
 		o.frameStart = now
 		return
 	}
+	if now < o.frameStart {
+		// tick is a record's time or the drain's, whichever is at hand:
+		// it can step back behind a frame end stamped from a later
+		// reading. No window passed; unsigned, now-frameStart would count
+		// some 10^11 frames.
+		return
+	}
 	for i := 0; now-o.frameStart >= o.cfg.window; i++ {
 		if i > settleFrames {
 			// Idle windows past what settling needs are numbered, not

@@ -224,6 +224,26 @@ func TestFrameWindowsTick(t *testing.T) {
 	}
 }
 
+// tick may step back (a record's time after the drain's later reading):
+// no window passed, and the frame count stays what it was.
+func TestFrameWindowsTickStepsBack(t *testing.T) {
+	o, _, c, _ := newTestOverTime()
+	o.tick = o.now
+	o.observe(memEvent(accounting.OpCreate, 1, 100))
+	c.ns += 250_000_000 // 2.5 windows: frames 0 and 1 end, the third starts 200 ms in
+	o.observe(memEvent(accounting.OpCreate, 2, 100))
+	c.ns -= 60_000_000 // 10 ms before the current frame's start
+	o.observe(memEvent(accounting.OpDestroy, 2, 100))
+	if o.frame != 2 {
+		t.Fatalf("frame %d after the clock stepped back, want 2", o.frame)
+	}
+	c.ns += 160_000_000 // 50 ms into the fourth window
+	o.observe(memEvent(accounting.OpDestroy, 1, 100))
+	if o.frame != 3 {
+		t.Fatalf("frame %d once the clock went on, want 3", o.frame)
+	}
+}
+
 // Crossing the threshold of a heap's budget is one event naming what grew
 // most and the largest object that began since the last sample; it fires
 // again only after usage fell below. Between samples usage is the last
