@@ -66,7 +66,7 @@ func TestCompressedFileReadsBackExactly(t *testing.T) {
 	if compressed < 6 || plainPackets == 0 {
 		t.Errorf("compressed file: %d compressed packets (want a batch each), %d plain (want the small batches)", compressed, plainPackets)
 	}
-	if got, want := content(t, mustDecode(t, c)), content(t, mustDecode(t, p)); len(want) < 3000 || !slices.Equal(got, want) {
+	if got, want := content(mustDecode(t, c)), content(mustDecode(t, p)); len(want) < 3000 || !slices.Equal(got, want) {
 		t.Errorf("decode: compressed file holds\n%v\nplain\n%v", got, want)
 	}
 	if perfettotools.Missing() != "" {
@@ -99,7 +99,7 @@ func mustDecode(t *testing.T, data []byte) *decode.Trace {
 
 // content lists what a trace says, in time order: instants with their
 // arguments, counter samples and object names.
-func content(t *testing.T, tr *decode.Trace) []string {
+func content(tr *decode.Trace) []string {
 	var l []string
 	for _, p := range tr.Instants() {
 		l = append(l, fmt.Sprintf("%d instant %s %v", p.Timestamp, p.Event.Name, p.Event.Annotations))

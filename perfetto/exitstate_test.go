@@ -1,6 +1,7 @@
 package perfetto
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -67,8 +68,9 @@ func drain(file []byte, s *Session, f *exitFile) []byte {
 
 // At every point between events and flushes, the file plus what the exit
 // state says is unwritten is the whole trace: every event once, and it
-// decodes. (A batch in flight, the pend half, exists only inside a write;
-// layer/tracing's kill tests end processes there.)
+// decodes. (A batch in flight, the pend half, exists only inside a write:
+// TestExitStateRewritesKilledWrite stops one there, layer/tracing's kill
+// tests end processes there.)
 func TestExitStateCoversUnwritten(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.pftrace")
 	// Only this goroutine writes: no timed flush, no buffer near its wake mark.
@@ -86,23 +88,7 @@ func TestExitStateCoversUnwritten(t *testing.T) {
 		if i%37 == 0 {
 			s.Flush()
 		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := decode.Decode(drain(data, s, f))
-		if err != nil {
-			t.Fatalf("after event %d: %v", i, err)
-		}
-		seen := map[uint64]int{}
-		for _, p := range tr.ObjectNames() {
-			seen[p.ObjectName.Object]++
-		}
-		for j := range i + 1 {
-			if seen[uint64(j)] != 1 {
-				t.Fatalf("after event %d: event %d %d times", i, j, seen[uint64(j)])
-			}
-		}
+		everyEventOnce(t, fmt.Sprintf("after event %d", i), path, s, i+1)
 	}
 }
 
@@ -145,7 +131,7 @@ func TestExitStateRewritesKilledWrite(t *testing.T) {
 	if _, err := out.f.Write(packet[:len(packet)/2]); err != nil {
 		t.Fatal(err)
 	}
-	everyEventOnce(t, path, s, n)
+	everyEventOnce(t, "killed in the write", path, s, n)
 	// Killed after the rest of the write and the clearing of its pend,
 	// before the write's end was recorded: the batch is in the file and
 	// stays.
@@ -153,12 +139,12 @@ func TestExitStateRewritesKilledWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	q.exit.pend.set(nil, 0)
-	everyEventOnce(t, path, s, n)
+	everyEventOnce(t, "killed before the write's end was recorded", path, s, n)
 }
 
-// everyEventOnce checks that the file at path plus what the exit state says
-// is unwritten holds object names 0 to n-1 once each.
-func everyEventOnce(t *testing.T, path string, s *Session, n int) {
+// everyEventOnce checks, when, that the file at path plus what the exit
+// state says is unwritten holds object names 0 to n-1 once each.
+func everyEventOnce(t *testing.T, when, path string, s *Session, n int) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -166,7 +152,7 @@ func everyEventOnce(t *testing.T, path string, s *Session, n int) {
 	}
 	tr, err := decode.Decode(drain(data, s, s.out.(*fileOutput).exit))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", when, err)
 	}
 	seen := map[uint64]int{}
 	for _, p := range tr.ObjectNames() {
@@ -174,7 +160,7 @@ func everyEventOnce(t *testing.T, path string, s *Session, n int) {
 	}
 	for j := range n {
 		if seen[uint64(j)] != 1 {
-			t.Errorf("event %d %d times", j, seen[uint64(j)])
+			t.Fatalf("%s: event %d %d times", when, j, seen[uint64(j)])
 		}
 	}
 }
