@@ -210,6 +210,9 @@ func drainLocked() int {
 		} else if n%nowRecords == 0 {
 			drainNow.Store(clock())
 		}
+		if rec.names != 0 {
+			durableEnd = tail + size
+		}
 		switch atomic.LoadUint32(state) {
 		case C.VKGEN_REC_READY:
 			running = Record{rec: rec, slots: unsafe.Add(at, recHeader)}
@@ -221,6 +224,7 @@ func drainLocked() int {
 			run(&running)
 			n++
 		}
+		durableEnd = 0
 		tail += size
 		// The exit watcher writes the durable records from done on: done
 		// passes each one once it ran, and every record before it is
@@ -281,7 +285,16 @@ func Now() uint64 {
 	return clock()
 }
 
+// DurableMark is, in the hook of a durable naming record, the ring position
+// just past the record (they only grow), else 0. The exit watcher writes
+// the naming records the drain had not passed (done) when the process died;
+// the one whose hook was running may have reached a trace already: a name
+// packet published with its mark (perfetto's VkObjectNameMarked) tells the
+// watcher so, in the same atomic store as the packet's bytes.
+func DurableMark() uint64 { return durableEnd }
+
 var (
+	durableEnd   uint64 // DurableMark's, under deferMu
 	reportedLost uint64 // under deferMu
 	running      Record // the record whose hook runs, under deferMu (one value: hooks must not keep it)
 )

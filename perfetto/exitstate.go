@@ -16,7 +16,7 @@ import (
 // buffer only grew gets its new length in place, one aligned word. The C
 // mirror is layer/tracing/exitwatch.c:
 //
-//	struct view { uint64_t ptr, len, gen; };
+//	struct view { uint64_t ptr, len, gen, mark; };
 //	struct db   { uint64_t which; struct view v[2]; };  // current: v[which & 1]
 //	struct seq  { struct db cur, pend; };
 //	struct file { int64_t fd; uint64_t writing, write_off, nseq; struct seq *seqs; };
@@ -32,6 +32,13 @@ import (
 // cut off and the batch written again whole (the file may hold it
 // compressed, pend holds it as it is); once it is cleared the batch is in
 // the file, whole.
+//
+// mark is the sequence's latest object-name mark (VkObjectNameMarked: the
+// position of the naming record in the layer framework's ring) whose packet
+// is in the view's bytes or was handed on before them; it changes with the
+// view, in one store, so the helper, which writes the naming records the
+// drain had not passed, knows whether the name being emitted when the
+// process died reached a buffer (the highest mark of a file's views).
 
 // ExitSlots is the number of file sessions the exit state can describe at
 // once; further file sessions work without it.
@@ -59,20 +66,20 @@ type exitDB struct {
 	v     [2]exitView
 }
 
-type exitView struct{ ptr, len, gen uint64 }
+type exitView struct{ ptr, len, gen, mark uint64 }
 
-// set makes (b, gen) the current view. When only its length changed (an
-// event appended in place, the common case) the current view's length is
-// stored alone: one aligned word, so the view is consistent at every
+// set makes (b, gen, mark) the current view. When only its length changed
+// (an event appended in place, the common case) the current view's length
+// is stored alone: one aligned word, so the view is consistent at every
 // instruction boundary without the atomic exchange, a full fence per event.
-func (d *exitDB) set(b []byte, gen uint64) {
+func (d *exitDB) set(b []byte, gen, mark uint64) {
 	ptr := uint64(uintptr(unsafe.Pointer(unsafe.SliceData(b))))
 	w := d.which.Load()
-	if v := &d.v[w&1]; v.ptr == ptr && v.gen == gen {
+	if v := &d.v[w&1]; v.ptr == ptr && v.gen == gen && v.mark == mark {
 		v.len = uint64(len(b))
 		return
 	}
-	d.v[w&1^1] = exitView{ptr, uint64(len(b)), gen}
+	d.v[w&1^1] = exitView{ptr, uint64(len(b)), gen, mark}
 	d.which.Store(w ^ 1)
 }
 

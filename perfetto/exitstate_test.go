@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 	"unsafe"
@@ -21,10 +22,10 @@ func TestExitStateLayout(t *testing.T) {
 		got, want uintptr
 	}{
 		{"table slot", unsafe.Sizeof(exitTable[0]), 8},
-		{"view", unsafe.Sizeof(exitView{}), 24},
+		{"view", unsafe.Sizeof(exitView{}), 32},
 		{"db.v", unsafe.Offsetof(d.v), 8},
-		{"db", unsafe.Sizeof(d), 56},
-		{"seq.pend", unsafe.Offsetof(exitSeq{}.pend), 56},
+		{"db", unsafe.Sizeof(d), 72},
+		{"seq.pend", unsafe.Offsetof(exitSeq{}.pend), 72},
 		{"file.writing", unsafe.Offsetof(f.writing), 8},
 		{"file.write_off", unsafe.Offsetof(f.writeOff), 16},
 		{"file.nseq", unsafe.Offsetof(f.nseq), 24},
@@ -138,8 +139,62 @@ func TestExitStateRewritesKilledWrite(t *testing.T) {
 	if _, err := out.f.Write(packet[len(packet)/2:]); err != nil {
 		t.Fatal(err)
 	}
-	q.exit.pend.set(nil, 0)
+	q.exit.pend.set(nil, 0, 0)
 	everyEventOnce(t, "killed before the write's end was recorded", path, s, n)
+}
+
+// named does in Go what the exit watcher's named does: the highest
+// object-name mark of f's views.
+func named(f *exitFile) uint64 {
+	m := uint64(0)
+	for i := range f.all {
+		for _, d := range []*exitDB{&f.all[i].cur, &f.all[i].pend} {
+			m = max(m, d.v[d.which.Load()&1].mark)
+		}
+	}
+	return m
+}
+
+// A name emitted with a mark is covered by the exit state's mark exactly
+// when its packet is: before the packet is published (a process killed
+// there) the mark is the previous one and the watcher writes the name, after
+// it the file holds the name and the watcher must not; the mark stays
+// through batches handed on and written.
+func TestExitStateMarksNames(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.pftrace")
+	s, err := StartFileSession(path, Options{FlushInterval: time.Hour, Sequences: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	f := s.out.(*fileOutput).exit
+	const n = 200
+	for i := range n {
+		mark := uint64(i+1) * 64
+		q := s.pick()
+		if cap(q.buf)-len(q.buf) < 1<<10 { // the views must keep naming the current buffer
+			q.buf = slices.Grow(q.buf, 1<<16)
+			q.publishLocked()
+		}
+		q.objectNameLocked(mark, 1, 9, uint64(i), "n")
+		q.mu.Unlock() // not published: killed here, the file lacks the name and the watcher appends it
+		if got := named(f); got != mark-64 {
+			t.Fatalf("name %d written, not published: mark %d, want %d", i, got, mark-64)
+		}
+		everyEventOnce(t, fmt.Sprintf("name %d written, not published", i), path, s, i)
+		q.mu.Lock()
+		q.unlock(false)
+		if got := named(f); got != mark {
+			t.Fatalf("name %d published: mark %d, want %d", i, got, mark)
+		}
+		everyEventOnce(t, fmt.Sprintf("name %d published", i), path, s, i+1)
+		if i%37 == 0 {
+			s.Flush()
+			if got := named(f); got != mark {
+				t.Fatalf("name %d flushed: mark %d, want %d", i, got, mark)
+			}
+		}
+	}
 }
 
 // everyEventOnce checks, when, that the file at path plus what the exit

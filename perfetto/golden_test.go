@@ -221,9 +221,9 @@ func goldenCases(t *testing.T) []goldenCase {
 		q.countersLocked(q.s, []CounterValue{{ctr[6], 1}, {ctr[7], 0}, {999, 1}, {ctrOff, 2}})
 	})
 	run("object names", q, 1016, func(q *sequence) {
-		q.objectNameLocked(0x1111, 9, 0x2222, "my buffer")
-		q.objectNameLocked(1<<63, -5, 0, invalid)
-		q.objectNameLocked(1, 1000156000, 1, long)
+		q.objectNameLocked(0, 0x1111, 9, 0x2222, "my buffer")
+		q.objectNameLocked(0, 1<<63, -5, 0, invalid)
+		q.objectNameLocked(0, 1, 1000156000, 1, long)
 	})
 	run("header restart", q, 0, func(q *sequence) { q.buf = q.appendHeader(q.buf, 1017, false, true) })
 

@@ -50,6 +50,7 @@ type sequence struct {
 
 	exit *exitSeq // where a file session publishes buf and the batch in flight; nil otherwise
 	gen  uint64   // buffers swapped so far: the generation of buf in exit
+	mark uint64   // the latest object-name mark written (exitstate.go)
 
 	cats, names, annots, strs, counters []bool     // interned / described per handle
 	stackMarks                          stackMarks // call stacks interned (callstacks.go)
@@ -154,16 +155,16 @@ func (q *sequence) newBatchLocked() {
 // first pend, marked with the generation it supersedes, then the new buf.
 func (q *sequence) publishSwapLocked(b []byte) {
 	if q.exit != nil {
-		q.exit.pend.set(b, q.gen)
+		q.exit.pend.set(b, q.gen, q.mark)
 		q.gen++
-		q.exit.cur.set(q.buf, q.gen)
+		q.exit.cur.set(q.buf, q.gen, q.mark)
 	}
 }
 
 // publishLocked tells the exit state what buf holds after an event.
 func (q *sequence) publishLocked() {
 	if q.exit != nil {
-		q.exit.cur.set(q.buf, q.gen)
+		q.exit.cur.set(q.buf, q.gen, q.mark)
 	}
 }
 
@@ -641,10 +642,11 @@ func (q *sequence) appendCounterDesc(b []byte, ts uint64, d *counterDef) []byte 
 	return endMsg(b, pkt)
 }
 
-func (q *sequence) objectNameLocked(device uint64, objectType int32, object uint64, name string) (yield bool) {
+func (q *sequence) objectNameLocked(mark, device uint64, objectType int32, object uint64, name string) (yield bool) {
 	if ok, yield := q.readyLocked(); !ok {
 		return yield
 	}
+	q.mark = max(q.mark, mark) // published with the packet (exitstate.go)
 	before := len(q.buf)
 	b, pkt := appendPacketHeader(q.buf, q.now(), q.pktSeq)
 	b, ev := beginMsg(b, fVulkanAPIEvent)

@@ -409,7 +409,7 @@ func (s *Session) write(q *sequence, b []byte) {
 	}
 	err := s.out.Write(q.id, b)
 	if q.exit != nil { // written, or never will be
-		q.exit.pend.set(nil, 0)
+		q.exit.pend.set(nil, 0, 0)
 		s.exit.endWrite()
 	}
 	if err != nil {
@@ -704,12 +704,21 @@ func (t Stamp) Counters(vals ...CounterValue) {
 
 // VkObjectName is the package-level VkObjectName at t.
 func (t Stamp) VkObjectName(device uint64, objectType int32, object uint64, name string) {
+	t.VkObjectNameMarked(0, device, objectType, object, name)
+}
+
+// VkObjectNameMarked is VkObjectName for a name the process's exit helper
+// writes into the trace files itself unless the process got past mark, a
+// position that only grows (layer.DurableMark): file sessions publish the
+// mark in their exit state with the packet (exitstate.go), so that a name
+// the process emitted just before it died is not written twice.
+func (t Stamp) VkObjectNameMarked(mark, device uint64, objectType int32, object uint64, name string) {
 	p := active.Load()
 	if p == nil {
 		return
 	}
 	for _, s := range *p {
-		t.emit(s, func(q *sequence) bool { return q.objectNameLocked(device, objectType, object, name) })
+		t.emit(s, func(q *sequence) bool { return q.objectNameLocked(mark, device, objectType, object, name) })
 	}
 }
 
@@ -757,7 +766,7 @@ func (e *Emitter) Counters(vals ...CounterValue) {
 
 // VkObjectName is the replay form of the package-level VkObjectName.
 func (e *Emitter) VkObjectName(device uint64, objectType int32, object uint64, name string) {
-	e.locked(func(q *sequence) { q.objectNameLocked(device, objectType, object, name) })
+	e.locked(func(q *sequence) { q.objectNameLocked(0, device, objectType, object, name) })
 }
 
 // WriterOutput adapts an io.Writer (not closed by the session) to Output.

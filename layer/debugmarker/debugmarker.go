@@ -49,7 +49,7 @@ var (
 // A removal (null or empty name) is a packet with an empty object_name.
 func emitLive(r objectnames.Record) {
 	if perfetto.Enabled() { // no clock read for nobody
-		perfetto.Stamp(layer.EventTime()).VkObjectName(r.Device, int32(r.Type), r.Handle, r.Name)
+		perfetto.Stamp(layer.EventTime()).VkObjectNameMarked(layer.DurableMark(), r.Device, int32(r.Type), r.Handle, r.Name)
 	}
 }
 

@@ -31,7 +31,7 @@
 #include "vkgen_ring.h"
 
 struct xview {
-	uint64_t ptr, len, gen;
+	uint64_t ptr, len, gen, mark;
 };
 struct xdb {
 	uint64_t which;
@@ -225,10 +225,23 @@ static void put_name(long fd, const struct vkgen_rec *r, const uint64_t *slots, 
 	put(fd, out, (uint64_t)(end - out));
 }
 
+/* How far file f's packets cover the naming records: the highest mark of
+ * its views (perfetto/exitstate.go). The record whose hook was running when
+ * the process died is past done, yet its name may be in f already. */
+static uint64_t named(const struct xfile *f) {
+	uint64_t m = 0;
+	for (uint64_t i = 0; i < f->nseq; i++) {
+		struct xview cur = view(&f->seqs[i].cur), pend = view(&f->seqs[i].pend);
+		if (cur.mark > m) m = cur.mark;
+		if (pend.mark > m) m = pend.mark;
+	}
+	return m;
+}
+
 /* Appends to every file the packets of the durable naming records the
- * drain had not run (layer/defer.go publishes how far it got in done). A
- * record whose writer died before committing it ends the walk unless its
- * size was written. */
+ * drain had not run (layer/defer.go publishes how far it got in done) and
+ * the file does not hold (named). A record whose writer died before
+ * committing it ends the walk unless its size was written. */
 static void put_names(void) {
 	const uint8_t *buf = __atomic_load_n(&vkgen_ring.buf, __ATOMIC_ACQUIRE);
 	if (!buf) return;
@@ -253,7 +266,7 @@ static void put_names(void) {
 			for (int i = 0; i < VKGEN_EXIT_SLOTS; i++) {
 				const struct xfile *f = __atomic_load_n(&watch.table[i], __ATOMIC_ACQUIRE);
 				long fd = f ? __atomic_load_n(&f->fd, __ATOMIC_ACQUIRE) : -1;
-				if (fd >= 0) put_name(fd, r, slots, ts);
+				if (fd >= 0 && at + size > named(f)) put_name(fd, r, slots, ts);
 			}
 		}
 		at += size;
