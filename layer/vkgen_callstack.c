@@ -12,6 +12,7 @@
  * walks every time. */
 #define _GNU_SOURCE
 #include "vkgen_callstack.h"
+#include "vkgen_defer.h"
 
 #include <elf.h>
 #include <link.h>
@@ -19,8 +20,6 @@
 #include <stddef.h>
 #include <string.h>
 #include <unwind.h>
-
-#define VKGEN_TLS_IE __attribute__((tls_model("initial-exec")))
 
 int vkgen_stack_depth;
 

@@ -21,11 +21,6 @@
 
 struct vkgen_ring vkgen_ring;
 
-/* The library's TLS is static already (Go's runtime needs it so): the
- * initial-exec model reads the hot per-thread variables without a call to
- * __tls_get_addr. */
-#define VKGEN_TLS_IE __attribute__((tls_model("initial-exec")))
-
 /* Bounds on what one record may hold: a chain longer than this, or nesting
  * deeper, is cut (the copy ends with a NULL pointer there). */
 #define MAX_CHAIN 64

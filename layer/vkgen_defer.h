@@ -13,6 +13,11 @@
 
 #include <stdint.h>
 
+/* The library's TLS is static already (Go's runtime needs it so): the
+ * initial-exec model reads the hot per-thread variables without a call to
+ * __tls_get_addr. */
+#define VKGEN_TLS_IE __attribute__((tls_model("initial-exec")))
+
 /* Whether a trace session runs: records carry timestamps. */
 extern int vkgen_defer_timestamps;
 

@@ -142,7 +142,7 @@ void vkgen_namecache_clear(struct vkgen_namecache *c) {
 
 /* ---- one record per naming call ---- */
 
-static __thread struct vkgen_naming naming; /* the call this thread records; object 0: none */
+static __thread struct vkgen_naming naming VKGEN_TLS_IE; /* the call this thread records; object 0: none */
 
 /* Both name infos hold the object's handle at the same place. */
 _Static_assert(offsetof(VkDebugUtilsObjectNameInfoEXT, objectHandle) == offsetof(VkDebugMarkerObjectNameInfoEXT, object),
@@ -163,7 +163,7 @@ void vkgen_naming_leave(const struct vkgen_naming *saved) { naming = *saved; }
 
 struct vkgen_named vkgen_object_names_named;
 
-static __thread struct vkgen_destroying destroying; /* the destroy call this thread records forgets of */
+static __thread struct vkgen_destroying destroying VKGEN_TLS_IE; /* the destroy call this thread records forgets of */
 
 int vkgen_destroy_enter(const struct vkgen_layer *L, int32_t type, uint64_t dev, uint64_t object,
                         struct vkgen_destroying *saved) {
@@ -389,7 +389,7 @@ void vkgen_destroy_instance(struct vkgen_layer *L, VkInstance instance, const Vk
 /* The next layer's vkGetDeviceProcAddr while a layer of this library that
  * records object names, or one below such a layer through this library's
  * layers only, creates a device on this thread (see names_above). */
-static __thread PFN_vkGetDeviceProcAddr names_below;
+static __thread PFN_vkGetDeviceProcAddr names_below VKGEN_TLS_IE;
 
 VkResult vkgen_create_device(struct vkgen_layer *L, VkPhysicalDevice phys, const VkDeviceCreateInfo *ci,
                              const VkAllocationCallbacks *alloc, VkDevice *out) {
