@@ -67,23 +67,32 @@ func drain(file []byte, s *Session, f *exitFile) []byte {
 	return file
 }
 
+// exitSession starts a file session of 2 sequences with opts in which only
+// the test's goroutine writes (no timed flush, no buffer near its wake
+// mark), stopped when the test ends, and returns its path and exit state.
+func exitSession(t *testing.T, opts Options) (string, *Session, *exitFile) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "x.pftrace")
+	opts.FlushInterval, opts.Sequences = time.Hour, 2
+	s, err := StartFileSession(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Stop() })
+	f := s.out.(*fileOutput).exit
+	if f == nil {
+		t.Fatal("no exit-state slot")
+	}
+	return path, s, f
+}
+
 // At every point between events and flushes, the file plus what the exit
 // state says is unwritten is the whole trace: every event once, and it
 // decodes. (A batch in flight, the pend half, exists only inside a write:
 // TestExitStateRewritesKilledWrite stops one there, layer/tracing's kill
 // tests end processes there.)
 func TestExitStateCoversUnwritten(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "x.pftrace")
-	// Only this goroutine writes: no timed flush, no buffer near its wake mark.
-	s, err := StartFileSession(path, Options{FlushInterval: time.Hour, Sequences: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Stop()
-	f := s.out.(*fileOutput).exit
-	if f == nil {
-		t.Fatal("no exit-state slot")
-	}
+	path, s, _ := exitSession(t, Options{})
 	for i := range 300 {
 		VkObjectName(1, 9, uint64(i), "n")
 		if i%37 == 0 {
@@ -98,12 +107,7 @@ func TestExitStateCoversUnwritten(t *testing.T) {
 // batch again whole, as it was in memory, and the trace holds every event
 // once.
 func TestExitStateRewritesKilledWrite(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "x.pftrace")
-	s, err := StartFileSession(path, Options{FlushInterval: time.Hour, Sequences: 2, Compress: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Stop()
+	path, s, _ := exitSession(t, Options{Compress: true})
 	out := s.out.(*fileOutput)
 	const n = 400
 	for i := range n {
@@ -161,13 +165,7 @@ func named(f *exitFile) uint64 {
 // it the file holds the name and the watcher must not; the mark stays
 // through batches handed on and written.
 func TestExitStateMarksNames(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "x.pftrace")
-	s, err := StartFileSession(path, Options{FlushInterval: time.Hour, Sequences: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Stop()
-	f := s.out.(*fileOutput).exit
+	path, s, f := exitSession(t, Options{})
 	const n = 200
 	for i := range n {
 		mark := uint64(i+1) * 64
