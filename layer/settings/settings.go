@@ -125,7 +125,9 @@ func (s Sources) withDefaults() Sources {
 // named (VK_LAYER_VKGEN_...). The vkgen layers share one library and one
 // tracing setup per process, so a setting given for any of them applies:
 // within each source, the compatibility name comes first, then the layers
-// in the order given.
+// in the order given. A different good value that a later name of the same
+// source gives (another layer's, say) is reported as not used (but for
+// VK_<KEY>, which may be another tool's).
 func Resolve(layers []string, defs []Def, src Sources) map[string]Value {
 	src = src.withDefaults()
 	file, lines := readFile(FilePath(src.Getenv, src.Cwd))
@@ -147,14 +149,26 @@ func Resolve(layers []string, defs []Def, src Sources) map[string]Value {
 // resolveOne takes the first source that gives d a good value: a blank or
 // bad one is reported and the next source is asked.
 func resolveOne(layers []string, d Def, src Sources, file string, lines []fileLine, r *reporter) Value {
-	for _, name := range envNames(layers, d.Key) {
+	names := envNames(layers, d.Key)
+	for i, name := range names {
 		if v, ok := r.parse(d, src.Getenv(name), name); ok {
+			for _, other := range names[i+1:] {
+				if other != "VK_"+strings.ToUpper(d.Key) { // the least specific may be another tool's
+					r.shadowed(d, v, src.Getenv(other), other)
+				}
+			}
 			return v
 		}
 	}
-	for _, ns := range append(namespaces(layers), compatNamespace) {
+	nss := append(namespaces(layers), compatNamespace)
+	for i, ns := range nss {
 		if l, ok := lastLine(lines, ns+"."+d.Key); ok {
 			if v, ok := r.parse(d, l.value, fmt.Sprintf("%s:%d", file, l.n)); ok {
+				for _, other := range nss[i+1:] {
+					if l, ok := lastLine(lines, other+"."+d.Key); ok {
+						r.shadowed(d, v, l.value, fmt.Sprintf("%s:%d", file, l.n))
+					}
+				}
 				return v
 			}
 		}
@@ -309,6 +323,28 @@ func (r reporter) parse(d Def, s, source string) (Value, bool) {
 		return Value{}, false
 	}
 	return Value{V: v, Source: source}, true
+}
+
+// shadowed reports s, the value of d from source, when it is good and
+// differs from v, which a source of the same kind that comes first gave:
+// the layers share their settings, so a value given for one layer and
+// another for the other cannot both hold.
+func (r reporter) shadowed(d Def, v Value, s, source string) {
+	if strings.TrimSpace(s) == "" {
+		return
+	}
+	if w, err := parseValue(d, s); err == nil && w != v.V {
+		r.report("settings."+d.Key, "%s from %s (%v) is not used: the vkgen layers share one value, and %v from %s comes first",
+			d.Key, source, show(w), show(v.V), v.Source)
+	}
+}
+
+// show quotes a string value.
+func show(v any) any {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	return v
 }
 
 func parseValue(d Def, s string) (any, error) {

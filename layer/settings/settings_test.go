@@ -304,3 +304,37 @@ func TestSeveralLayers(t *testing.T) {
 		t.Errorf("both layers: %v", both)
 	}
 }
+
+// Values given for one layer and differently for the other cannot both
+// hold: the first, in the source's order, is used and the others are
+// reported; equal values and VK_<KEY> (another tool's, perhaps) are not.
+func TestSeveralLayersDisagreeing(t *testing.T) {
+	const dm = "VK_LAYER_VKGEN_DebugMarker"
+	cwd := t.TempDir()
+	write(t, filepath.Join(cwd, "vk_layer_settings.txt"),
+		"vkgen_devicememoryreport.buffer_kb = 16\nvkgen_debugmarker.buffer_kb = 32\nvkgen.buffer_kb = 16\n")
+	e := env{
+		"VK_VKGEN_DEVICEMEMORYREPORT_TRACE_FILE": "/mr",
+		"VK_VKGEN_DEBUGMARKER_TRACE_FILE":        "/dm",
+		"VK_TRACE_FILE":                          "/other-tool",
+		"VK_VKGEN_PERFETTO_SYSTEM":               "0",
+		"VK_DEBUGMARKER_PERFETTO_SYSTEM":         "off",
+	}
+	var log bytes.Buffer
+	v := Resolve([]string{layer, dm}, defs, Sources{Getenv: e.get, Environ: e.list, Cwd: cwd, Warn: logTo(&log)})
+	if v["trace_file"] != (Value{"/mr", "VK_VKGEN_DEVICEMEMORYREPORT_TRACE_FILE"}) || v["buffer_kb"].V != int64(16) || v["perfetto_system"].V != false {
+		t.Errorf("values: %v", v)
+	}
+	got := log.String()
+	for _, want := range []string{
+		`settings.trace_file: settings: trace_file from VK_VKGEN_DEBUGMARKER_TRACE_FILE ("/dm") is not used: the vkgen layers share one value, and "/mr" from VK_VKGEN_DEVICEMEMORYREPORT_TRACE_FILE comes first`,
+		`settings.buffer_kb: settings: buffer_kb from ` + filepath.Join(cwd, "vk_layer_settings.txt") + `:2 (32) is not used: the vkgen layers share one value, and 16 from ` + filepath.Join(cwd, "vk_layer_settings.txt") + `:1 comes first`,
+	} {
+		if !strings.Contains(got, want+"\n") {
+			t.Errorf("not reported: %s\nreported:\n%s", want, got)
+		}
+	}
+	if n := strings.Count(got, "\n"); n != 2 {
+		t.Errorf("%d reports, want 2:\n%s", n, got)
+	}
+}
