@@ -37,6 +37,9 @@ func TestExitStateLayout(t *testing.T) {
 	}
 }
 
+// view is the current view of d, as the exit watcher's view reads it.
+func view(d *exitDB) exitView { return d.v[d.which.Load()&1] }
+
 // drain does in Go what the exit watcher does in C: what the file would
 // hold if the process ended now. The addresses the state holds are looked up
 // among s's buffers (the test runs between events, so they are current).
@@ -51,12 +54,11 @@ func drain(file []byte, s *Session, f *exitFile) []byte {
 		}
 		panic("exit state names no buffer of the session")
 	}
-	if w := f.writing.Load(); w != 0 && uint64(len(file)) > f.writeOff.Load() && f.all[w-1].pend.v[f.all[w-1].pend.which.Load()&1].len > 0 {
+	if w := f.writing.Load(); w != 0 && uint64(len(file)) > f.writeOff.Load() && view(&f.all[w-1].pend).len > 0 {
 		file = file[:f.writeOff.Load()]
 	}
 	for i := range f.all {
-		pend := f.all[i].pend.v[f.all[i].pend.which.Load()&1]
-		cur := f.all[i].cur.v[f.all[i].cur.which.Load()&1]
+		pend, cur := view(&f.all[i].pend), view(&f.all[i].cur)
 		if pend.len > 0 {
 			file = append(file, bytesAt(pend)...)
 		}
@@ -152,9 +154,7 @@ func TestExitStateRewritesKilledWrite(t *testing.T) {
 func named(f *exitFile) uint64 {
 	m := uint64(0)
 	for i := range f.all {
-		for _, d := range []*exitDB{&f.all[i].cur, &f.all[i].pend} {
-			m = max(m, d.v[d.which.Load()&1].mark)
-		}
+		m = max(m, view(&f.all[i].cur).mark, view(&f.all[i].pend).mark)
 	}
 	return m
 }

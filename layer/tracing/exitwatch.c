@@ -248,6 +248,13 @@ static void put_names(void) {
 	uint64_t at = __atomic_load_n(&vkgen_ring.done, __ATOMIC_ACQUIRE);
 	uint64_t head = __atomic_load_n(&vkgen_ring.head, __ATOMIC_ACQUIRE), now = 0;
 	if (head - at > VKGEN_RING_BYTES) return;
+	long fd[VKGEN_EXIT_SLOTS];
+	uint64_t covered[VKGEN_EXIT_SLOTS]; /* the process is gone: both stay as read here */
+	for (int i = 0; i < VKGEN_EXIT_SLOTS; i++) {
+		const struct xfile *f = __atomic_load_n(&watch.table[i], __ATOMIC_ACQUIRE);
+		fd[i] = f ? __atomic_load_n(&f->fd, __ATOMIC_ACQUIRE) : -1;
+		covered[i] = fd[i] >= 0 ? named(f) : 0;
+	}
 	while (at < head) {
 		const struct vkgen_rec *r = (const void *)(buf + (at & (VKGEN_RING_BYTES - 1)));
 		uint32_t size = r->size, state = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
@@ -263,11 +270,8 @@ static void put_names(void) {
 				}
 				ts = now;
 			}
-			for (int i = 0; i < VKGEN_EXIT_SLOTS; i++) {
-				const struct xfile *f = __atomic_load_n(&watch.table[i], __ATOMIC_ACQUIRE);
-				long fd = f ? __atomic_load_n(&f->fd, __ATOMIC_ACQUIRE) : -1;
-				if (fd >= 0 && at + size > named(f)) put_name(fd, r, slots, ts);
-			}
+			for (int i = 0; i < VKGEN_EXIT_SLOTS; i++)
+				if (fd[i] >= 0 && at + size > covered[i]) put_name(fd[i], r, slots, ts);
 		}
 		at += size;
 	}
