@@ -15,7 +15,9 @@
 # lib.sh, its base-layers/ instead).
 # Usage: bench/layers/sustained.sh [SECONDS] [ROUNDS] [THREADS...]
 #   (default 10 3 1 8); MODE=pool runs vkloop's pool mode (no allocation
-#   per iteration) instead of loop; SMB_KB sets the layers' shared memory
+#   per iteration) instead of loop, MODE=memory its memory mode; LIVE=N
+#   (those two modes) binds N buffers into their allocation first, as a
+#   sub-allocator's block holds them; SMB_KB sets the layers' shared memory
 #   with traced (default: none given, each library's default; traced's is
 #   4 MiB); SKIP="v1 v2" leaves variants out; RAW="FILE..." runs nothing
 #   and prints the table of the result lines that earlier runs printed on
@@ -80,6 +82,7 @@ EOF
 		# A process that hangs (a driver's, a layer's bug) is ended and its
 		# variant left out of the round, rather than stopping the benchmark.
 		local -a loop=(timeout $((secs * 4 + 60)) "$work/vkloop" --mode "$mode" --seconds "$secs" --threads "$t" --warmup-ms 1000)
+		[ -n "${LIVE:-}" ] && loop+=(--live "$LIVE")
 		[ "$side" = base ] && env[1]=VK_ADD_LAYER_PATH="$work/base/layers"
 		case $side in
 		peer) env+=(VK_INSTANCE_LAYERS=VK_LAYER_GOOGLE_DebugMarker:VK_LAYER_GOOGLE_DeviceMemoryReport) ds=2 ;;

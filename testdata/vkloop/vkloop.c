@@ -2,7 +2,7 @@
  * side-by-side benchmarks of layer sets (bench/layers/peer.sh, sustained.sh).
  *
  *   vkloop [--mode loop|memory|rename|alloc|pool] [--iterations N] [--reps R] [--warmup-ms MS] [--depth D]
- *          [--gate] [--seconds S] [--threads T]
+ *          [--gate] [--seconds S] [--threads T] [--live N]
  *
  * Modes, per iteration:
  *   loop    vkCreateBuffer, name it, rename it, vkAllocateMemory,
@@ -16,6 +16,9 @@
  *           allocation made before the loop, vkDestroyBuffer (the loop
  *           without an allocation per iteration: on a GPU driver
  *           vkAllocateMemory costs milliseconds and hides the layers).
+ * With --live N (memory and pool modes) the one allocation also holds N
+ * buffers bound side by side before the loop, as a sub-allocator's block
+ * does, and each thread binds its buffer beside them.
  * With --depth D the loop calls from D nested frames (call stacks that deep:
  * bench/layers/callstacks.sh).
  * After setting up the device the program sleeps MS milliseconds (layers
@@ -48,7 +51,9 @@ static VkDevice dev;
 static PFN_vkSetDebugUtilsObjectNameEXT set_name;
 static VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, NULL, 0, 4096, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT};
 static VkMemoryAllocateInfo mai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-static VkDeviceMemory shared_mem; /* memory mode */
+static VkDeviceMemory shared_mem; /* memory and pool modes */
+static VkDeviceSize shared_stride; /* a buffer's place in it */
+static long live;                 /* buffers bound there before the loop (--live) */
 static VkBuffer renamed;          /* rename mode */
 static _Thread_local long seq;   /* with the thread's number, makes every name distinct */
 static _Thread_local int thread_no;
@@ -82,7 +87,7 @@ static void iterate(int mode) {
 		break;
 	case 1:
 		CHECK(vkCreateBuffer(dev, &bci, NULL, &buf));
-		CHECK(vkBindBufferMemory(dev, buf, shared_mem, 0));
+		CHECK(vkBindBufferMemory(dev, buf, shared_mem, shared_stride * (VkDeviceSize)(live + thread_no)));
 		vkDestroyBuffer(dev, buf, NULL);
 		break;
 	case 2: name(VK_OBJECT_TYPE_BUFFER, (uint64_t)renamed, "name"); break;
@@ -94,7 +99,7 @@ static void iterate(int mode) {
 		CHECK(vkCreateBuffer(dev, &bci, NULL, &buf));
 		name(VK_OBJECT_TYPE_BUFFER, (uint64_t)buf, "buf");
 		name(VK_OBJECT_TYPE_BUFFER, (uint64_t)buf, "renamed");
-		CHECK(vkBindBufferMemory(dev, buf, shared_mem, 0));
+		CHECK(vkBindBufferMemory(dev, buf, shared_mem, shared_stride * (VkDeviceSize)(live + thread_no)));
 		vkDestroyBuffer(dev, buf, NULL);
 		break;
 	}
@@ -212,14 +217,16 @@ int main(int argc, char **argv) {
 			seconds = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
 			nthreads = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--live") && i + 1 < argc)
+			live = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--gate"))
 			gate = 1;
 		else
 			mode = -1;
 		if (mode < 0 || n < 1 || reps < 1 || warmup_ms < 0 || depth < 0 || depth > 1000 || seconds < 0 ||
-		    nthreads < 1 || nthreads > 256) {
+		    nthreads < 1 || nthreads > 256 || live < 0 || live > 10000000) {
 			fprintf(stderr, "usage: vkloop [--mode loop|memory|rename|alloc|pool] [--iterations N>0] [--reps R>0] "
-			                "[--warmup-ms MS] [--depth D] [--gate] [--seconds S] [--threads 1..256]\n");
+			                "[--warmup-ms MS] [--depth D] [--gate] [--seconds S] [--threads 1..256] [--live 0..10000000]\n");
 			return 2;
 		}
 	}
@@ -238,7 +245,18 @@ int main(int argc, char **argv) {
 	}
 	mai.allocationSize = req.size;
 	mai.memoryTypeIndex = (uint32_t)__builtin_ctz(req.memoryTypeBits);
-	if (mode == 1 || mode == 4) CHECK(vkAllocateMemory(dev, &mai, NULL, &shared_mem));
+	VkBuffer *held = NULL;
+	if (mode == 1 || mode == 4) {
+		shared_stride = (req.size + req.alignment - 1) / req.alignment * req.alignment;
+		VkMemoryAllocateInfo block = mai;
+		block.allocationSize = shared_stride * (VkDeviceSize)(live + nthreads);
+		CHECK(vkAllocateMemory(dev, &block, NULL, &shared_mem));
+		held = calloc((size_t)live + 1, sizeof *held);
+		for (long i = 0; held && i < live; i++) {
+			CHECK(vkCreateBuffer(dev, &bci, NULL, &held[i]));
+			CHECK(vkBindBufferMemory(dev, held[i], shared_mem, shared_stride * (VkDeviceSize)i));
+		}
+	}
 	if (mode == 2) renamed = vkc_create_buffer(dev);
 
 	struct timespec warmup = {warmup_ms / 1000, warmup_ms % 1000 * 1000000};
@@ -254,6 +272,8 @@ int main(int argc, char **argv) {
 	fflush(stdout);
 	if (gate) wait_line("end");
 	if (renamed) vkDestroyBuffer(dev, renamed, NULL);
+	for (long i = 0; held && i < live; i++) vkDestroyBuffer(dev, held[i], NULL);
+	free(held);
 	if (shared_mem) vkFreeMemory(dev, shared_mem, NULL);
 	vkDestroyDevice(dev, NULL);
 	vkDestroyInstance(inst, NULL);

@@ -13,14 +13,23 @@ func (discard) Allocation(AllocationEvent) {}
 // BenchmarkCreateBindDestroyBuffer measures the engine work behind
 // vkCreateBuffer (+ requirements) + vkBindBufferMemory + vkDestroyBuffer,
 // with tracing off (nil sink) and on (a sink that drops events), into an
-// allocation that already holds `live` other buffers.
+// allocation that already holds `live` other buffers: beside them, as a
+// sub-allocator places buffers, or (alias) over them.
 func BenchmarkCreateBindDestroyBuffer(b *testing.B) {
 	for _, sink := range []struct {
 		name string
 		s    Sink
 	}{{"tracing-off", nil}, {"tracing-on", discard{}}} {
-		for _, live := range []int{0, 1000} {
-			b.Run(fmt.Sprintf("%s/live=%d", sink.name, live), func(b *testing.B) {
+		for _, c := range []struct {
+			live  int
+			alias bool
+		}{{0, false}, {1000, false}, {100000, false}, {1000, true}} {
+			live, at := c.live, uint64(c.live)*256
+			name := fmt.Sprintf("%s/live=%d", sink.name, live)
+			if c.alias {
+				name, at = name+"/alias", 0
+			}
+			b.Run(name, func(b *testing.B) {
 				e := New(sink.s)
 				e.DeviceCreated(1, testProps, false)
 				e.MemoryAllocated(1, 0x40, 1<<30, 1)
@@ -34,7 +43,7 @@ func BenchmarkCreateBindDestroyBuffer(b *testing.B) {
 					h := uint64(0x1000 + i)
 					e.BufferCreated(1, h, BufferUsageVertex, 256)
 					e.RequirementsKnown(1, KindBuffer, h, 256)
-					e.Bound(1, KindBuffer, h, 0x40, uint64(i%1024)*256)
+					e.Bound(1, KindBuffer, h, 0x40, at+uint64(i%1024)*256)
 					e.ResourceDestroyed(1, KindBuffer, h)
 				}
 			})

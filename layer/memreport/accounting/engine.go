@@ -129,8 +129,15 @@ type allocation struct {
 	// owner is the resource whose cluster the unbound bytes count in: the
 	// buffer/image a driver allocation was reported for or the resource of
 	// a dedicated allocation (zero kind: none).
-	owner        resKey
-	subs         []sub
+	owner resKey
+	subs  []sub
+	// bound is the union of the bound intervals' lengths (5.7). While no
+	// two subs overlap and there are no range binds (overlap false), a bind
+	// or unbind adds or takes its own length, so that binding into a block
+	// holding thousands of resources does not walk them all; otherwise
+	// recomputeUnbound walks the intervals.
+	bound        uint64
+	overlap      bool
 	unboundTrack track
 	unboundHeap  uint8
 	unbound      uint64 // bytes applied to unboundTrack in unboundHeap
@@ -678,6 +685,11 @@ func (e *Engine) bind(r *resource, idx int, a *allocation, off uint64) {
 	n := sub{off: off, end: addSat(off, s.size), res: r, plane: uint8(idx)}
 	i, _ := slices.BinarySearchFunc(a.subs, n, cmpSub)
 	a.subs = slices.Insert(a.subs, i, n)
+	if !a.overlap {
+		// Sorted and disjoint, the subs before n end by its neighbour's end.
+		a.overlap = i > 0 && a.subs[i-1].end > n.off || i+1 < len(a.subs) && a.subs[i+1].off < n.end
+		a.bound += n.end - n.off
+	}
 	e.add(s.track, s.heap, s.size)
 	e.recomputeUnbound(a)
 	e.emitBinding(r, idx, OpBind)
@@ -692,6 +704,7 @@ func (e *Engine) unbind(r *resource, idx int) {
 	}
 	e.sub(s.track, s.heap, s.size)
 	if i := findSub(a.subs, r, idx, s.offset); i >= 0 {
+		a.bound -= a.subs[i].end - a.subs[i].off // meaningful only without overlap
 		a.subs = slices.Delete(a.subs, i, i+1)
 	}
 	e.recomputeUnbound(a)
@@ -729,7 +742,7 @@ func (e *Engine) removeAllocation(a *allocation) {
 		e.dropRange(b)
 	}
 	clear(a.subs)
-	a.subs, a.ranges = a.subs[:0], nil
+	a.subs, a.ranges, a.bound, a.overlap = a.subs[:0], nil, 0, false
 	e.sub(a.unboundTrack, a.unboundHeap, a.unbound)
 	a.unbound = 0
 	e.unindex(a)
@@ -812,11 +825,36 @@ func (e *Engine) reclassify(a *allocation) {
 
 // recomputeUnbound applies total minus the union of bound intervals (5.7) to
 // the allocation's unbound track, moving bytes only when track or amount
-// changed.
+// changed; the union is walked only when a.bound cannot be kept as binds
+// come and go (overlap).
 func (e *Engine) recomputeUnbound(a *allocation) {
-	var bound uint64
-	var curS, curE uint64
+	if a.overlap || len(a.ranges) > 0 {
+		a.bound, a.overlap = unionBound(a)
+	}
+	var n uint64
+	if a.total > a.bound {
+		n = a.total - a.bound
+	}
+	t := trackOf(a.driver, e.unboundCluster(a))
+	switch {
+	case t != a.unboundTrack || a.heap != a.unboundHeap:
+		e.sub(a.unboundTrack, a.unboundHeap, a.unbound)
+		e.add(t, a.heap, n)
+	case n > a.unbound: // same track: one counter update
+		e.add(t, a.heap, n-a.unbound)
+	default:
+		e.sub(t, a.heap, a.unbound-n)
+	}
+	a.unboundTrack, a.unboundHeap, a.unbound = t, a.heap, n
+}
+
+// unionBound walks a's intervals, subs and ranges merged in order, for the
+// length of their union and whether the bind fast path must stay off:
+// some intervals overlap, or there are range binds.
+func unionBound(a *allocation) (bound uint64, overlap bool) {
+	var curS, curE, maxEnd uint64
 	open := false
+	overlap = len(a.ranges) > 0
 	for i, j := 0, 0; i < len(a.subs) || j < len(a.ranges); {
 		// The next interval of either sorted list.
 		var s sub
@@ -827,6 +865,8 @@ func (e *Engine) recomputeUnbound(a *allocation) {
 			s = sub{off: a.ranges[j].offset, end: a.ranges[j].memEnd()}
 			j++
 		}
+		overlap = overlap || s.off < maxEnd // empty ones too: bind's check reads neighbours only
+		maxEnd = max(maxEnd, s.end)
 		if s.end == s.off {
 			continue
 		}
@@ -842,21 +882,7 @@ func (e *Engine) recomputeUnbound(a *allocation) {
 	if open {
 		bound += curE - curS
 	}
-	var n uint64
-	if a.total > bound {
-		n = a.total - bound
-	}
-	t := trackOf(a.driver, e.unboundCluster(a))
-	switch {
-	case t != a.unboundTrack || a.heap != a.unboundHeap:
-		e.sub(a.unboundTrack, a.unboundHeap, a.unbound)
-		e.add(t, a.heap, n)
-	case n > a.unbound: // same track: one counter update
-		e.add(t, a.heap, n-a.unbound)
-	default:
-		e.sub(t, a.heap, a.unbound-n)
-	}
-	a.unboundTrack, a.unboundHeap, a.unbound = t, a.heap, n
+	return bound, overlap
 }
 
 // unboundCluster: an allocation owned by a known resource (a driver
