@@ -51,6 +51,30 @@ func BenchmarkCreateBindDestroyBuffer(b *testing.B) {
 	}
 }
 
+// BenchmarkBlockChurn measures a sub-allocator's steady state: a block
+// holding `live` buffers side by side, each iteration destroying the oldest
+// and binding a new one in its place (tracing off).
+func BenchmarkBlockChurn(b *testing.B) {
+	for _, live := range []int{1000, 100000} {
+		b.Run(fmt.Sprintf("live=%d", live), func(b *testing.B) {
+			e := New(nil)
+			e.DeviceCreated(1, testProps, false)
+			e.MemoryAllocated(1, 0x40, uint64(live)*256, 1)
+			for i := range live {
+				e.BufferCreated(1, uint64(1<<40+i), BufferUsageStorage, 256)
+				e.Bound(1, KindBuffer, uint64(1<<40+i), 0x40, uint64(i)*256)
+			}
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				k := i % live
+				e.ResourceDestroyed(1, KindBuffer, uint64(1<<40+k))
+				e.BufferCreated(1, uint64(1<<40+k), BufferUsageStorage, 256)
+				e.Bound(1, KindBuffer, uint64(1<<40+k), 0x40, uint64(k)*256)
+			}
+		})
+	}
+}
+
 // BenchmarkCallbackAllocateFree measures a driver allocation and free
 // through the device-memory-report callback, tracing on.
 func BenchmarkCallbackAllocateFree(b *testing.B) {

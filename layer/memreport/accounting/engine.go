@@ -130,7 +130,7 @@ type allocation struct {
 	// buffer/image a driver allocation was reported for or the resource of
 	// a dedicated allocation (zero kind: none).
 	owner resKey
-	subs  []sub
+	subs  subList
 	// bound is the union of the bound intervals' lengths (5.7). While no
 	// two subs overlap and there are no range binds (overlap false), a bind
 	// or unbind adds or takes its own length, so that binding into a block
@@ -660,7 +660,7 @@ func (e *Engine) newAllocation(d *device, k allocKey, driver bool) *allocation {
 	if n := len(e.freeAllocs); n > 0 {
 		a = e.freeAllocs[n-1]
 		e.freeAllocs = e.freeAllocs[:n-1]
-		*a = allocation{subs: a.subs[:0]} // keeps the emptied sub list's array
+		*a = allocation{subs: a.subs} // emptied by removeAllocation: its first chunk is reused
 	} else {
 		a = &allocation{}
 	}
@@ -683,11 +683,10 @@ func (e *Engine) bind(r *resource, idx int, a *allocation, off uint64) {
 	s.mem, s.offset, s.leaked = a, off, false
 	s.track, s.heap = trackOf(a.driver, r.cluster(a.flags)), a.heap
 	n := sub{off: off, end: addSat(off, s.size), res: r, plane: uint8(idx)}
-	i, _ := slices.BinarySearchFunc(a.subs, n, cmpSub)
-	a.subs = slices.Insert(a.subs, i, n)
+	prev, next := a.subs.insert(n)
 	if !a.overlap {
 		// Sorted and disjoint, the subs before n end by its neighbour's end.
-		a.overlap = i > 0 && a.subs[i-1].end > n.off || i+1 < len(a.subs) && a.subs[i+1].off < n.end
+		a.overlap = prev != nil && prev.end > n.off || next != nil && next.off < n.end
 		a.bound += n.end - n.off
 	}
 	e.add(s.track, s.heap, s.size)
@@ -703,9 +702,8 @@ func (e *Engine) unbind(r *resource, idx int) {
 		return
 	}
 	e.sub(s.track, s.heap, s.size)
-	if i := findSub(a.subs, r, idx, s.offset); i >= 0 {
-		a.bound -= a.subs[i].end - a.subs[i].off // meaningful only without overlap
-		a.subs = slices.Delete(a.subs, i, i+1)
+	if b, ok := a.subs.remove(r, idx, s.offset); ok {
+		a.bound -= b.end - b.off // meaningful only without overlap
 	}
 	e.recomputeUnbound(a)
 	// The DESTROY event after the bytes moved back to unbound, so it carries
@@ -734,15 +732,15 @@ func (e *Engine) unbindAll(r *resource) {
 // removeAllocation reports and drops an allocation with its sub-allocations
 // (5.8); the resources stay, unbound.
 func (e *Engine) removeAllocation(a *allocation) {
-	for _, s := range a.subs {
+	for s := range a.subs.all() {
 		e.detach(s.res, int(s.plane))
 		s.res.slots[s.plane].mem = nil
 	}
 	for _, b := range a.ranges {
 		e.dropRange(b)
 	}
-	clear(a.subs)
-	a.subs, a.ranges, a.bound, a.overlap = a.subs[:0], nil, 0, false
+	a.subs.reset()
+	a.ranges, a.bound, a.overlap = nil, 0, false
 	e.sub(a.unboundTrack, a.unboundHeap, a.unbound)
 	a.unbound = 0
 	e.unindex(a)
@@ -809,7 +807,7 @@ func (e *Engine) reclassify(a *allocation) {
 	for _, b := range a.ranges {
 		e.reclassifyRange(b)
 	}
-	for _, sb := range a.subs {
+	for sb := range a.subs.all() {
 		r, idx := sb.res, int(sb.plane)
 		s := &r.slots[idx]
 		t := trackOf(a.driver, r.cluster(a.flags))
@@ -855,11 +853,20 @@ func unionBound(a *allocation) (bound uint64, overlap bool) {
 	var curS, curE, maxEnd uint64
 	open := false
 	overlap = len(a.ranges) > 0
-	for i, j := 0, 0; i < len(a.subs) || j < len(a.ranges); {
+	chunks := a.subs.chunks
+	ci, i := 0, 0
+	for j := 0; ; {
+		for ci < len(chunks) && i == len(chunks[ci]) {
+			ci, i = ci+1, 0
+		}
+		more := ci < len(chunks)
+		if !more && j == len(a.ranges) {
+			break
+		}
 		// The next interval of either sorted list.
 		var s sub
-		if j == len(a.ranges) || (i < len(a.subs) && a.subs[i].off <= a.ranges[j].offset) {
-			s = a.subs[i]
+		if j == len(a.ranges) || more && chunks[ci][i].off <= a.ranges[j].offset {
+			s = chunks[ci][i]
 			i++
 		} else {
 			s = sub{off: a.ranges[j].offset, end: a.ranges[j].memEnd()}
@@ -1014,17 +1021,6 @@ func bindingEvent(r *resource, idx int, op Operation) AllocationEvent {
 
 func cmpSub(x, y sub) int {
 	return cmp.Or(cmp.Compare(x.off, y.off), cmp.Compare(x.end, y.end))
-}
-
-// findSub returns the index of r's slot idx in subs (sorted, bound at off).
-func findSub(subs []sub, r *resource, idx int, off uint64) int {
-	i, _ := slices.BinarySearchFunc(subs, off, func(s sub, o uint64) int { return cmp.Compare(s.off, o) })
-	for ; i < len(subs) && subs[i].off == off; i++ {
-		if subs[i].res == r && int(subs[i].plane) == idx {
-			return i
-		}
-	}
-	return -1
 }
 
 func addSat(x, y uint64) uint64 {

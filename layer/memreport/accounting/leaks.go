@@ -45,7 +45,7 @@ func (e *Engine) Leaks(dev uint64) []AllocationEvent {
 			a.leaked = true
 			out = append(out, allocationEvent(a, OpCreate))
 		}
-		for _, s := range a.subs {
+		for s := range a.subs.all() {
 			sl := &s.res.slots[s.plane]
 			if !sl.leaked {
 				sl.leaked = true

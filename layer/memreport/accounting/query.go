@@ -32,7 +32,7 @@ func (e *Engine) Snapshot(sink Sink) {
 			if a.created {
 				sink.Allocation(allocationEvent(a, OpCreate))
 			}
-			for _, s := range a.subs {
+			for s := range a.subs.all() {
 				sink.Allocation(bindingEvent(s.res, int(s.plane), OpBind))
 			}
 			for _, b := range a.ranges {
@@ -124,7 +124,7 @@ func (e *Engine) Allocations() []AllocationInfo {
 				ObjectType: a.objectType, ObjectHandle: a.objectHandle,
 				Unbound: a.unbound, UnboundTrack: trackNames[a.unboundTrack], Info: a.info,
 			}
-			for _, s := range a.subs {
+			for s := range a.subs.all() {
 				sl := &s.res.slots[s.plane]
 				info.Bindings = append(info.Bindings, BindingInfo{
 					Kind: s.res.key.kind, Resource: s.res.key.handle, Plane: int(s.plane),

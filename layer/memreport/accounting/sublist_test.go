@@ -1,0 +1,70 @@
+package accounting
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// A subList against a plain sorted slice over random binds and unbinds, many
+// at equal offsets and enough to split and empty chunks: the same order, the
+// same neighbours of each insert, the same removals.
+func TestSubListAgainstSortedSlice(t *testing.T) {
+	for seed := range uint64(8) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		var l subList
+		var want []sub
+		res := make([]resource, 4000)
+		for step := range 20000 {
+			if len(want) == 0 || rng.IntN(100) < 55 {
+				r := &res[rng.IntN(len(res))]
+				plane := uint8(rng.IntN(4))
+				if slices.ContainsFunc(want, func(s sub) bool { return s.res == r && s.plane == plane }) {
+					continue // one binding per slot, as the engine keeps
+				}
+				off := uint64(rng.IntN(300)) * 64 // equal offsets, often
+				n := sub{off: off, end: off + uint64(rng.IntN(4))*64, res: r, plane: plane}
+				i, _ := slices.BinarySearchFunc(want, n, cmpSub)
+				want = slices.Insert(want, i, n)
+				prev, next := l.insert(n)
+				if !sameSub(prev, want, i-1) || !sameSub(next, want, i+1) {
+					t.Fatalf("seed %d step %d: insert %+v: neighbours %v %v, want indices %d %d of %d", seed, step, n, prev, next, i-1, i+1, len(want))
+				}
+			} else {
+				w := want[rng.IntN(len(want))]
+				got, ok := l.remove(w.res, int(w.plane), w.off)
+				if !ok || got != w {
+					t.Fatalf("seed %d step %d: remove %+v: %+v %v", seed, step, w, got, ok)
+				}
+				i := slices.Index(want, w)
+				want = slices.Delete(want, i, i+1)
+				if _, ok := l.remove(w.res, int(w.plane), w.off); ok {
+					t.Fatalf("seed %d step %d: removed %+v twice", seed, step, w)
+				}
+			}
+			if l.len() != len(want) {
+				t.Fatalf("seed %d step %d: len %d, want %d", seed, step, l.len(), len(want))
+			}
+			if step%997 == 0 && !slices.Equal(slices.Collect(l.all()), want) {
+				t.Fatalf("seed %d step %d: order differs", seed, step)
+			}
+		}
+		if !slices.Equal(slices.Collect(l.all()), want) {
+			t.Fatalf("seed %d: order differs at the end", seed)
+		}
+		l.reset()
+		if l.len() != 0 || len(slices.Collect(l.all())) != 0 {
+			t.Fatalf("seed %d: reset left bindings", seed)
+		}
+		if _, ok := l.remove(&res[0], 0, 0); ok {
+			t.Fatalf("seed %d: removed from an empty list", seed)
+		}
+	}
+}
+
+func sameSub(got *sub, want []sub, i int) bool {
+	if i < 0 || i >= len(want) {
+		return got == nil
+	}
+	return got != nil && *got == want[i]
+}
