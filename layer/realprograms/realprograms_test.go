@@ -482,8 +482,15 @@ func (r *rig) check(t *testing.T, p program, st stack) {
 	if !slices.Equal(got.order, st.want) {
 		t.Errorf("loader stack %v, want %v\n%s", got.order, st.want, tail(got.out))
 	}
+	if got.err == nil && base.err != nil {
+		// The program failed on its own while it ran through vkgen (glmark2
+		// on Zink did, once in many CI runs): without vkgen once more, so a
+		// failure is reported only when it repeats.
+		t.Logf("%s without vkgen: %s; running it once more without vkgen\n%s", p.name, exitOf(base.err), tail(base.out))
+		base = r.exec(t, p, st, false)
+	}
 	if exitOf(got.err) != exitOf(base.err) {
-		t.Fatalf("with vkgen: %s; without: %s\n%s", exitOf(got.err), exitOf(base.err), tail(got.out))
+		t.Fatalf("with vkgen: %s; without: %s\nwith vkgen:\n%s\nwithout:\n%s", exitOf(got.err), exitOf(base.err), tail(got.out), tail(base.out))
 	}
 	if w, g := validation(base.out), validation(got.out); !slices.Equal(w, g) {
 		t.Errorf("validation messages with vkgen:\n%s\nwithout:\n%s", strings.Join(g, "\n"), strings.Join(w, "\n"))
