@@ -47,7 +47,7 @@ func (l *subList) reset() {
 // (nil at either end).
 func (l *subList) insert(n sub) (prev, next *sub) {
 	if len(l.chunks) == 0 {
-		l.chunks = append(l.chunks, make([]sub, 0, subChunk))
+		l.chunks = append(l.chunks, nil) // grown by use: most allocations hold one binding
 	}
 	// The first chunk whose last binding sorts at or after n, else the last.
 	ci, _ := slices.BinarySearchFunc(l.chunks, n, func(c []sub, n sub) int {

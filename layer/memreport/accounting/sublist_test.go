@@ -2,6 +2,7 @@ package accounting
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -67,4 +68,29 @@ func sameSub(got *sub, want []sub, i int) bool {
 		return got == nil
 	}
 	return got != nil && *got == want[i]
+}
+
+// Most allocations hold one binding (dedicated ones, a program's own
+// per-resource memory): their records stay small, the list's chunks grown by
+// use (a chunk made at full size made each ten times as big).
+func TestOneBindingAllocationIsSmall(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	e := New(nil)
+	e.DeviceCreated(1, testProps, false)
+	const n = 20000
+	for i := range uint64(n) {
+		e.MemoryAllocated(1, 0x1000+i, 4096, 1)
+		e.BufferCreated(1, 1<<40+i, BufferUsageStorage, 4096)
+		e.Bound(1, KindBuffer, 1<<40+i, 0x1000+i, 0)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	per := (int64(after.HeapAlloc) - int64(before.HeapAlloc)) / n
+	runtime.KeepAlive(e)
+	if per > 1024 {
+		t.Fatalf("%d bytes of heap per allocation with one bound buffer, want at most 1024", per)
+	}
+	t.Logf("%d bytes of heap per allocation with one bound buffer", per)
 }
