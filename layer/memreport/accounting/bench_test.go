@@ -75,6 +75,25 @@ func BenchmarkBlockChurn(b *testing.B) {
 	}
 }
 
+// BenchmarkSparsePages measures binding a sparse buffer's pages one by one
+// into one allocation (a virtual texture's residency): the whole set per
+// iteration, tracing off.
+func BenchmarkSparsePages(b *testing.B) {
+	for _, pages := range []uint64{100, 10000} {
+		b.Run(fmt.Sprintf("pages=%d", pages), func(b *testing.B) {
+			for b.Loop() {
+				e := New(nil)
+				e.DeviceCreated(1, testProps, false)
+				e.BufferCreated(1, 0xB, BufferUsageStorage, pages<<16)
+				e.MemoryAllocated(1, 0x40, pages<<16, 0)
+				for p := range pages {
+					e.SparseBound(1, KindBuffer, 0xB, p<<16, 1<<16, 0x40, p<<16)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkCallbackAllocateFree measures a driver allocation and free
 // through the device-memory-report callback, tracing on.
 func BenchmarkCallbackAllocateFree(b *testing.B) {

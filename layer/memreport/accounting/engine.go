@@ -131,11 +131,12 @@ type allocation struct {
 	// a dedicated allocation (zero kind: none).
 	owner resKey
 	subs  subList
-	// bound is the union of the bound intervals' lengths (5.7). While no
-	// two subs overlap and there are no range binds (overlap false), a bind
-	// or unbind adds or takes its own length, so that binding into a block
-	// holding thousands of resources does not walk them all; otherwise
-	// recomputeUnbound walks the intervals.
+	// bound is the union of the bound intervals' lengths (5.7), subs and
+	// range binds together. While no two overlap (overlap false), a bind or
+	// unbind adds or takes its own length, so that binding into a block
+	// holding thousands of resources, or thousands of a sparse resource's
+	// pages, does not walk them all; otherwise recomputeUnbound walks the
+	// intervals.
 	bound        uint64
 	overlap      bool
 	unboundTrack track
@@ -686,7 +687,8 @@ func (e *Engine) bind(r *resource, idx int, a *allocation, off uint64) {
 	prev, next := a.subs.insert(n)
 	if !a.overlap {
 		// Sorted and disjoint, the subs before n end by its neighbour's end.
-		a.overlap = prev != nil && prev.end > n.off || next != nil && next.off < n.end
+		a.overlap = prev != nil && prev.end > n.off || next != nil && next.off < n.end ||
+			rangesOverlap(a.ranges, n.off, n.end, nil)
 		a.bound += n.end - n.off
 	}
 	e.add(s.track, s.heap, s.size)
@@ -826,7 +828,7 @@ func (e *Engine) reclassify(a *allocation) {
 // changed; the union is walked only when a.bound cannot be kept as binds
 // come and go (overlap).
 func (e *Engine) recomputeUnbound(a *allocation) {
-	if a.overlap || len(a.ranges) > 0 {
+	if a.overlap {
 		a.bound, a.overlap = unionBound(a)
 	}
 	var n uint64
@@ -847,12 +849,10 @@ func (e *Engine) recomputeUnbound(a *allocation) {
 }
 
 // unionBound walks a's intervals, subs and ranges merged in order, for the
-// length of their union and whether the bind fast path must stay off:
-// some intervals overlap, or there are range binds.
+// length of their union and whether some overlap.
 func unionBound(a *allocation) (bound uint64, overlap bool) {
 	var curS, curE, maxEnd uint64
 	open := false
-	overlap = len(a.ranges) > 0
 	chunks := a.subs.chunks
 	ci, i := 0, 0
 	for j := 0; ; {

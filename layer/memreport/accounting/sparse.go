@@ -195,6 +195,7 @@ func (e *Engine) shrinkRange(b *rangeBind, n uint64) {
 	a := b.mem
 	a.ranges = deleteRange(a.ranges, b)
 	e.sub(b.track, b.heap, b.size-n)
+	a.bound -= b.memEnd() - addSat(b.offset, n) // within its old bytes: no new overlap
 	b.span, b.size = n, n
 	a.ranges = insertRange(a.ranges, b)
 	e.recomputeUnbound(a)
@@ -218,6 +219,26 @@ func deleteRange(list []*rangeBind, b *rangeBind) []*rangeBind {
 	return list
 }
 
+// rangesOverlap reports whether [off, end) overlaps the ranges of list
+// (sorted, none overlapping another) beside its place, self aside.
+func rangesOverlap(list []*rangeBind, off, end uint64, self *rangeBind) bool {
+	i, _ := slices.BinarySearchFunc(list, off, func(b *rangeBind, off uint64) int { return cmp.Compare(b.offset, off) })
+	for j := i - 1; j >= 0; j-- {
+		if list[j] != self {
+			if list[j].memEnd() > off {
+				return true
+			}
+			break
+		}
+	}
+	for j := i; j < len(list); j++ {
+		if list[j] != self {
+			return list[j].offset < end
+		}
+	}
+	return false
+}
+
 func cmpRange(x, y *rangeBind) int {
 	return cmp.Or(cmp.Compare(x.offset, y.offset), cmp.Compare(x.memEnd(), y.memEnd()))
 }
@@ -229,6 +250,11 @@ func (e *Engine) bindRange(r *resource, key, span, size uint64, a *allocation, o
 	i, _ := slices.BinarySearchFunc(rs.ranges, key, func(x *rangeBind, k uint64) int { return cmp.Compare(x.key, k) })
 	rs.ranges = slices.Insert(rs.ranges, i, b)
 	a.ranges = insertRange(a.ranges, b)
+	if !a.overlap {
+		end := b.memEnd()
+		a.overlap = a.subs.overlaps(sub{off: off, end: end}) || rangesOverlap(a.ranges, off, end, b)
+		a.bound += end - off
+	}
 	e.add(b.track, b.heap, size)
 	e.recomputeUnbound(a)
 	e.emitRange(b, OpBind)
@@ -238,6 +264,7 @@ func (e *Engine) bindRange(r *resource, key, span, size uint64, a *allocation, o
 func (e *Engine) unbindRange(b *rangeBind) {
 	a := b.mem
 	a.ranges = deleteRange(a.ranges, b)
+	a.bound -= b.memEnd() - b.offset // meaningful only without overlap
 	e.dropRange(b)
 	e.recomputeUnbound(a)
 }

@@ -43,23 +43,39 @@ func (l *subList) reset() {
 	l.n = 0
 }
 
-// insert adds n in order and returns the bindings now before and after it
-// (nil at either end).
-func (l *subList) insert(n sub) (prev, next *sub) {
-	if len(l.chunks) == 0 {
-		l.chunks = append(l.chunks, nil) // grown by use: most allocations hold one binding
-	}
+// find returns where n goes: its chunk and index there.
+func (l *subList) find(n sub) (ci, i int) {
 	// The first chunk whose last binding sorts at or after n, else the last.
-	ci, _ := slices.BinarySearchFunc(l.chunks, n, func(c []sub, n sub) int {
+	ci, _ = slices.BinarySearchFunc(l.chunks, n, func(c []sub, n sub) int {
 		if len(c) == 0 {
 			return 1
 		}
 		return cmpSub(c[len(c)-1], n)
 	})
 	ci = min(ci, len(l.chunks)-1)
-	c := l.chunks[ci]
-	i, _ := slices.BinarySearchFunc(c, n, cmpSub)
-	c = slices.Insert(c, i, n)
+	i, _ = slices.BinarySearchFunc(l.chunks[ci], n, cmpSub)
+	return ci, i
+}
+
+// overlaps reports whether n would overlap the bindings beside its place,
+// which tells whether it overlaps any while none overlap each other.
+func (l *subList) overlaps(n sub) bool {
+	if l.n == 0 {
+		return false
+	}
+	ci, i := l.find(n)
+	prev, next := l.at(ci, i-1), l.at(ci, i)
+	return prev != nil && prev.end > n.off || next != nil && next.off < n.end
+}
+
+// insert adds n in order and returns the bindings now before and after it
+// (nil at either end).
+func (l *subList) insert(n sub) (prev, next *sub) {
+	if len(l.chunks) == 0 {
+		l.chunks = append(l.chunks, nil) // grown by use: most allocations hold one binding
+	}
+	ci, i := l.find(n)
+	c := slices.Insert(l.chunks[ci], i, n)
 	l.n++
 	if len(c) > 2*subChunk { // split; n lands in one half
 		rest := slices.Clone(c[subChunk:])

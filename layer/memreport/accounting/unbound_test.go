@@ -55,6 +55,17 @@ func TestUnboundAcrossAliasesAndRanges(t *testing.T) {
 	unbound("the range unbound", 500)
 	bind(10, 50, 500)
 	unbound("a bind beside after the ranges", 450)
+	e.SparseBound(1, KindBuffer, 8, 0, 100, 0x40, 150) // inside binding 2's bytes
+	unbound("a range over a binding", 450)
+	e.SparseBound(1, KindBuffer, 8, 200, 50, 0x40, 900) // touching binding 5's end
+	unbound("a range beside, one overlapping", 400)
+	e.SparseBound(1, KindBuffer, 8, 0, 100, 0, 0)
+	unbound("the overlapping range unbound", 400)
+	e.SparseBound(1, KindBuffer, 8, 225, 25, 0, 0) // the range's upper half
+	unbound("the range shrunk", 425)
+	bind(12, 25, 925) // where the range's half was
+	unbound("a bind where the range shrank from", 400)
+	e.ResourceDestroyed(1, KindBuffer, 12)
 	for h := uint64(2); h <= 10; h++ {
 		e.ResourceDestroyed(1, KindBuffer, h)
 	}
