@@ -71,6 +71,12 @@ static void name(VkObjectType type, uint64_t handle, const char *prefix) {
 	CHECK(set_name(dev, &info));
 }
 
+/* Binds buf at this thread's place in the shared allocation, after the
+ * --live buffers. */
+static void bind_own(VkBuffer buf) {
+	CHECK(vkBindBufferMemory(dev, buf, shared_mem, shared_stride * (VkDeviceSize)(live + thread_no)));
+}
+
 static void iterate(int mode) {
 	VkBuffer buf;
 	VkDeviceMemory mem;
@@ -87,7 +93,7 @@ static void iterate(int mode) {
 		break;
 	case 1:
 		CHECK(vkCreateBuffer(dev, &bci, NULL, &buf));
-		CHECK(vkBindBufferMemory(dev, buf, shared_mem, shared_stride * (VkDeviceSize)(live + thread_no)));
+		bind_own(buf);
 		vkDestroyBuffer(dev, buf, NULL);
 		break;
 	case 2: name(VK_OBJECT_TYPE_BUFFER, (uint64_t)renamed, "name"); break;
@@ -99,7 +105,7 @@ static void iterate(int mode) {
 		CHECK(vkCreateBuffer(dev, &bci, NULL, &buf));
 		name(VK_OBJECT_TYPE_BUFFER, (uint64_t)buf, "buf");
 		name(VK_OBJECT_TYPE_BUFFER, (uint64_t)buf, "renamed");
-		CHECK(vkBindBufferMemory(dev, buf, shared_mem, shared_stride * (VkDeviceSize)(live + thread_no)));
+		bind_own(buf);
 		vkDestroyBuffer(dev, buf, NULL);
 		break;
 	}
@@ -252,7 +258,11 @@ int main(int argc, char **argv) {
 		block.allocationSize = shared_stride * (VkDeviceSize)(live + nthreads);
 		CHECK(vkAllocateMemory(dev, &block, NULL, &shared_mem));
 		held = calloc((size_t)live + 1, sizeof *held);
-		for (long i = 0; held && i < live; i++) {
+		if (!held) {
+			fprintf(stderr, "vkloop: no memory for %ld buffers\n", live);
+			return 1;
+		}
+		for (long i = 0; i < live; i++) {
 			CHECK(vkCreateBuffer(dev, &bci, NULL, &held[i]));
 			CHECK(vkBindBufferMemory(dev, held[i], shared_mem, shared_stride * (VkDeviceSize)i));
 		}

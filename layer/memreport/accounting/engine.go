@@ -684,13 +684,8 @@ func (e *Engine) bind(r *resource, idx int, a *allocation, off uint64) {
 	s.mem, s.offset, s.leaked = a, off, false
 	s.track, s.heap = trackOf(a.driver, r.cluster(a.flags)), a.heap
 	n := sub{off: off, end: addSat(off, s.size), res: r, plane: uint8(idx)}
-	prev, next := a.subs.insert(n)
-	if !a.overlap {
-		// Sorted and disjoint, the subs before n end by its neighbour's end.
-		a.overlap = prev != nil && prev.end > n.off || next != nil && next.off < n.end ||
-			rangesOverlap(a.ranges, n.off, n.end, nil)
-		a.bound += n.end - n.off
-	}
+	a.addBound(n.off, n.end)
+	a.subs.insert(n)
 	e.add(s.track, s.heap, s.size)
 	e.recomputeUnbound(a)
 	e.emitBinding(r, idx, OpBind)
@@ -820,6 +815,16 @@ func (e *Engine) reclassify(a *allocation) {
 		s.track, s.heap = t, a.heap
 		e.add(t, s.heap, s.size)
 		e.emitBinding(r, idx, OpBind)
+	}
+}
+
+// addBound adds [off, end), about to be bound, to a.bound, or notes that it
+// overlaps a binding or range: while none overlap each other, those beside
+// its place are the only ones it could.
+func (a *allocation) addBound(off, end uint64) {
+	if !a.overlap {
+		a.overlap = a.subs.overlaps(sub{off: off, end: end}) || rangesOverlap(a.ranges, off, end)
+		a.bound += end - off
 	}
 }
 

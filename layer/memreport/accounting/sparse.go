@@ -220,23 +220,10 @@ func deleteRange(list []*rangeBind, b *rangeBind) []*rangeBind {
 }
 
 // rangesOverlap reports whether [off, end) overlaps the ranges of list
-// (sorted, none overlapping another) beside its place, self aside.
-func rangesOverlap(list []*rangeBind, off, end uint64, self *rangeBind) bool {
+// (sorted) beside its place.
+func rangesOverlap(list []*rangeBind, off, end uint64) bool {
 	i, _ := slices.BinarySearchFunc(list, off, func(b *rangeBind, off uint64) int { return cmp.Compare(b.offset, off) })
-	for j := i - 1; j >= 0; j-- {
-		if list[j] != self {
-			if list[j].memEnd() > off {
-				return true
-			}
-			break
-		}
-	}
-	for j := i; j < len(list); j++ {
-		if list[j] != self {
-			return list[j].offset < end
-		}
-	}
-	return false
+	return i > 0 && list[i-1].memEnd() > off || i < len(list) && list[i].offset < end
 }
 
 func cmpRange(x, y *rangeBind) int {
@@ -249,12 +236,8 @@ func (e *Engine) bindRange(r *resource, key, span, size uint64, a *allocation, o
 	rs := r.ranges()
 	i, _ := slices.BinarySearchFunc(rs.ranges, key, func(x *rangeBind, k uint64) int { return cmp.Compare(x.key, k) })
 	rs.ranges = slices.Insert(rs.ranges, i, b)
+	a.addBound(off, b.memEnd())
 	a.ranges = insertRange(a.ranges, b)
-	if !a.overlap {
-		end := b.memEnd()
-		a.overlap = a.subs.overlaps(sub{off: off, end: end}) || rangesOverlap(a.ranges, off, end, b)
-		a.bound += end - off
-	}
 	e.add(b.track, b.heap, size)
 	e.recomputeUnbound(a)
 	e.emitRange(b, OpBind)

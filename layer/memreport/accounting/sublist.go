@@ -17,8 +17,6 @@ type subList struct {
 
 const subChunk = 128
 
-func (l *subList) len() int { return l.n }
-
 // all yields the bindings in order; the list must not change meanwhile.
 func (l *subList) all() iter.Seq[sub] {
 	return func(yield func(sub) bool) {
@@ -68,27 +66,22 @@ func (l *subList) overlaps(n sub) bool {
 	return prev != nil && prev.end > n.off || next != nil && next.off < n.end
 }
 
-// insert adds n in order and returns the bindings now before and after it
-// (nil at either end).
-func (l *subList) insert(n sub) (prev, next *sub) {
+// insert adds n in order.
+func (l *subList) insert(n sub) {
 	if len(l.chunks) == 0 {
 		l.chunks = append(l.chunks, nil) // grown by use: most allocations hold one binding
 	}
 	ci, i := l.find(n)
 	c := slices.Insert(l.chunks[ci], i, n)
 	l.n++
-	if len(c) > 2*subChunk { // split; n lands in one half
-		rest := slices.Clone(c[subChunk:])
-		clear(c[subChunk:])
-		l.chunks[ci] = c[:subChunk]
-		l.chunks = slices.Insert(l.chunks, ci+1, rest)
-		if i >= subChunk {
-			ci, i = ci+1, i-subChunk
-		}
-	} else {
+	if len(c) <= 2*subChunk {
 		l.chunks[ci] = c
+		return
 	}
-	return l.at(ci, i-1), l.at(ci, i+1)
+	rest := slices.Clone(c[subChunk:]) // split in two
+	clear(c[subChunk:])
+	l.chunks[ci] = c[:subChunk]
+	l.chunks = slices.Insert(l.chunks, ci+1, rest)
 }
 
 // at returns the binding at index i of chunk ci, or, for -1 and len, the
