@@ -67,7 +67,10 @@ type resource struct {
 	// binds or sizes.
 	presentable bool
 	swapchain   uint64
-	slots       [maxPlanes]slot
+	slot0       slot // a whole buffer's or image's, or plane 0's
+	// planes holds the slots of planes 1..3 of a disjoint image; nil for
+	// the others, which have one slot (a buffer's record is half the size).
+	planes *[maxPlanes - 1]slot
 	// rs holds the range binds of a sparse resource or video session
 	// (sparse.go); nil for the others, so the common record stays small.
 	rs *rangeSet
@@ -81,6 +84,31 @@ type slot struct {
 	heap   uint8 // the heap they were added to
 	leaked bool  // reported by Leaks since it was bound
 	mark   uint64
+}
+
+// at is slot idx of r (slotIndex's: above 0 only on a disjoint image).
+func (r *resource) at(idx int) *slot {
+	if idx == 0 {
+		return &r.slot0
+	}
+	return &r.planes[idx-1]
+}
+
+// nslots is how many slots r has.
+func (r *resource) nslots() int {
+	if r.planes == nil {
+		return 1
+	}
+	return maxPlanes
+}
+
+// setDisjoint sets whether r, a new record, is a disjoint image, which has
+// a slot per plane.
+func (r *resource) setDisjoint(disjoint bool) {
+	r.disjoint = disjoint
+	if disjoint {
+		r.planes = new([maxPlanes - 1]slot)
+	}
 }
 
 func (r *resource) cluster(memFlags uint32) Cluster {
@@ -277,8 +305,9 @@ func (e *Engine) resourceCreated(dev uint64, k resKey, usage uint64, disjoint bo
 		e.forget(d, old)
 	}
 	r := e.newResource(k)
-	r.usage, r.disjoint, r.desc, r.site = usage, disjoint, desc, site
-	r.slots[0].size = size
+	r.usage, r.desc, r.site = usage, desc, site
+	r.setDisjoint(disjoint)
+	r.slot0.size = size
 	d.resources.Set(k, r)
 	// 5.9: driver allocations reported before the resource existed move
 	// from driver unbound_memory to the resource's cluster.
@@ -373,7 +402,7 @@ func (e *Engine) setSize(dev uint64, kind ResourceKind, handle uint64, plane int
 	r := d.resources.At(k)
 	if r == nil {
 		r = e.newResource(k)
-		r.disjoint = plane >= 0
+		r.setDisjoint(plane >= 0)
 		d.resources.Set(k, r)
 		for _, a := range d.byObject.At(k) {
 			e.recomputeUnbound(a)
@@ -384,7 +413,7 @@ func (e *Engine) setSize(dev uint64, kind ResourceKind, handle uint64, plane int
 		e.stats.InvalidCalls++
 		return
 	}
-	s := &r.slots[idx]
+	s := r.at(idx)
 	if s.size == size {
 		return
 	}
@@ -431,7 +460,7 @@ func (e *Engine) needsSizeLocked(dev uint64, kind ResourceKind, handle uint64, p
 		return false
 	}
 	idx, ok := slotIndex(r, plane)
-	return ok && r.swapchain == 0 && r.slots[idx].size == 0
+	return ok && r.swapchain == 0 && r.at(idx).size == 0
 }
 
 // Bound records a successful vkBindBufferMemory/vkBindImageMemory (or one
@@ -506,7 +535,7 @@ func (e *Engine) boundSlotLocked(dev uint64, kind ResourceKind, handle uint64, p
 		e.stats.InvalidCalls++
 		return
 	}
-	if r.slots[idx].size == 0 {
+	if r.at(idx).size == 0 {
 		e.stats.DroppedBinds++
 		return
 	}
@@ -680,7 +709,7 @@ func (e *Engine) findOrPlaceholder(d *device, memory uint64) *allocation {
 
 // bind attaches slot idx of r to a at off; the slot must be unbound.
 func (e *Engine) bind(r *resource, idx int, a *allocation, off uint64) {
-	s := &r.slots[idx]
+	s := r.at(idx)
 	s.mem, s.offset, s.leaked = a, off, false
 	s.track, s.heap = trackOf(a.driver, r.cluster(a.flags)), a.heap
 	n := sub{off: off, end: addSat(off, s.size), res: r, plane: uint8(idx)}
@@ -693,7 +722,7 @@ func (e *Engine) bind(r *resource, idx int, a *allocation, off uint64) {
 
 // unbind detaches slot idx of r if bound.
 func (e *Engine) unbind(r *resource, idx int) {
-	s := &r.slots[idx]
+	s := r.at(idx)
 	a := s.mem
 	if a == nil {
 		return
@@ -712,13 +741,13 @@ func (e *Engine) unbind(r *resource, idx int) {
 // detach removes a bound slot's bytes from its track and reports it, leaving
 // the allocation's sub list to the caller.
 func (e *Engine) detach(r *resource, idx int) {
-	s := &r.slots[idx]
+	s := r.at(idx)
 	e.sub(s.track, s.heap, s.size)
 	e.emitBinding(r, idx, OpDestroy)
 }
 
 func (e *Engine) unbindAll(r *resource) {
-	for i := range r.slots {
+	for i := range r.nslots() {
 		e.unbind(r, i)
 	}
 	for r.rs != nil && len(r.rs.ranges) > 0 {
@@ -731,7 +760,7 @@ func (e *Engine) unbindAll(r *resource) {
 func (e *Engine) removeAllocation(a *allocation) {
 	for s := range a.subs.all() {
 		e.detach(s.res, int(s.plane))
-		s.res.slots[s.plane].mem = nil
+		s.res.at(int(s.plane)).mem = nil
 	}
 	for _, b := range a.ranges {
 		e.dropRange(b)
@@ -806,7 +835,7 @@ func (e *Engine) reclassify(a *allocation) {
 	}
 	for sb := range a.subs.all() {
 		r, idx := sb.res, int(sb.plane)
-		s := &r.slots[idx]
+		s := r.at(idx)
 		t := trackOf(a.driver, r.cluster(a.flags))
 		if t == s.track && s.heap == a.heap {
 			continue
@@ -1015,7 +1044,7 @@ func allocationEvent(a *allocation, op Operation) AllocationEvent {
 }
 
 func bindingEvent(r *resource, idx int, op Operation) AllocationEvent {
-	s := &r.slots[idx]
+	s := r.at(idx)
 	return AllocationEvent{
 		Operation: op, Source: r.key.kind.source(), Device: s.mem.dev.key, MemoryObjectID: s.mem.key.id,
 		Size: s.size, Offset: s.offset, ObjectHandle: r.key.handle, MemoryType: s.track.cluster().String(),

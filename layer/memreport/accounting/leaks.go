@@ -46,7 +46,7 @@ func (e *Engine) Leaks(dev uint64) []AllocationEvent {
 			out = append(out, allocationEvent(a, OpCreate))
 		}
 		for s := range a.subs.all() {
-			sl := &s.res.slots[s.plane]
+			sl := s.res.at(int(s.plane))
 			if !sl.leaked {
 				sl.leaked = true
 				out = append(out, bindingEvent(s.res, int(s.plane), OpBind))

@@ -125,7 +125,7 @@ func (e *Engine) Allocations() []AllocationInfo {
 				Unbound: a.unbound, UnboundTrack: trackNames[a.unboundTrack], Info: a.info,
 			}
 			for s := range a.subs.all() {
-				sl := &s.res.slots[s.plane]
+				sl := s.res.at(int(s.plane))
 				info.Bindings = append(info.Bindings, BindingInfo{
 					Kind: s.res.key.kind, Resource: s.res.key.handle, Plane: int(s.plane),
 					Offset: sl.offset, Size: sl.size, Track: trackNames[sl.track],
@@ -181,7 +181,8 @@ func (e *Engine) Resource(dev uint64, kind ResourceKind, handle uint64) (Resourc
 			info.RangeBytes = addSat(info.RangeBytes, b.size)
 		}
 	}
-	for i, s := range r.slots {
+	for i := range r.nslots() {
+		s := r.at(i)
 		if r.disjoint {
 			info.PlaneSizes[i] = s.size
 		}

@@ -78,10 +78,11 @@ func (l *subList) insert(n sub) {
 		l.chunks[ci] = c
 		return
 	}
-	rest := slices.Clone(c[subChunk:]) // split in two
-	clear(c[subChunk:])
-	l.chunks[ci] = c[:subChunk]
-	l.chunks = slices.Insert(l.chunks, ci+1, rest)
+	// Split in two copies of their own size: the grown array would keep
+	// up to four times the bindings' bytes (binds in address order, as a
+	// sub-allocator's, never come back to the first half).
+	l.chunks[ci] = slices.Clone(c[:subChunk])
+	l.chunks = slices.Insert(l.chunks, ci+1, slices.Clone(c[subChunk:]))
 }
 
 // at returns the binding at index i of chunk ci, or, for -1 and len, the
