@@ -20,7 +20,8 @@ var (
 	reportJS string
 )
 
-// maxRows bounds a table of the page; the JSON summary has every row.
+// maxRows bounds a table of the page and a list of the text summary; the
+// JSON summary has every row.
 const maxRows = 100
 
 // knownKeys are the summary's JSON fields the page lays out itself; any

@@ -32,9 +32,10 @@ func (s *Summary) Text() string {
 	if len(s.Leaks) > 0 {
 		fmt.Fprintf(&b, "%-28s %-13s %-18s %12s %4s %-17s %10s  %s\n", "NAME", "TYPE", "HANDLE", "BYTES", "HEAP", "AT", "TIME", "CLUSTER")
 	}
-	for _, l := range s.Leaks {
+	textRows(&b, "", len(s.Leaks), "leaks", func(i int) {
+		l := &s.Leaks[i]
 		fmt.Fprintf(&b, "%-28s %-13s %#-18x %12d %4d %-17s %10.6f  %s\n", objectLabel(l.Name, l.Descriptor), l.Type, l.Handle, l.Bytes, l.Heap, l.At, float64(l.Time)/1e9, l.Cluster)
-	}
+	})
 	if len(s.AliveAtEnd) > 0 {
 		var total Bytes
 		for _, l := range s.AliveAtEnd {
@@ -42,9 +43,10 @@ func (s *Summary) Text() string {
 		}
 		fmt.Fprintf(&b, "\nAlive at the end of the trace, with no leak event (the process ended without teardown, or the recording stopped first): %d objects, %s bytes\n", len(s.AliveAtEnd), total)
 		fmt.Fprintf(&b, "%-28s %-13s %-18s %12s %4s  %s\n", "NAME", "TYPE", "HANDLE", "BYTES", "HEAP", "CLUSTER")
-		for _, l := range s.AliveAtEnd {
+		textRows(&b, "", len(s.AliveAtEnd), "objects", func(i int) {
+			l := &s.AliveAtEnd[i]
 			fmt.Fprintf(&b, "%-28s %-13s %#-18x %12d %4d  %s\n", objectLabel(l.Name, l.Descriptor), l.Type, l.Handle, l.Bytes, l.Heap, l.Cluster)
-		}
+		})
 	}
 	fmt.Fprintf(&b, "\nFailed allocations: %d (%s bytes)\n", s.AllocationFailures, s.FailedBytes)
 	s.blocksText(&b)

@@ -37,15 +37,31 @@ func (s *Summary) blocksText(b *strings.Builder) {
 		}
 		fmt.Fprintf(b, "%#x heap %d, %d bytes, %s; %d bound, %d aliased (at %.6f s), %s\n", k.Handle, k.Heap, k.Size, orDash(k.Descriptor),
 			k.Bound, k.Aliased, float64(k.FullestNS)/1e9, state)
-		for _, r := range k.Ranges {
+		textRows(b, "  ", len(k.Ranges), "bindings", func(i int) {
+			r := &k.Ranges[i]
 			fmt.Fprintf(b, "  %12d +%-12d %-13s %#-18x %s\n", r.Offset, r.Size, r.Type, r.Handle, objectLabel(r.Name, r.Descriptor))
-		}
-		for _, h := range k.Holes {
+		})
+		textRows(b, "  ", len(k.Holes), "holes", func(i int) {
+			h := &k.Holes[i]
 			fmt.Fprintf(b, "  %12d +%-12d hole (%s)\n", h.Offset, h.Size, h.Kind)
-		}
-		for _, o := range k.Overlaps {
+		})
+		textRows(b, "  ", len(k.Overlaps), "overlaps", func(i int) {
+			o := &k.Overlaps[i]
 			fmt.Fprintf(b, "  %12d +%-12d overlap (aliased)\n", o.Offset, o.Size)
-		}
+		})
+	}
+}
+
+// textRows writes row(i) for the first maxRows of n rows (a sub-allocator's
+// block holds hundreds of thousands of bindings, a program that ends
+// without teardown leaves as many objects alive) and then a line, after
+// indent, on how many more the JSON summary holds.
+func textRows(b *strings.Builder, indent string, n int, what string, row func(i int)) {
+	for i := range min(n, maxRows) {
+		row(i)
+	}
+	if n > maxRows {
+		fmt.Fprintf(b, "%s... %d more %s (--format json lists every one)\n", indent, n-maxRows, what)
 	}
 }
 
