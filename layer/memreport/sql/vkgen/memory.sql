@@ -137,46 +137,62 @@ FROM app WHERE r = 1;
 -- whole stack (stack_profile_callsite; both NULL without a call stack). A
 -- stray DESTROY of a slot the trace never saw held is ignored.
 CREATE PERFETTO TABLE vkgen_memory_objects AS
-WITH lives AS (
+WITH ranked AS (
+  SELECT *,
+         ROW_NUMBER() OVER (PARTITION BY type, handle, life, operation = 'NAME' ORDER BY ts DESC, id DESC) AS r_last,
+         ROW_NUMBER() OVER (PARTITION BY type, handle, life, operation != 'NAME' AND COALESCE(descriptor, '') != ''
+                            ORDER BY ts DESC, id DESC) AS r_desc
+  FROM _vkgen_memory_object_events
+), lives AS (
   SELECT type, handle, life,
          MAX(CASE WHEN operation != 'NAME' THEN held END) AS bytes,
          MIN(CASE WHEN operation != 'NAME' THEN ts END) AS created,
-         MAX(CASE WHEN ends_life THEN ts END) AS destroyed
-  FROM _vkgen_memory_object_events
+         MAX(CASE WHEN ends_life THEN ts END) AS destroyed,
+         MAX(CASE WHEN operation != 'NAME' AND r_last = 1 THEN held END) AS final_bytes,
+         MAX(CASE WHEN operation != 'NAME' AND r_last = 1 THEN memory_type END) AS memory_type,
+         MAX(CASE WHEN operation = 'NAME' AND r_last = 1 THEN name END) AS name,
+         MAX(CASE WHEN operation != 'NAME' AND COALESCE(descriptor, '') != '' AND r_desc = 1 THEN descriptor END) AS descriptor
+  FROM ranked
   GROUP BY type, handle, life
   HAVING created IS NOT NULL
-), last_mem AS (
-  SELECT type, handle, life, held, memory_type,
-         ROW_NUMBER() OVER (PARTITION BY type, handle, life ORDER BY ts DESC, id DESC) AS r
-  FROM _vkgen_memory_object_events WHERE operation != 'NAME'
-), last_name AS (
-  SELECT type, handle, life, name,
-         ROW_NUMBER() OVER (PARTITION BY type, handle, life ORDER BY ts DESC, id DESC) AS r
-  FROM _vkgen_memory_object_events WHERE operation = 'NAME'
-), first_site AS (
+), sites AS (
   SELECT o.type, o.handle, o.life, s.call_site, s.callsite_id,
          ROW_NUMBER() OVER (PARTITION BY o.type, o.handle, o.life ORDER BY o.ts, o.id) AS r
   FROM _vkgen_memory_object_events o JOIN _vkgen_memory_event_sites s ON s.slice_id = o.id
-), last_desc AS (
-  SELECT type, handle, life, descriptor,
-         ROW_NUMBER() OVER (PARTITION BY type, handle, life ORDER BY ts DESC, id DESC) AS r
-  FROM _vkgen_memory_object_events WHERE operation != 'NAME' AND descriptor IS NOT NULL AND descriptor != ''
+), binds AS (
+  -- Each bind of a buffer, image or video session after the life of its
+  -- memory that began last at or before it: the lives and the binds sorted
+  -- together per handle, grp counting the lives so far.
+  SELECT row, ts, FIRST_VALUE(row) OVER g AS head, FIRST_VALUE(life) OVER g AS life,
+         FIRST_VALUE(destroyed) OVER g AS until, handle
+  FROM (SELECT *, SUM(1 - row) OVER (PARTITION BY handle ORDER BY ts, row ROWS UNBOUNDED PRECEDING) AS grp
+        FROM (SELECT handle, created AS ts, 0 AS row, life, destroyed FROM lives WHERE type = 'DEVICE_MEMORY'
+              UNION ALL
+              SELECT memory_object_id, ts, 1, NULL, NULL FROM vkgen_memory_events
+              WHERE event = 'VulkanMemoryAllocation' AND operation = 'BIND' AND source IN ('BUFFER', 'IMAGE', 'VIDEO_SESSION')))
+  WINDOW g AS (PARTITION BY handle, grp ORDER BY ts, row)
+), parts AS (
+  -- A life's figures, its first call site and whether something was bound
+  -- in it, put together by grouping rather than joining: joins of these
+  -- tables on (type, handle, life) are quadratic in trace_processor.
+  SELECT type, handle, life, bytes, created, destroyed, final_bytes, memory_type, name, descriptor,
+         NULL AS call_site, NULL AS callsite_id, 0 AS bound
+  FROM lives
+  UNION ALL
+  SELECT type, handle, life, NULL, NULL, NULL, NULL, NULL, NULL, NULL, call_site, callsite_id, 0 FROM sites WHERE r = 1
+  UNION ALL
+  SELECT DISTINCT 'DEVICE_MEMORY', handle, life, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1
+  FROM binds WHERE row = 1 AND head = 0 AND (until IS NULL OR ts <= until)
 )
-SELECT l.type, l.handle, COALESCE(n.name, '') AS name, l.bytes, m.held AS final_bytes,
-       IIF(l.type = 'DEVICE_MEMORY' AND EXISTS (
-             SELECT 1 FROM vkgen_memory_events b
-             WHERE b.event = 'VulkanMemoryAllocation' AND b.operation = 'BIND' AND b.source IN ('BUFFER', 'IMAGE', 'VIDEO_SESSION')
-               AND b.memory_object_id = l.handle AND b.ts >= l.created AND (l.destroyed IS NULL OR b.ts <= l.destroyed)),
-           'allocation', m.memory_type) AS cluster,
-       COALESCE(d.descriptor, '') AS descriptor,
-       l.created - (SELECT ts FROM vkgen_memory_t0) AS created_ns,
-       l.destroyed - (SELECT ts FROM vkgen_memory_t0) AS destroyed_ns,
-       l.life, fs.call_site, fs.callsite_id
-FROM lives l
-JOIN last_mem m ON m.type = l.type AND m.handle = l.handle AND m.life = l.life AND m.r = 1
-LEFT JOIN last_name n ON n.type = l.type AND n.handle = l.handle AND n.life = l.life AND n.r = 1
-LEFT JOIN last_desc d ON d.type = l.type AND d.handle = l.handle AND d.life = l.life AND d.r = 1
-LEFT JOIN first_site fs ON fs.type = l.type AND fs.handle = l.handle AND fs.life = l.life AND fs.r = 1;
+SELECT type, handle, COALESCE(MAX(name), '') AS name, MAX(bytes) AS bytes, MAX(final_bytes) AS final_bytes,
+       IIF(type = 'DEVICE_MEMORY' AND MAX(bound) = 1, 'allocation', MAX(memory_type)) AS cluster,
+       COALESCE(MAX(descriptor), '') AS descriptor,
+       MAX(created) - (SELECT ts FROM vkgen_memory_t0) AS created_ns,
+       MAX(destroyed) - (SELECT ts FROM vkgen_memory_t0) AS destroyed_ns,
+       life, MAX(call_site) AS call_site, MAX(callsite_id) AS callsite_id
+FROM parts
+GROUP BY type, handle, life
+HAVING MAX(created) IS NOT NULL;
 
 -- Every vulkan.mem.* counter value: per cluster (heap NULL) and per heap
 -- (vulkan.mem.heap<N>.*, heap N) over time; budget and driver-reported usage
@@ -299,17 +315,33 @@ WITH a AS (
                        WHEN 'GPU_IMAGE' THEN 'IMAGE' WHEN 'DRIVER' THEN 'DRIVER' END AS type,
          IIF(v.source IN ('GPU_BUFFER', 'GPU_IMAGE'), v.object_handle, v.device_memory) AS handle
   FROM vulkan_memory_allocations v
+), sorted AS (
+  -- The rows and the lifetimes sorted together per (type, handle), grp
+  -- counting the lifetimes so far: a row's group begins with the lifetime
+  -- that began last at or before it. (Joining on the handle and comparing
+  -- times is quadratic in its lifetimes, and drivers reuse handles:
+  -- lavapipe gives a new buffer the last one's address.)
+  SELECT *, SUM(1 - row) OVER (PARTITION BY type, handle ORDER BY ts, row ROWS UNBOUNDED PRECEDING) AS grp
+  FROM (SELECT o.type, o.handle, o.created_ns + (SELECT ts FROM vkgen_memory_t0) AS ts, 0 AS row, o.life,
+               NULLIF(o.name, '') AS object_name, o.destroyed_ns + (SELECT ts FROM vkgen_memory_t0) AS destroyed,
+               NULL AS id, NULL AS source, NULL AS operation, NULL AS memory_size, NULL AS device_memory,
+               NULL AS object_handle, NULL AS memory_type, NULL AS heap, NULL AS upid
+        FROM vkgen_memory_objects o
+        UNION ALL
+        SELECT type, handle, ts, 1, NULL, NULL, NULL, id, source, operation, memory_size, device_memory,
+               object_handle, memory_type, heap, upid
+        FROM a)
 ), matched AS (
-  SELECT a.*, NULLIF(o.name, '') AS object_name, o.life,
-         ROW_NUMBER() OVER (PARTITION BY a.id ORDER BY o.created_ns DESC) AS r
-  FROM a LEFT JOIN vkgen_memory_objects o
-    ON o.type = a.type AND o.handle = a.handle
-   AND a.ts >= o.created_ns + (SELECT ts FROM vkgen_memory_t0)
-   AND (o.destroyed_ns IS NULL OR a.ts <= o.destroyed_ns + (SELECT ts FROM vkgen_memory_t0))
+  SELECT *, FIRST_VALUE(row) OVER g AS head, FIRST_VALUE(life) OVER g AS l_life,
+         FIRST_VALUE(object_name) OVER g AS l_name, FIRST_VALUE(destroyed) OVER g AS until
+  FROM sorted
+  WINDOW g AS (PARTITION BY type, handle, grp ORDER BY ts, row)
 )
 SELECT id, ts, source, operation, memory_size, device_memory, object_handle, memory_type, heap, upid, type,
-       object_name, life
-FROM matched WHERE r = 1;
+       IIF(head = 0 AND (until IS NULL OR ts <= until), l_name, NULL) AS object_name,
+       IIF(head = 0 AND (until IS NULL OR ts <= until), l_life, NULL) AS life
+FROM matched
+WHERE row = 1;
 
 -- Memory per cluster (app and driver), heap (every cluster) and total (app,
 -- driver), as `vkgen trace summary` computes its groups: the sum of the
