@@ -125,6 +125,24 @@ WITH frames AS (
 SELECT slice_id, callsite_id, COALESCE(fn, module || '+' || PRINTF('%#x', rel_pc)) AS call_site
 FROM app WHERE r = 1;
 
+-- The events of t (row 1: type, handle, ts) each with the lifetime of its
+-- (type, handle) it falls in (in_life, in_name; NULL outside every one),
+-- given t's lifetimes (row 0: type, handle, ts it began, life, name, until
+-- its end or NULL). Both are sorted together per (type, handle), grp
+-- counting the lifetimes so far, so an event's group begins with the
+-- lifetime that began last at or before it. (Joining on the handle and
+-- comparing times is quadratic in its lifetimes, and drivers reuse handles:
+-- lavapipe gives a new buffer the last one's address.)
+CREATE PERFETTO MACRO _vkgen_memory_in_life(t TableOrSubquery) RETURNS TableOrSubquery AS
+(SELECT *, IIF(head = 0 AND (l_until IS NULL OR ts <= l_until), l_life, NULL) AS in_life,
+        IIF(head = 0 AND (l_until IS NULL OR ts <= l_until), l_name, NULL) AS in_name
+ FROM (SELECT *, FIRST_VALUE(row) OVER g AS head, FIRST_VALUE(life) OVER g AS l_life,
+              FIRST_VALUE(name) OVER g AS l_name, FIRST_VALUE(until) OVER g AS l_until
+       FROM (SELECT *, SUM(1 - row) OVER (PARTITION BY type, handle ORDER BY ts, row ROWS UNBOUNDED PRECEDING) AS grp
+             FROM $t)
+       WINDOW g AS (PARTITION BY type, handle, grp ORDER BY ts, row))
+ WHERE row = 1);
+
 -- One row per object lifetime (docs/memreport.md, "vkgen trace summary"):
 -- bytes is the most it held at once, final_bytes what it held at the end
 -- of the trace, cluster the memory_type of its last memory event,
@@ -159,18 +177,16 @@ WITH ranked AS (
   SELECT o.type, o.handle, o.life, s.call_site, s.callsite_id,
          ROW_NUMBER() OVER (PARTITION BY o.type, o.handle, o.life ORDER BY o.ts, o.id) AS r
   FROM _vkgen_memory_object_events o JOIN _vkgen_memory_event_sites s ON s.slice_id = o.id
-), binds AS (
-  -- Each bind of a buffer, image or video session after the life of its
-  -- memory that began last at or before it: the lives and the binds sorted
-  -- together per handle, grp counting the lives so far.
-  SELECT row, ts, FIRST_VALUE(row) OVER g AS head, FIRST_VALUE(life) OVER g AS life,
-         FIRST_VALUE(destroyed) OVER g AS until, handle
-  FROM (SELECT *, SUM(1 - row) OVER (PARTITION BY handle ORDER BY ts, row ROWS UNBOUNDED PRECEDING) AS grp
-        FROM (SELECT handle, created AS ts, 0 AS row, life, destroyed FROM lives WHERE type = 'DEVICE_MEMORY'
-              UNION ALL
-              SELECT memory_object_id, ts, 1, NULL, NULL FROM vkgen_memory_events
-              WHERE event = 'VulkanMemoryAllocation' AND operation = 'BIND' AND source IN ('BUFFER', 'IMAGE', 'VIDEO_SESSION')))
-  WINDOW g AS (PARTITION BY handle, grp ORDER BY ts, row)
+), bound AS (
+  -- The VkDeviceMemory lives a buffer, image or video session was bound in.
+  SELECT DISTINCT handle, in_life AS life
+  FROM _vkgen_memory_in_life!((
+    SELECT type, handle, created AS ts, 0 AS row, life, NULL AS name, destroyed AS until
+    FROM lives WHERE type = 'DEVICE_MEMORY'
+    UNION ALL
+    SELECT 'DEVICE_MEMORY', memory_object_id, ts, 1, NULL, NULL, NULL FROM vkgen_memory_events
+    WHERE event = 'VulkanMemoryAllocation' AND operation = 'BIND' AND source IN ('BUFFER', 'IMAGE', 'VIDEO_SESSION')))
+  WHERE in_life IS NOT NULL
 ), parts AS (
   -- A life's figures, its first call site and whether something was bound
   -- in it, put together by grouping rather than joining: joins of these
@@ -181,8 +197,7 @@ WITH ranked AS (
   UNION ALL
   SELECT type, handle, life, NULL, NULL, NULL, NULL, NULL, NULL, NULL, call_site, callsite_id, 0 FROM sites WHERE r = 1
   UNION ALL
-  SELECT DISTINCT 'DEVICE_MEMORY', handle, life, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1
-  FROM binds WHERE row = 1 AND head = 0 AND (until IS NULL OR ts <= until)
+  SELECT 'DEVICE_MEMORY', handle, life, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1 FROM bound
 )
 SELECT type, handle, COALESCE(MAX(name), '') AS name, MAX(bytes) AS bytes, MAX(final_bytes) AS final_bytes,
        IIF(type = 'DEVICE_MEMORY' AND MAX(bound) = 1, 'allocation', MAX(memory_type)) AS cluster,
@@ -315,33 +330,19 @@ WITH a AS (
                        WHEN 'GPU_IMAGE' THEN 'IMAGE' WHEN 'DRIVER' THEN 'DRIVER' END AS type,
          IIF(v.source IN ('GPU_BUFFER', 'GPU_IMAGE'), v.object_handle, v.device_memory) AS handle
   FROM vulkan_memory_allocations v
-), sorted AS (
-  -- The rows and the lifetimes sorted together per (type, handle), grp
-  -- counting the lifetimes so far: a row's group begins with the lifetime
-  -- that began last at or before it. (Joining on the handle and comparing
-  -- times is quadratic in its lifetimes, and drivers reuse handles:
-  -- lavapipe gives a new buffer the last one's address.)
-  SELECT *, SUM(1 - row) OVER (PARTITION BY type, handle ORDER BY ts, row ROWS UNBOUNDED PRECEDING) AS grp
-  FROM (SELECT o.type, o.handle, o.created_ns + (SELECT ts FROM vkgen_memory_t0) AS ts, 0 AS row, o.life,
-               NULLIF(o.name, '') AS object_name, o.destroyed_ns + (SELECT ts FROM vkgen_memory_t0) AS destroyed,
-               NULL AS id, NULL AS source, NULL AS operation, NULL AS memory_size, NULL AS device_memory,
-               NULL AS object_handle, NULL AS memory_type, NULL AS heap, NULL AS upid
-        FROM vkgen_memory_objects o
-        UNION ALL
-        SELECT type, handle, ts, 1, NULL, NULL, NULL, id, source, operation, memory_size, device_memory,
-               object_handle, memory_type, heap, upid
-        FROM a)
-), matched AS (
-  SELECT *, FIRST_VALUE(row) OVER g AS head, FIRST_VALUE(life) OVER g AS l_life,
-         FIRST_VALUE(object_name) OVER g AS l_name, FIRST_VALUE(destroyed) OVER g AS until
-  FROM sorted
-  WINDOW g AS (PARTITION BY type, handle, grp ORDER BY ts, row)
 )
 SELECT id, ts, source, operation, memory_size, device_memory, object_handle, memory_type, heap, upid, type,
-       IIF(head = 0 AND (until IS NULL OR ts <= until), l_name, NULL) AS object_name,
-       IIF(head = 0 AND (until IS NULL OR ts <= until), l_life, NULL) AS life
-FROM matched
-WHERE row = 1;
+       in_name AS object_name, in_life AS life
+FROM _vkgen_memory_in_life!((
+  SELECT type, handle, created_ns + (SELECT ts FROM vkgen_memory_t0) AS ts, 0 AS row, life, NULLIF(name, '') AS name,
+         destroyed_ns + (SELECT ts FROM vkgen_memory_t0) AS until, NULL AS id, NULL AS source, NULL AS operation,
+         NULL AS memory_size, NULL AS device_memory, NULL AS object_handle, NULL AS memory_type, NULL AS heap,
+         NULL AS upid
+  FROM vkgen_memory_objects
+  UNION ALL
+  SELECT type, handle, ts, 1, NULL, NULL, NULL, id, source, operation, memory_size, device_memory, object_handle,
+         memory_type, heap, upid
+  FROM a));
 
 -- Memory per cluster (app and driver), heap (every cluster) and total (app,
 -- driver), as `vkgen trace summary` computes its groups: the sum of the
