@@ -478,16 +478,19 @@ func (r *rig) check(t *testing.T, p program, st stack) {
 		return
 	}
 	got := r.exec(t, p, st, true)
+	if exitOf(got.err) != exitOf(base.err) {
+		// Mesa 22.3's Zink over lavapipe now and then ends glmark2 with an
+		// X error after its last frame (BadDrawable in X_PutImage: a present
+		// after the window went), with vkgen and without (each seen once in
+		// many CI runs): both run once more, and a difference is reported
+		// only when it repeats.
+		t.Logf("%s/%s: with vkgen %s, without %s; running both once more\nwith vkgen:\n%s\nwithout:\n%s", p.name, st.name,
+			exitOf(got.err), exitOf(base.err), tail(got.out), tail(base.out))
+		base, got = r.exec(t, p, st, false), r.exec(t, p, st, true)
+	}
 	t.Logf("%s/%s: %s, stack %v, %d bytes counted", p.name, st.name, exitOf(got.err), got.order, got.counted[got.pid])
 	if !slices.Equal(got.order, st.want) {
 		t.Errorf("loader stack %v, want %v\n%s", got.order, st.want, tail(got.out))
-	}
-	if got.err == nil && base.err != nil {
-		// The program failed on its own while it ran through vkgen (glmark2
-		// on Zink did, once in many CI runs): without vkgen once more, so a
-		// failure is reported only when it repeats.
-		t.Logf("%s without vkgen: %s; running it once more without vkgen\n%s", p.name, exitOf(base.err), tail(base.out))
-		base = r.exec(t, p, st, false)
 	}
 	if exitOf(got.err) != exitOf(base.err) {
 		t.Fatalf("with vkgen: %s; without: %s\nwith vkgen:\n%s\nwithout:\n%s", exitOf(got.err), exitOf(base.err), tail(got.out), tail(base.out))
